@@ -1,0 +1,283 @@
+/*
+ * libadexp: a zero-copy parser for EUROCONTROL ADEXP messages.
+ *
+ *   adexp_arena arena;
+ *   adexp_arena_init(&arena, NULL);
+ *   adexp_parser *p = adexp_parser_new(NULL, NULL);
+ *   adexp_parser_reset(p, buf, len);
+ *   adexp_msg msg;
+ *   while (adexp_parser_next(p, &arena, &msg) != ADEXP_END) {
+ *       ... use msg.fields, msg.view, msg.errors ...
+ *       adexp_arena_reset(&arena);
+ *   }
+ *   adexp_parser_free(p);
+ *   adexp_arena_free(&arena);
+ *
+ * Every string in a message is a slice of the caller's buffer: keep the
+ * buffer alive while the message is in use. Every node comes from the arena:
+ * resetting it invalidates the messages parsed before.
+ */
+#ifndef ADEXP_H
+#define ADEXP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(ADEXP_BUILDING) && defined(__GNUC__)
+#define ADEXP_API __attribute__((visibility("default")))
+#else
+#define ADEXP_API
+#endif
+
+#define ADEXP_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum adexp_status {
+    ADEXP_OK = 0,
+    ADEXP_END,                 /* no more messages in the buffer */
+    ADEXP_E_NOMEM,             /* the allocator returned NULL */
+    ADEXP_E_NO_TITLE,          /* message does not start with -TITLE */
+    ADEXP_E_NO_KEYWORD,        /* '-' not followed by a keyword */
+    ADEXP_E_BEGIN_NO_NAME,     /* -BEGIN or -END without a list name */
+    ADEXP_E_END_MISMATCH,      /* -END X closes a list opened as -BEGIN Y */
+    ADEXP_E_END_WITHOUT_BEGIN, /* -END X with no open list X */
+    ADEXP_E_LIST_UNCLOSED,     /* -BEGIN X never closed in this message */
+    ADEXP_E_TEXT_UNCLOSED,     /* '(' of an ICAO text field never closed */
+    ADEXP_E_DEPTH_LIMIT,       /* nesting deeper than max_depth */
+    ADEXP_E_FIELD_LIMIT,       /* more than max_fields fields */
+    ADEXP_E_LIST_LIMIT,        /* a list with more than max_list_items items */
+    ADEXP_E_SIZE_LIMIT,        /* message longer than max_message_size bytes */
+    ADEXP_E_KEYWORD_LIMIT,     /* keyword longer than max_keyword_len */
+    ADEXP_STATUS_COUNT
+} adexp_status;
+
+/* Stable upper-case name of a status ("END_MISMATCH"), used in JSON. */
+ADEXP_API const char *adexp_status_name(adexp_status s);
+/* A short English sentence for a status. */
+ADEXP_API const char *adexp_status_message(adexp_status s);
+
+typedef struct adexp_error {
+    adexp_status code;
+    const char *message;       /* static string */
+    size_t offset;             /* byte offset in the buffer given to the parser */
+    uint32_t line, column;     /* 1-based; column counts bytes */
+} adexp_error;
+
+/* ---------------------------------------------------------------- memory */
+
+/* Allocator hooks: alloc returns NULL on failure; free gets the size back. */
+typedef struct adexp_allocator {
+    void *(*alloc)(void *ctx, size_t size);
+    void (*free)(void *ctx, void *ptr, size_t size);
+    void *ctx;
+} adexp_allocator;
+
+typedef struct adexp_chunk adexp_chunk;
+
+/* A bump allocator over chunks. Reset keeps the chunks for reuse, so
+ * steady-state parsing allocates nothing. */
+typedef struct adexp_arena {
+    adexp_allocator a;
+    adexp_chunk *head;         /* all chunks, first to last */
+    adexp_chunk *cur;          /* chunk being filled */
+    char *ptr, *end;           /* free space in cur */
+    size_t chunk_size;
+} adexp_arena;
+
+/* hooks == NULL uses malloc and free. */
+ADEXP_API void adexp_arena_init(adexp_arena *arena, const adexp_allocator *hooks);
+ADEXP_API void *adexp_arena_alloc(adexp_arena *arena, size_t size);
+ADEXP_API void adexp_arena_reset(adexp_arena *arena);
+ADEXP_API void adexp_arena_free(adexp_arena *arena);
+
+/* ---------------------------------------------------------------- tree */
+
+typedef struct adexp_slice {
+    const char *ptr;
+    size_t len;
+} adexp_slice;
+
+typedef enum adexp_kind {
+    ADEXP_BASIC = 0,           /* -KEYWORD value */
+    ADEXP_COMPOUND,            /* -KEYWORD -SUB value -SUB value */
+    ADEXP_LIST                 /* -BEGIN KEYWORD ... -END KEYWORD */
+} adexp_kind;
+
+enum {
+    ADEXP_FIELD_UNKNOWN = 1u << 0,   /* keyword not in the dictionary */
+    ADEXP_FIELD_TEXT = 1u << 1       /* value read as ICAO text (may hold '-') */
+};
+
+typedef struct adexp_field adexp_field;
+struct adexp_field {
+    adexp_slice keyword;       /* list name for lists */
+    adexp_slice value;         /* raw value, right-trimmed; may span lines */
+    adexp_field *child;        /* first subfield (compound) or item (list) */
+    adexp_field *next;         /* next sibling */
+    size_t offset;             /* offset of the field's '-' */
+    uint32_t nchildren;
+    uint8_t kind;              /* adexp_kind */
+    uint8_t flags;             /* ADEXP_FIELD_* */
+    uint16_t dict_id;          /* dictionary entry, ADEXP_DICT_NONE if unknown */
+};
+#define ADEXP_DICT_NONE 0xFFFFu
+
+/* First direct child of f (or, with f == NULL, of nothing) named keyword. */
+ADEXP_API const adexp_field *adexp_field_find(const adexp_field *first,
+                                              const char *keyword);
+ADEXP_API int adexp_slice_eq(adexp_slice s, const char *cstr);
+
+/* Copy s into dst (size cap, always NUL-terminated when cap > 0) with runs of
+ * space, CR, LF and TAB folded to one space and both ends trimmed. Returns the
+ * folded length (which may exceed cap - 1: then the copy was truncated). */
+ADEXP_API size_t adexp_fold_copy(adexp_slice s, char *dst, size_t cap);
+
+/* ---------------------------------------------------------------- typed view */
+
+typedef struct adexp_point {           /* RTEPTS -PT */
+    adexp_slice ptid, fl, eto, to, sfl, lattd, longtd;
+} adexp_point;
+
+typedef struct adexp_estdata {         /* ESTDATA */
+    adexp_slice ptid, eto, fl, sfl;
+} adexp_estdata;
+
+typedef struct adexp_geo {             /* GEO */
+    adexp_slice geoid, lattd, longtd;
+} adexp_geo;
+
+typedef struct adexp_ref {             /* REFDATA, MSGREF */
+    adexp_slice sender_fac, recvr_fac, seqnum;
+} adexp_ref;
+
+typedef struct adexp_coordata {        /* COORDATA */
+    adexp_slice ptid, to, sto, tfl, sfl;
+} adexp_coordata;
+
+typedef struct adexp_slices {
+    const adexp_slice *v;
+    size_t n;
+} adexp_slices;
+
+/* The fields people use most. A slice with ptr == NULL is absent. Single
+ * fields hold their first occurrence; repeated ones are arrays in order. */
+typedef struct adexp_view {
+    adexp_slice title, arcid, adep, ades, arctyp, eobt, eobd, ifplid, ssrcode,
+        fltrul, flttyp, wktrc, ceqpt, seqpt, rfl, route, altrnt1, altrnt2, reg,
+        opr, pbn, msgtxt, comment, filtim, orgnid, ctot, altnz;
+    adexp_slices addr;                 /* FAC items of the ADDR list */
+    adexp_slices eetfir;               /* raw "FIR hhmm" values */
+    adexp_slices speed;
+    adexp_slices regul;
+    const adexp_point *rtepts;
+    size_t n_rtepts;
+    const adexp_estdata *estdata;
+    size_t n_estdata;
+    const adexp_geo *geo;
+    size_t n_geo;
+    adexp_ref refdata, msgref;
+    int has_refdata, has_msgref, has_coordata;
+    adexp_coordata coordata;
+} adexp_view;
+
+/* ---------------------------------------------------------------- message */
+
+typedef struct adexp_msg {
+    adexp_field *fields;       /* top-level fields in order; TITLE first */
+    size_t nfields;            /* all fields in the tree */
+    size_t offset, length;     /* the message's span in the buffer */
+    size_t index;              /* position in the buffer, from 0 */
+    adexp_error *errors;       /* nerrors entries, at most max_errors */
+    size_t nerrors;
+    size_t nerrors_total;      /* including those not stored */
+    adexp_view view;
+} adexp_msg;
+
+/* ---------------------------------------------------------------- parser */
+
+/* Limits: each has a default, a name and its own error code. */
+#define ADEXP_DEFAULT_MAX_DEPTH 64
+#define ADEXP_DEFAULT_MAX_FIELDS 1000000
+#define ADEXP_DEFAULT_MAX_LIST_ITEMS 100000
+#define ADEXP_DEFAULT_MAX_MESSAGE_SIZE (64u << 20)
+#define ADEXP_DEFAULT_MAX_KEYWORD_LEN 32
+#define ADEXP_DEFAULT_MAX_ERRORS 16
+#define ADEXP_MAX_DEPTH_LIMIT 1024     /* max_depth is clamped to this */
+
+typedef struct adexp_options {
+    uint32_t max_depth;        /* nested compounds and lists */
+    uint32_t max_fields;       /* fields in one message */
+    uint32_t max_list_items;   /* items in one list */
+    uint32_t max_keyword_len;  /* bytes in one keyword */
+    uint32_t max_errors;       /* errors stored per message */
+    size_t max_message_size;   /* bytes in one message */
+} adexp_options;
+
+ADEXP_API adexp_options adexp_options_default(void);
+
+typedef struct adexp_parser adexp_parser;
+
+/* opts == NULL: defaults; hooks == NULL: malloc. Returns NULL on no memory. */
+ADEXP_API adexp_parser *adexp_parser_new(const adexp_options *opts,
+                                         const adexp_allocator *hooks);
+ADEXP_API void adexp_parser_free(adexp_parser *p);
+/* Start on a new buffer. No NUL terminator is needed. */
+ADEXP_API void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len);
+/* Parse the next message into msg, allocating from arena. Returns ADEXP_END
+ * when the buffer holds no more; otherwise the code of the message's first
+ * error, or ADEXP_OK. A message with errors still holds what was parsed, and
+ * the next call resumes at the next top-level -TITLE. */
+ADEXP_API adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena,
+                                         adexp_msg *msg);
+
+/* One-shot: parse the first message of buf. */
+ADEXP_API adexp_status adexp_parse(const char *buf, size_t len,
+                                   adexp_arena *arena, adexp_msg *msg);
+
+/* ---------------------------------------------------------------- decoders */
+
+typedef struct adexp_level {
+    char unit;                 /* 'F' flight level, 'A' altitude (100 ft),
+                                  'S' standard metric (10 m), 'M' metric (10 m) */
+    int value;                 /* in the unit's own steps: F390 -> 390 */
+} adexp_level;
+
+typedef struct adexp_datetime {
+    int year, month, day, hour, minute, second;   /* absent parts are 0 */
+} adexp_datetime;
+
+/* Each returns 1 on success, 0 if s is not of the form. */
+ADEXP_API int adexp_decode_level(adexp_slice s, adexp_level *out);
+/* ETO: YYMMDDhhmmss; also accepts YYMMDDhhmm. Years 00-69 are 20xx. */
+ADEXP_API int adexp_decode_datetime(adexp_slice s, adexp_datetime *out);
+/* EOBD: YYMMDD. */
+ADEXP_API int adexp_decode_date(adexp_slice s, adexp_datetime *out);
+/* EOBT, TO, CTOT: hhmm. */
+ADEXP_API int adexp_decode_time(adexp_slice s, adexp_datetime *out);
+
+/* ---------------------------------------------------------------- JSON */
+
+/* A growable output buffer. */
+typedef struct adexp_buf {
+    char *data;
+    size_t len, cap;
+    adexp_allocator a;
+} adexp_buf;
+
+ADEXP_API void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks);
+ADEXP_API void adexp_buf_free(adexp_buf *b);
+
+/* Append one NDJSON line (with its '\n') for msg. source is the input's
+ * name as given ("-" for stdin). Returns ADEXP_OK or ADEXP_E_NOMEM. */
+ADEXP_API adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg,
+                                        const char *source);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

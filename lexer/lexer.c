@@ -1,0 +1,222 @@
+/* The ADEXP lexer. See lexer.h for the design, FORMAT.md rules in comments. */
+#include <string.h>
+
+#include "lexer.h"
+
+#define S CC_SEP
+#define A CC_ALNUM
+/* Separators: space, CR, LF and, for robustness, TAB. Keywords: A-Z 0-9. */
+const uint8_t lexer_class[256] = {
+    ['\t'] = S, ['\n'] = S, ['\r'] = S, [' '] = S,
+    ['0'] = A, ['1'] = A, ['2'] = A, ['3'] = A, ['4'] = A,
+    ['5'] = A, ['6'] = A, ['7'] = A, ['8'] = A, ['9'] = A,
+    ['A'] = A, ['B'] = A, ['C'] = A, ['D'] = A, ['E'] = A, ['F'] = A,
+    ['G'] = A, ['H'] = A, ['I'] = A, ['J'] = A, ['K'] = A, ['L'] = A,
+    ['M'] = A, ['N'] = A, ['O'] = A, ['P'] = A, ['Q'] = A, ['R'] = A,
+    ['S'] = A, ['T'] = A, ['U'] = A, ['V'] = A, ['W'] = A, ['X'] = A,
+    ['Y'] = A, ['Z'] = A,
+};
+#undef S
+#undef A
+
+static state_fn lex_between(lexer *lx);
+static state_fn lex_dash(lexer *lx);
+static state_fn lex_value(lexer *lx);
+static state_fn lex_text_value(lexer *lx);
+static state_fn lex_eof(lexer *lx);
+
+static state_fn state(state_fn (*fn)(lexer *))
+{
+    state_fn s = {fn};
+    return s;
+}
+
+static void emit(lexer *lx, tok_kind kind, adexp_status code, size_t start,
+                 size_t end)
+{
+    token *t = lx->out;
+    t->kind = kind;
+    t->code = code;
+    t->ptr = lx->buf + start;
+    t->len = end - start;
+    t->offset = start;
+    t->entry = NULL;
+    lx->emitted = 1;
+}
+
+static size_t skip_seps(const lexer *lx, size_t i)
+{
+    while (i < lx->len && is_sep((unsigned char)lx->buf[i]))
+        i++;
+    return i;
+}
+
+static size_t trim_right(const lexer *lx, size_t start, size_t end)
+{
+    while (end > start && is_sep((unsigned char)lx->buf[end - 1]))
+        end--;
+    return end;
+}
+
+/* Offset of the next '-' at or after i, or len. */
+static size_t next_dash(const lexer *lx, size_t i)
+{
+    const char *d = i < lx->len ? memchr(lx->buf + i, '-', lx->len - i) : NULL;
+    return d ? (size_t)(d - lx->buf) : lx->len;
+}
+
+/* A field starts at dash (a '-'): SEP*, then A-Z0-9 run ended by a SEP, the
+ * end of input or another '-'. Sets *kw and *kwlen; returns 1 if it does. */
+static int field_start(const lexer *lx, size_t dash, size_t *kw, size_t *kwlen)
+{
+    size_t i = skip_seps(lx, dash + 1), k = i;
+    while (i < lx->len && is_alnum((unsigned char)lx->buf[i]))
+        i++;
+    *kw = k;
+    *kwlen = i - k;
+    if (i == k)
+        return 0;
+    return i == lx->len || lx->buf[i] == '-' || is_sep((unsigned char)lx->buf[i]);
+}
+
+void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len)
+{
+    lx->buf = buf;
+    lx->len = buf ? len : 0;
+    lx->pos = 0;
+    lx->state = state(lex_between);
+    lx->out = NULL;
+    lx->emitted = 0;
+    lx->max_keyword_len = max_keyword_len;
+}
+
+void lexer_next(lexer *lx, token *out)
+{
+    lx->out = out;
+    lx->emitted = 0;
+    while (!lx->emitted)
+        lx->state = lx->state.fn(lx);
+}
+
+/* Between fields: at the start of input, or at a '-' that ended a value. */
+static state_fn lex_between(lexer *lx)
+{
+    size_t i = skip_seps(lx, lx->pos);
+    if (i == lx->len) {
+        lx->pos = i;
+        return state(lex_eof);
+    }
+    if (lx->buf[i] == '-') {
+        lx->pos = i;
+        return state(lex_dash);
+    }
+    /* Text before the first field. */
+    size_t end = next_dash(lx, i);
+    emit(lx, TOK_TEXT, ADEXP_OK, i, trim_right(lx, i, end));
+    lx->pos = end;
+    return state(lex_between);
+}
+
+/* At a '-': a keyword, or an error token covering the stray text. */
+static state_fn lex_dash(lexer *lx)
+{
+    size_t dash = lx->pos, kw, kwlen;
+    if (field_start(lx, dash, &kw, &kwlen)) {
+        if (kwlen <= lx->max_keyword_len) {
+            emit(lx, TOK_KEYWORD, ADEXP_OK, kw, kw + kwlen);
+            lx->out->offset = dash;
+            lx->out->entry = dict_lookup(lx->buf + kw, kwlen);
+            lx->pos = kw + kwlen;
+            if (lx->out->entry && (lx->out->entry->flags & DICT_TEXT))
+                return state(lex_text_value);
+            return state(lex_value);
+        }
+        size_t end = next_dash(lx, kw + kwlen);
+        emit(lx, TOK_ERROR, ADEXP_E_KEYWORD_LIMIT, dash, trim_right(lx, dash, end));
+        lx->pos = end;
+        return state(lex_between);
+    }
+    size_t end = next_dash(lx, dash + 1);
+    emit(lx, TOK_ERROR, ADEXP_E_NO_KEYWORD, dash, trim_right(lx, dash, end));
+    lx->pos = end;
+    return state(lex_between);
+}
+
+/* A basic value: up to the next '-', which always starts the next field. */
+static state_fn lex_value(lexer *lx)
+{
+    size_t start = skip_seps(lx, lx->pos);
+    size_t end = next_dash(lx, start);
+    emit(lx, TOK_VALUE, ADEXP_OK, start, trim_right(lx, start, end));
+    lx->pos = end;
+    return state(lex_between);
+}
+
+/* Offset just past the ')' matching the '(' at open, or 0 if none. */
+static size_t match_paren(const lexer *lx, size_t open)
+{
+    size_t depth = 0;
+    for (size_t i = open; i < lx->len; i++) {
+        char c = lx->buf[i];
+        if (c == '(')
+            depth++;
+        else if (c == ')' && --depth == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+/* Offset of the next '-' that starts a field with a known primary keyword
+ * (or BEGIN/END), or len: where bracket-less ICAO text ends. */
+static size_t next_primary_field(const lexer *lx, size_t i)
+{
+    for (i = next_dash(lx, i); i < lx->len; i = next_dash(lx, i + 1)) {
+        size_t kw, kwlen;
+        if (!field_start(lx, i, &kw, &kwlen))
+            continue;
+        const dict_entry *e = dict_lookup(lx->buf + kw, kwlen);
+        if (e && (e->level == DICT_PRIMARY || e->level == DICT_RESERVED_PRIMARY ||
+                  e->level == DICT_SYNTAX))
+            return i;
+    }
+    return lx->len;
+}
+
+/* Any-character text (MSGTXT, OLDMSG...): '(' to the matching ')', then on
+ * to the next '-'. Without '(' or without its ')', up to the next field with
+ * a known primary keyword. */
+static state_fn lex_text_value(lexer *lx)
+{
+    size_t start = skip_seps(lx, lx->pos), end;
+    adexp_status code = ADEXP_OK;
+    size_t close = start < lx->len && lx->buf[start] == '(' ? match_paren(lx, start) : 0;
+    if (close)
+        end = next_dash(lx, close);
+    else {
+        if (start < lx->len && lx->buf[start] == '(')
+            code = ADEXP_E_TEXT_UNCLOSED;
+        end = next_primary_field(lx, start);
+    }
+    emit(lx, TOK_VALUE, code, start, trim_right(lx, start, end));
+    lx->pos = end;
+    return state(lex_between);
+}
+
+static state_fn lex_eof(lexer *lx)
+{
+    emit(lx, TOK_EOF, ADEXP_OK, lx->len, lx->len);
+    return state(lex_eof);
+}
+
+void lexer_skip_to_title(lexer *lx)
+{
+    size_t i = next_dash(lx, lx->pos);
+    for (; i < lx->len; i = next_dash(lx, i + 1)) {
+        size_t kw, kwlen;
+        if (field_start(lx, i, &kw, &kwlen) && kwlen == 5 &&
+            memcmp(lx->buf + kw, "TITLE", 5) == 0)
+            break;
+    }
+    lx->pos = i;
+    lx->state = state(i < lx->len ? lex_dash : lex_eof);
+}

@@ -1,0 +1,64 @@
+/* The ADEXP lexer: Rob Pike's state-function design in C.
+ *
+ * The lexer's state is a function that scans a little, maybe emits one token,
+ * and returns the next state. The parser pulls one token at a time with
+ * lexer_next(); there is no token array. Tokens are slices of the input: the
+ * lexer never copies, never reads past buf + len and needs no NUL. */
+#ifndef ADEXP_LEXER_H
+#define ADEXP_LEXER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "adexp.h"
+#include "dict.h"
+
+typedef enum tok_kind {
+    TOK_EOF = 0,
+    TOK_KEYWORD,   /* ptr/len: the keyword; offset: its '-'; entry: dictionary */
+    TOK_VALUE,     /* the value after a keyword, right-trimmed, maybe empty;
+                      code != ADEXP_OK flags a problem (unclosed '(') */
+    TOK_TEXT,      /* text before the first '-' of the input */
+    TOK_ERROR      /* a '-' that starts no field: ptr/len run from the '-' to
+                      the next field start; code says why */
+} tok_kind;
+
+typedef struct token {
+    tok_kind kind;
+    adexp_status code;
+    const char *ptr;
+    size_t len;
+    size_t offset;
+    const dict_entry *entry;   /* TOK_KEYWORD only; NULL if unknown */
+} token;
+
+typedef struct lexer lexer;
+typedef struct state_fn {
+    struct state_fn (*fn)(lexer *lx);
+} state_fn;
+
+struct lexer {
+    const char *buf;
+    size_t len;
+    size_t pos;                /* next byte to scan */
+    state_fn state;
+    token *out;                /* where the current call emits */
+    int emitted;
+    uint32_t max_keyword_len;
+};
+
+void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
+/* Run states until one token is emitted. After TOK_EOF, returns TOK_EOF. */
+void lexer_next(lexer *lx, token *out);
+/* Skip to the next '-' that starts a field whose keyword is TITLE, or to the
+ * end; the next token is that keyword. Used to resume after a fatal error. */
+void lexer_skip_to_title(lexer *lx);
+
+/* Byte classes shared by the lexer and the value helpers. */
+enum { CC_SEP = 1, CC_ALNUM = 2 };
+extern const uint8_t lexer_class[256];
+
+static inline int is_sep(unsigned char c) { return lexer_class[c] & CC_SEP; }
+static inline int is_alnum(unsigned char c) { return lexer_class[c] & CC_ALNUM; }
+
+#endif

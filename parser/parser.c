@@ -1,0 +1,475 @@
+/* The ADEXP parser: recursive descent over the lexer's tokens, with the
+ * structure taken from the field dictionary, not from lines:
+ *  - a compound (-ESTDATA -PTID X -ETO Y) ends at the first keyword that is
+ *    not one of its subfields; a list element (-PT in RTEPTS) also keeps
+ *    unknown and stray subfields up to the next element or primary field;
+ *  - -BEGIN X ... -END X lists nest; inside a list any keyword is an item;
+ *  - a -TITLE outside a message list starts the next message. */
+#include <string.h>
+
+#include "adexp.h"
+#include "dict.h"
+#include "dict_ids.h"
+#include "internal.h"
+#include "lexer.h"
+
+/* A field token: a keyword with its value, or a list bracket with its name. */
+typedef enum { FT_EOF, FT_FIELD, FT_BEGIN, FT_END, FT_ERROR, FT_TEXT } ftok_kind;
+
+typedef struct ftok {
+    ftok_kind kind;
+    adexp_status code;         /* why, for FT_ERROR; a flagged value otherwise */
+    adexp_slice keyword;       /* FT_FIELD: keyword; FT_BEGIN/FT_END: list name */
+    adexp_slice value;
+    size_t offset;             /* the '-' */
+    size_t value_offset;
+    size_t end;                /* one past the token's last byte */
+    const dict_entry *entry;   /* of the keyword, or of the list name */
+} ftok;
+
+typedef enum { FR_ROOT, FR_COMPOUND, FR_LIST } frame_kind;
+
+/* What the fields being read belong to: the message, a compound or a list. */
+typedef struct frame {
+    const struct frame *up;
+    frame_kind kind;
+    adexp_field *node;         /* NULL for the message itself */
+    adexp_field **tail;        /* where the next child is linked */
+    const dict_entry *entry;
+    uint32_t depth;
+    uint32_t items;
+    int seen_title;
+} frame;
+
+struct adexp_parser {
+    adexp_options opt;
+    adexp_allocator a;
+    lexer lx;
+    ftok tok;                  /* the current token, not consumed yet */
+    const char *buf;
+    size_t len;
+    adexp_arena *arena;
+    adexp_msg *msg;
+    size_t index;              /* of the next message */
+    int fatal;                 /* a limit was hit: stop and resume at -TITLE */
+    adexp_error *errors;       /* opt.max_errors of them */
+    size_t lc_off, lc_bol;     /* line cache: offset, start of its line */
+    uint32_t lc_line;
+};
+
+adexp_options adexp_options_default(void)
+{
+    adexp_options o = {
+        .max_depth = ADEXP_DEFAULT_MAX_DEPTH,
+        .max_fields = ADEXP_DEFAULT_MAX_FIELDS,
+        .max_list_items = ADEXP_DEFAULT_MAX_LIST_ITEMS,
+        .max_keyword_len = ADEXP_DEFAULT_MAX_KEYWORD_LEN,
+        .max_errors = ADEXP_DEFAULT_MAX_ERRORS,
+        .max_message_size = ADEXP_DEFAULT_MAX_MESSAGE_SIZE,
+    };
+    return o;
+}
+
+adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator *hooks)
+{
+    adexp_allocator a = hooks ? *hooks : adexp_default_allocator();
+    adexp_options o = opts ? *opts : adexp_options_default();
+    if (o.max_depth > ADEXP_MAX_DEPTH_LIMIT)
+        o.max_depth = ADEXP_MAX_DEPTH_LIMIT;
+    if (o.max_errors == 0)
+        o.max_errors = 1;
+    adexp_parser *p = a.alloc(a.ctx, sizeof *p);
+    if (!p)
+        return NULL;
+    memset(p, 0, sizeof *p);
+    p->errors = a.alloc(a.ctx, o.max_errors * sizeof *p->errors);
+    if (!p->errors) {
+        a.free(a.ctx, p, sizeof *p);
+        return NULL;
+    }
+    p->opt = o;
+    p->a = a;
+    adexp_parser_reset(p, NULL, 0);
+    return p;
+}
+
+void adexp_parser_free(adexp_parser *p)
+{
+    if (!p)
+        return;
+    p->a.free(p->a.ctx, p->errors, p->opt.max_errors * sizeof *p->errors);
+    p->a.free(p->a.ctx, p, sizeof *p);
+}
+
+/* Line and column of off, scanning on from the last answer (errors come in
+ * order), so reporting stays linear. LF, CRLF and a lone CR end a line. */
+static void locate(adexp_parser *p, size_t off, adexp_error *e)
+{
+    if (off < p->lc_off) {
+        p->lc_off = p->lc_bol = 0;
+        p->lc_line = 1;
+    }
+    const char *b = p->buf;
+    for (size_t i = p->lc_off; i < off; i++) {
+        if (b[i] == '\n' || (b[i] == '\r' && (i + 1 == p->len || b[i + 1] != '\n'))) {
+            p->lc_line++;
+            p->lc_bol = i + 1;
+        }
+    }
+    p->lc_off = off;
+    e->line = p->lc_line;
+    e->column = (uint32_t)(off - p->lc_bol + 1);
+}
+
+static void record_error(adexp_parser *p, adexp_status code, size_t offset)
+{
+    adexp_msg *m = p->msg;
+    if (m->nerrors < p->opt.max_errors) {
+        adexp_error *e = &p->errors[m->nerrors++];
+        e->code = code;
+        e->message = adexp_status_message(code);
+        e->offset = offset;
+        locate(p, offset, e);
+    }
+    m->nerrors_total++;
+}
+
+static void fatal(adexp_parser *p, adexp_status code, size_t offset)
+{
+    record_error(p, code, offset);
+    p->fatal = 1;
+}
+
+static adexp_slice slice_of(const token *t)
+{
+    adexp_slice s = {t->ptr, t->len};
+    return s;
+}
+
+static int is_entry(const dict_entry *e, unsigned id)
+{
+    return e && dict_id(e) == id;
+}
+
+/* -BEGIN X / -END X: the name is the value's one word of A-Z0-9. */
+static void list_bracket(ftok *f, ftok_kind kind)
+{
+    size_t n = 0;
+    while (n < f->value.len && is_alnum((unsigned char)f->value.ptr[n]))
+        n++;
+    if (n == 0) {
+        f->kind = FT_ERROR;
+        f->code = ADEXP_E_BEGIN_NO_NAME;
+        return;
+    }
+    f->kind = kind;
+    if (n < f->value.len)
+        f->code = ADEXP_E_BEGIN_NO_NAME;
+    f->keyword.ptr = f->value.ptr;
+    f->keyword.len = n;
+    f->entry = dict_lookup(f->value.ptr, n);
+}
+
+/* Pull the next field token: a keyword token and the value token after it. */
+static void advance(adexp_parser *p)
+{
+    token t, v;
+    ftok *f = &p->tok;
+    lexer_next(&p->lx, &t);
+    memset(f, 0, sizeof *f);
+    f->code = t.code;
+    f->offset = f->value_offset = t.offset;
+    f->end = t.offset + t.len;
+    f->value = slice_of(&t);
+    switch (t.kind) {
+    case TOK_EOF:
+        f->kind = FT_EOF;
+        return;
+    case TOK_KEYWORD:
+        break;
+    case TOK_ERROR:
+        f->kind = FT_ERROR;
+        return;
+    default:                   /* text before the first field */
+        f->kind = FT_TEXT;
+        f->code = ADEXP_E_NO_TITLE;
+        return;
+    }
+    lexer_next(&p->lx, &v);    /* a value always follows a keyword */
+    f->kind = FT_FIELD;
+    f->keyword = slice_of(&t);
+    f->entry = t.entry;
+    f->value = slice_of(&v);
+    f->value_offset = v.offset;
+    f->end = v.offset + v.len;
+    f->code = v.code;
+    if (is_entry(t.entry, DICT_ID_BEGIN))
+        list_bracket(f, FT_BEGIN);
+    else if (is_entry(t.entry, DICT_ID_END))
+        list_bracket(f, FT_END);
+}
+
+void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
+{
+    p->buf = buf;
+    p->len = buf ? len : 0;
+    p->index = 0;
+    p->lc_off = p->lc_bol = 0;
+    p->lc_line = 1;
+    lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
+    advance(p);
+}
+
+static int same_name(adexp_slice a, adexp_slice b)
+{
+    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+static int is_subfield_level(const dict_entry *e)
+{
+    return e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD;
+}
+
+/* Whether the field token belongs in frame f (else f ends before it). */
+static int accepts_field(frame *f, const ftok *t)
+{
+    const dict_entry *e = t->entry;
+    int title = is_entry(e, DICT_ID_TITLE);
+    switch (f->kind) {
+    case FR_ROOT:
+        return !title || f->items == 0;
+    case FR_LIST:
+        if (!title)
+            return 1;
+        /* a message list holds one whole message; a second -TITLE, or one
+         * in any other list, means the list was left open */
+        if (f->entry && (f->entry->flags & DICT_MSG_LIST) && !f->seen_title)
+            return f->seen_title = 1;
+        return 0;
+    case FR_COMPOUND:
+        if (title)
+            return 0;
+        if (e && dict_allows(f->entry, dict_id(e)))
+            return 1;
+        if (f->up->kind != FR_LIST)
+            return 0;
+        /* A list element runs to the next element or primary field. */
+        if (!e)
+            return 1;
+        return is_subfield_level(e) &&
+               !(f->up->entry && dict_allows(f->up->entry, dict_id(e)));
+    }
+    return 0;
+}
+
+/* Whether the list token can open a list in frame f. */
+static int accepts_list(const frame *f, const ftok *t)
+{
+    if (f->kind != FR_COMPOUND)
+        return 1;
+    return t->entry && dict_allows(f->entry, dict_id(t->entry));
+}
+
+/* A new node linked at the end of frame f, or NULL after a fatal error. */
+static adexp_field *new_node(adexp_parser *p, frame *f)
+{
+    const ftok *t = &p->tok;
+    if (p->msg->nfields >= p->opt.max_fields) {
+        fatal(p, ADEXP_E_FIELD_LIMIT, t->offset);
+        return NULL;
+    }
+    if (f->kind == FR_LIST && f->items >= p->opt.max_list_items) {
+        fatal(p, ADEXP_E_LIST_LIMIT, t->offset);
+        return NULL;
+    }
+    adexp_field *n = adexp_arena_alloc(p->arena, sizeof *n);
+    if (!n) {
+        fatal(p, ADEXP_E_NOMEM, t->offset);
+        return NULL;
+    }
+    memset(n, 0, sizeof *n);
+    n->keyword = t->keyword;
+    n->offset = t->offset;
+    n->dict_id = t->entry ? dict_id(t->entry) : ADEXP_DICT_NONE;
+    *f->tail = n;
+    f->tail = &n->next;
+    f->items++;
+    if (f->node)
+        f->node->nchildren++;
+    p->msg->nfields++;
+    return n;
+}
+
+static void parse_body(adexp_parser *p, frame *f);
+
+/* Parse the children of node into a new frame below f. */
+static void parse_children(adexp_parser *p, frame *f, adexp_field *node,
+                           frame_kind kind, const dict_entry *entry)
+{
+    if (f->depth + 1 > p->opt.max_depth) {
+        fatal(p, ADEXP_E_DEPTH_LIMIT, node->offset);
+        return;
+    }
+    frame child = {
+        .up = f, .kind = kind, .node = node, .tail = &node->child,
+        .entry = entry, .depth = f->depth + 1,
+    };
+    parse_body(p, &child);
+}
+
+static void add_field(adexp_parser *p, frame *f)
+{
+    const dict_entry *e = p->tok.entry;
+    adexp_field *n = new_node(p, f);
+    if (!n)
+        return;
+    n->value = p->tok.value;
+    n->kind = e && e->kind == ADEXP_COMPOUND ? ADEXP_COMPOUND : ADEXP_BASIC;
+    if (!e)
+        n->flags |= ADEXP_FIELD_UNKNOWN;
+    else if (e->flags & DICT_TEXT)
+        n->flags |= ADEXP_FIELD_TEXT;
+    if (p->tok.code != ADEXP_OK)
+        record_error(p, p->tok.code, p->tok.value_offset);
+    advance(p);
+    if (n->kind == ADEXP_COMPOUND)
+        parse_children(p, f, n, FR_COMPOUND, e);
+}
+
+static void add_list(adexp_parser *p, frame *f)
+{
+    const dict_entry *e = p->tok.entry;
+    adexp_field *n = new_node(p, f);
+    if (!n)
+        return;
+    n->kind = ADEXP_LIST;
+    if (!e || e->kind != ADEXP_LIST)
+        n->flags |= ADEXP_FIELD_UNKNOWN;
+    if (p->tok.code != ADEXP_OK)
+        record_error(p, p->tok.code, p->tok.value_offset);
+    advance(p);
+    parse_children(p, f, n, FR_LIST, e && e->kind == ADEXP_LIST ? e : NULL);
+    if (p->fatal)
+        return;
+    if (p->tok.kind == FT_END && same_name(p->tok.keyword, n->keyword))
+        advance(p);
+    else if (p->tok.kind != FT_END)    /* a mismatched -END was reported */
+        record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
+}
+
+/* An -END token in frame f: returns 1 if it was consumed here, 0 if f ends. */
+static int end_list(adexp_parser *p, const frame *f)
+{
+    adexp_slice name = p->tok.keyword;
+    if (f->kind == FR_COMPOUND)
+        return 0;
+    if (f->kind == FR_LIST && same_name(name, f->node->keyword))
+        return 0;
+    for (const frame *u = f->up; u; u = u->up) {
+        if (u->kind == FR_LIST && same_name(name, u->node->keyword)) {
+            record_error(p, ADEXP_E_END_MISMATCH, p->tok.offset);
+            return 0;
+        }
+    }
+    record_error(p, ADEXP_E_END_WITHOUT_BEGIN, p->tok.offset);
+    advance(p);
+    return 1;
+}
+
+static void parse_body(adexp_parser *p, frame *f)
+{
+    while (!p->fatal) {
+        const ftok *t = &p->tok;
+        if (t->end - p->msg->offset > p->opt.max_message_size) {
+            fatal(p, ADEXP_E_SIZE_LIMIT, t->offset);
+            return;
+        }
+        switch (t->kind) {
+        case FT_EOF:
+            return;
+        case FT_ERROR:
+        case FT_TEXT:
+            record_error(p, t->code, t->offset);
+            advance(p);
+            break;
+        case FT_FIELD:
+            if (!accepts_field(f, t))
+                return;
+            add_field(p, f);
+            break;
+        case FT_BEGIN:
+            if (!accepts_list(f, t))
+                return;
+            add_list(p, f);
+            break;
+        case FT_END:
+            if (!end_list(p, f))
+                return;
+            break;
+        }
+    }
+}
+
+static void skip_to_title(adexp_parser *p)
+{
+    lexer_skip_to_title(&p->lx);
+    advance(p);
+}
+
+/* Keep the errors with the message: copy them into the arena. */
+static void keep_errors(adexp_parser *p, adexp_msg *msg)
+{
+    if (msg->nerrors == 0)
+        return;
+    adexp_error *e = adexp_arena_alloc(p->arena, msg->nerrors * sizeof *e);
+    if (e)
+        memcpy(e, p->errors, msg->nerrors * sizeof *e);
+    msg->errors = e ? e : p->errors;   /* else valid until the next call */
+}
+
+adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *msg)
+{
+    memset(msg, 0, sizeof *msg);
+    if (p->tok.kind == FT_EOF)
+        return ADEXP_END;
+    p->arena = arena;
+    p->msg = msg;
+    p->fatal = 0;
+    msg->index = p->index++;
+    msg->offset = p->tok.offset;
+    if (p->tok.kind == FT_FIELD && is_entry(p->tok.entry, DICT_ID_TITLE)) {
+        frame root = {.kind = FR_ROOT, .tail = &msg->fields};
+        parse_body(p, &root);
+        if (p->fatal)
+            skip_to_title(p);
+    } else {
+        record_error(p, ADEXP_E_NO_TITLE, p->tok.offset);
+        skip_to_title(p);
+    }
+    size_t end = p->tok.offset;
+    while (end > msg->offset && is_sep((unsigned char)p->buf[end - 1]))
+        end--;
+    msg->length = end - msg->offset;
+    if (!adexp_view_build(msg, arena))
+        record_error(p, ADEXP_E_NOMEM, msg->offset);
+    keep_errors(p, msg);
+    p->msg = NULL;
+    return msg->nerrors ? msg->errors[0].code : ADEXP_OK;
+}
+
+adexp_status adexp_parse(const char *buf, size_t len, adexp_arena *arena, adexp_msg *msg)
+{
+    adexp_parser *p = adexp_parser_new(NULL, &arena->a);
+    if (!p) {
+        memset(msg, 0, sizeof *msg);
+        return ADEXP_E_NOMEM;
+    }
+    adexp_parser_reset(p, buf, len);
+    adexp_status st = adexp_parser_next(p, arena, msg);
+    if (msg->errors == p->errors) {     /* would dangle */
+        msg->errors = NULL;
+        msg->nerrors = 0;
+    }
+    adexp_parser_free(p);
+    return st;
+}
