@@ -410,8 +410,11 @@ static void parse_body(adexp_parser *p, frame *f)
     }
 }
 
+/* Resume at the next -TITLE: the current token, or one further on. */
 static void skip_to_title(adexp_parser *p)
 {
+    if (p->tok.kind == FT_FIELD && is_entry(p->tok.entry, DICT_ID_TITLE))
+        return;
     lexer_skip_to_title(&p->lx);
     advance(p);
 }

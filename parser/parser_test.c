@@ -1,0 +1,515 @@
+/* Parser tests: structure from the dictionary, errors with line and column,
+ * many messages per buffer, and the typed view of the teivah IFPL. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adexp.h"
+
+static const char *teivah_path;
+
+typedef struct fixture {
+    adexp_parser *p;
+    adexp_arena arena;
+    char *copy;                /* exactly-sized copy of the input */
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->p = adexp_parser_new(NULL, NULL);
+    adexp_arena_init(&f->arena, NULL);
+    *state = f;
+    return f->p ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    adexp_parser_free(f->p);
+    adexp_arena_free(&f->arena);
+    free(f->copy);
+    free(f);
+    return 0;
+}
+
+/* Start parsing src (copied so that reads past its end are caught). */
+static void start(fixture *f, const char *src, size_t len)
+{
+    free(f->copy);
+    f->copy = malloc(len ? len : 1);
+    memcpy(f->copy, src, len);
+    adexp_parser_reset(f->p, f->copy, len);
+}
+
+static adexp_status next(fixture *f, adexp_msg *m)
+{
+    return adexp_parser_next(f->p, &f->arena, m);
+}
+
+static adexp_status parse1(fixture *f, const char *src, adexp_msg *m)
+{
+    start(f, src, strlen(src));
+    return next(f, m);
+}
+
+static const adexp_field *nth(const adexp_field *f, size_t n)
+{
+    while (f && n--)
+        f = f->next;
+    assert_non_null(f);
+    return f;
+}
+
+static void assert_field(const adexp_field *f, const char *kw, const char *value,
+                         adexp_kind kind)
+{
+    assert_non_null(f);
+    if (!adexp_slice_eq(f->keyword, kw) || (value && !adexp_slice_eq(f->value, value)) ||
+        f->kind != kind)
+        fail_msg("field '%.*s'='%.*s' kind %d, want '%s'='%s' kind %d",
+                 (int)f->keyword.len, f->keyword.ptr, (int)f->value.len,
+                 f->value.ptr, f->kind, kw, value ? value : "*", kind);
+}
+
+static void assert_error(const adexp_msg *m, size_t i, adexp_status code,
+                         unsigned line, unsigned col)
+{
+    assert_true(i < m->nerrors);
+    const adexp_error *e = &m->errors[i];
+    if (e->code != code || e->line != line || e->column != col)
+        fail_msg("error %zu: %s at %u:%u, want %s at %u:%u", i,
+                 adexp_status_name(e->code), e->line, e->column,
+                 adexp_status_name(code), line, col);
+}
+
+/* ------------------------------------------------------------ structure */
+
+static void test_compound_nesting_from_dictionary(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE ACT -REFDATA -SENDER -FAC E -RECVR -FAC L "
+                                "-SEQNUM 005 -ARCID\nAMM253\n-COORDATA -PTID BNE "
+                                "-TO 1226 -TFL F350\n-ADES EGBB", &m), ADEXP_OK);
+    const adexp_field *ref = nth(m.fields, 1);
+    assert_field(ref, "REFDATA", "", ADEXP_COMPOUND);
+    assert_int_equal(ref->nchildren, 3);
+    assert_field(ref->child, "SENDER", "", ADEXP_COMPOUND);
+    assert_field(ref->child->child, "FAC", "E", ADEXP_BASIC);
+    assert_field(nth(ref->child, 1), "RECVR", "", ADEXP_COMPOUND);
+    assert_field(nth(ref->child, 1)->child, "FAC", "L", ADEXP_BASIC);
+    assert_field(nth(ref->child, 2), "SEQNUM", "005", ADEXP_BASIC);
+    assert_field(nth(m.fields, 2), "ARCID", "AMM253", ADEXP_BASIC);
+    assert_field(nth(m.fields, 3), "COORDATA", "", ADEXP_COMPOUND);
+    assert_int_equal(nth(m.fields, 3)->nchildren, 3);
+    assert_field(nth(m.fields, 4), "ADES", "EGBB", ADEXP_BASIC);
+    assert_null(nth(m.fields, 4)->next);
+    assert_int_equal(m.nfields, 13);
+    assert_true(m.view.has_refdata);
+    assert_true(adexp_slice_eq(m.view.refdata.recvr_fac, "L"));
+    assert_true(adexp_slice_eq(m.view.coordata.tfl, "F350"));
+}
+
+static void test_lists_nest_and_items_keep_order(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL -BEGIN ADDR -FAC A -FAC B -END ADDR "
+                                "-BEGIN RTEPTS -PT -PTID X -FL F010 -RFL F300 "
+                                "-PT -PTID Y -END RTEPTS -ADEP EDDF", &m), ADEXP_OK);
+    const adexp_field *addr = nth(m.fields, 1), *rte = nth(m.fields, 2);
+    assert_field(addr, "ADDR", "", ADEXP_LIST);
+    assert_int_equal(addr->nchildren, 2);
+    assert_field(rte, "RTEPTS", "", ADEXP_LIST);
+    assert_int_equal(rte->nchildren, 3);      /* PT, RFL (primary: an item), PT */
+    assert_field(rte->child, "PT", "", ADEXP_COMPOUND);
+    assert_int_equal(rte->child->nchildren, 2);
+    assert_field(nth(rte->child, 1), "RFL", "F300", ADEXP_BASIC);
+    assert_field(nth(rte->child, 2)->child, "PTID", "Y", ADEXP_BASIC);
+    assert_field(nth(m.fields, 3), "ADEP", "EDDF", ADEXP_BASIC);
+    assert_int_equal(m.view.addr.n, 2);
+    assert_int_equal(m.view.n_rtepts, 2);
+}
+
+static void test_message_list_holds_whole_messages(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPLLIST -BEGIN IFPDLIST "
+                                "-BEGIN IFPDLONG -TITLE IFPL -ARCID A1 -BEGIN RTEPTS "
+                                "-PT -PTID P -END RTEPTS -END IFPDLONG "
+                                "-BEGIN IFPDLONG -TITLE IFPL -ARCID A2 -END IFPDLONG "
+                                "-END IFPDLIST -TITLE ACK -ARCID A3", &m), ADEXP_OK);
+    const adexp_field *list = nth(m.fields, 1);
+    assert_field(list, "IFPDLIST", "", ADEXP_LIST);
+    assert_int_equal(list->nchildren, 2);
+    const adexp_field *one = list->child;
+    assert_field(one, "IFPDLONG", "", ADEXP_LIST);
+    assert_field(one->child, "TITLE", "IFPL", ADEXP_BASIC);
+    assert_field(nth(one->child, 2), "RTEPTS", "", ADEXP_LIST);
+    assert_null(nth(m.fields, 1)->next);
+    assert_int_equal(next(f, &m), ADEXP_OK);   /* the top-level -TITLE ACK */
+    assert_true(adexp_slice_eq(m.view.title, "ACK"));
+    assert_int_equal(m.index, 1);
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+static void test_unknown_fields_kept_and_flagged(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE BFD -BEGIN RTEPTS -PT -PTID A -LATTD 482200N "
+                                "-CLEARED Y -FL F100 -PT -PTID B -END RTEPTS "
+                                "-ESTDATA -PTID C -IDPLANO 7 -BEGIN XLIST -X 1 "
+                                "-END XLIST -ADEP EDDM", &m), ADEXP_OK);
+    const adexp_field *pt = nth(m.fields, 1)->child;
+    assert_int_equal(nth(m.fields, 1)->nchildren, 2);
+    assert_int_equal(pt->nchildren, 4);    /* a list element keeps local fields */
+    assert_field(nth(pt->child, 2), "CLEARED", "Y", ADEXP_BASIC);
+    assert_true(nth(pt->child, 2)->flags & ADEXP_FIELD_UNKNOWN);
+    assert_field(nth(pt->child, 3), "FL", "F100", ADEXP_BASIC);
+    assert_int_equal(nth(m.fields, 2)->nchildren, 1);  /* top-level compound ends */
+    assert_field(nth(m.fields, 3), "IDPLANO", "7", ADEXP_BASIC);
+    assert_true(nth(m.fields, 3)->flags & ADEXP_FIELD_UNKNOWN);
+    assert_field(nth(m.fields, 4), "XLIST", "", ADEXP_LIST);
+    assert_true(nth(m.fields, 4)->flags & ADEXP_FIELD_UNKNOWN);
+    assert_field(nth(m.fields, 5), "ADEP", "EDDM", ADEXP_BASIC);
+    assert_true(adexp_slice_eq(m.view.rtepts[0].lattd, "482200N"));
+}
+
+static void test_compound_with_plain_text(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE CFD -ALTNZ EDDV -CFL F200 -ARCID X", &m), ADEXP_OK);
+    assert_field(nth(m.fields, 1), "ALTNZ", "EDDV", ADEXP_COMPOUND);
+    assert_null(nth(m.fields, 1)->child);
+    assert_field(nth(m.fields, 2), "CFL", "F200", ADEXP_COMPOUND);
+    assert_field(nth(m.fields, 3), "ARCID", "X", ADEXP_BASIC);
+}
+
+static void test_glued_keywords_and_spaced_dashes(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL-ORIGIN-NETWORKTYPE SITA-FAC FRAOXLH-REG\n"
+                                "DABHM-BEGIN RTEPTS-PT-PTID EDDF-FL F000-END\nRTEPTS"
+                                "- \n ADEP EDDF", &m), ADEXP_OK);
+    const adexp_field *o = nth(m.fields, 1);
+    assert_field(o, "ORIGIN", "", ADEXP_COMPOUND);
+    assert_int_equal(o->nchildren, 2);
+    assert_field(nth(m.fields, 2), "REG", "DABHM", ADEXP_BASIC);
+    assert_int_equal(nth(m.fields, 3)->child->nchildren, 2);
+    assert_field(nth(m.fields, 4), "ADEP", "EDDF", ADEXP_BASIC);
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void test_error_no_title(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "\n  -ARCID X\n-TITLE IFPL", &m), ADEXP_E_NO_TITLE);
+    assert_error(&m, 0, ADEXP_E_NO_TITLE, 2, 3);
+    assert_null(m.fields);
+    assert_null(m.view.title.ptr);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.title, "IFPL"));
+    assert_int_equal(m.offset, 12);
+}
+
+static void test_error_no_keyword(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL\n-ARCID X -/Y\n-ADEP EDDF", &m),
+                     ADEXP_E_NO_KEYWORD);
+    assert_int_equal(m.nerrors, 1);
+    assert_error(&m, 0, ADEXP_E_NO_KEYWORD, 2, 10);
+    assert_field(nth(m.fields, 2), "ADEP", "EDDF", ADEXP_BASIC);
+}
+
+static void test_error_end_mismatch(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL\n-BEGIN ADDR\n -BEGIN RTEPTS -PT -PTID A\n"
+                                "-END ADDR -ADEP X", &m), ADEXP_E_END_MISMATCH);
+    assert_int_equal(m.nerrors, 1);
+    assert_error(&m, 0, ADEXP_E_END_MISMATCH, 4, 1);
+    assert_field(nth(m.fields, 2), "ADEP", "X", ADEXP_BASIC);   /* recovered */
+}
+
+static void test_error_end_without_begin(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL\r\n-ARCID X\r\n  -END RTEPTS -ADEP Y", &m),
+                     ADEXP_E_END_WITHOUT_BEGIN);
+    assert_error(&m, 0, ADEXP_E_END_WITHOUT_BEGIN, 3, 3);
+    assert_field(nth(m.fields, 2), "ADEP", "Y", ADEXP_BASIC);
+}
+
+static void test_error_list_unclosed_keeps_next_message(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL\n-BEGIN RTEPTS\n-PT -PTID A\n"
+                                "-TITLE ACK\n-ARCID B\n", &m), ADEXP_E_LIST_UNCLOSED);
+    assert_error(&m, 0, ADEXP_E_LIST_UNCLOSED, 2, 1);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.arcid, "B"));
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+static void test_error_begin_without_name(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL\r-BEGIN\r-ADEP X", &m),
+                     ADEXP_E_BEGIN_NO_NAME);
+    assert_error(&m, 0, ADEXP_E_BEGIN_NO_NAME, 2, 1);   /* lone CR ends a line */
+    assert_field(nth(m.fields, 1), "ADEP", "X", ADEXP_BASIC);
+}
+
+static void test_error_text_unclosed_keeps_next_messages(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE ACK\n-MSGTXT (FPL-ABC-IS\n-B738/M\n"
+                                "-TITLE IFPL -ARCID A\n-TITLE IFPL -ARCID B", &m),
+                     ADEXP_E_TEXT_UNCLOSED);
+    assert_error(&m, 0, ADEXP_E_TEXT_UNCLOSED, 2, 9);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.arcid, "A"));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.arcid, "B"));
+}
+
+static adexp_parser *parser_with(adexp_options o)
+{
+    adexp_parser *p = adexp_parser_new(&o, NULL);
+    assert_non_null(p);
+    return p;
+}
+
+/* Parse src with parser p; the first message must fail with code at
+ * line:col and the second must be "-TITLE NEXT". */
+static void check_limit(adexp_parser *p, const char *src, adexp_status code,
+                        unsigned line, unsigned col)
+{
+    adexp_arena arena;
+    adexp_msg m;
+    adexp_arena_init(&arena, NULL);
+    adexp_parser_reset(p, src, strlen(src));
+    assert_int_equal(adexp_parser_next(p, &arena, &m), code);
+    assert_error(&m, 0, code, line, col);
+    assert_int_equal(adexp_parser_next(p, &arena, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.title, "NEXT"));
+    adexp_parser_free(p);
+    adexp_arena_free(&arena);
+}
+
+static void test_error_limits(void **state)
+{
+    (void)state;
+    adexp_options o = adexp_options_default();
+    o.max_depth = 2;
+    check_limit(parser_with(o), "-TITLE A -BEGIN L1\n -BEGIN L2\n  -BEGIN L3\n"
+                "-TITLE NEXT", ADEXP_E_DEPTH_LIMIT, 3, 3);
+    o = adexp_options_default();
+    o.max_fields = 3;
+    check_limit(parser_with(o), "-TITLE A -B 1\n-C 2 -D 3\n-TITLE NEXT",
+                ADEXP_E_FIELD_LIMIT, 2, 6);
+    o = adexp_options_default();
+    o.max_list_items = 2;
+    check_limit(parser_with(o), "-TITLE A -BEGIN ADDR -FAC 1 -FAC 2\n -FAC 3 "
+                "-END ADDR -TITLE NEXT", ADEXP_E_LIST_LIMIT, 2, 2);
+    o = adexp_options_default();
+    o.max_message_size = 20;
+    check_limit(parser_with(o), "-TITLE A -ARCID B\n-ADEP CCCC\n-TITLE NEXT",
+                ADEXP_E_SIZE_LIMIT, 2, 1);
+    o = adexp_options_default();
+    o.max_keyword_len = 5;
+    adexp_parser *p = parser_with(o);
+    adexp_arena arena;
+    adexp_msg m;
+    adexp_arena_init(&arena, NULL);
+    const char *src = "-TITLE A\n -ABCDEFGH X -ARCID B";
+    adexp_parser_reset(p, src, strlen(src));
+    assert_int_equal(adexp_parser_next(p, &arena, &m), ADEXP_E_KEYWORD_LIMIT);
+    assert_error(&m, 0, ADEXP_E_KEYWORD_LIMIT, 2, 2);
+    assert_true(adexp_slice_eq(m.view.arcid, "B"));
+    adexp_parser_free(p);
+    adexp_arena_free(&arena);
+}
+
+static void test_errors_capped_but_counted(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    char src[200] = "-TITLE X ";
+    for (int i = 0; i < 40; i++)
+        strcat(src, "-/");
+    assert_int_equal(parse1(f, src, &m), ADEXP_E_NO_KEYWORD);
+    assert_int_equal(m.nerrors, ADEXP_DEFAULT_MAX_ERRORS);
+    assert_int_equal(m.nerrors_total, 40);
+}
+
+static void test_blank_input_has_no_message(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "", &m), ADEXP_END);
+    assert_int_equal(parse1(f, " \r\n\t \n", &m), ADEXP_END);
+}
+
+/* ------------------------------------------------------------ teivah IFPL */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void assert_folded(adexp_slice s, const char *want)
+{
+    char buf[512];
+    adexp_fold_copy(s, buf, sizeof buf);
+    assert_string_equal(buf, want);
+}
+
+static void test_teivah_ifpl(void **state)
+{
+    fixture *f = *state;
+    size_t len;
+    char *src = read_file(teivah_path, &len);
+    adexp_msg m;
+    start(f, src, len);
+    free(src);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    const adexp_view *v = &m.view;
+    assert_true(adexp_slice_eq(v->title, "IFPL"));
+    assert_true(adexp_slice_eq(v->adep, "CYYZ"));
+    assert_true(adexp_slice_eq(v->ades, "AFIL"));
+    assert_true(adexp_slice_eq(v->arcid, "ACA878"));
+    assert_true(adexp_slice_eq(v->arctyp, "A333"));
+    assert_true(adexp_slice_eq(v->ceqpt, "SDE3FGHIJ3J5LM1ORVWXY"));
+    assert_true(adexp_slice_eq(v->altnz, "EASTERN :CREEK'()+,./"));
+    assert_int_equal(v->eetfir.n, 13);
+    assert_true(adexp_slice_eq(v->eetfir.v[0], "KZLC 0035"));
+    assert_true(adexp_slice_eq(v->eetfir.v[12], "EDUU 0921"));
+    assert_int_equal(v->speed.n, 2);
+    assert_true(adexp_slice_eq(v->speed.v[1], "N0457 LIZAD"));
+    assert_int_equal(v->n_estdata, 2);
+    assert_true(adexp_slice_eq(v->estdata[1].ptid, "ARKIL"));
+    assert_true(adexp_slice_eq(v->estdata[1].eto, "170302032300"));
+    assert_true(adexp_slice_eq(v->estdata[1].fl, "F390"));
+    assert_int_equal(v->n_geo, 3);
+    assert_true(adexp_slice_eq(v->geo[2].geoid, "GEO04"));
+    assert_true(adexp_slice_eq(v->geo[2].longtd, "0200000W"));
+    static const struct { const char *ptid; int fl; const char *eto; } pts[] = {
+        {"CYYZ", 0, "170301220429"}, {"JOOPY", 390, "170302002327"},
+        {"GEO01", 390, "170302003347"}, {"BLM", 171, "170302051642"},
+        {"LSZH", 14, "170302052710"},
+    };
+    assert_int_equal(v->n_rtepts, 5);
+    for (size_t i = 0; i < 5; i++) {
+        adexp_level lvl;
+        assert_true(adexp_slice_eq(v->rtepts[i].ptid, pts[i].ptid));
+        assert_true(adexp_decode_level(v->rtepts[i].fl, &lvl));
+        assert_int_equal(lvl.unit, 'F');
+        assert_int_equal(lvl.value, pts[i].fl);
+        assert_true(adexp_slice_eq(v->rtepts[i].eto, pts[i].eto));
+    }
+    assert_true(adexp_slice_eq(v->msgtxt,
+        "(ACH-BEL20B-LIML1050-EBBR-DOF/150521-14/HOC/1120F320 -18/PBN/B1 DOF/150521 "
+        "REG/OODWK RVR/150 OPR/BEL ORGN/LSAZZQZG SRC/AFP RMK/AGCS EQUIPPED)"));
+    assert_folded(v->comment, "???FPD.F15: N0410F300 ARLES UL153 PUNSA/N0410F300 UL153 "
+                  "VADEM/N0400F320 UN853 PENDU/N0400F330 UN853 IXILU/N0400F340 UN853 "
+                  "DIK/N0400F320 UY37 BATTY");
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+/* ------------------------------------------------------------ decoders */
+
+static void test_decoders(void **state)
+{
+    (void)state;
+    adexp_level l;
+    adexp_datetime d;
+    adexp_slice s;
+#define SL(str) (s.ptr = (str), s.len = strlen(str), s)
+    assert_true(adexp_decode_level(SL("F390"), &l));
+    assert_int_equal(l.value, 390);
+    assert_true(adexp_decode_level(SL("A045"), &l));
+    assert_int_equal(l.unit, 'A');
+    assert_int_equal(l.value, 45);
+    assert_true(adexp_decode_level(SL("S1130"), &l));
+    assert_int_equal(l.value, 1130);
+    assert_true(adexp_decode_level(SL("M0840"), &l));
+    assert_int_equal(l.unit, 'M');
+    assert_false(adexp_decode_level(SL("F39"), &l));
+    assert_false(adexp_decode_level(SL("X390"), &l));
+    assert_false(adexp_decode_level(SL(""), &l));
+    assert_true(adexp_decode_datetime(SL("170302052710"), &d));
+    assert_int_equal(d.year, 2017);
+    assert_int_equal(d.month, 3);
+    assert_int_equal(d.day, 2);
+    assert_int_equal(d.hour, 5);
+    assert_int_equal(d.minute, 27);
+    assert_int_equal(d.second, 10);
+    assert_true(adexp_decode_datetime(SL("9803170715"), &d));
+    assert_int_equal(d.year, 1998);
+    assert_false(adexp_decode_datetime(SL("9803173414"), &d));   /* hour 34 */
+    assert_false(adexp_decode_datetime(SL("9803170080830"), &d));
+    assert_true(adexp_decode_date(SL("181023"), &d));
+    assert_int_equal(d.day, 23);
+    assert_false(adexp_decode_date(SL("181323"), &d));
+    assert_true(adexp_decode_time(SL("0746"), &d));
+    assert_int_equal(d.minute, 46);
+    assert_false(adexp_decode_time(SL("2460"), &d));
+#undef SL
+}
+
+int main(int argc, char **argv)
+{
+    teivah_path = argc > 1 ? argv[1] : "testdata/messages/teivah-IFPL-1.adexp";
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_compound_nesting_from_dictionary),
+        T(test_lists_nest_and_items_keep_order),
+        T(test_message_list_holds_whole_messages),
+        T(test_unknown_fields_kept_and_flagged),
+        T(test_compound_with_plain_text),
+        T(test_glued_keywords_and_spaced_dashes),
+        T(test_error_no_title),
+        T(test_error_no_keyword),
+        T(test_error_end_mismatch),
+        T(test_error_end_without_begin),
+        T(test_error_list_unclosed_keeps_next_message),
+        T(test_error_begin_without_name),
+        T(test_error_text_unclosed_keeps_next_messages),
+        cmocka_unit_test(test_error_limits),
+        T(test_errors_capped_but_counted),
+        T(test_blank_input_has_no_message),
+        T(test_teivah_ifpl),
+        cmocka_unit_test(test_decoders),
+    };
+    return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
+}
