@@ -1,0 +1,138 @@
+/* The arena, the parser and the JSON buffer call the allocator zero times
+ * per message once warm: counted through the allocator hooks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "adexp.h"
+
+typedef struct counter {
+    size_t allocs, frees, live_bytes;
+} counter;
+
+static void *count_alloc(void *ctx, size_t size)
+{
+    counter *c = ctx;
+    c->allocs++;
+    c->live_bytes += size;
+    return malloc(size);
+}
+
+static void count_free(void *ctx, void *ptr, size_t size)
+{
+    counter *c = ctx;
+    c->frees++;
+    c->live_bytes -= size;
+    free(ptr);
+}
+
+static const char message[] =
+    "-TITLE IFPL -BEGIN ADDR -FAC CFMUTACT -FAC EGZYTTTE -END ADDR\n"
+    "-ADEP EDDF -ADES LGTS -ARCID DLH3728 -ARCTYP B73A -EOBD 100517 -EOBT 0715\n"
+    "-ORIGIN -NETWORKTYPE SITA -FAC FRAOXLH -ROUTE N0417F330 NDG3D NDG UW70 MUN\n"
+    "-EETFIR EDUU 0014 -EETFIR LOVV 0035 -ESTDATA -PTID XETBO -ETO 170302032300 -FL F390\n"
+    "-GEO -GEOID GEO01 -LATTD 490000N -LONGTD 0500000W\n"
+    "-BEGIN RTEPTS -PT -PTID EDDF -FL F000 -ETO 980317071500\n"
+    " -PT -PTID NDG -FL F311 -ETO 980317073414 -PT -PTID LGTS -FL F000 -ETO 980317093138\n"
+    "-END RTEPTS -MSGTXT (FPL-DLH3728-IS -B73A/M-SDGR/C -EDDF0715 -N0417F330 NDG)\n";
+
+static void test_zero_allocations_per_message(void **state)
+{
+    (void)state;
+    enum { COPIES = 1000 };
+    size_t n = sizeof message - 1;
+    char *buf = malloc(n * COPIES);
+    for (size_t i = 0; i < COPIES; i++)
+        memcpy(buf + i * n, message, n);
+
+    counter c = {0, 0, 0};
+    adexp_allocator hooks = {count_alloc, count_free, &c};
+    adexp_parser *p = adexp_parser_new(NULL, &hooks);
+    adexp_arena arena;
+    adexp_buf out;
+    adexp_msg m;
+    adexp_arena_init(&arena, &hooks);
+    adexp_buf_init(&out, &hooks);
+
+    /* Warm up on the first message: chunks and buffers are allocated. */
+    adexp_parser_reset(p, buf, n);
+    assert_int_equal(adexp_parser_next(p, &arena, &m), ADEXP_OK);
+    assert_int_equal(adexp_json_write(&out, &m, "warm"), ADEXP_OK);
+    size_t warm = c.allocs;
+    assert_true(warm > 0);
+
+    size_t count = 0;
+    adexp_parser_reset(p, buf, n * COPIES);
+    for (;;) {
+        adexp_arena_reset(&arena);
+        out.len = 0;
+        adexp_status st = adexp_parser_next(p, &arena, &m);
+        if (st == ADEXP_END)
+            break;
+        assert_int_equal(st, ADEXP_OK);
+        assert_int_equal(m.view.n_rtepts, 3);
+        assert_int_equal(adexp_json_write(&out, &m, "steady"), ADEXP_OK);
+        count++;
+    }
+    assert_int_equal(count, COPIES);
+    assert_int_equal(c.allocs, warm);         /* not one more call */
+
+    adexp_buf_free(&out);
+    adexp_arena_free(&arena);
+    adexp_parser_free(p);
+    assert_int_equal(c.allocs, c.frees);      /* and everything given back */
+    assert_int_equal(c.live_bytes, 0);
+    free(buf);
+}
+
+static void *failing_alloc(void *ctx, size_t size)
+{
+    size_t *budget = ctx;
+    if (*budget == 0)
+        return NULL;
+    (*budget)--;
+    return malloc(size);
+}
+
+static void plain_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(ptr);
+}
+
+/* With the allocator failing after k calls, every k gives NOMEM or a good
+ * message, never a crash or a leak. */
+static void test_out_of_memory_is_an_error(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < 6; k++) {
+        size_t budget = k;
+        adexp_allocator hooks = {failing_alloc, plain_free, &budget};
+        adexp_parser *p = adexp_parser_new(NULL, &hooks);
+        if (!p)
+            continue;
+        adexp_arena arena;
+        adexp_msg m;
+        adexp_arena_init(&arena, &hooks);
+        adexp_parser_reset(p, message, sizeof message - 1);
+        adexp_status st = adexp_parser_next(p, &arena, &m);
+        assert_true(st == ADEXP_OK || st == ADEXP_E_NOMEM);
+        adexp_arena_free(&arena);
+        adexp_parser_free(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_allocations_per_message),
+        cmocka_unit_test(test_out_of_memory_is_an_error),
+    };
+    return cmocka_run_group_tests_name("alloc", tests, NULL, NULL);
+}
