@@ -489,7 +489,7 @@ static void test_decoders(void **state)
 
 int main(int argc, char **argv)
 {
-    teivah_path = argc > 1 ? argv[1] : "testdata/messages/teivah-IFPL-1.adexp";
+    teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(test_compound_nesting_from_dictionary),

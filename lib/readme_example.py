@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""The README's library example, kept honest.
+
+  readme_example.py README.md OUT.c      write the C block after the marker
+  readme_example.py README.md --run EXE  run EXE; its output must be the lines
+                                         quoted on the README's "It prints" line
+"""
+import re
+import subprocess
+import sys
+
+MARKER = "<!-- readme-example:"
+
+
+def example_and_output(readme):
+    text = open(readme, encoding="utf-8").read()
+    after = text[text.index(MARKER):]
+    code = re.search(r"```c\n(.*?)```", after, re.S).group(1)
+    rest = after[after.index("```", after.index("```c") + 4) + 3:]
+    prints = next(l for l in rest.splitlines() if l.startswith("It prints"))
+    return code, re.findall(r"`([^`]*)`", prints)
+
+
+def main():
+    readme, arg = sys.argv[1], sys.argv[2]
+    code, expected = example_and_output(readme)
+    if arg != "--run":
+        open(arg, "w", encoding="utf-8").write(code)
+        return 0
+    out = subprocess.run([sys.argv[3]], capture_output=True, text=True, check=True)
+    got = out.stdout.splitlines()
+    if got != expected:
+        print(f"README example printed {got!r}, README says {expected!r}")
+        return 1
+    print(f"README example: {len(got)} lines as documented")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
