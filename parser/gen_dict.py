@@ -775,7 +775,7 @@ def gen_fuzz_dict(entries):
     for e in entries:
         if e["level"] != "syntax":
             out.append('"-%s "' % e["keyword"])
-    out += ['"-BEGIN "', '"-END "', '"("', '")"', '"\\r\\n"', ""]
+    out += ['"-BEGIN "', '"-END "', '"("', '")"', '"\\x0D\\x0A"', ""]
     return "\n".join(out)
 
 
