@@ -44,7 +44,7 @@ typedef enum adexp_status {
     ADEXP_E_NO_TITLE,          /* message does not start with -TITLE */
     ADEXP_E_NO_KEYWORD,        /* '-' not followed by a keyword */
     ADEXP_E_BEGIN_NO_NAME,     /* -BEGIN or -END without a list name */
-    ADEXP_E_END_MISMATCH,      /* -END X closes a list opened as -BEGIN Y */
+    ADEXP_E_END_MISMATCH,      /* -END X while the innermost open list is Y */
     ADEXP_E_END_WITHOUT_BEGIN, /* -END X with no open list X */
     ADEXP_E_LIST_UNCLOSED,     /* -BEGIN X never closed in this message */
     ADEXP_E_TEXT_UNCLOSED,     /* '(' of an ICAO text field never closed */

@@ -11,7 +11,7 @@ static const struct {
     [ADEXP_E_NO_TITLE] = {"NO_TITLE", "message does not start with -TITLE"},
     [ADEXP_E_NO_KEYWORD] = {"NO_KEYWORD", "'-' is not followed by a keyword"},
     [ADEXP_E_BEGIN_NO_NAME] = {"BEGIN_NO_NAME", "-BEGIN or -END needs one list name"},
-    [ADEXP_E_END_MISMATCH] = {"END_MISMATCH", "-END closes a list that is not the innermost open one"},
+    [ADEXP_E_END_MISMATCH] = {"END_MISMATCH", "-END names a list other than the innermost open one"},
     [ADEXP_E_END_WITHOUT_BEGIN] = {"END_WITHOUT_BEGIN", "-END without a matching -BEGIN"},
     [ADEXP_E_LIST_UNCLOSED] = {"LIST_UNCLOSED", "-BEGIN without a matching -END"},
     [ADEXP_E_TEXT_UNCLOSED] = {"TEXT_UNCLOSED", "'(' of an ICAO text field is never closed"},

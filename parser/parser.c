@@ -336,6 +336,15 @@ static void add_field(adexp_parser *p, frame *f)
         parse_children(p, f, n, FR_COMPOUND, e);
 }
 
+/* Whether a list named name is open in f or around it. */
+static int list_open(const frame *f, adexp_slice name)
+{
+    for (; f; f = f->up)
+        if (f->kind == FR_LIST && same_name(name, f->node->keyword))
+            return 1;
+    return 0;
+}
+
 static void add_list(adexp_parser *p, frame *f)
 {
     const dict_entry *e = p->tok.entry;
@@ -351,25 +360,24 @@ static void add_list(adexp_parser *p, frame *f)
     parse_children(p, f, n, FR_LIST, e && e->kind == ADEXP_LIST ? e : NULL);
     if (p->fatal)
         return;
-    if (p->tok.kind == FT_END && same_name(p->tok.keyword, n->keyword))
-        advance(p);
-    else if (p->tok.kind != FT_END)    /* a mismatched -END was reported */
+    if (p->tok.kind != FT_END)
         record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
+    else if (same_name(p->tok.keyword, n->keyword) || !list_open(f, p->tok.keyword))
+        advance(p);            /* ours, or a mismatch (reported) that closes it */
 }
 
-/* An -END token in frame f: returns 1 if it was consumed here, 0 if f ends. */
+/* An -END token in frame f: returns 1 if it was consumed here, 0 if f ends.
+ * -END X inside list Y closes Y with END_MISMATCH: when X is open further out,
+ * that list closes too; otherwise -END X takes the place of -END Y. */
 static int end_list(adexp_parser *p, const frame *f)
 {
     adexp_slice name = p->tok.keyword;
     if (f->kind == FR_COMPOUND)
         return 0;
-    if (f->kind == FR_LIST && same_name(name, f->node->keyword))
-        return 0;
-    for (const frame *u = f->up; u; u = u->up) {
-        if (u->kind == FR_LIST && same_name(name, u->node->keyword)) {
+    if (f->kind == FR_LIST) {
+        if (!same_name(name, f->node->keyword))
             record_error(p, ADEXP_E_END_MISMATCH, p->tok.offset);
-            return 0;
-        }
+        return 0;
     }
     record_error(p, ADEXP_E_END_WITHOUT_BEGIN, p->tok.offset);
     advance(p);

@@ -247,6 +247,20 @@ static void test_error_end_mismatch(void **state)
     assert_field(nth(m.fields, 2), "ADEP", "X", ADEXP_BASIC);   /* recovered */
 }
 
+static void test_error_end_of_another_list_closes_this_one(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE IFPL -BEGIN L -BEGIN L -FAC A -END L -END L\n"
+                                "-BEGIN ADDR -FAC B\n-END RTEPTS -ADEP X", &m),
+                     ADEXP_E_END_MISMATCH);
+    assert_int_equal(m.nerrors, 1);
+    assert_error(&m, 0, ADEXP_E_END_MISMATCH, 3, 1);
+    assert_int_equal(nth(m.fields, 1)->child->nchildren, 1);  /* L in L */
+    assert_int_equal(nth(m.fields, 2)->nchildren, 1);
+    assert_field(nth(m.fields, 3), "ADEP", "X", ADEXP_BASIC);
+}
+
 static void test_error_end_without_begin(void **state)
 {
     fixture *f = *state;
@@ -501,6 +515,7 @@ int main(int argc, char **argv)
         T(test_error_no_title),
         T(test_error_no_keyword),
         T(test_error_end_mismatch),
+        T(test_error_end_of_another_list_closes_this_one),
         T(test_error_end_without_begin),
         T(test_error_list_unclosed_keeps_next_message),
         T(test_error_begin_without_name),
