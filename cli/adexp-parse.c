@@ -1,173 +1,272 @@
-/* adexp-parse: ADEXP message files to JSON lines. */
+/* adexp-parse: ADEXP message files to JSON lines, on a pool of threads.
+ * All the work is in the library's batch driver; this is options and the
+ * final summary. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adexp.h"
+#include "adexp_batch.h"
+
+#ifdef HAVE_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#endif
 
 static const char usage[] =
     "usage: adexp-parse [options] PATH...\n"
     "Parse ADEXP messages and write one JSON object per message (NDJSON).\n"
-    "A PATH is a file, or - for standard input.\n"
+    "A PATH is a file, a directory (walked recursively, names in byte order;\n"
+    "hidden entries and FIFOs, sockets and devices are skipped with a note),\n"
+    "or - for standard input.\n"
     "\n"
-    "  -h, --help      show this help and exit\n"
-    "      --version   show the version and exit\n"
+    "  -j, --jobs N            worker threads (default: online CPUs)\n"
+    "  -o, --output FILE       write the output to FILE instead of stdout\n"
+    "      --format FORMAT     json (default): one line per message;\n"
+    "                          summary: parse only, print the summary\n"
+    "      --unordered         write each file's output when ready, not in\n"
+    "                          input order (faster when file sizes vary)\n"
+    "      --files-from LIST   read paths from LIST, one a line (- for stdin)\n"
+    "      --max-file-size N   fail files larger than N bytes (suffixes K, M,\n"
+    "                          G; default 256M)\n"
+    "  -q, --quiet             no progress line and no summary\n"
+    "  -h, --help              show this help and exit\n"
+    "      --version           show the version and exit\n"
     "\n"
-    "Errors go to standard error as PATH:LINE:COLUMN: CODE: message.\n"
+    "Errors go to standard error as PATH:LINE:COLUMN: CODE: message, or\n"
+    "PATH: message for a file that cannot be parsed at all (missing, empty,\n"
+    "binary: a NUL byte in its first 4 KiB or no '-' in it, too large, a\n"
+    "directory loop). A summary goes to standard error at the end, and a\n"
+    "progress line while running when standard error is a terminal.\n"
     "Exit status: 0 if every input parsed, 1 if any failed, 2 on a usage error.\n";
 
-typedef struct input_buf {
-    char *data;
-    size_t len, cap;
-} input_buf;
+typedef struct cli {
+    adexp_batch_options o;
+    const char *output, *files_from;
+    int quiet, npaths, stdin_paths;
+    char **paths;
+} cli;
 
-/* Read all of fd into b (reused across files). Returns 0 or an errno. */
-static int read_all(int fd, input_buf *b)
+static int usage_error(const char *fmt, const char *arg)
 {
-    b->len = 0;
-    for (;;) {
-        if (b->cap - b->len < 65536) {
-            size_t cap = b->cap ? b->cap * 2 : 1 << 20;
-            char *d = realloc(b->data, cap);
-            if (!d)
-                return ENOMEM;
-            b->data = d;
-            b->cap = cap;
-        }
-        ssize_t n = read(fd, b->data + b->len, b->cap - b->len);
-        if (n == 0)
-            return 0;
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        b->len += (size_t)n;
-    }
+    fputs("adexp-parse: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'adexp-parse --help'.\n", stderr);
+    return 2;
 }
 
-typedef struct run {
-    adexp_parser *parser;
-    adexp_arena arena;
-    adexp_buf out;
-    input_buf in;
-    int failed;
-} run;
-
-static void flush_out(run *r)
+static int parse_jobs(const char *s, unsigned *out)
 {
-    if (r->out.len && fwrite(r->out.data, 1, r->out.len, stdout) != r->out.len) {
-        perror("adexp-parse: stdout");
-        exit(1);
-    }
-    r->out.len = 0;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > 1024)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
 }
 
-static void report(const char *path, const adexp_msg *m)
+static int parse_size(const char *s, size_t *out)
 {
-    for (size_t i = 0; i < m->nerrors; i++) {
-        const adexp_error *e = &m->errors[i];
-        fprintf(stderr, "%s:%u:%u: %s: %s\n", path, (unsigned)e->line,
-                (unsigned)e->column, adexp_status_name(e->code), e->message);
-    }
-    if (m->nerrors_total > m->nerrors)
-        fprintf(stderr, "%s: %zu more errors in message %zu\n", path,
-                m->nerrors_total - m->nerrors, m->index);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-')
+        return -1;
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30, end++;
+    if (*end || v == 0 || v > (SIZE_MAX >> 1 >> shift))
+        return -1;
+    *out = (size_t)v << shift;
+    return 0;
 }
 
-static void parse_buffer(run *r, const char *path)
+static void print_version(void)
 {
-    adexp_msg m;
-    size_t count = 0;
-    adexp_parser_reset(r->parser, r->in.data, r->in.len);
-    while (adexp_parser_next(r->parser, &r->arena, &m) != ADEXP_END) {
-        count++;
-        if (m.nerrors_total) {
-            r->failed = 1;
-            report(path, &m);
+    printf("adexp-parse %s\n", ADEXP_VERSION);
+#ifdef HAVE_JEMALLOC
+    const char *ver = NULL;
+    size_t sz = sizeof ver;
+    if (mallctl("version", &ver, &sz, NULL, 0) == 0)
+        printf("allocator: jemalloc %s\n", ver);
+#else
+    printf("allocator: system malloc\n");
+#endif
+}
+
+/* An option's value: "--opt=V", "--opt V", "-jV" or "-j V". */
+static const char *value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) == 0 && a[n] == '=')
+        return a + n + 1;
+    if (name[1] != '-' && a[2] != '\0')
+        return a + 2;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+/* Does argv[i] name option long_ (or short_)? */
+static int is(const char *a, const char *short_, const char *long_)
+{
+    size_t n = strlen(long_);
+    if (strncmp(a, long_, n) == 0 && (a[n] == '\0' || a[n] == '='))
+        return 1;
+    return short_ && strncmp(a, short_, 2) == 0;
+}
+
+/* Returns -1 to go on, or an exit status. */
+static int parse_option(cli *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+        return fputs(usage, stdout), 0;
+    if (strcmp(a, "--version") == 0)
+        return print_version(), 0;
+    if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+        return c->quiet = 1, -1;
+    if (strcmp(a, "--unordered") == 0)
+        return c->o.unordered = 1, -1;
+    if (is(a, "-j", "--jobs")) {
+        if (!(v = value(argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
+            return usage_error("%s needs a number", a);
+        return parse_jobs(v, &c->o.jobs) ? usage_error("bad job count '%s'", v) : -1;
+    }
+    if (is(a, "-o", "--output")) {
+        if (!(c->output = value(argc, argv, i, is(a, NULL, "--output") ? "--output" : "-o")))
+            return usage_error("%s needs a file name", a);
+        return -1;
+    }
+    if (is(a, NULL, "--format")) {
+        if (!(v = value(argc, argv, i, "--format")))
+            return usage_error("%s needs json or summary", a);
+        if (strcmp(v, "json") == 0)
+            return c->o.format = ADEXP_BATCH_JSON, -1;
+        if (strcmp(v, "summary") == 0)
+            return c->o.format = ADEXP_BATCH_SUMMARY, -1;
+        return usage_error("unknown format '%s' (json or summary)", v);
+    }
+    if (is(a, NULL, "--files-from")) {
+        if (!(c->files_from = value(argc, argv, i, "--files-from")))
+            return usage_error("%s needs a file name", a);
+        return -1;
+    }
+    if (is(a, NULL, "--max-file-size")) {
+        if (!(v = value(argc, argv, i, "--max-file-size")))
+            return usage_error("%s needs a size", a);
+        return parse_size(v, &c->o.max_file_size) ? usage_error("bad size '%s'", v) : -1;
+    }
+    return usage_error("unknown option %s", a);
+}
+
+static int parse_args(cli *c, int argc, char **argv)
+{
+    int only_paths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_paths && strcmp(a, "--") == 0) {
+            only_paths = 1;
+        } else if (!only_paths && a[0] == '-' && a[1] != '\0') {
+            int rc = parse_option(c, argc, argv, &i);
+            if (rc >= 0)
+                return rc;
+        } else {
+            c->paths[c->npaths++] = argv[i];
+            c->stdin_paths += strcmp(a, "-") == 0;
         }
-        if (adexp_json_write(&r->out, &m, path) != ADEXP_OK) {
-            fprintf(stderr, "%s: out of memory writing JSON\n", path);
-            r->failed = 1;
-        }
-        if (r->out.len >= (1u << 20))
-            flush_out(r);
-        adexp_arena_reset(&r->arena);
     }
-    if (count == 0) {
-        fprintf(stderr, "%s: no ADEXP message\n", path);
-        r->failed = 1;
-    }
+    if (c->npaths == 0 && !c->files_from)
+        return usage_error("%s", "no PATH given");
+    if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
+        return usage_error("%s", "--files-from - and the path - both want standard input");
+    return -1;
 }
 
-static void parse_path(run *r, const char *path)
+static void print_summary(const adexp_batch_stats *s)
 {
-    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
-    if (fd < 0) {
-        fprintf(stderr, "%s: %s\n", path, strerror(errno));
-        r->failed = 1;
-        return;
+    double el = s->elapsed > 1e-9 ? s->elapsed : 1e-9;
+    fprintf(stderr,
+            "adexp-parse: %llu files (%llu ok, %llu failed), %llu skipped, "
+            "%llu messages (%llu failed), %.1f MB in %.3f s: %.1f MB/s, %.0f messages/s\n",
+            (unsigned long long)s->files, (unsigned long long)s->files_ok,
+            (unsigned long long)s->files_failed, (unsigned long long)s->skipped,
+            (unsigned long long)s->messages, (unsigned long long)s->messages_failed,
+            (double)s->bytes / 1e6, s->elapsed, (double)s->bytes / 1e6 / el,
+            (double)s->messages / el);
+}
+
+static int queue_inputs(cli *c, adexp_batch *b)
+{
+    if (c->files_from) {
+        int err = adexp_batch_add_list(b, c->files_from);
+        if (err) {
+            fprintf(stderr, "adexp-parse: %s: %s\n", c->files_from, strerror(err));
+            return 1;
+        }
     }
-    struct stat st;
-    if (fd != STDIN_FILENO && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "%s: is a directory\n", path);
-        r->failed = 1;
-        close(fd);
-        return;
+    for (int i = 0; i < c->npaths; i++)
+        if (adexp_batch_add_path(b, c->paths[i]) != 0) {
+            fputs("adexp-parse: out of memory\n", stderr);
+            return 1;
+        }
+    return 0;
+}
+
+static int run(cli *c)
+{
+    if (c->output) {
+        c->o.out_fd = open(c->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (c->o.out_fd < 0) {
+            fprintf(stderr, "adexp-parse: %s: %s\n", c->output, strerror(errno));
+            return 1;
+        }
     }
-    int err = read_all(fd, &r->in);
-    if (fd != STDIN_FILENO)
-        close(fd);
-    if (err) {
-        fprintf(stderr, "%s: %s\n", path, strerror(err));
-        r->failed = 1;
-        return;
+    c->o.progress_fd = !c->quiet && isatty(STDERR_FILENO) ? STDERR_FILENO : -1;
+    adexp_batch *b = adexp_batch_new(&c->o);
+    if (!b) {
+        fputs("adexp-parse: out of memory\n", stderr);
+        return 1;
     }
-    parse_buffer(r, path);
+    adexp_batch_stats st;
+    memset(&st, 0, sizeof st);
+    int rc = queue_inputs(c, b);
+    if (rc == 0)
+        rc = adexp_batch_run(b, &st);
+    adexp_batch_free(b);
+    if (rc < 0) {
+        fputs("adexp-parse: cannot start the worker threads\n", stderr);
+        return 1;
+    }
+    if (c->output && close(c->o.out_fd) != 0 && !st.output_error)
+        st.output_error = errno, rc = 1;
+    if (rc <= 1 && st.output_error)
+        fprintf(stderr, "adexp-parse: %s: %s\n", c->output ? c->output : "output",
+                strerror(st.output_error));
+    if (!c->quiet)
+        print_summary(&st);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
-    int npaths = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (strcmp(a, "--version") == 0) {
-            printf("adexp-parse %s\n", ADEXP_VERSION);
-            return 0;
-        }
-        if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "adexp-parse: unknown option %s\n%s", a, usage);
-            return 2;
-        }
-        npaths++;
-    }
-    if (npaths == 0) {
-        fputs(usage, stderr);
-        return 2;
-    }
-    run r;
-    memset(&r, 0, sizeof r);
-    r.parser = adexp_parser_new(NULL, NULL);
-    if (!r.parser) {
-        fputs("adexp-parse: out of memory\n", stderr);
+    cli c;
+    memset(&c, 0, sizeof c);
+    c.o = adexp_batch_options_default();
+    c.paths = calloc((size_t)argc, sizeof *c.paths);
+    if (!c.paths)
         return 1;
-    }
-    adexp_arena_init(&r.arena, NULL);
-    adexp_buf_init(&r.out, NULL);
-    for (int i = 1; i < argc; i++)
-        parse_path(&r, argv[i]);
-    flush_out(&r);
-    adexp_buf_free(&r.out);
-    adexp_arena_free(&r.arena);
-    adexp_parser_free(r.parser);
-    free(r.in.data);
-    return r.failed ? 1 : 0;
+    int rc = parse_args(&c, argc, argv);
+    if (rc < 0)
+        rc = run(&c);
+    free(c.paths);
+    return rc;
 }

@@ -1,0 +1,376 @@
+/* Batch driver: a fixed pool of long-lived workers over a shared queue.
+ *
+ * The queue is cut into chunks of consecutive inputs; a worker takes the
+ * next chunk with one atomic increment, so there is no lock per file. In
+ * ordered mode a finished chunk is written by the worker that finishes it
+ * if it is the oldest unwritten one; otherwise its buffers are parked in a
+ * slot of a window of WINDOW chunks, and the worker that writes the oldest
+ * chunk writes the parked ones that follow. A worker may not start a chunk
+ * beyond the window: a slow file holds back at most WINDOW chunks of output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch_internal.h"
+
+#define FLUSH_BYTES (1u << 20)  /* write output in blocks of about 1 MiB */
+#define MAX_CHUNK 32            /* inputs per chunk, at most */
+#define MAX_JOBS 1024
+
+typedef struct slot {
+    adexp_buf out;
+    batch_str err;
+    int done;                  /* parked, waiting for its turn */
+} slot;
+
+typedef struct run {
+    adexp_batch *b;
+    size_t chunk, nchunks, window;
+    atomic_size_t next;        /* next chunk to take */
+    atomic_size_t written;     /* chunks written, in order */
+    atomic_size_t files_done;
+    atomic_uint_least64_t bytes_done;
+    atomic_int stop;           /* the output failed: take no more work */
+    atomic_uint running;       /* workers still running */
+    int out_errno;
+    pthread_mutex_t mu;        /* slots, waits for the window, unordered writes */
+    pthread_cond_t cv;
+    pthread_mutex_t err_mu;    /* the error descriptor, shared with progress */
+    int progress_shown;
+    slot *slots;
+    batch_worker *workers;
+} run;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+adexp_batch_options adexp_batch_options_default(void)
+{
+    adexp_batch_options o;
+    memset(&o, 0, sizeof o);
+    o.format = ADEXP_BATCH_JSON;
+    o.max_file_size = ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE;
+    o.out_fd = 1;
+    o.err_fd = 2;
+    o.progress_fd = -1;
+    o.parser = adexp_options_default();
+    return o;
+}
+
+adexp_batch *adexp_batch_new(const adexp_batch_options *opts)
+{
+    adexp_batch *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->o = opts ? *opts : adexp_batch_options_default();
+    if (b->o.max_file_size == 0)
+        b->o.max_file_size = ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE;
+    if (b->o.jobs == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        b->o.jobs = n > 0 ? (unsigned)n : 1;
+    }
+    if (b->o.jobs > MAX_JOBS)
+        b->o.jobs = MAX_JOBS;
+    b->t0 = now();
+    return b;
+}
+
+void adexp_batch_free(adexp_batch *b)
+{
+    if (!b)
+        return;
+    free(b->v);
+    free(b->pool);
+    free(b);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return errno;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Write one block of output and diagnostics; the caller holds the turn. A
+ * failed output stops the run: there is no point parsing into the void. */
+static void emit(run *r, adexp_buf *out, batch_str *err)
+{
+    if (err->len) {
+        pthread_mutex_lock(&r->err_mu);
+        if (r->progress_shown)  /* clear the progress line first */
+            write_all(r->b->o.progress_fd, "\r\033[K", 4);
+        write_all(r->b->o.err_fd, err->data, err->len);
+        pthread_mutex_unlock(&r->err_mu);
+        err->len = 0;
+    }
+    if (out->len && !atomic_load(&r->stop)) {
+        int e = write_all(r->b->o.out_fd, out->data, out->len);
+        if (e) {
+            r->out_errno = e;
+            atomic_store(&r->stop, 1);
+        }
+    }
+    out->len = 0;
+}
+
+/* Wait until chunk c is inside the window. The lock is taken only when the
+ * window is full, which is when waiting is the point. */
+static void wait_window(run *r, size_t c)
+{
+    if (c < atomic_load(&r->written) + r->window)
+        return;
+    pthread_mutex_lock(&r->mu);
+    while (c >= atomic_load(&r->written) + r->window && !atomic_load(&r->stop))
+        pthread_cond_wait(&r->cv, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* Ordered mode, chunk c done. Called with r->mu held; returns with it held. */
+static void finish_ordered(run *r, batch_worker *w, size_t c)
+{
+    if (c != atomic_load(&r->written)) {
+        slot *s = &r->slots[c % r->window];
+        adexp_buf tb = s->out;  /* park: swap buffers, no copy */
+        batch_str ts = s->err;
+        s->out = w->out, s->err = w->err;
+        w->out = tb, w->err = ts;
+        s->done = 1;
+        return;
+    }
+    /* Our turn: write outside the lock. The slots of the chunks that follow
+     * cannot be reused before `written` passes them, so reading them
+     * unlocked is safe. */
+    pthread_mutex_unlock(&r->mu);
+    emit(r, &w->out, &w->err);
+    pthread_mutex_lock(&r->mu);
+    atomic_store(&r->written, c + 1);
+    for (;;) {
+        slot *s = &r->slots[(c + 1) % r->window];
+        if (!s->done)
+            break;
+        pthread_mutex_unlock(&r->mu);
+        emit(r, &s->out, &s->err);
+        pthread_mutex_lock(&r->mu);
+        s->done = 0;
+        atomic_store(&r->written, ++c + 1);
+    }
+    pthread_cond_broadcast(&r->cv);
+}
+
+/* Write big outputs as they grow when it is safe: always when unordered
+ * (under the lock), and when ordered only if this chunk holds the turn. */
+static void maybe_flush(run *r, batch_worker *w, size_t c)
+{
+    if (w->out.len < FLUSH_BYTES)
+        return;
+    if (r->b->o.unordered) {
+        pthread_mutex_lock(&r->mu);
+        emit(r, &w->out, &w->err);
+        pthread_mutex_unlock(&r->mu);
+    } else if (atomic_load(&r->written) == c) {
+        emit(r, &w->out, &w->err);
+    }
+}
+
+static void do_chunk(run *r, batch_worker *w, size_t c)
+{
+    adexp_batch *b = r->b;
+    size_t lo = c * r->chunk, hi = lo + r->chunk < b->n ? lo + r->chunk : b->n;
+    uint64_t bytes0 = w->bytes;
+    for (size_t i = lo; i < hi; i++) {
+        batch_do_entry(w, &b->v[i]);
+        maybe_flush(r, w, c);
+    }
+    pthread_mutex_lock(&r->mu);
+    if (b->o.unordered)
+        emit(r, &w->out, &w->err);
+    else
+        finish_ordered(r, w, c);
+    pthread_mutex_unlock(&r->mu);
+    atomic_fetch_add(&r->files_done, hi - lo);
+    atomic_fetch_add(&r->bytes_done, w->bytes - bytes0);
+}
+
+typedef struct thread_ctx {
+    run *r;
+    batch_worker w;
+    pthread_t tid;
+    int started;
+} thread_ctx;
+
+static void *worker_main(void *arg)
+{
+    thread_ctx *t = arg;
+    run *r = t->r;
+    for (;;) {
+        size_t c = atomic_fetch_add(&r->next, 1);
+        if (c >= r->nchunks || atomic_load(&r->stop))
+            break;
+        if (!r->b->o.unordered)
+            wait_window(r, c);
+        if (atomic_load(&r->stop))
+            break;
+        do_chunk(r, &t->w, c);
+    }
+    atomic_fetch_sub(&r->running, 1);
+    return NULL;
+}
+
+/* Chunks small enough to spread the work over the workers (16 chunks
+ * each), big enough that the per-chunk lock and atomics are noise. */
+static void plan(run *r, unsigned jobs)
+{
+    size_t n = r->b->n;
+    r->chunk = n / ((size_t)jobs * 16);
+    if (r->chunk < 1)
+        r->chunk = 1;
+    if (r->chunk > MAX_CHUNK)
+        r->chunk = MAX_CHUNK;
+    r->nchunks = (n + r->chunk - 1) / r->chunk;
+    r->window = (size_t)jobs * 4 < 8 ? 8 : (size_t)jobs * 4;
+}
+
+static void show_progress(run *r, double t0)
+{
+    size_t done = atomic_load(&r->files_done), total = r->b->n;
+    double el = now() - t0, mb = (double)atomic_load(&r->bytes_done) / 1e6;
+    double rate = el > 0 ? mb / el : 0;
+    char line[160];
+    int n;
+    if (done > 0 && done < total) {
+        double eta = el * (double)(total - done) / (double)done;
+        n = snprintf(line, sizeof line, "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB/s  ETA %.0fs",
+                     done, total, rate, eta);
+    } else {
+        n = snprintf(line, sizeof line, "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB/s",
+                     done, total, rate);
+    }
+    pthread_mutex_lock(&r->err_mu);
+    write_all(r->b->o.progress_fd, line, (size_t)n);
+    r->progress_shown = 1;
+    pthread_mutex_unlock(&r->err_mu);
+}
+
+/* The calling thread draws the progress line, at most 10 times a second. */
+static void watch(run *r)
+{
+    double t0 = now();
+    struct timespec tick = {0, 100 * 1000 * 1000};
+    while (atomic_load(&r->running) > 0) {
+        nanosleep(&tick, NULL);
+        if (atomic_load(&r->running) > 0)
+            show_progress(r, t0);
+    }
+    if (r->progress_shown)
+        write_all(r->b->o.progress_fd, "\r\033[K", 4);
+}
+
+static unsigned start_workers(run *r, thread_ctx *t, unsigned jobs)
+{
+    unsigned started = 0;
+    atomic_store(&r->running, jobs);
+    for (unsigned i = 0; i < jobs; i++) {
+        t[i].r = r;
+        if (batch_worker_init(&t[i].w, r->b) != 0 ||
+            pthread_create(&t[i].tid, NULL, worker_main, &t[i]) != 0) {
+            /* Fewer workers still finish the job; none cannot. */
+            atomic_fetch_sub(&r->running, jobs - i);
+            break;
+        }
+        t[i].started = 1;
+        started++;
+    }
+    return started;
+}
+
+static void collect(run *r, thread_ctx *t, unsigned jobs, adexp_batch_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    for (unsigned i = 0; i < jobs; i++) {
+        batch_worker *w = &t[i].w;
+        if (t[i].started)
+            pthread_join(t[i].tid, NULL);
+        st->files_ok += w->files_ok;
+        st->files_failed += w->files_failed;
+        st->skipped += w->skipped;
+        st->messages += w->messages;
+        st->messages_failed += w->messages_failed;
+        st->bytes += w->bytes;
+        if (w->parser)
+            batch_worker_fini(w);
+    }
+    st->files = st->files_ok + st->files_failed;
+    st->output_error = r->out_errno;
+}
+
+static int run_init(run *r, adexp_batch *b, unsigned jobs)
+{
+    memset(r, 0, sizeof *r);
+    r->b = b;
+    plan(r, jobs);
+    r->slots = calloc(r->window, sizeof *r->slots);
+    if (!r->slots)
+        return -1;
+    for (size_t i = 0; i < r->window; i++)
+        adexp_buf_init(&r->slots[i].out, NULL);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_mutex_init(&r->err_mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
+    return 0;
+}
+
+static void run_fini(run *r)
+{
+    for (size_t i = 0; i < r->window; i++) {
+        adexp_buf_free(&r->slots[i].out);
+        batch_str_free(&r->slots[i].err);
+    }
+    free(r->slots);
+    pthread_mutex_destroy(&r->mu);
+    pthread_mutex_destroy(&r->err_mu);
+    pthread_cond_destroy(&r->cv);
+}
+
+int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
+{
+    adexp_batch_stats local;
+    adexp_batch_stats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    if (b->ran || b->nomem)
+        return -1;
+    b->ran = 1;
+    run r;
+    unsigned jobs = b->o.jobs;
+    if (jobs > b->n)
+        jobs = b->n ? (unsigned)b->n : 1;
+    thread_ctx *t = calloc(jobs, sizeof *t);
+    if (!t || run_init(&r, b, jobs) != 0) {
+        free(t);
+        return -1;
+    }
+    unsigned started = start_workers(&r, t, jobs);
+    if (started > 0 && b->o.progress_fd >= 0)
+        watch(&r);
+    collect(&r, t, jobs, st);
+    run_fini(&r);
+    free(t);
+    st->elapsed = now() - b->t0;
+    if (started == 0 && b->n > 0)
+        return -1;
+    return st->files_failed || st->output_error ? 1 : 0;
+}

@@ -1,0 +1,252 @@
+/* Batch driver: what a worker does with one input. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch_internal.h"
+
+/* A file is "binary" when its first 4 KiB hold a NUL byte, or when it holds
+ * no '-' at all (every ADEXP field starts with one). Such files are failed
+ * with one line instead of a parse error per message. */
+#define BINARY_PROBE 4096
+
+int batch_str_printf(batch_str *s, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(s->data ? s->data + s->len : NULL,
+                          s->cap - s->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return -1;
+        if ((size_t)n < s->cap - s->len) {
+            s->len += (size_t)n;
+            return 0;
+        }
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap - s->len <= (size_t)n)
+            cap *= 2;
+        char *d = realloc(s->data, cap);
+        if (!d)
+            return -1;
+        s->data = d;
+        s->cap = cap;
+    }
+}
+
+void batch_str_free(batch_str *s)
+{
+    free(s->data);
+    s->data = NULL;
+    s->len = s->cap = 0;
+}
+
+int batch_worker_init(batch_worker *w, const adexp_batch *b)
+{
+    memset(w, 0, sizeof *w);
+    w->b = b;
+    w->parser = adexp_parser_new(&b->o.parser, NULL);
+    if (!w->parser)
+        return -1;
+    adexp_arena_init(&w->arena, NULL);
+    adexp_buf_init(&w->out, NULL);
+    return 0;
+}
+
+void batch_worker_fini(batch_worker *w)
+{
+    adexp_parser_free(w->parser);
+    adexp_arena_free(&w->arena);
+    adexp_buf_free(&w->out);
+    batch_str_free(&w->err);
+    free(w->in);
+}
+
+static void fail(batch_worker *w, const char *path, const char *why)
+{
+    batch_str_printf(&w->err, "%s: %s\n", path, why);
+    w->files_failed++;
+}
+
+/* Make room for need bytes plus a spare one, keeping what is read. */
+static int grow_in(batch_worker *w, size_t need)
+{
+    if (need < w->in_cap)
+        return 0;
+    size_t cap = w->in_cap ? w->in_cap : 1 << 20;
+    while (cap <= need)
+        cap *= 2;
+    char *p = realloc(w->in, cap);
+    if (!p)
+        return -1;
+    w->in = p;
+    w->in_cap = cap;
+    return 0;
+}
+
+/* Read fd into w->in up to limit + 1 bytes (one more than allowed, to tell
+ * "too large"). A regular file stops at its fstat size: that saves the
+ * read() that would only return 0. Returns 0 or an errno. */
+static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
+                   size_t *len)
+{
+    size_t stop = limit < SIZE_MAX ? limit + 1 : limit;
+    if (size_hint && size_hint < stop)
+        stop = size_hint;
+    size_t n = 0;
+    while (n < stop) {
+        size_t want = size_hint ? stop : n + (1 << 16);
+        if (grow_in(w, want < stop ? want : stop) != 0)
+            return ENOMEM;
+        size_t room = w->in_cap - 1 - n;
+        if (room > stop - n)
+            room = stop - n;
+        ssize_t r = read(fd, w->in + n, room);
+        if (r == 0)
+            break;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return errno;
+        n += (size_t)r;
+    }
+    *len = n;
+    return 0;
+}
+
+/* Open and read a regular file. O_NONBLOCK so that a path that turned into
+ * a FIFO since the walk cannot block open(); S_ISREG is checked before any
+ * read. Returns 0 with *len set, or -1 after reporting the failure. */
+static int load_file(batch_worker *w, const char *path, size_t *len)
+{
+    size_t limit = w->b->o.max_file_size;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return fail(w, path, strerror(errno)), -1;
+    struct stat st;
+    int err = fstat(fd, &st) != 0 ? errno : 0;
+    char why[96];
+    if (!err && !S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail(w, path, "not a regular file"), -1;
+    }
+    if (!err && (uintmax_t)st.st_size > limit) {
+        close(fd);
+        snprintf(why, sizeof why, "file too large (%jd bytes, limit %zu)",
+                 (intmax_t)st.st_size, limit);
+        return fail(w, path, why), -1;
+    }
+    if (!err)
+        err = read_fd(w, fd, (size_t)st.st_size, limit, len);
+    close(fd);
+    if (err)
+        return fail(w, path, strerror(err)), -1;
+    return 0;
+}
+
+/* Standard input has no size: read to the end, up to the limit. */
+static int load_stdin(batch_worker *w, const char *path, size_t *len)
+{
+    int err = read_fd(w, STDIN_FILENO, 0, w->b->o.max_file_size, len);
+    if (err)
+        return fail(w, path, strerror(err)), -1;
+    return 0;
+}
+
+/* The checks that make one clear line instead of a flood of parse errors. */
+static int check_content(batch_worker *w, const char *path, size_t len)
+{
+    char why[96];
+    if (len > w->b->o.max_file_size) {
+        snprintf(why, sizeof why, "file too large (more than %zu bytes)",
+                 w->b->o.max_file_size);
+        return fail(w, path, why), -1;
+    }
+    if (len == 0)
+        return fail(w, path, "empty file"), -1;
+    const char *nul = memchr(w->in, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
+    if (nul) {
+        snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
+                 (size_t)(nul - w->in));
+        return fail(w, path, why), -1;
+    }
+    if (!memchr(w->in, '-', len))
+        return fail(w, path, "not ADEXP: no '-' in the file"), -1;
+    return 0;
+}
+
+static void report_errors(batch_worker *w, const char *path, const adexp_msg *m)
+{
+    for (size_t i = 0; i < m->nerrors; i++) {
+        const adexp_error *e = &m->errors[i];
+        batch_str_printf(&w->err, "%s:%u:%u: %s: %s\n", path, (unsigned)e->line,
+                         (unsigned)e->column, adexp_status_name(e->code),
+                         e->message);
+    }
+    if (m->nerrors_total > m->nerrors)
+        batch_str_printf(&w->err, "%s: %zu more errors in message %zu\n", path,
+                         m->nerrors_total - m->nerrors, m->index);
+}
+
+/* Parse every message of w->in[0..len). The arena is reset after each
+ * message: its chunks are kept, so steady state allocates nothing. */
+static void parse_all(batch_worker *w, const char *path, size_t len)
+{
+    int json = w->b->o.format == ADEXP_BATCH_JSON;
+    uint64_t count = 0, bad = 0;
+    adexp_msg m;
+    adexp_parser_reset(w->parser, w->in, len);
+    while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
+        count++;
+        if (m.nerrors_total) {
+            bad++;
+            report_errors(w, path, &m);
+        }
+        if (json && adexp_json_write(&w->out, &m, path) != ADEXP_OK) {
+            batch_str_printf(&w->err, "%s: out of memory writing JSON of message %zu\n",
+                             path, m.index);
+            bad += m.nerrors_total ? 0 : 1;
+        }
+        adexp_arena_reset(&w->arena);
+    }
+    w->messages += count;
+    w->messages_failed += bad;
+    w->bytes += len;
+    if (count == 0)
+        fail(w, path, "no ADEXP message");
+    else if (bad)
+        w->files_failed++;
+    else
+        w->files_ok++;
+}
+
+void batch_do_entry(batch_worker *w, const batch_entry *e)
+{
+    const char *path = w->b->pool + e->path;
+    size_t len = 0;
+    switch (e->kind) {
+    case BATCH_SKIP:
+        batch_str_printf(&w->err, "%s: %s\n", path, w->b->pool + e->note);
+        w->skipped++;
+        return;
+    case BATCH_FAIL:
+        fail(w, path, w->b->pool + e->note);
+        return;
+    case BATCH_STDIN:
+        if (load_stdin(w, path, &len) != 0)
+            return;
+        break;
+    default:
+        if (load_file(w, path, &len) != 0)
+            return;
+        break;
+    }
+    if (check_content(w, path, len) == 0)
+        parse_all(w, path, len);
+}

@@ -1,0 +1,287 @@
+/* Batch driver: turning paths, directories and file lists into a queue. */
+#define _DEFAULT_SOURCE        /* d_type, DT_* */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch_internal.h"
+
+/* Copy s into the pool; returns its offset, or (size_t)-1 on no memory. */
+static size_t pool_add(adexp_batch *b, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    if (b->pool_cap - b->pool_len < len) {
+        size_t cap = b->pool_cap ? b->pool_cap : 1 << 16;
+        while (cap - b->pool_len < len)
+            cap *= 2;
+        char *p = realloc(b->pool, cap);
+        if (!p)
+            return (size_t)-1;
+        b->pool = p;
+        b->pool_cap = cap;
+    }
+    memcpy(b->pool + b->pool_len, s, len);
+    b->pool_len += len;
+    return b->pool_len - len;
+}
+
+int batch_push(adexp_batch *b, int kind, const char *path, const char *note)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        batch_entry *v = realloc(b->v, cap * sizeof *v);
+        if (!v)
+            goto nomem;
+        b->v = v;
+        b->cap = cap;
+    }
+    batch_entry *e = &b->v[b->n];
+    e->kind = kind;
+    e->path = pool_add(b, path);
+    e->note = note ? pool_add(b, note) : 0;
+    if (e->path == (size_t)-1 || e->note == (size_t)-1)
+        goto nomem;
+    b->n++;
+    return 0;
+nomem:
+    b->nomem = 1;
+    return -1;
+}
+
+/* Queue a path that stat() could not follow. lstat() tells a dangling
+ * symbolic link (the link exists, its target does not) from a missing one. */
+static int push_stat_error(adexp_batch *b, const char *path, int err)
+{
+    struct stat st;
+    if (err == ENOENT && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return batch_push(b, BATCH_FAIL, path, "dangling symbolic link");
+    return batch_push(b, BATCH_FAIL, path, strerror(err));
+}
+
+static const char *kind_name(mode_t m)
+{
+    if (S_ISFIFO(m))
+        return "FIFO";
+    if (S_ISSOCK(m))
+        return "socket";
+    if (S_ISCHR(m) || S_ISBLK(m))
+        return "device";
+    return "special file";
+}
+
+/* The directories on the current walk path, by identity: a directory met
+ * again below itself (through a symbolic link or a bind mount) is a loop. */
+typedef struct walk_stack {
+    struct { dev_t dev; ino_t ino; } *v;
+    size_t n, cap;
+} walk_stack;
+
+static int stack_has(const walk_stack *s, const struct stat *st)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].dev == st->st_dev && s->v[i].ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
+static int stack_push(walk_stack *s, const struct stat *st)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        void *v = realloc(s->v, cap * sizeof *s->v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n].dev = st->st_dev;
+    s->v[s->n].ino = st->st_ino;
+    s->n++;
+    return 0;
+}
+
+static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack);
+
+/* Queue one directory entry (or a path from the command line: top = 1). */
+static int add_entry(adexp_batch *b, const char *path, int top,
+                     walk_stack *stack)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return push_stat_error(b, path, errno);
+    if (S_ISREG(st.st_mode))
+        return batch_push(b, BATCH_FILE, path, NULL);
+    if (S_ISDIR(st.st_mode)) {
+        if (stack_has(stack, &st))
+            return batch_push(b, BATCH_FAIL, path,
+                              "directory loop (a directory containing it), not followed");
+        if (stack_push(stack, &st) != 0)
+            return b->nomem = 1, -1;
+        int rc = walk_dir(b, path, stack);
+        stack->n--;
+        return rc;
+    }
+    /* A FIFO is never opened: with no writer, open() or read() would block.
+     * Named on the command line it is a failed input; met in a walk, it is
+     * skipped like any other special file. */
+    char note[80];
+    snprintf(note, sizeof note, "%s, not a regular file%s", kind_name(st.st_mode),
+             top ? "" : ": skipped");
+    return batch_push(b, top ? BATCH_FAIL : BATCH_SKIP, path, note);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read the names of dir, sorted by bytes, so that output does not depend
+ * on the order the file system returns them in. */
+static int read_names(DIR *d, char ***out, size_t *n)
+{
+    char **v = NULL;
+    size_t cap = 0;
+    struct dirent *de;
+    *n = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nv = realloc(v, cap * sizeof *v);
+            if (!nv)
+                goto fail;
+            v = nv;
+        }
+        if ((v[*n] = strdup(de->d_name)) == NULL)
+            goto fail;
+        (*n)++;
+    }
+    if (*n)
+        qsort(v, *n, sizeof *v, cmp_names);
+    *out = v;
+    return 0;
+fail:
+    while (*n)
+        free(v[--*n]);
+    free(v);
+    return -1;
+}
+
+static int walk_names(adexp_batch *b, const char *dir, char **names,
+                      size_t n, walk_stack *stack)
+{
+    size_t dlen = strlen(dir);
+    int slash = dlen > 0 && dir[dlen - 1] == '/';
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t len = dlen + 1 + strlen(names[i]) + 1;
+        char *path = malloc(len);
+        if (!path)
+            return b->nomem = 1, -1;
+        snprintf(path, len, "%s%s%s", dir, slash ? "" : "/", names[i]);
+        if (names[i][0] == '.')
+            rc = batch_push(b, BATCH_SKIP, path, "hidden entry: skipped");
+        else
+            rc = add_entry(b, path, 0, stack);
+        free(path);
+    }
+    return rc;
+}
+
+static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return batch_push(b, BATCH_FAIL, dir, strerror(errno));
+    size_t n;
+    char **names;
+    int bad = read_names(d, &names, &n);
+    closedir(d);
+    if (bad)
+        return b->nomem = 1, -1;
+    int rc = walk_names(b, dir, names, n, stack);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+int adexp_batch_add_path(adexp_batch *b, const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return batch_push(b, BATCH_STDIN, path, NULL);
+    if (path[0] == '\0')
+        return batch_push(b, BATCH_FAIL, path, "empty path");
+    walk_stack stack = {0};
+    int rc = add_entry(b, path, 1, &stack);
+    free(stack.v);
+    return rc;
+}
+
+/* Read all of fd into a malloc'ed, NUL-terminated string. */
+static char *slurp(int fd, int *err)
+{
+    size_t len = 0, cap = 1 << 16;
+    char *s = malloc(cap);
+    for (;;) {
+        if (!s)
+            return *err = ENOMEM, NULL;
+        ssize_t r = read(fd, s + len, cap - len - 1);
+        if (r == 0)
+            break;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return *err = errno, free(s), NULL;
+        len += (size_t)r;
+        if (cap - len < 2) {
+            char *t = realloc(s, cap *= 2);
+            if (!t)
+                free(s);
+            s = t;
+        }
+    }
+    s[len] = '\0';
+    return s;
+}
+
+int adexp_batch_add_list(adexp_batch *b, const char *list)
+{
+    int fromstdin = strcmp(list, "-") == 0;
+    int fd = fromstdin ? STDIN_FILENO : open(list, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int err = 0;
+    char *s = slurp(fd, &err);
+    if (!fromstdin)
+        close(fd);
+    if (!s)
+        return err;
+    for (char *line = s, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            nl = line + strlen(line) - 1;
+        else
+            *nl = '\0';
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r')   /* lists written on Windows */
+            line[--len] = '\0';
+        if (len && adexp_batch_add_path(b, line) != 0) {
+            free(s);
+            return ENOMEM;
+        }
+    }
+    free(s);
+    return 0;
+}
+
+size_t adexp_batch_count(const adexp_batch *b)
+{
+    return b->n;
+}

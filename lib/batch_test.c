@@ -1,0 +1,168 @@
+/* Unit tests of the batch driver API (include/adexp_batch.h). */
+#define _DEFAULT_SOURCE        /* mkdtemp */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adexp_batch.h"
+
+static const char good[] = "-TITLE IFPL -ARCID ABC123 -ADEP EDDM -ADES EDDH\n";
+static const char bad[] = "-TITLE IFPL -BEGIN RTEPTS -PT -PTID X\n";
+
+static char dir[64];
+
+static void put(const char *name, const char *text, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/adexp-batch-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    mkdir(sub, 0755);
+    put("b.adexp", good, strlen(good));
+    put("a.adexp", good, strlen(good));
+    put("sub/c.adexp", bad, strlen(bad));
+    put(".hidden", good, strlen(good));
+    put("empty", "", 0);
+    put("bin", "-TITLE\0\0", 8);
+    char two[256];
+    snprintf(two, sizeof two, "%s%s", good, good);
+    put("two.adexp", two, strlen(two));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Run over dir with jobs workers; output and diagnostics go to temp files
+ * whose contents are returned (caller frees). */
+static int run_dir(unsigned jobs, int format, adexp_batch_stats *st,
+                   char **out, char **err)
+{
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = jobs;
+    o.format = format;
+    o.out_fd = fileno(fo);
+    o.err_fd = fileno(fe);
+    adexp_batch *b = adexp_batch_new(&o);
+    assert_non_null(b);
+    assert_int_equal(adexp_batch_add_path(b, dir), 0);
+    int rc = adexp_batch_run(b, st);
+    adexp_batch_free(b);
+    FILE *fs[2] = {fo, fe};
+    char **dst[2] = {out, err};
+    for (int i = 0; i < 2; i++) {
+        long n = ftell(fs[i]);
+        rewind(fs[i]);
+        *dst[i] = calloc(1, (size_t)n + 1);
+        assert_int_equal(fread(*dst[i], 1, (size_t)n, fs[i]), (size_t)n);
+        fclose(fs[i]);
+    }
+    return rc;
+}
+
+static void test_counts(void **state)
+{
+    (void)state;
+    adexp_batch_stats st;
+    char *out, *err;
+    assert_int_equal(run_dir(2, ADEXP_BATCH_JSON, &st, &out, &err), 1);
+    assert_int_equal(st.files, 6);          /* a b bin empty sub/c two */
+    assert_int_equal(st.files_ok, 3);
+    assert_int_equal(st.files_failed, 3);   /* bin, empty, sub/c */
+    assert_int_equal(st.skipped, 1);        /* .hidden */
+    assert_int_equal(st.messages, 5);
+    assert_int_equal(st.messages_failed, 1);
+    assert_non_null(strstr(err, "/empty: empty file\n"));
+    assert_non_null(strstr(err, "/bin: binary file"));
+    assert_non_null(strstr(err, "/.hidden: hidden entry: skipped\n"));
+    assert_non_null(strstr(err, "/sub/c.adexp:"));
+    free(out);
+    free(err);
+}
+
+static void test_order(void **state)
+{
+    (void)state;
+    adexp_batch_stats st;
+    char *out1, *err1, *out4, *err4;
+    run_dir(1, ADEXP_BATCH_JSON, &st, &out1, &err1);
+    run_dir(4, ADEXP_BATCH_JSON, &st, &out4, &err4);
+    assert_string_equal(out1, out4);
+    assert_string_equal(err1, err4);
+    /* a.adexp sorts before b.adexp, which sorts before sub/ and two. */
+    char *a = strstr(out1, "/a.adexp\""), *b = strstr(out1, "/b.adexp\"");
+    char *c = strstr(out1, "/sub/c.adexp\""), *t = strstr(out1, "/two.adexp\"");
+    assert_true(a && b && c && t && a < b && b < c && c < t);
+    free(out1), free(err1), free(out4), free(err4);
+}
+
+static void test_summary_format(void **state)
+{
+    (void)state;
+    adexp_batch_stats st;
+    char *out, *err;
+    run_dir(2, ADEXP_BATCH_SUMMARY, &st, &out, &err);
+    assert_string_equal(out, "");
+    assert_int_equal(st.messages, 5);
+    free(out), free(err);
+}
+
+static void test_missing_and_limit(void **state)
+{
+    (void)state;
+    FILE *fe = tmpfile();
+    adexp_batch_options o = adexp_batch_options_default();
+    o.format = ADEXP_BATCH_SUMMARY;
+    o.err_fd = fileno(fe);
+    o.max_file_size = 10;
+    adexp_batch *b = adexp_batch_new(&o);
+    char path[256];
+    snprintf(path, sizeof path, "%s/a.adexp", dir);
+    adexp_batch_add_path(b, path);
+    adexp_batch_add_path(b, "/nonexistent/x");
+    assert_int_equal(adexp_batch_count(b), 2);
+    adexp_batch_stats st;
+    assert_int_equal(adexp_batch_run(b, &st), 1);
+    assert_int_equal(st.files, 2);
+    assert_int_equal(st.files_failed, 2);
+    adexp_batch_free(b);
+    fclose(fe);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_summary_format),
+        cmocka_unit_test(test_missing_and_limit),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
