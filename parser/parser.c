@@ -27,9 +27,11 @@ typedef struct ftok {
     const dict_entry *entry;   /* of the keyword, or of the list name */
 } ftok;
 
-typedef enum { FR_ROOT, FR_COMPOUND, FR_LIST } frame_kind;
+typedef enum { FR_ROOT, FR_COMPOUND, FR_LIST, FR_UNKNOWN } frame_kind;
 
-/* What the fields being read belong to: the message, a compound or a list. */
+/* What the fields being read belong to: the message, a compound, a list, or
+ * an unknown field (which takes the subfields that follow it, as the spec
+ * skips an unknown field up to the next primary keyword). */
 typedef struct frame {
     const struct frame *up;
     frame_kind kind;
@@ -230,6 +232,12 @@ static int is_subfield_level(const dict_entry *e)
     return e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD;
 }
 
+/* Whether e is a known subfield that frame f has no place for. */
+static int stray_subfield(const frame *f, const dict_entry *e)
+{
+    return e && is_subfield_level(e) && !(f->entry && dict_allows(f->entry, dict_id(e)));
+}
+
 /* Whether the field token belongs in frame f (else f ends before it). */
 static int accepts_field(frame *f, const ftok *t)
 {
@@ -247,17 +255,12 @@ static int accepts_field(frame *f, const ftok *t)
             return f->seen_title = 1;
         return 0;
     case FR_COMPOUND:
-        if (title)
-            return 0;
         if (e && dict_allows(f->entry, dict_id(e)))
             return 1;
-        if (f->up->kind != FR_LIST)
-            return 0;
         /* A list element runs to the next element or primary field. */
-        if (!e)
-            return 1;
-        return is_subfield_level(e) &&
-               !(f->up->entry && dict_allows(f->up->entry, dict_id(e)));
+        return f->up->kind == FR_LIST && (!e || stray_subfield(f->up, e));
+    case FR_UNKNOWN:
+        return stray_subfield(f->up, e);
     }
     return 0;
 }
@@ -332,8 +335,12 @@ static void add_field(adexp_parser *p, frame *f)
     if (p->tok.code != ADEXP_OK)
         record_error(p, p->tok.code, p->tok.value_offset);
     advance(p);
-    if (n->kind == ADEXP_COMPOUND)
+    if (n->kind == ADEXP_COMPOUND) {
         parse_children(p, f, n, FR_COMPOUND, e);
+    } else if (!e && p->tok.kind == FT_FIELD && stray_subfield(f, p->tok.entry)) {
+        n->kind = ADEXP_COMPOUND;
+        parse_children(p, f, n, FR_UNKNOWN, NULL);
+    }
 }
 
 /* Whether a list named name is open in f or around it. */

@@ -184,6 +184,31 @@ static void test_unknown_fields_kept_and_flagged(void **state)
     assert_true(adexp_slice_eq(m.view.rtepts[0].lattd, "482200N"));
 }
 
+static void test_unknown_field_takes_following_subfields(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    assert_int_equal(parse1(f, "-TITLE SAM -TTO -PTID MOLBA -TO 1945 -FL F350 "
+                                "-REGCAUSE WA 84 -CLEARED Y -ZZ 1 -BEGIN RTEPTS "
+                                "-PT -PTID A -XX 1 -LATTD 1N -FL F100 -END RTEPTS", &m),
+                     ADEXP_OK);
+    const adexp_field *tto = nth(m.fields, 1);
+    assert_field(tto, "TTO", "", ADEXP_COMPOUND);
+    assert_true(tto->flags & ADEXP_FIELD_UNKNOWN);
+    assert_int_equal(tto->nchildren, 3);
+    assert_field(nth(tto->child, 2), "FL", "F350", ADEXP_BASIC);
+    assert_field(nth(m.fields, 2), "REGCAUSE", "WA 84", ADEXP_BASIC);
+    assert_field(nth(m.fields, 3), "CLEARED", "Y", ADEXP_BASIC);  /* no subfield */
+    assert_field(nth(m.fields, 4), "ZZ", "1", ADEXP_BASIC);
+    /* in a PT, FL is the PT's own subfield: the unknown XX does not take it,
+     * but it does take LATTD, which PT has no place for */
+    const adexp_field *pt = nth(m.fields, 5)->child;
+    assert_int_equal(pt->nchildren, 3);
+    assert_field(nth(pt->child, 1), "XX", "1", ADEXP_COMPOUND);
+    assert_int_equal(nth(pt->child, 1)->nchildren, 1);
+    assert_field(nth(pt->child, 2), "FL", "F100", ADEXP_BASIC);
+}
+
 static void test_compound_with_plain_text(void **state)
 {
     fixture *f = *state;
@@ -510,6 +535,7 @@ int main(int argc, char **argv)
         T(test_lists_nest_and_items_keep_order),
         T(test_message_list_holds_whole_messages),
         T(test_unknown_fields_kept_and_flagged),
+        T(test_unknown_field_takes_following_subfields),
         T(test_compound_with_plain_text),
         T(test_glued_keywords_and_spaced_dashes),
         T(test_error_no_title),
