@@ -181,7 +181,7 @@ typedef struct adexp_view {
     const adexp_geo *geo;
     size_t n_geo;
     adexp_ref refdata, msgref;
-    int has_refdata, has_msgref, has_coordata;
+    int has_refdata, has_msgref, has_coordata;   /* occurrences; 0 = absent */
     adexp_coordata coordata;
 } adexp_view;
 

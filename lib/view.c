@@ -213,16 +213,16 @@ int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
                     fill_point(&pts[v->n_rtepts++], c);
             break;
         case DICT_ID_REFDATA:
-            if (!v->has_refdata)
-                fill_ref(&v->refdata, f), v->has_refdata = 1;
+            if (!v->has_refdata++)
+                fill_ref(&v->refdata, f);
             break;
         case DICT_ID_MSGREF:
-            if (!v->has_msgref)
-                fill_ref(&v->msgref, f), v->has_msgref = 1;
+            if (!v->has_msgref++)
+                fill_ref(&v->msgref, f);
             break;
         case DICT_ID_COORDATA:
-            if (!v->has_coordata)
-                fill_coordata(&v->coordata, f), v->has_coordata = 1;
+            if (!v->has_coordata++)
+                fill_coordata(&v->coordata, f);
             break;
         default:
             break;
