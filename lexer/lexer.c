@@ -81,13 +81,14 @@ static int field_start(const lexer *lx, size_t dash, size_t *kw, size_t *kwlen)
 
 void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len)
 {
-    lx->buf = buf;
+    lx->buf = buf ? buf : "";     /* no arithmetic on a null pointer */
     lx->len = buf ? len : 0;
     lx->pos = 0;
     lx->state = state(lex_between);
     lx->out = NULL;
     lx->emitted = 0;
     lx->max_keyword_len = max_keyword_len;
+    lx->paren_horizon = 0;
 }
 
 void lexer_next(lexer *lx, token *out)
@@ -152,17 +153,29 @@ static state_fn lex_value(lexer *lx)
     return state(lex_between);
 }
 
-/* Offset just past the ')' matching the '(' at open, or 0 if none. */
-static size_t match_paren(const lexer *lx, size_t open)
+static int is_title_start(const lexer *lx, size_t dash)
 {
-    size_t depth = 0;
-    for (size_t i = open; i < lx->len; i++) {
+    size_t kw, kwlen;
+    return field_start(lx, dash, &kw, &kwlen) && kwlen == 5 &&
+           memcmp(lx->buf + kw, "TITLE", 5) == 0;
+}
+
+/* Offset just past the ')' matching the '(' at open, searching [open, end)
+ * and never past a -TITLE (no ICAO text holds one: it starts a message).
+ * Returns 0 if there is none; *stop is where the search ended. */
+static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop)
+{
+    size_t depth = 0, i;
+    for (i = open; i < end; i++) {
         char c = lx->buf[i];
         if (c == '(')
             depth++;
         else if (c == ')' && --depth == 0)
             return i + 1;
+        else if (c == '-' && is_title_start(lx, i))
+            break;
     }
+    *stop = i;
     return 0;
 }
 
@@ -184,18 +197,26 @@ static size_t next_primary_field(const lexer *lx, size_t i)
 
 /* Any-character text (MSGTXT, OLDMSG...): '(' to the matching ')', then on
  * to the next '-'. Without '(' or without its ')', up to the next field with
- * a known primary keyword. */
+ * a known primary keyword. Once a '(' has no match, a text field starting
+ * within the bytes that search covered (up to the next -TITLE) is read with
+ * the bracket-less rule and its brackets are checked within its own value
+ * only: no byte is searched twice, so hostile input stays linear. */
 static state_fn lex_text_value(lexer *lx)
 {
-    size_t start = skip_seps(lx, lx->pos), end;
+    size_t start = skip_seps(lx, lx->pos), end, close = 0, stop;
     adexp_status code = ADEXP_OK;
-    size_t close = start < lx->len && lx->buf[start] == '(' ? match_paren(lx, start) : 0;
-    if (close)
+    int paren = start < lx->len && lx->buf[start] == '(';
+    if (paren && start >= lx->paren_horizon) {
+        close = match_paren(lx, start, lx->len, &stop);
+        if (!close)
+            lx->paren_horizon = stop;
+    }
+    if (close) {
         end = next_dash(lx, close);
-    else {
-        if (start < lx->len && lx->buf[start] == '(')
-            code = ADEXP_E_TEXT_UNCLOSED;
+    } else {
         end = next_primary_field(lx, start);
+        if (paren && !match_paren(lx, start, end, &stop))
+            code = ADEXP_E_TEXT_UNCLOSED;
     }
     emit(lx, TOK_VALUE, code, start, trim_right(lx, start, end));
     lx->pos = end;
@@ -211,12 +232,8 @@ static state_fn lex_eof(lexer *lx)
 void lexer_skip_to_title(lexer *lx)
 {
     size_t i = next_dash(lx, lx->pos);
-    for (; i < lx->len; i = next_dash(lx, i + 1)) {
-        size_t kw, kwlen;
-        if (field_start(lx, i, &kw, &kwlen) && kwlen == 5 &&
-            memcmp(lx->buf + kw, "TITLE", 5) == 0)
-            break;
-    }
+    while (i < lx->len && !is_title_start(lx, i))
+        i = next_dash(lx, i + 1);
     lx->pos = i;
     lx->state = state(i < lx->len ? lex_dash : lex_eof);
 }

@@ -45,6 +45,7 @@ struct lexer {
     token *out;                /* where the current call emits */
     int emitted;
     uint32_t max_keyword_len;
+    size_t paren_horizon;      /* bytes before it hold no ')' for a '(' */
 };
 
 void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);

@@ -154,6 +154,17 @@ static void test_unclosed_bracket_stops_at_primary_keyword(void **state)
           KW("TITLE", 35), VAL("ACK", 42), END_OF(45));
 }
 
+static void test_unclosed_bracket_then_closed_one(void **state)
+{
+    (void)state;
+    /* the first '(' has no match; the second text is read up to the next
+     * primary field and found balanced there */
+    CHECK("-MSGTXT (A -MSGTXT (B-C) -ADEP X",
+          KW("MSGTXT", 0), {TOK_VALUE, "(A", 8, ADEXP_E_TEXT_UNCLOSED},
+          KW("MSGTXT", 11), VAL("(B-C)", 19), KW("ADEP", 25), VAL("X", 31),
+          END_OF(32));
+}
+
 static void test_text_without_bracket(void **state)
 {
     (void)state;
@@ -235,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_msgtxt_brackets_keep_hyphens),
         cmocka_unit_test(test_oldmsg_lines_starting_with_dash),
         cmocka_unit_test(test_unclosed_bracket_stops_at_primary_keyword),
+        cmocka_unit_test(test_unclosed_bracket_then_closed_one),
         cmocka_unit_test(test_text_without_bracket),
         cmocka_unit_test(test_any_byte_in_value),
         cmocka_unit_test(test_keyword_limit),
