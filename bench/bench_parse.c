@@ -1,0 +1,554 @@
+/* bench_parse: the main parser against the regex and split reference parsers,
+ * side by side in one run, single thread, on (a) the teivah IFPL message,
+ * (b) every message of testdata/messages, (c) a generated corpus; then the
+ * batch driver on copies of the teivah message with 1 and 2 workers.
+ *
+ *   bench_parse [--runs N] [--corpus N] [--testdata DIR] [--tsv FILE]
+ *               [--only main|regex|split] [--regex-max N] [--no-batch]
+ *
+ * For each parser and corpus: warm-up, then the median of --runs runs (at
+ * least 5) of ns/message, MB/s, messages/s, and malloc calls and bytes per
+ * message. malloc is counted by interposing malloc/calloc/realloc/free in
+ * this program (glibc routes its own internal calls, regexec's included,
+ * through them); the main parser's arena hooks are counted too. Every parser
+ * parses every message on its own (the references have no message
+ * boundaries), and a checksum of the view is compared across parsers. On the
+ * generated corpus the regex reference parses only the first --regex-max
+ * messages (default 10,000): at ~0.5 ms a message, 100,000 would take a minute
+ * per run. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adexp.h"
+#include "adexp_batch.h"
+#include "ref.h"
+
+/* ---------------------------------------------------------------- malloc */
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+extern void __libc_free(void *p);
+
+static _Thread_local size_t n_alloc, n_bytes;
+
+void *malloc(size_t size)
+{
+    n_alloc++;
+    n_bytes += size;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    n_alloc++;
+    n_bytes += n * size;
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size)
+{
+    n_alloc++;
+    n_bytes += size;
+    return __libc_realloc(p, size);
+}
+
+void free(void *p)
+{
+    __libc_free(p);
+}
+
+static size_t hook_calls;
+
+static void *count_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    hook_calls++;
+    return malloc(size);
+}
+
+static void count_free(void *ctx, void *p, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(p);
+}
+
+/* ---------------------------------------------------------------- corpora */
+
+typedef struct corpus {
+    const char *name;
+    char *buf;
+    size_t len;
+    size_t *offs;              /* n + 1 message starts */
+    size_t n;
+    size_t passes;             /* the corpus is parsed this many times per run */
+} corpus;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int push_off(corpus *c, size_t *cap, size_t off)
+{
+    if (c->n + 1 >= *cap) {
+        size_t *no = realloc(c->offs, (*cap = *cap ? *cap * 2 : 256) * sizeof *no);
+        if (!no)
+            return -1;
+        c->offs = no;
+    }
+    c->offs[c->n + 1] = off;
+    return 0;
+}
+
+/* Append buf to c, split into messages by the main parser (each message from
+ * its -TITLE to the byte before the next one). */
+static int add_messages(corpus *c, size_t *cap, const char *buf, size_t len)
+{
+    adexp_parser *p = adexp_parser_new(NULL, NULL);
+    adexp_arena arena;
+    adexp_msg msg;
+    if (!p)
+        return -1;
+    adexp_arena_init(&arena, NULL);
+    char *nb = realloc(c->buf, c->len + len);
+    if (!nb)
+        return -1;
+    c->buf = nb;
+    memcpy(c->buf + c->len, buf, len);
+    adexp_parser_reset(p, c->buf + c->len, len);
+    while (adexp_parser_next(p, &arena, &msg) != ADEXP_END) {
+        if (push_off(c, cap, c->len + msg.offset + msg.length))
+            return -1;
+        c->offs[c->n] = c->len + msg.offset;
+        c->n++;
+        adexp_arena_reset(&arena);
+    }
+    c->len += len;
+    adexp_arena_free(&arena);
+    adexp_parser_free(p);
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+#include <dirent.h>
+
+static int load_dir(corpus *c, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **names = NULL;
+    size_t n = 0, cap = 0, ocap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 7 || strcmp(e->d_name + l - 6, ".adexp") != 0)
+            continue;
+        if (n == cap) {
+            char **nn = realloc(names, (cap = cap ? cap * 2 : 128) * sizeof *nn);
+            if (!nn)
+                return -1;
+            names = nn;
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, by_name);
+    c->offs = malloc(sizeof *c->offs);
+    c->offs[0] = 0;
+    ocap = 1;
+    for (size_t i = 0; i < n; i++) {
+        char path[4096 + 256];
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *buf = read_file(path, &len);
+        if (buf && add_messages(c, &ocap, buf, len) != 0)
+            return -1;
+        free(buf);
+        free(names[i]);
+    }
+    free(names);
+    return c->n ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- parsers */
+
+/* A checksum of what a view holds, to check every result. */
+typedef struct sum {
+    size_t rtepts, eetfir, speed, estdata, geo, arcid_len, title_len;
+} sum;
+
+static void sum_ref(sum *s, const ref_view *v)
+{
+    s->rtepts += v->n_rtepts;
+    s->eetfir += v->eetfir.n;
+    s->speed += v->speed.n;
+    s->estdata += v->n_estdata;
+    s->geo += v->n_geo;
+    s->arcid_len += v->arcid ? strlen(v->arcid) : 0;
+    s->title_len += v->title ? strlen(v->title) : 0;
+}
+
+static void sum_main(sum *s, const adexp_view *v)
+{
+    s->rtepts += v->n_rtepts;
+    s->eetfir += v->eetfir.n;
+    s->speed += v->speed.n;
+    s->estdata += v->n_estdata;
+    s->geo += v->n_geo;
+    s->arcid_len += v->arcid.len;
+    s->title_len += v->title.len;
+}
+
+enum { P_MAIN, P_SPLIT, P_REGEX, P_STREAM, NPARSERS };
+static const char *const parser_names[NPARSERS] = {"main", "split", "regex", "main-stream"};
+
+static adexp_parser *main_parser;
+static adexp_arena main_arena;
+
+/* One pass over the corpus with parser k. */
+static int run_pass(int k, const corpus *c, sum *s)
+{
+    if (k == P_STREAM) {       /* one buffer, adexp_parser_next to the end */
+        adexp_msg msg;
+        adexp_parser_reset(main_parser, c->buf + c->offs[0], c->offs[c->n] - c->offs[0]);
+        while (adexp_parser_next(main_parser, &main_arena, &msg) != ADEXP_END) {
+            sum_main(s, &msg.view);
+            adexp_arena_reset(&main_arena);
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        const char *m = c->buf + c->offs[i];
+        size_t ml = c->offs[i + 1] - c->offs[i];
+        if (k == P_MAIN) {
+            adexp_msg msg;
+            adexp_parser_reset(main_parser, m, ml);
+            adexp_parser_next(main_parser, &main_arena, &msg);
+            sum_main(s, &msg.view);
+            adexp_arena_reset(&main_arena);
+        } else {
+            ref_view v;
+            int rc = (k == P_REGEX ? ref_regex_parse : ref_split_parse)(m, ml, &v);
+            if (rc == 0)
+                sum_ref(s, &v);
+            ref_view_free(&v);
+        }
+    }
+    return 0;
+}
+
+typedef struct result {
+    double ns_per_msg, mb_s, msg_s, allocs, alloc_bytes, hook_allocs;
+    sum check;
+    int ran;
+} result;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define MAX_RUNS 101
+
+static size_t regex_max = 10000;
+
+static result measure(int k, const corpus *c0, int runs)
+{
+    corpus sub = *c0;
+    const corpus *c = c0;
+    if (k == P_REGEX && c0->n > regex_max) {   /* glibc regexec is slow: a prefix */
+        sub.n = regex_max;
+        c = &sub;
+    }
+    result r;
+    memset(&r, 0, sizeof r);
+    double t[MAX_RUNS];
+    size_t bytes = c->offs[c->n] - c->offs[0];
+    sum warm;
+    memset(&warm, 0, sizeof warm);
+    run_pass(k, c, &warm);     /* warm-up: caches, the arena's chunks, regcomp */
+    size_t a0 = n_alloc, b0 = n_bytes, h0 = hook_calls;
+    for (int i = 0; i < runs; i++) {
+        double t0 = now();
+        for (size_t p = 0; p < c->passes; p++) {
+            memset(&r.check, 0, sizeof r.check);
+            run_pass(k, c, &r.check);
+        }
+        t[i] = now() - t0;
+    }
+    double msgs = (double)c->n * (double)c->passes * runs;
+    r.allocs = (double)(n_alloc - a0) / msgs;
+    r.alloc_bytes = (double)(n_bytes - b0) / msgs;
+    r.hook_allocs = (double)(hook_calls - h0) / msgs;
+    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+    double med = t[runs / 2] / (double)c->passes;
+    r.ns_per_msg = med * 1e9 / (double)c->n;
+    r.mb_s = (double)bytes / med / 1e6;
+    r.msg_s = (double)c->n / med;
+    r.ran = 1;
+    return r;
+}
+
+/* ---------------------------------------------------------------- batch */
+
+/* The batch driver takes paths, not buffers: write copies of the message as
+ * files in a tmpfs directory (page cache, so no disk) and time
+ * adexp_batch_run with the summary format. Returns the median seconds. */
+static double batch_time(const char *dir, size_t files, unsigned jobs, int runs,
+                         adexp_batch_stats *st)
+{
+    double t[MAX_RUNS];
+    for (int i = 0; i < runs + 1; i++) {
+        adexp_batch_options o = adexp_batch_options_default();
+        o.jobs = jobs;
+        o.format = ADEXP_BATCH_SUMMARY;
+        o.out_fd = open("/dev/null", O_WRONLY);
+        o.err_fd = o.out_fd;
+        o.progress_fd = -1;
+        adexp_batch *b = adexp_batch_new(&o);
+        if (!b || adexp_batch_add_path(b, dir) != 0)
+            return -1;
+        double t0 = now();
+        adexp_batch_run(b, st);
+        double dt = now() - t0;
+        adexp_batch_free(b);
+        close(o.out_fd);
+        if (i > 0)             /* run 0 is the warm-up */
+            t[i - 1] = dt;
+    }
+    (void)files;
+    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+    return t[runs / 2];
+}
+
+static void bench_batch(const char *msg, size_t len, size_t copies, int runs, FILE *tsv)
+{
+    char dir[] = "/dev/shm/bench_parse.XXXXXX", dir2[] = "/tmp/bench_parse.XXXXXX";
+    char *d = mkdtemp(dir);
+    if (!d)
+        d = mkdtemp(dir2);
+    if (!d) {
+        printf("batch: no temporary directory (%s)\n", strerror(errno));
+        return;
+    }
+    char path[512];
+    for (size_t i = 0; i < copies; i++) {
+        snprintf(path, sizeof path, "%s/m%05zu.adexp", d, i);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(msg, 1, len, f) != len) {
+            printf("batch: cannot write %s\n", path);
+            if (f)
+                fclose(f);
+            return;
+        }
+        fclose(f);
+    }
+    printf("\n## Batch driver: %zu files, each a copy of the teivah IFPL (%s, tmpfs)\n\n",
+           copies, d);
+    printf("| workers | median s | messages/s | MB/s | µs/message |\n");
+    printf("|---|---:|---:|---:|---:|\n");
+    for (unsigned jobs = 1; jobs <= 2; jobs++) {
+        adexp_batch_stats st;
+        memset(&st, 0, sizeof st);
+        double s = batch_time(d, copies, jobs, runs, &st);
+        if (s <= 0 || st.messages != copies) {
+            printf("| %u | failed (%llu messages) | | | |\n", jobs,
+                   (unsigned long long)st.messages);
+            continue;
+        }
+        printf("| %u | %.4f | %.0f | %.1f | %.2f |\n", jobs, s, (double)copies / s,
+               (double)(copies * len) / s / 1e6, s * 1e6 / (double)copies);
+        if (tsv)
+            fprintf(tsv, "batch-%zu-files\tbatch-j%u\t%.1f\t%.1f\t%.0f\t0\t0\n", copies,
+                    jobs, s * 1e9 / (double)copies, (double)(copies * len) / s / 1e6,
+                    (double)copies / s);
+    }
+    for (size_t i = 0; i < copies; i++) {
+        snprintf(path, sizeof path, "%s/m%05zu.adexp", d, i);
+        unlink(path);
+    }
+    rmdir(d);
+}
+
+/* ---------------------------------------------------------------- main */
+
+static int same_sum(const sum *a, const sum *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+static void report(corpus *c, int runs, int only, FILE *tsv)
+{
+    result r[NPARSERS];
+    size_t bytes = c->offs[c->n] - c->offs[0];
+    printf("\n## %s: %zu messages, %zu bytes (%.0f bytes/message), %zu pass(es) per run, "
+           "median of %d runs\n\n", c->name, c->n, bytes, (double)bytes / (double)c->n,
+           c->passes, runs);
+    printf("| parser | ns/message | MB/s | messages/s | malloc calls/msg | malloc bytes/msg |"
+           " vs main |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < NPARSERS; k++) {
+        r[k].ran = 0;
+        if (only >= 0 && k != only && !(only == P_MAIN && k == P_STREAM))
+            continue;
+        if (k == P_STREAM && c->n < 2)
+            continue;
+        r[k] = measure(k, c, runs);
+        printf("| %s%s | %.0f | %.1f | %.0f | %.2f | %.0f | %.1fx |\n", parser_names[k],
+               k == P_REGEX && c->n > regex_max ? " (first messages only)" : "",
+               r[k].ns_per_msg, r[k].mb_s, r[k].msg_s, r[k].allocs, r[k].alloc_bytes,
+               r[P_MAIN].ran ? r[k].ns_per_msg / r[P_MAIN].ns_per_msg : 0.0);
+        fflush(stdout);
+        if (tsv)
+            fprintf(tsv, "%s\t%s\t%.1f\t%.2f\t%.0f\t%.3f\t%.1f\n", c->name, parser_names[k],
+                    r[k].ns_per_msg, r[k].mb_s, r[k].msg_s, r[k].allocs, r[k].alloc_bytes);
+    }
+    if (r[P_MAIN].ran)
+        printf("\nmain parser: %.3f arena-hook allocations per message in steady state\n",
+               r[P_MAIN].hook_allocs);
+    /* check every result: view checksums over the messages all three parsed */
+    corpus pre = *c;
+    if (pre.n > regex_max)
+        pre.n = regex_max;
+    sum sm;
+    memset(&sm, 0, sizeof sm);
+    run_pass(P_MAIN, &pre, &sm);
+    for (int k = P_SPLIT; k <= P_REGEX; k++) {
+        if (!r[P_MAIN].ran || !r[k].ran)
+            continue;
+        sum sk;
+        memset(&sk, 0, sizeof sk);
+        run_pass(k, &pre, &sk);
+        printf("check %s vs main: %s\n", parser_names[k],
+               same_sum(&sk, &sm) ? "same view checksum"
+                                  : "view checksums differ (inputs the references cannot handle)");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int runs = 7, batch = 1, only = -1;
+    size_t ncorpus = 100000;
+    const char *testdata = getenv("ADEXP_TESTDATA");
+    const char *tsv_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
+            ncorpus = (size_t)strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--testdata") == 0 && i + 1 < argc)
+            testdata = argv[++i];
+        else if (strcmp(argv[i], "--tsv") == 0 && i + 1 < argc)
+            tsv_path = argv[++i];
+        else if (strcmp(argv[i], "--regex-max") == 0 && i + 1 < argc)
+            regex_max = (size_t)strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--no-batch") == 0)
+            batch = 0;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            const char *o = argv[++i];
+            only = strcmp(o, "main") == 0 ? P_MAIN : strcmp(o, "split") == 0 ? P_SPLIT
+                 : strcmp(o, "regex") == 0 ? P_REGEX : -1;
+        } else {
+            fprintf(stderr, "usage: %s [--runs N] [--corpus N] [--testdata DIR] [--tsv FILE]"
+                    " [--only main|regex|split] [--regex-max N] [--no-batch]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (runs < 5)
+        runs = 5;
+    if (runs > MAX_RUNS)
+        runs = MAX_RUNS;
+    if (!testdata)
+        testdata = "testdata";
+    FILE *tsv = tsv_path ? fopen(tsv_path, "w") : NULL;
+    if (tsv)
+        fprintf(tsv, "corpus\tparser\tns_per_msg\tmb_s\tmsg_s\tallocs_per_msg\tbytes_per_msg\n");
+
+    adexp_allocator hooks = {count_alloc, count_free, NULL};
+    main_parser = adexp_parser_new(NULL, &hooks);
+    adexp_arena_init(&main_arena, &hooks);
+    if (!main_parser)
+        return 1;
+
+    /* (a) the teivah IFPL */
+    corpus a = {.name = "teivah IFPL", .passes = 2000};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/messages/IFPL-teivah-1.adexp", testdata);
+    char *teivah = read_file(path, &a.len);
+    if (!teivah) {
+        printf("(%s not found: using the built-in copy)\n", path);
+        a.len = ref_teivah_ifpl_len;
+        teivah = malloc(a.len);
+        memcpy(teivah, ref_teivah_ifpl, a.len);
+    }
+    a.buf = teivah;
+    size_t two[2] = {0, a.len};
+    a.offs = two;
+    a.n = 1;
+    printf("# bench_parse: %d runs, single thread\n", runs);
+    report(&a, runs, only, tsv);
+
+    /* (b) testdata/messages, split into messages */
+    corpus b = {.name = "testdata/messages", .passes = 20};
+    snprintf(path, sizeof path, "%s/messages", testdata);
+    if (load_dir(&b, path) == 0)
+        report(&b, runs, only, tsv);
+    else
+        printf("\n(no messages in %s)\n", path);
+
+    /* (c) the generated corpus */
+    corpus c = {.name = "generated", .passes = 1};
+    if (ref_gen_corpus(20260101, ncorpus, &c.buf, &c.len, &c.offs) != 0)
+        return 1;
+    c.n = ncorpus;
+    report(&c, runs, only, tsv);
+
+    if (batch)
+        bench_batch(a.buf, a.len, 5000, runs, tsv);
+
+    adexp_parser_free(main_parser);
+    adexp_arena_free(&main_arena);
+    free(teivah);
+    free(b.buf);
+    free(b.offs);
+    free(c.buf);
+    free(c.offs);
+    if (tsv)
+        fclose(tsv);
+    return 0;
+}
