@@ -9,6 +9,7 @@ command RUNS times (default 5) and prints a Markdown table of medians.
 """
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,13 +27,19 @@ def corpus(root, cache, nfiles):
     return d
 
 
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(cmd):
-    t0 = time.perf_counter()
+    """(wall seconds, CPU seconds user + system) of one run."""
+    c0, t0 = cpu(), time.perf_counter()
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    dt = time.perf_counter() - t0
+    dt, dc = time.perf_counter() - t0, cpu() - c0
     if p.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.decode()[-500:]}")
-    return dt
+    return dt, dc
 
 
 def main():
@@ -64,16 +71,20 @@ def main():
         timed(cmd)
     rows, floor = [], {}
     for name, j, cmd in cmds:
-        med = statistics.median(timed(cmd) for _ in range(a.runs))
+        runs = [timed(cmd) for _ in range(a.runs)]
+        med = statistics.median(t for t, _ in runs)
+        medcpu = statistics.median(c for _, c in runs)
         if name.startswith("read floor"):
-            floor[j] = med
-        rows.append((name, j, med))
+            floor[j] = (med, medcpu)
+        rows.append((name, j, med, medcpu))
     print(f"corpus: {nfiles} files, {nbytes / 1e6:.1f} MB, medians of {a.runs} runs, warm cache\n")
-    print("| command | -j | median s | files/s | MB/s | floor time / time |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, j, med in rows:
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n")
+    print("| command | -j | median wall s | files/s | MB/s | vs floor (wall) "
+          "| median CPU s | vs floor (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, j, med, medcpu in rows:
         print(f"| {name} | {j} | {med:.3f} | {nfiles / med:,.0f} | {nbytes / 1e6 / med:.1f} "
-              f"| {floor[j] / med:.2f} |")
+              f"| {floor[j][0] / med:.2f} | {medcpu:.3f} | {floor[j][1] / medcpu:.2f} |")
     return 0
 
 

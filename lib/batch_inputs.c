@@ -135,9 +135,21 @@ static int add_entry(adexp_batch *b, const char *path, int top,
     return batch_push(b, top ? BATCH_FAIL : BATCH_SKIP, path, note);
 }
 
+/* Each name is stored as its d_type byte followed by the name. */
 static int cmp_names(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
+}
+
+static char *type_and_name(const struct dirent *de)
+{
+    size_t len = strlen(de->d_name) + 1;
+    char *p = malloc(len + 1);
+    if (p) {
+        p[0] = (char)de->d_type;
+        memcpy(p + 1, de->d_name, len);
+    }
+    return p;
 }
 
 /* Read the names of dir, sorted by bytes, so that output does not depend
@@ -158,7 +170,7 @@ static int read_names(DIR *d, char ***out, size_t *n)
                 goto fail;
             v = nv;
         }
-        if ((v[*n] = strdup(de->d_name)) == NULL)
+        if ((v[*n] = type_and_name(de)) == NULL)
             goto fail;
         (*n)++;
     }
@@ -180,13 +192,16 @@ static int walk_names(adexp_batch *b, const char *dir, char **names,
     int slash = dlen > 0 && dir[dlen - 1] == '/';
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        size_t len = dlen + 1 + strlen(names[i]) + 1;
+        size_t len = dlen + 1 + strlen(names[i] + 1) + 1;
         char *path = malloc(len);
         if (!path)
             return b->nomem = 1, -1;
-        snprintf(path, len, "%s%s%s", dir, slash ? "" : "/", names[i]);
-        if (names[i][0] == '.')
+        const char *name = names[i] + 1;
+        snprintf(path, len, "%s%s%s", dir, slash ? "" : "/", name);
+        if (name[0] == '.')
             rc = batch_push(b, BATCH_SKIP, path, "hidden entry: skipped");
+        else if (names[i][0] == DT_REG)  /* no stat(): the worker's fstat checks */
+            rc = batch_push(b, BATCH_FILE, path, NULL);
         else
             rc = add_entry(b, path, 0, stack);
         free(path);
