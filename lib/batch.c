@@ -7,6 +7,11 @@
  * slot of a window of WINDOW chunks, and the worker that writes the oldest
  * chunk writes the parked ones that follow. A worker may not start a chunk
  * beyond the window: a slow file holds back at most WINDOW chunks of output.
+ *
+ * The calling thread walks the directories while the workers run: entries
+ * are published one by one, and a worker whose chunk is not complete yet
+ * waits for the walker (or for its end). The walk is then not a serial
+ * phase in front of the parallel one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +23,7 @@
 #include "batch_internal.h"
 
 #define FLUSH_BYTES (1u << 20)  /* write output in blocks of about 1 MiB */
-#define MAX_CHUNK 32            /* inputs per chunk, at most */
+#define CHUNK 16                /* inputs per chunk, after the first ones */
 #define MAX_JOBS 1024
 
 typedef struct slot {
@@ -29,7 +34,9 @@ typedef struct slot {
 
 typedef struct run {
     adexp_batch *b;
-    size_t chunk, nchunks, window;
+    size_t small, window;      /* chunks of one input, chunks in the window */
+    atomic_int walk_done;      /* every input is published */
+    pthread_cond_t in_cv;      /* more inputs published, or the walk ended */
     atomic_size_t next;        /* next chunk to take */
     atomic_size_t written;     /* chunks written, in order */
     atomic_size_t files_done;
@@ -79,6 +86,11 @@ adexp_batch *adexp_batch_new(const adexp_batch_options *opts)
     }
     if (b->o.jobs > MAX_JOBS)
         b->o.jobs = MAX_JOBS;
+    b->seg = calloc(BATCH_MAX_SEGS, sizeof *b->seg);
+    if (!b->seg) {
+        free(b);
+        return NULL;
+    }
     b->t0 = now();
     return b;
 }
@@ -87,8 +99,7 @@ void adexp_batch_free(adexp_batch *b)
 {
     if (!b)
         return;
-    free(b->v);
-    free(b->pool);
+    batch_inputs_free(b);
     free(b);
 }
 
@@ -187,13 +198,50 @@ static void maybe_flush(run *r, batch_worker *w, size_t c)
     }
 }
 
-static void do_chunk(run *r, batch_worker *w, size_t c)
+/* Inputs [*lo, *hi) of chunk c: the first `small` chunks hold one input
+ * each, so that a few big files still spread over the workers; the rest
+ * hold CHUNK inputs, so that per-chunk costs are spread over many files. */
+static void chunk_bounds(const run *r, size_t c, size_t *lo, size_t *hi)
+{
+    if (c < r->small) {
+        *lo = c;
+        *hi = c + 1;
+    } else {
+        *lo = r->small + (c - r->small) * CHUNK;
+        *hi = *lo + CHUNK;
+    }
+}
+
+/* Wait until the walker has published `need` entries or finished; returns
+ * how many are published. */
+static size_t wait_input(run *r, size_t need)
+{
+    size_t n = atomic_load_explicit(&r->b->published, memory_order_acquire);
+    if (n >= need || atomic_load(&r->walk_done))
+        return atomic_load_explicit(&r->b->published, memory_order_acquire);
+    pthread_mutex_lock(&r->mu);
+    while ((n = atomic_load_explicit(&r->b->published, memory_order_acquire)) < need &&
+           !atomic_load(&r->walk_done))
+        pthread_cond_wait(&r->in_cv, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+    return atomic_load_explicit(&r->b->published, memory_order_acquire);
+}
+
+/* The walker's hook: wake workers waiting for inputs. */
+static void published(void *ctx)
+{
+    run *r = ctx;
+    pthread_mutex_lock(&r->mu);
+    pthread_cond_broadcast(&r->in_cv);
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
 {
     adexp_batch *b = r->b;
-    size_t lo = c * r->chunk, hi = lo + r->chunk < b->n ? lo + r->chunk : b->n;
     uint64_t bytes0 = w->bytes;
     for (size_t i = lo; i < hi; i++) {
-        batch_do_entry(w, &b->v[i]);
+        batch_do_entry(w, batch_entry_at(b, i));
         maybe_flush(r, w, c);
     }
     pthread_mutex_lock(&r->mu);
@@ -217,37 +265,32 @@ static void *worker_main(void *arg)
 {
     thread_ctx *t = arg;
     run *r = t->r;
-    for (;;) {
-        size_t c = atomic_fetch_add(&r->next, 1);
-        if (c >= r->nchunks || atomic_load(&r->stop))
+    while (!atomic_load(&r->stop)) {
+        size_t c = atomic_fetch_add(&r->next, 1), lo, hi;
+        chunk_bounds(r, c, &lo, &hi);
+        size_t n = wait_input(r, hi);
+        if (lo >= n)            /* the walk is over and so is the queue */
             break;
         if (!r->b->o.unordered)
             wait_window(r, c);
         if (atomic_load(&r->stop))
             break;
-        do_chunk(r, &t->w, c);
+        do_chunk(r, &t->w, c, lo, hi < n ? hi : n);
     }
     atomic_fetch_sub(&r->running, 1);
     return NULL;
 }
 
-/* Chunks small enough to spread the work over the workers (16 chunks
- * each), big enough that the per-chunk lock and atomics are noise. */
 static void plan(run *r, unsigned jobs)
 {
-    size_t n = r->b->n;
-    r->chunk = n / ((size_t)jobs * 16);
-    if (r->chunk < 1)
-        r->chunk = 1;
-    if (r->chunk > MAX_CHUNK)
-        r->chunk = MAX_CHUNK;
-    r->nchunks = (n + r->chunk - 1) / r->chunk;
+    r->small = (size_t)jobs * 8;
     r->window = (size_t)jobs * 4 < 8 ? 8 : (size_t)jobs * 4;
 }
 
 static void show_progress(run *r, double t0)
 {
-    size_t done = atomic_load(&r->files_done), total = r->b->n;
+    size_t done = atomic_load(&r->files_done);
+    size_t total = atomic_load(&r->b->published);
     double el = now() - t0, mb = (double)atomic_load(&r->bytes_done) / 1e6;
     double rate = el > 0 ? mb / el : 0;
     char line[160];
@@ -331,6 +374,7 @@ static int run_init(run *r, adexp_batch *b, unsigned jobs)
     pthread_mutex_init(&r->mu, NULL);
     pthread_mutex_init(&r->err_mu, NULL);
     pthread_cond_init(&r->cv, NULL);
+    pthread_cond_init(&r->in_cv, NULL);
     return 0;
 }
 
@@ -344,6 +388,22 @@ static void run_fini(run *r)
     pthread_mutex_destroy(&r->mu);
     pthread_mutex_destroy(&r->err_mu);
     pthread_cond_destroy(&r->cv);
+    pthread_cond_destroy(&r->in_cv);
+}
+
+/* Walk the roots in this thread while the workers parse, then tell them
+ * the queue is complete. */
+static void walk_all(run *r)
+{
+    adexp_batch *b = r->b;
+    b->on_publish = published;
+    b->publish_ctx = r;
+    batch_walk_roots(b);
+    b->on_publish = NULL;
+    pthread_mutex_lock(&r->mu);
+    atomic_store(&r->walk_done, 1);
+    pthread_cond_broadcast(&r->in_cv);
+    pthread_mutex_unlock(&r->mu);
 }
 
 int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
@@ -356,21 +416,22 @@ int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
     b->ran = 1;
     run r;
     unsigned jobs = b->o.jobs;
-    if (jobs > b->n)
-        jobs = b->n ? (unsigned)b->n : 1;
     thread_ctx *t = calloc(jobs, sizeof *t);
     if (!t || run_init(&r, b, jobs) != 0) {
         free(t);
         return -1;
     }
     unsigned started = start_workers(&r, t, jobs);
-    if (started > 0 && b->o.progress_fd >= 0)
-        watch(&r);
+    if (started > 0) {
+        walk_all(&r);
+        if (b->o.progress_fd >= 0)
+            watch(&r);
+    }
     collect(&r, t, jobs, st);
     run_fini(&r);
     free(t);
     st->elapsed = now() - b->t0;
-    if (started == 0 && b->n > 0)
+    if (started == 0 || b->nomem)
         return -1;
     return st->files_failed || st->output_error ? 1 : 0;
 }

@@ -228,15 +228,15 @@ static void parse_all(batch_worker *w, const char *path, size_t len)
 
 void batch_do_entry(batch_worker *w, const batch_entry *e)
 {
-    const char *path = w->b->pool + e->path;
+    const char *path = e->path;
     size_t len = 0;
     switch (e->kind) {
     case BATCH_SKIP:
-        batch_str_printf(&w->err, "%s: %s\n", path, w->b->pool + e->note);
+        batch_str_printf(&w->err, "%s: %s\n", path, e->note);
         w->skipped++;
         return;
     case BATCH_FAIL:
-        fail(w, path, w->b->pool + e->note);
+        fail(w, path, e->note);
         return;
     case BATCH_STDIN:
         if (load_stdin(w, path, &len) != 0)

@@ -11,46 +11,70 @@
 
 #include "batch_internal.h"
 
-/* Copy s into the pool; returns its offset, or (size_t)-1 on no memory. */
-static size_t pool_add(adexp_batch *b, const char *s)
+struct batch_block {
+    batch_block *next;
+    char data[];
+};
+
+#define BLOCK_SIZE ((size_t)64 << 10)
+
+/* Copy s into string storage that never moves; NULL on no memory. */
+static const char *store(adexp_batch *b, const char *s)
 {
     size_t len = strlen(s) + 1;
-    if (b->pool_cap - b->pool_len < len) {
-        size_t cap = b->pool_cap ? b->pool_cap : 1 << 16;
-        while (cap - b->pool_len < len)
-            cap *= 2;
-        char *p = realloc(b->pool, cap);
-        if (!p)
-            return (size_t)-1;
-        b->pool = p;
-        b->pool_cap = cap;
+    if ((size_t)(b->bend - b->bptr) < len || !b->bptr) {
+        size_t size = len > BLOCK_SIZE ? len : BLOCK_SIZE;
+        batch_block *blk = malloc(sizeof *blk + size);
+        if (!blk)
+            return NULL;
+        blk->next = b->blocks;
+        b->blocks = blk;
+        b->bptr = blk->data;
+        b->bend = blk->data + size;
     }
-    memcpy(b->pool + b->pool_len, s, len);
-    b->pool_len += len;
-    return b->pool_len - len;
+    char *p = b->bptr;
+    memcpy(p, s, len);
+    b->bptr += len;
+    return p;
 }
 
 int batch_push(adexp_batch *b, int kind, const char *path, const char *note)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        batch_entry *v = realloc(b->v, cap * sizeof *v);
-        if (!v)
-            goto nomem;
-        b->v = v;
-        b->cap = cap;
-    }
-    batch_entry *e = &b->v[b->n];
+    size_t si = b->n >> BATCH_SEG_BITS;
+    if (si >= BATCH_MAX_SEGS)
+        goto nomem;
+    if (!b->seg[si] && !(b->seg[si] = malloc(BATCH_SEG_SIZE * sizeof **b->seg)))
+        goto nomem;
+    batch_entry *e = &b->seg[si][b->n & (BATCH_SEG_SIZE - 1)];
     e->kind = kind;
-    e->path = pool_add(b, path);
-    e->note = note ? pool_add(b, note) : 0;
-    if (e->path == (size_t)-1 || e->note == (size_t)-1)
+    e->path = store(b, path);
+    e->note = note ? store(b, note) : NULL;
+    if (!e->path || (note && !e->note))
         goto nomem;
     b->n++;
+    /* Release: a worker that sees the count sees the entry. */
+    atomic_store_explicit(&b->published, b->n, memory_order_release);
+    if (b->on_publish && (b->n & 15) == 0)
+        b->on_publish(b->publish_ctx);
     return 0;
 nomem:
     b->nomem = 1;
     return -1;
+}
+
+void batch_inputs_free(adexp_batch *b)
+{
+    for (size_t i = 0; i < BATCH_MAX_SEGS && b->seg && b->seg[i]; i++)
+        free(b->seg[i]);
+    free(b->seg);
+    while (b->blocks) {
+        batch_block *next = b->blocks->next;
+        free(b->blocks);
+        b->blocks = next;
+    }
+    for (size_t i = 0; i < b->nroots; i++)
+        free(b->roots[i]);
+    free(b->roots);
 }
 
 /* Queue a path that stat() could not follow. lstat() tells a dangling
@@ -227,16 +251,43 @@ static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack)
     return rc;
 }
 
+/* Queued paths are walked by run, in the calling thread, while the workers
+ * already parse what the walk has found. */
 int adexp_batch_add_path(adexp_batch *b, const char *path)
 {
-    if (strcmp(path, "-") == 0)
-        return batch_push(b, BATCH_STDIN, path, NULL);
-    if (path[0] == '\0')
-        return batch_push(b, BATCH_FAIL, path, "empty path");
+    if (b->nroots == b->roots_cap) {
+        size_t cap = b->roots_cap ? b->roots_cap * 2 : 16;
+        char **v = realloc(b->roots, cap * sizeof *v);
+        if (!v)
+            return b->nomem = 1, -1;
+        b->roots = v;
+        b->roots_cap = cap;
+    }
+    if ((b->roots[b->nroots] = strdup(path)) == NULL)
+        return b->nomem = 1, -1;
+    b->nroots++;
+    return 0;
+}
+
+static void walk_root(adexp_batch *b, const char *path)
+{
+    if (strcmp(path, "-") == 0) {
+        batch_push(b, BATCH_STDIN, path, NULL);
+        return;
+    }
+    if (path[0] == '\0') {
+        batch_push(b, BATCH_FAIL, path, "empty path");
+        return;
+    }
     walk_stack stack = {0};
-    int rc = add_entry(b, path, 1, &stack);
+    add_entry(b, path, 1, &stack);
     free(stack.v);
-    return rc;
+}
+
+void batch_walk_roots(adexp_batch *b)
+{
+    for (size_t i = 0; i < b->nroots && !b->nomem; i++)
+        walk_root(b, b->roots[i]);
 }
 
 /* Read all of fd into a malloc'ed, NUL-terminated string. */
@@ -298,5 +349,5 @@ int adexp_batch_add_list(adexp_batch *b, const char *list)
 
 size_t adexp_batch_count(const adexp_batch *b)
 {
-    return b->n;
+    return b->ran ? b->n : b->nroots;
 }

@@ -19,12 +19,18 @@ enum batch_kind {
     BATCH_SKIP                 /* skipped entry of a walk: note says why */
 };
 
-/* Paths and notes live in one growing pool and are named by offsets, so
- * queueing 100,000 files costs a few reallocations, not 100,000 mallocs. */
+/* Queued inputs are appended by the walker while the workers read them,
+ * so nothing may move: entries live in fixed-size segments and strings in
+ * blocks that are never reallocated. An entry is visible to workers once
+ * `published` counts it (release store after it is written). */
 typedef struct batch_entry {
-    size_t path, note;         /* offsets in batch->pool; note unused for files */
+    const char *path, *note;   /* note: NULL for files */
     int kind;
 } batch_entry;
+
+#define BATCH_SEG_BITS 12
+#define BATCH_SEG_SIZE ((size_t)1 << BATCH_SEG_BITS)   /* entries per segment */
+#define BATCH_MAX_SEGS ((size_t)1 << 16)             /* 268 million inputs */
 
 /* A growable byte string for diagnostics. */
 typedef struct batch_str {
@@ -32,19 +38,34 @@ typedef struct batch_str {
     size_t len, cap;
 } batch_str;
 
+typedef struct batch_block batch_block;
+
 struct adexp_batch {
     adexp_batch_options o;
-    batch_entry *v;
-    size_t n, cap;
-    char *pool;
-    size_t pool_len, pool_cap;
+    batch_entry **seg;         /* BATCH_MAX_SEGS segment pointers */
+    atomic_size_t published;   /* entries visible to the workers */
+    size_t n;                  /* entries written (the walker's own count) */
+    batch_block *blocks;       /* string storage, newest first */
+    char *bptr, *bend;         /* free space in the newest block */
+    char **roots;              /* paths given before run: walked by run */
+    size_t nroots, roots_cap;
     int nomem;                 /* a queueing allocation failed */
     int ran;
     double t0;
+    void (*on_publish)(void *ctx);   /* run's hook, every so many entries */
+    void *publish_ctx;
 };
+
+static inline const batch_entry *batch_entry_at(const adexp_batch *b, size_t i)
+{
+    return &b->seg[i >> BATCH_SEG_BITS][i & (BATCH_SEG_SIZE - 1)];
+}
 
 /* batch_inputs.c */
 int batch_push(adexp_batch *b, int kind, const char *path, const char *note);
+/* Walk the roots into the queue (run calls it while the workers go). */
+void batch_walk_roots(adexp_batch *b);
+void batch_inputs_free(adexp_batch *b);
 
 /* batch_file.c: one worker's reusable state and the per-file work. */
 typedef struct batch_worker {
