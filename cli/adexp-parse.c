@@ -243,7 +243,7 @@ static int run(cli *c)
         rc = adexp_batch_run(b, &st);
     adexp_batch_free(b);
     if (rc < 0) {
-        fputs("adexp-parse: cannot start the worker threads\n", stderr);
+        fputs("adexp-parse: out of memory, or the worker threads cannot be started\n", stderr);
         return 1;
     }
     if (c->output && close(c->o.out_fd) != 0 && !st.output_error)

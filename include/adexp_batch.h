@@ -62,19 +62,22 @@ ADEXP_API adexp_batch_options adexp_batch_options_default(void);
 ADEXP_API adexp_batch *adexp_batch_new(const adexp_batch_options *opts);
 ADEXP_API void adexp_batch_free(adexp_batch *b);
 
-/* Queue a file, a directory (walked now) or "-" (standard input). A path
- * that cannot be used is queued as a failed input, reported by run.
- * Returns 0, or -1 when out of memory. */
+/* Queue a file, a directory or "-" (standard input). Directories are walked
+ * by adexp_batch_run, in its calling thread, while the workers already parse
+ * what the walk found. A path that cannot be used becomes a failed input,
+ * reported in its place by run. Returns 0, or -1 when out of memory. */
 ADEXP_API int adexp_batch_add_path(adexp_batch *b, const char *path);
 /* Queue each line of the file list (one path per line, "-": standard
  * input). Returns 0, or an errno if the list cannot be read. */
 ADEXP_API int adexp_batch_add_list(adexp_batch *b, const char *list);
-/* Number of inputs queued so far (files, failures and skipped entries). */
+/* Before run: the number of paths queued. After run: the number of inputs
+ * met (files, failed paths and skipped entries). */
 ADEXP_API size_t adexp_batch_count(const adexp_batch *b);
 
 /* Parse everything queued. Fills *stats (may be NULL). Returns 0 when every
  * input parsed, 1 when some failed or the output could not be written,
- * -1 when the threads could not be started. Call at most once. */
+ * -1 when the threads could not be started or memory ran out while
+ * walking. Call at most once. Reentrant: batches may run side by side. */
 ADEXP_API int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats);
 
 #ifdef __cplusplus

@@ -143,7 +143,7 @@ static int add_entry(adexp_batch *b, const char *path, int top,
     if (S_ISDIR(st.st_mode)) {
         if (stack_has(stack, &st))
             return batch_push(b, BATCH_FAIL, path,
-                              "directory loop (a directory containing it), not followed");
+                              "directory loop: leads back to a directory above it, not followed");
         if (stack_push(stack, &st) != 0)
             return b->nomem = 1, -1;
         int rc = walk_dir(b, path, stack);
