@@ -18,7 +18,7 @@ import time
 
 def corpus(root, cache, nfiles):
     d = os.path.join(cache, f"corpus-{nfiles}")
-    stamp = os.path.join(d, ".complete")
+    stamp = d + ".complete"     # outside: a hidden file inside would be skipped
     if not os.path.exists(stamp):
         subprocess.run([sys.executable, os.path.join(root, "testdata", "gen_corpus.py"),
                         "--files", str(nfiles), "--dir", d, "--seed", "1"],

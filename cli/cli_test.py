@@ -217,11 +217,41 @@ def test_outputs(tmp):
     check("no progress line when stderr is not a terminal", "\r" not in err)
 
 
+def test_progress(tmp):
+    """A progress line on a terminal: stderr is a pty, and stdin is fed in two
+    halves 0.4 s apart, so that the run lasts long enough to draw it."""
+    import pty
+    import time
+    master, slave = pty.openpty()
+    p = subprocess.Popen([EXE, "-", "-o", os.devnull], stdin=subprocess.PIPE,
+                         stderr=slave)
+    os.close(slave)
+    p.stdin.write(GOOD.format(n=1).encode())
+    p.stdin.flush()
+    time.sleep(0.4)
+    p.stdin.write(GOOD.format(n=2).encode())
+    p.stdin.close()
+    rc = p.wait(timeout=10)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    text = err.decode("utf-8", "replace")
+    check("progress line on a terminal", rc == 0 and "\r\x1b[Kadexp-parse: 0/1 files" in text
+          and "1 files (1 ok, 0 failed)" in text, repr(text[-200:]))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-cli-")
     try:
         for t in (test_help_version_usage, test_walk_order, test_corpus,
-                  test_stdin_and_lists, test_bad_inputs, test_outputs):
+                  test_stdin_and_lists, test_bad_inputs, test_outputs, test_progress):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure
