@@ -6,8 +6,9 @@
  *   bench_parse [--runs N] [--corpus N] [--testdata DIR] [--tsv FILE]
  *               [--only main|regex|split] [--regex-max N] [--no-batch]
  *
- * For each parser and corpus: warm-up, then the median of --runs runs (at
- * least 5) of ns/message, MB/s, messages/s, and malloc calls and bytes per
+ * For each corpus: a warm-up pass per parser, then --runs runs (at least 5)
+ * in which every parser parses the corpus once in turn; per parser, the
+ * median run gives ns/message, MB/s, messages/s, and malloc calls and bytes per
  * message. malloc is counted by interposing malloc/calloc/realloc/free in
  * this program (glibc routes its own internal calls, regexec's included,
  * through them); the main parser's arena hooks are counted too. Every parser
@@ -288,41 +289,65 @@ static int cmp_double(const void *a, const void *b)
 
 static size_t regex_max = 10000;
 
-static result measure(int k, const corpus *c0, int runs)
+/* The corpus parser k works on: the regex reference gets a prefix of a
+ * large corpus (glibc's regexec is slow). */
+static corpus corpus_for(int k, const corpus *c)
 {
-    corpus sub = *c0;
-    const corpus *c = c0;
-    if (k == P_REGEX && c0->n > regex_max) {   /* glibc regexec is slow: a prefix */
+    corpus sub = *c;
+    if (k == P_REGEX && c->n > regex_max)
         sub.n = regex_max;
-        c = &sub;
-    }
-    result r;
-    memset(&r, 0, sizeof r);
-    double t[MAX_RUNS];
-    size_t bytes = c->offs[c->n] - c->offs[0];
-    sum warm;
-    memset(&warm, 0, sizeof warm);
-    run_pass(k, c, &warm);     /* warm-up: caches, the arena's chunks, regcomp */
-    size_t a0 = n_alloc, b0 = n_bytes, h0 = hook_calls;
-    for (int i = 0; i < runs; i++) {
-        double t0 = now();
-        for (size_t p = 0; p < c->passes; p++) {
-            memset(&r.check, 0, sizeof r.check);
-            run_pass(k, c, &r.check);
+    return sub;
+}
+
+/* Time the parsers in want[] side by side: after a warm-up pass each, run i
+ * times every parser once in turn, so that load from other processes on a
+ * shared machine falls on all of them alike; then take each one's median. */
+static void measure_all(const int *want, result *r, const corpus *c0, int runs)
+{
+    double t[NPARSERS][MAX_RUNS];
+    size_t a[NPARSERS] = {0}, b[NPARSERS] = {0}, h[NPARSERS] = {0};
+    for (int k = 0; k < NPARSERS; k++) {
+        memset(&r[k], 0, sizeof r[k]);
+        if (want[k]) {
+            corpus c = corpus_for(k, c0);
+            sum warm;
+            memset(&warm, 0, sizeof warm);
+            run_pass(k, &c, &warm);     /* caches, the arena's chunks, regcomp */
         }
-        t[i] = now() - t0;
     }
-    double msgs = (double)c->n * (double)c->passes * runs;
-    r.allocs = (double)(n_alloc - a0) / msgs;
-    r.alloc_bytes = (double)(n_bytes - b0) / msgs;
-    r.hook_allocs = (double)(hook_calls - h0) / msgs;
-    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-    double med = t[runs / 2] / (double)c->passes;
-    r.ns_per_msg = med * 1e9 / (double)c->n;
-    r.mb_s = (double)bytes / med / 1e6;
-    r.msg_s = (double)c->n / med;
-    r.ran = 1;
-    return r;
+    for (int i = 0; i < runs; i++) {
+        for (int k = 0; k < NPARSERS; k++) {
+            if (!want[k])
+                continue;
+            corpus c = corpus_for(k, c0);
+            size_t a0 = n_alloc, b0 = n_bytes, h0 = hook_calls;
+            double t0 = now();
+            for (size_t p = 0; p < c.passes; p++) {
+                memset(&r[k].check, 0, sizeof r[k].check);
+                run_pass(k, &c, &r[k].check);
+            }
+            t[k][i] = now() - t0;
+            a[k] += n_alloc - a0;
+            b[k] += n_bytes - b0;
+            h[k] += hook_calls - h0;
+        }
+    }
+    for (int k = 0; k < NPARSERS; k++) {
+        if (!want[k])
+            continue;
+        corpus c = corpus_for(k, c0);
+        size_t bytes = c.offs[c.n] - c.offs[0];
+        double msgs = (double)c.n * (double)c.passes * runs;
+        r[k].allocs = (double)a[k] / msgs;
+        r[k].alloc_bytes = (double)b[k] / msgs;
+        r[k].hook_allocs = (double)h[k] / msgs;
+        qsort(t[k], (size_t)runs, sizeof t[k][0], cmp_double);
+        double med = t[k][runs / 2] / (double)c.passes;
+        r[k].ns_per_msg = med * 1e9 / (double)c.n;
+        r[k].mb_s = (double)bytes / med / 1e6;
+        r[k].msg_s = (double)c.n / med;
+        r[k].ran = 1;
+    }
 }
 
 /* ---------------------------------------------------------------- batch */
@@ -422,22 +447,23 @@ static void report(corpus *c, int runs, int only, FILE *tsv)
            c->passes, runs);
     printf("| parser | ns/message | MB/s | messages/s | malloc calls/msg | malloc bytes/msg |"
            " vs main |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    int want[NPARSERS];
+    for (int k = 0; k < NPARSERS; k++)
+        want[k] = (only < 0 || k == only || (only == P_MAIN && k == P_STREAM)) &&
+                  !(k == P_STREAM && c->n < 2);
+    measure_all(want, r, c, runs);
     for (int k = 0; k < NPARSERS; k++) {
-        r[k].ran = 0;
-        if (only >= 0 && k != only && !(only == P_MAIN && k == P_STREAM))
+        if (!r[k].ran)
             continue;
-        if (k == P_STREAM && c->n < 2)
-            continue;
-        r[k] = measure(k, c, runs);
         printf("| %s%s | %.0f | %.1f | %.0f | %.2f | %.0f | %.1fx |\n", parser_names[k],
                k == P_REGEX && c->n > regex_max ? " (first messages only)" : "",
                r[k].ns_per_msg, r[k].mb_s, r[k].msg_s, r[k].allocs, r[k].alloc_bytes,
                r[P_MAIN].ran ? r[k].ns_per_msg / r[P_MAIN].ns_per_msg : 0.0);
-        fflush(stdout);
         if (tsv)
             fprintf(tsv, "%s\t%s\t%.1f\t%.2f\t%.0f\t%.3f\t%.1f\n", c->name, parser_names[k],
                     r[k].ns_per_msg, r[k].mb_s, r[k].msg_s, r[k].allocs, r[k].alloc_bytes);
     }
+    fflush(stdout);
     if (r[P_MAIN].ran)
         printf("\nmain parser: %.3f arena-hook allocations per message in steady state\n",
                r[P_MAIN].hook_allocs);
