@@ -3,6 +3,7 @@
  * final summary. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,10 +93,21 @@ static void print_version(void)
 {
     printf("adexp-parse %s\n", ADEXP_VERSION);
 #ifdef HAVE_JEMALLOC
+    /* Linked is not enough (sanitizers and valgrind replace malloc): ask
+     * jemalloc whether a malloc() of 64 KiB went through it. */
     const char *ver = NULL;
+    uint64_t a0 = 0, a1 = 0;
     size_t sz = sizeof ver;
-    if (mallctl("version", &ver, &sz, NULL, 0) == 0)
-        printf("allocator: jemalloc %s\n", ver);
+    if (mallctl("version", &ver, &sz, NULL, 0) != 0)
+        ver = "?";
+    sz = sizeof a0;
+    mallctl("thread.allocated", &a0, &sz, NULL, 0);
+    void *volatile p = malloc(1 << 16);
+    sz = sizeof a1;
+    mallctl("thread.allocated", &a1, &sz, NULL, 0);
+    free(p);
+    printf("allocator: jemalloc %s (malloc() served by it: %s)\n", ver,
+           a1 - a0 >= (1u << 16) ? "yes" : "no");
 #else
     printf("allocator: system malloc\n");
 #endif
@@ -249,8 +261,8 @@ static int run(cli *c)
     if (c->output && close(c->o.out_fd) != 0 && !st.output_error)
         st.output_error = errno, rc = 1;
     if (rc <= 1 && st.output_error)
-        fprintf(stderr, "adexp-parse: %s: %s\n", c->output ? c->output : "output",
-                strerror(st.output_error));
+        fprintf(stderr, "adexp-parse: %s: %s (stopped)\n",
+                c->output ? c->output : "output", strerror(st.output_error));
     if (!c->quiet)
         print_summary(&st);
     return rc;
