@@ -4,9 +4,10 @@
  * next chunk with one atomic increment, so there is no lock per file. In
  * ordered mode a finished chunk is written by the worker that finishes it
  * if it is the oldest unwritten one; otherwise its buffers are parked in a
- * slot of a window of WINDOW chunks, and the worker that writes the oldest
- * chunk writes the parked ones that follow. A worker may not start a chunk
- * beyond the window: a slow file holds back at most WINDOW chunks of output.
+ * slot of a window of 4 x jobs chunks, and the worker that writes the
+ * oldest chunk writes the parked ones that follow. A worker may not start a
+ * chunk beyond the window: a slow file holds back a bounded amount of output
+ * (at most the window's chunks), not the rest of the run.
  *
  * The calling thread walks the directories while the workers run: entries
  * are published one by one, and a worker whose chunk is not complete yet
@@ -49,7 +50,6 @@ typedef struct run {
     pthread_mutex_t err_mu;    /* the error descriptor, shared with progress */
     int progress_shown;
     slot *slots;
-    batch_worker *workers;
 } run;
 
 static double now(void)
