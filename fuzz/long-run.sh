@@ -3,7 +3,10 @@
 # is up: fuzz/long-run.sh BUILD_DIR TARGET SECONDS [WORKDIR]
 # Runs at nice 19 with one job; crashes go to WORKDIR/crashes, the corpus
 # grows in WORKDIR/TARGET (seeded from fuzz/corpus and testdata/), the
-# libFuzzer logs are WORKDIR/TARGET.N.log.
+# libFuzzer logs are WORKDIR/TARGET.N.log. Inputs are capped at FUZZ_MAX_LEN
+# bytes (default 8192): the seeds in testdata/ go up to 50 KB, and libFuzzer
+# would otherwise mutate inputs that large, 100 times slower; the small limits
+# picked by the option byte reach the limit code paths with small inputs.
 set -eu
 build=$1 target=$2 secs=$3
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +22,7 @@ while :; do
     [ "$left" -gt 0 ] || break
     n=$((n + 1))
     nice -n 19 "$build/fuzz/$target" -jobs=1 -workers=1 -max_total_time="$left" \
+        -max_len="${FUZZ_MAX_LEN:-8192}" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -dict="$src/fuzz/adexp.dict" \
         -artifact_prefix="$work/crashes/$target-" \
         "$work/$target" $(ls -d "$src/fuzz/corpus" "$src/testdata" 2>/dev/null) \

@@ -31,7 +31,7 @@ rm -rf "$work"
 mkdir -p "$work/crashes"
 
 targets=$(cd "$build/fuzz" && for t in fuzz_*; do
-              [ -x "$t" ] && [ -f "$t" ] && echo "$t"; done)
+              if [ -f "$t" ] && [ -x "$t" ]; then echo "$t"; fi; done)
 [ -n "$targets" ] || { echo "no fuzz targets in $build/fuzz" >&2; exit 1; }
 
 # the sanitizers stop on the first error; leaks count too
