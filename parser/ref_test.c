@@ -86,6 +86,7 @@ static const char *skip_reason(const char *file)
 
 static char *read_file(const char *path, size_t *len)
 {
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;

@@ -1,0 +1,169 @@
+/* The lexer's word-at-a-time scan against its scalar reference build: the
+ * same lexer.c compiled with ADEXP_LEXER_SCALAR (symbols renamed scalar_*,
+ * see parser/meson.build) must give exactly the same tokens as the library's
+ * on testdata, a generated corpus, random inputs and every truncation of
+ * them, each placed at the very end of its allocation. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+#include "ref.h"
+
+void scalar_lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
+void scalar_lexer_next(lexer *lx, token *out);
+
+static const char *testdata;
+
+/* Lex buf with both builds and compare every token. Returns the count. */
+static size_t same_tokens(const char *src, size_t len)
+{
+    char *buf = malloc(len ? len : 1);     /* the input ends its allocation */
+    assert_non_null(buf);
+    memcpy(buf, src, len);
+    lexer a, b;
+    token ta, tb;
+    size_t n = 0;
+    lexer_init(&a, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
+    scalar_lexer_init(&b, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
+    do {
+        lexer_next(&a, &ta);
+        scalar_lexer_next(&b, &tb);
+        assert_int_equal(ta.kind, tb.kind);
+        assert_int_equal(ta.code, tb.code);
+        assert_ptr_equal(ta.ptr, tb.ptr);
+        assert_int_equal(ta.len, tb.len);
+        assert_int_equal(ta.offset, tb.offset);
+        assert_ptr_equal(ta.entry, tb.entry);
+        n++;
+    } while (ta.kind != TOK_EOF);
+    free(buf);
+    return n;
+}
+
+/* Every prefix of short inputs, and a sample of prefixes of long ones. */
+static void same_tokens_truncated(const char *src, size_t len)
+{
+    size_t step = len > 4096 ? len / 512 : 1;
+    for (size_t l = 0; l <= len; l += step)
+        same_tokens(src, l);
+    same_tokens(src, len);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static size_t lex_dir(const char *sub)
+{
+    char dir[4096], path[4096 + 512];
+    snprintf(dir, sizeof dir, "%s/%s", testdata, sub);
+    DIR *d = opendir(dir);
+    size_t files = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 7 || strcmp(e->d_name + l - 6, ".adexp") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len;
+        char *buf = read_file(path, &len);
+        assert_non_null(buf);
+        same_tokens_truncated(buf, len);
+        free(buf);
+        files++;
+    }
+    closedir(d);
+    return files;
+}
+
+static void test_lexer_scan_testdata_same_tokens(void **state)
+{
+    (void)state;
+    size_t files = lex_dir("messages") + lex_dir("invalid");
+    if (files == 0)
+        skip();
+    same_tokens_truncated(ref_teivah_ifpl, ref_teivah_ifpl_len);
+}
+
+static void test_lexer_scan_generated_corpus_same_tokens(void **state)
+{
+    (void)state;
+    char *buf;
+    size_t len, *offs, n = 2000;
+    assert_int_equal(ref_gen_corpus(99, n, &buf, &len, &offs), 0);
+    assert_true(same_tokens(buf, len) > n);
+    for (size_t i = 0; i < 50; i++)
+        same_tokens_truncated(buf + offs[i], offs[i + 1] - offs[i]);
+    free(buf);
+    free(offs);
+}
+
+/* Random inputs over the bytes that matter to the scan: '-', separators,
+ * keyword bytes, brackets, and values of every length around 8 and 32. */
+static void test_lexer_scan_random_same_tokens(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "----  \n\r\tAAPTIDFL09()/.X\x80";
+    uint64_t s = 12345;
+    char buf[300];
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t len = 0, want;
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        want = (size_t)(s >> 33) % sizeof buf;
+        while (len < want) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            unsigned r = (unsigned)(s >> 33);
+            if (r % 7 == 0) {          /* a field start, then a run of value */
+                size_t run = (r >> 3) % 40;
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "-PTID ");
+                for (size_t k = 0; k < run && len < want; k++)
+                    buf[len++] = (char)('A' + (r >> 8) % 26);
+            } else {
+                buf[len++] = alphabet[(r >> 5) % (sizeof alphabet - 1)];
+            }
+            if (len >= sizeof buf - 8)
+                break;
+        }
+        same_tokens(buf, len);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
+    if (!testdata)
+        testdata = "testdata";
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lexer_scan_testdata_same_tokens),
+        cmocka_unit_test(test_lexer_scan_generated_corpus_same_tokens),
+        cmocka_unit_test(test_lexer_scan_random_same_tokens),
+    };
+    return cmocka_run_group_tests_name("lexer_scan", tests, NULL, NULL);
+}
