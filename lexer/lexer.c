@@ -109,6 +109,30 @@ const uint8_t lexer_class[256] = {
  * (then dict_lookup decides). A switch on one integer compiles to a few
  * compares, where dict_lookup hashes six bytes and calls memcmp: it was the
  * largest single cost of the parse (16% of instructions on the teivah IFPL). */
+/* The word-at-a-time scans (find_dash, the keyword in lex_dash) need GNU C
+ * on a little-endian target; ADEXP_LEXER_SCALAR turns them off, and
+ * parser/ref_lexer_test.c checks that both builds give the same tokens. */
+#if !defined(ADEXP_LEXER_SCALAR) && defined(__GNUC__) && defined(__BYTE_ORDER__) &&     \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FAST_SCAN 1
+#else
+#define FAST_SCAN 0
+#endif
+
+#if FAST_SCAN
+#define BYTES(c) (0x0101010101010101u * (uint64_t)(c))
+/* 0x80 in each byte of x that is A-Z or 0-9 (is_alnum), 0 elsewhere. On the
+ * low 7 bits a byte's sum never carries into the next byte; bytes with the
+ * high bit set are never alnum. */
+static uint64_t alnum_bytes(uint64_t x)
+{
+    uint64_t lo7 = x & BYTES(0x7F), high = x & BYTES(0x80);
+    uint64_t digit = (lo7 + BYTES(0x80 - '0')) & ~(lo7 + BYTES(0x7F - '9'));
+    uint64_t upper = (lo7 + BYTES(0x80 - 'A')) & ~(lo7 + BYTES(0x7F - 'Z'));
+    return (digit | upper) & ~high & BYTES(0x80);
+}
+#endif
+
 static const dict_entry *hot_keyword(uint64_t key)
 {
     switch (key) {
@@ -228,11 +252,29 @@ static state_fn lex_dash(lexer *lx)
         i++;
     size_t kw = i;
     uint64_t key = 0;
-    unsigned shift = 0;
-    while (i < n && is_alnum((unsigned char)b[i])) {
-        key |= (uint64_t)(unsigned char)b[i] << (shift & 63);
-        shift += 8;
-        i++;
+#if FAST_SCAN
+    if (n - i >= 8) {          /* the keyword and its packed bytes at once */
+        uint64_t x, m;
+        memcpy(&x, b + i, 8);
+        m = ~alnum_bytes(x) & 0x8080808080808080u;
+        if (m) {
+            unsigned k = (unsigned)__builtin_ctzll(m) >> 3;
+            key = k ? x & (~(uint64_t)0 >> (64 - 8 * k)) : 0;
+            i += k;
+        } else {
+            i += 8;            /* longer than 8: not a hot keyword */
+            while (i < n && is_alnum((unsigned char)b[i]))
+                i++;
+        }
+    } else
+#endif
+    {
+        unsigned shift = 0;
+        while (i < n && is_alnum((unsigned char)b[i])) {
+            key |= (uint64_t)(unsigned char)b[i] << (shift & 63);
+            shift += 8;
+            i++;
+        }
     }
     size_t kwlen = i - kw;
     if (kwlen && (i == n || b[i] == '-' || is_sep((unsigned char)b[i]))) {
@@ -269,15 +311,12 @@ static state_fn lex_dash(lexer *lx)
  * scan. The fast path reads 8 bytes at a time while 8 remain (never past
  * len) and spots a '-' with the has-zero-byte test on x ^ 0x2d..2d: the
  * lowest flagged byte is always a real '-' (a borrow only flags bytes above a
- * true match). After 32 bytes (ROUTE, COMMENT) memchr takes over. Building
- * with ADEXP_LEXER_SCALAR keeps only the byte loop; parser/ref_lexer_test.c
- * checks that both give the same tokens. */
+ * true match). After 32 bytes (ROUTE, COMMENT) memchr takes over. */
 static size_t find_dash(const lexer *lx, size_t i)
 {
     const char *b = lx->buf;
     size_t n = lx->len;
-#if !defined(ADEXP_LEXER_SCALAR) && defined(__GNUC__) && defined(__BYTE_ORDER__) &&     \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if FAST_SCAN
     for (int k = 0; k < 4 && n - i >= 8; k++, i += 8) {
         uint64_t x;
         memcpy(&x, b + i, 8);

@@ -125,12 +125,15 @@ static void test_lexer_scan_generated_corpus_same_tokens(void **state)
     free(offs);
 }
 
-/* Random inputs over the bytes that matter to the scan: '-', separators,
- * keyword bytes, brackets, and values of every length around 8 and 32. */
+/* Random inputs over the bytes that matter to the scans: '-', separators,
+ * keyword bytes and their neighbours, brackets, and keywords and values of
+ * every length around 8 and 32. */
 static void test_lexer_scan_random_same_tokens(void **state)
 {
     (void)state;
-    static const char alphabet[] = "----  \n\r\tAAPTIDFL09()/.X\x80";
+    /* with the neighbours of the keyword ranges: / : @ [ and high-bit bytes
+     * whose low 7 bits are A, Z, 0 */
+    static const char alphabet[] = "----  \n\r\tAAPTIDFL09()/.X\x80:@[Z\xC1\xDA\xB0";
     uint64_t s = 12345;
     char buf[300];
     for (int iter = 0; iter < 20000; iter++) {
