@@ -95,25 +95,39 @@ def test_walk_order(tmp):
 
 
 def gen_corpus(d, n, bad_every):
-    """The shared generator if present, else a local one: a few bad files."""
+    """The shared generator if it works, else a local one. Returns the set of
+    paths that must fail: the generator's broken messages, plus file-level
+    failures mixed in here (empty, binary, no '-')."""
+    bad = set()
+    listf = d + ".bad"
+    p = None
     if os.path.exists(GEN):
         p = subprocess.run([sys.executable, GEN, "--files", str(n), "--dir", d,
-                            "--bad-every", str(bad_every)], capture_output=True)
-        if p.returncode == 0:
-            return
-        print("note: gen_corpus.py failed, using the local generator")
+                            "--bad-every", str(bad_every), "--bad-list", listf],
+                           capture_output=True)
+    if p is not None and p.returncode == 0:
+        with open(listf) as fh:
+            bad = {os.path.join(d, line.split()[1]) for line in fh if line.strip()}
+    else:
+        print("note: gen_corpus.py missing or failed, using the local generator")
         shutil.rmtree(d, ignore_errors=True)
-    kinds = ["", "\0\0binary", BAD_MSG, "no dash here\n"]
-    for i in range(n):
-        text = GOOD.format(n=i) * (1 + i % 3)
-        if i % bad_every == bad_every - 1:
-            text = kinds[(i // bad_every) % len(kinds)]
-        write(os.path.join(d, f"d{i % 10}", f"m{i:05d}.adexp"), text)
+        for i in range(n):
+            text = GOOD.format(n=i) * (1 + i % 3)
+            path = os.path.join(d, f"d{i % 10}", f"m{i:05d}.adexp")
+            if i % bad_every == bad_every - 1:
+                text = BAD_MSG
+                bad.add(path)
+            write(path, text)
+    for name, data in (("zz/empty.adexp", ""), ("zz/binary.adexp", b"-TITLE\0\0"),
+                       ("zz/nodash.adexp", "no dash\n")):
+        write(os.path.join(d, name), data)
+        bad.add(os.path.join(d, name))
+    return bad
 
 
 def test_corpus(tmp):
     d = os.path.join(tmp, "corpus")
-    gen_corpus(d, 1000, 97)
+    bad = gen_corpus(d, 1000, 97)
     files = sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs
                    if not f.startswith("."))
     rc1, out1, err1 = run("-j", "1", d, timeout=60)
@@ -130,8 +144,9 @@ def test_corpus(tmp):
     seen = set(sources(out4))
     missing = [f for f in files if f not in seen and f not in failed_paths]
     check("corpus: every file is in the output or reported", not missing, missing[:3])
-    check("corpus: failed count matches reported files",
-          c and c["failed"] == len(failed_paths), f"{c} {len(failed_paths)}")
+    check("corpus: exactly the broken files are reported",
+          c and failed_paths == bad and c["failed"] == len(bad),
+          f"{c} {sorted(failed_paths ^ bad)[:4]}")
     rcu, outu, _ = run("--unordered", "-j", "2", d, timeout=60)
     check("corpus: --unordered gives the same lines", rcu == 1 and
           sorted(outu.splitlines()) == sorted(out1.splitlines()))
