@@ -244,6 +244,30 @@ static void test_max_errors(void **state)
     check_error(&f->msg.errors[0], ADEXP_E_NO_KEYWORD, 9, 1, 10);
 }
 
+/* A limit hit on the message's own -TITLE: reported once, and the parser
+ * moves on (it used to return the same message forever). */
+static void test_limit_on_title(void **state)
+{
+    adexp_options o = adexp_options_default();
+    o.max_message_size = 10;
+    fixture *f = start_str(state, &o, "-TITLE VERYLONGTITLE\n-TITLE B\n");
+    assert_int_equal(next(f), ADEXP_E_SIZE_LIMIT);
+    check_error(&f->msg.errors[0], ADEXP_E_SIZE_LIMIT, 0, 1, 1);
+    assert_int_equal(f->msg.nfields, 0);
+    assert_int_equal(next(f), ADEXP_OK);
+    assert_true(adexp_slice_eq(f->msg.view.title, "B"));
+    assert_int_equal(next(f), ADEXP_END);
+
+    o = adexp_options_default();
+    o.max_fields = 0;
+    f = start_str(state, &o, "-TITLE A -ARCID X\r\n-TITLE B\n");
+    assert_int_equal(next(f), ADEXP_E_FIELD_LIMIT);
+    check_error(&f->msg.errors[0], ADEXP_E_FIELD_LIMIT, 0, 1, 1);
+    assert_int_equal(next(f), ADEXP_E_FIELD_LIMIT);
+    check_error(&f->msg.errors[0], ADEXP_E_FIELD_LIMIT, 19, 2, 1);
+    assert_int_equal(next(f), ADEXP_END);
+}
+
 /* Every limit has a code, a name and a message of its own. */
 static void test_limit_codes_distinct(void **state)
 {
@@ -502,6 +526,7 @@ int main(void)
         cmocka_unit_test_teardown(test_max_message_size, teardown),
         cmocka_unit_test_teardown(test_max_keyword_len, teardown),
         cmocka_unit_test_teardown(test_max_errors, teardown),
+        cmocka_unit_test_teardown(test_limit_on_title, teardown),
         cmocka_unit_test(test_limit_codes_distinct),
         cmocka_unit_test_teardown(test_dash_run, teardown),
         cmocka_unit_test_teardown(test_dash_run_size_limit, teardown),

@@ -475,8 +475,14 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     if (p->tok.kind == FT_FIELD && is_entry(p->tok.entry, DICT_ID_TITLE)) {
         frame root = {.kind = FR_ROOT, .tail = &msg->fields};
         parse_body(p, &root);
-        if (p->fatal)
+        if (p->fatal) {
+            /* stopped on its own -TITLE (a title past max_message_size,
+             * max_fields 0): step over it, or the next call would parse
+             * the same message again, forever */
+            if (p->tok.offset == msg->offset)
+                advance(p);
             skip_to_title(p);
+        }
     } else {
         record_error(p, ADEXP_E_NO_TITLE, p->tok.offset);
         skip_to_title(p);
