@@ -31,7 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     adexp_buf_init(&out, NULL);
     adexp_parser_reset(p, buf, size);
     adexp_msg m;
+    size_t count = 0;
     while (adexp_parser_next(p, &arena, &m) != ADEXP_END) {
+        FUZZ_CHECK(++count <= size + 1);    /* each message consumes input */
         out.len = 0;
         FUZZ_CHECK(adexp_json_write(&out, &m, source) == ADEXP_OK);
         size_t err = 0;
