@@ -30,6 +30,9 @@ static const char usage[] =
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin)\n"
+    "      --include GLOB      in directories, parse only files whose name\n"
+    "                          matches GLOB (e.g. '*.adexp'); the others are\n"
+    "                          counted in the summary; named files always count\n"
     "      --max-file-size N   fail files larger than N bytes (suffixes K, M,\n"
     "                          G; default 256M)\n"
     "  -q, --quiet             no progress line and no summary\n"
@@ -172,6 +175,11 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
             return usage_error("%s needs a file name", a);
         return -1;
     }
+    if (is(a, NULL, "--include")) {
+        if (!(c->o.include = value(argc, argv, i, "--include")))
+            return usage_error("%s needs a pattern", a);
+        return -1;
+    }
     if (is(a, NULL, "--max-file-size")) {
         if (!(v = value(argc, argv, i, "--max-file-size")))
             return usage_error("%s needs a size", a);
@@ -203,8 +211,11 @@ static int parse_args(cli *c, int argc, char **argv)
     return -1;
 }
 
-static void print_summary(const adexp_batch_stats *s)
+static void print_summary(const adexp_batch_stats *s, const char *include)
 {
+    if (include)
+        fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
+                (unsigned long long)s->filtered, include);
     double el = s->elapsed > 1e-9 ? s->elapsed : 1e-9;
     fprintf(stderr,
             "adexp-parse: %llu files (%llu ok, %llu failed), %llu skipped, "
@@ -264,7 +275,7 @@ static int run(cli *c)
         fprintf(stderr, "adexp-parse: %s: %s (stopped)\n",
                 c->output ? c->output : "output", strerror(st.output_error));
     if (!c->quiet)
-        print_summary(&st);
+        print_summary(&st, c->o.include);
     return rc;
 }
 

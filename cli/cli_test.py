@@ -262,11 +262,27 @@ def test_progress(tmp):
           and "1 files (1 ok, 0 failed)" in text, repr(text[-200:]))
 
 
+def test_include(tmp):
+    d = os.path.join(tmp, "include")
+    for name in ("a.adexp", "a.json", "README.md", "sub/b.adexp", "sub/b.json"):
+        write(os.path.join(d, name), GOOD.format(n=len(name)))
+    named = os.path.join(d, "a.json")
+    rc, out, err = run("--include", "*.adexp", d, named)
+    check("--include: only matching files in directories, named files always",
+          rc == 0 and sources(out) == [os.path.join(d, "a.adexp"),
+                                       os.path.join(d, "sub/b.adexp"), named], sources(out))
+    check("--include: the others are counted",
+          "3 files in directories not matching --include *.adexp" in err, err)
+    rc, _, err = run("--include")
+    check("--include needs a pattern", rc == 2, rc)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-cli-")
     try:
         for t in (test_help_version_usage, test_walk_order, test_corpus,
-                  test_stdin_and_lists, test_bad_inputs, test_outputs, test_progress):
+                  test_stdin_and_lists, test_bad_inputs, test_outputs, test_progress,
+                  test_include):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -10,7 +10,8 @@
  *   adexp_batch_free(b);
  *
  * Directories are walked recursively in byte order of names; hidden entries
- * and non-regular files met in a walk are skipped with a note. Every input
+ * and non-regular files met in a walk are skipped with a note, and files
+ * whose name does not match the `include` pattern are counted as filtered. Every input
  * ends up counted as ok, failed or skipped, and each failure gets one line
  * "path[:line:col]: message" on the error descriptor, in input order unless
  * `unordered` is set.
@@ -42,6 +43,9 @@ typedef struct adexp_batch_options {
     int out_fd;                /* NDJSON goes here (default 1) */
     int err_fd;                /* diagnostics go here (default 2) */
     int progress_fd;           /* progress line goes here; -1: none (default) */
+    const char *include;       /* fnmatch(3) pattern: files met in a walk whose
+                                  name does not match are left out and counted
+                                  (NULL: every file); named files always count */
     adexp_options parser;      /* limits of each worker's parser */
 } adexp_batch_options;
 
@@ -49,6 +53,7 @@ typedef struct adexp_batch_stats {
     uint64_t files;            /* files_ok + files_failed */
     uint64_t files_ok, files_failed;
     uint64_t skipped;          /* hidden or non-regular entries met in a walk */
+    uint64_t filtered;         /* files met in a walk not matching include */
     uint64_t messages, messages_failed;
     uint64_t bytes;            /* bytes read from files that were parsed */
     double elapsed;            /* seconds, from adexp_batch_new to the end of run */

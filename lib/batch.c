@@ -358,6 +358,7 @@ static void collect(run *r, thread_ctx *t, unsigned jobs, adexp_batch_stats *st)
             batch_worker_fini(w);
     }
     st->files = st->files_ok + st->files_failed;
+    st->filtered = r->b->filtered;
     st->output_error = r->out_errno;
 }
 

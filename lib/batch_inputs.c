@@ -1,6 +1,7 @@
 /* Batch driver: turning paths, directories and file lists into a queue. */
 #define _DEFAULT_SOURCE        /* d_type, DT_* */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -131,6 +132,16 @@ static int stack_push(walk_stack *s, const struct stat *st)
 
 static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack);
 
+/* A regular file met in a walk: queued if its name matches o.include. */
+static int add_walked_file(adexp_batch *b, const char *path, const char *name)
+{
+    if (b->o.include && fnmatch(b->o.include, name, 0) != 0) {
+        b->filtered++;
+        return 0;
+    }
+    return batch_push(b, BATCH_FILE, path, NULL);
+}
+
 /* Queue one directory entry (or a path from the command line: top = 1). */
 static int add_entry(adexp_batch *b, const char *path, int top,
                      walk_stack *stack)
@@ -138,6 +149,10 @@ static int add_entry(adexp_batch *b, const char *path, int top,
     struct stat st;
     if (stat(path, &st) != 0)
         return push_stat_error(b, path, errno);
+    if (S_ISREG(st.st_mode) && !top) {
+        const char *slash = strrchr(path, '/');
+        return add_walked_file(b, path, slash ? slash + 1 : path);
+    }
     if (S_ISREG(st.st_mode))
         return batch_push(b, BATCH_FILE, path, NULL);
     if (S_ISDIR(st.st_mode)) {
@@ -234,7 +249,7 @@ static int walk_names(adexp_batch *b, const char *dir, char **names,
         if (name[0] == '.')
             rc = batch_push(b, BATCH_SKIP, path, "hidden entry: skipped");
         else if (names[i][0] == DT_REG)  /* no stat(): the worker's fstat checks */
-            rc = batch_push(b, BATCH_FILE, path, NULL);
+            rc = add_walked_file(b, path, name);
         else
             rc = add_entry(b, path, 0, stack);
     }

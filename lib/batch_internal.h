@@ -50,6 +50,7 @@ struct adexp_batch {
     char **roots;              /* paths given before run: walked by run */
     size_t nroots, roots_cap;
     int nomem;                 /* a queueing allocation failed */
+    uint64_t filtered;         /* walked files left out by o.include */
     int ran;
     double t0;
     void (*on_publish)(void *ctx);   /* run's hook, every so many entries */
