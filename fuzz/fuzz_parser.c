@@ -8,14 +8,16 @@
  *  - the tree: every slice in the input, fields inside the message span, a
  *    child after its parent, siblings in order, nchildren and nfields match
  *    the counts, kinds valid, basic fields childless, depth <= max_depth,
- *    keywords A-Z0-9 within the limit, TITLE first. */
+ *    keywords A-Z0-9 within the limit, TITLE first;
+ *  - adexp_parse() returns the first message's status;
+ *  - the same holds when one of the first allocations fails. */
 #include "fuzz_common.h"
 #include "lexer.h"
 
 typedef struct ctx {
     const char *buf;
     size_t len;
-    const adexp_options *o;
+    const adexp_options *o;    /* as the parser clamps them */
     const adexp_msg *m;
     size_t *bol;               /* start offsets of the lines */
     size_t nlines;
@@ -143,31 +145,83 @@ static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t in
         FUZZ_CHECK(fuzz_slice_in(c->buf, c->len, m->view.title.ptr, m->view.title.len));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* An allocator that fails its fail_at-th call (0: never). */
+typedef struct failing {
+    size_t calls, fail_at;
+} failing;
+
+static void *failing_alloc(void *ctx, size_t size)
 {
-    adexp_options o = fuzz_options(&data, &size);
-    char *buf = fuzz_copy(data, size);
-    ctx c = {.buf = buf, .len = size, .o = &o};
-    index_lines(&c);
-    adexp_parser *p = adexp_parser_new(&o, NULL);
-    FUZZ_CHECK(p != NULL);
+    failing *f = ctx;
+    if (++f->calls == f->fail_at)
+        return NULL;
+    return malloc(size);
+}
+
+static void failing_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(ptr);
+}
+
+/* Parse every message of c->buf, checking each; returns the first status. */
+static adexp_status parse_all(ctx *c, adexp_options o, const adexp_allocator *hooks)
+{
+    adexp_parser *p = adexp_parser_new(&o, hooks);
+    if (!p) {
+        FUZZ_CHECK(hooks != NULL);          /* only the failing allocator */
+        return ADEXP_E_NOMEM;
+    }
     if (o.max_depth > ADEXP_MAX_DEPTH_LIMIT)
         o.max_depth = ADEXP_MAX_DEPTH_LIMIT;
+    c->o = &o;
     adexp_arena arena;
-    adexp_arena_init(&arena, NULL);
-    adexp_parser_reset(p, buf, size);
+    adexp_arena_init(&arena, hooks);
+    adexp_parser_reset(p, c->buf, c->len);
     adexp_msg m;
-    adexp_status st;
+    adexp_status st, first = ADEXP_END;
     size_t index = 0, prev_end = 0;
     while ((st = adexp_parser_next(p, &arena, &m)) != ADEXP_END) {
-        FUZZ_CHECK(index <= size);          /* each message consumes input */
-        check_message(&c, &m, st, index++, prev_end);
+        FUZZ_CHECK(index <= c->len);        /* each message consumes input */
+        if (index == 0)
+            first = st;
+        check_message(c, &m, st, index++, prev_end);
         prev_end = m.offset + m.length;
         adexp_arena_reset(&arena);
     }
     FUZZ_CHECK(adexp_parser_next(p, &arena, &m) == ADEXP_END);
     adexp_parser_free(p);
     adexp_arena_free(&arena);
+    c->o = NULL;
+    return first;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    int has_options = size && fuzz_is_option_byte(data[0]);
+    adexp_options o = fuzz_options(&data, &size);
+    char *buf = fuzz_copy(data, size);
+    ctx c = {.buf = buf, .len = size};
+    index_lines(&c);
+    adexp_status first = parse_all(&c, o, NULL);
+
+    /* the one-shot API agrees on the first message */
+    if (!has_options) {
+        adexp_arena arena;
+        adexp_arena_init(&arena, NULL);
+        adexp_msg m;
+        adexp_status st = adexp_parse(buf, size, &arena, &m);
+        FUZZ_CHECK(st == first);
+        adexp_arena_free(&arena);
+    }
+
+    /* again with the 1st to 4th allocation failing: no crash, no leak, and
+     * the same invariants (NOMEM is just another error) */
+    failing f = {0, 1 + (size ? (unsigned char)buf[size - 1] % 4 : 0)};
+    adexp_allocator hooks = {failing_alloc, failing_free, &f};
+    parse_all(&c, o, &hooks);
+
     free(c.bol);
     free(buf);
     return 0;
