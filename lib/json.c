@@ -1,7 +1,6 @@
 /* The JSON writer: one NDJSON line per message, the CLI's contract.
  * Values are folded (separator runs to one space, trimmed); strings are
  * valid JSON and valid UTF-8: bytes that are not UTF-8 become \u00XX. */
-#include <stdio.h>
 #include <string.h>
 
 #include "adexp.h"
@@ -45,31 +44,42 @@ static int reserve(adexp_buf *b, size_t n)
     return 1;
 }
 
+/* The writer reserves the worst case of each piece, then appends without
+ * checks: a string of n bytes takes at most 6n + 2 (every byte \u00XX). */
 typedef struct writer {
     adexp_buf *b;
     int ok;
 } writer;
 
-static void put(writer *w, const char *s, size_t n)
+/* Room for n more bytes: a pointer to them, or NULL (and the writer fails). */
+static inline char *room(writer *w, size_t n)
 {
+    if (w->b->cap - w->b->len >= n && w->ok)
+        return w->b->data + w->b->len;
     if (!w->ok || !reserve(w->b, n)) {
         w->ok = 0;
-        return;
+        return NULL;
     }
-    memcpy(w->b->data + w->b->len, s, n);
-    w->b->len += n;
+    return w->b->data + w->b->len;
 }
 
-static void puts_lit(writer *w, const char *s)
+static void commit(writer *w, const char *end)
 {
-    put(w, s, strlen(s));
+    w->b->len = (size_t)(end - w->b->data);
 }
 
-static void put_size(writer *w, size_t v)
+#define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
+
+static char *put_u64(char *o, uint64_t v)
 {
-    char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%zu", v);
-    put(w, tmp, (size_t)n);
+    char tmp[20];
+    size_t n = 0;
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n)
+        *o++ = tmp[--n];
+    return o;
 }
 
 /* Length of the valid UTF-8 sequence at s[0..n), or 0. */
@@ -95,117 +105,195 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-static int is_fold_sep(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+enum { J_PLAIN = 0, J_SEP, J_QUOTE, J_CTRL, J_HIGH };
 
-/* A JSON string of s; with fold, separator runs become one space and the
- * ends are trimmed. */
-static void put_json_string(writer *w, adexp_slice s, int fold)
+/* Byte classes for JSON strings: copied as is, separator, escaped with a
+ * backslash, control byte, byte >= 0x80. */
+static const uint8_t json_class[256] = {
+    [0x00] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
+    [0x08] = J_CTRL, J_SEP, J_SEP, J_CTRL, J_CTRL, J_SEP, J_CTRL, J_CTRL,
+    [0x10] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
+    [0x18] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
+    [' '] = J_SEP, ['"'] = J_QUOTE, ['\\'] = J_QUOTE,
+    [0x80] = J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+};
+
+static char *escape_byte(char *o, unsigned char c)
 {
     static const char hex[] = "0123456789abcdef";
+    o = LIT(o, "\\u00");
+    *o++ = hex[c >> 4];
+    *o++ = hex[c & 15];
+    return o;
+}
+
+/* A JSON string of s at o (room: 6 * s.len + 2). With fold, runs of
+ * separators become one space and the ends are trimmed; without, only
+ * the space is kept as is. */
+static char *string_at(char *o, adexp_slice s, int fold)
+{
     const unsigned char *p = (const unsigned char *)s.ptr;
-    if (!w->ok || s.len > (SIZE_MAX - 2) / 6 || !reserve(w->b, s.len * 6 + 2)) {
-        w->ok = 0;
-        return;
-    }
-    char *o = w->b->data + w->b->len;
-    char *first = o + 1;
-    int pending = 0;
+    size_t i = 0, n = s.len;
+    int pending = 0, any = 0;
     *o++ = '"';
-    for (size_t i = 0; i < s.len; i++) {
+    while (i < n) {
         unsigned char c = p[i];
-        if (fold && is_fold_sep(c)) {
-            pending = 1;
+        unsigned k = json_class[c];
+        if (k == J_SEP && fold) {
+            pending = any;
+            i++;
             continue;
         }
-        if (pending && o != first)
+        if (pending)
             *o++ = ' ';
         pending = 0;
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-            *o++ = (char)c;
-        } else if (c == '"' || c == '\\') {
+        any = 1;
+        if (k == J_PLAIN || c == ' ') {
+            do
+                *o++ = (char)p[i++];
+            while (i < n && json_class[p[i]] == J_PLAIN);
+        } else if (k == J_QUOTE) {
             *o++ = '\\';
             *o++ = (char)c;
+            i++;
         } else {
-            size_t n = c >= 0x80 ? utf8_len(p + i, s.len - i) : 0;
-            if (n) {
-                memcpy(o, p + i, n);
-                o += n;
-                i += n - 1;
+            size_t u = k == J_HIGH ? utf8_len(p + i, n - i) : 0;
+            if (u) {
+                memcpy(o, p + i, u);
+                o += u;
+                i += u;
             } else {
-                memcpy(o, "\\u00", 4);
-                o[4] = hex[c >> 4];
-                o[5] = hex[c & 15];
-                o += 6;
+                o = escape_byte(o, c);
+                i++;
             }
         }
     }
     *o++ = '"';
-    w->b->len = (size_t)(o - w->b->data);
+    return o;
 }
 
-static void put_string(writer *w, adexp_slice s)
+/* Worst-case bytes of a field's own text (not its children). */
+static size_t field_room(const adexp_field *f)
 {
-    put_json_string(w, s, 1);
+    size_t n = f->keyword.len + f->value.len;
+    return n > (SIZE_MAX - 128) / 6 ? SIZE_MAX : 6 * n + 128;
 }
 
 static void put_fields(writer *w, const adexp_field *f);
 
-static void put_field(writer *w, const adexp_field *f)
+/* One field and its children; sep: the ',' before all but the first. */
+static void put_field(writer *w, const adexp_field *f, int sep)
 {
-    puts_lit(w, "{\"name\":");
-    put_string(w, f->keyword);
-    if (f->kind == ADEXP_LIST) {
-        puts_lit(w, ",\"items\":[");
-        put_fields(w, f->child);
-        puts_lit(w, "]");
-    } else {
-        if (f->kind == ADEXP_BASIC || f->value.len > 0) {
-            puts_lit(w, ",\"value\":");
-            put_string(w, f->value);
-        }
-        if (f->kind == ADEXP_COMPOUND && (f->child || f->value.len == 0)) {
-            puts_lit(w, ",\"fields\":[");
-            put_fields(w, f->child);
-            puts_lit(w, "]");
-        }
+    size_t need = field_room(f);
+    char *o = need == SIZE_MAX ? NULL : room(w, need);
+    if (!o) {
+        w->ok = 0;
+        return;
     }
+    if (sep)
+        *o++ = ',';
+    o = LIT(o, "{\"name\":");
+    o = string_at(o, f->keyword, 1);
+    int list = f->kind == ADEXP_LIST;
+    int fields = f->kind == ADEXP_COMPOUND && (f->child || f->value.len == 0);
+    if (!list && (f->kind == ADEXP_BASIC || f->value.len > 0)) {
+        o = LIT(o, ",\"value\":");
+        o = string_at(o, f->value, 1);
+    }
+    if (list)
+        o = LIT(o, ",\"items\":[");
+    else if (fields)
+        o = LIT(o, ",\"fields\":[");
+    commit(w, o);
+    if (list || fields)
+        put_fields(w, f->child);
+    if (!(o = room(w, 32)))
+        return;
+    if (list || fields)
+        *o++ = ']';
     if (f->flags & ADEXP_FIELD_UNKNOWN)
-        puts_lit(w, ",\"unknown\":true");
-    puts_lit(w, "}");
+        o = LIT(o, ",\"unknown\":true");
+    *o++ = '}';
+    commit(w, o);
 }
 
 static void put_fields(writer *w, const adexp_field *f)
 {
-    for (; f; f = f->next) {
-        put_field(w, f);
-        if (f->next)
-            puts_lit(w, ",");
-    }
+    for (int sep = 0; f && w->ok; f = f->next, sep = 1)
+        put_field(w, f, sep);
+}
+
+static void put_error(writer *w, const adexp_error *e)
+{
+    const char *name = adexp_status_name(e->code);
+    size_t nlen = strlen(name), mlen = strlen(e->message);
+    char *o = room(w, nlen + mlen + 128);
+    if (!o)
+        return;
+    o = LIT(o, "{\"code\":\"");
+    memcpy(o, name, nlen);
+    o = LIT(o + nlen, "\",\"message\":\"");
+    memcpy(o, e->message, mlen);
+    o = LIT(o + mlen, "\",\"line\":");
+    o = put_u64(o, e->line);
+    o = LIT(o, ",\"column\":");
+    o = put_u64(o, e->column);
+    o = LIT(o, ",\"offset\":");
+    o = put_u64(o, e->offset);
+    *o++ = '}';
+    commit(w, o);
 }
 
 static void put_errors(writer *w, const adexp_msg *msg)
 {
-    puts_lit(w, ",\"errors\":[");
+    char *o = room(w, 16);
+    if (!o)
+        return;
+    commit(w, LIT(o, "],\"errors\":["));
     for (size_t i = 0; i < msg->nerrors; i++) {
-        const adexp_error *e = &msg->errors[i];
-        if (i)
-            puts_lit(w, ",");
-        puts_lit(w, "{\"code\":\"");
-        puts_lit(w, adexp_status_name(e->code));
-        puts_lit(w, "\",\"message\":\"");
-        puts_lit(w, e->message);
-        puts_lit(w, "\",\"line\":");
-        put_size(w, e->line);
-        puts_lit(w, ",\"column\":");
-        put_size(w, e->column);
-        puts_lit(w, ",\"offset\":");
-        put_size(w, e->offset);
-        puts_lit(w, "}");
+        if (i && (o = room(w, 1)))
+            *o++ = ',', commit(w, o);
+        put_error(w, &msg->errors[i]);
     }
-    puts_lit(w, "]");
+    if ((o = room(w, 3)))
+        commit(w, LIT(o, "]}\n"));
+}
+
+/* The line's head: source, index, offset, title, and "fields":[. */
+static void put_head(writer *w, const adexp_msg *msg, adexp_slice src)
+{
+    adexp_slice title = msg->view.title;
+    if (src.len > (SIZE_MAX - 256) / 6 - title.len) {
+        w->ok = 0;
+        return;
+    }
+    char *o = room(w, 6 * (src.len + title.len) + 256);
+    if (!o)
+        return;
+    o = LIT(o, "{\"source\":");
+    o = string_at(o, src, 0);
+    o = LIT(o, ",\"index\":");
+    o = put_u64(o, msg->index);
+    o = LIT(o, ",\"offset\":");
+    o = put_u64(o, msg->offset);
+    o = LIT(o, ",\"title\":");
+    o = title.ptr ? string_at(o, title, 1) : LIT(o, "null");
+    commit(w, LIT(o, ",\"fields\":["));
 }
 
 adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)
@@ -213,22 +301,9 @@ adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *
     writer w = {out, 1};
     size_t start = out->len;
     adexp_slice src = {source, strlen(source)};
-    puts_lit(&w, "{\"source\":");
-    put_json_string(&w, src, 0);
-    puts_lit(&w, ",\"index\":");
-    put_size(&w, msg->index);
-    puts_lit(&w, ",\"offset\":");
-    put_size(&w, msg->offset);
-    puts_lit(&w, ",\"title\":");
-    if (msg->view.title.ptr)
-        put_string(&w, msg->view.title);
-    else
-        puts_lit(&w, "null");
-    puts_lit(&w, ",\"fields\":[");
+    put_head(&w, msg, src);
     put_fields(&w, msg->fields);
-    puts_lit(&w, "]");
     put_errors(&w, msg);
-    puts_lit(&w, "}\n");
     if (!w.ok) {
         out->len = start;
         return ADEXP_E_NOMEM;
