@@ -4,7 +4,7 @@
  * batch driver on copies of the teivah message with 1 and 2 workers.
  *
  *   bench_parse [--runs N] [--corpus N] [--testdata DIR] [--tsv FILE]
- *               [--only main|regex|split] [--regex-max N] [--no-batch]
+ *               [--only main|regex|split] [--passes N] [--regex-max N] [--no-batch]
  *
  * For each corpus: a warm-up pass per parser, then --runs runs (at least 5)
  * in which every parser parses the corpus once in turn; per parser, the
@@ -510,6 +510,7 @@ static void report(corpus *c, int runs, int only, FILE *tsv)
 int main(int argc, char **argv)
 {
     int runs = 7, batch = 1, only = -1;
+    size_t passes = 2000;      /* of the teivah message per run */
     size_t ncorpus = 100000;
     const char *testdata = getenv("ADEXP_TESTDATA");
     const char *tsv_path = NULL;
@@ -522,6 +523,8 @@ int main(int argc, char **argv)
             testdata = argv[++i];
         else if (strcmp(argv[i], "--tsv") == 0 && i + 1 < argc)
             tsv_path = argv[++i];
+        else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc)
+            passes = (size_t)strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--regex-max") == 0 && i + 1 < argc)
             regex_max = (size_t)strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--no-batch") == 0)
@@ -532,7 +535,7 @@ int main(int argc, char **argv)
                  : strcmp(o, "regex") == 0 ? P_REGEX : -1;
         } else {
             fprintf(stderr, "usage: %s [--runs N] [--corpus N] [--testdata DIR] [--tsv FILE]"
-                    " [--only main|regex|split] [--regex-max N] [--no-batch]\n", argv[0]);
+                    " [--only main|regex|split] [--passes N] [--regex-max N] [--no-batch]\n", argv[0]);
             return 2;
         }
     }
@@ -553,7 +556,7 @@ int main(int argc, char **argv)
         return 1;
 
     /* (a) the teivah IFPL */
-    corpus a = {.name = "teivah IFPL", .passes = 2000};
+    corpus a = {.name = "teivah IFPL", .passes = passes ? passes : 1};
     char path[4096];
     snprintf(path, sizeof path, "%s/messages/IFPL-teivah-1.adexp", testdata);
     char *teivah = read_file(path, &a.len);
