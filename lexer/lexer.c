@@ -131,6 +131,15 @@ static uint64_t alnum_bytes(uint64_t x)
     uint64_t upper = (lo7 + BYTES(0x80 - 'A')) & ~(lo7 + BYTES(0x7F - 'Z'));
     return (digit | upper) & ~high & BYTES(0x80);
 }
+
+/* 0x80 in the lowest byte of x that is '(', ')' or '-' (has-zero-byte test on
+ * each; bytes above the first match may be flagged too), 0 if there is none. */
+static uint64_t paren_dash_bytes(uint64_t x)
+{
+    uint64_t a = x ^ BYTES('('), b = x ^ BYTES(')'), c = x ^ BYTES('-');
+    return (((a - BYTES(1)) & ~a) | ((b - BYTES(1)) & ~b) | ((c - BYTES(1)) & ~c)) &
+           BYTES(0x80);
+}
 #endif
 
 static const dict_entry *hot_keyword(uint64_t key)
@@ -368,8 +377,20 @@ static int is_title_start(const lexer *lx, size_t dash)
  * Returns 0 if there is none; *stop is where the search ended. */
 static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop)
 {
-    size_t depth = 0, i;
-    for (i = open; i < end; i++) {
+    size_t depth = 0, i = open;
+    while (i < end) {
+#if FAST_SCAN
+        if (end - i >= 8) {    /* on to the next '(', ')' or '-', 8 bytes a step */
+            uint64_t x, m;
+            memcpy(&x, lx->buf + i, 8);
+            m = paren_dash_bytes(x);
+            if (!m) {
+                i += 8;
+                continue;
+            }
+            i += (size_t)__builtin_ctzll(m) >> 3;
+        }
+#endif
         char c = lx->buf[i];
         if (c == '(')
             depth++;
@@ -377,6 +398,7 @@ static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop
             return i + 1;
         else if (c == '-' && is_title_start(lx, i))
             break;
+        i++;
     }
     *stop = i;
     return 0;

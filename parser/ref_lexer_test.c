@@ -144,8 +144,11 @@ static void test_lexer_scan_random_same_tokens(void **state)
             s = s * 6364136223846793005u + 1442695040888963407u;
             unsigned r = (unsigned)(s >> 33);
             if (r % 7 == 0) {          /* a field start, then a run of value */
+                static const char *const starts[] = {"-PTID ", "-MSGTXT (", "-OLDMSG ",
+                                                     "-TITLE ", "-PT-PTID ", "- FL "};
                 size_t run = (r >> 3) % 40;
-                len += (size_t)snprintf(buf + len, sizeof buf - len, "-PTID ");
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s",
+                                        starts[(r >> 12) % 6]);
                 for (size_t k = 0; k < run && len < want; k++)
                     buf[len++] = (char)('A' + (r >> 8) % 26);
             } else {
