@@ -72,6 +72,11 @@ ADEXP_API void adexp_batch_free(adexp_batch *b);
  * what the walk found. A path that cannot be used becomes a failed input,
  * reported in its place by run. Returns 0, or -1 when out of memory. */
 ADEXP_API int adexp_batch_add_path(adexp_batch *b, const char *path);
+/* Queue a buffer of messages held in memory, named name in the output and
+ * the diagnostics. The bytes are not copied: keep them alive until run
+ * returns. Returns 0, or -1 when out of memory. */
+ADEXP_API int adexp_batch_add_buffer(adexp_batch *b, const char *name,
+                                     const char *data, size_t len);
 /* Queue each line of the file list (one path per line, "-": standard
  * input). Returns 0, or an errno if the list cannot be read. */
 ADEXP_API int adexp_batch_add_list(adexp_batch *b, const char *list);

@@ -160,7 +160,7 @@ static int load_stdin(batch_worker *w, const char *path, size_t *len)
 }
 
 /* The checks that make one clear line instead of a flood of parse errors. */
-static int check_content(batch_worker *w, const char *path, size_t len)
+static int check_content(batch_worker *w, const char *path, const char *in, size_t len)
 {
     char why[96];
     if (len > w->b->o.max_file_size) {
@@ -170,13 +170,13 @@ static int check_content(batch_worker *w, const char *path, size_t len)
     }
     if (len == 0)
         return fail(w, path, "empty file"), -1;
-    const char *nul = memchr(w->in, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
+    const char *nul = memchr(in, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
     if (nul) {
         snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
-                 (size_t)(nul - w->in));
+                 (size_t)(nul - in));
         return fail(w, path, why), -1;
     }
-    if (!memchr(w->in, '-', len))
+    if (!memchr(in, '-', len))
         return fail(w, path, "not ADEXP: no '-' in the file"), -1;
     return 0;
 }
@@ -194,14 +194,14 @@ static void report_errors(batch_worker *w, const char *path, const adexp_msg *m)
                          m->nerrors_total - m->nerrors, m->index);
 }
 
-/* Parse every message of w->in[0..len). The arena is reset after each
+/* Parse every message of in[0..len). The arena is reset after each
  * message: its chunks are kept, so steady state allocates nothing. */
-static void parse_all(batch_worker *w, const char *path, size_t len)
+static void parse_all(batch_worker *w, const char *path, const char *in, size_t len)
 {
     int json = w->b->o.format == ADEXP_BATCH_JSON;
     uint64_t count = 0, bad = 0;
     adexp_msg m;
-    adexp_parser_reset(w->parser, w->in, len);
+    adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         count++;
         if (m.nerrors_total) {
@@ -228,9 +228,13 @@ static void parse_all(batch_worker *w, const char *path, size_t len)
 
 void batch_do_entry(batch_worker *w, const batch_entry *e)
 {
-    const char *path = e->path;
+    const char *path = e->path, *in = NULL;
     size_t len = 0;
     switch (e->kind) {
+    case BATCH_BUFFER:
+        in = e->data;
+        len = e->len;
+        break;
     case BATCH_SKIP:
         batch_str_printf(&w->err, "%s: %s\n", path, e->note);
         w->skipped++;
@@ -247,6 +251,8 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
             return;
         break;
     }
-    if (check_content(w, path, len) == 0)
-        parse_all(w, path, len);
+    if (!in)
+        in = w->in;
+    if (check_content(w, path, in, len) == 0)
+        parse_all(w, path, in, len);
 }

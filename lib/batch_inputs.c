@@ -39,7 +39,9 @@ static const char *store(adexp_batch *b, const char *s)
     return p;
 }
 
-int batch_push(adexp_batch *b, int kind, const char *path, const char *note)
+/* Queue one entry; data and len only for BATCH_BUFFER. */
+static int push_entry(adexp_batch *b, int kind, const char *path, const char *note,
+                      const char *data, size_t len)
 {
     size_t si = b->n >> BATCH_SEG_BITS;
     if (si >= BATCH_MAX_SEGS)
@@ -48,6 +50,8 @@ int batch_push(adexp_batch *b, int kind, const char *path, const char *note)
         goto nomem;
     batch_entry *e = &b->seg[si][b->n & (BATCH_SEG_SIZE - 1)];
     e->kind = kind;
+    e->data = data;
+    e->len = len;
     e->path = store(b, path);
     e->note = note ? store(b, note) : NULL;
     if (!e->path || (note && !e->note))
@@ -63,6 +67,11 @@ nomem:
     return -1;
 }
 
+int batch_push(adexp_batch *b, int kind, const char *path, const char *note)
+{
+    return push_entry(b, kind, path, note, NULL, 0);
+}
+
 void batch_inputs_free(adexp_batch *b)
 {
     for (size_t i = 0; i < BATCH_MAX_SEGS && b->seg && b->seg[i]; i++)
@@ -74,7 +83,7 @@ void batch_inputs_free(adexp_batch *b)
         b->blocks = next;
     }
     for (size_t i = 0; i < b->nroots; i++)
-        free(b->roots[i]);
+        free(b->roots[i].path);
     free(b->roots);
 }
 
@@ -277,20 +286,34 @@ static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack)
 
 /* Queued paths are walked by run, in the calling thread, while the workers
  * already parse what the walk has found. */
-int adexp_batch_add_path(adexp_batch *b, const char *path)
+static int add_root(adexp_batch *b, const char *path, const char *data, size_t len)
 {
     if (b->nroots == b->roots_cap) {
         size_t cap = b->roots_cap ? b->roots_cap * 2 : 16;
-        char **v = realloc(b->roots, cap * sizeof *v);
+        batch_root *v = realloc(b->roots, cap * sizeof *v);
         if (!v)
             return b->nomem = 1, -1;
         b->roots = v;
         b->roots_cap = cap;
     }
-    if ((b->roots[b->nroots] = strdup(path)) == NULL)
+    batch_root *r = &b->roots[b->nroots];
+    if ((r->path = strdup(path)) == NULL)
         return b->nomem = 1, -1;
+    r->data = data;
+    r->len = len;
     b->nroots++;
     return 0;
+}
+
+int adexp_batch_add_path(adexp_batch *b, const char *path)
+{
+    return add_root(b, path, NULL, 0);
+}
+
+int adexp_batch_add_buffer(adexp_batch *b, const char *name, const char *data,
+                           size_t len)
+{
+    return add_root(b, name, data ? data : "", data ? len : 0);
 }
 
 static void walk_root(adexp_batch *b, const char *path)
@@ -310,8 +333,13 @@ static void walk_root(adexp_batch *b, const char *path)
 
 void batch_walk_roots(adexp_batch *b)
 {
-    for (size_t i = 0; i < b->nroots && !b->nomem; i++)
-        walk_root(b, b->roots[i]);
+    for (size_t i = 0; i < b->nroots && !b->nomem; i++) {
+        const batch_root *r = &b->roots[i];
+        if (r->data)   /* a buffer is queued as it is, with the caller's bytes */
+            push_entry(b, BATCH_BUFFER, r->path, NULL, r->data, r->len);
+        else
+            walk_root(b, r->path);
+    }
 }
 
 /* Read all of fd into a malloc'ed, NUL-terminated string. */

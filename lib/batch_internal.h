@@ -15,6 +15,7 @@
 enum batch_kind {
     BATCH_FILE,                /* a path to open and parse */
     BATCH_STDIN,               /* "-" */
+    BATCH_BUFFER,              /* the caller's bytes: data, len */
     BATCH_FAIL,                /* failed before parsing: note says why */
     BATCH_SKIP                 /* skipped entry of a walk: note says why */
 };
@@ -25,8 +26,17 @@ enum batch_kind {
  * `published` counts it (release store after it is written). */
 typedef struct batch_entry {
     const char *path, *note;   /* note: NULL for files */
+    const char *data;          /* BATCH_BUFFER: the caller's bytes */
+    size_t len;
     int kind;
 } batch_entry;
+
+/* An input given before run: a path to walk, or a named buffer. */
+typedef struct batch_root {
+    char *path;
+    const char *data;          /* non-NULL: a buffer of len bytes */
+    size_t len;
+} batch_root;
 
 #define BATCH_SEG_BITS 12
 #define BATCH_SEG_SIZE ((size_t)1 << BATCH_SEG_BITS)   /* entries per segment */
@@ -47,7 +57,7 @@ struct adexp_batch {
     size_t n;                  /* entries written (the walker's own count) */
     batch_block *blocks;       /* string storage, newest first */
     char *bptr, *bend;         /* free space in the newest block */
-    char **roots;              /* paths given before run: walked by run */
+    batch_root *roots;         /* inputs given before run: walked by run */
     size_t nroots, roots_cap;
     int nomem;                 /* a queueing allocation failed */
     uint64_t filtered;         /* walked files left out by o.include */

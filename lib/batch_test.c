@@ -156,6 +156,61 @@ static void test_missing_and_limit(void **state)
     fclose(fe);
 }
 
+/* Buffers in memory go through the same pool, in order with the paths. */
+static void run_buffers(unsigned jobs, char **out, char **err, adexp_batch_stats *st)
+{
+    static char many[20][sizeof good];
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = jobs;
+    o.out_fd = fileno(fo);
+    o.err_fd = fileno(fe);
+    adexp_batch *b = adexp_batch_new(&o);
+    char path[256];
+    snprintf(path, sizeof path, "%s/a.adexp", dir);
+    for (int i = 0; i < 20; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "mem%02d", i);
+        memcpy(many[i], good, sizeof good);
+        assert_int_equal(adexp_batch_add_buffer(b, name, many[i], sizeof good - 1), 0);
+        if (i == 10)
+            adexp_batch_add_path(b, path);
+    }
+    adexp_batch_add_buffer(b, "bad", bad, sizeof bad - 1);
+    adexp_batch_add_buffer(b, "nothing", NULL, 0);
+    assert_int_equal(adexp_batch_run(b, st), 1);
+    adexp_batch_free(b);
+    FILE *fs[2] = {fo, fe};
+    char **dst[2] = {out, err};
+    for (int i = 0; i < 2; i++) {
+        long n = ftell(fs[i]);
+        rewind(fs[i]);
+        *dst[i] = calloc(1, (size_t)n + 1);
+        assert_int_equal(fread(*dst[i], 1, (size_t)n, fs[i]), (size_t)n);
+        fclose(fs[i]);
+    }
+}
+
+static void test_buffers(void **state)
+{
+    (void)state;
+    adexp_batch_stats st;
+    char *out1, *err1, *out2, *err2;
+    run_buffers(1, &out1, &err1, &st);
+    run_buffers(2, &out2, &err2, &st);
+    assert_string_equal(out1, out2);
+    assert_string_equal(err1, err2);
+    assert_int_equal(st.files, 23);
+    assert_int_equal(st.files_failed, 2);     /* bad, nothing */
+    assert_int_equal(st.messages, 22);
+    char *m0 = strstr(out1, "\"source\":\"mem00\""), *m10 = strstr(out1, "\"mem10\"");
+    char *a = strstr(out1, "/a.adexp\""), *m11 = strstr(out1, "\"mem11\"");
+    assert_true(m0 && m10 && a && m11 && m0 < m10 && m10 < a && a < m11);
+    assert_non_null(strstr(err1, "bad:1:13: LIST_UNCLOSED"));
+    assert_non_null(strstr(err1, "nothing: empty file"));
+    free(out1), free(err1), free(out2), free(err2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_summary_format),
         cmocka_unit_test(test_missing_and_limit),
+        cmocka_unit_test(test_buffers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
