@@ -59,6 +59,17 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* What was written to f, NUL-terminated (caller frees); closes f. */
+static char *read_back(FILE *f)
+{
+    long n = ftell(f);
+    rewind(f);
+    char *s = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return s;
+}
+
 /* Run over dir with jobs workers; output and diagnostics go to temp files
  * whose contents are returned (caller frees). */
 static int run_dir(unsigned jobs, int format, adexp_batch_stats *st,
@@ -75,15 +86,8 @@ static int run_dir(unsigned jobs, int format, adexp_batch_stats *st,
     assert_int_equal(adexp_batch_add_path(b, dir), 0);
     int rc = adexp_batch_run(b, st);
     adexp_batch_free(b);
-    FILE *fs[2] = {fo, fe};
-    char **dst[2] = {out, err};
-    for (int i = 0; i < 2; i++) {
-        long n = ftell(fs[i]);
-        rewind(fs[i]);
-        *dst[i] = calloc(1, (size_t)n + 1);
-        assert_int_equal(fread(*dst[i], 1, (size_t)n, fs[i]), (size_t)n);
-        fclose(fs[i]);
-    }
+    *out = read_back(fo);
+    *err = read_back(fe);
     return rc;
 }
 
@@ -180,15 +184,8 @@ static void run_buffers(unsigned jobs, char **out, char **err, adexp_batch_stats
     adexp_batch_add_buffer(b, "nothing", NULL, 0);
     assert_int_equal(adexp_batch_run(b, st), 1);
     adexp_batch_free(b);
-    FILE *fs[2] = {fo, fe};
-    char **dst[2] = {out, err};
-    for (int i = 0; i < 2; i++) {
-        long n = ftell(fs[i]);
-        rewind(fs[i]);
-        *dst[i] = calloc(1, (size_t)n + 1);
-        assert_int_equal(fread(*dst[i], 1, (size_t)n, fs[i]), (size_t)n);
-        fclose(fs[i]);
-    }
+    *out = read_back(fo);
+    *err = read_back(fe);
 }
 
 static void test_buffers(void **state)
