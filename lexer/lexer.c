@@ -153,9 +153,9 @@ static const dict_entry *hot_keyword(uint64_t key)
 
 static state_fn lex_between(lexer *lx);
 static state_fn lex_dash(lexer *lx);
-static state_fn lex_value(lexer *lx);
-static state_fn lex_text_value(lexer *lx);
 static state_fn lex_eof(lexer *lx);
+static state_fn basic_value(lexer *lx, field_token *t);
+static state_fn text_value(lexer *lx, field_token *t);
 
 static state_fn state(state_fn (*fn)(lexer *))
 {
@@ -163,15 +163,17 @@ static state_fn state(state_fn (*fn)(lexer *))
     return s;
 }
 
-static void emit(lexer *lx, tok_kind kind, adexp_status code, size_t start,
+static void emit(lexer *lx, ftok_kind kind, adexp_status code, size_t start,
                  size_t end)
 {
-    token *t = lx->out;
+    field_token *t = lx->out;
     t->kind = kind;
     t->code = code;
-    t->ptr = lx->buf + start;
-    t->len = end - start;
-    t->offset = start;
+    t->keyword.ptr = NULL;
+    t->keyword.len = 0;
+    t->value.ptr = lx->buf + start;
+    t->value.len = end - start;
+    t->offset = t->value_offset = start;
     t->entry = NULL;
     lx->emitted = 1;
 }
@@ -221,14 +223,27 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->emitted = 0;
     lx->max_keyword_len = max_keyword_len;
     lx->paren_horizon = 0;
+    lx->split_value = 0;
 }
 
 void lexer_next(lexer *lx, token *out)
 {
-    lx->out = out;
-    lx->emitted = 0;
-    while (!lx->emitted)
-        lx->state = lx->state.fn(lx);
+    const field_token *f = &lx->split;
+    if (lx->split_value) {
+        lx->split_value = 0;
+        *out = (token){TOK_VALUE, f->code, f->value.ptr, f->value.len,
+                       f->value_offset, NULL};
+        return;
+    }
+    lexer_next_field(lx, &lx->split);
+    if (f->kind == FT_FIELD) {
+        lx->split_value = 1;
+        *out = (token){TOK_KEYWORD, ADEXP_OK, f->keyword.ptr, f->keyword.len,
+                       f->offset, f->entry};
+        return;
+    }
+    tok_kind k = f->kind == FT_EOF ? TOK_EOF : f->kind == FT_TEXT ? TOK_TEXT : TOK_ERROR;
+    *out = (token){k, f->code, f->value.ptr, f->value.len, f->offset, NULL};
 }
 
 /* Between fields: at the start of input, or at a '-' that ended a value. */
@@ -245,14 +260,15 @@ static state_fn lex_between(lexer *lx)
     }
     /* Text before the first field. */
     size_t end = next_dash(lx, i);
-    emit(lx, TOK_TEXT, ADEXP_OK, i, trim_right(lx, i, end));
+    emit(lx, FT_TEXT, ADEXP_OK, i, trim_right(lx, i, end));
     lx->pos = end;
     return state(lex_between);
 }
 
-/* At a '-': a keyword, or an error token covering the stray text. The
- * field_start test is inlined here with the buffer in locals: this runs once
- * per field. */
+/* At a '-': a whole field (the keyword, then its value scanned right here:
+ * one state and one token per field), or an error token covering the stray
+ * text. The field_start test is inlined with the buffer in locals: this runs
+ * once per field. */
 static state_fn lex_dash(lexer *lx)
 {
     const char *b = lx->buf;
@@ -288,29 +304,26 @@ static state_fn lex_dash(lexer *lx)
     size_t kwlen = i - kw;
     if (kwlen && (i == n || b[i] == '-' || is_sep((unsigned char)b[i]))) {
         if (kwlen <= lx->max_keyword_len) {
-            token *t = lx->out;
+            field_token *t = lx->out;
             const dict_entry *e = kwlen <= 8 ? hot_keyword(key) : NULL;
             if (!e)
                 e = dict_lookup(b + kw, kwlen);
-            t->kind = TOK_KEYWORD;
-            t->code = ADEXP_OK;
-            t->ptr = b + kw;
-            t->len = kwlen;
+            t->keyword.ptr = b + kw;
+            t->keyword.len = kwlen;
             t->offset = dash;
             t->entry = e;
-            lx->emitted = 1;
             lx->pos = i;
             if (e && (e->flags & DICT_TEXT))
-                return state(lex_text_value);
-            return state(lex_value);
+                return text_value(lx, t);
+            return basic_value(lx, t);
         }
         size_t end = next_dash(lx, i);
-        emit(lx, TOK_ERROR, ADEXP_E_KEYWORD_LIMIT, dash, trim_right(lx, dash, end));
+        emit(lx, FT_ERROR, ADEXP_E_KEYWORD_LIMIT, dash, trim_right(lx, dash, end));
         lx->pos = end;
         return state(lex_between);
     }
     size_t end = next_dash(lx, dash + 1);
-    emit(lx, TOK_ERROR, ADEXP_E_NO_KEYWORD, dash, trim_right(lx, dash, end));
+    emit(lx, FT_ERROR, ADEXP_E_NO_KEYWORD, dash, trim_right(lx, dash, end));
     lx->pos = end;
     return state(lex_between);
 }
@@ -347,20 +360,32 @@ static size_t find_dash(const lexer *lx, size_t i)
 #endif
 }
 
+/* Complete field token t (lex_dash filled its keyword) with its value. */
+static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t start,
+                       size_t end)
+{
+    t->kind = FT_FIELD;
+    t->code = code;
+    t->value.ptr = lx->buf + start;
+    t->value.len = end - start;
+    t->value_offset = start;
+    lx->emitted = 1;
+}
+
 /* A basic value: up to the next '-', which always starts the next field.
  * At a '-' the next state is lex_dash directly (lex_between would only hand
  * over to it). */
-static state_fn lex_value(lexer *lx)
+static state_fn basic_value(lexer *lx, field_token *t)
 {
     const char *b = lx->buf;
     size_t n = lx->len, start = lx->pos;
     while (start < n && is_sep((unsigned char)b[start]))
         start++;
     size_t end = find_dash(lx, start);
-    size_t t = end;
-    while (t > start && is_sep((unsigned char)b[t - 1]))
-        t--;
-    emit(lx, TOK_VALUE, ADEXP_OK, start, t);
+    size_t stop = end;
+    while (stop > start && is_sep((unsigned char)b[stop - 1]))
+        stop--;
+    emit_value(lx, t, ADEXP_OK, start, stop);
     lx->pos = end;
     return state(end < n ? lex_dash : lex_between);
 }
@@ -426,7 +451,7 @@ static size_t next_primary_field(const lexer *lx, size_t i)
  * within the bytes that search covered (up to the next -TITLE) is read with
  * the bracket-less rule and its brackets are checked within its own value
  * only: no byte is searched twice, so hostile input stays linear. */
-static state_fn lex_text_value(lexer *lx)
+static state_fn text_value(lexer *lx, field_token *t)
 {
     size_t start = skip_seps(lx, lx->pos), end, close = 0, stop;
     adexp_status code = ADEXP_OK;
@@ -443,14 +468,14 @@ static state_fn lex_text_value(lexer *lx)
         if (paren && !match_paren(lx, start, end, &stop))
             code = ADEXP_E_TEXT_UNCLOSED;
     }
-    emit(lx, TOK_VALUE, code, start, trim_right(lx, start, end));
+    emit_value(lx, t, code, start, trim_right(lx, start, end));
     lx->pos = end;
     return state(end < lx->len ? lex_dash : lex_between);
 }
 
 static state_fn lex_eof(lexer *lx)
 {
-    emit(lx, TOK_EOF, ADEXP_OK, lx->len, lx->len);
+    emit(lx, FT_EOF, ADEXP_OK, lx->len, lx->len);
     return state(lex_eof);
 }
 
@@ -460,5 +485,6 @@ void lexer_skip_to_title(lexer *lx)
     while (i < lx->len && !is_title_start(lx, i))
         i = next_dash(lx, i + 1);
     lx->pos = i;
+    lx->split_value = 0;
     lx->state = state(i < lx->len ? lex_dash : lex_eof);
 }

@@ -23,6 +23,12 @@ typedef enum tok_kind {
                       the next field start; code says why */
 } tok_kind;
 
+/* lexer_next_field's kinds: a whole field instead of TOK_KEYWORD + TOK_VALUE,
+ * the others as in tok_kind. FT_BEGIN and FT_END are never emitted: the
+ * parser gives them to -BEGIN X / -END X (keyword = X, entry = X's). */
+typedef enum ftok_kind { FT_EOF, FT_FIELD, FT_TEXT, FT_ERROR, FT_BEGIN, FT_END } ftok_kind;
+
+/* lexer_next's token: one per keyword, value, text or error. */
 typedef struct token {
     tok_kind kind;
     adexp_status code;
@@ -31,6 +37,19 @@ typedef struct token {
     size_t offset;
     const dict_entry *entry;   /* TOK_KEYWORD only; NULL if unknown */
 } token;
+
+/* lexer_next_field's token: a whole field (keyword, entry and value), so the
+ * parser pulls one token per field instead of two. FT_TEXT, FT_ERROR and
+ * FT_EOF carry their text in value, with value_offset == offset. */
+typedef struct field_token {
+    ftok_kind kind;
+    adexp_status code;         /* why, for FT_ERROR; a flagged value otherwise */
+    adexp_slice keyword;       /* FT_FIELD */
+    adexp_slice value;         /* right-trimmed, maybe empty */
+    size_t offset;             /* the field's '-', or where the token starts */
+    size_t value_offset;
+    const dict_entry *entry;   /* FT_FIELD: of the keyword; NULL if unknown */
+} field_token;
 
 typedef struct lexer lexer;
 typedef struct state_fn {
@@ -42,14 +61,27 @@ struct lexer {
     size_t len;
     size_t pos;                /* next byte to scan */
     state_fn state;
-    token *out;                /* where the current call emits */
+    field_token *out;          /* where the current call emits */
     int emitted;
     uint32_t max_keyword_len;
     size_t paren_horizon;      /* bytes before it hold no ')' for a '(' */
+    field_token split;         /* lexer_next: the field being handed out */
+    int split_value;           /* lexer_next: its value is still to come */
 };
 
 void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
-/* Run states until one token is emitted. After TOK_EOF, returns TOK_EOF. */
+/* Run states until one token is emitted. After TOK_EOF, returns TOK_EOF.
+ * Inline (the parser calls it once per field) and in the header, so the
+ * scalar build of parser/ref_lexer_test.c runs its own states through it. */
+static inline void lexer_next_field(lexer *lx, field_token *out)
+{
+    lx->out = out;
+    lx->emitted = 0;
+    while (!lx->emitted)
+        lx->state = lx->state.fn(lx);
+}
+/* The same stream one keyword or value at a time: an FT_FIELD is handed out
+ * as a TOK_KEYWORD and then a TOK_VALUE (for tests and fuzz_lexer). */
 void lexer_next(lexer *lx, token *out);
 /* Skip to the next '-' that starts a field whose keyword is TITLE, or to the
  * end; the next token is that keyword. Used to resume after a fatal error. */

@@ -11,18 +11,25 @@
 #include "lexer.h"
 
 typedef struct expect {
-    tok_kind kind;
-    const char *text;          /* expected slice */
+    ftok_kind kind;
+    const char *keyword;       /* expected keyword slice (FT_FIELD) */
     size_t offset;
+    const char *text;          /* expected value slice */
+    size_t value_offset;
     adexp_status code;
 } expect;
 
-#define KW(t, o) {TOK_KEYWORD, t, o, ADEXP_OK}
-#define VAL(t, o) {TOK_VALUE, t, o, ADEXP_OK}
-#define END_OF(o) {TOK_EOF, "", o, ADEXP_OK}
+#define FIELD(k, o, v, vo) {FT_FIELD, k, o, v, vo, ADEXP_OK}
+#define ERROR_AT(t, o, c) {FT_ERROR, "", o, t, o, c}
+#define END_OF(o) {FT_EOF, "", o, "", o, ADEXP_OK}
+
+static int slice_is(adexp_slice s, const char *want)
+{
+    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
 
 /* Lex src from an exactly-sized heap copy (no NUL after it, so a sanitizer
- * catches any over-read) and compare with the n expected tokens. */
+ * catches any over-read) and compare with the n expected field tokens. */
 static void check_tokens(const char *src, const expect *want, size_t n)
 {
     size_t len = strlen(src);
@@ -32,16 +39,17 @@ static void check_tokens(const char *src, const expect *want, size_t n)
     lexer lx;
     lexer_init(&lx, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
     for (size_t i = 0; i < n; i++) {
-        token t;
-        lexer_next(&lx, &t);
-        size_t wl = strlen(want[i].text);
-        if (t.kind != want[i].kind || t.len != wl ||
-            memcmp(t.ptr, want[i].text, wl) != 0 || t.offset != want[i].offset ||
-            t.code != want[i].code)
-            fail_msg("token %zu: got kind %d '%.*s' at %zu code %d; want kind %d "
-                     "'%s' at %zu code %d", i, t.kind, (int)t.len, t.ptr, t.offset,
-                     t.code, want[i].kind, want[i].text, want[i].offset,
-                     want[i].code);
+        field_token t;
+        const expect *w = &want[i];
+        lexer_next_field(&lx, &t);
+        if (t.kind != w->kind || t.offset != w->offset || t.code != w->code ||
+            (t.kind == FT_FIELD && !slice_is(t.keyword, w->keyword)) ||
+            !slice_is(t.value, w->text) || t.value_offset != w->value_offset)
+            fail_msg("token %zu: got kind %d '%.*s' at %zu '%.*s' at %zu code %d; "
+                     "want kind %d '%s' at %zu '%s' at %zu code %d", i, t.kind,
+                     (int)t.keyword.len, t.keyword.ptr, t.offset, (int)t.value.len,
+                     t.value.ptr, t.value_offset, t.code, w->kind, w->keyword,
+                     w->offset, w->text, w->value_offset, w->code);
     }
     free(buf);
 }
@@ -56,7 +64,7 @@ static void test_basic_fields(void **state)
 {
     (void)state;
     CHECK("-TITLE IFPL\n-ARCID DLH66T\n",
-          KW("TITLE", 0), VAL("IFPL", 7), KW("ARCID", 12), VAL("DLH66T", 19),
+          FIELD("TITLE", 0, "IFPL", 7), FIELD("ARCID", 12, "DLH66T", 19),
           END_OF(26), END_OF(26));
 }
 
@@ -65,8 +73,8 @@ static void test_separators_after_dash(void **state)
     (void)state;
     /* "- TITLE", "-\tTITLE", "-\nTITLE" and "-\r\n  TITLE" all open a field */
     CHECK("- TITLE FSA -\tADEP LTAC -\nADES LSZH -\r\n  EOBT 0600",
-          KW("TITLE", 0), VAL("FSA", 8), KW("ADEP", 12), VAL("LTAC", 19),
-          KW("ADES", 24), VAL("LSZH", 31), KW("EOBT", 36), VAL("0600", 46),
+          FIELD("TITLE", 0, "FSA", 8), FIELD("ADEP", 12, "LTAC", 19),
+          FIELD("ADES", 24, "LSZH", 31), FIELD("EOBT", 36, "0600", 46),
           END_OF(50));
 }
 
@@ -74,8 +82,8 @@ static void test_no_separator_before_dash(void **state)
 {
     (void)state;
     CHECK("-TITLE IFPL-BEGIN ADDR-FAC CFMUTACT-END ADDR",
-          KW("TITLE", 0), VAL("IFPL", 7), KW("BEGIN", 11), VAL("ADDR", 18),
-          KW("FAC", 22), VAL("CFMUTACT", 27), KW("END", 35), VAL("ADDR", 40),
+          FIELD("TITLE", 0, "IFPL", 7), FIELD("BEGIN", 11, "ADDR", 18),
+          FIELD("FAC", 22, "CFMUTACT", 27), FIELD("END", 35, "ADDR", 40),
           END_OF(44));
 }
 
@@ -83,75 +91,72 @@ static void test_keyword_glued_to_next_field(void **state)
 {
     (void)state;
     CHECK("-PT-PTID EDDF-ORIGIN-NETWORKTYPE SITA",
-          KW("PT", 0), VAL("", 3), KW("PTID", 3), VAL("EDDF", 9),
-          KW("ORIGIN", 13), VAL("", 20), KW("NETWORKTYPE", 20), VAL("SITA", 33),
+          FIELD("PT", 0, "", 3), FIELD("PTID", 3, "EDDF", 9),
+          FIELD("ORIGIN", 13, "", 20), FIELD("NETWORKTYPE", 20, "SITA", 33),
           END_OF(37));
 }
 
 static void test_keyword_at_end_of_input(void **state)
 {
     (void)state;
-    CHECK("-TITLE IFPL -END", KW("TITLE", 0), VAL("IFPL", 7), KW("END", 12),
-          VAL("", 16), END_OF(16));
+    CHECK("-TITLE IFPL -END", FIELD("TITLE", 0, "IFPL", 7), FIELD("END", 12, "", 16), END_OF(16));
 }
 
 static void test_value_spans_lines_and_is_trimmed(void **state)
 {
     (void)state;
     CHECK("-ROUTE N0417F330 NDG\r\n  UR26\tSAVIN  \r\n-RFL F330",
-          KW("ROUTE", 0), VAL("N0417F330 NDG\r\n  UR26\tSAVIN", 7),
-          KW("RFL", 38), VAL("F330", 43), END_OF(47));
+          FIELD("ROUTE", 0, "N0417F330 NDG\r\n  UR26\tSAVIN", 7),
+          FIELD("RFL", 38, "F330", 43), END_OF(47));
 }
 
 static void test_keyword_glued_to_value_is_another_keyword(void **state)
 {
     (void)state;
     /* "-FL250" is the keyword FL250 with an empty value, per the spec */
-    CHECK("-FL250 -TO 1631", KW("FL250", 0), VAL("", 7), KW("TO", 7),
-          VAL("1631", 11), END_OF(15));
+    CHECK("-FL250 -TO 1631", FIELD("FL250", 0, "", 7), FIELD("TO", 7, "1631", 11), END_OF(15));
 }
 
 static void test_dash_without_keyword(void **state)
 {
     (void)state;
     CHECK("-TITLE X -/ABC -ADEP EDDF",
-          KW("TITLE", 0), VAL("X", 7), {TOK_ERROR, "-/ABC", 9, ADEXP_E_NO_KEYWORD},
-          KW("ADEP", 15), VAL("EDDF", 21), END_OF(25));
-    CHECK("-TITLE X -18/PBN", KW("TITLE", 0), VAL("X", 7),
-          {TOK_ERROR, "-18/PBN", 9, ADEXP_E_NO_KEYWORD}, END_OF(16));
-    CHECK("- ", {TOK_ERROR, "-", 0, ADEXP_E_NO_KEYWORD}, END_OF(2));
+          FIELD("TITLE", 0, "X", 7), ERROR_AT("-/ABC", 9, ADEXP_E_NO_KEYWORD),
+          FIELD("ADEP", 15, "EDDF", 21), END_OF(25));
+    CHECK("-TITLE X -18/PBN", FIELD("TITLE", 0, "X", 7),
+          ERROR_AT("-18/PBN", 9, ADEXP_E_NO_KEYWORD), END_OF(16));
+    CHECK("- ", ERROR_AT("-", 0, ADEXP_E_NO_KEYWORD), END_OF(2));
 }
 
 static void test_text_before_first_field(void **state)
 {
     (void)state;
-    CHECK("  hello world\n-TITLE X", {TOK_TEXT, "hello world", 2, ADEXP_OK},
-          KW("TITLE", 14), VAL("X", 21), END_OF(22));
+    CHECK("  hello world\n-TITLE X", {FT_TEXT, "", 2, "hello world", 2, ADEXP_OK},
+          FIELD("TITLE", 14, "X", 21), END_OF(22));
 }
 
 static void test_msgtxt_brackets_keep_hyphens(void **state)
 {
     (void)state;
     CHECK("-MSGTXT (ACH-BEL20B-LIML1050 -18/PBN/B1 (X) DOF/1)\n-COMMENT A",
-          KW("MSGTXT", 0), VAL("(ACH-BEL20B-LIML1050 -18/PBN/B1 (X) DOF/1)", 8),
-          KW("COMMENT", 51), VAL("A", 60), END_OF(61));
+          FIELD("MSGTXT", 0, "(ACH-BEL20B-LIML1050 -18/PBN/B1 (X) DOF/1)", 8),
+          FIELD("COMMENT", 51, "A", 60), END_OF(61));
 }
 
 static void test_oldmsg_lines_starting_with_dash(void **state)
 {
     (void)state;
     CHECK("-OLDMSG\n(FPL-POT742-IS\n-UDYZ0010\n-UUOO0227 UUDD)\n-TITLE X",
-          KW("OLDMSG", 0), VAL("(FPL-POT742-IS\n-UDYZ0010\n-UUOO0227 UUDD)", 8),
-          KW("TITLE", 49), VAL("X", 56), END_OF(57));
+          FIELD("OLDMSG", 0, "(FPL-POT742-IS\n-UDYZ0010\n-UUOO0227 UUDD)", 8),
+          FIELD("TITLE", 49, "X", 56), END_OF(57));
 }
 
 static void test_unclosed_bracket_stops_at_primary_keyword(void **state)
 {
     (void)state;
     CHECK("-MSGTXT (FPL-ABC -UDYZ0010 -18/PBN\n-TITLE ACK",
-          KW("MSGTXT", 0),
-          {TOK_VALUE, "(FPL-ABC -UDYZ0010 -18/PBN", 8, ADEXP_E_TEXT_UNCLOSED},
-          KW("TITLE", 35), VAL("ACK", 42), END_OF(45));
+          {FT_FIELD, "MSGTXT", 0, "(FPL-ABC -UDYZ0010 -18/PBN", 8, ADEXP_E_TEXT_UNCLOSED},
+          FIELD("TITLE", 35, "ACK", 42), END_OF(45));
 }
 
 static void test_unclosed_bracket_then_closed_one(void **state)
@@ -160,8 +165,8 @@ static void test_unclosed_bracket_then_closed_one(void **state)
     /* the first '(' has no match; the second text is read up to the next
      * primary field and found balanced there */
     CHECK("-MSGTXT (A -MSGTXT (B-C) -ADEP X",
-          KW("MSGTXT", 0), {TOK_VALUE, "(A", 8, ADEXP_E_TEXT_UNCLOSED},
-          KW("MSGTXT", 11), VAL("(B-C)", 19), KW("ADEP", 25), VAL("X", 31),
+          {FT_FIELD, "MSGTXT", 0, "(A", 8, ADEXP_E_TEXT_UNCLOSED},
+          FIELD("MSGTXT", 11, "(B-C)", 19), FIELD("ADEP", 25, "X", 31),
           END_OF(32));
 }
 
@@ -169,7 +174,7 @@ static void test_text_without_bracket(void **state)
 {
     (void)state;
     CHECK("-MSGTXT FPL-ABC-IS -ADEP EDDF",
-          KW("MSGTXT", 0), VAL("FPL-ABC-IS", 8), KW("ADEP", 19), VAL("EDDF", 25),
+          FIELD("MSGTXT", 0, "FPL-ABC-IS", 8), FIELD("ADEP", 19, "EDDF", 25),
           END_OF(29));
 }
 
@@ -178,14 +183,12 @@ static void test_any_byte_in_value(void **state)
     (void)state;
     static const char src[] = "-COMMENT a\0b\xff\xe2\x80\x93 \"q\" -ADEP X";
     lexer lx;
-    token t;
+    field_token t;
     lexer_init(&lx, src, sizeof src - 1, 32);
-    lexer_next(&lx, &t);
-    assert_int_equal(t.kind, TOK_KEYWORD);
-    lexer_next(&lx, &t);
-    assert_int_equal(t.kind, TOK_VALUE);
-    assert_int_equal(t.len, 11);
-    assert_memory_equal(t.ptr, "a\0b\xff\xe2\x80\x93 \"q\"", 11);
+    lexer_next_field(&lx, &t);
+    assert_int_equal(t.kind, FT_FIELD);
+    assert_int_equal(t.value.len, 11);
+    assert_memory_equal(t.value.ptr, "a\0b\xff\xe2\x80\x93 \"q\"", 11);
 }
 
 static void test_keyword_limit(void **state)
@@ -231,6 +234,28 @@ static void test_entry_and_skip_to_title(void **state)
     assert_int_equal(t.kind, TOK_EOF);
 }
 
+/* lexer_next hands each field out as a keyword token, then a value token. */
+static void test_lexer_next_splits_fields(void **state)
+{
+    (void)state;
+    static const char src[] = "-TITLE IFPL -/ -ADEP  EDDF ";
+    static const struct { tok_kind kind; const char *text; size_t offset; } want[] = {
+        {TOK_KEYWORD, "TITLE", 0}, {TOK_VALUE, "IFPL", 7}, {TOK_ERROR, "-/", 12},
+        {TOK_KEYWORD, "ADEP", 15}, {TOK_VALUE, "EDDF", 22}, {TOK_EOF, "", 27},
+        {TOK_EOF, "", 27},
+    };
+    lexer lx;
+    token t;
+    lexer_init(&lx, src, sizeof src - 1, 32);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        lexer_next(&lx, &t);
+        assert_int_equal(t.kind, want[i].kind);
+        assert_int_equal(t.len, strlen(want[i].text));
+        assert_memory_equal(t.ptr, want[i].text, t.len);
+        assert_int_equal(t.offset, want[i].offset);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_keyword_limit),
         cmocka_unit_test(test_empty_and_blank_input),
         cmocka_unit_test(test_entry_and_skip_to_title),
+        cmocka_unit_test(test_lexer_next_splits_fields),
     };
     return cmocka_run_group_tests_name("lexer", tests, NULL, NULL);
 }

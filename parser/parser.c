@@ -13,19 +13,16 @@
 #include "internal.h"
 #include "lexer.h"
 
-/* A field token: a keyword with its value, or a list bracket with its name. */
-typedef enum { FT_EOF, FT_FIELD, FT_BEGIN, FT_END, FT_ERROR, FT_TEXT } ftok_kind;
+/* The parser reads the lexer's field tokens (a keyword with its value) as
+ * they are, with one change made by advance: -BEGIN X and -END X become
+ * FT_BEGIN and FT_END with keyword and entry those of the list name X. */
+typedef field_token ftok;
 
-typedef struct ftok {
-    ftok_kind kind;
-    adexp_status code;         /* why, for FT_ERROR; a flagged value otherwise */
-    adexp_slice keyword;       /* FT_FIELD: keyword; FT_BEGIN/FT_END: list name */
-    adexp_slice value;
-    size_t offset;             /* the '-' */
-    size_t value_offset;
-    size_t end;                /* one past the token's last byte */
-    const dict_entry *entry;   /* of the keyword, or of the list name */
-} ftok;
+/* One past the token's last byte. */
+static size_t tok_end(const ftok *t)
+{
+    return t->value_offset + t->value.len;
+}
 
 typedef enum { FR_ROOT, FR_COMPOUND, FR_LIST, FR_UNKNOWN } frame_kind;
 
@@ -142,12 +139,6 @@ static void fatal(adexp_parser *p, adexp_status code, size_t offset)
     p->fatal = 1;
 }
 
-static adexp_slice slice_of(const token *t)
-{
-    adexp_slice s = {t->ptr, t->len};
-    return s;
-}
-
 static int is_entry(const dict_entry *e, unsigned id)
 {
     return e && dict_id(e) == id;
@@ -172,43 +163,19 @@ static void list_bracket(ftok *f, ftok_kind kind)
     f->entry = dict_lookup(f->value.ptr, n);
 }
 
-/* Pull the next field token: a keyword token and the value token after it. */
+/* Pull the next field token, straight into p->tok. */
 static void advance(adexp_parser *p)
 {
-    token t, v;
     ftok *f = &p->tok;
-    lexer_next(&p->lx, &t);
-    memset(f, 0, sizeof *f);
-    f->code = t.code;
-    f->offset = f->value_offset = t.offset;
-    f->end = t.offset + t.len;
-    f->value = slice_of(&t);
-    switch (t.kind) {
-    case TOK_EOF:
-        f->kind = FT_EOF;
-        return;
-    case TOK_KEYWORD:
-        break;
-    case TOK_ERROR:
-        f->kind = FT_ERROR;
-        return;
-    default:                   /* text before the first field */
-        f->kind = FT_TEXT;
+    lexer_next_field(&p->lx, f);
+    if (f->kind == FT_FIELD) {
+        if (is_entry(f->entry, DICT_ID_BEGIN))
+            list_bracket(f, FT_BEGIN);
+        else if (is_entry(f->entry, DICT_ID_END))
+            list_bracket(f, FT_END);
+    } else if (f->kind == FT_TEXT) {   /* text before the first field */
         f->code = ADEXP_E_NO_TITLE;
-        return;
     }
-    lexer_next(&p->lx, &v);    /* a value always follows a keyword */
-    f->kind = FT_FIELD;
-    f->keyword = slice_of(&t);
-    f->entry = t.entry;
-    f->value = slice_of(&v);
-    f->value_offset = v.offset;
-    f->end = v.offset + v.len;
-    f->code = v.code;
-    if (is_entry(t.entry, DICT_ID_BEGIN))
-        list_bracket(f, FT_BEGIN);
-    else if (is_entry(t.entry, DICT_ID_END))
-        list_bracket(f, FT_END);
 }
 
 void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
@@ -412,7 +379,7 @@ static void parse_body(adexp_parser *p, frame *f)
 {
     while (!p->fatal) {
         const ftok *t = &p->tok;
-        if (t->end - p->msg->offset > p->opt.max_message_size) {
+        if (tok_end(t) - p->msg->offset > p->opt.max_message_size) {
             fatal(p, ADEXP_E_SIZE_LIMIT, t->offset);
             return;
         }

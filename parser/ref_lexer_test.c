@@ -18,32 +18,35 @@
 #include "ref.h"
 
 void scalar_lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
-void scalar_lexer_next(lexer *lx, token *out);
 
 static const char *testdata;
 
-/* Lex buf with both builds and compare every token. Returns the count. */
+/* Lex buf with both builds and compare every field token. Returns the count.
+ * lexer_next_field is inline: on b it runs the scalar build's states. */
 static size_t same_tokens(const char *src, size_t len)
 {
     char *buf = malloc(len ? len : 1);     /* the input ends its allocation */
     assert_non_null(buf);
     memcpy(buf, src, len);
     lexer a, b;
-    token ta, tb;
+    field_token ta, tb;
     size_t n = 0;
     lexer_init(&a, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
     scalar_lexer_init(&b, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
     do {
-        lexer_next(&a, &ta);
-        scalar_lexer_next(&b, &tb);
+        lexer_next_field(&a, &ta);
+        lexer_next_field(&b, &tb);
         assert_int_equal(ta.kind, tb.kind);
         assert_int_equal(ta.code, tb.code);
-        assert_ptr_equal(ta.ptr, tb.ptr);
-        assert_int_equal(ta.len, tb.len);
+        assert_ptr_equal(ta.keyword.ptr, tb.keyword.ptr);
+        assert_int_equal(ta.keyword.len, tb.keyword.len);
+        assert_ptr_equal(ta.value.ptr, tb.value.ptr);
+        assert_int_equal(ta.value.len, tb.value.len);
         assert_int_equal(ta.offset, tb.offset);
+        assert_int_equal(ta.value_offset, tb.value_offset);
         assert_ptr_equal(ta.entry, tb.entry);
         n++;
-    } while (ta.kind != TOK_EOF);
+    } while (ta.kind != FT_EOF);
     free(buf);
     return n;
 }
