@@ -36,7 +36,8 @@ typedef struct frame {
     adexp_field **tail;        /* where the next child is linked */
     const dict_entry *entry;
     uint32_t depth;
-    uint32_t items;
+    uint32_t items;            /* children so far: node->nchildren at the end */
+    uint32_t max_items;        /* max_list_items in a list, else no limit */
     int seen_title;
 } frame;
 
@@ -163,8 +164,16 @@ static void list_bracket(ftok *f, ftok_kind kind)
     f->entry = dict_lookup(f->value.ptr, n);
 }
 
+/* For the per-field helpers: a call costs more than they do (saving and
+ * restoring registers for their few slow paths). */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* Pull the next field token, straight into p->tok. */
-static void advance(adexp_parser *p)
+static ALWAYS_INLINE void advance(adexp_parser *p)
 {
     ftok *f = &p->tok;
     lexer_next_field(&p->lx, f);
@@ -256,15 +265,18 @@ static adexp_field *node_alloc(adexp_arena *a)
     return adexp_arena_alloc(a, sizeof(adexp_field));
 }
 
-/* A new node linked at the end of frame f, or NULL after a fatal error. */
-static adexp_field *new_node(adexp_parser *p, frame *f)
+/* A new node for the current token, linked at the end of frame f, or NULL
+ * after a fatal error. The caller's kind, flags and value go into the one
+ * store of the whole node; the parent's nchildren is set when its frame ends. */
+static ALWAYS_INLINE adexp_field *new_node(adexp_parser *p, frame *f, adexp_kind kind,
+                                           unsigned flags, adexp_slice value)
 {
     const ftok *t = &p->tok;
     if (p->msg->nfields >= p->opt.max_fields) {
         fatal(p, ADEXP_E_FIELD_LIMIT, t->offset);
         return NULL;
     }
-    if (f->kind == FR_LIST && f->items >= p->opt.max_list_items) {
+    if (f->items >= f->max_items) {
         fatal(p, ADEXP_E_LIST_LIMIT, t->offset);
         return NULL;
     }
@@ -273,16 +285,18 @@ static adexp_field *new_node(adexp_parser *p, frame *f)
         fatal(p, ADEXP_E_NOMEM, t->offset);
         return NULL;
     }
-    *n = (adexp_field){
-        .keyword = t->keyword,
-        .offset = t->offset,
-        .dict_id = t->entry ? dict_id(t->entry) : ADEXP_DICT_NONE,
-    };
+    /* member by member: a compound literal is built on the stack, then copied */
+    n->keyword = t->keyword;
+    n->value = value;
+    n->child = n->next = NULL;
+    n->offset = t->offset;
+    n->nchildren = 0;
+    n->kind = (uint8_t)kind;
+    n->flags = (uint8_t)flags;
+    n->dict_id = t->entry ? dict_id(t->entry) : ADEXP_DICT_NONE;
     *f->tail = n;
     f->tail = &n->next;
     f->items++;
-    if (f->node)
-        f->node->nchildren++;
     p->msg->nfields++;
     return n;
 }
@@ -300,22 +314,20 @@ static void parse_children(adexp_parser *p, frame *f, adexp_field *node,
     frame child = {
         .up = f, .kind = kind, .node = node, .tail = &node->child,
         .entry = entry, .depth = f->depth + 1,
+        .max_items = kind == FR_LIST ? p->opt.max_list_items : UINT32_MAX,
     };
     parse_body(p, &child);
+    node->nchildren = child.items;
 }
 
 static void add_field(adexp_parser *p, frame *f)
 {
     const dict_entry *e = p->tok.entry;
-    adexp_field *n = new_node(p, f);
+    adexp_kind kind = e && e->kind == ADEXP_COMPOUND ? ADEXP_COMPOUND : ADEXP_BASIC;
+    unsigned flags = !e ? ADEXP_FIELD_UNKNOWN : e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    adexp_field *n = new_node(p, f, kind, flags, p->tok.value);
     if (!n)
         return;
-    n->value = p->tok.value;
-    n->kind = e && e->kind == ADEXP_COMPOUND ? ADEXP_COMPOUND : ADEXP_BASIC;
-    if (!e)
-        n->flags |= ADEXP_FIELD_UNKNOWN;
-    else if (e->flags & DICT_TEXT)
-        n->flags |= ADEXP_FIELD_TEXT;
     if (p->tok.code != ADEXP_OK)
         record_error(p, p->tok.code, p->tok.value_offset);
     advance(p);
@@ -339,12 +351,11 @@ static int list_open(const frame *f, adexp_slice name)
 static void add_list(adexp_parser *p, frame *f)
 {
     const dict_entry *e = p->tok.entry;
-    adexp_field *n = new_node(p, f);
+    adexp_slice none = {NULL, 0};
+    adexp_field *n = new_node(p, f, ADEXP_LIST,
+                              !e || e->kind != ADEXP_LIST ? ADEXP_FIELD_UNKNOWN : 0, none);
     if (!n)
         return;
-    n->kind = ADEXP_LIST;
-    if (!e || e->kind != ADEXP_LIST)
-        n->flags |= ADEXP_FIELD_UNKNOWN;
     if (p->tok.code != ADEXP_OK)
         record_error(p, p->tok.code, p->tok.value_offset);
     advance(p);
@@ -440,7 +451,7 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     msg->index = p->index++;
     msg->offset = p->tok.offset;
     if (p->tok.kind == FT_FIELD && is_entry(p->tok.entry, DICT_ID_TITLE)) {
-        frame root = {.kind = FR_ROOT, .tail = &msg->fields};
+        frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX};
         parse_body(p, &root);
         if (p->fatal) {
             /* stopped on its own -TITLE (a title past max_message_size,
