@@ -105,6 +105,25 @@ static void test_table_well_formed(void **state)
     assert_int_equal(maxlen, DICT_MAX_KEYWORD_LEN);
 }
 
+/* The bitmaps say exactly what the sorted sub arrays say, for every pair. */
+static void test_allows_matches_sub(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < dict_count; i++) {
+        const dict_entry *p = &dict_table[i];
+        size_t j = 0;
+        for (size_t c = 0; c < dict_count; c++) {
+            int listed = j < p->nsub && p->sub[j] == c;
+            j += listed;
+            assert_int_equal(dict_allows_entry(p, &dict_table[c]), listed);
+            assert_int_equal(dict_allows(p, (uint16_t)c), listed);
+        }
+        assert_int_equal(j, p->nsub);
+        assert_false(dict_allows(p, (uint16_t)dict_count));
+        assert_false(dict_allows(p, UINT16_MAX));
+    }
+}
+
 static void test_roundtrip(void **state)
 {
     (void)state;
@@ -383,6 +402,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count),
         cmocka_unit_test(test_table_well_formed),
+        cmocka_unit_test(test_allows_matches_sub),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_ids_header),
         cmocka_unit_test(test_unknown_words),

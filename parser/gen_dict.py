@@ -4,7 +4,7 @@ Edition 3.1) for the C parser.
 
 Default run (no options): read parser/fields.tsv and write
     parser/dict_table.c   the entry table, subfield arrays, perfect hash,
-                          dict_lookup() and dict_allows()
+                          subfield bitmaps, dict_lookup() and dict_allows()
     parser/dict_ids.h     DICT_ID_<KEYWORD> for every keyword,
                           DICT_COUNT, DICT_MAX_KEYWORD_LEN
     fuzz/adexp.dict       libFuzzer dictionary of the keywords
@@ -649,6 +649,31 @@ def _wrap(items, indent="    ", width=79):
     return "\n".join(lines)
 
 
+SUB_WORDS = 4                  # bits per row: 256
+SUB_BIT_NONE = SUB_WORDS * 64 - 1
+
+
+def sub_bitmaps(entries):
+    """Bits for the keywords that are ever subfields or elements (in id
+    order), and the distinct rows of allowed bits (row 0 empty) with each
+    entry's row."""
+    used = sorted({i for e in entries for i in e["sub_ids"]})
+    if len(used) > SUB_BIT_NONE:
+        raise SystemExit("too many subfield keywords for %d-bit rows"
+                         % (SUB_WORDS * 64))
+    bits = {i: b for b, i in enumerate(used)}
+    rows, index, row_of = [()], {(): 0}, []
+    for e in entries:
+        r = tuple(bits[i] for i in e["sub_ids"])
+        if r not in index:
+            index[r] = len(rows)
+            rows.append(r)
+        row_of.append(index[r])
+    if len(rows) > 256:
+        raise SystemExit("too many subfield rows for uint8_t sub_row")
+    return bits, rows, row_of
+
+
 def gen_ids_h(entries):
     maxlen = max(len(e["keyword"]) for e in entries)
     out = [_banner("dict_ids.h"),
@@ -681,14 +706,30 @@ def gen_table_c(entries):
             out.append("static const uint16_t sub_%s[] = {" % e["keyword"])
             out.append(_wrap(["DICT_ID_" + keys[i] for i in e["sub_ids"]]))
             out.append("};")
-    out += ["", "const dict_entry dict_table[] = {"]
-    for e in entries:
+    bits, rows, row_of = sub_bitmaps(entries)
+    out += ["",
+            "/* dict_allows in O(1): every keyword that is ever a subfield or",
+            " * element has a bit (sub_bit, in id order; the others have bit",
+            " * %d, clear in every row), every entry with subfields a row of" % SUB_BIT_NONE,
+            " * dict_sub_rows (sub_row; identical rows shared, row 0 empty). */",
+            "const uint64_t dict_sub_rows[%d][DICT_SUB_WORDS] = {" % len(rows)]
+    for r in rows:
+        words = [0] * SUB_WORDS
+        for b in r:
+            words[b >> 6] |= 1 << (b & 63)
+        out.append("    {%s}," % ", ".join("0x%016Xu" % w for w in words))
+    out += ["};",
+            "_Static_assert(DICT_SUB_WORDS == %d, \"dict.h and gen_dict.py disagree\");"
+            % SUB_WORDS,
+            "", "const dict_entry dict_table[] = {"]
+    for i, e in enumerate(entries):
         kw = e["keyword"]
         flags = " | ".join(FLAG_C[f] for f in e["flags"]) or "0"
         sub = ("sub_%s" % kw) if e["sub_ids"] else "NULL"
-        out.append("    {%s, %d, %s, %s, %s, %d, %s, %s}," % (
+        out.append("    {%s, %d, %s, %s, %s, %d, %d, %d, %s, %s}," % (
             _c_string(kw), len(kw), LEVEL_C[e["level"]], KIND_C[e["kind"]],
-            flags, len(e["sub_ids"]), sub, _c_string(e["value_class"])))
+            flags, len(e["sub_ids"]), row_of[i], bits.get(i, SUB_BIT_NONE), sub,
+            _c_string(e["value_class"])))
     out += ["};",
             "",
             "const size_t dict_count = sizeof dict_table / sizeof dict_table[0];",
@@ -746,20 +787,9 @@ def gen_table_c(entries):
             "",
             "int dict_allows(const dict_entry *parent, uint16_t child_id)",
             "{",
-            "    if (parent == NULL)",
+            "    if (parent == NULL || child_id >= DICT_COUNT)",
             "        return 0;",
-            "    size_t lo = 0, hi = parent->nsub;",
-            "    while (lo < hi) {",
-            "        size_t mid = lo + (hi - lo) / 2;",
-            "        uint16_t v = parent->sub[mid];",
-            "        if (v == child_id)",
-            "            return 1;",
-            "        if (v < child_id)",
-            "            lo = mid + 1;",
-            "        else",
-            "            hi = mid;",
-            "    }",
-            "    return 0;",
+            "    return dict_allows_entry(parent, &dict_table[child_id]);",
             "}",
             ""]
     if maxlen > 255:

@@ -211,7 +211,7 @@ static int is_subfield_level(const dict_entry *e)
 /* Whether e is a known subfield that frame f has no place for. */
 static int stray_subfield(const frame *f, const dict_entry *e)
 {
-    return e && is_subfield_level(e) && !(f->entry && dict_allows(f->entry, dict_id(e)));
+    return e && is_subfield_level(e) && !(f->entry && dict_allows_entry(f->entry, e));
 }
 
 /* Whether the field token belongs in frame f (else f ends before it). */
@@ -231,7 +231,7 @@ static int accepts_field(frame *f, const ftok *t)
             return f->seen_title = 1;
         return 0;
     case FR_COMPOUND:
-        if (e && dict_allows(f->entry, dict_id(e)))
+        if (e && dict_allows_entry(f->entry, e))
             return 1;
         /* A list element runs to the next element or primary field. */
         return f->up->kind == FR_LIST && (!e || stray_subfield(f->up, e));
@@ -246,7 +246,7 @@ static int accepts_list(const frame *f, const ftok *t)
 {
     if (f->kind != FR_COMPOUND)
         return 1;
-    return t->entry && dict_allows(f->entry, dict_id(t->entry));
+    return t->entry && dict_allows_entry(f->entry, t->entry);
 }
 
 /* The arena's bump path inlined for nodes, one per field: what
