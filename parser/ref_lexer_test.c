@@ -164,6 +164,31 @@ static void test_lexer_scan_random_same_tokens(void **state)
     }
 }
 
+/* The 16-byte value scan at its edges: values of 0 to 40 bytes with every
+ * mix of separators before and after them and glued or spaced next fields,
+ * so the value start, its '-' and the trim fall on each byte of the load
+ * and past it; then each input cut at every length (the load needs 16 bytes
+ * left before the end of the allocation). */
+static void test_lexer_scan_value_edges_same_tokens(void **state)
+{
+    (void)state;
+    static const char *const lead[] = {"", " ", "\t", "  \r\n ", "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"};
+    static const char *const trail[] = {"", " ", "\r\n", " \t \n", "\n \r \n \r \n \r \n \r \n \r"};
+    static const char *const next[] = {"-FL F300 ", "-", "- X", "-PT-PTID A"};
+    char buf[160];
+    for (size_t l = 0; l < sizeof lead / sizeof *lead; l++)
+        for (size_t v = 0; v <= 40; v++)
+            for (size_t t = 0; t < sizeof trail / sizeof *trail; t++)
+                for (size_t x = 0; x < sizeof next / sizeof *next; x++) {
+                    int len = snprintf(buf, sizeof buf, "-PTID%s", lead[l]);
+                    for (size_t k = 0; k < v; k++)     /* inner separators too */
+                        buf[len++] = k % 5 == 4 ? ' ' : k % 7 == 6 ? '\r' : (char)('A' + k % 26);
+                    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s", trail[t],
+                                    next[x]);
+                    same_tokens_truncated(buf, (size_t)len);
+                }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -173,6 +198,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_lexer_scan_testdata_same_tokens),
         cmocka_unit_test(test_lexer_scan_generated_corpus_same_tokens),
         cmocka_unit_test(test_lexer_scan_random_same_tokens),
+        cmocka_unit_test(test_lexer_scan_value_edges_same_tokens),
     };
     return cmocka_run_group_tests_name("lexer_scan", tests, NULL, NULL);
 }
