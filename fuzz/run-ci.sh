@@ -30,7 +30,9 @@ work=$build/fuzz-ci
 rm -rf "$work"
 mkdir -p "$work/crashes"
 
+# the libFuzzer binaries, not the plain *_replay builds of the same targets
 targets=$(cd "$build/fuzz" && for t in fuzz_*; do
+              case $t in *_replay) continue ;; esac
               if [ -f "$t" ] && [ -x "$t" ]; then echo "$t"; fi; done)
 [ -n "$targets" ] || { echo "no fuzz targets in $build/fuzz" >&2; exit 1; }
 
