@@ -290,11 +290,79 @@ static state_fn lex_between(lexer *lx)
     return state(lex_between);
 }
 
+#if SSE2_SCAN
+/* The 16 bytes at p as bit masks: *nsep of the bytes that are no separator
+ * (bits 16 and up set), *dash of the '-'. */
+static inline void sse2_value_masks(const char *p, uint32_t *nsep, uint32_t *dash)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i sp = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
+                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+    *nsep = ~(uint32_t)_mm_movemask_epi8(sp);
+    *dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
+}
+#endif
+
+static state_fn lex_dash_full(lexer *lx);
+static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t start,
+                       size_t end);
+
+/* At a '-': the state run once per field. Its common case is kept small, so
+ * that it needs few registers (saved and restored on every call): a hot
+ * keyword of 1 to 7 bytes right after the '-', ended by a separator or '-',
+ * with a basic value that ends within the 16 bytes after it, and 24 bytes
+ * left in the buffer. Everything else, with the same result, is
+ * lex_dash_full. */
+static state_fn lex_dash(lexer *lx)
+{
+#if SSE2_SCAN
+    const char *b = lx->buf;
+    size_t n = lx->len, dash = lx->pos;
+    if (n - dash > 24) {
+        uint64_t x, m;
+        memcpy(&x, b + dash + 1, 8);
+        m = ~alnum_bytes(x) & BYTES(0x80);
+        unsigned k = (unsigned)__builtin_ctzll(m | ((uint64_t)1 << 63)) >> 3;
+        size_t kwend = dash + 1 + k;
+        if (k - 1 < 7 && k <= lx->max_keyword_len &&
+            (b[kwend] == '-' || is_sep((unsigned char)b[kwend]))) {
+            const dict_entry *e = hot_keyword(x & (~(uint64_t)0 >> (64 - 8 * k)));
+            if (e && !(e->flags & DICT_TEXT)) {
+                uint32_t nsep, dm;
+                sse2_value_masks(b + kwend, &nsep, &dm);      /* kwend + 16 < n */
+                unsigned st = (unsigned)__builtin_ctz(nsep);  /* <= 16 */
+                dm = dm >> st << st;
+                if (dm) {
+                    unsigned de = (unsigned)__builtin_ctz(dm);
+                    uint32_t keep = nsep & ((1u << de) - 1);
+                    field_token *t = lx->out;
+                    t->keyword.ptr = b + dash + 1;
+                    t->keyword.len = k;
+                    t->offset = dash;
+                    t->entry = e;
+                    emit_value(lx, t, ADEXP_OK, kwend + st,
+                               keep ? kwend + 32 - (size_t)__builtin_clz(keep) : kwend + st);
+                    lx->pos = kwend + de;
+                    return state(lex_dash);                   /* a '-': < n */
+                }
+            }
+        }
+    }
+#endif
+    return lex_dash_full(lx);
+}
+
 /* At a '-': a whole field (the keyword, then its value scanned right here:
  * one state and one token per field), or an error token covering the stray
  * text. The field_start test is inlined with the buffer in locals: this runs
  * once per field. */
-static state_fn lex_dash(lexer *lx)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static state_fn lex_dash_full(lexer *lx)
 {
     const char *b = lx->buf;
     size_t n = lx->len, dash = lx->pos, i = dash + 1;
@@ -411,14 +479,8 @@ static state_fn basic_value(lexer *lx, field_token *t)
          * '-': the value's start (first non-separator), its end (the next
          * '-') and the right trim (last non-separator before it) without a
          * byte loop, for the values that end within them. */
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + start));
-        __m128i sp = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
-                         _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
-            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
-                         _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
-        uint32_t nsep = ~(uint32_t)_mm_movemask_epi8(sp);       /* bit 16 up set */
-        uint32_t dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
+        uint32_t nsep, dash;
+        sse2_value_masks(b + start, &nsep, &dash);
         unsigned st = (unsigned)__builtin_ctz(nsep);            /* <= 16 */
         uint32_t dm = dash >> st << st;
         if (dm) {

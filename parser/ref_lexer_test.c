@@ -164,7 +164,8 @@ static void test_lexer_scan_random_same_tokens(void **state)
     }
 }
 
-/* The 16-byte value scan at its edges: values of 0 to 40 bytes with every
+/* The 16-byte value scan at its edges: keywords on and off the hot table,
+ * values of 0 to 40 bytes with every
  * mix of separators before and after them and glued or spaced next fields,
  * so the value start, its '-' and the trim fall on each byte of the load
  * and past it; then each input cut at every length (the load needs 16 bytes
@@ -172,21 +173,24 @@ static void test_lexer_scan_random_same_tokens(void **state)
 static void test_lexer_scan_value_edges_same_tokens(void **state)
 {
     (void)state;
-    static const char *const lead[] = {"", " ", "\t", "  \r\n ", "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"};
-    static const char *const trail[] = {"", " ", "\r\n", " \t \n", "\n \r \n \r \n \r \n \r \n \r"};
-    static const char *const next[] = {"-FL F300 ", "-", "- X", "-PT-PTID A"};
+    static const char *const lead[5] = {"", " ", "\t", "  \r\n ",
+                                        "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"};
+    static const char *const trail[5] = {"", " ", "\r\n", " \t \n",
+                                         "\n \r \n \r \n \r \n \r \n \r"};
+    static const char *const next[4] = {"-FL F300 ", "-", "- X", "-PT-PTID A"};
+    /* hot keywords of 1 to 8 bytes, a hot one that is text, unknown ones,
+     * one past the hot table's 8 bytes */
+    static const char *const kws[9] = {"PTID", "FL", "EETFIR", "ALTRNT1", "COORDATA",
+                                       "MSGTXT", "Q", "ABCDEFG", "REGCAUSEX"};
     char buf[160];
-    for (size_t l = 0; l < sizeof lead / sizeof *lead; l++)
-        for (size_t v = 0; v <= 40; v++)
-            for (size_t t = 0; t < sizeof trail / sizeof *trail; t++)
-                for (size_t x = 0; x < sizeof next / sizeof *next; x++) {
-                    int len = snprintf(buf, sizeof buf, "-PTID%s", lead[l]);
-                    for (size_t k = 0; k < v; k++)     /* inner separators too */
-                        buf[len++] = k % 5 == 4 ? ' ' : k % 7 == 6 ? '\r' : (char)('A' + k % 26);
-                    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s", trail[t],
-                                    next[x]);
-                    same_tokens_truncated(buf, (size_t)len);
-                }
+    for (size_t i = 0; i < 9 * 5 * 41 * 5 * 4; i++) {
+        size_t w = i % 9, l = i / 9 % 5, v = i / 45 % 41, t = i / 1845 % 5, x = i / 9225;
+        int len = snprintf(buf, sizeof buf, "-%s%s", kws[w], lead[l]);
+        for (size_t k = 0; k < v; k++)     /* inner separators too */
+            buf[len++] = k % 5 == 4 ? ' ' : k % 7 == 6 ? '\r' : (char)('A' + k % 26);
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s", trail[t], next[x]);
+        same_tokens_truncated(buf, (size_t)len);
+    }
 }
 
 int main(int argc, char **argv)
