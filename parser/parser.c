@@ -179,10 +179,13 @@ static ALWAYS_INLINE void advance(adexp_parser *p)
     ftok *f = &p->tok;
     lexer_next_field(&p->lx, f);
     if (f->kind == FT_FIELD) {
-        if (is_entry(f->entry, DICT_ID_BEGIN))
-            list_bracket(f, FT_BEGIN);
-        else if (is_entry(f->entry, DICT_ID_END))
-            list_bracket(f, FT_END);
+        /* BEGIN and END are syntax keywords: one test for most fields */
+        if (f->entry && f->entry->level == DICT_SYNTAX) {
+            if (is_entry(f->entry, DICT_ID_BEGIN))
+                list_bracket(f, FT_BEGIN);
+            else if (is_entry(f->entry, DICT_ID_END))
+                list_bracket(f, FT_END);
+        }
     } else if (f->kind == FT_TEXT) {   /* text before the first field */
         f->code = ADEXP_E_NO_TITLE;
     }
