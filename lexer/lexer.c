@@ -516,6 +516,10 @@ static state_fn basic_value(lexer *lx, field_token *t)
 static int is_title_start(const lexer *lx, size_t dash)
 {
     size_t kw, kwlen;
+    /* most '-' in ICAO text are followed by neither a 'T' nor a separator */
+    if (dash + 1 < lx->len && lx->buf[dash + 1] != 'T' &&
+        !is_sep((unsigned char)lx->buf[dash + 1]))
+        return 0;
     return field_start(lx, dash, &kw, &kwlen) && kwlen == 5 &&
            memcmp(lx->buf + kw, "TITLE", 5) == 0;
 }
