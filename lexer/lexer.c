@@ -531,6 +531,20 @@ static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop
 {
     size_t depth = 0, i = open;
     while (i < end) {
+#if SSE2_SCAN
+        if (end - i >= 16) {   /* on to the next '(', ')' or '-', 16 bytes a step */
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(lx->buf + i));
+            unsigned m = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('(')),
+                                          _mm_cmpeq_epi8(x, _mm_set1_epi8(')'))),
+                             _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))));
+            if (!m) {
+                i += 16;
+                continue;
+            }
+            i += (size_t)__builtin_ctz(m);
+        } else
+#endif
 #if FAST_SCAN
         if (end - i >= 8) {    /* on to the next '(', ')' or '-', 8 bytes a step */
             uint64_t x, m;
