@@ -313,8 +313,8 @@ static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t star
 /* At a '-': the state run once per field. Its common case is kept small, so
  * that it needs few registers (saved and restored on every call): a hot
  * keyword of 1 to 7 bytes right after the '-', ended by a separator or '-',
- * with a basic value that ends within the 16 bytes after it, and 24 bytes
- * left in the buffer. Everything else, with the same result, is
+ * with a basic value that ends within the 16 (or, if 32 bytes are left, 32)
+ * bytes after it, and 24 bytes left in the buffer. Everything else, with the same result, is
  * lex_dash_full. */
 static state_fn lex_dash(lexer *lx)
 {
@@ -335,6 +335,12 @@ static state_fn lex_dash(lexer *lx)
                 sse2_value_masks(b + kwend, &nsep, &dm);      /* kwend + 16 < n */
                 unsigned st = (unsigned)__builtin_ctz(nsep);  /* <= 16 */
                 dm = dm >> st << st;
+                if (!dm && st < 16 && n - kwend >= 32) {      /* 16 bytes more */
+                    uint32_t nsep2, dm2;
+                    sse2_value_masks(b + kwend + 16, &nsep2, &dm2);
+                    nsep = (nsep & 0xFFFFu) | nsep2 << 16;
+                    dm = dm2 << 16;
+                }
                 if (dm) {
                     unsigned de = (unsigned)__builtin_ctz(dm);
                     uint32_t keep = nsep & ((1u << de) - 1);
