@@ -312,46 +312,49 @@ static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t star
 
 /* At a '-': the state run once per field. Its common case is kept small, so
  * that it needs few registers (saved and restored on every call): a hot
- * keyword of 1 to 7 bytes right after the '-', ended by a separator or '-',
- * with a basic value that ends within the 16 (or, if 32 bytes are left, 32)
- * bytes after it, and 24 bytes left in the buffer. Everything else, with the same result, is
+ * keyword of 1 to 8 bytes right after the '-', ended by a separator or '-',
+ * with a basic value, all of it within the 16 (or, if 32 are left, 32) bytes
+ * after the '-'. Everything else, with the same result, is
  * lex_dash_full. */
 static state_fn lex_dash(lexer *lx)
 {
 #if SSE2_SCAN
-    const char *b = lx->buf;
+    const char *b = lx->buf, *p = b + lx->pos + 1;  /* the keyword's first byte */
     size_t n = lx->len, dash = lx->pos;
-    if (n - dash > 24) {
-        uint64_t x, m;
-        memcpy(&x, b + dash + 1, 8);
-        m = ~alnum_bytes(x) & BYTES(0x80);
-        unsigned k = (unsigned)__builtin_ctzll(m | ((uint64_t)1 << 63)) >> 3;
-        size_t kwend = dash + 1 + k;
-        if (k - 1 < 7 && k <= lx->max_keyword_len &&
-            (b[kwend] == '-' || is_sep((unsigned char)b[kwend]))) {
-            const dict_entry *e = hot_keyword(x & (~(uint64_t)0 >> (64 - 8 * k)));
-            if (e && !(e->flags & DICT_TEXT)) {
-                uint32_t nsep, dm;
-                sse2_value_masks(b + kwend, &nsep, &dm);      /* kwend + 16 < n */
-                unsigned st = (unsigned)__builtin_ctz(nsep);  /* <= 16 */
+    if (n - dash > 16) {
+        /* One load gives the keyword's end (the first separator or '-')
+         * and the value's start and end. The keyword's bytes need no class
+         * test: a hot-table hit of the right length means they are a
+         * keyword's letters (the length rules out NUL bytes, which the
+         * packed keys are padded with). */
+        uint32_t nsep, dm;
+        sse2_value_masks(p, &nsep, &dm);
+        unsigned k = (unsigned)__builtin_ctz(~nsep | dm | 0x10000u);  /* <= 16 */
+        if (k - 1 < 8 && k <= lx->max_keyword_len) {
+            uint64_t x = (uint64_t)_mm_cvtsi128_si64(
+                _mm_loadu_si128((const __m128i *)(const void *)p));
+            const dict_entry *e = hot_keyword(k < 8 ? x & (~(uint64_t)0 >> (64 - 8 * k)) : x);
+            if (e && e->len == k && !(e->flags & DICT_TEXT)) {
+                unsigned st = (unsigned)__builtin_ctz(nsep >> k << k);  /* <= 16 */
                 dm = dm >> st << st;
-                if (!dm && st < 16 && n - kwend >= 32) {      /* 16 bytes more */
+                if (!dm && st < 16 && n - dash > 32) {      /* 16 bytes more */
                     uint32_t nsep2, dm2;
-                    sse2_value_masks(b + kwend + 16, &nsep2, &dm2);
+                    sse2_value_masks(p + 16, &nsep2, &dm2);
                     nsep = (nsep & 0xFFFFu) | nsep2 << 16;
                     dm = dm2 << 16;
                 }
                 if (dm) {
                     unsigned de = (unsigned)__builtin_ctz(dm);
-                    uint32_t keep = nsep & ((1u << de) - 1);
+                    uint32_t keep = (nsep & ((1u << de) - 1)) >> st << st;
+                    size_t kw = dash + 1;
                     field_token *t = lx->out;
-                    t->keyword.ptr = b + dash + 1;
+                    t->keyword.ptr = p;
                     t->keyword.len = k;
                     t->offset = dash;
                     t->entry = e;
-                    emit_value(lx, t, ADEXP_OK, kwend + st,
-                               keep ? kwend + 32 - (size_t)__builtin_clz(keep) : kwend + st);
-                    lx->pos = kwend + de;
+                    emit_value(lx, t, ADEXP_OK, kw + st,
+                               keep ? kw + 32 - (size_t)__builtin_clz(keep) : kw + st);
+                    lx->pos = kw + de;
                     return state(lex_dash);                   /* a '-': < n */
                 }
             }

@@ -193,6 +193,16 @@ static void test_lexer_scan_value_edges_same_tokens(void **state)
     }
 }
 
+/* NUL bytes inside and after keywords: the packed hot keywords are padded
+ * with 0, so "PT\0" must not be taken for PT. */
+static void test_lexer_scan_nul_same_tokens(void **state)
+{
+    (void)state;
+    static const char src[] = "-TITLE IFPL -PT\0 X -FL\0\0 F300 -ETO\0-PTID\0A -PT -PTID B "
+                              "-FL F1 -COORDATA\0 X -ETO 1\0 -SFL 2 \0-TO 3 -P\0TID Y -EETFIR\0";
+    same_tokens_truncated(src, sizeof src - 1);
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -203,6 +213,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_lexer_scan_generated_corpus_same_tokens),
         cmocka_unit_test(test_lexer_scan_random_same_tokens),
         cmocka_unit_test(test_lexer_scan_value_edges_same_tokens),
+        cmocka_unit_test(test_lexer_scan_nul_same_tokens),
     };
     return cmocka_run_group_tests_name("lexer_scan", tests, NULL, NULL);
 }
