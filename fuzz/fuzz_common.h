@@ -65,6 +65,7 @@ static inline char *fuzz_copy(const uint8_t *data, size_t size)
     char *b = malloc(size ? size : 1);
     if (!b)
         abort();
+    b[0] = 0;                  /* an empty input is still initialized memory */
     if (size)
         memcpy(b, data, size);
     return b;

@@ -73,7 +73,7 @@ static int check_file(const char *sub, const char *name)
     snprintf(rel, sizeof rel, "%s/%s", sub, name);
     snprintf(path, sizeof path, "%s/%s", root, rel);
     snprintf(golden, sizeof golden, "%.*s.json", (int)(strlen(path) - 6), path);
-    size_t len, glen = 0;
+    size_t len = 0, glen = 0;
     char *src = slurp(path, &len);
     assert_non_null(src);
     adexp_buf out;
