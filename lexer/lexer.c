@@ -173,7 +173,8 @@ static uint64_t paren_dash_bytes(uint64_t x)
 static const dict_entry *hot_keyword(uint64_t key)
 {
     const hot_slot *s = &hot_table[HOT_SLOT(key)];
-    return s->key == key ? &dict_table[s->id] : NULL;
+    /* key 0 (NUL bytes) would match an empty slot, i.e. dict_table[0] */
+    return key && s->key == key ? &dict_table[s->id] : NULL;
 }
 
 static state_fn lex_between(lexer *lx);
