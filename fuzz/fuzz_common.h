@@ -50,7 +50,7 @@ static inline adexp_options fuzz_options(const uint8_t **data, size_t *size)
     if (c & 1) {
         unsigned v = (c >> 3) & 3;
         o.max_depth = 2 + v;
-        o.max_fields = 16u << v;
+        o.max_fields = 4u << v;
         o.max_list_items = 3 + v;
         o.max_keyword_len = 5 + 2 * v;      /* TITLE must fit */
         o.max_message_size = (size_t)128 << v;
