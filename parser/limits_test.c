@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "adexp.h"
 
@@ -119,13 +118,6 @@ static size_t off_of(const fixture *f, const char *needle)
             return i;
     fail_msg("'%s' not in the input", needle);
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ------------------------------------------------------------ the limits */
@@ -297,7 +289,8 @@ static size_t dash_run_size(void)
 }
 
 /* 100 MB of '-' after a title: every '-' is an error (counted, not stored),
- * the size limit stops the message at 64 MB, and it all takes seconds. */
+ * the size limit stops the message at 64 MB. Its time is measured by
+ * bench/bench_scaling, never asserted here. */
 static void test_dash_run(void **state)
 {
     size_t n = dash_run_size(), len = 9 + n;
@@ -305,7 +298,6 @@ static void test_dash_run(void **state)
     assert_non_null(b);
     memcpy(b, "-TITLE X\n", 9);
     memset(b + 9, '-', n);
-    double t0 = now();
     fixture *f = start_owned(state, NULL, b, len);
     adexp_status st = next(f);
     size_t max = ADEXP_DEFAULT_MAX_MESSAGE_SIZE;
@@ -321,10 +313,6 @@ static void test_dash_run(void **state)
     check_error(&f->msg.errors[0], ADEXP_E_NO_KEYWORD, 9, 2, 1);
     check_error(&f->msg.errors[1], ADEXP_E_NO_KEYWORD, 10, 2, 2);
     assert_int_equal(next(f), ADEXP_END);
-    double dt = now() - t0;
-    fprintf(stderr, "  %zu MB of '-': %.2f s\n", n >> 20, dt);
-    if (!RUNNING_ON_VALGRIND)
-        assert_true(dt < 20.0);
 
     /* the same run with no title: one message, NO_TITLE, then the end */
     b = malloc(n);
@@ -378,7 +366,6 @@ static void test_million_begin(void **state)
     for (size_t i = 0; i < n; i++)
         memcpy(b + 9 + i * unit, "-BEGIN A ", unit);
     memcpy(b + 9 + n * unit, "-TITLE Y ", 9);
-    double t0 = now();
     fixture *f = start_owned(state, NULL, b, len);
     assert_int_equal(next(f), ADEXP_E_DEPTH_LIMIT);
     size_t off = 9 + ADEXP_DEFAULT_MAX_DEPTH * unit;   /* the 65th -BEGIN */
@@ -386,8 +373,6 @@ static void test_million_begin(void **state)
     assert_int_equal(next(f), ADEXP_OK);
     assert_true(adexp_slice_eq(f->msg.view.title, "Y"));
     assert_int_equal(next(f), ADEXP_END);
-    if (!RUNNING_ON_VALGRIND)
-        assert_true(now() - t0 < 10.0);
 }
 
 /* A 1 MB keyword: one KEYWORD_LIMIT error, the fields after it are kept. */
@@ -401,7 +386,6 @@ static void test_huge_keyword(void **state)
     memcpy(b, head, hl);
     memset(b + hl, 'K', n);
     memcpy(b + hl + n, tail, tl);
-    double t0 = now();
     fixture *f = start_owned(state, NULL, b, len);
     assert_int_equal(next(f), ADEXP_E_KEYWORD_LIMIT);
     assert_int_equal(f->msg.nerrors, 1);
@@ -409,8 +393,6 @@ static void test_huge_keyword(void **state)
     assert_true(adexp_slice_eq(f->msg.view.arcid, "ABC"));
     assert_int_equal(f->msg.nfields, 2);
     assert_int_equal(next(f), ADEXP_END);
-    if (!RUNNING_ON_VALGRIND)
-        assert_true(now() - t0 < 5.0);
 }
 
 /* NUL and bytes >= 0x80 are kept in values; the JSON writer escapes NUL and
