@@ -70,6 +70,23 @@ ref_point *ref__new_point(ref_view *v)
     return &v->rtepts[v->n_rtepts++];
 }
 
+int ref__rtepts_sub(ref_view *v, ref_point **pt, const char *sub, char *val)
+{
+    if (strcmp(sub, "PT") == 0) {
+        free(val);
+        return (*pt = ref__new_point(v)) ? 0 : -1;
+    }
+    if (*pt && strcmp(sub, "PTID") == 0)
+        ref__keep(&(*pt)->ptid, val);
+    else if (*pt && strcmp(sub, "FL") == 0)
+        ref__keep(&(*pt)->fl, val);
+    else if (*pt && strcmp(sub, "ETO") == 0)
+        ref__keep(&(*pt)->eto, val);
+    else
+        free(val);
+    return 0;
+}
+
 int ref__set_basic(ref_view *v, char *kw, char *val)
 {
     char **slot = NULL;

@@ -75,6 +75,9 @@ int ref__push_string(ref_strings *s, char *str);
 ref_estdata *ref__new_estdata(ref_view *v);
 ref_geo *ref__new_geo(ref_view *v);
 ref_point *ref__new_point(ref_view *v);
+/* One subfield inside RTEPTS: -PT opens a point (*pt), PTID, FL and ETO
+ * fill it. Takes val (kept or freed). Returns -1 when out of memory. */
+int ref__rtepts_sub(ref_view *v, ref_point **pt, const char *sub, char *val);
 /* Keep val in *slot if empty (first occurrence wins), else free it. */
 void ref__keep(char **slot, char *val);
 char *ref__strndup(const char *s, size_t n);

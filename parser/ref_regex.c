@@ -101,26 +101,12 @@ static int parse_list(ref_view *v, const char *rest)
             free(val);
             return -1;
         }
-        if (strcmp(sub, "PT") == 0) {
-            free(val);
-            val = NULL;
-            if (!(pt = ref__new_point(v))) {
-                free(sub);
-                return -1;
-            }
-        } else if (pt && strcmp(sub, "PTID") == 0) {
-            ref__keep(&pt->ptid, val);
-            val = NULL;
-        } else if (pt && strcmp(sub, "FL") == 0) {
-            ref__keep(&pt->fl, val);
-            val = NULL;
-        } else if (pt && strcmp(sub, "ETO") == 0) {
-            ref__keep(&pt->eto, val);
-            val = NULL;
+        if (ref__rtepts_sub(v, &pt, sub, val) != 0) {
+            free(sub);
+            return -1;
         }
         int end = strcmp(sub, "END") == 0;
         free(sub);
-        free(val);
         if (end || m[0].rm_eo == 0)
             break;
     }

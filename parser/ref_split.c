@@ -116,26 +116,12 @@ static int parse_list(ref_view *v, const piece *pcs, size_t n)
         char *sub, *val;
         if (key_value(pcs[i], &sub, &val))
             return -1;
-        if (strcmp(sub, "PT") == 0) {
-            pt = ref__new_point(v);
-            if (!pt) {
-                free(sub);
-                free(val);
-                return -1;
-            }
-        } else if (pt && strcmp(sub, "PTID") == 0) {
-            ref__keep(&pt->ptid, val);
-            val = NULL;
-        } else if (pt && strcmp(sub, "FL") == 0) {
-            ref__keep(&pt->fl, val);
-            val = NULL;
-        } else if (pt && strcmp(sub, "ETO") == 0) {
-            ref__keep(&pt->eto, val);
-            val = NULL;
+        if (ref__rtepts_sub(v, &pt, sub, val) != 0) {
+            free(sub);
+            return -1;
         }
         int end = strcmp(sub, "END") == 0;
         free(sub);
-        free(val);
         if (end)
             break;
     }
