@@ -398,13 +398,13 @@ static void parse_body(adexp_parser *p, frame *f)
             fatal(p, ADEXP_E_SIZE_LIMIT, t->offset);
             return;
         }
-        /* The common case first: a known basic field that the message or
-         * the compound takes (what add_field does for it, without its
-         * tests for compounds and unknown fields). */
+        /* The common case first: a known basic field that the message, the
+         * list or the compound takes (what add_field does for it, without
+         * its tests for compounds and unknown fields). */
         const dict_entry *e = t->entry;
         if (t->kind == FT_FIELD && e && e->kind == ADEXP_BASIC &&
-            (f->kind == FR_ROOT ? !is_entry(e, DICT_ID_TITLE)
-                                : f->kind == FR_COMPOUND && dict_allows_entry(f->entry, e))) {
+            (f->kind == FR_COMPOUND ? dict_allows_entry(f->entry, e)
+                                    : f->kind != FR_UNKNOWN && !is_entry(e, DICT_ID_TITLE))) {
             if (!new_node(p, f, ADEXP_BASIC, e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0,
                           t->value))
                 return;        /* fatal */
