@@ -112,27 +112,6 @@ static double cpu_now(void)
     return clock_s(CLOCK_THREAD_CPUTIME_ID);
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 static int push_off(corpus *c, size_t *cap, size_t off)
 {
     if (c->n + 1 >= *cap) {
@@ -209,7 +188,7 @@ static int load_dir(corpus *c, const char *dir)
         char path[4096 + 256];
         size_t len;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        char *buf = read_file(path, &len);
+        char *buf = ref_read_file(path, &len);
         if (buf && add_messages(c, &ocap, buf, len) != 0)
             return -1;
         free(buf);
@@ -535,7 +514,7 @@ int main(int argc, char **argv)
     corpus a = {.name = "teivah IFPL", .passes = passes ? passes : 1};
     char path[4096];
     snprintf(path, sizeof path, "%s/messages/IFPL-teivah-1.adexp", testdata);
-    char *teivah = read_file(path, &a.len);
+    char *teivah = ref_read_file(path, &a.len);
     if (!teivah) {
         printf("(%s not found: using the built-in copy)\n", path);
         a.len = ref_teivah_ifpl_len;

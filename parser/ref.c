@@ -435,3 +435,25 @@ int ref_view_equal(const ref_view *a, const ref_view *b, char *why, size_t cap)
     }
     return 1;
 }
+
+char *ref_read_file(const char *path, size_t *len)
+{
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}

@@ -82,6 +82,10 @@ int ref__rtepts_sub(ref_view *v, ref_point **pt, const char *sub, char *val);
 void ref__keep(char **slot, char *val);
 char *ref__strndup(const char *s, size_t n);
 
+/* The whole file at path, malloc'd (NULL if it cannot be read); *len its size.
+ * For the tests and the benchmark. */
+char *ref_read_file(const char *path, size_t *len);
+
 /* Logical lines, shared by both references: split buf on newlines, trim each
  * line, append lines that do not start with '-' to the previous one, and fold
  * a -BEGIN X block up to its -END line into one line; joins use a space.

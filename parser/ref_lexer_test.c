@@ -60,28 +60,6 @@ static void same_tokens_truncated(const char *src, size_t len)
     same_tokens(src, len);
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 static size_t lex_dir(const char *sub)
 {
     char dir[4096], path[4096 + 512];
@@ -96,7 +74,7 @@ static size_t lex_dir(const char *sub)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t len;
-        char *buf = read_file(path, &len);
+        char *buf = ref_read_file(path, &len);
         assert_non_null(buf);
         same_tokens_truncated(buf, len);
         free(buf);

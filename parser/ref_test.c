@@ -84,28 +84,6 @@ static const char *skip_reason(const char *file)
     return NULL;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 /* Parse buf with the three parsers. Returns 1 if all agree; else 0 with the
  * first difference in why. */
 static int three_agree(const char *buf, size_t len, char *why, size_t cap)
@@ -228,7 +206,7 @@ static void test_ref_testdata_messages_agree(void **state)
     for (size_t i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         size_t len;
-        char *buf = read_file(path, &len);
+        char *buf = ref_read_file(path, &len);
         assert_non_null(buf);
         const char *reason = skip_reason(names[i]);
         int agree = messages_agree(buf, len, why, sizeof why);
@@ -266,7 +244,7 @@ static void test_ref_testdata_invalid_no_crash(void **state)
     for (size_t i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         size_t len;
-        char *buf = read_file(path, &len);
+        char *buf = ref_read_file(path, &len);
         assert_non_null(buf);
         ref_view v;
         ref_regex_parse(buf, len, &v);
