@@ -70,6 +70,18 @@ ref_point *ref__new_point(ref_view *v)
     return &v->rtepts[v->n_rtepts++];
 }
 
+void ref__keep_named(char **const slots[3], const char *const names[3],
+                     const char *sub, char *val)
+{
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(sub, names[i]) == 0) {
+            ref__keep(slots[i], val);
+            return;
+        }
+    }
+    free(val);
+}
+
 int ref__rtepts_sub(ref_view *v, ref_point **pt, const char *sub, char *val)
 {
     if (strcmp(sub, "PT") == 0) {

@@ -80,6 +80,10 @@ ref_point *ref__new_point(ref_view *v);
 int ref__rtepts_sub(ref_view *v, ref_point **pt, const char *sub, char *val);
 /* Keep val in *slot if empty (first occurrence wins), else free it. */
 void ref__keep(char **slot, char *val);
+/* The subfield sub of an ESTDATA or GEO: val goes to the slot of the same
+ * name among the three, or is freed. */
+void ref__keep_named(char **const slots[3], const char *const names[3],
+                     const char *sub, char *val);
 char *ref__strndup(const char *s, size_t n);
 
 /* The whole file at path, malloc'd (NULL if it cannot be read); *len its size.

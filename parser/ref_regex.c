@@ -62,15 +62,7 @@ static int parse_compound(ref_view *v, const char *kw, const char *rest)
             free(val);
             return -1;
         }
-        int kept = 0;
-        for (int i = 0; i < 3 && !kept; i++) {
-            if (strcmp(sub, names[i]) == 0) {
-                ref__keep(slots[i], val);
-                kept = 1;
-            }
-        }
-        if (!kept)
-            free(val);
+        ref__keep_named(slots, names, sub, val);
         free(sub);
         if (m[0].rm_eo == 0)
             break;

@@ -87,15 +87,7 @@ static int parse_compound(ref_view *v, const piece *pcs, size_t n, int geo)
         char *kw, *val;
         if (key_value(pcs[i], &kw, &val))
             return -1;
-        int kept = 0;
-        for (int k = 0; k < 3 && !kept; k++) {
-            if (strcmp(kw, names[k]) == 0) {
-                ref__keep(slots[k], val);
-                kept = 1;
-            }
-        }
-        if (!kept)
-            free(val);
+        ref__keep_named(slots, names, kw, val);
         free(kw);
     }
     return 0;
