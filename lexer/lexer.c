@@ -192,7 +192,7 @@ static state_fn state(state_fn (*fn)(lexer *))
 static void emit(lexer *lx, ftok_kind kind, adexp_status code, size_t start,
                  size_t end)
 {
-    field_token *t = lx->out;
+    field_token *t = &lx->tok[lx->ntok++];
     t->kind = kind;
     t->code = code;
     t->keyword.ptr = NULL;
@@ -201,7 +201,6 @@ static void emit(lexer *lx, ftok_kind kind, adexp_status code, size_t start,
     t->value.len = end - start;
     t->offset = t->value_offset = start;
     t->entry = NULL;
-    lx->emitted = 1;
 }
 
 static size_t skip_seps(const lexer *lx, size_t i)
@@ -245,11 +244,22 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->len = buf ? len : 0;
     lx->pos = 0;
     lx->state = state(lex_between);
-    lx->out = NULL;
-    lx->emitted = 0;
     lx->max_keyword_len = max_keyword_len;
+    lx->ntok = lx->itok = 0;
     lx->paren_horizon = 0;
     lx->split_value = 0;
+}
+
+void lexer_fill(lexer *lx)
+{
+    state_fn s = lx->state;
+    lx->ntok = lx->itok = 0;
+    /* every state emits at most one token, but lex_dash, which checks the
+     * room itself; lex_eof ends a batch (and makes one of its own) */
+    do
+        s = s.fn(lx);
+    while (lx->ntok == 0 || (lx->ntok < LEX_BATCH && s.fn != lex_eof));
+    lx->state = s;
 }
 
 void lexer_next(lexer *lx, token *out)
@@ -261,7 +271,7 @@ void lexer_next(lexer *lx, token *out)
                        f->value_offset, NULL};
         return;
     }
-    lexer_next_field(lx, &lx->split);
+    lx->split = *lexer_next_field(lx);
     if (f->kind == FT_FIELD) {
         lx->split_value = 1;
         *out = (token){TOK_KEYWORD, ADEXP_OK, f->keyword.ptr, f->keyword.len,
@@ -311,56 +321,65 @@ static state_fn lex_dash_full(lexer *lx);
 static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t start,
                        size_t end);
 
-/* At a '-': the state run once per field. Its common case is kept small, so
- * that it needs few registers (saved and restored on every call): a hot
+/* At a '-': the state that reads fields, in a loop while the batch has room.
+ * Its common case is kept small, so that it needs few registers: a hot
  * keyword of 1 to 8 bytes right after the '-', ended by a separator or '-',
  * with a basic value, all of it within the 16 (or, if 32 are left, 32) bytes
- * after the '-'. Everything else, with the same result, is
- * lex_dash_full. */
+ * after the '-'. Everything else, with the same result, is lex_dash_full,
+ * one field a call. */
 static state_fn lex_dash(lexer *lx)
 {
 #if SSE2_SCAN
-    const char *b = lx->buf, *p = b + lx->pos + 1;  /* the keyword's first byte */
+    const char *b = lx->buf;
     size_t n = lx->len, dash = lx->pos;
-    if (n - dash > 16) {
+    unsigned nt = lx->ntok;
+    while (nt < LEX_BATCH && n - dash > 16) {
         /* One load gives the keyword's end (the first separator or '-')
          * and the value's start and end. The keyword's bytes need no class
          * test: a hot-table hit of the right length means they are a
          * keyword's letters (the length rules out NUL bytes, which the
          * packed keys are padded with). */
+        const char *p = b + dash + 1;  /* the keyword's first byte */
         uint32_t nsep, dm;
         sse2_value_masks(p, &nsep, &dm);
         unsigned k = (unsigned)__builtin_ctz(~nsep | dm | 0x10000u);  /* <= 16 */
-        if (k - 1 < 8 && k <= lx->max_keyword_len) {
-            uint64_t x = (uint64_t)_mm_cvtsi128_si64(
-                _mm_loadu_si128((const __m128i *)(const void *)p));
-            const dict_entry *e = hot_keyword(k < 8 ? x & (~(uint64_t)0 >> (64 - 8 * k)) : x);
-            if (e && e->len == k && !(e->flags & DICT_TEXT)) {
-                unsigned st = (unsigned)__builtin_ctz(nsep >> k << k);  /* <= 16 */
-                dm = dm >> st << st;
-                if (!dm && st < 16 && n - dash > 32) {      /* 16 bytes more */
-                    uint32_t nsep2, dm2;
-                    sse2_value_masks(p + 16, &nsep2, &dm2);
-                    nsep = (nsep & 0xFFFFu) | nsep2 << 16;
-                    dm = dm2 << 16;
-                }
-                if (dm) {
-                    unsigned de = (unsigned)__builtin_ctz(dm);
-                    uint32_t keep = (nsep & ((1u << de) - 1)) >> st << st;
-                    size_t kw = dash + 1;
-                    field_token *t = lx->out;
-                    t->keyword.ptr = p;
-                    t->keyword.len = k;
-                    t->offset = dash;
-                    t->entry = e;
-                    emit_value(lx, t, ADEXP_OK, kw + st,
-                               keep ? kw + 32 - (size_t)__builtin_clz(keep) : kw + st);
-                    lx->pos = kw + de;
-                    return state(lex_dash);                   /* a '-': < n */
-                }
-            }
+        if (k - 1 >= 8 || k > lx->max_keyword_len)
+            break;
+        uint64_t x = (uint64_t)_mm_cvtsi128_si64(
+            _mm_loadu_si128((const __m128i *)(const void *)p));
+        const dict_entry *e = hot_keyword(k < 8 ? x & (~(uint64_t)0 >> (64 - 8 * k)) : x);
+        if (!e || e->len != k || (e->flags & DICT_TEXT))
+            break;
+        unsigned st = (unsigned)__builtin_ctz(nsep >> k << k);  /* <= 16 */
+        dm = dm >> st << st;
+        if (!dm && st < 16 && n - dash > 32) {      /* 16 bytes more */
+            uint32_t nsep2, dm2;
+            sse2_value_masks(p + 16, &nsep2, &dm2);
+            nsep = (nsep & 0xFFFFu) | nsep2 << 16;
+            dm = dm2 << 16;
         }
+        if (!dm)
+            break;
+        unsigned de = (unsigned)__builtin_ctz(dm);
+        uint32_t keep = (nsep & ((1u << de) - 1)) >> st << st;
+        size_t kw = dash + 1, start = kw + st;
+        size_t stop = keep ? kw + 32 - (size_t)__builtin_clz(keep) : start;
+        field_token *t = &lx->tok[nt++];
+        t->kind = FT_FIELD;
+        t->code = ADEXP_OK;
+        t->keyword.ptr = p;
+        t->keyword.len = k;
+        t->value.ptr = b + start;
+        t->value.len = stop - start;
+        t->offset = dash;
+        t->value_offset = start;
+        t->entry = e;
+        dash = kw + de;                             /* a '-': < n */
     }
+    lx->ntok = nt;
+    lx->pos = dash;
+    if (nt == LEX_BATCH)
+        return state(lex_dash);
 #endif
     return lex_dash_full(lx);
 }
@@ -408,7 +427,7 @@ static state_fn lex_dash_full(lexer *lx)
     size_t kwlen = i - kw;
     if (kwlen && (i == n || b[i] == '-' || is_sep((unsigned char)b[i]))) {
         if (kwlen <= lx->max_keyword_len) {
-            field_token *t = lx->out;
+            field_token *t = &lx->tok[lx->ntok];
             const dict_entry *e = kwlen <= 8 ? hot_keyword(key) : NULL;
             if (!e)
                 e = dict_lookup(b + kw, kwlen);
@@ -473,7 +492,7 @@ static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t star
     t->value.ptr = lx->buf + start;
     t->value.len = end - start;
     t->value_offset = start;
-    lx->emitted = 1;
+    lx->ntok++;
 }
 
 /* A basic value: up to the next '-', which always starts the next field.
@@ -632,6 +651,16 @@ static state_fn lex_eof(lexer *lx)
 
 void lexer_skip_to_title(lexer *lx)
 {
+    /* The batch's tokens cover the input up to pos; a -TITLE there starts
+     * one of them (no value holds one). */
+    for (; lx->itok < lx->ntok; lx->itok++) {
+        const field_token *t = &lx->tok[lx->itok];
+        if (t->kind == FT_EOF ||
+            ((t->kind == FT_FIELD || t->kind == FT_ERROR) && is_title_start(lx, t->offset))) {
+            lx->split_value = 0;
+            return;
+        }
+    }
     size_t i = next_dash(lx, lx->pos);
     while (i < lx->len && !is_title_start(lx, i))
         i = next_dash(lx, i + 1);

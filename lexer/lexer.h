@@ -1,9 +1,11 @@
 /* The ADEXP lexer: Rob Pike's state-function design in C.
  *
- * The lexer's state is a function that scans a little, maybe emits one token,
- * and returns the next state. The parser pulls one token at a time with
- * lexer_next(); there is no token array. Tokens are slices of the input: the
- * lexer never copies, never reads past buf + len and needs no NUL. */
+ * The lexer's state is a function that scans a little, emits tokens and
+ * returns the next state. The parser pulls one token at a time with
+ * lexer_next_field(); behind it, the states fill a small batch of tokens at
+ * once (the common state, a field, loops over the fields that follow while
+ * the batch has room). Tokens are slices of the input: the lexer never
+ * copies, never reads past buf + len and needs no NUL. */
 #ifndef ADEXP_LEXER_H
 #define ADEXP_LEXER_H
 
@@ -56,35 +58,42 @@ typedef struct state_fn {
     struct state_fn (*fn)(lexer *lx);
 } state_fn;
 
+/* Tokens per batch: the states run until the batch is full (or the input
+ * ends), so the parser pays for the state loop once per batch, not per field. */
+#define LEX_BATCH 32
+
 struct lexer {
     const char *buf;
     size_t len;
     size_t pos;                /* next byte to scan */
     state_fn state;
-    field_token *out;          /* where the current call emits */
-    int emitted;
     uint32_t max_keyword_len;
+    unsigned ntok;             /* tokens in the batch */
+    unsigned itok;             /* the next one to hand out */
     size_t paren_horizon;      /* bytes before it hold no ')' for a '(' */
     field_token split;         /* lexer_next: the field being handed out */
     int split_value;           /* lexer_next: its value is still to come */
+    field_token tok[LEX_BATCH];
 };
 
 void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
-/* Run states until one token is emitted. After TOK_EOF, returns TOK_EOF.
- * Inline (the parser calls it once per field) and in the header, so the
- * scalar build of parser/ref_lexer_test.c runs its own states through it. */
-static inline void lexer_next_field(lexer *lx, field_token *out)
+/* Run states until a new batch holds tokens (up to LEX_BATCH). */
+void lexer_fill(lexer *lx);
+/* The next field token, valid until the next call. After FT_EOF, returns
+ * FT_EOF. Inline (the parser calls it once per field) and in the header, so
+ * the scalar build of parser/ref_lexer_test.c runs its own states through it. */
+static inline field_token *lexer_next_field(lexer *lx)
 {
-    lx->out = out;
-    lx->emitted = 0;
-    while (!lx->emitted)
-        lx->state = lx->state.fn(lx);
+    if (lx->itok == lx->ntok)
+        lexer_fill(lx);
+    return &lx->tok[lx->itok++];
 }
 /* The same stream one keyword or value at a time: an FT_FIELD is handed out
  * as a TOK_KEYWORD and then a TOK_VALUE (for tests and fuzz_lexer). */
 void lexer_next(lexer *lx, token *out);
 /* Skip to the next '-' that starts a field whose keyword is TITLE, or to the
- * end; the next token is that keyword. Used to resume after a fatal error. */
+ * end; the next token is that keyword. Used to resume after a fatal error:
+ * the tokens of the batch not handed out yet are searched first. */
 void lexer_skip_to_title(lexer *lx);
 
 /* Byte classes shared by the lexer and the value helpers. */

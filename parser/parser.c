@@ -45,7 +45,8 @@ struct adexp_parser {
     adexp_options opt;
     adexp_allocator a;
     lexer lx;
-    ftok tok;                  /* the current token, not consumed yet */
+    ftok *tok;                 /* the current token, not consumed yet (in
+                                  the lexer's batch: valid until advance) */
     const char *buf;
     size_t len;
     adexp_arena *arena;
@@ -173,11 +174,10 @@ static void list_bracket(ftok *f, ftok_kind kind)
 #define ALWAYS_INLINE inline
 #endif
 
-/* Pull the next field token, straight into p->tok. */
+/* Pull the next field token: p->tok points into the lexer's batch. */
 static ALWAYS_INLINE void advance(adexp_parser *p)
 {
-    ftok *f = &p->tok;
-    lexer_next_field(&p->lx, f);
+    ftok *f = p->tok = lexer_next_field(&p->lx);
     if (f->kind == FT_FIELD) {
         /* BEGIN and END are syntax keywords: one test for most fields */
         if (f->entry && f->entry->level == DICT_SYNTAX) {
@@ -275,7 +275,7 @@ static adexp_field *node_alloc(adexp_arena *a)
 static ALWAYS_INLINE adexp_field *new_node(adexp_parser *p, frame *f, adexp_kind kind,
                                            unsigned flags, adexp_slice value)
 {
-    const ftok *t = &p->tok;
+    const ftok *t = p->tok;
     if (p->msg->nfields >= p->opt.max_fields) {
         fatal(p, ADEXP_E_FIELD_LIMIT, t->offset);
         return NULL;
@@ -326,18 +326,18 @@ static void parse_children(adexp_parser *p, frame *f, adexp_field *node,
 
 static void add_field(adexp_parser *p, frame *f)
 {
-    const dict_entry *e = p->tok.entry;
+    const dict_entry *e = p->tok->entry;
     adexp_kind kind = e && e->kind == ADEXP_COMPOUND ? ADEXP_COMPOUND : ADEXP_BASIC;
     unsigned flags = !e ? ADEXP_FIELD_UNKNOWN : e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
-    adexp_field *n = new_node(p, f, kind, flags, p->tok.value);
+    adexp_field *n = new_node(p, f, kind, flags, p->tok->value);
     if (!n)
         return;
-    if (p->tok.code != ADEXP_OK)
-        record_error(p, p->tok.code, p->tok.value_offset);
+    if (p->tok->code != ADEXP_OK)
+        record_error(p, p->tok->code, p->tok->value_offset);
     advance(p);
     if (n->kind == ADEXP_COMPOUND) {
         parse_children(p, f, n, FR_COMPOUND, e);
-    } else if (!e && p->tok.kind == FT_FIELD && stray_subfield(f, p->tok.entry)) {
+    } else if (!e && p->tok->kind == FT_FIELD && stray_subfield(f, p->tok->entry)) {
         n->kind = ADEXP_COMPOUND;
         parse_children(p, f, n, FR_UNKNOWN, NULL);
     }
@@ -354,21 +354,21 @@ static int list_open(const frame *f, adexp_slice name)
 
 static void add_list(adexp_parser *p, frame *f)
 {
-    const dict_entry *e = p->tok.entry;
+    const dict_entry *e = p->tok->entry;
     adexp_slice none = {NULL, 0};
     adexp_field *n = new_node(p, f, ADEXP_LIST,
                               !e || e->kind != ADEXP_LIST ? ADEXP_FIELD_UNKNOWN : 0, none);
     if (!n)
         return;
-    if (p->tok.code != ADEXP_OK)
-        record_error(p, p->tok.code, p->tok.value_offset);
+    if (p->tok->code != ADEXP_OK)
+        record_error(p, p->tok->code, p->tok->value_offset);
     advance(p);
     parse_children(p, f, n, FR_LIST, e && e->kind == ADEXP_LIST ? e : NULL);
     if (p->fatal)
         return;
-    if (p->tok.kind != FT_END)
+    if (p->tok->kind != FT_END)
         record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
-    else if (same_name(p->tok.keyword, n->keyword) || !list_open(f, p->tok.keyword))
+    else if (same_name(p->tok->keyword, n->keyword) || !list_open(f, p->tok->keyword))
         advance(p);            /* ours, or a mismatch (reported) that closes it */
 }
 
@@ -377,15 +377,15 @@ static void add_list(adexp_parser *p, frame *f)
  * that list closes too; otherwise -END X takes the place of -END Y. */
 static int end_list(adexp_parser *p, const frame *f)
 {
-    adexp_slice name = p->tok.keyword;
+    adexp_slice name = p->tok->keyword;
     if (f->kind == FR_COMPOUND)
         return 0;
     if (f->kind == FR_LIST) {
         if (!same_name(name, f->node->keyword))
-            record_error(p, ADEXP_E_END_MISMATCH, p->tok.offset);
+            record_error(p, ADEXP_E_END_MISMATCH, p->tok->offset);
         return 0;
     }
-    record_error(p, ADEXP_E_END_WITHOUT_BEGIN, p->tok.offset);
+    record_error(p, ADEXP_E_END_WITHOUT_BEGIN, p->tok->offset);
     advance(p);
     return 1;
 }
@@ -393,7 +393,7 @@ static int end_list(adexp_parser *p, const frame *f)
 static void parse_body(adexp_parser *p, frame *f)
 {
     while (!p->fatal) {
-        const ftok *t = &p->tok;
+        const ftok *t = p->tok;
         if (tok_end(t) - p->msg->offset > p->opt.max_message_size) {
             fatal(p, ADEXP_E_SIZE_LIMIT, t->offset);
             return;
@@ -442,7 +442,7 @@ static void parse_body(adexp_parser *p, frame *f)
 /* Resume at the next -TITLE: the current token, or one further on. */
 static void skip_to_title(adexp_parser *p)
 {
-    if (p->tok.kind == FT_FIELD && is_entry(p->tok.entry, DICT_ID_TITLE))
+    if (p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE))
         return;
     lexer_skip_to_title(&p->lx);
     advance(p);
@@ -462,29 +462,29 @@ static void keep_errors(adexp_parser *p, adexp_msg *msg)
 adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *msg)
 {
     memset(msg, 0, sizeof *msg);
-    if (p->tok.kind == FT_EOF)
+    if (p->tok->kind == FT_EOF)
         return ADEXP_END;
     p->arena = arena;
     p->msg = msg;
     p->fatal = 0;
     msg->index = p->index++;
-    msg->offset = p->tok.offset;
-    if (p->tok.kind == FT_FIELD && is_entry(p->tok.entry, DICT_ID_TITLE)) {
+    msg->offset = p->tok->offset;
+    if (p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE)) {
         frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX};
         parse_body(p, &root);
         if (p->fatal) {
             /* stopped on its own -TITLE (a title past max_message_size,
              * max_fields 0): step over it, or the next call would parse
              * the same message again, forever */
-            if (p->tok.offset == msg->offset)
+            if (p->tok->offset == msg->offset)
                 advance(p);
             skip_to_title(p);
         }
     } else {
-        record_error(p, ADEXP_E_NO_TITLE, p->tok.offset);
+        record_error(p, ADEXP_E_NO_TITLE, p->tok->offset);
         skip_to_title(p);
     }
-    size_t end = p->tok.offset;
+    size_t end = p->tok->offset;
     while (end > msg->offset && is_sep((unsigned char)p->buf[end - 1]))
         end--;
     msg->length = end - msg->offset;

@@ -34,8 +34,8 @@ static size_t same_tokens(const char *src, size_t len)
     lexer_init(&a, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
     scalar_lexer_init(&b, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
     do {
-        lexer_next_field(&a, &ta);
-        lexer_next_field(&b, &tb);
+        ta = *lexer_next_field(&a);
+        tb = *lexer_next_field(&b);
         assert_int_equal(ta.kind, tb.kind);
         assert_int_equal(ta.code, tb.code);
         assert_ptr_equal(ta.keyword.ptr, tb.keyword.ptr);
