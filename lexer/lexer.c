@@ -22,7 +22,8 @@ const uint8_t lexer_class[256] = {
 
 /* The most frequent keywords in real traffic (PTID, FL, ETO, PT and FAC are
  * two thirds of all keywords; these cover about 98%), each spelled out for
- * the table below: X(name, its bytes, padded with 0 to 8). */
+ * the table below: X(name, its bytes, padded with 0 to 8). No text field
+ * (MSGTXT...) may be one: lex_dash reads every hot keyword's value as basic. */
 #define HOT_KEYWORDS(X) \
     X(PTID, 'P', 'T', 'I', 'D', 0, 0, 0, 0) \
     X(FL, 'F', 'L', 0, 0, 0, 0, 0, 0) \
@@ -78,7 +79,6 @@ const uint8_t lexer_class[256] = {
     X(REGUL, 'R', 'E', 'G', 'U', 'L', 0, 0, 0) \
     X(SSRCODE, 'S', 'S', 'R', 'C', 'O', 'D', 'E', 0) \
     X(SUREQPT, 'S', 'U', 'R', 'E', 'Q', 'P', 'T', 0) \
-    X(MSGTXT, 'M', 'S', 'G', 'T', 'X', 'T', 0, 0) \
     X(ERROR, 'E', 'R', 'R', 'O', 'R', 0, 0, 0) \
     X(REGCAUSE, 'R', 'E', 'G', 'C', 'A', 'U', 'S', 'E') \
     X(COMMENT, 'C', 'O', 'M', 'M', 'E', 'N', 'T', 0) \
@@ -113,11 +113,13 @@ const uint8_t lexer_class[256] = {
 
 typedef struct hot_slot {
     uint64_t key;
-    uint16_t id;
+    const dict_entry *entry;
+    size_t len;                /* the keyword's, so no load of the entry */
 } hot_slot;
 
 #define HOT_INIT(name, ...)                                                    \
-    [HOT_SLOT(PACK8(__VA_ARGS__))] = {PACK8(__VA_ARGS__), DICT_ID_##name},
+    [HOT_SLOT(PACK8(__VA_ARGS__))] = {PACK8(__VA_ARGS__), &dict_table[DICT_ID_##name], \
+                                      sizeof #name - 1},
 
 #if defined(__clang__)
 #pragma clang diagnostic error "-Winitializer-overrides"
@@ -145,6 +147,18 @@ static const hot_slot hot_table[256] = {HOT_KEYWORDS(HOT_INIT)};
 #define SSE2_SCAN 0
 #endif
 
+/* 32 bytes at a time with AVX2 where the CPU has it (checked at run time):
+ * the same fields as the SSE2 loop, for fewer instructions. Off with
+ * ADEXP_LEXER_SCALAR or ADEXP_LEXER_NO_AVX2 (parser/ref_lexer_test.c checks
+ * all three builds give the same tokens). */
+#if SSE2_SCAN && defined(__x86_64__) && !defined(ADEXP_LEXER_NO_AVX2) &&               \
+    (defined(__clang__) || __GNUC__ >= 5)
+#define AVX2_SCAN 1
+#include <immintrin.h>
+#else
+#define AVX2_SCAN 0
+#endif
+
 #if FAST_SCAN
 #define BYTES(c) (0x0101010101010101u * (uint64_t)(c))
 /* 0x80 in each byte of x that is A-Z or 0-9 (is_alnum), 0 elsewhere. On the
@@ -168,13 +182,12 @@ static uint64_t paren_dash_bytes(uint64_t x)
 }
 #endif
 
-/* The dictionary entry of a frequent keyword packed by lex_dash, or NULL
- * (then dict_lookup decides). */
+/* The dictionary entry of a frequent keyword packed by lex_dash_full, or
+ * NULL (then dict_lookup decides). Empty slots have a NULL entry. */
 static const dict_entry *hot_keyword(uint64_t key)
 {
     const hot_slot *s = &hot_table[HOT_SLOT(key)];
-    /* key 0 (NUL bytes) would match an empty slot, i.e. dict_table[0] */
-    return key && s->key == key ? &dict_table[s->id] : NULL;
+    return s->key == key ? s->entry : NULL;
 }
 
 static state_fn lex_between(lexer *lx);
@@ -321,6 +334,80 @@ static state_fn lex_dash_full(lexer *lx);
 static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t start,
                        size_t end);
 
+#if SSE2_SCAN
+/* The hot keyword of length k (1 to 8) whose bytes start x, or NULL. The
+ * bytes need no class test: a hot-table hit of the right length means they
+ * are a keyword's letters (the length rules out NUL bytes, which the packed
+ * keys are padded with). */
+static inline const dict_entry *hot_prefix(uint64_t x, unsigned k)
+{
+    uint64_t key = k < 8 ? x & (~(uint64_t)0 >> (64 - 8 * k)) : x;
+    const hot_slot *hs = &hot_table[HOT_SLOT(key)];
+    return hs->key == key && hs->len == k ? hs->entry : NULL;
+}
+
+/* Token t for the field at dash: keyword of k bytes after the '-', value
+ * from dash + 1 + st to dash + 1 + end. */
+static inline void put_field(field_token *t, const char *b, size_t dash, unsigned k,
+                             unsigned st, unsigned end, const dict_entry *e)
+{
+    size_t kw = dash + 1;
+    t->kind = FT_FIELD;
+    t->code = ADEXP_OK;
+    t->keyword.ptr = b + kw;
+    t->keyword.len = k;
+    t->value.ptr = b + kw + st;
+    t->value.len = end - st;
+    t->offset = dash;
+    t->value_offset = kw + st;
+    t->entry = e;
+}
+#endif
+
+#if AVX2_SCAN
+/* lex_dash's loop on 32 bytes a field: separators found with one byte
+ * shuffle (a byte is one if it equals its low nibble's entry here), bit
+ * fields cut with BMI1 and BMI2 (which every CPU with AVX2 has, but the
+ * run-time check makes sure). */
+#define AVX2_TARGET "avx2,bmi,bmi2"
+__attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
+{
+    const char *b = lx->buf;
+    size_t n = lx->len, dash = lx->pos;
+    unsigned nt = lx->ntok, maxk = lx->max_keyword_len;
+    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
+                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
+                                          '\n', 0, 0, '\r', 0, 0);
+    while (nt < LEX_BATCH && n - dash > 32) {
+        const char *p = b + dash + 1;          /* the keyword's first byte */
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        uint32_t sep = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
+        uint32_t dm = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
+        unsigned k = (unsigned)__builtin_ctzll((uint64_t)(sep | dm) | (uint64_t)1 << 32);
+        if (k - 1 >= 8 || k > maxk)
+            break;
+        uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
+        const hot_slot *hs = &hot_table[HOT_SLOT(key)];
+        uint64_t nsep = ~(uint64_t)sep;
+        unsigned st = (unsigned)_tzcnt_u64(nsep & ~(uint64_t)0 << k);   /* <= 32 */
+        uint64_t dv = dm & ~(uint64_t)0 << st;
+        if (hs->key != key || hs->len != k || !dv)
+            break;
+        unsigned de = (unsigned)_tzcnt_u64(dv);
+        uint64_t keep = _bzhi_u64(nsep, de) & ~(uint64_t)0 << st;
+        unsigned end = keep ? 64 - (unsigned)__builtin_clzll(keep) : st;
+        const dict_entry *e = hs->entry;
+        put_field(&lx->tok[nt++], b, dash, k, st, end, e);
+        dash += 1 + de;                        /* a '-': < n */
+    }
+    lx->ntok = nt;
+    lx->pos = dash;
+    return state(nt == LEX_BATCH ? lex_dash : lex_dash_full);
+}
+#endif
+
 /* At a '-': the state that reads fields, in a loop while the batch has room.
  * Its common case is kept small, so that it needs few registers: a hot
  * keyword of 1 to 8 bytes right after the '-', ended by a separator or '-',
@@ -329,26 +416,27 @@ static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t star
  * one field a call. */
 static state_fn lex_dash(lexer *lx)
 {
+#if AVX2_SCAN
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2"))
+        return lex_dash_avx2(lx);
+#endif
 #if SSE2_SCAN
     const char *b = lx->buf;
     size_t n = lx->len, dash = lx->pos;
     unsigned nt = lx->ntok;
     while (nt < LEX_BATCH && n - dash > 16) {
         /* One load gives the keyword's end (the first separator or '-')
-         * and the value's start and end. The keyword's bytes need no class
-         * test: a hot-table hit of the right length means they are a
-         * keyword's letters (the length rules out NUL bytes, which the
-         * packed keys are padded with). */
+         * and the value's start and end. */
         const char *p = b + dash + 1;  /* the keyword's first byte */
         uint32_t nsep, dm;
         sse2_value_masks(p, &nsep, &dm);
         unsigned k = (unsigned)__builtin_ctz(~nsep | dm | 0x10000u);  /* <= 16 */
         if (k - 1 >= 8 || k > lx->max_keyword_len)
             break;
-        uint64_t x = (uint64_t)_mm_cvtsi128_si64(
-            _mm_loadu_si128((const __m128i *)(const void *)p));
-        const dict_entry *e = hot_keyword(k < 8 ? x & (~(uint64_t)0 >> (64 - 8 * k)) : x);
-        if (!e || e->len != k || (e->flags & DICT_TEXT))
+        const dict_entry *e = hot_prefix((uint64_t)_mm_cvtsi128_si64(
+            _mm_loadu_si128((const __m128i *)(const void *)p)), k);
+        if (!e)
             break;
         unsigned st = (unsigned)__builtin_ctz(nsep >> k << k);  /* <= 16 */
         dm = dm >> st << st;
@@ -362,19 +450,9 @@ static state_fn lex_dash(lexer *lx)
             break;
         unsigned de = (unsigned)__builtin_ctz(dm);
         uint32_t keep = (nsep & ((1u << de) - 1)) >> st << st;
-        size_t kw = dash + 1, start = kw + st;
-        size_t stop = keep ? kw + 32 - (size_t)__builtin_clz(keep) : start;
-        field_token *t = &lx->tok[nt++];
-        t->kind = FT_FIELD;
-        t->code = ADEXP_OK;
-        t->keyword.ptr = p;
-        t->keyword.len = k;
-        t->value.ptr = b + start;
-        t->value.len = stop - start;
-        t->offset = dash;
-        t->value_offset = start;
-        t->entry = e;
-        dash = kw + de;                             /* a '-': < n */
+        put_field(&lx->tok[nt++], b, dash, k, st,
+                  keep ? 32 - (unsigned)__builtin_clz(keep) : st, e);
+        dash += 1 + de;                             /* a '-': < n */
     }
     lx->ntok = nt;
     lx->pos = dash;

@@ -1,8 +1,9 @@
-/* The lexer's word-at-a-time scan against its scalar reference build: the
- * same lexer.c compiled with ADEXP_LEXER_SCALAR (symbols renamed scalar_*,
- * see parser/meson.build) must give exactly the same tokens as the library's
- * on testdata, a generated corpus, random inputs and every truncation of
- * them, each placed at the very end of its allocation. */
+/* The lexer's scans against its scalar reference build: lexer.c compiled
+ * with ADEXP_LEXER_SCALAR, and with ADEXP_LEXER_NO_AVX2 (the SSE2 loop that
+ * the library skips on a CPU with AVX2), symbols renamed scalar_* and sse2_*
+ * (see parser/meson.build), must give exactly the same tokens as the
+ * library's on testdata, a generated corpus, random inputs and every
+ * truncation of them, each placed at the very end of its allocation. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,33 +19,40 @@
 #include "ref.h"
 
 void scalar_lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
+void sse2_lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
 
 static const char *testdata;
 
-/* Lex buf with both builds and compare every field token. Returns the count.
- * lexer_next_field is inline: on b it runs the scalar build's states. */
+static void same_token(const field_token *ta, const field_token *tb)
+{
+    assert_int_equal(ta->kind, tb->kind);
+    assert_int_equal(ta->code, tb->code);
+    assert_ptr_equal(ta->keyword.ptr, tb->keyword.ptr);
+    assert_int_equal(ta->keyword.len, tb->keyword.len);
+    assert_ptr_equal(ta->value.ptr, tb->value.ptr);
+    assert_int_equal(ta->value.len, tb->value.len);
+    assert_int_equal(ta->offset, tb->offset);
+    assert_int_equal(ta->value_offset, tb->value_offset);
+    assert_ptr_equal(ta->entry, tb->entry);
+}
+
+/* Lex buf with the three builds and compare every field token. Returns the
+ * count. lexer_next_field is inline: on b and c it runs their own states. */
 static size_t same_tokens(const char *src, size_t len)
 {
     char *buf = malloc(len ? len : 1);     /* the input ends its allocation */
     assert_non_null(buf);
     memcpy(buf, src, len);
-    lexer a, b;
-    field_token ta, tb;
+    lexer a, b, c;
+    field_token ta;
     size_t n = 0;
     lexer_init(&a, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
     scalar_lexer_init(&b, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
+    sse2_lexer_init(&c, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
     do {
         ta = *lexer_next_field(&a);
-        tb = *lexer_next_field(&b);
-        assert_int_equal(ta.kind, tb.kind);
-        assert_int_equal(ta.code, tb.code);
-        assert_ptr_equal(ta.keyword.ptr, tb.keyword.ptr);
-        assert_int_equal(ta.keyword.len, tb.keyword.len);
-        assert_ptr_equal(ta.value.ptr, tb.value.ptr);
-        assert_int_equal(ta.value.len, tb.value.len);
-        assert_int_equal(ta.offset, tb.offset);
-        assert_int_equal(ta.value_offset, tb.value_offset);
-        assert_ptr_equal(ta.entry, tb.entry);
+        same_token(&ta, lexer_next_field(&b));
+        same_token(&ta, lexer_next_field(&c));
         n++;
     } while (ta.kind != FT_EOF);
     free(buf);
@@ -142,12 +150,12 @@ static void test_lexer_scan_random_same_tokens(void **state)
     }
 }
 
-/* The 16-byte value scan at its edges: keywords on and off the hot table,
- * values of 0 to 40 bytes with every
+/* The 16- and 32-byte value scans at their edges: keywords on and off the
+ * hot table, values of 0 to 40 bytes with every
  * mix of separators before and after them and glued or spaced next fields,
  * so the value start, its '-' and the trim fall on each byte of the load
- * and past it; then each input cut at every length (the load needs 16 bytes
- * left before the end of the allocation). */
+ * and past it; then each input cut at every length (the loads need 16 or 32
+ * bytes left before the end of the allocation). */
 static void test_lexer_scan_value_edges_same_tokens(void **state)
 {
     (void)state;
