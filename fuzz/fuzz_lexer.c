@@ -1,8 +1,37 @@
 /* fuzz_lexer: every token is a slice of the input, tokens come in order and
  * never overlap, keywords are A-Z0-9 runs within the limit, and the lexer
- * ends with TOK_EOF after at most len + 2 tokens. */
+ * ends with TOK_EOF after at most len + 2 tokens. The library's lexer (with
+ * AVX2 where the CPU has it) gives the same field tokens as its SSE2 and
+ * scalar builds (parser/meson.build: symbols renamed sse2_*, scalar_*). */
 #include "fuzz_common.h"
 #include "lexer.h"
+
+void scalar_lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
+void sse2_lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
+
+static int same_token(const field_token *a, const field_token *b)
+{
+    return a->kind == b->kind && a->code == b->code && a->keyword.ptr == b->keyword.ptr &&
+           a->keyword.len == b->keyword.len && a->value.ptr == b->value.ptr &&
+           a->value.len == b->value.len && a->offset == b->offset &&
+           a->value_offset == b->value_offset && a->entry == b->entry;
+}
+
+static void check_builds(const char *buf, size_t len, uint32_t max_kw)
+{
+    lexer a, b, c;
+    lexer_init(&a, buf, len, max_kw);
+    scalar_lexer_init(&b, buf, len, max_kw);
+    sse2_lexer_init(&c, buf, len, max_kw);
+    for (size_t count = 0; count <= len + 2; count++) {
+        const field_token *t = lexer_next_field(&a);
+        FUZZ_CHECK(same_token(t, lexer_next_field(&b)));
+        FUZZ_CHECK(same_token(t, lexer_next_field(&c)));
+        if (t->kind == FT_EOF)
+            return;
+    }
+    FUZZ_CHECK(!"no FT_EOF after len + 2 tokens");
+}
 
 static int all_alnum(const char *p, size_t n)
 {
@@ -76,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *buf = fuzz_copy(data, size);
     check_stream(buf, size, o.max_keyword_len, 0);
     check_stream(buf, size, o.max_keyword_len, 1);
+    check_builds(buf, size, o.max_keyword_len);
     free(buf);
     return 0;
 }
