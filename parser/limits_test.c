@@ -260,6 +260,29 @@ static void test_limit_on_title(void **state)
     assert_int_equal(next(f), ADEXP_END);
 }
 
+/* After a limit the parser resumes at the next -TITLE wherever it lies in
+ * the lexer's batch of tokens (LEX_BATCH, 32): just after the stop, at the
+ * batch's end, or past it. */
+static void test_resume_across_token_batches(void **state)
+{
+    adexp_options o = adexp_options_default();
+    o.max_fields = 3;
+    for (int n = 1; n <= 100; n++) {
+        char src[4096];
+        size_t len = (size_t)snprintf(src, sizeof src, "-TITLE IFPL");
+        for (int i = 0; i < n; i++)
+            len += (size_t)snprintf(src + len, sizeof src - len, " -PTID P%d", i);
+        size_t second = len + 1;
+        len += (size_t)snprintf(src + len, sizeof src - len, "\n-TITLE ACK -ARCID X\n");
+        fixture *f = start(state, &o, src, len);
+        assert_int_equal(next(f), n + 1 > 3 ? ADEXP_E_FIELD_LIMIT : ADEXP_OK);
+        assert_int_equal(next(f), ADEXP_OK);
+        assert_int_equal(f->msg.offset, second);
+        assert_true(adexp_slice_eq(f->msg.view.arcid, "X"));
+        assert_int_equal(next(f), ADEXP_END);
+    }
+}
+
 /* Every limit has a code, a name and a message of its own. */
 static void test_limit_codes_distinct(void **state)
 {
@@ -509,6 +532,7 @@ int main(void)
         cmocka_unit_test_teardown(test_max_keyword_len, teardown),
         cmocka_unit_test_teardown(test_max_errors, teardown),
         cmocka_unit_test_teardown(test_limit_on_title, teardown),
+        cmocka_unit_test_teardown(test_resume_across_token_batches, teardown),
         cmocka_unit_test(test_limit_codes_distinct),
         cmocka_unit_test_teardown(test_dash_run, teardown),
         cmocka_unit_test_teardown(test_dash_run_size_limit, teardown),
