@@ -148,115 +148,90 @@ static void fill_coordata(adexp_coordata *cd, const adexp_field *f)
     }
 }
 
-/* Room on the stack for the repeated top-level fields of a usual message:
- * they are gathered there in one walk, then copied to the arena, counted. */
-#define STACK_SLICES 32
-#define STACK_BLOCKS 8
-
-typedef struct view_stack {
-    adexp_slice eetfir[STACK_SLICES], speed[STACK_SLICES], regul[STACK_SLICES];
-    adexp_estdata est[STACK_BLOCKS];
-    adexp_geo geo[STACK_BLOCKS];
-} view_stack;
-
-/* Where the arrays go during a walk. n counts every item, cap says how many
- * fit: a kind with n > cap is filled again once its count is known. */
+/* Where the repeated kinds go: one arena block sized by the counting walk. */
 typedef struct view_arrays {
     adexp_point *pts;
     adexp_estdata *est;
     adexp_geo *geo;
     adexp_slice *addr;
     adexp_slice *slices[ACT_REGUL + 1];    /* by action: EETFIR, SPEED, REGUL */
-    size_t n[ACT_ARRAYS], cap[ACT_ARRAYS];
-    int lazy;                  /* lists get their arrays when first met */
-    int nomem;
+    size_t n[ACT_ARRAYS];                  /* items so far, by action */
 } view_arrays;
 
-/* Lists: the first non-empty one of a kind gets an arena array of its
- * item count (the FAC or PT among them are kept; a later list fits in what
- * is left or sends the kind to the second walk). */
-static void *list_array(adexp_arena *arena, view_arrays *w, unsigned a,
-                        const adexp_field *f, size_t size)
+static size_t count_items(const adexp_field *list, unsigned id)
 {
-    if (!w->lazy || w->cap[a] || !f->nchildren)
-        return NULL;
-    void *p = adexp_arena_alloc(arena, f->nchildren * size);
-    if (p)
-        w->cap[a] = f->nchildren;
-    else
-        w->nomem = 1;
-    return p;
+    size_t n = 0;
+    for (const adexp_field *c = list->child; c; c = c->next)
+        n += c->dict_id == id;
+    return n;
 }
 
-static void add_facs(view_arrays *w, adexp_arena *arena, const adexp_field *f)
-{
-    adexp_slice *p = list_array(arena, w, ACT_ADDR, f, sizeof(adexp_slice));
-    if (p)
-        w->addr = p;
-    for (const adexp_field *c = f->child; c; c = c->next) {
-        if (c->dict_id != DICT_ID_FAC)
-            continue;
-        size_t i = w->n[ACT_ADDR]++;
-        if (i < w->cap[ACT_ADDR])
-            w->addr[i] = c->value;
-    }
-}
-
-static void add_points(view_arrays *w, adexp_arena *arena, const adexp_field *f)
-{
-    adexp_point *p = list_array(arena, w, ACT_RTEPTS, f, sizeof(adexp_point));
-    if (p)
-        w->pts = p;
-    for (const adexp_field *c = f->child; c; c = c->next) {
-        if (c->dict_id != DICT_ID_PT)
-            continue;
-        size_t i = w->n[ACT_RTEPTS]++;
-        if (i < w->cap[ACT_RTEPTS])
-            fill_point(&w->pts[i], c);
-    }
-}
-
-/* One repeated field (a top-level field of a repeated kind, or a list). */
-static void add_item(view_arrays *w, adexp_arena *arena, unsigned a, const adexp_field *f)
-{
-    if (a == ACT_ADDR) {
-        add_facs(w, arena, f);
-        return;
-    }
-    if (a == ACT_RTEPTS) {
-        add_points(w, arena, f);
-        return;
-    }
-    size_t i = w->n[a]++;
-    if (i >= w->cap[a])
-        return;
-    switch (a) {
-    case ACT_EETFIR:
-    case ACT_SPEED:
-    case ACT_REGUL: w->slices[a][i] = f->value; break;
-    case ACT_ESTDATA: fill_estdata(&w->est[i], f); break;
-    case ACT_GEO: fill_geo(&w->geo[i], f); break;
-    default: break;
-    }
-}
-
-/* The one walk: single fields, the first REFDATA, MSGREF and COORDATA, and
- * the repeated ones into w. The plain repeated values (EETFIR, SPEED, REGUL)
- * are stored here, the commonest after the single fields. */
-static void walk(adexp_view *v, view_arrays *w, adexp_arena *arena, const adexp_field *f)
+/* The first walk: how many items of each repeated kind. */
+static void count_view(const adexp_field *f, size_t *n)
 {
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
-        if (a >= ACT_SINGLE) {
-            set_once(slice_at(v, a - ACT_SINGLE), f->value);
-        } else if (a - ACT_EETFIR <= ACT_REGUL - ACT_EETFIR) {
-            size_t i = w->n[a]++;
-            if (i < w->cap[a])
-                w->slices[a][i] = f->value;
-        } else if (a == ACT_NONE) {
+        if (a == ACT_NONE || a >= ACT_ARRAYS)
             continue;
-        } else if (a < ACT_ARRAYS) {
-            add_item(w, arena, a, f);
+        n[a] += a == ACT_ADDR     ? count_items(f, DICT_ID_FAC)
+                : a == ACT_RTEPTS ? count_items(f, DICT_ID_PT)
+                                  : 1;
+    }
+}
+
+/* One block for all the arrays, not zeroed: every item is written whole.
+ * Entry sizes are multiples of 16, so each part stays aligned. */
+static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
+{
+    size_t bytes = n[ACT_RTEPTS] * sizeof(adexp_point) +
+                   n[ACT_ESTDATA] * sizeof(adexp_estdata) + n[ACT_GEO] * sizeof(adexp_geo) +
+                   (n[ACT_ADDR] + n[ACT_EETFIR] + n[ACT_SPEED] + n[ACT_REGUL]) * sizeof(adexp_slice);
+    char *p = bytes ? adexp_arena_alloc(arena, bytes) : NULL;
+    if (bytes && !p)
+        return 0;
+    w->pts = (adexp_point *)(void *)p;
+    w->est = (adexp_estdata *)(void *)(w->pts + n[ACT_RTEPTS]);
+    w->geo = (adexp_geo *)(void *)(w->est + n[ACT_ESTDATA]);
+    w->addr = (adexp_slice *)(void *)(w->geo + n[ACT_GEO]);
+    w->slices[ACT_EETFIR] = w->addr + n[ACT_ADDR];
+    w->slices[ACT_SPEED] = w->slices[ACT_EETFIR] + n[ACT_EETFIR];
+    w->slices[ACT_REGUL] = w->slices[ACT_SPEED] + n[ACT_SPEED];
+    return 1;
+}
+
+/* One field of a repeated kind into its array. */
+static void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
+{
+    if (a <= ACT_REGUL) {
+        w->slices[a][w->n[a]++] = f->value;
+    } else if (a == ACT_ESTDATA) {
+        fill_estdata(&w->est[w->n[a]++], f);
+    } else if (a == ACT_GEO) {
+        fill_geo(&w->geo[w->n[a]++], f);
+    } else {
+        for (const adexp_field *c = f->child; c; c = c->next) {
+            if (a == ACT_ADDR && c->dict_id == DICT_ID_FAC)
+                w->addr[w->n[a]++] = c->value;
+            else if (a == ACT_RTEPTS && c->dict_id == DICT_ID_PT)
+                fill_point(&w->pts[w->n[a]++], c);
+        }
+    }
+}
+
+/* The second walk: single fields, the first REFDATA, MSGREF and COORDATA,
+ * and the repeated kinds into their arrays (sized by count_view; w == NULL
+ * when there are none). */
+static void fill_view(adexp_view *v, view_arrays *w, const adexp_field *f)
+{
+    for (; f; f = f->next) {
+        unsigned a = BY_ID(view_action, f);
+        if (a >= ACT_SINGLE)
+            set_once(slice_at(v, a - ACT_SINGLE), f->value);
+        else if (a == ACT_NONE)
+            continue;
+        else if (a < ACT_ARRAYS) {
+            if (w)
+                add_repeated(w, f, a);
         } else if (a == ACT_REFDATA) {
             if (!v->has_refdata++)
                 fill_ref(&v->refdata, f);
@@ -267,59 +242,6 @@ static void walk(adexp_view *v, view_arrays *w, adexp_arena *arena, const adexp_
             fill_coordata(&v->coordata, f);
         }
     }
-}
-
-/* The walk again with every array sized by the first walk's count (rare: a
- * kind outgrew its room). Only the repeated kinds are filled. */
-static int refill(view_arrays *w, adexp_arena *arena, const adexp_field *fields)
-{
-    size_t *n = w->n;
-    size_t bytes = n[ACT_RTEPTS] * sizeof(adexp_point) +
-                   n[ACT_ESTDATA] * sizeof(adexp_estdata) + n[ACT_GEO] * sizeof(adexp_geo) +
-                   (n[ACT_ADDR] + n[ACT_EETFIR] + n[ACT_SPEED] + n[ACT_REGUL]) * sizeof(adexp_slice);
-    char *p = adexp_arena_alloc(arena, bytes);
-    if (!p)
-        return 0;
-    /* entry sizes are multiples of 16: each part stays aligned */
-    w->pts = (adexp_point *)(void *)p;
-    w->est = (adexp_estdata *)(void *)(w->pts + n[ACT_RTEPTS]);
-    w->geo = (adexp_geo *)(void *)(w->est + n[ACT_ESTDATA]);
-    w->addr = (adexp_slice *)(void *)(w->geo + n[ACT_GEO]);
-    w->slices[ACT_EETFIR] = w->addr + n[ACT_ADDR];
-    w->slices[ACT_SPEED] = w->slices[ACT_EETFIR] + n[ACT_EETFIR];
-    w->slices[ACT_REGUL] = w->slices[ACT_SPEED] + n[ACT_SPEED];
-    memcpy(w->cap, w->n, sizeof w->cap);
-    memset(w->n, 0, sizeof w->n);
-    w->lazy = 0;
-    for (const adexp_field *f = fields; f; f = f->next) {
-        unsigned a = BY_ID(view_action, f);
-        if (a != ACT_NONE && a < ACT_ARRAYS)
-            add_item(w, arena, a, f);
-    }
-    return 1;
-}
-
-/* Copy the repeated top-level fields off the stack into one arena block. */
-static int move_to_arena(view_arrays *w, adexp_arena *arena)
-{
-    size_t *n = w->n;
-    size_t bytes = (n[ACT_EETFIR] + n[ACT_SPEED] + n[ACT_REGUL]) * sizeof(adexp_slice) +
-                   n[ACT_ESTDATA] * sizeof(adexp_estdata) + n[ACT_GEO] * sizeof(adexp_geo);
-    if (bytes == 0)
-        return 1;
-    char *p = adexp_arena_alloc(arena, bytes);
-    if (!p)
-        return 0;
-    w->est = memcpy(p, w->est, n[ACT_ESTDATA] * sizeof(adexp_estdata));
-    p += n[ACT_ESTDATA] * sizeof(adexp_estdata);
-    w->geo = memcpy(p, w->geo, n[ACT_GEO] * sizeof(adexp_geo));
-    p += n[ACT_GEO] * sizeof(adexp_geo);
-    w->slices[ACT_EETFIR] = memcpy(p, w->slices[ACT_EETFIR], n[ACT_EETFIR] * sizeof(adexp_slice));
-    p += n[ACT_EETFIR] * sizeof(adexp_slice);
-    w->slices[ACT_SPEED] = memcpy(p, w->slices[ACT_SPEED], n[ACT_SPEED] * sizeof(adexp_slice));
-    p += n[ACT_SPEED] * sizeof(adexp_slice);
-    w->slices[ACT_REGUL] = memcpy(p, w->slices[ACT_REGUL], n[ACT_REGUL] * sizeof(adexp_slice));
-    return 1;
 }
 
 /* Store the arrays and their counts in the view; an empty one is NULL. */
@@ -343,24 +265,15 @@ static void set_arrays(adexp_view *v, const view_arrays *w)
 }
 
 /* msg->view is zero on entry: adexp_parser_next clears the whole msg. If the
- * arena runs out, the arrays are left empty (the rest is filled). */
+ * arena runs out, the arrays are left empty (the single fields are filled). */
 int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
 {
-    view_stack s;
-    view_arrays w = {
-        .est = s.est, .geo = s.geo, .slices = {[ACT_EETFIR] = s.eetfir, [ACT_SPEED] = s.speed, [ACT_REGUL] = s.regul},
-        .cap = {[ACT_EETFIR] = STACK_SLICES, [ACT_SPEED] = STACK_SLICES,
-                [ACT_REGUL] = STACK_SLICES, [ACT_ESTDATA] = STACK_BLOCKS,
-                [ACT_GEO] = STACK_BLOCKS},
-        .lazy = 1,
-    };
-    walk(&msg->view, &w, arena, msg->fields);
-    int outgrown = 0;
-    for (unsigned a = 0; a < ACT_ARRAYS; a++)
-        outgrown |= w.n[a] > w.cap[a];
-    /* every count is at most msg->nfields, so sizes cannot wrap */
-    int ok = !w.nomem && msg->nfields <= SIZE_MAX / sizeof(adexp_point) &&
-             (outgrown ? refill(&w, arena, msg->fields) : move_to_arena(&w, arena));
+    view_arrays w = {0};
+    size_t n[ACT_ARRAYS] = {0};
+    count_view(msg->fields, n);
+    /* every count is at most msg->nfields, so the sizes cannot wrap */
+    int ok = msg->nfields <= SIZE_MAX / sizeof(adexp_point) && place_arrays(&w, n, arena);
+    fill_view(&msg->view, ok ? &w : NULL, msg->fields);
     if (ok)
         set_arrays(&msg->view, &w);
     return ok;

@@ -526,9 +526,9 @@ static void test_decoders(void **state)
 #undef SL
 }
 
-/* The view past the room it keeps for a usual message (32 EETFIR, 8 GEO and
- * ESTDATA, one RTEPTS and ADDR list), and the cases around it: repeated
- * single fields, lists with other items, a compound SENDER. */
+/* The view with many repeated fields (40 EETFIR, GEO and ESTDATA, two
+ * RTEPTS and ADDR lists) and the cases around them: repeated single fields,
+ * lists with other items, a compound SENDER. */
 static void test_view_many_repeated_fields(void **state)
 {
     fixture *f = *state;
@@ -577,7 +577,7 @@ static void test_view_many_repeated_fields(void **state)
     assert_null(v->ades.ptr);
     assert_true(adexp_slice_eq(v->adep, "EDDF"));
 
-    /* a few of each, and a second list that fits the room left by the first */
+    /* a few of each, lists with no item of their kind */
     assert_int_equal(parse1(f, "-TITLE IFPL -BEGIN RTEPTS -PT -PTID P1 -RFL F1 -RFL F2 "
                                 "-END RTEPTS -SPEED N1 -BEGIN RTEPTS -PT -PTID P2 -END RTEPTS "
                                 "-BEGIN ADDR -NETWORKTYPE SITA -END ADDR -SPEED N2", &m), ADEXP_OK);
