@@ -526,6 +526,70 @@ static void test_decoders(void **state)
 #undef SL
 }
 
+/* The view with many repeated fields (40 EETFIR, GEO and ESTDATA, two
+ * RTEPTS and ADDR lists) and the cases around them: repeated single fields,
+ * lists with other items, a compound SENDER. */
+static void test_view_many_repeated_fields(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    static char src[8192];
+    size_t n = (size_t)snprintf(src, sizeof src, "-TITLE IFPL -ARCID A -ARCID B "
+                                "-REFDATA -SENDER -FAC S1 -SEQNUM 1 -REFDATA -SEQNUM 2 ");
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "-EETFIR F%02d 0001 -GEO -GEOID G%02d "
+                              "-ESTDATA -PTID E%02d -FL F%03d ", i, i, i, i);
+    n += (size_t)snprintf(src + n, sizeof src - n,
+                          "-BEGIN ADDR -FAC X1 -NETWORKTYPE SITA -FAC X2 -END ADDR "
+                          "-BEGIN RTEPTS -PT -PTID P1 -PTID Q -RFL F300 -END RTEPTS "
+                          "-ADEP EDDF -BEGIN ADDR -FAC X3 -END ADDR "
+                          "-BEGIN RTEPTS -PT -PTID P2 -PT -PTID P3 -FL F100 -END RTEPTS");
+    assert_true(n < sizeof src);
+    assert_int_equal(parse1(f, src, &m), ADEXP_OK);
+    const adexp_view *v = &m.view;
+    assert_true(adexp_slice_eq(v->arcid, "A"));
+    assert_int_equal(v->has_refdata, 2);
+    assert_true(adexp_slice_eq(v->refdata.sender_fac, "S1"));
+    assert_true(adexp_slice_eq(v->refdata.seqnum, "1"));
+    assert_int_equal(v->eetfir.n, 40);
+    assert_int_equal(v->n_geo, 40);
+    assert_int_equal(v->n_estdata, 40);
+    for (int i = 0; i < 40; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "F%02d 0001", i);
+        assert_true(adexp_slice_eq(v->eetfir.v[i], want));
+        snprintf(want, sizeof want, "G%02d", i);
+        assert_true(adexp_slice_eq(v->geo[i].geoid, want));
+        assert_null(v->geo[i].lattd.ptr);
+        snprintf(want, sizeof want, "E%02d", i);
+        assert_true(adexp_slice_eq(v->estdata[i].ptid, want));
+        assert_null(v->estdata[i].eto.ptr);
+    }
+    assert_int_equal(v->addr.n, 3);
+    assert_true(adexp_slice_eq(v->addr.v[2], "X3"));
+    assert_int_equal(v->n_rtepts, 3);
+    assert_true(adexp_slice_eq(v->rtepts[0].ptid, "P1"));
+    assert_null(v->rtepts[0].fl.ptr);
+    assert_true(adexp_slice_eq(v->rtepts[2].ptid, "P3"));
+    assert_true(adexp_slice_eq(v->rtepts[2].fl, "F100"));
+    assert_null(v->speed.v);
+    assert_int_equal(v->speed.n, 0);
+    assert_null(v->ades.ptr);
+    assert_true(adexp_slice_eq(v->adep, "EDDF"));
+
+    /* a few of each, lists with no item of their kind */
+    assert_int_equal(parse1(f, "-TITLE IFPL -BEGIN RTEPTS -PT -PTID P1 -RFL F1 -RFL F2 "
+                                "-END RTEPTS -SPEED N1 -BEGIN RTEPTS -PT -PTID P2 -END RTEPTS "
+                                "-BEGIN ADDR -NETWORKTYPE SITA -END ADDR -SPEED N2", &m), ADEXP_OK);
+    assert_int_equal(v->n_rtepts, 2);
+    assert_true(adexp_slice_eq(v->rtepts[1].ptid, "P2"));
+    assert_int_equal(v->speed.n, 2);
+    assert_true(adexp_slice_eq(v->speed.v[1], "N2"));
+    assert_int_equal(v->addr.n, 0);
+    assert_null(v->addr.v);
+    assert_null(v->geo);
+}
+
 int main(int argc, char **argv)
 {
     teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
@@ -550,6 +614,7 @@ int main(int argc, char **argv)
         T(test_errors_capped_but_counted),
         T(test_blank_input_has_no_message),
         T(test_teivah_ifpl),
+        T(test_view_many_repeated_fields),
         cmocka_unit_test(test_decoders),
     };
     return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
