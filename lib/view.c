@@ -186,8 +186,10 @@ static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
     size_t bytes = n[ACT_RTEPTS] * sizeof(adexp_point) +
                    n[ACT_ESTDATA] * sizeof(adexp_estdata) + n[ACT_GEO] * sizeof(adexp_geo) +
                    (n[ACT_ADDR] + n[ACT_EETFIR] + n[ACT_SPEED] + n[ACT_REGUL]) * sizeof(adexp_slice);
-    char *p = bytes ? adexp_arena_alloc(arena, bytes) : NULL;
-    if (bytes && !p)
+    if (bytes == 0)
+        return 1;              /* no array: no arithmetic on a null pointer */
+    char *p = adexp_arena_alloc(arena, bytes);
+    if (!p)
         return 0;
     w->pts = (adexp_point *)(void *)p;
     w->est = (adexp_estdata *)(void *)(w->pts + n[ACT_RTEPTS]);
