@@ -174,10 +174,9 @@ static void list_bracket(ftok *f, ftok_kind kind)
 #define ALWAYS_INLINE inline
 #endif
 
-/* Pull the next field token: p->tok points into the lexer's batch. */
-static ALWAYS_INLINE void advance(adexp_parser *p)
+/* Advance's one change to a token (see ftok above). */
+static ALWAYS_INLINE void classify(ftok *f)
 {
-    ftok *f = p->tok = lexer_next_field(&p->lx);
     if (f->kind == FT_FIELD) {
         /* BEGIN and END are syntax keywords: one test for most fields */
         if (f->entry && f->entry->level == DICT_SYNTAX) {
@@ -189,6 +188,13 @@ static ALWAYS_INLINE void advance(adexp_parser *p)
     } else if (f->kind == FT_TEXT) {   /* text before the first field */
         f->code = ADEXP_E_NO_TITLE;
     }
+}
+
+/* Pull the next field token: p->tok points into the lexer's batch. */
+static ALWAYS_INLINE void advance(adexp_parser *p)
+{
+    ftok *f = p->tok = lexer_next_field(&p->lx);
+    classify(f);
 }
 
 void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
@@ -390,28 +396,185 @@ static int end_list(adexp_parser *p, const frame *f)
     return 1;
 }
 
+/* A run of fields that need none of the general code: known, valid, within
+ * the limits, each a basic field or a compound of basic subfields. The state
+ * is kept in locals meanwhile (in a struct that the compiler breaks up into
+ * registers): every store to a node may alias the parser's structs, so
+ * through them it would be reloaded for every field. */
+typedef struct run {
+    lexer *lx;
+    unsigned next, ntok;        /* the lexer's itok and ntok */
+    char *ptr, *ptr0, *lim;     /* node space: the arena's free space in its
+                                   chunk, capped by what max_fields leaves */
+    size_t bound;               /* tokens ending past it break max_message_size */
+    adexp_field **tail;         /* the frame's */
+    uint32_t items, max_items;
+} run;
+
+static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
+{
+    adexp_arena *a = p->arena;
+    size_t room = (size_t)(a->end - a->ptr) / sizeof(adexp_field);
+    size_t nf = p->msg->nfields, max = p->opt.max_fields;
+    if (room > (nf < max ? max - nf : 0))
+        room = nf < max ? max - nf : 0;
+    r->lx = &p->lx;
+    r->next = p->lx.itok;
+    r->ntok = p->lx.ntok;
+    r->ptr = r->ptr0 = a->ptr;
+    r->lim = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
+    r->bound = p->msg->offset + p->opt.max_message_size;
+    if (r->bound < p->msg->offset)
+        r->bound = SIZE_MAX;
+    r->tail = f->tail;
+    r->items = f->items;
+    r->max_items = f->max_items;
+}
+
+/* Leave the run at token t, which the general code takes from here. */
+static ALWAYS_INLINE void run_stop(adexp_parser *p, frame *f, run *r, ftok *t)
+{
+    p->arena->ptr = r->ptr;
+    p->msg->nfields += (size_t)(r->ptr - r->ptr0) / sizeof(adexp_field);
+    p->lx.itok = r->next;
+    f->tail = r->tail;
+    f->items = r->items;
+    classify(t);
+    p->tok = t;
+}
+
+static ALWAYS_INLINE ftok *run_next(run *r)
+{
+    if (r->next == r->ntok) {
+        lexer_fill(r->lx);
+        r->next = r->lx->itok;
+        r->ntok = r->lx->ntok;
+    }
+    return &r->lx->tok[r->next++];
+}
+
+/* Whether t is a known field with no error, within max_message_size. */
+static ALWAYS_INLINE int run_plain(const run *r, const ftok *t)
+{
+    return t->kind == FT_FIELD && t->entry && t->code == ADEXP_OK && tok_end(t) <= r->bound;
+}
+
+/* The node of field t (entry e), linked at *tail; the caller checked that
+ * there is room. */
+static ALWAYS_INLINE adexp_field *run_node(run *r, adexp_field ***tail, const ftok *t,
+                                           const dict_entry *e, adexp_kind kind)
+{
+    adexp_field *n = (adexp_field *)(void *)r->ptr;
+    r->ptr += sizeof(adexp_field);
+    n->keyword = t->keyword;
+    n->value = t->value;
+    n->child = n->next = NULL;
+    n->offset = t->offset;
+    n->nchildren = 0;
+    n->kind = (uint8_t)kind;
+    n->flags = e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    n->dict_id = dict_id(e);
+    **tail = n;
+    *tail = &n->next;
+    return n;
+}
+
+/* The subfields of compound c (entry e) in frame f, as add_field and a
+ * compound frame would read them. Returns the token that ends c, or NULL if
+ * the general code took over (and has finished c). */
+static ALWAYS_INLINE ftok *run_compound(adexp_parser *p, frame *f, run *r,
+                                        adexp_field *c, const dict_entry *e)
+{
+    adexp_field **tail = &c->child;
+    uint32_t n = 0;
+    for (;;) {
+        ftok *t = run_next(r);
+        const dict_entry *s = t->entry;
+        if (t->kind != FT_FIELD || !s || s->level == DICT_SYNTAX)
+            goto general;
+        if (!dict_allows_entry(e, s)) {
+            /* a list element keeps a stray subfield; else c ends here */
+            if (f->kind == FR_LIST && stray_subfield(f, s))
+                goto general;
+            c->nchildren = n;
+            return t;
+        }
+        if (s->kind != ADEXP_BASIC || !run_plain(r, t) || r->ptr == r->lim)
+            goto general;
+        run_node(r, &tail, t, s, ADEXP_BASIC);
+        n++;
+        continue;
+    general:
+        run_stop(p, f, r, t);
+        frame child = {
+            .up = f, .kind = FR_COMPOUND, .node = c, .tail = tail, .entry = e,
+            .depth = f->depth + 1, .items = n, .max_items = UINT32_MAX,
+        };
+        parse_body(p, &child);
+        c->nchildren = child.items;
+        return NULL;
+    }
+}
+
+/* The run's loop for frame f, with in_compound a constant (one copy each):
+ * the message and a list take any field but a -TITLE, a compound its own
+ * subfields. Returns the token that ends the run, or NULL if the general
+ * code took over. */
+static ALWAYS_INLINE ftok *run_loop(adexp_parser *p, frame *f, run *r, ftok *t,
+                                    int in_compound)
+{
+    const dict_entry *fe = f->entry;
+    int can_nest = f->depth < p->opt.max_depth;
+    for (;;) {
+        const dict_entry *e = t->entry;
+        if (!run_plain(r, t))
+            return t;
+        if (r->ptr == r->lim)
+            return t;
+        if (r->items == r->max_items)
+            return t;
+        if (in_compound ? !dict_allows_entry(fe, e)
+                        : e->level == DICT_SYNTAX || dict_id(e) == DICT_ID_TITLE)
+            return t;
+        if (e->kind == ADEXP_BASIC) {
+            run_node(r, &r->tail, t, e, ADEXP_BASIC);
+            r->items++;
+            t = run_next(r);
+        } else if (e->kind == ADEXP_COMPOUND && can_nest) {
+            adexp_field *c = run_node(r, &r->tail, t, e, ADEXP_COMPOUND);
+            r->items++;
+            t = run_compound(p, f, r, c, e);
+            if (!t)
+                return NULL;
+        } else {
+            return t;
+        }
+    }
+}
+
+/* Read the run of fields that starts at p->tok in frame f (maybe none). */
+static void run_fields(adexp_parser *p, frame *f)
+{
+    if (f->kind == FR_UNKNOWN)
+        return;
+    run r;
+    run_start(p, f, &r);
+    ftok *t = f->kind == FR_COMPOUND ? run_loop(p, f, &r, p->tok, 1)
+                                     : run_loop(p, f, &r, p->tok, 0);
+    if (t)
+        run_stop(p, f, &r, t);
+}
+
 static void parse_body(adexp_parser *p, frame *f)
 {
-    while (!p->fatal) {
+    for (;;) {
+        run_fields(p, f);
+        if (p->fatal)
+            return;
         const ftok *t = p->tok;
         if (tok_end(t) - p->msg->offset > p->opt.max_message_size) {
             fatal(p, ADEXP_E_SIZE_LIMIT, t->offset);
             return;
-        }
-        /* The common case first: a known basic field that the message, the
-         * list or the compound takes (what add_field does for it, without
-         * its tests for compounds and unknown fields). */
-        const dict_entry *e = t->entry;
-        if (t->kind == FT_FIELD && e && e->kind == ADEXP_BASIC &&
-            (f->kind == FR_COMPOUND ? dict_allows_entry(f->entry, e)
-                                    : f->kind != FR_UNKNOWN && !is_entry(e, DICT_ID_TITLE))) {
-            if (!new_node(p, f, ADEXP_BASIC, e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0,
-                          t->value))
-                return;        /* fatal */
-            if (t->code != ADEXP_OK)
-                record_error(p, t->code, t->value_offset);
-            advance(p);
-            continue;
         }
         switch (t->kind) {
         case FT_EOF:
@@ -436,6 +599,8 @@ static void parse_body(adexp_parser *p, frame *f)
                 return;
             break;
         }
+        if (p->fatal)
+            return;
     }
 }
 
