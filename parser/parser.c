@@ -219,7 +219,7 @@ static int is_subfield_level(const dict_entry *e)
 }
 
 /* Whether e is a known subfield that frame f has no place for. */
-static int stray_subfield(const frame *f, const dict_entry *e)
+static ALWAYS_INLINE int stray_subfield(const frame *f, const dict_entry *e)
 {
     return e && is_subfield_level(e) && !(f->entry && dict_allows_entry(f->entry, e));
 }
@@ -403,13 +403,49 @@ static int end_list(adexp_parser *p, const frame *f)
  * through them it would be reloaded for every field. */
 typedef struct run {
     lexer *lx;
-    unsigned next, ntok;        /* the lexer's itok and ntok */
+    ftok *t;                    /* the current token, in the lexer's batch */
+    ftok *stop;                 /* the tokens before it end within the batch
+                                   and within max_message_size */
+    size_t bound;               /* the offset max_message_size allows up to */
     char *ptr, *ptr0, *lim;     /* node space: the arena's free space in its
                                    chunk, capped by what max_fields leaves */
-    size_t bound;               /* tokens ending past it break max_message_size */
     adexp_field **tail;         /* the frame's */
     uint32_t items, max_items;
 } run;
+
+typedef struct span {
+    ftok *t, *stop;
+} span;
+
+/* The tokens from t on that end within bound, for run.stop; at the batch's
+ * end, refilled first. Tokens are in input order and each ends before the
+ * next starts, so the batch's last token tells whether all of them do. */
+static span run_refill(lexer *lx, ftok *t, size_t bound)
+{
+    ftok *end = lx->tok + lx->ntok;
+    if (t == end) {
+        lexer_fill(lx);
+        t = lx->tok;
+        end = t + lx->ntok;
+    }
+    span s = {t, end};
+    if (tok_end(end - 1) > bound)
+        for (s.stop = t; tok_end(s.stop) <= bound; s.stop++)
+            ;
+    return s;
+}
+
+/* Whether r->t may be read: not past max_message_size (refilling the batch
+ * at its end). */
+static ALWAYS_INLINE int run_more(run *r)
+{
+    if (r->t != r->stop)
+        return 1;
+    span s = run_refill(r->lx, r->t, r->bound);
+    r->t = s.t;
+    r->stop = s.stop;
+    return s.t != s.stop;
+}
 
 static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
 {
@@ -419,50 +455,49 @@ static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
     if (room > (nf < max ? max - nf : 0))
         room = nf < max ? max - nf : 0;
     r->lx = &p->lx;
-    r->next = p->lx.itok;
-    r->ntok = p->lx.ntok;
-    r->ptr = r->ptr0 = a->ptr;
-    r->lim = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
     r->bound = p->msg->offset + p->opt.max_message_size;
     if (r->bound < p->msg->offset)
         r->bound = SIZE_MAX;
+    span s = run_refill(r->lx, p->tok, r->bound);
+    r->t = s.t;
+    r->stop = s.stop;
+    r->ptr = r->ptr0 = a->ptr;
+    r->lim = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
     r->tail = f->tail;
     r->items = f->items;
     r->max_items = f->max_items;
 }
 
-/* Leave the run at token t, which the general code takes from here. */
-static ALWAYS_INLINE void run_stop(adexp_parser *p, frame *f, run *r, ftok *t)
+/* Leave the run at its current token, which the general code takes from
+ * here. */
+static ALWAYS_INLINE void run_stop(adexp_parser *p, frame *f, run *r)
 {
     p->arena->ptr = r->ptr;
     p->msg->nfields += (size_t)(r->ptr - r->ptr0) / sizeof(adexp_field);
-    p->lx.itok = r->next;
+    p->lx.itok = (unsigned)(r->t - p->lx.tok) + 1;
     f->tail = r->tail;
     f->items = r->items;
-    classify(t);
-    p->tok = t;
+    classify(r->t);
+    p->tok = r->t;
 }
 
-static ALWAYS_INLINE ftok *run_next(run *r)
+/* Whether t is a known field with no error. */
+static ALWAYS_INLINE int run_plain(const ftok *t)
 {
-    if (r->next == r->ntok) {
-        lexer_fill(r->lx);
-        r->next = r->lx->itok;
-        r->ntok = r->lx->ntok;
-    }
-    return &r->lx->tok[r->next++];
+    return t->kind == FT_FIELD && t->entry && t->code == ADEXP_OK;
 }
 
-/* Whether t is a known field with no error, within max_message_size. */
-static ALWAYS_INLINE int run_plain(const run *r, const ftok *t)
+/* dict_allows_entry with the parent's row of dict_sub_rows at hand. */
+static ALWAYS_INLINE int row_allows(const uint64_t *row, const dict_entry *child)
 {
-    return t->kind == FT_FIELD && t->entry && t->code == ADEXP_OK && tok_end(t) <= r->bound;
+    unsigned b = child->sub_bit;
+    return (int)((row[b >> 6] >> (b & 63)) & 1);
 }
 
-/* The node of field t (entry e), linked at *tail; the caller checked that
- * there is room. */
-static ALWAYS_INLINE adexp_field *run_node(run *r, adexp_field ***tail, const ftok *t,
-                                           const dict_entry *e, adexp_kind kind)
+/* The node of field t (entry e, its dictionary id id), linked at r->tail;
+ * the caller checked that there is room. */
+static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_entry *e,
+                                           unsigned id, adexp_kind kind)
 {
     adexp_field *n = (adexp_field *)(void *)r->ptr;
     r->ptr += sizeof(adexp_field);
@@ -473,83 +508,95 @@ static ALWAYS_INLINE adexp_field *run_node(run *r, adexp_field ***tail, const ft
     n->nchildren = 0;
     n->kind = (uint8_t)kind;
     n->flags = e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
-    n->dict_id = dict_id(e);
-    **tail = n;
-    *tail = &n->next;
+    n->dict_id = (uint16_t)id;
+    *r->tail = n;
+    r->tail = &n->next;
     return n;
 }
 
-/* The subfields of compound c (entry e) in frame f, as add_field and a
- * compound frame would read them. Returns the token that ends c, or NULL if
- * the general code took over (and has finished c). */
-static ALWAYS_INLINE ftok *run_compound(adexp_parser *p, frame *f, run *r,
-                                        adexp_field *c, const dict_entry *e)
+/* Whether compound c (row crow) in frame f ends at token t (entry e), a
+ * keyword c does not allow: a field ends it unless c is a list element and
+ * e a stray subfield (which c keeps); -END ends it, and so does a -BEGIN of a
+ * list that c has no place for. */
+static ALWAYS_INLINE int run_ends(const frame *f, const uint64_t *crow, ftok *t,
+                                  const dict_entry *e)
 {
-    adexp_field **tail = &c->child;
-    uint32_t n = 0;
-    for (;;) {
-        ftok *t = run_next(r);
-        const dict_entry *s = t->entry;
-        if (t->kind != FT_FIELD || !s || s->level == DICT_SYNTAX)
-            goto general;
-        if (!dict_allows_entry(e, s)) {
-            /* a list element keeps a stray subfield; else c ends here */
-            if (f->kind == FR_LIST && stray_subfield(f, s))
-                goto general;
-            c->nchildren = n;
-            return t;
-        }
-        if (s->kind != ADEXP_BASIC || !run_plain(r, t) || r->ptr == r->lim)
-            goto general;
-        run_node(r, &tail, t, s, ADEXP_BASIC);
-        n++;
-        continue;
-    general:
-        run_stop(p, f, r, t);
-        frame child = {
-            .up = f, .kind = FR_COMPOUND, .node = c, .tail = tail, .entry = e,
-            .depth = f->depth + 1, .items = n, .max_items = UINT32_MAX,
-        };
-        parse_body(p, &child);
-        c->nchildren = child.items;
-        return NULL;
+    if (e->level == DICT_SYNTAX) {
+        classify(t);
+        return t->kind == FT_END ||
+               (t->kind == FT_BEGIN && !(t->entry && row_allows(crow, t->entry)));
     }
+    return !(f->kind == FR_LIST && stray_subfield(f, e));
+}
+
+/* Leave the run in compound c, whose subfields are being linked at r->tail:
+ * the general code goes on with c. */
+static ALWAYS_INLINE void run_stop_in(adexp_parser *p, frame *f, run *r, adexp_field *c)
+{
+    frame child = {
+        .up = f, .kind = FR_COMPOUND, .node = c, .tail = r->tail,
+        .entry = &dict_table[c->dict_id], .depth = f->depth + 1,
+        .items = (uint32_t)((size_t)(r->ptr - (char *)(c + 1)) / sizeof *c),
+        .max_items = UINT32_MAX,
+    };
+    r->tail = &c->next;
+    run_stop(p, f, r);
+    parse_body(p, &child);
+    c->nchildren = child.items;
 }
 
 /* The run's loop for frame f, with in_compound a constant (one copy each):
  * the message and a list take any field but a -TITLE, a compound its own
- * subfields. Returns the token that ends the run, or NULL if the general
- * code took over. */
-static ALWAYS_INLINE ftok *run_loop(adexp_parser *p, frame *f, run *r, ftok *t,
-                                    int in_compound)
+ * subfields. A compound in the run is read in the same loop (c, its nodes
+ * linked at r->tail meanwhile), as add_field and a compound frame would. */
+static ALWAYS_INLINE void run_loop(adexp_parser *p, frame *f, run *r, int in_compound)
 {
-    const dict_entry *fe = f->entry;
-    int can_nest = f->depth < p->opt.max_depth;
-    for (;;) {
+    const uint64_t *row = in_compound ? dict_sub_rows[f->entry->sub_row] : NULL;
+    adexp_field *c = NULL;
+    const uint64_t *crow = NULL;
+    while (run_more(r)) {
+        ftok *t = r->t;
         const dict_entry *e = t->entry;
-        if (!run_plain(r, t))
-            return t;
-        if (r->ptr == r->lim)
-            return t;
-        if (r->items == r->max_items)
-            return t;
-        if (in_compound ? !dict_allows_entry(fe, e)
-                        : e->level == DICT_SYNTAX || dict_id(e) == DICT_ID_TITLE)
-            return t;
-        if (e->kind == ADEXP_BASIC) {
-            run_node(r, &r->tail, t, e, ADEXP_BASIC);
-            r->items++;
-            t = run_next(r);
-        } else if (e->kind == ADEXP_COMPOUND && can_nest) {
-            adexp_field *c = run_node(r, &r->tail, t, e, ADEXP_COMPOUND);
-            r->items++;
-            t = run_compound(p, f, r, c, e);
-            if (!t)
-                return NULL;
-        } else {
-            return t;
+        if (t->kind != FT_FIELD || !e || t->code != ADEXP_OK || r->ptr == r->lim)
+            break;
+        unsigned id = dict_id(e);
+        if (c) {
+            if (row_allows(crow, e)) {
+                if (e->kind != ADEXP_BASIC)
+                    break;
+                run_node(r, t, e, id, ADEXP_BASIC);
+                r->t = t + 1;
+                continue;
+            }
+            if (!run_ends(f, crow, t, e))
+                break;
+            /* its nodes are the ones after it */
+            c->nchildren = (uint32_t)((size_t)(r->ptr - (char *)(c + 1)) / sizeof *c);
+            r->tail = &c->next;
+            c = NULL;
+            /* t (maybe made -BEGIN or -END now) is for f */
         }
+        if (r->items == r->max_items)
+            break;
+        if (in_compound ? !row_allows(row, e)
+                        : e->level == DICT_SYNTAX || id == DICT_ID_TITLE)
+            break;
+        if (e->kind == ADEXP_BASIC) {
+            run_node(r, t, e, id, ADEXP_BASIC);
+        } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
+            c = run_node(r, t, e, id, ADEXP_COMPOUND);
+            crow = dict_sub_rows[e->sub_row];
+            r->tail = &c->child;
+        } else {
+            break;
+        }
+        r->items++;
+        r->t = t + 1;
     }
+    if (c)
+        run_stop_in(p, f, r, c);
+    else
+        run_stop(p, f, r);
 }
 
 /* Read the run of fields that starts at p->tok in frame f (maybe none). */
@@ -559,10 +606,10 @@ static void run_fields(adexp_parser *p, frame *f)
         return;
     run r;
     run_start(p, f, &r);
-    ftok *t = f->kind == FR_COMPOUND ? run_loop(p, f, &r, p->tok, 1)
-                                     : run_loop(p, f, &r, p->tok, 0);
-    if (t)
-        run_stop(p, f, &r, t);
+    if (f->kind == FR_COMPOUND)
+        run_loop(p, f, &r, 1);
+    else
+        run_loop(p, f, &r, 0);
 }
 
 static void parse_body(adexp_parser *p, frame *f)
