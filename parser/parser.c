@@ -408,9 +408,10 @@ typedef struct run {
                                    and within max_message_size */
     size_t bound;               /* the offset max_message_size allows up to */
     char *ptr, *ptr0, *lim;     /* node space: the arena's free space in its
-                                   chunk, capped by what max_fields leaves */
+                                   chunk, capped by what max_fields and
+                                   max_items leave */
     adexp_field **tail;         /* the frame's */
-    uint32_t items, max_items;
+    uint32_t items;
 } run;
 
 typedef struct span {
@@ -450,10 +451,14 @@ static ALWAYS_INLINE int run_more(run *r)
 static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
 {
     adexp_arena *a = p->arena;
+    /* one test per node for the arena, max_fields and max_items: each
+     * item takes a node (the general code tells which limit it was) */
     size_t room = (size_t)(a->end - a->ptr) / sizeof(adexp_field);
     size_t nf = p->msg->nfields, max = p->opt.max_fields;
     if (room > (nf < max ? max - nf : 0))
         room = nf < max ? max - nf : 0;
+    if (room > f->max_items - f->items)
+        room = f->max_items - f->items;
     r->lx = &p->lx;
     r->bound = p->msg->offset + p->opt.max_message_size;
     if (r->bound < p->msg->offset)
@@ -465,7 +470,6 @@ static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
     r->lim = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
     r->tail = f->tail;
     r->items = f->items;
-    r->max_items = f->max_items;
 }
 
 /* Leave the run at its current token, which the general code takes from
@@ -481,10 +485,21 @@ static ALWAYS_INLINE void run_stop(adexp_parser *p, frame *f, run *r)
     p->tok = r->t;
 }
 
-/* Whether t is a known field with no error. */
-static ALWAYS_INLINE int run_plain(const ftok *t)
+/* The kind and code of a field token with no error, laid out as in ftok:
+ * the run compares the two as one block of memory, one instruction. */
+typedef struct kind_code {
+    ftok_kind kind;
+    adexp_status code;
+} kind_code;
+_Static_assert(offsetof(ftok, code) == sizeof(ftok_kind) &&
+               sizeof(kind_code) == sizeof(ftok_kind) + sizeof(adexp_status),
+               "kind and code are adjacent, with no padding");
+
+/* Whether t is a field with no error (known or not). */
+static ALWAYS_INLINE int plain_field(const ftok *t)
 {
-    return t->kind == FT_FIELD && t->entry && t->code == ADEXP_OK;
+    static const kind_code plain = {FT_FIELD, ADEXP_OK};
+    return memcmp(t, &plain, sizeof plain) == 0;
 }
 
 /* dict_allows_entry with the parent's row of dict_sub_rows at hand. */
@@ -512,6 +527,12 @@ static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_ent
     *r->tail = n;
     r->tail = &n->next;
     return n;
+}
+
+/* Whether a -TITLE is the message's own, in frame f. */
+static ALWAYS_INLINE int first_title(const frame *f, const run *r)
+{
+    return f->kind == FR_ROOT && r->items == 0;
 }
 
 /* Whether compound c (row crow) in frame f ends at token t (entry e), a
@@ -557,7 +578,7 @@ static ALWAYS_INLINE void run_loop(adexp_parser *p, frame *f, run *r, int in_com
     while (run_more(r)) {
         ftok *t = r->t;
         const dict_entry *e = t->entry;
-        if (t->kind != FT_FIELD || !e || t->code != ADEXP_OK || r->ptr == r->lim)
+        if (!plain_field(t) || !e || r->ptr == r->lim)
             break;
         unsigned id = dict_id(e);
         if (c) {
@@ -576,10 +597,8 @@ static ALWAYS_INLINE void run_loop(adexp_parser *p, frame *f, run *r, int in_com
             c = NULL;
             /* t (maybe made -BEGIN or -END now) is for f */
         }
-        if (r->items == r->max_items)
-            break;
         if (in_compound ? !row_allows(row, e)
-                        : e->level == DICT_SYNTAX || id == DICT_ID_TITLE)
+                        : e->level == DICT_SYNTAX || (id == DICT_ID_TITLE && !first_title(f, r)))
             break;
         if (e->kind == ADEXP_BASIC) {
             run_node(r, t, e, id, ADEXP_BASIC);
