@@ -358,6 +358,17 @@ static int list_open(const frame *f, adexp_slice name)
     return 0;
 }
 
+/* After the items of list n in frame f: its -END, or an error. */
+static void close_list(adexp_parser *p, const frame *f, const adexp_field *n)
+{
+    if (p->fatal)
+        return;
+    if (p->tok->kind != FT_END)
+        record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
+    else if (same_name(p->tok->keyword, n->keyword) || !list_open(f, p->tok->keyword))
+        advance(p);            /* ours, or a mismatch (reported) that closes it */
+}
+
 static void add_list(adexp_parser *p, frame *f)
 {
     const dict_entry *e = p->tok->entry;
@@ -370,12 +381,7 @@ static void add_list(adexp_parser *p, frame *f)
         record_error(p, p->tok->code, p->tok->value_offset);
     advance(p);
     parse_children(p, f, n, FR_LIST, e && e->kind == ADEXP_LIST ? e : NULL);
-    if (p->fatal)
-        return;
-    if (p->tok->kind != FT_END)
-        record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
-    else if (same_name(p->tok->keyword, n->keyword) || !list_open(f, p->tok->keyword))
-        advance(p);            /* ours, or a mismatch (reported) that closes it */
+    close_list(p, f, n);
 }
 
 /* An -END token in frame f: returns 1 if it was consumed here, 0 if f ends.
@@ -407,10 +413,13 @@ typedef struct run {
     ftok *stop;                 /* the tokens before it end within the batch
                                    and within max_message_size */
     size_t bound;               /* the offset max_message_size allows up to */
-    char *ptr, *ptr0, *lim;     /* node space: the arena's free space in its
-                                   chunk, capped by what max_fields and
-                                   max_items leave */
-    adexp_field **tail;         /* the frame's */
+    char *ptr, *ptr0, *end;     /* node space: the arena's free space in its
+                                   chunk, capped by what max_fields leaves */
+    char *lim;                  /* end capped by what the frame's max_items
+                                   leaves: one test per node for all three,
+                                   as each item takes a node (the general
+                                   code tells which limit it was) */
+    adexp_field **tail;         /* the frame's, and its items */
     uint32_t items;
 } run;
 
@@ -448,17 +457,22 @@ static ALWAYS_INLINE int run_more(run *r)
     return s.t != s.stop;
 }
 
+/* r->lim for a frame of max_items items (r->items so far). */
+static ALWAYS_INLINE void run_limit(run *r, uint32_t max_items)
+{
+    size_t left = max_items - r->items;
+    r->lim = (size_t)(r->end - r->ptr) / sizeof(adexp_field) > left
+                 ? r->ptr + left * sizeof(adexp_field)
+                 : r->end;
+}
+
 static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
 {
     adexp_arena *a = p->arena;
-    /* one test per node for the arena, max_fields and max_items: each
-     * item takes a node (the general code tells which limit it was) */
     size_t room = (size_t)(a->end - a->ptr) / sizeof(adexp_field);
     size_t nf = p->msg->nfields, max = p->opt.max_fields;
     if (room > (nf < max ? max - nf : 0))
         room = nf < max ? max - nf : 0;
-    if (room > f->max_items - f->items)
-        room = f->max_items - f->items;
     r->lx = &p->lx;
     r->bound = p->msg->offset + p->opt.max_message_size;
     if (r->bound < p->msg->offset)
@@ -467,9 +481,10 @@ static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
     r->t = s.t;
     r->stop = s.stop;
     r->ptr = r->ptr0 = a->ptr;
-    r->lim = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
+    r->end = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
     r->tail = f->tail;
     r->items = f->items;
+    run_limit(r, f->max_items);
 }
 
 /* Leave the run at its current token, which the general code takes from
@@ -512,12 +527,12 @@ static ALWAYS_INLINE int row_allows(const uint64_t *row, const dict_entry *child
 /* The node of field t (entry e, its dictionary id id), linked at r->tail;
  * the caller checked that there is room. */
 static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_entry *e,
-                                           unsigned id, adexp_kind kind)
+                                           unsigned id, adexp_kind kind, adexp_slice value)
 {
     adexp_field *n = (adexp_field *)(void *)r->ptr;
     r->ptr += sizeof(adexp_field);
     n->keyword = t->keyword;
-    n->value = t->value;
+    n->value = value;
     n->child = n->next = NULL;
     n->offset = t->offset;
     n->nchildren = 0;
@@ -566,56 +581,134 @@ static ALWAYS_INLINE void run_stop_in(adexp_parser *p, frame *f, run *r, adexp_f
     c->nchildren = child.items;
 }
 
+static int run_frame(adexp_parser *p, frame *f, run *r, int closable);
+
+/* List -BEGIN X at token t (x: the entry of X, a list keyword) in frame f,
+ * the message or a list, as add_list would read it: the items by a run of
+ * their own, up to -END X. Returns 0 if the general code has taken over f
+ * (after a fatal error). */
+static ALWAYS_INLINE int run_list(adexp_parser *p, frame *f, run *s, ftok *t,
+                                  const dict_entry *x)
+{
+    adexp_slice none = {NULL, 0};
+    adexp_field *n = run_node(s, t, x, dict_id(x), ADEXP_LIST, none);
+    s->items++;
+    s->t = t + 1;
+    frame child = {
+        .up = f, .kind = FR_LIST, .node = n, .tail = &n->child, .entry = x,
+        .depth = f->depth + 1, .max_items = p->opt.max_list_items,
+    };
+    run cr = *s;
+    cr.tail = &n->child;
+    cr.items = 0;
+    run_limit(&cr, child.max_items);
+    if (run_frame(p, &child, &cr, 1)) {
+        /* on where the items' run ended (which may have started afresh) */
+        s->t = cr.t;
+        s->stop = cr.stop;
+        s->ptr = cr.ptr;
+        s->ptr0 = cr.ptr0;
+        s->end = cr.end;
+        run_limit(s, f->max_items);
+        return 1;
+    }
+    /* the items' run has stopped (its state is written back): the
+     * general code finishes the list, and f's run starts afresh */
+    f->tail = s->tail;
+    f->items = s->items;
+    parse_body(p, &child);     /* nothing after a fatal error */
+    n->nchildren = child.items;
+    close_list(p, f, n);
+    if (p->fatal)
+        return 0;
+    run_start(p, f, s);
+    return 1;
+}
+
 /* The run's loop for frame f, with in_compound a constant (one copy each):
  * the message and a list take any field but a -TITLE, a compound its own
  * subfields. A compound in the run is read in the same loop (c, its nodes
- * linked at r->tail meanwhile), as add_field and a compound frame would. */
-static ALWAYS_INLINE void run_loop(adexp_parser *p, frame *f, run *r, int in_compound)
+ * linked at s.tail meanwhile), as add_field and a compound frame would; a
+ * list by run_list. With closable, f is a list that run_list opened, and
+ * its -END closes it here (returning 1); otherwise returns 0, with the
+ * state written back for the general code. */
+static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_compound,
+                                  int closable)
 {
+    run s = *r;   /* in registers: r's address is taken */
     const uint64_t *row = in_compound ? dict_sub_rows[f->entry->sub_row] : NULL;
     adexp_field *c = NULL;
     const uint64_t *crow = NULL;
-    while (run_more(r)) {
-        ftok *t = r->t;
+    while (run_more(&s)) {
+        ftok *t = s.t;
         const dict_entry *e = t->entry;
-        if (!plain_field(t) || !e || r->ptr == r->lim)
+        if (!plain_field(t) || !e || s.ptr == s.lim)
             break;
         unsigned id = dict_id(e);
         if (c) {
             if (row_allows(crow, e)) {
                 if (e->kind != ADEXP_BASIC)
                     break;
-                run_node(r, t, e, id, ADEXP_BASIC);
-                r->t = t + 1;
+                run_node(&s, t, e, id, ADEXP_BASIC, t->value);
+                s.t = t + 1;
                 continue;
             }
             if (!run_ends(f, crow, t, e))
                 break;
             /* its nodes are the ones after it */
-            c->nchildren = (uint32_t)((size_t)(r->ptr - (char *)(c + 1)) / sizeof *c);
-            r->tail = &c->next;
+            c->nchildren = (uint32_t)((size_t)(s.ptr - (char *)(c + 1)) / sizeof *c);
+            s.tail = &c->next;
             c = NULL;
             /* t (maybe made -BEGIN or -END now) is for f */
         }
-        if (in_compound ? !row_allows(row, e)
-                        : e->level == DICT_SYNTAX || (id == DICT_ID_TITLE && !first_title(f, r)))
+        if (in_compound) {
+            if (!row_allows(row, e))
+                break;
+        } else if (e->level == DICT_SYNTAX) {
+            classify(t);
+            const dict_entry *x = t->entry;
+            if (t->kind == FT_BEGIN && t->code == ADEXP_OK && x && x->kind == ADEXP_LIST &&
+                f->depth < p->opt.max_depth) {
+                if (!run_list(p, f, &s, t, x))
+                    return 0;
+                continue;
+            }
+            if (closable && t->kind == FT_END && t->code == ADEXP_OK &&
+                same_name(t->keyword, f->node->keyword)) {
+                f->node->nchildren = s.items;
+                s.t = t + 1;
+                *r = s;
+                return 1;
+            }
             break;
+        } else if (id == DICT_ID_TITLE && !first_title(f, &s)) {
+            break;
+        }
         if (e->kind == ADEXP_BASIC) {
-            run_node(r, t, e, id, ADEXP_BASIC);
+            run_node(&s, t, e, id, ADEXP_BASIC, t->value);
         } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
-            c = run_node(r, t, e, id, ADEXP_COMPOUND);
+            c = run_node(&s, t, e, id, ADEXP_COMPOUND, t->value);
             crow = dict_sub_rows[e->sub_row];
-            r->tail = &c->child;
+            s.tail = &c->child;
         } else {
             break;
         }
-        r->items++;
-        r->t = t + 1;
+        s.items++;
+        s.t = t + 1;
     }
     if (c)
-        run_stop_in(p, f, r, c);
+        run_stop_in(p, f, &s, c);
     else
-        run_stop(p, f, r);
+        run_stop(p, f, &s);
+    return 0;
+}
+
+/* The run for frame f (see run_loop). */
+static int run_frame(adexp_parser *p, frame *f, run *r, int closable)
+{
+    if (f->kind == FR_COMPOUND)
+        return run_loop(p, f, r, 1, 0);
+    return closable ? run_loop(p, f, r, 0, 1) : run_loop(p, f, r, 0, 0);
 }
 
 /* Read the run of fields that starts at p->tok in frame f (maybe none). */
@@ -625,15 +718,12 @@ static void run_fields(adexp_parser *p, frame *f)
         return;
     run r;
     run_start(p, f, &r);
-    if (f->kind == FR_COMPOUND)
-        run_loop(p, f, &r, 1);
-    else
-        run_loop(p, f, &r, 0);
+    run_frame(p, f, &r, 0);
 }
 
 static void parse_body(adexp_parser *p, frame *f)
 {
-    for (;;) {
+    while (!p->fatal) {
         run_fields(p, f);
         if (p->fatal)
             return;
@@ -665,8 +755,6 @@ static void parse_body(adexp_parser *p, frame *f)
                 return;
             break;
         }
-        if (p->fatal)
-            return;
     }
 }
 
