@@ -527,12 +527,12 @@ static ALWAYS_INLINE int row_allows(const uint64_t *row, const dict_entry *child
 /* The node of field t (entry e, its dictionary id id), linked at r->tail;
  * the caller checked that there is room. */
 static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_entry *e,
-                                           unsigned id, adexp_kind kind, adexp_slice value)
+                                           unsigned id, adexp_kind kind)
 {
     adexp_field *n = (adexp_field *)(void *)r->ptr;
     r->ptr += sizeof(adexp_field);
     n->keyword = t->keyword;
-    n->value = value;
+    n->value = t->value;
     n->child = n->next = NULL;
     n->offset = t->offset;
     n->nchildren = 0;
@@ -591,7 +591,8 @@ static ALWAYS_INLINE int run_list(adexp_parser *p, frame *f, run *s, ftok *t,
                                   const dict_entry *x)
 {
     adexp_slice none = {NULL, 0};
-    adexp_field *n = run_node(s, t, x, dict_id(x), ADEXP_LIST, none);
+    adexp_field *n = run_node(s, t, x, dict_id(x), ADEXP_LIST);
+    n->value = none;
     s->items++;
     s->t = t + 1;
     frame child = {
@@ -642,14 +643,16 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
     while (run_more(&s)) {
         ftok *t = s.t;
         const dict_entry *e = t->entry;
-        if (!plain_field(t) || !e || s.ptr == s.lim)
+        if (!plain_field(t) || !e)
             break;
         unsigned id = dict_id(e);
+        /* s.ptr == s.lim (a limit, or a new chunk) is tested where a node
+         * is made: once per field, in the general code's order */
         if (c) {
             if (row_allows(crow, e)) {
-                if (e->kind != ADEXP_BASIC)
+                if (e->kind != ADEXP_BASIC || s.ptr == s.lim)
                     break;
-                run_node(&s, t, e, id, ADEXP_BASIC, t->value);
+                run_node(&s, t, e, id, ADEXP_BASIC);
                 s.t = t + 1;
                 continue;
             }
@@ -668,7 +671,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             classify(t);
             const dict_entry *x = t->entry;
             if (t->kind == FT_BEGIN && t->code == ADEXP_OK && x && x->kind == ADEXP_LIST &&
-                f->depth < p->opt.max_depth) {
+                s.ptr != s.lim && f->depth < p->opt.max_depth) {
                 if (!run_list(p, f, &s, t, x))
                     return 0;
                 continue;
@@ -684,10 +687,12 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
         } else if (id == DICT_ID_TITLE && !first_title(f, &s)) {
             break;
         }
+        if (s.ptr == s.lim)
+            break;
         if (e->kind == ADEXP_BASIC) {
-            run_node(&s, t, e, id, ADEXP_BASIC, t->value);
+            run_node(&s, t, e, id, ADEXP_BASIC);
         } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
-            c = run_node(&s, t, e, id, ADEXP_COMPOUND, t->value);
+            c = run_node(&s, t, e, id, ADEXP_COMPOUND);
             crow = dict_sub_rows[e->sub_row];
             s.tail = &c->child;
         } else {
