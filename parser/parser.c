@@ -403,10 +403,12 @@ static int end_list(adexp_parser *p, const frame *f)
 }
 
 /* A run of fields that need none of the general code: known, valid, within
- * the limits, each a basic field or a compound of basic subfields. The state
- * is kept in locals meanwhile (in a struct that the compiler breaks up into
- * registers): every store to a node may alias the parser's structs, so
- * through them it would be reloaded for every field. */
+ * the limits, each a basic field, a compound of basic subfields or a list of
+ * such fields. The state is kept in locals meanwhile (in a struct that the
+ * compiler breaks up into registers): every store to a node may alias the
+ * parser's structs, so through them it would be reloaded for every field.
+ * At anything else the run writes its state back and stops there; the
+ * general code takes that token as if it had read all the fields before. */
 typedef struct run {
     lexer *lx;
     ftok *t;                    /* the current token, in the lexer's batch */
@@ -626,6 +628,29 @@ static ALWAYS_INLINE int run_list(adexp_parser *p, frame *f, run *s, ftok *t,
     return 1;
 }
 
+/* What the run does after a -BEGIN or -END. */
+enum { RUN_STOP, RUN_ON, RUN_CLOSED, RUN_LEFT };
+
+/* -BEGIN or -END at t in frame f, the message or a list: a list the run
+ * reads (RUN_ON; RUN_LEFT if the general code took over f), the -END that
+ * closes f if closable (RUN_CLOSED), or one for the general code. */
+static ALWAYS_INLINE int run_bracket(adexp_parser *p, frame *f, run *s, ftok *t,
+                                     int closable)
+{
+    classify(t);
+    const dict_entry *x = t->entry;
+    if (t->kind == FT_BEGIN && t->code == ADEXP_OK && x && x->kind == ADEXP_LIST &&
+        s->ptr != s->lim && f->depth < p->opt.max_depth)
+        return run_list(p, f, s, t, x) ? RUN_ON : RUN_LEFT;
+    if (closable && t->kind == FT_END && t->code == ADEXP_OK &&
+        same_name(t->keyword, f->node->keyword)) {
+        f->node->nchildren = s->items;
+        s->t = t + 1;
+        return RUN_CLOSED;
+    }
+    return RUN_STOP;
+}
+
 /* The run's loop for frame f, with in_compound a constant (one copy each):
  * the message and a list take any field but a -TITLE, a compound its own
  * subfields. A compound in the run is read in the same loop (c, its nodes
@@ -661,32 +686,20 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             /* its nodes are the ones after it */
             c->nchildren = (uint32_t)((size_t)(s.ptr - (char *)(c + 1)) / sizeof *c);
             s.tail = &c->next;
-            c = NULL;
-            /* t (maybe made -BEGIN or -END now) is for f */
+            c = NULL;          /* and t (maybe made -BEGIN or -END) is for f */
         }
-        if (in_compound) {
-            if (!row_allows(row, e))
-                break;
-        } else if (e->level == DICT_SYNTAX) {
-            classify(t);
-            const dict_entry *x = t->entry;
-            if (t->kind == FT_BEGIN && t->code == ADEXP_OK && x && x->kind == ADEXP_LIST &&
-                s.ptr != s.lim && f->depth < p->opt.max_depth) {
-                if (!run_list(p, f, &s, t, x))
-                    return 0;
+        if (!in_compound && e->level == DICT_SYNTAX) {
+            int step = run_bracket(p, f, &s, t, closable);
+            if (step == RUN_ON)
                 continue;
-            }
-            if (closable && t->kind == FT_END && t->code == ADEXP_OK &&
-                same_name(t->keyword, f->node->keyword)) {
-                f->node->nchildren = s.items;
-                s.t = t + 1;
+            if (step == RUN_CLOSED)
                 *r = s;
-                return 1;
-            }
-            break;
-        } else if (id == DICT_ID_TITLE && !first_title(f, &s)) {
+            if (step != RUN_STOP)
+                return step == RUN_CLOSED;
             break;
         }
+        if (in_compound ? !row_allows(row, e) : id == DICT_ID_TITLE && !first_title(f, &s))
+            break;
         if (s.ptr == s.lim)
             break;
         if (e->kind == ADEXP_BASIC) {
