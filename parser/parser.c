@@ -174,10 +174,9 @@ static void list_bracket(ftok *f, ftok_kind kind)
 #define ALWAYS_INLINE inline
 #endif
 
-/* Pull the next field token: p->tok points into the lexer's batch. */
-static ALWAYS_INLINE void advance(adexp_parser *p)
+/* Advance's one change to a token (see ftok above). */
+static ALWAYS_INLINE void classify(ftok *f)
 {
-    ftok *f = p->tok = lexer_next_field(&p->lx);
     if (f->kind == FT_FIELD) {
         /* BEGIN and END are syntax keywords: one test for most fields */
         if (f->entry && f->entry->level == DICT_SYNTAX) {
@@ -189,6 +188,13 @@ static ALWAYS_INLINE void advance(adexp_parser *p)
     } else if (f->kind == FT_TEXT) {   /* text before the first field */
         f->code = ADEXP_E_NO_TITLE;
     }
+}
+
+/* Pull the next field token: p->tok points into the lexer's batch. */
+static ALWAYS_INLINE void advance(adexp_parser *p)
+{
+    ftok *f = p->tok = lexer_next_field(&p->lx);
+    classify(f);
 }
 
 void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
@@ -213,7 +219,7 @@ static int is_subfield_level(const dict_entry *e)
 }
 
 /* Whether e is a known subfield that frame f has no place for. */
-static int stray_subfield(const frame *f, const dict_entry *e)
+static ALWAYS_INLINE int stray_subfield(const frame *f, const dict_entry *e)
 {
     return e && is_subfield_level(e) && !(f->entry && dict_allows_entry(f->entry, e));
 }
@@ -352,6 +358,17 @@ static int list_open(const frame *f, adexp_slice name)
     return 0;
 }
 
+/* After the items of list n in frame f: its -END, or an error. */
+static void close_list(adexp_parser *p, const frame *f, const adexp_field *n)
+{
+    if (p->fatal)
+        return;
+    if (p->tok->kind != FT_END)
+        record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
+    else if (same_name(p->tok->keyword, n->keyword) || !list_open(f, p->tok->keyword))
+        advance(p);            /* ours, or a mismatch (reported) that closes it */
+}
+
 static void add_list(adexp_parser *p, frame *f)
 {
     const dict_entry *e = p->tok->entry;
@@ -364,12 +381,7 @@ static void add_list(adexp_parser *p, frame *f)
         record_error(p, p->tok->code, p->tok->value_offset);
     advance(p);
     parse_children(p, f, n, FR_LIST, e && e->kind == ADEXP_LIST ? e : NULL);
-    if (p->fatal)
-        return;
-    if (p->tok->kind != FT_END)
-        record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
-    else if (same_name(p->tok->keyword, n->keyword) || !list_open(f, p->tok->keyword))
-        advance(p);            /* ours, or a mismatch (reported) that closes it */
+    close_list(p, f, n);
 }
 
 /* An -END token in frame f: returns 1 if it was consumed here, 0 if f ends.
@@ -390,28 +402,353 @@ static int end_list(adexp_parser *p, const frame *f)
     return 1;
 }
 
+/* A run of fields that need none of the general code: known, valid, within
+ * the limits, each a basic field, a compound of basic subfields or a list of
+ * such fields. The state is kept in locals meanwhile (in a struct that the
+ * compiler breaks up into registers): every store to a node may alias the
+ * parser's structs, so through them it would be reloaded for every field.
+ * At anything else the run writes its state back and stops there; the
+ * general code takes that token as if it had read all the fields before. */
+typedef struct run {
+    lexer *lx;
+    ftok *t;                    /* the current token, in the lexer's batch */
+    ftok *stop;                 /* the tokens before it end within the batch
+                                   and within max_message_size */
+    size_t bound;               /* the offset max_message_size allows up to */
+    char *ptr, *ptr0, *end;     /* node space: the arena's free space in its
+                                   chunk, capped by what max_fields leaves */
+    char *lim;                  /* end capped by what the frame's max_items
+                                   leaves: one test per node for all three,
+                                   as each item takes a node (the general
+                                   code tells which limit it was) */
+    adexp_field **tail;         /* the frame's, and its items */
+    uint32_t items;
+} run;
+
+typedef struct span {
+    ftok *t, *stop;
+} span;
+
+/* The tokens from t on that end within bound, for run.stop; at the batch's
+ * end, refilled first. Tokens are in input order and each ends before the
+ * next starts, so the batch's last token tells whether all of them do. */
+static span run_refill(lexer *lx, ftok *t, size_t bound)
+{
+    ftok *end = lx->tok + lx->ntok;
+    if (t == end) {
+        lexer_fill(lx);
+        t = lx->tok;
+        end = t + lx->ntok;
+    }
+    span s = {t, end};
+    if (tok_end(end - 1) > bound)
+        for (s.stop = t; tok_end(s.stop) <= bound; s.stop++)
+            ;
+    return s;
+}
+
+/* Whether r->t may be read: not past max_message_size (refilling the batch
+ * at its end). */
+static ALWAYS_INLINE int run_more(run *r)
+{
+    if (r->t != r->stop)
+        return 1;
+    span s = run_refill(r->lx, r->t, r->bound);
+    r->t = s.t;
+    r->stop = s.stop;
+    return s.t != s.stop;
+}
+
+/* r->lim for a frame of max_items items (r->items so far). */
+static ALWAYS_INLINE void run_limit(run *r, uint32_t max_items)
+{
+    size_t left = max_items - r->items;
+    r->lim = (size_t)(r->end - r->ptr) / sizeof(adexp_field) > left
+                 ? r->ptr + left * sizeof(adexp_field)
+                 : r->end;
+}
+
+static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
+{
+    adexp_arena *a = p->arena;
+    size_t room = (size_t)(a->end - a->ptr) / sizeof(adexp_field);
+    size_t nf = p->msg->nfields, max = p->opt.max_fields;
+    if (room > (nf < max ? max - nf : 0))
+        room = nf < max ? max - nf : 0;
+    r->lx = &p->lx;
+    r->bound = p->msg->offset + p->opt.max_message_size;
+    if (r->bound < p->msg->offset)
+        r->bound = SIZE_MAX;
+    span s = run_refill(r->lx, p->tok, r->bound);
+    r->t = s.t;
+    r->stop = s.stop;
+    r->ptr = r->ptr0 = a->ptr;
+    r->end = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
+    r->tail = f->tail;
+    r->items = f->items;
+    run_limit(r, f->max_items);
+}
+
+/* Leave the run at its current token, which the general code takes from
+ * here. */
+static ALWAYS_INLINE void run_stop(adexp_parser *p, frame *f, run *r)
+{
+    p->arena->ptr = r->ptr;
+    p->msg->nfields += (size_t)(r->ptr - r->ptr0) / sizeof(adexp_field);
+    p->lx.itok = (unsigned)(r->t - p->lx.tok) + 1;
+    f->tail = r->tail;
+    f->items = r->items;
+    classify(r->t);
+    p->tok = r->t;
+}
+
+/* The kind and code of a field token with no error, laid out as in ftok:
+ * the run compares the two as one block of memory, one instruction. */
+typedef struct kind_code {
+    ftok_kind kind;
+    adexp_status code;
+} kind_code;
+_Static_assert(offsetof(ftok, code) == sizeof(ftok_kind) &&
+               sizeof(kind_code) == sizeof(ftok_kind) + sizeof(adexp_status),
+               "kind and code are adjacent, with no padding");
+
+/* Whether t is a field with no error (known or not). */
+static ALWAYS_INLINE int plain_field(const ftok *t)
+{
+    static const kind_code plain = {FT_FIELD, ADEXP_OK};
+    return memcmp(t, &plain, sizeof plain) == 0;
+}
+
+/* dict_allows_entry with the parent's row of dict_sub_rows at hand. */
+static ALWAYS_INLINE int row_allows(const uint64_t *row, const dict_entry *child)
+{
+    unsigned b = child->sub_bit;
+    return (int)((row[b >> 6] >> (b & 63)) & 1);
+}
+
+/* The node of field t (entry e, its dictionary id id), linked at r->tail;
+ * the caller checked that there is room. */
+static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_entry *e,
+                                           unsigned id, adexp_kind kind)
+{
+    adexp_field *n = (adexp_field *)(void *)r->ptr;
+    r->ptr += sizeof(adexp_field);
+    n->keyword = t->keyword;
+    n->value = t->value;
+    n->child = n->next = NULL;
+    n->offset = t->offset;
+    n->nchildren = 0;
+    n->kind = (uint8_t)kind;
+    n->flags = e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    n->dict_id = (uint16_t)id;
+    *r->tail = n;
+    r->tail = &n->next;
+    return n;
+}
+
+/* Whether a -TITLE is the message's own, in frame f. */
+static ALWAYS_INLINE int first_title(const frame *f, const run *r)
+{
+    return f->kind == FR_ROOT && r->items == 0;
+}
+
+/* Whether compound c (row crow) in frame f ends at token t (entry e), a
+ * keyword c does not allow: a field ends it unless c is a list element and
+ * e a stray subfield (which c keeps); -END ends it, and so does a -BEGIN of a
+ * list that c has no place for. */
+static ALWAYS_INLINE int run_ends(const frame *f, const uint64_t *crow, ftok *t,
+                                  const dict_entry *e)
+{
+    if (e->level == DICT_SYNTAX) {
+        classify(t);
+        return t->kind == FT_END ||
+               (t->kind == FT_BEGIN && !(t->entry && row_allows(crow, t->entry)));
+    }
+    return !(f->kind == FR_LIST && stray_subfield(f, e));
+}
+
+/* Leave the run in compound c, whose subfields are being linked at r->tail:
+ * the general code goes on with c. */
+static ALWAYS_INLINE void run_stop_in(adexp_parser *p, frame *f, run *r, adexp_field *c)
+{
+    frame child = {
+        .up = f, .kind = FR_COMPOUND, .node = c, .tail = r->tail,
+        .entry = &dict_table[c->dict_id], .depth = f->depth + 1,
+        .items = (uint32_t)((size_t)(r->ptr - (char *)(c + 1)) / sizeof *c),
+        .max_items = UINT32_MAX,
+    };
+    r->tail = &c->next;
+    run_stop(p, f, r);
+    parse_body(p, &child);
+    c->nchildren = child.items;
+}
+
+static int run_frame(adexp_parser *p, frame *f, run *r, int closable);
+
+/* List -BEGIN X at token t (x: the entry of X, a list keyword) in frame f,
+ * the message or a list, as add_list would read it: the items by a run of
+ * their own, up to -END X. Returns 0 if the general code has taken over f
+ * (after a fatal error). */
+static ALWAYS_INLINE int run_list(adexp_parser *p, frame *f, run *s, ftok *t,
+                                  const dict_entry *x)
+{
+    adexp_slice none = {NULL, 0};
+    adexp_field *n = run_node(s, t, x, dict_id(x), ADEXP_LIST);
+    n->value = none;
+    s->items++;
+    s->t = t + 1;
+    frame child = {
+        .up = f, .kind = FR_LIST, .node = n, .tail = &n->child, .entry = x,
+        .depth = f->depth + 1, .max_items = p->opt.max_list_items,
+    };
+    run cr = *s;
+    cr.tail = &n->child;
+    cr.items = 0;
+    run_limit(&cr, child.max_items);
+    if (run_frame(p, &child, &cr, 1)) {
+        /* on where the items' run ended (which may have started afresh) */
+        s->t = cr.t;
+        s->stop = cr.stop;
+        s->ptr = cr.ptr;
+        s->ptr0 = cr.ptr0;
+        s->end = cr.end;
+        run_limit(s, f->max_items);
+        return 1;
+    }
+    /* the items' run has stopped (its state is written back): the
+     * general code finishes the list, and f's run starts afresh */
+    f->tail = s->tail;
+    f->items = s->items;
+    parse_body(p, &child);     /* nothing after a fatal error */
+    n->nchildren = child.items;
+    close_list(p, f, n);
+    if (p->fatal)
+        return 0;
+    run_start(p, f, s);
+    return 1;
+}
+
+/* What the run does after a -BEGIN or -END. */
+enum { RUN_STOP, RUN_ON, RUN_CLOSED, RUN_LEFT };
+
+/* -BEGIN or -END at t in frame f, the message or a list: a list the run
+ * reads (RUN_ON; RUN_LEFT if the general code took over f), the -END that
+ * closes f if closable (RUN_CLOSED), or one for the general code. */
+static ALWAYS_INLINE int run_bracket(adexp_parser *p, frame *f, run *s, ftok *t,
+                                     int closable)
+{
+    classify(t);
+    const dict_entry *x = t->entry;
+    if (t->kind == FT_BEGIN && t->code == ADEXP_OK && x && x->kind == ADEXP_LIST &&
+        s->ptr != s->lim && f->depth < p->opt.max_depth)
+        return run_list(p, f, s, t, x) ? RUN_ON : RUN_LEFT;
+    if (closable && t->kind == FT_END && t->code == ADEXP_OK &&
+        same_name(t->keyword, f->node->keyword)) {
+        f->node->nchildren = s->items;
+        s->t = t + 1;
+        return RUN_CLOSED;
+    }
+    return RUN_STOP;
+}
+
+/* The run's loop for frame f, with in_compound a constant (one copy each):
+ * the message and a list take any field but a -TITLE, a compound its own
+ * subfields. A compound in the run is read in the same loop (c, its nodes
+ * linked at s.tail meanwhile), as add_field and a compound frame would; a
+ * list by run_list. With closable, f is a list that run_list opened, and
+ * its -END closes it here (returning 1); otherwise returns 0, with the
+ * state written back for the general code. */
+static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_compound,
+                                  int closable)
+{
+    run s = *r;   /* in registers: r's address is taken */
+    const uint64_t *row = in_compound ? dict_sub_rows[f->entry->sub_row] : NULL;
+    adexp_field *c = NULL;
+    const uint64_t *crow = NULL;
+    while (run_more(&s)) {
+        ftok *t = s.t;
+        const dict_entry *e = t->entry;
+        if (!plain_field(t) || !e)
+            break;
+        unsigned id = dict_id(e);
+        /* s.ptr == s.lim (a limit, or a new chunk) is tested where a node
+         * is made: once per field, in the general code's order */
+        if (c) {
+            if (row_allows(crow, e)) {
+                if (e->kind != ADEXP_BASIC || s.ptr == s.lim)
+                    break;
+                run_node(&s, t, e, id, ADEXP_BASIC);
+                s.t = t + 1;
+                continue;
+            }
+            if (!run_ends(f, crow, t, e))
+                break;
+            /* its nodes are the ones after it */
+            c->nchildren = (uint32_t)((size_t)(s.ptr - (char *)(c + 1)) / sizeof *c);
+            s.tail = &c->next;
+            c = NULL;          /* and t (maybe made -BEGIN or -END) is for f */
+        }
+        if (!in_compound && e->level == DICT_SYNTAX) {
+            int step = run_bracket(p, f, &s, t, closable);
+            if (step == RUN_ON)
+                continue;
+            if (step == RUN_CLOSED)
+                *r = s;
+            if (step != RUN_STOP)
+                return step == RUN_CLOSED;
+            break;
+        }
+        if (in_compound ? !row_allows(row, e) : id == DICT_ID_TITLE && !first_title(f, &s))
+            break;
+        if (s.ptr == s.lim)
+            break;
+        if (e->kind == ADEXP_BASIC) {
+            run_node(&s, t, e, id, ADEXP_BASIC);
+        } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
+            c = run_node(&s, t, e, id, ADEXP_COMPOUND);
+            crow = dict_sub_rows[e->sub_row];
+            s.tail = &c->child;
+        } else {
+            break;
+        }
+        s.items++;
+        s.t = t + 1;
+    }
+    if (c)
+        run_stop_in(p, f, &s, c);
+    else
+        run_stop(p, f, &s);
+    return 0;
+}
+
+/* The run for frame f (see run_loop). */
+static int run_frame(adexp_parser *p, frame *f, run *r, int closable)
+{
+    if (f->kind == FR_COMPOUND)
+        return run_loop(p, f, r, 1, 0);
+    return closable ? run_loop(p, f, r, 0, 1) : run_loop(p, f, r, 0, 0);
+}
+
+/* Read the run of fields that starts at p->tok in frame f (maybe none). */
+static void run_fields(adexp_parser *p, frame *f)
+{
+    if (f->kind == FR_UNKNOWN)
+        return;
+    run r;
+    run_start(p, f, &r);
+    run_frame(p, f, &r, 0);
+}
+
 static void parse_body(adexp_parser *p, frame *f)
 {
     while (!p->fatal) {
+        run_fields(p, f);
+        if (p->fatal)
+            return;
         const ftok *t = p->tok;
         if (tok_end(t) - p->msg->offset > p->opt.max_message_size) {
             fatal(p, ADEXP_E_SIZE_LIMIT, t->offset);
             return;
-        }
-        /* The common case first: a known basic field that the message, the
-         * list or the compound takes (what add_field does for it, without
-         * its tests for compounds and unknown fields). */
-        const dict_entry *e = t->entry;
-        if (t->kind == FT_FIELD && e && e->kind == ADEXP_BASIC &&
-            (f->kind == FR_COMPOUND ? dict_allows_entry(f->entry, e)
-                                    : f->kind != FR_UNKNOWN && !is_entry(e, DICT_ID_TITLE))) {
-            if (!new_node(p, f, ADEXP_BASIC, e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0,
-                          t->value))
-                return;        /* fatal */
-            if (t->code != ADEXP_OK)
-                record_error(p, t->code, t->value_offset);
-            advance(p);
-            continue;
         }
         switch (t->kind) {
         case FT_EOF:
