@@ -1,0 +1,259 @@
+/* The parser's runs (the loop that reads plain fields with its state in
+ * locals) against its general code alone: parser.c built with
+ * ADEXP_PARSER_NO_RUN, public symbols renamed general_* (see
+ * parser/meson.build), must give the same messages: every node, error,
+ * status and span, on testdata, a generated corpus and mutations of it
+ * (stray and mismatched -BEGIN/-END, extra -TITLE, unknown keywords,
+ * unclosed text, dropped and repeated fields), under default and tight
+ * limits, with the arena reset per message and not. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "ref.h"
+
+adexp_parser *general_adexp_parser_new(const adexp_options *opts,
+                                       const adexp_allocator *hooks);
+void general_adexp_parser_free(adexp_parser *p);
+void general_adexp_parser_reset(adexp_parser *p, const char *buf, size_t len);
+adexp_status general_adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *msg);
+
+static const char *testdata;
+
+/* Limits that cut runs short at every place: depth, fields, list items,
+ * message size, errors kept (0: the default). */
+static const uint32_t limit_sets[][5] = {
+    {0, 0, 0, 0, 0},       {2, 0, 0, 0, 0},     {64, 0, 0, 500, 1}, {64, 0, 0, 5000, 0},
+    {3, 0, 1, 0, 0},       {3, 40, 0, 0, 0},    {4, 100, 3, 0, 0},  {64, 0, 2, 0, 0},
+    {1, 50, 5, 600, 0},    {2, 1000, 1, 2000, 2}, {3, 30, 0, 0, 0}, {0, 1, 0, 0, 0},
+    {5, 200, 10, 300, 0},
+};
+#define NSETS (sizeof limit_sets / sizeof limit_sets[0])
+
+static adexp_options options_of(size_t k)
+{
+    adexp_options o = adexp_options_default();
+    const uint32_t *l = limit_sets[k];
+    if (l[0]) o.max_depth = l[0];
+    if (l[1]) o.max_fields = l[1] == 1 ? 0 : l[1];
+    if (l[2]) o.max_list_items = l[2] == 1 ? 0 : l[2];
+    if (l[3]) o.max_message_size = l[3];
+    if (l[4]) o.max_errors = l[4];
+    return o;
+}
+
+static void same_tree(const adexp_field *a, const adexp_field *b)
+{
+    for (; a || b; a = a->next, b = b->next) {
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_ptr_equal(a->keyword.ptr, b->keyword.ptr);
+        assert_int_equal(a->keyword.len, b->keyword.len);
+        assert_ptr_equal(a->value.ptr, b->value.ptr);
+        assert_int_equal(a->value.len, b->value.len);
+        assert_int_equal(a->offset, b->offset);
+        assert_int_equal(a->nchildren, b->nchildren);
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->flags, b->flags);
+        assert_int_equal(a->dict_id, b->dict_id);
+        same_tree(a->child, b->child);
+    }
+}
+
+static void same_msg(const adexp_msg *a, const adexp_msg *b)
+{
+    assert_int_equal(a->nfields, b->nfields);
+    assert_int_equal(a->offset, b->offset);
+    assert_int_equal(a->length, b->length);
+    assert_int_equal(a->index, b->index);
+    assert_int_equal(a->nerrors, b->nerrors);
+    assert_int_equal(a->nerrors_total, b->nerrors_total);
+    for (size_t i = 0; i < a->nerrors; i++) {
+        assert_int_equal(a->errors[i].code, b->errors[i].code);
+        assert_int_equal(a->errors[i].offset, b->errors[i].offset);
+        assert_int_equal(a->errors[i].line, b->errors[i].line);
+        assert_int_equal(a->errors[i].column, b->errors[i].column);
+    }
+    same_tree(a->fields, b->fields);
+    assert_int_equal(a->view.n_rtepts, b->view.n_rtepts);
+    assert_int_equal(a->view.addr.n, b->view.addr.n);
+}
+
+/* Parse an exactly-sized copy of src with both builds under limit set k;
+ * returns the number of messages. */
+static size_t same_messages(const char *src, size_t len, size_t k, int reset)
+{
+    adexp_options o = options_of(k);
+    char *buf = malloc(len ? len : 1);
+    assert_non_null(buf);
+    memcpy(buf, src, len);
+    adexp_parser *p = adexp_parser_new(&o, NULL), *g = general_adexp_parser_new(&o, NULL);
+    assert_non_null(p);
+    assert_non_null(g);
+    adexp_arena ap, ag;
+    adexp_arena_init(&ap, NULL);
+    adexp_arena_init(&ag, NULL);
+    adexp_parser_reset(p, buf, len);
+    general_adexp_parser_reset(g, buf, len);
+    size_t n = 0;
+    for (;;) {
+        adexp_msg mp, mg;
+        if (reset) {
+            adexp_arena_reset(&ap);
+            adexp_arena_reset(&ag);
+        }
+        adexp_status sp = adexp_parser_next(p, &ap, &mp);
+        adexp_status sg = general_adexp_parser_next(g, &ag, &mg);
+        assert_int_equal(sp, sg);
+        if (sp == ADEXP_END)
+            break;
+        same_msg(&mp, &mg);
+        n++;
+    }
+    adexp_arena_free(&ap);
+    adexp_arena_free(&ag);
+    adexp_parser_free(p);
+    general_adexp_parser_free(g);
+    free(buf);
+    return n;
+}
+
+static void same_all_limits(const char *src, size_t len)
+{
+    for (size_t k = 0; k < NSETS; k++)
+        same_messages(src, len, k, k % 2);
+}
+
+static size_t check_dir(const char *sub)
+{
+    char dir[4096], path[4096 + 512];
+    snprintf(dir, sizeof dir, "%s/%s", testdata, sub);
+    DIR *d = opendir(dir);
+    size_t files = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 7 || strcmp(e->d_name + l - 6, ".adexp") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len;
+        char *buf = ref_read_file(path, &len);
+        assert_non_null(buf);
+        same_all_limits(buf, len);
+        free(buf);
+        files++;
+    }
+    closedir(d);
+    return files;
+}
+
+static void test_paths_testdata(void **state)
+{
+    (void)state;
+    size_t files = check_dir("messages") + check_dir("invalid") + check_dir("regress");
+    if (files == 0)
+        skip();
+}
+
+static void test_paths_generated_corpus(void **state)
+{
+    (void)state;
+    char *buf;
+    size_t len, *offs;
+    assert_int_equal(ref_gen_corpus(7, 1000, &buf, &len, &offs), 0);
+    for (size_t k = 0; k < NSETS; k++)
+        assert_true(same_messages(buf, len, k, 1) >= 1000 || k > 0);
+    free(buf);
+    free(offs);
+}
+
+/* Pieces spliced into generated messages at field starts. */
+static const char *const splices[] = {
+    "-BEGIN RTEPTS", "-END RTEPTS", "-BEGIN ADDR", "-END ADDR", "-BEGIN FOO", "-END FOO",
+    "-BEGIN", "-END", "-BEGIN RTEPTS X", "-END ADDR Y", "-BEGIN IFPDLONG", "-END IFPDLONG",
+    "-BEGIN PT", "-BEGIN ESTDATA", "-TITLE IFPL", "-TITLE", "-PT", "-PTID AB", "-ETO 1",
+    "-FL F10", "-GEOID G", "-LATTD 1N", "-ESTDATA", "-GEO", "-ZZZ 1", "-ZZZ", "-FAC X",
+    "-ADEP LFPG", "-MSGTXT (ABC", "-MSGTXT (A-B)", "-", "- X", "--",
+    "-REFDATA -SENDER -FAC A", "-ORIGIN -NETWORKTYPE X", "-NETWORKTYPE Y", "-SEQNUM 1",
+    "-COORDATA -PTID X", "-ARCID", "-BEGIN EQCST", "-END EQCST", "-EQPT W/EQ",
+    "-BEGIN RFPDLONG", "-END RFPDLONG",
+};
+#define NSPLICES (sizeof splices / sizeof splices[0])
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return *s >> 33;
+}
+
+/* Message m of the corpus, mutated into out (cap bytes): pieces are the
+ * spans that start at a '-' after a separator; some are dropped, repeated,
+ * or get a splice before them. Returns the length. */
+static size_t mutate(const char *m, size_t len, char *out, size_t cap, uint64_t *s)
+{
+    size_t starts[2048], n = 0, o = 0;
+    for (size_t i = 0; i < len && n < 2047; i++)
+        if (m[i] == '-' && (i == 0 || m[i - 1] == ' ' || m[i - 1] == '\n'))
+            starts[n++] = i;
+    starts[n] = len;
+    size_t edits = rnd(s) % 7;
+    for (size_t i = 0; i < n; i++) {
+        size_t a = starts[i], b = starts[i + 1], times = 1;
+        if (edits && rnd(s) % (n / edits + 1) == 0) {
+            unsigned r = (unsigned)(rnd(s) % 10);
+            if (r < 6)
+                o += (size_t)snprintf(out + o, cap - o, "%s%s", splices[rnd(s) % NSPLICES],
+                                      r % 2 ? "\n" : " ");
+            else
+                times = r < 8 ? 0 : 2;
+            edits--;
+        }
+        for (size_t t = 0; t < times && o + (b - a) < cap - 64; t++) {
+            memcpy(out + o, m + a, b - a);
+            o += b - a;
+        }
+    }
+    return o;
+}
+
+static void test_paths_mutated(void **state)
+{
+    (void)state;
+    char *buf;
+    size_t len, *offs, nmsg = 300;
+    assert_int_equal(ref_gen_corpus(11, nmsg, &buf, &len, &offs), 0);
+    static char out[1 << 17];
+    uint64_t s = 2026;
+    for (int iter = 0; iter < 3000; iter++) {
+        size_t o = 0, parts = 1 + rnd(&s) % 4;
+        for (size_t k = 0; k < parts; k++) {
+            size_t i = rnd(&s) % nmsg;
+            o += mutate(buf + offs[i], offs[i + 1] - offs[i], out + o, sizeof out - o, &s);
+        }
+        same_all_limits(out, o);
+    }
+    free(buf);
+    free(offs);
+}
+
+int main(int argc, char **argv)
+{
+    testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
+    if (!testdata)
+        testdata = "testdata";
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_paths_testdata),
+        cmocka_unit_test(test_paths_generated_corpus),
+        cmocka_unit_test(test_paths_mutated),
+    };
+    return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
+}
