@@ -12,7 +12,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,34 +131,19 @@ static void same_all_limits(const char *src, size_t len)
         same_messages(src, len, k, k % 2);
 }
 
-static size_t check_dir(const char *sub)
+static long check_dir(const char *sub)
 {
-    char dir[4096], path[4096 + 512];
+    char dir[4096];
     snprintf(dir, sizeof dir, "%s/%s", testdata, sub);
-    DIR *d = opendir(dir);
-    size_t files = 0;
-    if (!d)
-        return 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t l = strlen(e->d_name);
-        if (l < 7 || strcmp(e->d_name + l - 6, ".adexp") != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len;
-        char *buf = ref_read_file(path, &len);
-        assert_non_null(buf);
-        same_all_limits(buf, len);
-        free(buf);
-        files++;
-    }
-    closedir(d);
+    long files = ref_each_adexp(dir, same_all_limits);
+    assert_true(files >= 0);
     return files;
 }
 
 static void test_paths_testdata(void **state)
 {
     (void)state;
-    size_t files = check_dir("messages") + check_dir("invalid") + check_dir("regress");
+    long files = check_dir("messages") + check_dir("invalid") + check_dir("regress");
     if (files == 0)
         skip();
 }

@@ -1,6 +1,7 @@
 /* What the two reference parsers share: the ref_view and its field
  * assignment, the logical-line splitter, the adapter from the main parser's
  * typed view, and the folded comparison used by the differential tests. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,4 +469,29 @@ char *ref_read_file(const char *path, size_t *len)
     fclose(f);
     *len = n;
     return buf;
+}
+
+long ref_each_adexp(const char *dir, void (*fn)(const char *buf, size_t len))
+{
+    DIR *d = opendir(dir);
+    long files = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name), len;
+        if (l < 7 || strcmp(e->d_name + l - 6, ".adexp") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *buf = ref_read_file(path, &len);
+        if (!buf) {
+            files = -1;
+            break;
+        }
+        fn(buf, len);
+        free(buf);
+        files++;
+    }
+    closedir(d);
+    return files;
 }

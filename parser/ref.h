@@ -89,6 +89,10 @@ char *ref__strndup(const char *s, size_t n);
 /* The whole file at path, malloc'd (NULL if it cannot be read); *len its size.
  * For the tests and the benchmark. */
 char *ref_read_file(const char *path, size_t *len);
+/* Call fn with the contents of each *.adexp file in dir (not below it).
+ * Returns the number of files, 0 if dir cannot be opened; -1 if one of them
+ * cannot be read. */
+long ref_each_adexp(const char *dir, void (*fn)(const char *buf, size_t len));
 
 /* Logical lines, shared by both references: split buf on newlines, trim each
  * line, append lines that do not start with '-' to the previous one, and fold

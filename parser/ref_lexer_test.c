@@ -10,7 +10,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,34 +67,19 @@ static void same_tokens_truncated(const char *src, size_t len)
     same_tokens(src, len);
 }
 
-static size_t lex_dir(const char *sub)
+static long lex_dir(const char *sub)
 {
-    char dir[4096], path[4096 + 512];
+    char dir[4096];
     snprintf(dir, sizeof dir, "%s/%s", testdata, sub);
-    DIR *d = opendir(dir);
-    size_t files = 0;
-    if (!d)
-        return 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t l = strlen(e->d_name);
-        if (l < 7 || strcmp(e->d_name + l - 6, ".adexp") != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len;
-        char *buf = ref_read_file(path, &len);
-        assert_non_null(buf);
-        same_tokens_truncated(buf, len);
-        free(buf);
-        files++;
-    }
-    closedir(d);
+    long files = ref_each_adexp(dir, same_tokens_truncated);
+    assert_true(files >= 0);
     return files;
 }
 
 static void test_lexer_scan_testdata_same_tokens(void **state)
 {
     (void)state;
-    size_t files = lex_dir("messages") + lex_dir("invalid");
+    long files = lex_dir("messages") + lex_dir("invalid");
     if (files == 0)
         skip();
     same_tokens_truncated(ref_teivah_ifpl, ref_teivah_ifpl_len);
