@@ -4,7 +4,11 @@
  *    not one of its subfields; a list element (-PT in RTEPTS) also keeps
  *    unknown and stray subfields up to the next element or primary field;
  *  - -BEGIN X ... -END X lists nest; inside a list any keyword is an item;
- *  - a -TITLE outside a message list starts the next message. */
+ *  - a -TITLE outside a message list starts the next message.
+ * Most fields are plain (known, valid, within the limits): those are read by
+ * a run, a loop that keeps the parser's state in locals (see run below); the
+ * general code reads everything else, and on its own (ADEXP_PARSER_NO_RUN)
+ * gives the same messages, which parser/paths_test.c and fuzz_paths check. */
 #include <string.h>
 
 #include "adexp.h"
