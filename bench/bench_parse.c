@@ -10,7 +10,7 @@
  * in which every parser parses the corpus once in turn; per parser, the
  * median run (in thread CPU time; the wall-clock median is shown too) gives
  * ns/message, MB/s, messages/s, and malloc calls and bytes per
- * message. malloc is counted by interposing malloc/calloc/realloc/free in
+ * message; "vs main" is the median of each run's own ratio to main. malloc is counted by interposing malloc/calloc/realloc/free in
  * this program (glibc routes its own internal calls, regexec's included,
  * through them); the main parser's arena hooks are counted too. Every parser
  * parses every message on its own (the references have no message
@@ -267,6 +267,7 @@ static int run_pass(int k, const corpus *c, sum *s)
 
 typedef struct result {
     double ns_per_msg, mb_s, msg_s, allocs, alloc_bytes, hook_allocs, wall_ns_per_msg;
+    double vs_main;            /* median over the runs of its time / main's */
     sum check;
     int ran;
 } result;
@@ -293,10 +294,13 @@ static corpus corpus_for(int k, const corpus *c)
 
 /* Time the parsers in want[] side by side: after a warm-up pass each, run i
  * times every parser once in turn, so that load from other processes on a
- * shared machine falls on all of them alike; then take each one's median. */
+ * shared machine falls on all of them alike; then take each one's median.
+ * The ratio to main is the median of the runs' own ratios: when the machine's
+ * speed drifts between runs, each ratio still compares times taken moments
+ * apart. */
 static void measure_all(const int *want, result *r, const corpus *c0, int runs)
 {
-    double t[NPARSERS][MAX_RUNS], w[NPARSERS][MAX_RUNS];
+    double t[NPARSERS][MAX_RUNS], w[NPARSERS][MAX_RUNS], per[NPARSERS][MAX_RUNS];
     size_t a[NPARSERS] = {0}, b[NPARSERS] = {0}, h[NPARSERS] = {0};
     for (int k = 0; k < NPARSERS; k++) {
         memset(&r[k], 0, sizeof r[k]);
@@ -320,6 +324,7 @@ static void measure_all(const int *want, result *r, const corpus *c0, int runs)
             }
             t[k][i] = cpu_now() - t0;
             w[k][i] = now() - w0;
+            per[k][i] = t[k][i] / ((double)c.passes * (double)c.n);
             a[k] += n_alloc - a0;
             b[k] += n_bytes - b0;
             h[k] += hook_calls - h0;
@@ -334,6 +339,13 @@ static void measure_all(const int *want, result *r, const corpus *c0, int runs)
         r[k].allocs = (double)a[k] / msgs;
         r[k].alloc_bytes = (double)b[k] / msgs;
         r[k].hook_allocs = (double)h[k] / msgs;
+        if (want[P_MAIN]) {
+            double q[MAX_RUNS];
+            for (int i = 0; i < runs; i++)
+                q[i] = per[k][i] / per[P_MAIN][i];
+            qsort(q, (size_t)runs, sizeof q[0], cmp_double);
+            r[k].vs_main = q[runs / 2];
+        }
         qsort(t[k], (size_t)runs, sizeof t[k][0], cmp_double);
         qsort(w[k], (size_t)runs, sizeof w[k][0], cmp_double);
         double med = t[k][runs / 2] / (double)c.passes;
@@ -433,7 +445,7 @@ static void report(corpus *c, int runs, int only, FILE *tsv)
         printf("| %s%s | %.0f | %.1f | %.0f | %.2f | %.0f | %.1fx | %.0f |\n", parser_names[k],
                k == P_REGEX && c->n > regex_max ? " (first messages only)" : "",
                r[k].ns_per_msg, r[k].mb_s, r[k].msg_s, r[k].allocs, r[k].alloc_bytes,
-               r[P_MAIN].ran ? r[k].ns_per_msg / r[P_MAIN].ns_per_msg : 0.0,
+               r[P_MAIN].ran ? r[k].vs_main : 0.0,
                r[k].wall_ns_per_msg);
         if (tsv)
             fprintf(tsv, "%s\t%s\t%.1f\t%.2f\t%.0f\t%.3f\t%.1f\n", c->name, parser_names[k],
