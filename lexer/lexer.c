@@ -335,15 +335,20 @@ static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t star
                        size_t end);
 
 #if SSE2_SCAN
-/* The hot keyword of length k (1 to 8) whose bytes start x, or NULL. The
- * bytes need no class test: a hot-table hit of the right length means they
- * are a keyword's letters (the length rules out NUL bytes, which the packed
- * keys are padded with). */
-static inline const dict_entry *hot_prefix(uint64_t x, unsigned k)
+/* The hot keyword of length k (1 to 8) packed in key, or NULL. Its bytes
+ * need no class test: a hot-table hit of the right length means they are a
+ * keyword's letters (the length rules out NUL bytes, which the packed keys
+ * are padded with). */
+static inline const dict_entry *hot_hit(uint64_t key, unsigned k)
 {
-    uint64_t key = k < 8 ? x & (~(uint64_t)0 >> (64 - 8 * k)) : x;
     const hot_slot *hs = &hot_table[HOT_SLOT(key)];
     return hs->key == key && hs->len == k ? hs->entry : NULL;
+}
+
+/* hot_hit for the k bytes that start x. */
+static inline const dict_entry *hot_prefix(uint64_t x, unsigned k)
+{
+    return hot_hit(k < 8 ? x & (~(uint64_t)0 >> (64 - 8 * k)) : x, k);
 }
 
 /* Token t for the field at dash: keyword of k bytes after the '-', value
@@ -388,17 +393,15 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
         unsigned k = (unsigned)__builtin_ctzll((uint64_t)(sep | dm) | (uint64_t)1 << 32);
         if (k - 1 >= 8 || k > maxk)
             break;
-        uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
-        const hot_slot *hs = &hot_table[HOT_SLOT(key)];
+        const dict_entry *e = hot_hit(_bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k), k);
         uint64_t nsep = ~(uint64_t)sep;
         unsigned st = (unsigned)_tzcnt_u64(nsep & ~(uint64_t)0 << k);   /* <= 32 */
         uint64_t dv = dm & ~(uint64_t)0 << st;
-        if (hs->key != key || hs->len != k || !dv)
+        if (!e || !dv)
             break;
         unsigned de = (unsigned)_tzcnt_u64(dv);
         uint64_t keep = _bzhi_u64(nsep, de) & ~(uint64_t)0 << st;
         unsigned end = keep ? 64 - (unsigned)__builtin_clzll(keep) : st;
-        const dict_entry *e = hs->entry;
         put_field(&lx->tok[nt++], b, dash, k, st, end, e);
         dash += 1 + de;                        /* a '-': < n */
     }
@@ -409,11 +412,11 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
 #endif
 
 /* At a '-': the state that reads fields, in a loop while the batch has room.
- * Its common case is kept small, so that it needs few registers: a hot
- * keyword of 1 to 8 bytes right after the '-', ended by a separator or '-',
- * with a basic value, all of it within the 16 (or, if 32 are left, 32) bytes
- * after the '-'. Everything else, with the same result, is lex_dash_full,
- * one field a call. */
+ * The loop takes the common field: a hot keyword of 1 to 8 bytes right after
+ * the '-', ended by a separator or '-', with a basic value, all of it within
+ * the 32 bytes after the '-' (AVX2), or the 16 (or, if 32 are left, 32)
+ * bytes (SSE2). Everything else, with the same result, is lex_dash_full, one
+ * field a call. */
 static state_fn lex_dash(lexer *lx)
 {
 #if AVX2_SCAN
