@@ -56,11 +56,17 @@ int dict_allows(const dict_entry *parent, uint16_t child_id);
 #define DICT_SUB_WORDS 4
 extern const uint64_t dict_sub_rows[][DICT_SUB_WORDS];
 
+/* Whether the parent whose row of dict_sub_rows is row allows child. */
+static inline int dict_row_allows(const uint64_t *row, const dict_entry *child)
+{
+    unsigned b = child->sub_bit;
+    return (int)((row[b >> 6] >> (b & 63)) & 1);
+}
+
 /* dict_allows for two entries, in O(1) with no branch. */
 static inline int dict_allows_entry(const dict_entry *parent, const dict_entry *child)
 {
-    unsigned b = child->sub_bit;
-    return (int)((dict_sub_rows[parent->sub_row][b >> 6] >> (b & 63)) & 1);
+    return dict_row_allows(dict_sub_rows[parent->sub_row], child);
 }
 
 #endif

@@ -477,8 +477,9 @@ static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
     adexp_arena *a = p->arena;
     size_t room = (size_t)(a->end - a->ptr) / sizeof(adexp_field);
     size_t nf = p->msg->nfields, max = p->opt.max_fields;
-    if (room > (nf < max ? max - nf : 0))
-        room = nf < max ? max - nf : 0;
+    size_t fields_left = nf < max ? max - nf : 0;
+    if (room > fields_left)
+        room = fields_left;
     r->lx = &p->lx;
     r->bound = p->msg->offset + p->opt.max_message_size;
     if (r->bound < p->msg->offset)
@@ -487,7 +488,7 @@ static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
     r->t = s.t;
     r->stop = s.stop;
     r->ptr = r->ptr0 = a->ptr;
-    r->end = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;
+    r->end = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;  /* ptr may be NULL */
     r->tail = f->tail;
     r->items = f->items;
     run_limit(r, f->max_items);
@@ -521,13 +522,6 @@ static ALWAYS_INLINE int plain_field(const ftok *t)
 {
     static const kind_code plain = {FT_FIELD, ADEXP_OK};
     return memcmp(t, &plain, sizeof plain) == 0;
-}
-
-/* dict_allows_entry with the parent's row of dict_sub_rows at hand. */
-static ALWAYS_INLINE int row_allows(const uint64_t *row, const dict_entry *child)
-{
-    unsigned b = child->sub_bit;
-    return (int)((row[b >> 6] >> (b & 63)) & 1);
 }
 
 /* The node of field t (entry e, its dictionary id id), linked at r->tail;
@@ -566,7 +560,7 @@ static ALWAYS_INLINE int run_ends(const frame *f, const uint64_t *crow, ftok *t,
     if (e->level == DICT_SYNTAX) {
         classify(t);
         return t->kind == FT_END ||
-               (t->kind == FT_BEGIN && !(t->entry && row_allows(crow, t->entry)));
+               (t->kind == FT_BEGIN && !(t->entry && dict_row_allows(crow, t->entry)));
     }
     return !(f->kind == FR_LIST && stray_subfield(f, e));
 }
@@ -678,7 +672,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
         /* s.ptr == s.lim (a limit, or a new chunk) is tested where a node
          * is made: once per field, in the general code's order */
         if (c) {
-            if (row_allows(crow, e)) {
+            if (dict_row_allows(crow, e)) {
                 if (e->kind != ADEXP_BASIC || s.ptr == s.lim)
                     break;
                 run_node(&s, t, e, id, ADEXP_BASIC);
@@ -702,7 +696,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
                 return step == RUN_CLOSED;
             break;
         }
-        if (in_compound ? !row_allows(row, e) : id == DICT_ID_TITLE && !first_title(f, &s))
+        if (in_compound ? !dict_row_allows(row, e) : id == DICT_ID_TITLE && !first_title(f, &s))
             break;
         if (s.ptr == s.lim)
             break;
@@ -737,7 +731,7 @@ static int run_frame(adexp_parser *p, frame *f, run *r, int closable)
 static void run_fields(adexp_parser *p, frame *f)
 {
     /* ADEXP_PARSER_NO_RUN leaves everything to the general code: the build
-     * that parser/paths_test.c and fuzz_parser compare this one with */
+     * that parser/paths_test.c and fuzz_paths compare this one with */
 #if !defined(ADEXP_PARSER_NO_RUN)
     if (f->kind == FR_UNKNOWN)
         return;
