@@ -81,7 +81,8 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
 void lexer_fill(lexer *lx);
 /* The next field token, valid until the next call. After FT_EOF, returns
  * FT_EOF. Inline (the parser calls it once per field) and in the header, so
- * the scalar build of parser/ref_lexer_test.c runs its own states through it. */
+ * the SSE2 and scalar builds in parser/ref_lexer_test.c run their own states
+ * through it. */
 static inline field_token *lexer_next_field(lexer *lx)
 {
     if (lx->itok == lx->ntok)

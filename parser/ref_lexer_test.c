@@ -148,7 +148,7 @@ static void test_lexer_scan_value_edges_same_tokens(void **state)
     static const char *const trail[5] = {"", " ", "\r\n", " \t \n",
                                          "\n \r \n \r \n \r \n \r \n \r"};
     static const char *const next[4] = {"-FL F300 ", "-", "- X", "-PT-PTID A"};
-    /* hot keywords of 1 to 8 bytes, a hot one that is text, unknown ones,
+    /* hot keywords of 1 to 8 bytes, a text one (never hot), unknown ones,
      * one past the hot table's 8 bytes */
     static const char *const kws[9] = {"PTID", "FL", "EETFIR", "ALTRNT1", "COORDATA",
                                        "MSGTXT", "Q", "ABCDEFG", "REGCAUSEX"};
