@@ -3,6 +3,7 @@
 
 #include "dict_ids.h"
 #include "lexer.h"
+#include "scan.h"
 
 #define S CC_SEP
 #define A CC_ALNUM
@@ -96,68 +97,16 @@ const uint8_t lexer_class[256] = {
     X(STS, 'S', 'T', 'S', 0, 0, 0, 0, 0) \
     X(RMK, 'R', 'M', 'K', 0, 0, 0, 0, 0)
 
-/* A keyword of at most 8 bytes packed first byte lowest. */
-#define PACK8(a, b, c, d, e, f, g, h)                                          \
-    ((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 |                \
-     (uint64_t)(d) << 24 | (uint64_t)(e) << 32 | (uint64_t)(f) << 40 |         \
-     (uint64_t)(g) << 48 | (uint64_t)(h) << 56)
-
-/* The hot keywords in a 256-slot table indexed by a multiplicative hash of
- * the packed keyword: one multiply, one load and one compare, where a switch
- * on the 71 keys took about 24 instructions (a tree of compares). HOT_MUL was
- * searched offline so that the 71 keys fall in distinct slots; a collision
- * would be a duplicate designated initializer, made a compile error below.
- * Empty slots hold key 0, which no keyword (at least one byte) packs to. */
-#define HOT_MUL 0x28a03355d4564e39u
-#define HOT_SLOT(key) ((uint8_t)(((uint64_t)(key) * HOT_MUL) >> 56))
-
-typedef struct hot_slot {
-    uint64_t key;
-    const dict_entry *entry;
-    size_t len;                /* the keyword's, so no load of the entry */
-} hot_slot;
-
 #define HOT_INIT(name, ...)                                                    \
     [HOT_SLOT(PACK8(__VA_ARGS__))] = {PACK8(__VA_ARGS__), &dict_table[DICT_ID_##name], \
-                                      sizeof #name - 1},
+                                      sizeof #name - 1, DICT_ID_##name},
 
 #if defined(__clang__)
 #pragma clang diagnostic error "-Winitializer-overrides"
 #elif defined(__GNUC__)
 #pragma GCC diagnostic error "-Woverride-init"
 #endif
-static const hot_slot hot_table[256] = {HOT_KEYWORDS(HOT_INIT)};
-
-/* The word-at-a-time scans (find_dash, the keyword in lex_dash) need GNU C
- * on a little-endian target; ADEXP_LEXER_SCALAR turns them off, and
- * parser/ref_lexer_test.c checks that both builds give the same tokens. */
-#if !defined(ADEXP_LEXER_SCALAR) && defined(__GNUC__) && defined(__BYTE_ORDER__) &&     \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define FAST_SCAN 1
-#else
-#define FAST_SCAN 0
-#endif
-
-/* 16 bytes at a time with SSE2 (always there on x86-64): a basic value's
- * start, end and trim from one load. Off with ADEXP_LEXER_SCALAR too. */
-#if FAST_SCAN && defined(__SSE2__)
-#define SSE2_SCAN 1
-#include <emmintrin.h>
-#else
-#define SSE2_SCAN 0
-#endif
-
-/* 32 bytes at a time with AVX2 where the CPU has it (checked at run time):
- * the same fields as the SSE2 loop, for fewer instructions. Off with
- * ADEXP_LEXER_SCALAR or ADEXP_LEXER_NO_AVX2 (parser/ref_lexer_test.c checks
- * all three builds give the same tokens). */
-#if SSE2_SCAN && defined(__x86_64__) && !defined(ADEXP_LEXER_NO_AVX2) &&               \
-    (defined(__clang__) || __GNUC__ >= 5)
-#define AVX2_SCAN 1
-#include <immintrin.h>
-#else
-#define AVX2_SCAN 0
-#endif
+const hot_slot lexer_hot_table[256] = {HOT_KEYWORDS(HOT_INIT)};
 
 #if FAST_SCAN
 #define BYTES(c) (0x0101010101010101u * (uint64_t)(c))
@@ -186,12 +135,13 @@ static uint64_t paren_dash_bytes(uint64_t x)
  * NULL (then dict_lookup decides). Empty slots have a NULL entry. */
 static const dict_entry *hot_keyword(uint64_t key)
 {
-    const hot_slot *s = &hot_table[HOT_SLOT(key)];
+    const hot_slot *s = &lexer_hot_table[HOT_SLOT(key)];
     return s->key == key ? s->entry : NULL;
 }
 
 static state_fn lex_between(lexer *lx);
 static state_fn lex_dash(lexer *lx);
+static state_fn lex_dash_full(lexer *lx);
 static state_fn lex_eof(lexer *lx);
 static state_fn basic_value(lexer *lx, field_token *t);
 static state_fn text_value(lexer *lx, field_token *t);
@@ -258,9 +208,19 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->pos = 0;
     lx->state = state(lex_between);
     lx->max_keyword_len = max_keyword_len;
+    lx->batch = LEX_BATCH;
+    lx->at_dash = 0;
     lx->ntok = lx->itok = 0;
     lx->paren_horizon = 0;
     lx->split_value = 0;
+}
+
+void lexer_resume(lexer *lx, size_t dash, int common)
+{
+    lx->pos = dash;
+    lx->state = state(common ? lex_dash : lex_dash_full);
+    lx->at_dash = 1;
+    lx->ntok = lx->itok = 0;
 }
 
 void lexer_fill(lexer *lx)
@@ -271,8 +231,9 @@ void lexer_fill(lexer *lx)
      * room itself; lex_eof ends a batch (and makes one of its own) */
     do
         s = s.fn(lx);
-    while (lx->ntok == 0 || (lx->ntok < LEX_BATCH && s.fn != lex_eof));
+    while (lx->ntok == 0 || (lx->ntok < lx->batch && s.fn != lex_eof));
     lx->state = s;
+    lx->at_dash = s.fn == lex_dash || s.fn == lex_dash_full;
 }
 
 void lexer_next(lexer *lx, token *out)
@@ -330,21 +291,10 @@ static inline void sse2_value_masks(const char *p, uint32_t *nsep, uint32_t *das
 }
 #endif
 
-static state_fn lex_dash_full(lexer *lx);
 static void emit_value(lexer *lx, field_token *t, adexp_status code, size_t start,
                        size_t end);
 
 #if SSE2_SCAN
-/* The hot keyword of length k (1 to 8) packed in key, or NULL. Its bytes
- * need no class test: a hot-table hit of the right length means they are a
- * keyword's letters (the length rules out NUL bytes, which the packed keys
- * are padded with). */
-static inline const dict_entry *hot_hit(uint64_t key, unsigned k)
-{
-    const hot_slot *hs = &hot_table[HOT_SLOT(key)];
-    return hs->key == key && hs->len == k ? hs->entry : NULL;
-}
-
 /* hot_hit for the k bytes that start x. */
 static inline const dict_entry *hot_prefix(uint64_t x, unsigned k)
 {
@@ -370,44 +320,21 @@ static inline void put_field(field_token *t, const char *b, size_t dash, unsigne
 #endif
 
 #if AVX2_SCAN
-/* lex_dash's loop on 32 bytes a field: separators found with one byte
- * shuffle (a byte is one if it equals its low nibble's entry here), bit
- * fields cut with BMI1 and BMI2 (which every CPU with AVX2 has, but the
- * run-time check makes sure). */
-#define AVX2_TARGET "avx2,bmi,bmi2"
+/* lex_dash's loop on 32 bytes a field (scan_field_avx2). */
 __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
 {
     const char *b = lx->buf;
     size_t n = lx->len, dash = lx->pos;
-    unsigned nt = lx->ntok, maxk = lx->max_keyword_len;
-    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
-                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
-                                          '\n', 0, 0, '\r', 0, 0);
-    while (nt < LEX_BATCH && n - dash > 32) {
-        const char *p = b + dash + 1;          /* the keyword's first byte */
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-        uint32_t sep = (uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
-        uint32_t dm = (uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
-        unsigned k = (unsigned)__builtin_ctzll((uint64_t)(sep | dm) | (uint64_t)1 << 32);
-        if (k - 1 >= 8 || k > maxk)
-            break;
-        const dict_entry *e = hot_hit(_bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k), k);
-        uint64_t nsep = ~(uint64_t)sep;
-        unsigned st = (unsigned)_tzcnt_u64(nsep & ~(uint64_t)0 << k);   /* <= 32 */
-        uint64_t dv = dm & ~(uint64_t)0 << st;
-        if (!e || !dv)
-            break;
-        unsigned de = (unsigned)_tzcnt_u64(dv);
-        uint64_t keep = _bzhi_u64(nsep, de) & ~(uint64_t)0 << st;
-        unsigned end = keep ? 64 - (unsigned)__builtin_clzll(keep) : st;
-        put_field(&lx->tok[nt++], b, dash, k, st, end, e);
-        dash += 1 + de;                        /* a '-': < n */
+    unsigned nt = lx->ntok, batch = lx->batch;
+    unsigned kmax = lx->max_keyword_len < 8 ? lx->max_keyword_len : 8;
+    field_scan fs;
+    while (nt < batch && n - dash > 32 && scan_field_avx2(b + dash + 1, kmax, &fs)) {
+        put_field(&lx->tok[nt++], b, dash, fs.k, fs.st, fs.end, fs.e);
+        dash += 1 + fs.de;                     /* a '-': < n */
     }
     lx->ntok = nt;
     lx->pos = dash;
-    return state(nt == LEX_BATCH ? lex_dash : lex_dash_full);
+    return state(nt == batch ? lex_dash : lex_dash_full);
 }
 #endif
 
@@ -428,7 +355,7 @@ static state_fn lex_dash(lexer *lx)
     const char *b = lx->buf;
     size_t n = lx->len, dash = lx->pos;
     unsigned nt = lx->ntok;
-    while (nt < LEX_BATCH && n - dash > 16) {
+    while (nt < lx->batch && n - dash > 16) {
         /* One load gives the keyword's end (the first separator or '-')
          * and the value's start and end. */
         const char *p = b + dash + 1;  /* the keyword's first byte */
@@ -459,7 +386,7 @@ static state_fn lex_dash(lexer *lx)
     }
     lx->ntok = nt;
     lx->pos = dash;
-    if (nt == LEX_BATCH)
+    if (nt == lx->batch)
         return state(lex_dash);
 #endif
     return lex_dash_full(lx);
@@ -748,4 +675,5 @@ void lexer_skip_to_title(lexer *lx)
     lx->pos = i;
     lx->split_value = 0;
     lx->state = state(i < lx->len ? lex_dash : lex_eof);
+    lx->at_dash = i < lx->len;
 }

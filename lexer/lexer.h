@@ -4,7 +4,9 @@
  * returns the next state. The parser pulls one token at a time with
  * lexer_next_field(); behind it, the states fill a small batch of tokens at
  * once (the common state, a field, loops over the fields that follow while
- * the batch has room). Tokens are slices of the input: the lexer never
+ * the batch has room). A parser may also read the commonest fields itself
+ * with the lexer's own scan (scan.h) and resume the lexer after them
+ * (lexer_resume). Tokens are slices of the input: the lexer never
  * copies, never reads past buf + len and needs no NUL. */
 #ifndef ADEXP_LEXER_H
 #define ADEXP_LEXER_H
@@ -68,6 +70,10 @@ struct lexer {
     size_t pos;                /* next byte to scan */
     state_fn state;
     uint32_t max_keyword_len;
+    unsigned batch;            /* tokens a fill makes at most: LEX_BATCH, or
+                                  fewer for a parser that reads the common
+                                  fields itself */
+    int at_dash;               /* the next state starts a field at pos */
     unsigned ntok;             /* tokens in the batch */
     unsigned itok;             /* the next one to hand out */
     size_t paren_horizon;      /* bytes before it hold no ')' for a '(' */
@@ -77,8 +83,13 @@ struct lexer {
 };
 
 void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
-/* Run states until a new batch holds tokens (up to LEX_BATCH). */
+/* Run states until a new batch holds tokens (up to lx->batch). */
 void lexer_fill(lexer *lx);
+/* Drop the batch and go on at the field whose '-' is at dash: for a reader
+ * that has taken the fields up to there itself, after a batch that ended
+ * at_dash. common: the field may be one scan_field_avx2 takes (else the
+ * lexer goes straight to its general field state). */
+void lexer_resume(lexer *lx, size_t dash, int common);
 /* The next field token, valid until the next call. After FT_EOF, returns
  * FT_EOF. Inline (the parser calls it once per field) and in the header, so
  * the SSE2 and scalar builds in parser/ref_lexer_test.c run their own states

@@ -6,9 +6,11 @@
  *  - -BEGIN X ... -END X lists nest; inside a list any keyword is an item;
  *  - a -TITLE outside a message list starts the next message.
  * Most fields are plain (known, valid, within the limits): those are read by
- * a run, a loop that keeps the parser's state in locals (see run below); the
- * general code reads everything else, and on its own (ADEXP_PARSER_NO_RUN)
- * gives the same messages, which parser/paths_test.c and fuzz_paths check. */
+ * a run, a loop that keeps the parser's state in locals (see run below),
+ * which with AVX2 reads the commonest of them straight from the input, with
+ * no token (run_fused); the general code reads everything else, and on its
+ * own (ADEXP_PARSER_NO_RUN) gives the same messages, which
+ * parser/paths_test.c and fuzz_paths check. */
 #include <string.h>
 
 #include "adexp.h"
@@ -16,6 +18,15 @@
 #include "dict_ids.h"
 #include "internal.h"
 #include "lexer.h"
+#include "scan.h"
+
+/* The runs read the common fields straight from the input (run_fused) where
+ * the CPU has AVX2; ADEXP_PARSER_NO_RUN has no runs at all. */
+#if AVX2_SCAN && !defined(ADEXP_PARSER_NO_RUN)
+#define RUN_FUSED 1
+#else
+#define RUN_FUSED 0
+#endif
 
 /* The parser reads the lexer's field tokens (a keyword with its value) as
  * they are, with one change made by advance: -BEGIN X and -END X become
@@ -57,6 +68,8 @@ struct adexp_parser {
     adexp_msg *msg;
     size_t index;              /* of the next message */
     int fatal;                 /* a limit was hit: stop and resume at -TITLE */
+    int fused;                 /* the runs use run_fused (the CPU has AVX2;
+                                  max_keyword_len allows all hot keywords) */
     adexp_error *errors;       /* opt.max_errors of them */
     size_t lc_off, lc_bol;     /* line cache: offset, start of its line */
     uint32_t lc_line;
@@ -94,6 +107,10 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     }
     p->opt = o;
     p->a = a;
+#if RUN_FUSED
+    p->fused = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+               __builtin_cpu_supports("bmi2") && o.max_keyword_len >= 8;
+#endif
     adexp_parser_reset(p, NULL, 0);
     return p;
 }
@@ -194,6 +211,10 @@ static ALWAYS_INLINE void classify(ftok *f)
     }
 }
 
+/* The lexer's batch when the runs read the common fields themselves: the
+ * tokens it makes are mostly those of the fields they leave to it. */
+#define FUSED_BATCH 1
+
 /* Pull the next field token: p->tok points into the lexer's batch. */
 static ALWAYS_INLINE void advance(adexp_parser *p)
 {
@@ -209,6 +230,8 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->lc_off = p->lc_bol = 0;
     p->lc_line = 1;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
+    if (p->fused)
+        p->lx.batch = FUSED_BATCH;
     advance(p);
 }
 
@@ -524,17 +547,19 @@ static ALWAYS_INLINE int plain_field(const ftok *t)
     return memcmp(t, &plain, sizeof plain) == 0;
 }
 
-/* The node of field t (entry e, its dictionary id id), linked at r->tail;
- * the caller checked that there is room. */
-static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_entry *e,
+/* The node of a field (keyword, value, the offset of its '-', entry e and
+ * its dictionary id id), linked at r->tail; the caller checked that there is
+ * room. */
+static ALWAYS_INLINE adexp_field *put_node(run *r, adexp_slice keyword, adexp_slice value,
+                                           size_t offset, const dict_entry *e,
                                            unsigned id, adexp_kind kind)
 {
     adexp_field *n = (adexp_field *)(void *)r->ptr;
     r->ptr += sizeof(adexp_field);
-    n->keyword = t->keyword;
-    n->value = t->value;
+    n->keyword = keyword;
+    n->value = value;
     n->child = n->next = NULL;
-    n->offset = t->offset;
+    n->offset = offset;
     n->nchildren = 0;
     n->kind = (uint8_t)kind;
     n->flags = e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
@@ -542,6 +567,13 @@ static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_ent
     *r->tail = n;
     r->tail = &n->next;
     return n;
+}
+
+/* put_node for field token t. */
+static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_entry *e,
+                                           unsigned id, adexp_kind kind)
+{
+    return put_node(r, t->keyword, t->value, t->offset, e, id, kind);
 }
 
 /* Whether a -TITLE is the message's own, in frame f. */
@@ -649,6 +681,136 @@ static ALWAYS_INLINE int run_bracket(adexp_parser *p, frame *f, run *s, ftok *t,
     return RUN_STOP;
 }
 
+#if RUN_FUSED
+/* What run_fused reads and changes of the run: the lexer (resumed at the
+ * field it stops at, if it read any), the bound max_message_size sets, the
+ * node space, tail and item count, and the compound being read. */
+typedef struct fused_state {
+    lexer *lx;
+    size_t bound;
+    int resumed;
+    char *ptr;
+    char *lim;
+    adexp_field **tail;
+    uint32_t items;
+    adexp_field *c;
+    const uint64_t *crow;
+} fused_state;
+
+/* A node's last eight bytes (nchildren 0, kind, flags 0, dict_id) as one
+ * word: run_fused's fields are never text (no hot keyword is), and x86-64,
+ * where it is built, is little-endian. */
+_Static_assert(offsetof(adexp_field, kind) == offsetof(adexp_field, nchildren) + 4 &&
+                   offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
+                   offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2 &&
+                   sizeof(adexp_field) == offsetof(adexp_field, nchildren) + 8,
+               "nchildren, kind, flags and dict_id end the node, in that order");
+
+static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
+                                             const char *kw, const field_scan *x,
+                                             size_t dash, unsigned id, adexp_kind kind)
+{
+    adexp_field *n = (adexp_field *)(void *)*ptr;
+    uint64_t last = (uint64_t)kind << 32 | (uint64_t)id << 48;
+    *ptr += sizeof(adexp_field);
+    n->keyword.ptr = kw;
+    n->keyword.len = x->k;
+    n->value.ptr = kw + x->st;
+    n->value.len = x->end - x->st;
+    n->child = n->next = NULL;
+    n->offset = dash;
+    memcpy(&n->nchildren, &last, sizeof last);
+    **tail = n;
+    *tail = &n->next;
+    return n;
+}
+
+/* The run's loop (run_loop, which has taken all the lexer's tokens, the
+ * last of them ending at a field's '-') going on in the input itself: the fields that scan_field_avx2 takes and the run
+ * would read as they are (basic fields, compounds of them) become nodes
+ * with no token in between. At any other field, or where fewer than 32
+ * bytes are left before the input's end or max_message_size, the lexer
+ * resumes at its '-' and run_loop reads on from its token: it makes the
+ * same decisions in the same order, and this loop has changed nothing for
+ * that field yet. Not inlined: it is compiled for AVX2, and called once
+ * per stretch of such fields. */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
+fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compound,
+           const uint64_t *row)
+{
+    char *ptr = fs->ptr, *plim = fs->lim;
+    adexp_field **tail = fs->tail, *c = fs->c;
+    uint32_t items = fs->items;
+    const uint64_t *crow = fs->crow;
+    lexer *lx = fs->lx;
+    const char *b = lx->buf;
+    size_t dash = lx->pos, lim = lx->len < fs->bound ? lx->len : fs->bound;
+    int common = 1, title_ok = f->kind == FR_ROOT && items == 0;
+    int depth_ok = f->depth < p->opt.max_depth;
+    field_scan x;
+    while (lim > dash + 32) {
+        const char *kw = b + dash + 1;
+        if (!scan_field_avx2(kw, 8, &x)) {     /* max_keyword_len >= 8 */
+            common = 0;
+            break;
+        }
+        const dict_entry *e = x.e;
+        if (c) {
+            if (dict_row_allows(crow, e)) {
+                if (e->kind != ADEXP_BASIC || ptr == plim)
+                    break;
+                fused_node(&ptr, &tail, kw, &x, dash, x.id, ADEXP_BASIC);
+                dash += 1 + x.de;
+                continue;
+            }
+            if (e->level == DICT_SYNTAX || (f->kind == FR_LIST && stray_subfield(f, e)))
+                break;
+            c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
+            tail = &c->next;
+            c = NULL;
+        }
+        if (in_compound ? !dict_row_allows(row, e)
+                        : e->level == DICT_SYNTAX || (x.id == DICT_ID_TITLE && !title_ok))
+            break;
+        if (ptr == plim)
+            break;
+        if (e->kind == ADEXP_BASIC) {
+            fused_node(&ptr, &tail, kw, &x, dash, x.id, ADEXP_BASIC);
+        } else if (e->kind == ADEXP_COMPOUND && depth_ok) {
+            c = fused_node(&ptr, &tail, kw, &x, dash, x.id, ADEXP_COMPOUND);
+            crow = dict_sub_rows[e->sub_row];
+            tail = &c->child;
+        } else {
+            break;
+        }
+        items++;
+        title_ok = 0;
+        dash += 1 + x.de;
+    }
+    fs->resumed = dash != lx->pos;
+    if (fs->resumed)
+        lexer_resume(lx, dash, common);
+    fs->ptr = ptr;
+    fs->tail = tail;
+    fs->items = items;
+    fs->c = c;
+    fs->crow = crow;
+}
+
+/* fused_loop for the message or a list, and for a compound. */
+__attribute__((target(AVX2_TARGET), noinline)) static void
+run_fused(const adexp_parser *p, const frame *f, fused_state *fs)
+{
+    fused_loop(p, f, fs, 0, NULL);
+}
+
+__attribute__((target(AVX2_TARGET), noinline)) static void
+run_fused_in(const adexp_parser *p, const frame *f, fused_state *fs, const uint64_t *row)
+{
+    fused_loop(p, f, fs, 1, row);
+}
+#endif
+
 /* The run's loop for frame f, with in_compound a constant (one copy each):
  * the message and a list take any field but a -TITLE, a compound its own
  * subfields. A compound in the run is read in the same loop (c, its nodes
@@ -663,7 +825,25 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
     const uint64_t *row = in_compound ? dict_sub_rows[f->entry->sub_row] : NULL;
     adexp_field *c = NULL;
     const uint64_t *crow = NULL;
-    while (run_more(&s)) {
+    for (;;) {
+#if RUN_FUSED
+        if (s.t == s.stop && p->fused && s.t == s.lx->tok + s.lx->ntok && s.lx->at_dash) {
+            fused_state fs = {s.lx, s.bound, 0, s.ptr, s.lim, s.tail, s.items, c, crow};
+            if (in_compound)
+                run_fused_in(p, f, &fs, row);
+            else
+                run_fused(p, f, &fs);
+            if (fs.resumed)
+                s.t = s.stop = s.lx->tok;   /* empty: run_more fills it */
+            s.ptr = fs.ptr;
+            s.tail = fs.tail;
+            s.items = fs.items;
+            c = fs.c;
+            crow = fs.crow;
+        }
+#endif
+        if (!run_more(&s))
+            break;
         ftok *t = s.t;
         const dict_entry *e = t->entry;
         if (!plain_field(t) || !e)

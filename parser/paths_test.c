@@ -28,13 +28,14 @@ adexp_status general_adexp_parser_next(adexp_parser *p, adexp_arena *arena, adex
 static const char *testdata;
 
 /* Limits that cut runs short at every place: depth, fields, list items,
- * message size, errors kept; D keeps the default. */
+ * message size, errors kept, keyword length; D keeps the default. */
 #define D UINT32_MAX
-static const uint32_t limit_sets[][5] = {
-    {D, D, D, D, D},       {2, D, D, D, D},     {64, D, D, 500, 1}, {64, D, D, 5000, D},
-    {3, D, 0, D, D},       {3, 40, D, D, D},    {4, 100, 3, D, D},  {64, D, 2, D, D},
-    {1, 50, 5, 600, D},    {2, 1000, 0, 2000, 2}, {3, 30, D, D, D}, {D, 0, D, D, D},
-    {5, 200, 10, 300, D},
+static const uint32_t limit_sets[][6] = {
+    {D, D, D, D, D, D},        {2, D, D, D, D, D},     {64, D, D, 500, 1, D},
+    {64, D, D, 5000, D, D},    {3, D, 0, D, D, D},     {3, 40, D, D, D, 5},
+    {4, 100, 3, D, D, D},      {64, D, 2, D, D, D},    {1, 50, 5, 600, D, D},
+    {2, 1000, 0, 2000, 2, D},  {3, 30, D, D, D, D},    {D, 0, D, D, D, D},
+    {5, 200, 10, 300, D, D},   {D, D, D, D, D, 4},     {D, D, D, 1000, D, 2},
 };
 #define NSETS (sizeof limit_sets / sizeof limit_sets[0])
 
@@ -47,6 +48,7 @@ static adexp_options options_of(size_t k)
     if (l[2] != D) o.max_list_items = l[2];
     if (l[3] != D) o.max_message_size = l[3];
     if (l[4] != D) o.max_errors = l[4];
+    if (l[5] != D) o.max_keyword_len = l[5];
     return o;
 }
 #undef D

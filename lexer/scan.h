@@ -1,0 +1,131 @@
+/* The lexer's fast field scan: the keyword tables and the 32-byte AVX2 step
+ * that reads the common field (a hot keyword with a short basic value). It
+ * is shared by the lexer's field loop and the parser's runs, which read such
+ * fields straight from the input when the lexer's batch is used up (see
+ * run_fused in parser.c), so both take exactly the same fields. */
+#ifndef ADEXP_LEXER_SCAN_H
+#define ADEXP_LEXER_SCAN_H
+
+#include <stdint.h>
+
+#include "dict.h"
+#include "lexer.h"
+
+/* The word-at-a-time scans (find_dash, the keyword in lex_dash) need GNU C
+ * on a little-endian target; ADEXP_LEXER_SCALAR turns them off, and
+ * parser/ref_lexer_test.c checks that both builds give the same tokens. */
+#if !defined(ADEXP_LEXER_SCALAR) && defined(__GNUC__) && defined(__BYTE_ORDER__) &&     \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FAST_SCAN 1
+#else
+#define FAST_SCAN 0
+#endif
+
+/* 16 bytes at a time with SSE2 (always there on x86-64): a basic value's
+ * start, end and trim from one load. Off with ADEXP_LEXER_SCALAR too. */
+#if FAST_SCAN && defined(__SSE2__)
+#define SSE2_SCAN 1
+#include <emmintrin.h>
+#else
+#define SSE2_SCAN 0
+#endif
+
+/* 32 bytes at a time with AVX2 where the CPU has it (checked at run time):
+ * the same fields as the SSE2 loop, for fewer instructions. Off with
+ * ADEXP_LEXER_SCALAR or ADEXP_LEXER_NO_AVX2 (parser/ref_lexer_test.c checks
+ * all three builds give the same tokens). */
+#if SSE2_SCAN && defined(__x86_64__) && !defined(ADEXP_LEXER_NO_AVX2) &&               \
+    (defined(__clang__) || __GNUC__ >= 5)
+#define AVX2_SCAN 1
+#include <immintrin.h>
+#else
+#define AVX2_SCAN 0
+#endif
+
+/* A keyword of at most 8 bytes packed first byte lowest. */
+#define PACK8(a, b, c, d, e, f, g, h)                                          \
+    ((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 |                \
+     (uint64_t)(d) << 24 | (uint64_t)(e) << 32 | (uint64_t)(f) << 40 |         \
+     (uint64_t)(g) << 48 | (uint64_t)(h) << 56)
+
+/* The hot keywords in a 256-slot table indexed by a multiplicative hash of
+ * the packed keyword: one multiply, one load and one compare, where a switch
+ * on the 71 keys took about 24 instructions (a tree of compares). HOT_MUL was
+ * searched offline so that the 71 keys fall in distinct slots; a collision
+ * would be a duplicate designated initializer, made a compile error below.
+ * Empty slots hold key 0, which no keyword (at least one byte) packs to. */
+#define HOT_MUL 0x28a03355d4564e39u
+#define HOT_SLOT(key) ((uint8_t)(((uint64_t)(key) * HOT_MUL) >> 56))
+
+typedef struct hot_slot {
+    uint64_t key;
+    const dict_entry *entry;
+    uint32_t len;              /* the keyword's, so no load of the entry */
+    uint32_t id;               /* the entry's dict_id */
+} hot_slot;
+
+extern const hot_slot lexer_hot_table[256];
+
+/* The hot keyword of length k (1 to 8) packed in key, or NULL. Its bytes
+ * need no class test: a hot-table hit of the right length means they are a
+ * keyword's letters (the length rules out NUL bytes, which the packed keys
+ * are padded with). */
+static inline const dict_entry *hot_hit(uint64_t key, unsigned k)
+{
+    const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
+    return hs->key == key && hs->len == k ? hs->entry : NULL;
+}
+
+#if AVX2_SCAN
+#define AVX2_TARGET "avx2,bmi,bmi2"
+
+/* The common field scanned by scan_field_avx2: keyword of k bytes after the
+ * '-', value from st to end (offsets from the keyword's first byte), next
+ * '-' at de from there; e the keyword's entry, id its dict_id. */
+typedef struct field_scan {
+    unsigned k, st, end, de, id;
+    const dict_entry *e;
+} field_scan;
+
+/* The field whose keyword starts at p, if it is the common kind: a hot
+ * keyword of 1 to kmax (at most 8) bytes right after the '-', ended by a
+ * separator or '-', with its basic value and the next '-' all within the 32
+ * bytes from p, which must be readable. One 32-byte load: separators found
+ * with one byte shuffle (a byte is one if it equals its low nibble's entry
+ * here), bit fields cut with BMI1 and BMI2 (which every CPU with AVX2 has,
+ * but callers check at run time). Returns 0 (fs unset) for any other field. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline int
+scan_field_avx2(const char *p, unsigned kmax, field_scan *fs)
+{
+    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
+                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
+                                          '\n', 0, 0, '\r', 0, 0);
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    uint32_t sep = (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
+    uint32_t dm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
+    unsigned k = (unsigned)__builtin_ctzll((uint64_t)(sep | dm) | (uint64_t)1 << 32);
+    if (k - 1 >= kmax)
+        return 0;
+    uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
+    const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
+    uint64_t nsep = ~(uint64_t)sep;
+    unsigned st = (unsigned)_tzcnt_u64(nsep & ~(uint64_t)0 << k);   /* <= 32 */
+    /* the value's end, the next '-', is the first '-' of all: none is in
+     * the keyword, nor between it and st (separators); so the next field's
+     * position waits on one compare, not on k and st */
+    if (hs->key != key || hs->len != k || !dm)
+        return 0;
+    unsigned de = (unsigned)_tzcnt_u64(dm);
+    uint64_t keep = _bzhi_u64(nsep, de) & ~(uint64_t)0 << st;
+    fs->k = k;
+    fs->st = st;
+    fs->end = keep ? 64 - (unsigned)__builtin_clzll(keep) : st;
+    fs->de = de;
+    fs->id = hs->id;
+    fs->e = hs->entry;
+    return 1;
+}
+#endif
+
+#endif
