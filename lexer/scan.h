@@ -117,10 +117,13 @@ scan_field_avx2(const char *p, unsigned kmax, field_scan *fs)
     if (hs->key != key || hs->len != k || !dm)
         return 0;
     unsigned de = (unsigned)_tzcnt_u64(dm);
-    uint64_t keep = _bzhi_u64(nsep, de) & ~(uint64_t)0 << st;
+    /* one past the last byte before the '-' that is no separator: the
+     * keyword's bytes are none, so there is one; if it is the keyword's,
+     * the value is empty and ends where it starts */
+    unsigned last = 64 - (unsigned)__builtin_clzll(_bzhi_u64(nsep, de));
     fs->k = k;
     fs->st = st;
-    fs->end = keep ? 64 - (unsigned)__builtin_clzll(keep) : st;
+    fs->end = last > st ? last : st;
     fs->de = de;
     fs->id = hs->id;
     fs->e = hs->entry;
