@@ -104,7 +104,7 @@ scan_field_avx2(const char *p, unsigned kmax, field_scan *fs)
     uint32_t sep = (uint32_t)_mm256_movemask_epi8(
         _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
     uint32_t dm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
-    unsigned k = (unsigned)__builtin_ctzll((uint64_t)(sep | dm) | (uint64_t)1 << 32);
+    unsigned k = _tzcnt_u32(sep | dm);                                /* 32 if none */
     if (k - 1 >= kmax)
         return 0;
     uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
