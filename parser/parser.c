@@ -981,9 +981,21 @@ static void keep_errors(adexp_parser *p, adexp_msg *msg)
     msg->errors = e ? e : p->errors;   /* else valid until the next call */
 }
 
+/* Zero the message (800 bytes) with the C library's memset: for a memset of
+ * a known size this large gcc emits a rep stos, which starts slowly on AMD
+ * CPUs and took 5% of a message's parse. The empty asm hides the size. */
+static void clear_msg(adexp_msg *msg)
+{
+    size_t n = sizeof *msg;
+#if defined(__GNUC__)
+    __asm__("" : "+r"(n));
+#endif
+    memset(msg, 0, n);
+}
+
 adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *msg)
 {
-    memset(msg, 0, sizeof *msg);
+    clear_msg(msg);
     if (p->tok->kind == FT_EOF)
         return ADEXP_END;
     p->arena = arena;
