@@ -215,13 +215,6 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->split_value = 0;
 }
 
-void lexer_resume(lexer *lx, size_t dash, int common)
-{
-    lx->pos = dash;
-    lx->state = state(common ? lex_dash : lex_dash_full);
-    lx->at_dash = 1;
-    lx->ntok = lx->itok = 0;
-}
 
 void lexer_fill(lexer *lx)
 {
@@ -335,6 +328,23 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
     lx->ntok = nt;
     lx->pos = dash;
     return state(nt == batch ? lex_dash : lex_dash_full);
+}
+#endif
+
+#if AVX2_SCAN
+void lexer_resume(lexer *lx, size_t dash, const field_scan *x)
+{
+    lx->ntok = lx->itok = 0;
+    lx->at_dash = 1;
+    if (!x) {
+        lx->pos = dash;
+        lx->state = state(lex_dash_full);
+        return;
+    }
+    /* the token and the state that lex_dash_avx2 would make of it */
+    put_field(&lx->tok[lx->ntok++], lx->buf, dash, x->k, x->st, x->end, x->e);
+    lx->pos = dash + 1 + x->de;
+    lx->state = state(lex_dash);
 }
 #endif
 

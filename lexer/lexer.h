@@ -85,11 +85,6 @@ struct lexer {
 void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
 /* Run states until a new batch holds tokens (up to lx->batch). */
 void lexer_fill(lexer *lx);
-/* Drop the batch and go on at the field whose '-' is at dash: for a reader
- * that has taken the fields up to there itself, after a batch that ended
- * at_dash. common: the field may be one scan_field_avx2 takes (else the
- * lexer goes straight to its general field state). */
-void lexer_resume(lexer *lx, size_t dash, int common);
 /* The next field token, valid until the next call. After FT_EOF, returns
  * FT_EOF. Inline (the parser calls it once per field) and in the header, so
  * the SSE2 and scalar builds in parser/ref_lexer_test.c run their own states

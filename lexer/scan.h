@@ -129,6 +129,13 @@ scan_field_avx2(const char *p, unsigned kmax, field_scan *fs)
     fs->e = hs->entry;
     return 1;
 }
+
+/* Drop the batch and go on at the field whose '-' is at dash: for a reader
+ * that has taken the fields up to there itself (scan_field_avx2), after a
+ * batch that ended at_dash. x: that field as the scan took it, which the
+ * reader leaves to the lexer: it becomes the batch's one token. NULL: the
+ * scan did not take it or was not tried. */
+void lexer_resume(lexer *lx, size_t dash, const field_scan *x);
 #endif
 
 #endif

@@ -745,15 +745,14 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     lexer *lx = fs->lx;
     const char *b = lx->buf;
     size_t dash = lx->pos, lim = lx->len < fs->bound ? lx->len : fs->bound;
-    int common = 1, title_ok = f->kind == FR_ROOT && items == 0;
+    int scanned = 0, title_ok = f->kind == FR_ROOT && items == 0;
     int depth_ok = f->depth < p->opt.max_depth;
     field_scan x;
     while (lim > dash + 32) {
         const char *kw = b + dash + 1;
-        if (!scan_field_avx2(kw, 8, &x)) {     /* max_keyword_len >= 8 */
-            common = 0;
+        /* max_keyword_len >= 8; any break after this hands x to the lexer */
+        if (!(scanned = scan_field_avx2(kw, 8, &x)))
             break;
-        }
         const dict_entry *e = x.e;
         if (c) {
             if (dict_row_allows(crow, e)) {
@@ -761,6 +760,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
                     break;
                 fused_node(&ptr, &tail, kw, &x, dash, x.id, ADEXP_BASIC);
                 dash += 1 + x.de;
+                scanned = 0;
                 continue;
             }
             if (e->level == DICT_SYNTAX || (f->kind == FR_LIST && stray_subfield(f, e)))
@@ -786,10 +786,11 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
         items++;
         title_ok = 0;
         dash += 1 + x.de;
+        scanned = 0;
     }
-    fs->resumed = dash != lx->pos;
+    fs->resumed = dash != lx->pos || scanned;
     if (fs->resumed)
-        lexer_resume(lx, dash, common);
+        lexer_resume(lx, dash, scanned ? &x : NULL);
     fs->ptr = ptr;
     fs->tail = tail;
     fs->items = items;
@@ -834,7 +835,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             else
                 run_fused(p, f, &fs);
             if (fs.resumed)
-                s.t = s.stop = s.lx->tok;   /* empty: run_more fills it */
+                s.t = s.stop = s.lx->tok;   /* run_more takes it from there */
             s.ptr = fs.ptr;
             s.tail = fs.tail;
             s.items = fs.items;
