@@ -24,7 +24,8 @@ const uint8_t lexer_class[256] = {
 /* The most frequent keywords in real traffic (PTID, FL, ETO, PT and FAC are
  * two thirds of all keywords; these cover about 98%), each spelled out for
  * the table below: X(name, its bytes, padded with 0 to 8). No text field
- * (MSGTXT...) may be one: lex_dash reads every hot keyword's value as basic. */
+ * (MSGTXT...) may be one: the fast scans read every hot keyword's value as
+ * basic (lexer_test checks the table against the dictionary). */
 #define HOT_KEYWORDS(X) \
     X(PTID, 'P', 'T', 'I', 'D', 0, 0, 0, 0) \
     X(FL, 'F', 'L', 0, 0, 0, 0, 0, 0) \
@@ -95,6 +96,14 @@ const uint8_t lexer_class[256] = {
     X(MSGREF, 'M', 'S', 'G', 'R', 'E', 'F', 0, 0) \
     X(RVR, 'R', 'V', 'R', 0, 0, 0, 0, 0) \
     X(STS, 'S', 'T', 'S', 0, 0, 0, 0, 0) \
+    X(ALTNZ, 'A', 'L', 'T', 'N', 'Z', 0, 0, 0) \
+    X(TAXITIME, 'T', 'A', 'X', 'I', 'T', 'I', 'M', 'E') \
+    X(SID, 'S', 'I', 'D', 0, 0, 0, 0, 0) \
+    X(STAR, 'S', 'T', 'A', 'R', 0, 0, 0, 0) \
+    X(CFL, 'C', 'F', 'L', 0, 0, 0, 0, 0) \
+    X(IOBT, 'I', 'O', 'B', 'T', 0, 0, 0, 0) \
+    X(IOBD, 'I', 'O', 'B', 'D', 0, 0, 0, 0) \
+    X(AOBT, 'A', 'O', 'B', 'T', 0, 0, 0, 0) \
     X(RMK, 'R', 'M', 'K', 0, 0, 0, 0, 0)
 
 #define HOT_INIT(name, ...)                                                    \

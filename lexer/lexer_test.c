@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lexer.h"
+#include "scan.h"
 
 typedef struct expect {
     ftok_kind kind;
@@ -256,6 +257,31 @@ static void test_lexer_next_splits_fields(void **state)
     }
 }
 
+/* The hot table: every slot's key, length and id are those of its entry,
+ * and no hot keyword is a text field (the fast scans read a hot keyword's
+ * value as basic). */
+static void test_hot_table_matches_dictionary(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    for (size_t i = 0; i < 256; i++) {
+        const hot_slot *s = &lexer_hot_table[i];
+        if (!s->entry) {
+            assert_int_equal(s->key, 0);
+            continue;
+        }
+        n++;
+        assert_int_equal(HOT_SLOT(s->key), i);
+        assert_int_equal(s->len, s->entry->len);
+        assert_true(s->len >= 1 && s->len <= 8);
+        assert_int_equal(s->id, dict_id(s->entry));
+        assert_memory_equal(&s->key, s->entry->keyword, s->len);
+        assert_false(s->entry->flags & DICT_TEXT);
+        assert_ptr_equal(dict_lookup(s->entry->keyword, s->len), s->entry);
+    }
+    assert_true(n >= 70);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_empty_and_blank_input),
         cmocka_unit_test(test_entry_and_skip_to_title),
         cmocka_unit_test(test_lexer_next_splits_fields),
+        cmocka_unit_test(test_hot_table_matches_dictionary),
     };
     return cmocka_run_group_tests_name("lexer", tests, NULL, NULL);
 }
