@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,11 +129,52 @@ static void test_out_of_memory_is_an_error(void **state)
     }
 }
 
+/* When the arena runs out at the view's arrays (a tree that nearly fills the
+ * first 64 kB chunk, no memory for a second), the message is NOMEM with its
+ * arrays empty, and the single fields after the first repeated one are
+ * still filled. */
+static void test_out_of_memory_at_the_view(void **state)
+{
+    (void)state;
+    enum { N = 990 };                          /* 64-byte nodes: 63.6 kB */
+    static char src[N * 16 + 64];
+    size_t len = (size_t)sprintf(src, "-TITLE IFPL -ARCID A ");
+    for (int i = 0; i < N; i++)
+        len += (size_t)sprintf(src + len, "-EETFIR X %04d ", i);
+    len += (size_t)sprintf(src + len, "-ARCID B -ADEP C");
+    int seen = 0;
+    for (size_t k = 0; k < 8; k++) {
+        size_t budget = k;
+        adexp_allocator hooks = {failing_alloc, plain_free, &budget};
+        adexp_parser *p = adexp_parser_new(NULL, &hooks);
+        if (!p)
+            continue;
+        adexp_arena arena;
+        adexp_msg m;
+        adexp_arena_init(&arena, &hooks);
+        adexp_parser_reset(p, src, len);
+        adexp_status st = adexp_parser_next(p, &arena, &m);
+        if (st == ADEXP_E_NOMEM && m.view.title.ptr) {
+            seen++;
+            assert_true(adexp_slice_eq(m.view.arcid, "A"));
+            assert_true(adexp_slice_eq(m.view.adep, "C"));
+            assert_int_equal(m.view.eetfir.n, 0);
+            assert_null(m.view.eetfir.v);
+        } else {
+            assert_true(st == ADEXP_OK || st == ADEXP_E_NOMEM);
+        }
+        adexp_arena_free(&arena);
+        adexp_parser_free(p);
+    }
+    assert_true(seen > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_allocations_per_message),
         cmocka_unit_test(test_out_of_memory_is_an_error),
+        cmocka_unit_test(test_out_of_memory_at_the_view),
     };
     return cmocka_run_group_tests_name("alloc", tests, NULL, NULL);
 }

@@ -2,9 +2,11 @@
  * message is parsed. Single fields keep their first occurrence; repeated ones
  * become arrays in the arena.
  *
- * Two walks of the top-level fields: one counts the repeated kinds to size
- * their arrays, one fills. A field's part in the view comes from a table by
- * dict_id rather than a switch per keyword. */
+ * The top-level fields before the first of a repeated kind are read once;
+ * from there, one walk bounds the arrays' sizes (an upper bound, so a list is
+ * sized by its nchildren without looking at its items) and one fills the
+ * view. A field's part in the view comes from a table by dict_id rather than
+ * a switch per keyword. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,19 +24,19 @@ _Static_assert(DICT_COUNT < ID_TABLE && (ADEXP_DICT_NONE & (ID_TABLE - 1)) >= DI
 #define BY_ID(table, f) ((table)[(f)->dict_id & (ID_TABLE - 1)])
 
 /* What the view does with a top-level field. The repeated kinds come first,
- * so that their counts fit an array indexed by the action. */
+ * so that their bounds fit an array indexed by the action. */
 enum view_action {
     ACT_NONE = 0,
     ACT_EETFIR, ACT_SPEED, ACT_REGUL, ACT_ESTDATA, ACT_GEO,
-    ACT_ADDR, ACT_RTEPTS,      /* lists: counted by their items */
+    ACT_ADDR, ACT_RTEPTS,      /* lists: their FAC or PT items */
     ACT_ARRAYS,                /* end of the repeated kinds */
     ACT_REFDATA = ACT_ARRAYS, ACT_MSGREF, ACT_COORDATA,
-    ACT_SINGLE                 /* ACT_SINGLE + k: the view's k-th slice */
+    ACT_SINGLE                 /* ACT_SINGLE + k: the view member at 8 * k */
 };
 
 /* The single fields are the view's first slices: a member is encoded as its
- * index among them. */
-#define SINGLE(m) (ACT_SINGLE + offsetof(adexp_view, m) / sizeof(adexp_slice))
+ * offset in 8-byte units, which an address computation scales for free. */
+#define SINGLE(m) (ACT_SINGLE + offsetof(adexp_view, m) / 8)
 _Static_assert(offsetof(adexp_view, altnz) == 26 * sizeof(adexp_slice),
                "the single fields are the view's first 27 slices");
 _Static_assert(SINGLE(altnz) <= UINT8_MAX, "actions fit a byte");
@@ -61,12 +63,6 @@ static const uint8_t view_action[ID_TABLE] = {
     [DICT_ID_MSGREF] = ACT_MSGREF, [DICT_ID_COORDATA] = ACT_COORDATA,
 };
 
-/* The k-th slice of a struct made of slices. */
-static adexp_slice *slice_at(void *s, size_t k)
-{
-    return (adexp_slice *)(void *)((char *)s + k * sizeof(adexp_slice));
-}
-
 static void set_once(adexp_slice *slot, adexp_slice value)
 {
     if (!slot->ptr)
@@ -74,40 +70,59 @@ static void set_once(adexp_slice *slot, adexp_slice value)
 }
 
 /* The value of a subfield: its own text, or for a compound such as
- * -SENDER -FAC X, the text of its first subfield. */
-static adexp_slice leaf_value(const adexp_field *f)
+ * -SENDER -FAC X, the text of its first subfield. A pointer, so that the
+ * caller copies the slice once, whichever field it comes from. */
+static const adexp_slice *leaf_value(const adexp_field *f)
 {
     if (f->kind == ADEXP_COMPOUND && f->value.len == 0 && f->child)
-        return f->child->value;
-    return f->value;
+        f = f->child;
+    return &f->value;
 }
 
-/* RTEPTS -PT subfields, by dict_id: 1 + the index of the point's slice. */
-#define PSLOT(m) (1 + offsetof(adexp_point, m) / sizeof(adexp_slice))
-static const uint8_t point_slot[ID_TABLE] = {
-    [DICT_ID_PTID] = PSLOT(ptid), [DICT_ID_FL] = PSLOT(fl),
-    [DICT_ID_ETO] = PSLOT(eto), [DICT_ID_TO] = PSLOT(to),
-    [DICT_ID_SFL] = PSLOT(sfl), [DICT_ID_LATTD] = PSLOT(lattd),
-    [DICT_ID_LONGTD] = PSLOT(longtd),
+/* RTEPTS -PT subfields, by dict_id: the byte offset of the point's slice
+ * plus one slice, so that 0 is a subfield the point does not keep. */
+#define POFF(m) (sizeof(adexp_slice) + offsetof(adexp_point, m))
+_Static_assert(POFF(longtd) <= UINT8_MAX, "offsets fit a byte");
+static const uint8_t point_off[ID_TABLE] = {
+    [DICT_ID_PTID] = POFF(ptid), [DICT_ID_FL] = POFF(fl),
+    [DICT_ID_ETO] = POFF(eto), [DICT_ID_TO] = POFF(to),
+    [DICT_ID_SFL] = POFF(sfl), [DICT_ID_LATTD] = POFF(lattd),
+    [DICT_ID_LONGTD] = POFF(longtd),
 };
 
-/* Writes the whole point: the array it goes to is not zeroed. Member by
- * member, as gcc makes a memset of it a rep stos. */
-static void fill_point(adexp_point *pt, const adexp_field *f)
+/* A point from its subfields c. Writes the whole point: the array it goes to
+ * is not zeroed. Member by member, as gcc makes a memset of it a rep stos.
+ * Inline: gcc keeps it out of line for its two callers, and the call costs
+ * about 9 instructions a point. */
+static inline void fill_point(adexp_point *pt, const adexp_field *c)
 {
     static const adexp_slice none;
     pt->ptid = pt->fl = pt->eto = pt->to = pt->sfl = pt->lattd = pt->longtd = none;
-    for (const adexp_field *c = f->child; c; c = c->next) {
-        unsigned k = BY_ID(point_slot, c);
-        if (k)
-            set_once(slice_at(pt, k - 1), leaf_value(c));
+    for (; c; c = c->next) {
+        unsigned off = BY_ID(point_off, c);
+        if (!off)
+            continue;
+        adexp_slice *slot = (adexp_slice *)(void *)((char *)pt + off) - 1;
+        if (slot->ptr)
+            continue;
+        /* the kind first: a basic subfield's own value is copied at once */
+        *slot = c->kind == ADEXP_COMPOUND ? *leaf_value(c) : c->value;
     }
+}
+
+/* The -PT items of an RTEPTS list into points from pt on. Returns the end. */
+static adexp_point *fill_points(adexp_point *pt, const adexp_field *item)
+{
+    for (; item; item = item->next)
+        if (item->dict_id == DICT_ID_PT)
+            fill_point(pt++, item->child);
+    return pt;
 }
 
 static void fill_estdata(adexp_estdata *e, const adexp_field *f)
 {
     adexp_point pt;
-    fill_point(&pt, f);
+    fill_point(&pt, f->child);
     e->ptid = pt.ptid;
     e->eto = pt.eto;
     e->fl = pt.fl;
@@ -128,8 +143,8 @@ static void fill_geo(adexp_geo *g, const adexp_field *f)
 static void fill_ref(adexp_ref *r, const adexp_field *f)
 {
     for (const adexp_field *c = f->child; c; c = c->next) {
-        if (c->dict_id == DICT_ID_SENDER) set_once(&r->sender_fac, leaf_value(c));
-        if (c->dict_id == DICT_ID_RECVR) set_once(&r->recvr_fac, leaf_value(c));
+        if (c->dict_id == DICT_ID_SENDER) set_once(&r->sender_fac, *leaf_value(c));
+        if (c->dict_id == DICT_ID_RECVR) set_once(&r->recvr_fac, *leaf_value(c));
         if (c->dict_id == DICT_ID_SEQNUM) set_once(&r->seqnum, c->value);
     }
 }
@@ -148,34 +163,78 @@ static void fill_coordata(adexp_coordata *cd, const adexp_field *f)
     }
 }
 
-/* Where the repeated kinds go: one arena block sized by the counting walk. */
+/* Where the repeated kinds go, in one arena block sized by bound_arrays:
+ * the next free entry of each array (or, kept aside, its start). */
 typedef struct view_arrays {
-    adexp_point *pts;
+    adexp_slice *slices[ACT_REGUL + 1];    /* by action: EETFIR, SPEED, REGUL */
     adexp_estdata *est;
     adexp_geo *geo;
     adexp_slice *addr;
-    adexp_slice *slices[ACT_REGUL + 1];    /* by action: EETFIR, SPEED, REGUL */
-    size_t n[ACT_ARRAYS];                  /* items so far, by action */
+    adexp_point *pts;
 } view_arrays;
 
-static size_t count_items(const adexp_field *list, unsigned id)
+/* A single field (a >= ACT_ARRAYS): the first occurrence is kept, and for
+ * REFDATA, MSGREF and COORDATA the occurrences are counted. Inline (as
+ * add_singles): gcc keeps it out of line for its callers, a call per field. */
+static inline void add_single(adexp_view *v, const adexp_field *f, unsigned a)
 {
-    size_t n = 0;
-    for (const adexp_field *c = list->child; c; c = c->next)
-        n += c->dict_id == id;
-    return n;
+    if (a >= ACT_SINGLE) {
+        adexp_slice *slot = (adexp_slice *)(void *)((char *)v + ((size_t)a - ACT_SINGLE) * 8);
+        if (!slot->ptr)
+            *slot = f->value;
+    } else if (a == ACT_REFDATA) {
+        if (!v->has_refdata++)
+            fill_ref(&v->refdata, f);
+    } else if (a == ACT_MSGREF) {
+        if (!v->has_msgref++)
+            fill_ref(&v->msgref, f);
+    } else if (!v->has_coordata++) {
+        fill_coordata(&v->coordata, f);
+    }
 }
 
-/* The first walk: how many items of each repeated kind. */
-static void count_view(const adexp_field *f, size_t *n)
+/* A field of a repeated kind (0 < a < ACT_ARRAYS) into its array, the
+ * cursor moving past what it wrote. */
+static void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
+{
+    if (a <= ACT_REGUL) {
+        *w->slices[a]++ = f->value;
+    } else if (a == ACT_RTEPTS) {
+        w->pts = fill_points(w->pts, f->child);
+    } else if (a == ACT_ESTDATA) {
+        fill_estdata(w->est++, f);
+    } else if (a == ACT_GEO) {
+        fill_geo(w->geo++, f);
+    } else {
+        for (const adexp_field *c = f->child; c; c = c->next)
+            if (c->dict_id == DICT_ID_FAC)
+                *w->addr++ = c->value;
+    }
+}
+
+/* The single fields from f on, up to the first field of a repeated kind if
+ * stop is set. Returns that field, NULL at the end. */
+static inline const adexp_field *add_singles(adexp_view *v, const adexp_field *f, int stop)
 {
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
-        if (a == ACT_NONE || a >= ACT_ARRAYS)
-            continue;
-        n[a] += a == ACT_ADDR     ? count_items(f, DICT_ID_FAC)
-                : a == ACT_RTEPTS ? count_items(f, DICT_ID_PT)
-                                  : 1;
+        if (a >= ACT_ARRAYS)
+            add_single(v, f, a);
+        else if (a != ACT_NONE && stop)
+            return f;
+    }
+    return NULL;
+}
+
+/* An upper bound of the items of each repeated kind: 1 + nchildren per field
+ * (a list's items are its children, some maybe of another kind; an ESTDATA
+ * or GEO gets room for its children too, which costs less than a branch).
+ * The other fields count in bound[ACT_NONE], again to save a branch. */
+static void bound_arrays(size_t *bound, const adexp_field *f)
+{
+    for (; f; f = f->next) {
+        unsigned a = BY_ID(view_action, f);
+        bound[a < ACT_ARRAYS ? a : ACT_NONE] += 1 + (size_t)f->nchildren;
     }
 }
 
@@ -186,8 +245,6 @@ static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
     size_t bytes = n[ACT_RTEPTS] * sizeof(adexp_point) +
                    n[ACT_ESTDATA] * sizeof(adexp_estdata) + n[ACT_GEO] * sizeof(adexp_geo) +
                    (n[ACT_ADDR] + n[ACT_EETFIR] + n[ACT_SPEED] + n[ACT_REGUL]) * sizeof(adexp_slice);
-    if (bytes == 0)
-        return 1;              /* no array: no arithmetic on a null pointer */
     char *p = adexp_arena_alloc(arena, bytes);
     if (!p)
         return 0;
@@ -201,82 +258,59 @@ static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
     return 1;
 }
 
-/* One field of a repeated kind into its array. */
-static void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
-{
-    if (a <= ACT_REGUL) {
-        w->slices[a][w->n[a]++] = f->value;
-    } else if (a == ACT_ESTDATA) {
-        fill_estdata(&w->est[w->n[a]++], f);
-    } else if (a == ACT_GEO) {
-        fill_geo(&w->geo[w->n[a]++], f);
-    } else {
-        for (const adexp_field *c = f->child; c; c = c->next) {
-            if (a == ACT_ADDR && c->dict_id == DICT_ID_FAC)
-                w->addr[w->n[a]++] = c->value;
-            else if (a == ACT_RTEPTS && c->dict_id == DICT_ID_PT)
-                fill_point(&w->pts[w->n[a]++], c);
-        }
-    }
-}
-
-/* The second walk: single fields, the first REFDATA, MSGREF and COORDATA,
- * and the repeated kinds into their arrays (sized by count_view; w == NULL
- * when there are none). */
+/* Every field from f on into the view. */
 static void fill_view(adexp_view *v, view_arrays *w, const adexp_field *f)
 {
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
-        if (a >= ACT_SINGLE)
-            set_once(slice_at(v, a - ACT_SINGLE), f->value);
-        else if (a == ACT_NONE)
-            continue;
-        else if (a < ACT_ARRAYS) {
-            if (w)
-                add_repeated(w, f, a);
-        } else if (a == ACT_REFDATA) {
-            if (!v->has_refdata++)
-                fill_ref(&v->refdata, f);
-        } else if (a == ACT_MSGREF) {
-            if (!v->has_msgref++)
-                fill_ref(&v->msgref, f);
-        } else if (!v->has_coordata++) {
-            fill_coordata(&v->coordata, f);
-        }
+        if (a >= ACT_ARRAYS)
+            add_single(v, f, a);
+        else if (a != ACT_NONE)
+            add_repeated(w, f, a);
     }
 }
 
-/* Store the arrays and their counts in the view; an empty one is NULL. */
-static void set_arrays(adexp_view *v, const view_arrays *w)
+/* Store the arrays that got items in the view (zero on entry, so an empty
+ * one stays NULL with n 0): they start at s and end at e. */
+static void set_arrays(adexp_view *v, const view_arrays *s, const view_arrays *e)
 {
-    const size_t *n = w->n;
-    v->rtepts = n[ACT_RTEPTS] ? w->pts : NULL;
-    v->n_rtepts = n[ACT_RTEPTS];
-    v->estdata = n[ACT_ESTDATA] ? w->est : NULL;
-    v->n_estdata = n[ACT_ESTDATA];
-    v->geo = n[ACT_GEO] ? w->geo : NULL;
-    v->n_geo = n[ACT_GEO];
-    v->addr.v = n[ACT_ADDR] ? w->addr : NULL;
-    v->addr.n = n[ACT_ADDR];
-    v->eetfir.v = n[ACT_EETFIR] ? w->slices[ACT_EETFIR] : NULL;
-    v->eetfir.n = n[ACT_EETFIR];
-    v->speed.v = n[ACT_SPEED] ? w->slices[ACT_SPEED] : NULL;
-    v->speed.n = n[ACT_SPEED];
-    v->regul.v = n[ACT_REGUL] ? w->slices[ACT_REGUL] : NULL;
-    v->regul.n = n[ACT_REGUL];
+    if (e->pts != s->pts)
+        v->rtepts = s->pts, v->n_rtepts = (size_t)(e->pts - s->pts);
+    if (e->est != s->est)
+        v->estdata = s->est, v->n_estdata = (size_t)(e->est - s->est);
+    if (e->geo != s->geo)
+        v->geo = s->geo, v->n_geo = (size_t)(e->geo - s->geo);
+    if (e->addr != s->addr)
+        v->addr.v = s->addr, v->addr.n = (size_t)(e->addr - s->addr);
+    adexp_slice *const *sv = s->slices, *const *ev = e->slices;
+    if (ev[ACT_EETFIR] != sv[ACT_EETFIR])
+        v->eetfir.v = sv[ACT_EETFIR], v->eetfir.n = (size_t)(ev[ACT_EETFIR] - sv[ACT_EETFIR]);
+    if (ev[ACT_SPEED] != sv[ACT_SPEED])
+        v->speed.v = sv[ACT_SPEED], v->speed.n = (size_t)(ev[ACT_SPEED] - sv[ACT_SPEED]);
+    if (ev[ACT_REGUL] != sv[ACT_REGUL])
+        v->regul.v = sv[ACT_REGUL], v->regul.n = (size_t)(ev[ACT_REGUL] - sv[ACT_REGUL]);
 }
 
-/* msg->view is zero on entry: adexp_parser_next clears the whole msg. If the
- * arena runs out, the arrays are left empty (the single fields are filled). */
+/* msg->view is zero on entry: adexp_parser_next clears the whole msg. The
+ * fields before the first of a repeated kind need no arrays; from there, one
+ * walk sizes the arrays and one fills. If the arena runs out, the arrays are
+ * left empty (the single fields are filled). */
 int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
 {
-    view_arrays w = {0};
-    size_t n[ACT_ARRAYS] = {0};
-    count_view(msg->fields, n);
-    /* every count is at most msg->nfields, so the sizes cannot wrap */
-    int ok = msg->nfields <= SIZE_MAX / sizeof(adexp_point) && place_arrays(&w, n, arena);
-    fill_view(&msg->view, ok ? &w : NULL, msg->fields);
-    if (ok)
-        set_arrays(&msg->view, &w);
-    return ok;
+    adexp_view *v = &msg->view;
+    const adexp_field *first = add_singles(v, msg->fields, 1);
+    if (!first)
+        return 1;
+    size_t bound[ACT_ARRAYS] = {0};
+    bound_arrays(bound, first);
+    /* the bounds add up to at most msg->nfields, so the sizes cannot wrap */
+    view_arrays start, cur;
+    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, bound, arena)) {
+        add_singles(v, first, 0);
+        return 0;
+    }
+    cur = start;
+    fill_view(v, &cur, first);
+    set_arrays(v, &start, &cur);
+    return 1;
 }

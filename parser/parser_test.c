@@ -590,6 +590,64 @@ static void test_view_many_repeated_fields(void **state)
     assert_null(v->geo);
 }
 
+/* The view's rules where its walks change hands: a repeated field right
+ * after the TITLE, a single field repeated before and after the first
+ * repeated one, lists
+ * whose items are all of another kind (their arrays stay NULL although
+ * room was made for them), duplicated point subfields, and a message with no
+ * repeated field at all. */
+static void test_view_walk_boundaries(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const adexp_view *v = &m.view;
+    assert_int_equal(parse1(f, "-TITLE IFPL -ARCID A -EETFIR X 0001 -ARCID B -ADEP C "
+                                "-BEGIN RTEPTS -RFL F1 -RFL F2 -END RTEPTS "
+                                "-BEGIN ADDR -NETWORKTYPE SITA -END ADDR -ADEP D "
+                                "-ESTDATA -PTID E1 -PTID E2 -FL F1 -FL F2", &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(v->title, "IFPL"));
+    assert_true(adexp_slice_eq(v->arcid, "A"));
+    assert_true(adexp_slice_eq(v->adep, "C"));
+    assert_int_equal(v->eetfir.n, 1);
+    assert_true(adexp_slice_eq(v->eetfir.v[0], "X 0001"));
+    assert_int_equal(v->n_rtepts, 0);
+    assert_null(v->rtepts);
+    assert_int_equal(v->addr.n, 0);
+    assert_null(v->addr.v);
+    assert_int_equal(v->n_estdata, 1);
+    assert_true(adexp_slice_eq(v->estdata[0].ptid, "E1"));
+    assert_true(adexp_slice_eq(v->estdata[0].fl, "F1"));
+    assert_null(v->estdata[0].eto.ptr);
+
+    assert_int_equal(parse1(f, "-TITLE IFPL -BEGIN RTEPTS -PT -FL F1 -PTID P -FL F2 -ETO 1 "
+                                "-ETO 2 -LATTD 1N -LATTD 2N -END RTEPTS -ARCID A -ARCID B", &m),
+                     ADEXP_OK);
+    assert_int_equal(v->n_rtepts, 1);
+    assert_true(adexp_slice_eq(v->rtepts[0].ptid, "P"));
+    assert_true(adexp_slice_eq(v->rtepts[0].fl, "F1"));
+    assert_true(adexp_slice_eq(v->rtepts[0].eto, "1"));
+    assert_true(adexp_slice_eq(v->rtepts[0].lattd, "1N"));
+    assert_null(v->rtepts[0].to.ptr);
+    assert_null(v->rtepts[0].longtd.ptr);
+    assert_true(adexp_slice_eq(v->arcid, "A"));
+
+    assert_int_equal(parse1(f, "-TITLE IFPL -GEO -GEOID G -LATTD 1N -GEOID H -ARCID A", &m),
+                     ADEXP_OK);
+    assert_int_equal(v->n_geo, 1);
+    assert_true(adexp_slice_eq(v->geo[0].geoid, "G"));
+    assert_null(v->geo[0].longtd.ptr);
+    assert_true(adexp_slice_eq(v->arcid, "A"));
+
+    assert_int_equal(parse1(f, "-TITLE ACK -ARCID A -ARCID B -REFDATA -SEQNUM 1 -ADEP C", &m),
+                     ADEXP_OK);
+    assert_true(adexp_slice_eq(v->arcid, "A"));
+    assert_true(adexp_slice_eq(v->adep, "C"));
+    assert_int_equal(v->has_refdata, 1);
+    assert_null(v->rtepts);
+    assert_null(v->eetfir.v);
+    assert_int_equal(v->n_geo, 0);
+}
+
 int main(int argc, char **argv)
 {
     teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
@@ -615,6 +673,7 @@ int main(int argc, char **argv)
         T(test_blank_input_has_no_message),
         T(test_teivah_ifpl),
         T(test_view_many_repeated_fields),
+        T(test_view_walk_boundaries),
         cmocka_unit_test(test_decoders),
     };
     return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
