@@ -229,12 +229,14 @@ static inline const adexp_field *add_singles(adexp_view *v, const adexp_field *f
 /* An upper bound of the items of each repeated kind: 1 + nchildren per field
  * (a list's items are its children, some maybe of another kind; an ESTDATA
  * or GEO gets room for its children too, which costs less than a branch).
- * The other fields count in bound[ACT_NONE], again to save a branch. */
+ * Fields the view does not use add to bound[ACT_NONE], which is unused: one
+ * test fewer than skipping them. */
 static void bound_arrays(size_t *bound, const adexp_field *f)
 {
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
-        bound[a < ACT_ARRAYS ? a : ACT_NONE] += 1 + (size_t)f->nchildren;
+        if (a < ACT_ARRAYS)
+            bound[a] += 1 + (size_t)f->nchildren;
     }
 }
 
@@ -263,9 +265,11 @@ static void fill_view(adexp_view *v, view_arrays *w, const adexp_field *f)
 {
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
+        if (a == ACT_NONE)
+            continue;
         if (a >= ACT_ARRAYS)
             add_single(v, f, a);
-        else if (a != ACT_NONE)
+        else
             add_repeated(w, f, a);
     }
 }
