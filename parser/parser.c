@@ -726,14 +726,14 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
 }
 
 /* The run's loop (run_loop, which has taken all the lexer's tokens, the
- * last of them ending at a field's '-') going on in the input itself: the fields that scan_field_avx2 takes and the run
- * would read as they are (basic fields, compounds of them) become nodes
- * with no token in between. At any other field, or where fewer than 32
- * bytes are left before the input's end or max_message_size, the lexer
- * resumes at its '-' and run_loop reads on from its token: it makes the
- * same decisions in the same order, and this loop has changed nothing for
- * that field yet. Not inlined: it is compiled for AVX2, and called once
- * per stretch of such fields. */
+ * last of them ending at a field's '-') going on in the input itself: the
+ * fields that scan_field_avx2 takes and the run would read as they are
+ * (basic fields, compounds of them) become nodes with no token in between.
+ * At any other field, or where fewer than 32 bytes are left before the
+ * input's end or max_message_size, the lexer resumes at its '-' (with the
+ * field as its token if the scan took it) and run_loop reads on from that
+ * token: it makes the same decisions in the same order, and this loop has
+ * changed nothing for that field yet. */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
 fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compound,
            const uint64_t *row)
@@ -798,7 +798,8 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     fs->crow = crow;
 }
 
-/* fused_loop for the message or a list, and for a compound. */
+/* fused_loop for the message or a list, and for a compound. Not inlined:
+ * compiled for AVX2, and called once per stretch of such fields. */
 __attribute__((target(AVX2_TARGET), noinline)) static void
 run_fused(const adexp_parser *p, const frame *f, fused_state *fs)
 {
