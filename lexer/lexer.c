@@ -330,7 +330,8 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
     unsigned nt = lx->ntok, batch = lx->batch;
     unsigned kmax = lx->max_keyword_len < 8 ? lx->max_keyword_len : 8;
     field_scan fs;
-    while (nt < batch && n - dash > 32 && scan_field_avx2(b + dash + 1, kmax, &fs)) {
+    while (nt < batch && n - dash > 32 &&
+           scan_field_avx2(b + dash + 1, n - dash - 1, kmax, &fs)) {
         put_field(&lx->tok[nt++], b, dash, fs.k, fs.st, fs.end, fs.e);
         dash += 1 + fs.de;                     /* a '-': < n */
     }

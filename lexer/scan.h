@@ -88,15 +88,60 @@ typedef struct field_scan {
     const dict_entry *e;
 } field_scan;
 
+/* The longest value the scan follows past its first 32 bytes; longer ones
+ * are left to the lexer's general field state. */
+#define SCAN_LONG_MAX 4096
+
+/* scan_field_avx2 for a value that goes on past the first 32 bytes (no '-'
+ * there; sep is their separator mask, k the keyword's length, hs its
+ * slot): on 32 bytes
+ * at a time to the next '-', while avail (bytes readable from p) and
+ * SCAN_LONG_MAX allow, keeping the last byte that is no separator. */
+__attribute__((target(AVX2_TARGET), noinline)) static int
+scan_long_value(const char *p, size_t avail, uint32_t sep, unsigned k, const hot_slot *hs,
+                field_scan *fs)
+{
+    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
+                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
+                                          '\n', 0, 0, '\r', 0, 0);
+    uint32_t nsep = ~sep & ~0u << k;          /* the value's bytes in the window */
+    if (!nsep)
+        return 0;                             /* starts further on: rare */
+    unsigned st = _tzcnt_u32(nsep), end = 32 - (unsigned)__builtin_clz(nsep);
+    for (size_t off = 32; off < SCAN_LONG_MAX && avail - off >= 32; off += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + off));
+        uint32_t ns = ~(uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
+        uint32_t dm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
+        if (dm) {
+            unsigned d = _tzcnt_u32(dm);
+            ns = _bzhi_u32(ns, d);            /* before the '-' */
+            if (ns)
+                end = (unsigned)off + 32 - (unsigned)__builtin_clz(ns);
+            fs->k = k;
+            fs->st = st;
+            fs->end = end;
+            fs->de = (unsigned)off + d;
+            fs->id = hs->id;
+            fs->e = hs->entry;
+            return 1;
+        }
+        if (ns)
+            end = (unsigned)off + 32 - (unsigned)__builtin_clz(ns);
+    }
+    return 0;
+}
+
 /* The field whose keyword starts at p, if it is the common kind: a hot
  * keyword of 1 to kmax (at most 8) bytes right after the '-', ended by a
- * separator or '-', with its basic value and the next '-' all within the 32
- * bytes from p, which must be readable. One 32-byte load: separators found
- * with one byte shuffle (a byte is one if it equals its low nibble's entry
- * here), bit fields cut with BMI1 and BMI2 (which every CPU with AVX2 has,
- * but callers check at run time). Returns 0 (fs unset) for any other field. */
+ * separator or '-', with a basic value and the next '-' within avail (at
+ * least 32) bytes from p, which must be readable, and within SCAN_LONG_MAX.
+ * One 32-byte load for a field that fits in it: separators found with one
+ * byte shuffle (a byte is one if it equals its low nibble's entry here), bit
+ * fields cut with BMI1 and BMI2 (which every CPU with AVX2 has, but callers
+ * check at run time). Returns 0 (fs unset) for any other field. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline int
-scan_field_avx2(const char *p, unsigned kmax, field_scan *fs)
+scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
 {
     const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
                                           '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
@@ -112,11 +157,13 @@ scan_field_avx2(const char *p, unsigned kmax, field_scan *fs)
     const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
     uint64_t nsep = ~(uint64_t)sep;
     unsigned st = (unsigned)_tzcnt_u64(nsep & ~(uint64_t)0 << k);   /* <= 32 */
+    if (hs->key != key || hs->len != k)
+        return 0;
+    if (!dm)
+        return scan_long_value(p, avail, sep, k, hs, fs);
     /* the value's end, the next '-', is the first '-' of all: none is in
      * the keyword, nor between it and st (separators); so the next field's
      * position waits on one compare, not on k and st */
-    if (hs->key != key || hs->len != k || !dm)
-        return 0;
     unsigned de = (unsigned)_tzcnt_u64(dm);
     /* one past the last byte before the '-' that is no separator: the
      * keyword's bytes are none, so there is one; if it is the keyword's,

@@ -751,7 +751,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     while (lim > dash + 32) {
         const char *kw = b + dash + 1;
         /* max_keyword_len >= 8; any break after this hands x to the lexer */
-        if (!(scanned = scan_field_avx2(kw, 8, &x)))
+        if (!(scanned = scan_field_avx2(kw, lim - dash - 1, 8, &x)))
             break;
         const dict_entry *e = x.e;
         if (c) {
@@ -788,7 +788,9 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
         dash += 1 + x.de;
         scanned = 0;
     }
-    fs->resumed = dash != lx->pos || scanned;
+    /* also after a scan at the first field, so that the lexer does not
+     * scan it again (the loop ends before the bound only at a scan) */
+    fs->resumed = dash != lx->pos || lim > dash + 32;
     if (fs->resumed)
         lexer_resume(lx, dash, scanned ? &x : NULL);
     fs->ptr = ptr;

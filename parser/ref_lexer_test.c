@@ -163,6 +163,33 @@ static void test_lexer_scan_value_edges_same_tokens(void **state)
     }
 }
 
+/* Values longer than the 32-byte window (scan_long_value): lengths around
+ * each 32-byte step up to 200 bytes, separators before and after them and
+ * around the step, the next '-' glued or spaced or missing; each input cut
+ * at every length. */
+static void test_lexer_scan_long_values_same_tokens(void **state)
+{
+    (void)state;
+    static const char *const lead[3] = {" ", "\n", "                                  "};
+    static const char *const trail[3] = {"", " ", "\r\n                                  \n"};
+    static const char *const next[3] = {"-FL F300 ", "- ETO 1", ""};
+    char buf[320];
+    for (size_t v = 20; v <= 200; v++) {
+        for (size_t i = 0; i < 3 * 3 * 3; i++) {
+            int len = snprintf(buf, sizeof buf, "-ROUTE%s", lead[i % 3]);
+            for (size_t k = 0; k < v; k++)   /* separators on some 32-byte edges */
+                buf[len++] = k % 32 == 31 || k % 32 == 0 ? ' ' : k % 11 == 10 ? '\n'
+                                                                 : (char)('A' + k % 26);
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s", trail[i / 3 % 3],
+                            next[i / 9]);
+            if (v % 8 == 0)
+                same_tokens_truncated(buf, (size_t)len);
+            else
+                same_tokens(buf, (size_t)len);
+        }
+    }
+}
+
 /* NUL bytes inside and after keywords: the packed hot keywords are padded
  * with 0, so "PT\0" must not be taken for PT. */
 static void test_lexer_scan_nul_same_tokens(void **state)
@@ -183,6 +210,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_lexer_scan_generated_corpus_same_tokens),
         cmocka_unit_test(test_lexer_scan_random_same_tokens),
         cmocka_unit_test(test_lexer_scan_value_edges_same_tokens),
+        cmocka_unit_test(test_lexer_scan_long_values_same_tokens),
         cmocka_unit_test(test_lexer_scan_nul_same_tokens),
     };
     return cmocka_run_group_tests_name("lexer_scan", tests, NULL, NULL);
