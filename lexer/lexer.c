@@ -581,12 +581,66 @@ static int is_title_start(const lexer *lx, size_t dash)
            memcmp(lx->buf + kw, "TITLE", 5) == 0;
 }
 
+#if AVX2_SCAN
+/* match_paren's search 32 bytes a step, from *at with *depth open: it stops
+ * only at '(', ')' and a '-' followed by 'T' or a separator (is_title_start's
+ * first test). Returns 1 if it has the answer (*res, and *at where it
+ * ended), 0 to leave the rest (under 33 bytes) from *at to the byte loop. */
+__attribute__((target(AVX2_TARGET))) static int
+match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t *res)
+{
+    const char *b = lx->buf;
+    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
+                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
+                                          '\n', 0, 0, '\r', 0, 0);
+    size_t i = *at, d = *depth;
+    for (; end - i >= 32 && lx->len - i > 32; i += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + i + 1));
+        uint32_t open = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('(')));
+        uint32_t close = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(')')));
+        uint32_t dash = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
+        uint32_t next = (uint32_t)_mm256_movemask_epi8(
+            _mm256_or_si256(_mm256_cmpeq_epi8(y, _mm256_set1_epi8('T')),
+                            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, y), y)));
+        for (uint32_t m = open | close | (dash & next); m; m = _blsr_u32(m)) {
+            size_t j = i + _tzcnt_u32(m);
+            if (open >> (j - i) & 1) {
+                d++;
+            } else if (close >> (j - i) & 1) {
+                if (--d == 0) {
+                    *at = j;
+                    *res = j + 1;
+                    return 1;
+                }
+            } else if (is_title_start(lx, j)) {
+                *at = j;
+                *res = 0;
+                return 1;
+            }
+        }
+    }
+    *at = i;
+    *depth = d;
+    return 0;
+}
+#endif
+
 /* Offset just past the ')' matching the '(' at open, searching [open, end)
  * and never past a -TITLE (no ICAO text holds one: it starts a message).
  * Returns 0 if there is none; *stop is where the search ended. */
 static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop)
 {
     size_t depth = 0, i = open;
+#if AVX2_SCAN
+    size_t res;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        match_paren_avx2(lx, end, &i, &depth, &res)) {
+        if (!res)
+            *stop = i;
+        return res;
+    }
+#endif
     while (i < end) {
 #if SSE2_SCAN
         if (end - i >= 16) {   /* on to the next '(', ')' or '-', 16 bytes a step */

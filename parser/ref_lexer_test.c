@@ -190,6 +190,29 @@ static void test_lexer_scan_long_values_same_tokens(void **state)
     }
 }
 
+/* Bracketed text (match_paren's 32-byte search): nested and unclosed
+ * brackets, '-' followed by 'T', by a separator or by neither, and a
+ * -TITLE inside, each at every offset around the 32-byte steps. */
+static void test_lexer_scan_text_brackets_same_tokens(void **state)
+{
+    (void)state;
+    static const char *const piece[6] = {"(", ")", "-TX", "- 1", "-TITLE ACK ", "-X"};
+    char buf[256];
+    for (size_t pos = 0; pos < 80; pos++) {
+        for (size_t w = 0; w < 6 * 4; w++) {
+            int len = snprintf(buf, sizeof buf, "-TITLE IFPL -MSGTXT (ABC");
+            for (size_t k = 0; k < pos; k++)
+                buf[len++] = k % 9 == 8 ? ' ' : (char)('A' + k % 26);
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s", piece[w % 6]);
+            for (size_t k = 0; k < 40; k++)
+                buf[len++] = (char)('a' + k % 26);
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s -ARCID X",
+                            w / 6 == 0 ? ")" : w / 6 == 1 ? "))" : w / 6 == 2 ? "" : "(");
+            same_tokens(buf, (size_t)len);
+        }
+    }
+}
+
 /* NUL bytes inside and after keywords: the packed hot keywords are padded
  * with 0, so "PT\0" must not be taken for PT. */
 static void test_lexer_scan_nul_same_tokens(void **state)
@@ -211,6 +234,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_lexer_scan_random_same_tokens),
         cmocka_unit_test(test_lexer_scan_value_edges_same_tokens),
         cmocka_unit_test(test_lexer_scan_long_values_same_tokens),
+        cmocka_unit_test(test_lexer_scan_text_brackets_same_tokens),
         cmocka_unit_test(test_lexer_scan_nul_same_tokens),
     };
     return cmocka_run_group_tests_name("lexer_scan", tests, NULL, NULL);
