@@ -148,6 +148,19 @@ static const dict_entry *hot_keyword(uint64_t key)
     return s->key == key ? s->entry : NULL;
 }
 
+const dict_entry *lexer_lookup(const char *s, size_t n)
+{
+    if (n - 1 < 8) {
+        uint64_t key = 0;
+        for (size_t i = 0; i < n; i++)
+            key |= (uint64_t)(unsigned char)s[i] << (8 * i);
+        const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
+        if (hs->key == key && hs->len == n)
+            return hs->entry;
+    }
+    return dict_lookup(s, n);
+}
+
 static state_fn lex_between(lexer *lx);
 static state_fn lex_dash(lexer *lx);
 static state_fn lex_dash_full(lexer *lx);

@@ -103,6 +103,10 @@ void lexer_next(lexer *lx, token *out);
  * the tokens of the batch not handed out yet are searched first. */
 void lexer_skip_to_title(lexer *lx);
 
+/* The dictionary entry of keyword s[0..n) (A-Z0-9), or NULL: the hot
+ * keywords' table first, then dict_lookup. */
+const dict_entry *lexer_lookup(const char *s, size_t n);
+
 /* Byte classes shared by the lexer and the value helpers. */
 enum { CC_SEP = 1, CC_ALNUM = 2 };
 extern const uint8_t lexer_class[256];

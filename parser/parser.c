@@ -184,7 +184,7 @@ static void list_bracket(ftok *f, ftok_kind kind)
         f->code = ADEXP_E_BEGIN_NO_NAME;
     f->keyword.ptr = f->value.ptr;
     f->keyword.len = n;
-    f->entry = dict_lookup(f->value.ptr, n);
+    f->entry = lexer_lookup(f->value.ptr, n);
 }
 
 /* For the per-field helpers: a call costs more than they do (saving and
