@@ -237,7 +237,6 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->split_value = 0;
 }
 
-
 void lexer_fill(lexer *lx)
 {
     state_fn s = lx->state;
@@ -352,9 +351,7 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
     lx->pos = dash;
     return state(nt == batch ? lex_dash : lex_dash_full);
 }
-#endif
 
-#if AVX2_SCAN
 void lexer_resume(lexer *lx, size_t dash, const field_scan *x)
 {
     lx->ntok = lx->itok = 0;
@@ -603,19 +600,13 @@ __attribute__((target(AVX2_TARGET))) static int
 match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t *res)
 {
     const char *b = lx->buf;
-    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
-                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
-                                          '\n', 0, 0, '\r', 0, 0);
     size_t i = *at, d = *depth;
     for (; end - i >= 32 && lx->len - i > 32; i += 32) {
         __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
         __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + i + 1));
-        uint32_t open = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('(')));
-        uint32_t close = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(')')));
-        uint32_t dash = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
-        uint32_t next = (uint32_t)_mm256_movemask_epi8(
-            _mm256_or_si256(_mm256_cmpeq_epi8(y, _mm256_set1_epi8('T')),
-                            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, y), y)));
+        uint32_t open = avx2_byte_mask(x, '('), close = avx2_byte_mask(x, ')');
+        uint32_t dash = avx2_byte_mask(x, '-');
+        uint32_t next = avx2_byte_mask(y, 'T') | avx2_sep_mask(y);   /* the byte after */
         for (uint32_t m = open | close | (dash & next); m; m = _blsr_u32(m)) {
             size_t j = i + _tzcnt_u32(m);
             if (open >> (j - i) & 1) {

@@ -80,6 +80,25 @@ static inline const dict_entry *hot_hit(uint64_t key, unsigned k)
 #if AVX2_SCAN
 #define AVX2_TARGET "avx2,bmi,bmi2"
 
+/* The separators (space, TAB, LF, CR) among the 32 bytes of x, as a bit
+ * mask: one byte shuffle, as a byte is a separator if it equals the entry
+ * of its low nibble in this table. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline uint32_t
+avx2_sep_mask(__m256i x)
+{
+    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
+                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
+                                          '\n', 0, 0, '\r', 0, 0);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
+}
+
+/* The bytes equal to c among the 32 bytes of x, as a bit mask. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline uint32_t
+avx2_byte_mask(__m256i x, char c)
+{
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(c)));
+}
+
 /* The common field scanned by scan_field_avx2: keyword of k bytes after the
  * '-', value from st to end (offsets from the keyword's first byte), next
  * '-' at de from there; e the keyword's entry, id its dict_id. */
@@ -101,18 +120,13 @@ __attribute__((target(AVX2_TARGET), noinline)) static int
 scan_long_value(const char *p, size_t avail, uint32_t sep, unsigned k, const hot_slot *hs,
                 field_scan *fs)
 {
-    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
-                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
-                                          '\n', 0, 0, '\r', 0, 0);
     uint32_t nsep = ~sep & ~0u << k;          /* the value's bytes in the window */
     if (!nsep)
         return 0;                             /* starts further on: rare */
     unsigned st = _tzcnt_u32(nsep), end = 32 - (unsigned)__builtin_clz(nsep);
     for (size_t off = 32; off < SCAN_LONG_MAX && avail - off >= 32; off += 32) {
         __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + off));
-        uint32_t ns = ~(uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
-        uint32_t dm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
+        uint32_t ns = ~avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
         if (dm) {
             unsigned d = _tzcnt_u32(dm);
             ns = _bzhi_u32(ns, d);            /* before the '-' */
@@ -136,20 +150,13 @@ scan_long_value(const char *p, size_t avail, uint32_t sep, unsigned k, const hot
  * keyword of 1 to kmax (at most 8) bytes right after the '-', ended by a
  * separator or '-', with a basic value and the next '-' within avail (at
  * least 32) bytes from p, which must be readable, and within SCAN_LONG_MAX.
- * One 32-byte load for a field that fits in it: separators found with one
- * byte shuffle (a byte is one if it equals its low nibble's entry here), bit
- * fields cut with BMI1 and BMI2 (which every CPU with AVX2 has, but callers
- * check at run time). Returns 0 (fs unset) for any other field. */
+ * One 32-byte load for a field that fits in it, bit fields cut with BMI1
+ * and BMI2 (which every CPU with AVX2 has, but callers check at run time). Returns 0 (fs unset) for any other field. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline int
 scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
 {
-    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
-                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
-                                          '\n', 0, 0, '\r', 0, 0);
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    uint32_t sep = (uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
-    uint32_t dm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
+    uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
     unsigned k = _tzcnt_u32(sep | dm);                                /* 32 if none */
     if (k - 1 >= kmax)
         return 0;
