@@ -708,10 +708,10 @@ _Static_assert(offsetof(adexp_field, kind) == offsetof(adexp_field, nchildren) +
 
 static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
                                              const char *kw, const field_scan *x,
-                                             size_t dash, unsigned id, adexp_kind kind)
+                                             size_t dash, adexp_kind kind)
 {
     adexp_field *n = (adexp_field *)(void *)*ptr;
-    uint64_t last = (uint64_t)kind << 32 | (uint64_t)id << 48;
+    uint64_t last = (uint64_t)kind << 32 | (uint64_t)x->id << 48;
     *ptr += sizeof(adexp_field);
     n->keyword.ptr = kw;
     n->keyword.len = x->k;
@@ -758,7 +758,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
             if (dict_row_allows(crow, e)) {
                 if (e->kind != ADEXP_BASIC || ptr == plim)
                     break;
-                fused_node(&ptr, &tail, kw, &x, dash, x.id, ADEXP_BASIC);
+                fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
                 dash += 1 + x.de;
                 scanned = 0;
                 continue;
@@ -775,9 +775,9 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
         if (ptr == plim)
             break;
         if (e->kind == ADEXP_BASIC) {
-            fused_node(&ptr, &tail, kw, &x, dash, x.id, ADEXP_BASIC);
+            fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
         } else if (e->kind == ADEXP_COMPOUND && depth_ok) {
-            c = fused_node(&ptr, &tail, kw, &x, dash, x.id, ADEXP_COMPOUND);
+            c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
             crow = dict_sub_rows[e->sub_row];
             tail = &c->child;
         } else {
