@@ -745,54 +745,54 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     lexer *lx = fs->lx;
     const char *b = lx->buf;
     size_t dash = lx->pos, lim = lx->len < fs->bound ? lx->len : fs->bound;
-    int scanned = 0, title_ok = f->kind == FR_ROOT && items == 0;
-    int depth_ok = f->depth < p->opt.max_depth;
     field_scan x;
-    while (lim > dash + 32) {
+    /* max_keyword_len >= 8 */
+    while (lim > dash + 32 && scan_field_avx2(b + dash + 1, lim - dash - 1, 8, &x)) {
         const char *kw = b + dash + 1;
-        /* max_keyword_len >= 8; any break after this hands x to the lexer */
-        if (!(scanned = scan_field_avx2(kw, lim - dash - 1, 8, &x)))
-            break;
         const dict_entry *e = x.e;
         if (c) {
             if (dict_row_allows(crow, e)) {
                 if (e->kind != ADEXP_BASIC || ptr == plim)
-                    break;
+                    goto scanned;
                 fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
                 dash += 1 + x.de;
-                scanned = 0;
                 continue;
             }
             if (e->level == DICT_SYNTAX || (f->kind == FR_LIST && stray_subfield(f, e)))
-                break;
+                goto scanned;
             c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
             tail = &c->next;
             c = NULL;
         }
         if (in_compound ? !dict_row_allows(row, e)
-                        : e->level == DICT_SYNTAX || (x.id == DICT_ID_TITLE && !title_ok))
-            break;
+                        : e->level == DICT_SYNTAX ||
+                              (x.id == DICT_ID_TITLE && !(f->kind == FR_ROOT && items == 0)))
+            goto scanned;
         if (ptr == plim)
-            break;
+            goto scanned;
         if (e->kind == ADEXP_BASIC) {
             fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
-        } else if (e->kind == ADEXP_COMPOUND && depth_ok) {
+        } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
             c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
             crow = dict_sub_rows[e->sub_row];
             tail = &c->child;
         } else {
-            break;
+            goto scanned;
         }
         items++;
-        title_ok = 0;
         dash += 1 + x.de;
-        scanned = 0;
     }
-    /* also after a scan at the first field, so that the lexer does not
-     * scan it again (the loop ends before the bound only at a scan) */
+    /* the bound, or a field the scan does not take: the lexer reads it (also
+     * if it is the first, so that the lexer does not scan it again; the loop
+     * ends before the bound only at a scan) */
     fs->resumed = dash != lx->pos || lim > dash + 32;
     if (fs->resumed)
-        lexer_resume(lx, dash, scanned ? &x : NULL);
+        lexer_resume(lx, dash, NULL);
+    goto out;
+scanned:        /* a field the run does not take as it stands: its token */
+    fs->resumed = 1;
+    lexer_resume(lx, dash, &x);
+out:
     fs->ptr = ptr;
     fs->tail = tail;
     fs->items = items;
