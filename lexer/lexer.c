@@ -150,15 +150,14 @@ static const dict_entry *hot_keyword(uint64_t key)
 
 const dict_entry *lexer_lookup(const char *s, size_t n)
 {
+    const dict_entry *e = NULL;
     if (n - 1 < 8) {
         uint64_t key = 0;
         for (size_t i = 0; i < n; i++)
             key |= (uint64_t)(unsigned char)s[i] << (8 * i);
-        const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
-        if (hs->key == key && hs->len == n)
-            return hs->entry;
+        e = hot_hit(key, (unsigned)n);
     }
-    return dict_lookup(s, n);
+    return e ? e : dict_lookup(s, n);
 }
 
 static state_fn lex_between(lexer *lx);

@@ -51,7 +51,7 @@
 /* The hot keywords in a 256-slot table indexed by a multiplicative hash of
  * the packed keyword: one multiply, one load and one compare, where a switch
  * on the keys took about 24 instructions (a tree of compares). HOT_MUL was
- * found by trying random odd multipliers until the 79 keys fell in distinct
+ * found by trying random odd multipliers until the 78 keys fell in distinct
  * slots (about 600,000 tries); a collision would be a duplicate designated
  * initializer, which lexer.c makes a compile error.
  * Empty slots hold key 0, which no keyword (at least one byte) packs to. */
@@ -112,10 +112,9 @@ typedef struct field_scan {
 #define SCAN_LONG_MAX 4096
 
 /* scan_field_avx2 for a value that goes on past the first 32 bytes (no '-'
- * there; sep is their separator mask, k the keyword's length, hs its
- * slot): on 32 bytes
- * at a time to the next '-', while avail (bytes readable from p) and
- * SCAN_LONG_MAX allow, keeping the last byte that is no separator. */
+ * there; sep is their separator mask, k the keyword's length, hs its slot):
+ * on 32 bytes at a time to the next '-', while avail (bytes readable from p)
+ * and SCAN_LONG_MAX allow, keeping the last byte that is no separator. */
 __attribute__((target(AVX2_TARGET), noinline)) static int
 scan_long_value(const char *p, size_t avail, uint32_t sep, unsigned k, const hot_slot *hs,
                 field_scan *fs)
@@ -151,7 +150,8 @@ scan_long_value(const char *p, size_t avail, uint32_t sep, unsigned k, const hot
  * separator or '-', with a basic value and the next '-' within avail (at
  * least 32) bytes from p, which must be readable, and within SCAN_LONG_MAX.
  * One 32-byte load for a field that fits in it, bit fields cut with BMI1
- * and BMI2 (which every CPU with AVX2 has, but callers check at run time). Returns 0 (fs unset) for any other field. */
+ * and BMI2 (which every CPU with AVX2 has, but callers check at run time).
+ * Returns 0 (fs unset) for any other field. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline int
 scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
 {

@@ -576,10 +576,17 @@ static ALWAYS_INLINE adexp_field *run_node(run *r, const ftok *t, const dict_ent
     return put_node(r, t->keyword, t->value, t->offset, e, id, kind);
 }
 
-/* Whether a -TITLE is the message's own, in frame f. */
-static ALWAYS_INLINE int first_title(const frame *f, const run *r)
+/* Whether a -TITLE is the message's own, in frame f with items so far. */
+static ALWAYS_INLINE int first_title(const frame *f, uint32_t items)
 {
-    return f->kind == FR_ROOT && r->items == 0;
+    return f->kind == FR_ROOT && items == 0;
+}
+
+/* Whether f, a list, keeps field e in its open element (a stray subfield)
+ * rather than ending the element with it. */
+static ALWAYS_INLINE int element_keeps(const frame *f, const dict_entry *e)
+{
+    return f->kind == FR_LIST && stray_subfield(f, e);
 }
 
 /* Whether compound c (row crow) in frame f ends at token t (entry e), a
@@ -594,7 +601,7 @@ static ALWAYS_INLINE int run_ends(const frame *f, const uint64_t *crow, ftok *t,
         return t->kind == FT_END ||
                (t->kind == FT_BEGIN && !(t->entry && dict_row_allows(crow, t->entry)));
     }
-    return !(f->kind == FR_LIST && stray_subfield(f, e));
+    return !element_keeps(f, e);
 }
 
 /* Leave the run in compound c, whose subfields are being linked at r->tail:
@@ -683,8 +690,9 @@ static ALWAYS_INLINE int run_bracket(adexp_parser *p, frame *f, run *s, ftok *t,
 
 #if RUN_FUSED
 /* What run_fused reads and changes of the run: the lexer (resumed at the
- * field it stops at, if it read any), the bound max_message_size sets, the
- * node space, tail and item count, and the compound being read. */
+ * field it stops at, unless it stopped at the bound without reading), the
+ * bound max_message_size sets, the node space, tail and item count, and the
+ * compound being read. */
 typedef struct fused_state {
     lexer *lx;
     size_t bound;
@@ -758,7 +766,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
                 dash += 1 + x.de;
                 continue;
             }
-            if (e->level == DICT_SYNTAX || (f->kind == FR_LIST && stray_subfield(f, e)))
+            if (e->level == DICT_SYNTAX || element_keeps(f, e))
                 goto scanned;
             c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
             tail = &c->next;
@@ -766,7 +774,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
         }
         if (in_compound ? !dict_row_allows(row, e)
                         : e->level == DICT_SYNTAX ||
-                              (x.id == DICT_ID_TITLE && !(f->kind == FR_ROOT && items == 0)))
+                              (x.id == DICT_ID_TITLE && !first_title(f, items)))
             goto scanned;
         if (ptr == plim)
             goto scanned;
@@ -880,7 +888,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
                 return step == RUN_CLOSED;
             break;
         }
-        if (in_compound ? !dict_row_allows(row, e) : id == DICT_ID_TITLE && !first_title(f, &s))
+        if (in_compound ? !dict_row_allows(row, e) : id == DICT_ID_TITLE && !first_title(f, s.items))
             break;
         if (s.ptr == s.lim)
             break;
