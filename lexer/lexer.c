@@ -354,16 +354,18 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
 void lexer_resume(lexer *lx, size_t dash, const field_scan *x)
 {
     lx->ntok = lx->itok = 0;
-    lx->at_dash = 1;
     if (!x) {
         lx->pos = dash;
-        lx->state = state(lex_dash_full);
+        lx->at_dash = dash < lx->len;
+        lx->state = state(dash < lx->len ? lex_dash_full : lex_between);
         return;
     }
-    /* the token and the state that lex_dash_avx2 would make of it */
+    /* the token and the state that basic_value would make of it; the field
+     * may end at the input's end (scanned from a padded copy of the tail) */
     put_field(&lx->tok[lx->ntok++], lx->buf, dash, x->k, x->st, x->end, x->e);
     lx->pos = dash + 1 + x->de;
-    lx->state = state(lex_dash);
+    lx->at_dash = lx->pos < lx->len;
+    lx->state = state(lx->pos < lx->len ? lex_dash : lex_between);
 }
 #endif
 

@@ -166,8 +166,15 @@ scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
     unsigned st = (unsigned)_tzcnt_u64(nsep & ~(uint64_t)0 << k);   /* <= 32 */
     if (hs->key != key || hs->len != k)
         return 0;
-    if (!dm)
-        return scan_long_value(p, avail, sep, k, hs, fs);
+    if (!dm) {
+        /* through a copy, so that fs, when the caller's local, does not
+         * escape to this call and can live in registers */
+        field_scan t;
+        if (!scan_long_value(p, avail, sep, k, hs, &t))
+            return 0;
+        *fs = t;
+        return 1;
+    }
     /* the value's end, the next '-', is the first '-' of all: none is in
      * the keyword, nor between it and st (separators); so the next field's
      * position waits on one compare, not on k and st */
@@ -189,7 +196,8 @@ scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
  * that has taken the fields up to there itself (scan_field_avx2), after a
  * batch that ended at_dash. x: that field as the scan took it, which the
  * reader leaves to the lexer: it becomes the batch's one token. NULL: the
- * scan did not take it or was not tried. */
+ * scan did not take it or was not tried. dash (NULL) or the field's end (x)
+ * may be the input's end. */
 void lexer_resume(lexer *lx, size_t dash, const field_scan *x);
 #endif
 

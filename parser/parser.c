@@ -703,7 +703,25 @@ typedef struct fused_state {
     uint32_t items;
     adexp_field *c;
     const uint64_t *crow;
+    size_t dash;               /* for run_fused_tail: the field it starts at */
 } fused_state;
+
+/* The input's last bytes (at most 32, after a field's '-'), where a 32-byte
+ * load would read past its end: copied to a buffer, with a '-' right after
+ * them. The scan takes a value there as the lexer does at the input's end
+ * (right-trimmed, maybe empty), since it stops at the '-' as at a field's. */
+typedef struct tail_window {
+    _Alignas(32) char bytes[64];
+    size_t start;              /* the input's offset of bytes[0] */
+} tail_window;
+
+static void tail_window_fill(tail_window *tw, const char *b, size_t start, size_t end)
+{
+    memset(tw->bytes, 0, sizeof tw->bytes);
+    memcpy(tw->bytes, b + start, end - start);
+    tw->bytes[end - start] = '-';
+    tw->start = start;
+}
 
 /* A node's last eight bytes (nchildren 0, kind, flags 0, dict_id) as one
  * word: run_fused's fields are never text (no hot keyword is), and x86-64,
@@ -742,9 +760,12 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
  * field as its token if the scan took it) and run_loop reads on from that
  * token: it makes the same decisions in the same order, and this loop has
  * changed nothing for that field yet. */
+static void run_fused_tail(const adexp_parser *p, const frame *f, fused_state *fs,
+                           int in_compound, const uint64_t *row);
+
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
 fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compound,
-           const uint64_t *row)
+           const uint64_t *row, int at_tail)
 {
     char *ptr = fs->ptr, *plim = fs->lim;
     adexp_field **tail = fs->tail, *c = fs->c;
@@ -752,10 +773,16 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     const uint64_t *crow = fs->crow;
     lexer *lx = fs->lx;
     const char *b = lx->buf;
-    size_t dash = lx->pos, lim = lx->len < fs->bound ? lx->len : fs->bound;
+    size_t dash = at_tail ? fs->dash : lx->pos;
+    size_t lim = lx->len < fs->bound ? lx->len : fs->bound;
     field_scan x;
+    tail_window tw;
+    if (at_tail)
+        tail_window_fill(&tw, b, dash, lim);
     /* max_keyword_len >= 8 */
-    while (lim > dash + 32 && scan_field_avx2(b + dash + 1, lim - dash - 1, 8, &x)) {
+    while ((at_tail ? dash < lim : lim > dash + 32) &&
+           scan_field_avx2(at_tail ? tw.bytes + (dash - tw.start) + 1 : b + dash + 1,
+                           at_tail ? 32 : lim - dash - 1, 8, &x)) {
         const char *kw = b + dash + 1;
         const dict_entry *e = x.e;
         if (c) {
@@ -793,13 +820,26 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     /* the bound, or a field the scan does not take: the lexer reads it (also
      * if it is the first, so that the lexer does not scan it again; the loop
      * ends before the bound only at a scan) */
-    fs->resumed = dash != lx->pos || lim > dash + 32;
+    if (!at_tail && lim <= dash + 32 && dash < lim && lim == lx->len) {
+        fs->dash = dash;      /* on in the copy of the input's last bytes */
+        fs->ptr = ptr;
+        fs->tail = tail;
+        fs->items = items;
+        fs->c = c;
+        fs->crow = crow;
+        run_fused_tail(p, f, fs, in_compound, row);
+        return;
+    }
+    fs->resumed = dash != lx->pos || (at_tail ? dash < lim : lim > dash + 32);
     if (fs->resumed)
         lexer_resume(lx, dash, NULL);
     goto out;
 scanned:        /* a field the run does not take as it stands: its token */
     fs->resumed = 1;
-    lexer_resume(lx, dash, &x);
+    {
+        field_scan y = x;      /* a copy, so that x need not live in memory */
+        lexer_resume(lx, dash, &y);
+    }
 out:
     fs->ptr = ptr;
     fs->tail = tail;
@@ -813,13 +853,21 @@ out:
 __attribute__((target(AVX2_TARGET), noinline)) static void
 run_fused(const adexp_parser *p, const frame *f, fused_state *fs)
 {
-    fused_loop(p, f, fs, 0, NULL);
+    fused_loop(p, f, fs, 0, NULL, 0);
 }
 
 __attribute__((target(AVX2_TARGET), noinline)) static void
 run_fused_in(const adexp_parser *p, const frame *f, fused_state *fs, const uint64_t *row)
 {
-    fused_loop(p, f, fs, 1, row);
+    fused_loop(p, f, fs, 1, row, 0);
+}
+
+/* fused_loop on the input's last 32 bytes, for both kinds of frame. */
+__attribute__((target(AVX2_TARGET), noinline)) static void
+run_fused_tail(const adexp_parser *p, const frame *f, fused_state *fs, int in_compound,
+               const uint64_t *row)
+{
+    fused_loop(p, f, fs, in_compound, row, 1);
 }
 #endif
 
@@ -840,7 +888,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
     for (;;) {
 #if RUN_FUSED
         if (s.t == s.stop && p->fused && s.t == s.lx->tok + s.lx->ntok && s.lx->at_dash) {
-            fused_state fs = {s.lx, s.bound, 0, s.ptr, s.lim, s.tail, s.items, c, crow};
+            fused_state fs = {s.lx, s.bound, 0, s.ptr, s.lim, s.tail, s.items, c, crow, 0};
             if (in_compound)
                 run_fused_in(p, f, &fs, row);
             else

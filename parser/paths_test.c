@@ -236,6 +236,34 @@ static void test_paths_mutated(void **state)
     free(offs);
 }
 
+/* Inputs that end at every byte of a message's last 48, as they are and
+ * with trailing separators: the fields in the input's last 32 bytes are
+ * scanned from a padded copy (run_fused_tail). Each input is an exactly
+ * sized buffer, so that a read past its end shows under ASan. */
+static void test_paths_input_ends(void **state)
+{
+    (void)state;
+    char *buf;
+    size_t len, *offs, nmsg = 150;
+    assert_int_equal(ref_gen_corpus(5, nmsg, &buf, &len, &offs), 0);
+    static const char *const ends[] = {"", "\n", "   ", "\r\n", " -", "-", " -ARCID", "-ZZZ"};
+    static char out[1 << 14];
+    for (size_t i = 0; i < nmsg; i++) {
+        const char *m = buf + offs[i];
+        size_t ml = offs[i + 1] - offs[i];
+        for (size_t cut = ml > 48 ? ml - 48 : 0; cut <= ml; cut++)
+            for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
+                size_t el = strlen(ends[e]);
+                assert_true(cut + el <= sizeof out);
+                memcpy(out, m, cut);
+                memcpy(out + cut, ends[e], el);
+                same_messages(out, cut + el, (i + cut + e) % NSETS, 1);
+            }
+    }
+    free(buf);
+    free(offs);
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -245,6 +273,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_testdata),
         cmocka_unit_test(test_paths_generated_corpus),
         cmocka_unit_test(test_paths_mutated),
+        cmocka_unit_test(test_paths_input_ends),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }
