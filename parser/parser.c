@@ -450,6 +450,8 @@ typedef struct run {
                                    code tells which limit it was) */
     adexp_field **tail;         /* the frame's, and its items */
     uint32_t items;
+    adexp_field *c;             /* a compound being read, its subfields */
+    const uint64_t *crow;       /* linked at tail meanwhile; else NULL */
 } run;
 
 typedef struct span {
@@ -514,6 +516,8 @@ static ALWAYS_INLINE void run_start(adexp_parser *p, const frame *f, run *r)
     r->end = room ? a->ptr + room * sizeof(adexp_field) : a->ptr;  /* ptr may be NULL */
     r->tail = f->tail;
     r->items = f->items;
+    r->c = NULL;
+    r->crow = NULL;
     run_limit(r, f->max_items);
 }
 
@@ -622,6 +626,35 @@ static ALWAYS_INLINE void run_stop_in(adexp_parser *p, frame *f, run *r, adexp_f
 
 static int run_frame(adexp_parser *p, frame *f, run *r, int closable);
 
+/* The items of list child (node child->node) in frame f, by the run cr that
+ * has read its items so far, up to its -END; s is f's run. Returns 0 if the
+ * general code has taken over f (after a fatal error). */
+static int run_items(adexp_parser *p, frame *f, run *s, frame *child, run *cr)
+{
+    adexp_field *n = child->node;
+    if (run_frame(p, child, cr, 1)) {
+        /* on where the items' run ended (which may have started afresh) */
+        s->t = cr->t;
+        s->stop = cr->stop;
+        s->ptr = cr->ptr;
+        s->ptr0 = cr->ptr0;
+        s->end = cr->end;
+        run_limit(s, f->max_items);
+        return 1;
+    }
+    /* the items' run has stopped (its state is written back): the
+     * general code finishes the list, and f's run starts afresh */
+    f->tail = s->tail;
+    f->items = s->items;
+    parse_body(p, child);      /* nothing after a fatal error */
+    n->nchildren = child->items;
+    close_list(p, f, n);
+    if (p->fatal)
+        return 0;
+    run_start(p, f, s);
+    return 1;
+}
+
 /* List -BEGIN X at token t (x: the entry of X, a list keyword) in frame f,
  * the message or a list, as add_list would read it: the items by a run of
  * their own, up to -END X. Returns 0 if the general code has taken over f
@@ -641,28 +674,10 @@ static ALWAYS_INLINE int run_list(adexp_parser *p, frame *f, run *s, ftok *t,
     run cr = *s;
     cr.tail = &n->child;
     cr.items = 0;
+    cr.c = NULL;
+    cr.crow = NULL;
     run_limit(&cr, child.max_items);
-    if (run_frame(p, &child, &cr, 1)) {
-        /* on where the items' run ended (which may have started afresh) */
-        s->t = cr.t;
-        s->stop = cr.stop;
-        s->ptr = cr.ptr;
-        s->ptr0 = cr.ptr0;
-        s->end = cr.end;
-        run_limit(s, f->max_items);
-        return 1;
-    }
-    /* the items' run has stopped (its state is written back): the
-     * general code finishes the list, and f's run starts afresh */
-    f->tail = s->tail;
-    f->items = s->items;
-    parse_body(p, &child);     /* nothing after a fatal error */
-    n->nchildren = child.items;
-    close_list(p, f, n);
-    if (p->fatal)
-        return 0;
-    run_start(p, f, s);
-    return 1;
+    return run_items(p, f, s, &child, &cr);
 }
 
 /* What the run does after a -BEGIN or -END. */
@@ -698,13 +713,47 @@ typedef struct fused_state {
     size_t bound;
     int resumed;
     char *ptr;
-    char *lim;
+    char *lim;                 /* the node space for the frame being read */
+    char *end;                 /* the run's, for the limit of a list */
     adexp_field **tail;
     uint32_t items;
     adexp_field *c;
     const uint64_t *crow;
     size_t dash;               /* for run_fused_tail: the field it starts at */
+    /* A list that run_fused opened (at -BEGIN X, as run_list would) and is
+     * reading: its node (NULL: none), its frame, and the frame's item count
+     * before it; tail, items, lim, c and crow are then the list's. */
+    adexp_field *list;
+    uint32_t outer_items;
+    frame lf;
 } fused_state;
+
+/* The entry of the list named by the value of a -BEGIN or -END that
+ * scan_field_avx2 took (x; w the window it scanned), as list_bracket would
+ * make it with no error: the value is one hot keyword, a list. NULL for
+ * anything else, which the run's token path reads. */
+__attribute__((target(AVX2_TARGET))) static inline const dict_entry *
+fused_list_name(const char *w, const field_scan *x)
+{
+    unsigned n = x->end - x->st;
+    if (n - 1 >= 8 || x->st + 8 > 32)
+        return NULL;
+    uint64_t key;
+    memcpy(&key, w + x->st, 8);
+    const dict_entry *e = hot_hit(_bzhi_u64(key, 8 * n), n);
+    return e && e->kind == ADEXP_LIST ? e : NULL;
+}
+
+/* r's node space for a frame of max_items items, items of them so far
+ * (run_limit). */
+static ALWAYS_INLINE char *fused_limit(char *ptr, char *end, uint32_t max_items,
+                                       uint32_t items)
+{
+    size_t left = max_items - items;
+    return (size_t)(end - ptr) / sizeof(adexp_field) > left
+               ? ptr + left * sizeof(adexp_field)
+               : end;
+}
 
 /* The input's last bytes (at most 32, after a field's '-'), where a 32-byte
  * load would read past its end: copied to a buffer, with a '-' right after
@@ -751,6 +800,28 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
     return n;
 }
 
+/* The node of list le opened by the -BEGIN that x is (run_list's). */
+static ALWAYS_INLINE adexp_field *fused_list_node(char **ptr, adexp_field ***tail,
+                                                  const char *kw, const field_scan *x,
+                                                  size_t dash, const dict_entry *le)
+{
+    adexp_field *n = (adexp_field *)(void *)*ptr;
+    *ptr += sizeof(adexp_field);
+    n->keyword.ptr = kw + x->st;
+    n->keyword.len = x->end - x->st;
+    n->value.ptr = NULL;
+    n->value.len = 0;
+    n->child = n->next = NULL;
+    n->offset = dash;
+    n->nchildren = 0;
+    n->kind = ADEXP_LIST;
+    n->flags = le->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    n->dict_id = dict_id(le);
+    **tail = n;
+    *tail = &n->next;
+    return n;
+}
+
 /* The run's loop (run_loop, which has taken all the lexer's tokens, the
  * last of them ending at a field's '-') going on in the input itself: the
  * fields that scan_field_avx2 takes and the run would read as they are
@@ -771,6 +842,8 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     adexp_field **tail = fs->tail, *c = fs->c;
     uint32_t items = fs->items;
     const uint64_t *crow = fs->crow;
+    adexp_field *list = fs->list;
+    const frame *fr = list ? &fs->lf : f;      /* the frame being read */
     lexer *lx = fs->lx;
     const char *b = lx->buf;
     size_t dash = at_tail ? fs->dash : lx->pos;
@@ -779,10 +852,11 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     tail_window tw;
     if (at_tail)
         tail_window_fill(&tw, b, dash, lim);
+    /* the 32 bytes the scan read for the field at dash */
+#define FUSED_WINDOW (at_tail ? tw.bytes + (dash - tw.start) + 1 : b + dash + 1)
     /* max_keyword_len >= 8 */
     while ((at_tail ? dash < lim : lim > dash + 32) &&
-           scan_field_avx2(at_tail ? tw.bytes + (dash - tw.start) + 1 : b + dash + 1,
-                           at_tail ? 32 : lim - dash - 1, 8, &x)) {
+           scan_field_avx2(FUSED_WINDOW, at_tail ? 32 : lim - dash - 1, 8, &x)) {
         const char *kw = b + dash + 1;
         const dict_entry *e = x.e;
         if (c) {
@@ -793,21 +867,60 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
                 dash += 1 + x.de;
                 continue;
             }
-            if (e->level == DICT_SYNTAX || element_keeps(f, e))
+            if (e->level == DICT_SYNTAX) {
+                /* -END, or -BEGIN of a list c has no place for, ends c
+                 * (run_ends); the token path reads anything else */
+                const dict_entry *le;
+                if (in_compound || !(le = fused_list_name(FUSED_WINDOW, &x)) ||
+                    (x.id == DICT_ID_BEGIN && dict_row_allows(crow, le)))
+                    goto scanned;
+            } else if (element_keeps(fr, e)) {
                 goto scanned;
+            }
             c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
             tail = &c->next;
             c = NULL;
         }
+        if (!in_compound && e->level == DICT_SYNTAX) {
+            /* -BEGIN X opens list X (run_list), -END X closes it: only a
+             * list opened here, and not one inside it */
+            const dict_entry *le = fused_list_name(FUSED_WINDOW, &x);
+            if (!le)
+                goto scanned;
+            if (x.id == DICT_ID_BEGIN) {
+                if (list || ptr == plim || f->depth >= p->opt.max_depth)
+                    goto scanned;
+                list = fused_list_node(&ptr, &tail, kw, &x, dash, le);
+                fs->lf = (frame){
+                    .up = f, .kind = FR_LIST, .node = list, .tail = &list->child,
+                    .entry = le, .depth = f->depth + 1, .max_items = p->opt.max_list_items,
+                };
+                fr = &fs->lf;
+                tail = &list->child;
+                fs->outer_items = items + 1;
+                items = 0;
+                plim = fused_limit(ptr, fs->end, p->opt.max_list_items, 0);
+            } else {
+                if (!list || le != fs->lf.entry)
+                    goto scanned;
+                list->nchildren = items;
+                tail = &list->next;
+                items = fs->outer_items;
+                plim = fused_limit(ptr, fs->end, f->max_items, items);
+                list = NULL;
+                fr = f;
+            }
+            dash += 1 + x.de;
+            continue;
+        }
         if (in_compound ? !dict_row_allows(row, e)
-                        : e->level == DICT_SYNTAX ||
-                              (x.id == DICT_ID_TITLE && !first_title(f, items)))
+                        : x.id == DICT_ID_TITLE && !first_title(fr, items))
             goto scanned;
         if (ptr == plim)
             goto scanned;
         if (e->kind == ADEXP_BASIC) {
             fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
-        } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
+        } else if (e->kind == ADEXP_COMPOUND && fr->depth < p->opt.max_depth) {
             c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
             crow = dict_sub_rows[e->sub_row];
             tail = &c->child;
@@ -827,6 +940,8 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
         fs->items = items;
         fs->c = c;
         fs->crow = crow;
+        fs->lim = plim;
+        fs->list = list;
         run_fused_tail(p, f, fs, in_compound, row);
         return;
     }
@@ -846,7 +961,10 @@ out:
     fs->items = items;
     fs->c = c;
     fs->crow = crow;
+    fs->lim = plim;
+    fs->list = list;
 }
+#undef FUSED_WINDOW
 
 /* fused_loop for the message or a list, and for a compound. Not inlined:
  * compiled for AVX2, and called once per stretch of such fields. */
@@ -883,12 +1001,14 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
 {
     run s = *r;   /* in registers: r's address is taken */
     const uint64_t *row = in_compound ? dict_sub_rows[f->entry->sub_row] : NULL;
-    adexp_field *c = NULL;
-    const uint64_t *crow = NULL;
+    adexp_field *c = s.c;
+    const uint64_t *crow = s.crow;
     for (;;) {
 #if RUN_FUSED
         if (s.t == s.stop && p->fused && s.t == s.lx->tok + s.lx->ntok && s.lx->at_dash) {
-            fused_state fs = {s.lx, s.bound, 0, s.ptr, s.lim, s.tail, s.items, c, crow, 0};
+            fused_state fs = {.lx = s.lx, .bound = s.bound, .ptr = s.ptr, .lim = s.lim,
+                              .end = s.end, .tail = s.tail, .items = s.items, .c = c,
+                              .crow = crow};
             if (in_compound)
                 run_fused_in(p, f, &fs, row);
             else
@@ -896,10 +1016,25 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             if (fs.resumed)
                 s.t = s.stop = s.lx->tok;   /* run_more takes it from there */
             s.ptr = fs.ptr;
+            s.lim = fs.lim;
             s.tail = fs.tail;
             s.items = fs.items;
             c = fs.c;
             crow = fs.crow;
+            if (!in_compound && fs.list) {
+                /* it stopped in a list it opened: the list's own run goes
+                 * on from there, as run_list's */
+                run cr = s;
+                cr.c = c;
+                cr.crow = crow;
+                s.tail = &fs.list->next;
+                s.items = fs.outer_items;
+                c = NULL;
+                crow = NULL;
+                if (!run_items(p, f, &s, &fs.lf, &cr))
+                    return 0;
+                continue;
+            }
         }
 #endif
         if (!run_more(&s))
@@ -930,8 +1065,11 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             int step = run_bracket(p, f, &s, t, closable);
             if (step == RUN_ON)
                 continue;
-            if (step == RUN_CLOSED)
+            if (step == RUN_CLOSED) {
+                s.c = NULL;    /* c is closed: t was for f */
+                s.crow = NULL;
                 *r = s;
+            }
             if (step != RUN_STOP)
                 return step == RUN_CLOSED;
             break;
