@@ -236,6 +236,47 @@ static void test_paths_mutated(void **state)
     free(offs);
 }
 
+/* Lists as run_fused reads them (-BEGIN X / -END X of a hot list name) and
+ * every way out of one: nested, mismatched, unclosed, malformed names, a
+ * compound open at -BEGIN or -END, limits at the list, the input's end
+ * inside it; with a long field first so that the fused loop is running. */
+static void test_paths_lists(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -PT -PTID B -END RTEPTS -ADEP X",
+        "-BEGIN RTEPTS -PT -PTID A -BEGIN ADDR -FAC F -END ADDR -END RTEPTS -ADEP X",
+        "-BEGIN RTEPTS -PT -PTID A -END ADDR -ADEP X",
+        "-BEGIN RTEPTS -PT -PTID A -ADEP X",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1",
+        "-BEGIN RTEPTS",
+        "-BEGIN RTEPTS X -PT -PTID A -END RTEPTS",
+        "-BEGIN -PT -PTID A -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -END RTEPTS X -ADEP Y",
+        "-BEGIN RTEPTS -PT -PTID A -END -ADEP Y",
+        "-GEO -GEOID G -BEGIN ADDR -FAC A -FAC B -END ADDR",
+        "-BEGIN ADDR -FAC A -FAC B -END ADDR -BEGIN ADDR -FAC C -END ADDR",
+        "-BEGIN RTEPTS -PT -PTID A -TITLE IFPL -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -ZZZ 1 -PT -PTID B -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -MSGTXT (X-Y) -PT -PTID B -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -PTID B -FL F1 -END RTEPTS",
+        "-BEGIN EQCST -EQPT W/EQ -EQPT Y/NO -END EQCST -ADEP Z",
+        "-BEGIN RTEPTS -PT -PTID A -END RTEPTS -END RTEPTS -ADEP Z",
+        "-END RTEPTS -BEGIN RTEPTS -PT -PTID A -END RTEPTS",
+        "-BEGIN RTEPTS -BEGIN RTEPTS -PT -PTID A -END RTEPTS -END RTEPTS",
+    };
+    char in[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int form = 0; form < 2; form++) {
+            int n = snprintf(in, sizeof in,
+                             "-TITLE IFPL -ARCID ABC123 -ADEP LFPG -ADES EGLL -ARCTYP A320%s%s%s",
+                             form ? "\n" : " ", cases[i], form ? "\n" : "");
+            assert_true(n > 0 && (size_t)n < sizeof in);
+            for (size_t k = 0; k < NSETS; k++)
+                same_messages(in, (size_t)n, k, 1);
+        }
+}
+
 /* Inputs that end at every byte of a message's last 48, as they are and
  * with trailing separators: the fields in the input's last 32 bytes are
  * scanned from a padded copy (run_fused_tail). Each input is an exactly
@@ -274,6 +315,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_generated_corpus),
         cmocka_unit_test(test_paths_mutated),
         cmocka_unit_test(test_paths_input_ends),
+        cmocka_unit_test(test_paths_lists),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }
