@@ -708,6 +708,21 @@ static size_t next_primary_field(const lexer *lx, size_t i)
  * within the bytes that search covered (up to the next -TITLE) is read with
  * the bracket-less rule and its brackets are checked within its own value
  * only: no byte is searched twice, so hostile input stays linear. */
+int lexer_text_group(const lexer *lx, size_t kw_end, size_t *start, size_t *end,
+                     size_t *next)
+{
+    size_t i = skip_seps(lx, kw_end), stop;
+    if (i == lx->len || lx->buf[i] != '(' || i < lx->paren_horizon)
+        return 0;
+    size_t close = match_paren(lx, i, lx->len, &stop);
+    if (!close)
+        return 0;
+    *start = i;
+    *next = next_dash(lx, close);
+    *end = trim_right(lx, i, *next);
+    return 1;
+}
+
 static state_fn text_value(lexer *lx, field_token *t)
 {
     size_t start = skip_seps(lx, lx->pos), end, close = 0, stop;

@@ -103,6 +103,15 @@ void lexer_next(lexer *lx, token *out);
  * the tokens of the batch not handed out yet are searched first. */
 void lexer_skip_to_title(lexer *lx);
 
+/* The value of the text field (MSGTXT) whose keyword ends at kw_end, as
+ * the lexer's text state reads it, if that value is a parenthesised group
+ * closed before any -TITLE: *start and *end bound it (right-trimmed), and
+ * *next is where the next field starts (its '-', or the input's end).
+ * Returns 0, changing nothing, for any other value (the text state reads
+ * those, with their errors). */
+int lexer_text_group(const lexer *lx, size_t kw_end, size_t *start, size_t *end,
+                     size_t *next);
+
 /* The dictionary entry of keyword s[0..n) (A-Z0-9), or NULL: the hot
  * keywords' table first, then dict_lookup. */
 const dict_entry *lexer_lookup(const char *s, size_t n);

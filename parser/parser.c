@@ -800,6 +800,32 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
     return n;
 }
 
+/* Whether the keyword at kw is MSGTXT, ended by a separator. */
+static ALWAYS_INLINE int is_msgtxt(const char *kw)
+{
+    return memcmp(kw, "MSGTXT", 6) == 0 && is_sep((unsigned char)kw[6]);
+}
+
+/* The node of the -MSGTXT at dash with value [vs, ve). */
+static void fused_text_node(char **ptr, adexp_field ***tail, const char *b, size_t dash,
+                            size_t vs, size_t ve)
+{
+    adexp_field *n = (adexp_field *)(void *)*ptr;
+    *ptr += sizeof(adexp_field);
+    n->keyword.ptr = b + dash + 1;
+    n->keyword.len = 6;
+    n->value.ptr = b + vs;
+    n->value.len = ve - vs;
+    n->child = n->next = NULL;
+    n->offset = dash;
+    n->nchildren = 0;
+    n->kind = ADEXP_BASIC;
+    n->flags = ADEXP_FIELD_TEXT;
+    n->dict_id = DICT_ID_MSGTXT;
+    **tail = n;
+    *tail = &n->next;
+}
+
 /* The node of list le opened by the -BEGIN that x is (run_list's). */
 static ALWAYS_INLINE adexp_field *fused_list_node(char **ptr, adexp_field ***tail,
                                                   const char *kw, const field_scan *x,
@@ -855,6 +881,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     /* the 32 bytes the scan read for the field at dash */
 #define FUSED_WINDOW (at_tail ? tw.bytes + (dash - tw.start) + 1 : b + dash + 1)
     /* max_keyword_len >= 8 */
+again:
     while ((at_tail ? dash < lim : lim > dash + 32) &&
            scan_field_avx2(FUSED_WINDOW, at_tail ? 32 : lim - dash - 1, 8, &x)) {
         const char *kw = b + dash + 1;
@@ -929,6 +956,25 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
         }
         items++;
         dash += 1 + x.de;
+    }
+    /* a -MSGTXT (ICAO text, which may hold '-'): its node here if its value
+     * is a group in parentheses, as the run would make it from the lexer's
+     * token (with -MSGTXT primary, a compound c ends at it) */
+    if (!in_compound && !at_tail && lim > dash + 32 && is_msgtxt(b + dash + 1)) {
+        const dict_entry *te = &dict_table[DICT_ID_MSGTXT];
+        size_t vs, ve, next;
+        if (ptr != plim && !(c && (dict_row_allows(crow, te) || element_keeps(fr, te))) &&
+            lexer_text_group(lx, dash + 7, &vs, &ve, &next) && ve <= lim) {
+            if (c) {
+                c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
+                tail = &c->next;
+                c = NULL;
+            }
+            fused_text_node(&ptr, &tail, b, dash, vs, ve);
+            items++;
+            dash = next;
+            goto again;
+        }
     }
     /* the bound, or a field the scan does not take: the lexer reads it (also
      * if it is the first, so that the lexer does not scan it again; the loop
