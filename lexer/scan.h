@@ -7,6 +7,7 @@
 #define ADEXP_LEXER_SCAN_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "dict.h"
 #include "lexer.h"
@@ -114,17 +115,30 @@ typedef struct field_scan {
 /* scan_field_avx2 for a value that goes on past the first 32 bytes (no '-'
  * there; sep is their separator mask, k the keyword's length, hs its slot):
  * on 32 bytes at a time to the next '-', while avail (bytes readable from p)
- * and SCAN_LONG_MAX allow, keeping the last byte that is no separator. */
+ * and SCAN_LONG_MAX allow, keeping the last byte that is no separator. With
+ * to_end, the avail bytes are all the input has left: the last of them (at
+ * most 32) are read from a copy with a '-' after them, so that a value that
+ * runs to the input's end ends there, as the lexer ends it. */
 __attribute__((target(AVX2_TARGET), noinline)) static int
-scan_long_value(const char *p, size_t avail, uint32_t sep, unsigned k, const hot_slot *hs,
-                field_scan *fs)
+scan_long_value(const char *p, size_t avail, int to_end, uint32_t sep, unsigned k,
+                const hot_slot *hs, field_scan *fs)
 {
     uint32_t nsep = ~sep & ~0u << k;          /* the value's bytes in the window */
     if (!nsep)
         return 0;                             /* starts further on: rare */
     unsigned st = _tzcnt_u32(nsep), end = 32 - (unsigned)__builtin_clz(nsep);
-    for (size_t off = 32; off < SCAN_LONG_MAX && avail - off >= 32; off += 32) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + off));
+    for (size_t off = 32; off < SCAN_LONG_MAX; off += 32) {
+        __m256i x;
+        if (avail - off >= 32) {
+            x = _mm256_loadu_si256((const __m256i *)(const void *)(p + off));
+        } else if (to_end) {
+            char last[32] = {0};
+            memcpy(last, p + off, avail - off);
+            last[avail - off] = '-';
+            x = _mm256_loadu_si256((const __m256i *)(const void *)last);
+        } else {
+            return 0;
+        }
         uint32_t ns = ~avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
         if (dm) {
             unsigned d = _tzcnt_u32(dm);
@@ -170,7 +184,7 @@ scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
         /* through a copy, so that fs, when the caller's local, does not
          * escape to this call and can live in registers */
         field_scan t;
-        if (!scan_long_value(p, avail, sep, k, hs, &t))
+        if (!scan_long_value(p, avail, 0, sep, k, hs, &t))
             return 0;
         *fs = t;
         return 1;

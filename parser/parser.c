@@ -800,6 +800,25 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
     return n;
 }
 
+/* scan_field_avx2 for a field whose value may run to the input's end, the
+ * avail bytes after p being all the input has left (more than 32): the
+ * same field, or one whose value ends at the input's end (de is then
+ * avail). Out of line: it is tried once, where a loop of scans stopped. */
+__attribute__((target(AVX2_TARGET), noinline)) static int
+scan_field_to_end(const char *p, size_t avail, unsigned kmax, field_scan *fs)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
+    unsigned k = _tzcnt_u32(sep | dm);
+    if (dm || k - 1 >= kmax)
+        return 0;                             /* scan_field_avx2's answer */
+    uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
+    const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
+    if (hs->key != key || hs->len != k)
+        return 0;
+    return scan_long_value(p, avail, 1, sep, k, hs, fs);
+}
+
 /* Whether the keyword at kw is MSGTXT, ended by a separator. */
 static ALWAYS_INLINE int is_msgtxt(const char *kw)
 {
@@ -973,6 +992,19 @@ again:
             fused_text_node(&ptr, &tail, b, dash, vs, ve);
             items++;
             dash = next;
+            goto again;
+        }
+    }
+    /* a field of the message or a list whose value runs to the input's end
+     * (a last -COMMENT or -ROUTE): a node here, as the loop would make it */
+    if (!in_compound && !at_tail && !c && lim == lx->len && lim > dash + 32) {
+        field_scan t;
+        if (scan_field_to_end(b + dash + 1, lim - dash - 1, 8, &t) &&
+            t.e->kind == ADEXP_BASIC && t.e->level != DICT_SYNTAX &&
+            t.id != DICT_ID_TITLE && ptr != plim) {
+            fused_node(&ptr, &tail, b + dash + 1, &t, dash, ADEXP_BASIC);
+            items++;
+            dash += 1 + t.de;
             goto again;
         }
     }

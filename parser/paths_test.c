@@ -277,6 +277,33 @@ static void test_paths_lists(void **state)
         }
 }
 
+/* A last field whose value runs to the input's end past the 32-byte scan
+ * window (run_fused reads it from a padded copy of the input's last bytes):
+ * basic, compound, -TITLE, -BEGIN and -END, in a list, after a compound,
+ * with and without trailing separators, at lengths around the 32-byte steps. */
+static void test_paths_long_last_values(void **state)
+{
+    (void)state;
+    static const char *const lasts[] = {
+        "-COMMENT ", "-ROUTE ", "-GEO ", "-TITLE ", "-BEGIN ", "-END ",
+        "-BEGIN RTEPTS -PT -PTID A -FL ", "-BEGIN ADDR -FAC ", "-GEO -GEOID G -ROUTE ",
+        "-BEGIN RTEPTS -PT -PTID A -END RTEPTS -COMMENT ", "-ZZZZ ", "-MSGTXT ",
+    };
+    static const char *const ends[] = {"", "\n", "  \r\n"};
+    char in[512];
+    for (size_t i = 0; i < sizeof lasts / sizeof lasts[0]; i++)
+        for (size_t len = 20; len < 110; len += 7)
+            for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
+                int n = snprintf(in, sizeof in, "-TITLE IFPL -ARCID ABC123 -ADEP LFPG %s", lasts[i]);
+                assert_true(n > 0);
+                for (size_t k = 0; k < len; k++)   /* words of 6 letters */
+                    in[n++] = k % 7 == 6 ? ' ' : (char)('A' + k % 26);
+                n += snprintf(in + n, sizeof in - (size_t)n, "%s", ends[e]);
+                for (size_t k = 0; k < NSETS; k += 3)
+                    same_messages(in, (size_t)n, (k + len + e) % NSETS, 1);
+            }
+}
+
 /* Inputs that end at every byte of a message's last 48, as they are and
  * with trailing separators: the fields in the input's last 32 bytes are
  * scanned from a padded copy (run_fused_tail). Each input is an exactly
@@ -316,6 +343,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_mutated),
         cmocka_unit_test(test_paths_input_ends),
         cmocka_unit_test(test_paths_lists),
+        cmocka_unit_test(test_paths_long_last_values),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }
