@@ -720,6 +720,14 @@ typedef struct fused_state {
     adexp_field *c;
     const uint64_t *crow;
     size_t dash;               /* for run_fused_tail: the field it starts at */
+    /* Compounds in a compound (-REFDATA -SENDER -FAC X): the compound c is
+     * in while the run stopped inside c (outer, its row outer_row; else
+     * NULL), and the nodes of those read in nested_c (nested), which are
+     * not nested_c's own: its count is mended when it ends. */
+    adexp_field *outer;
+    const uint64_t *outer_row;
+    adexp_field *nested_c;
+    size_t nested;
     /* A list that run_fused opened (at -BEGIN X, as run_list would) and is
      * reading: its node (NULL: none), its frame, and the frame's item count
      * before it; tail, items, lim, c and crow are then the list's. */
@@ -819,6 +827,16 @@ scan_field_to_end(const char *p, size_t avail, unsigned kmax, field_scan *fs)
     return scan_long_value(p, avail, 1, sep, k, hs, fs);
 }
 
+/* The count of fs->nested_c, which has ended, without the nodes of the
+ * compounds in it (counted as its own where it ended). */
+static void fused_mend(fused_state *fs)
+{
+    if (fs->nested_c)
+        fs->nested_c->nchildren -= (uint32_t)fs->nested;
+    fs->nested_c = NULL;
+    fs->nested = 0;
+}
+
 /* Whether the keyword at kw is MSGTXT, ended by a separator. */
 static ALWAYS_INLINE int is_msgtxt(const char *kw)
 {
@@ -908,7 +926,7 @@ again:
         if (c) {
             if (dict_row_allows(crow, e)) {
                 if (e->kind != ADEXP_BASIC || ptr == plim)
-                    goto scanned;
+                    goto compound_in_c;
                 fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
                 dash += 1 + x.de;
                 continue;
@@ -1027,6 +1045,54 @@ again:
     if (fs->resumed)
         lexer_resume(lx, dash, NULL);
     goto out;
+compound_in_c:  /* an allowed subfield of c that is no basic field */
+    if (in_compound || at_tail || x.e->kind != ADEXP_COMPOUND || ptr == plim || list ||
+        fr->depth + 1 >= p->opt.max_depth)
+        goto scanned;
+    {
+        /* read here with its basic subfields; then the loop goes on in c
+         * from the field that ends it (scanned again) */
+        if (fs->nested_c != c) {
+            fused_mend(fs);
+            fs->nested_c = c;
+        }
+        adexp_field *in = fused_node(&ptr, &tail, b + dash + 1, &x, dash, ADEXP_COMPOUND);
+        const uint64_t *irow = dict_sub_rows[x.e->sub_row];
+        tail = &in->child;
+        dash += 1 + x.de;
+        for (;;) {
+            int took = lim > dash + 32 && scan_field_avx2(b + dash + 1, lim - dash - 1, 8, &x);
+            if (took && dict_row_allows(irow, x.e)) {
+                if (x.e->kind != ADEXP_BASIC || ptr == plim)
+                    goto stop_in;
+                fused_node(&ptr, &tail, b + dash + 1, &x, dash, ADEXP_BASIC);
+                dash += 1 + x.de;
+                continue;
+            }
+            /* it ends at a field it does not take (its compound is no list:
+             * no stray subfield stays), at -END or at -BEGIN of a list it
+             * has no place for; anything else is read by the general code */
+            const dict_entry *le;
+            if (!took || (x.e->level == DICT_SYNTAX &&
+                          (!(le = fused_list_name(b + dash + 1, &x)) ||
+                           (x.id == DICT_ID_BEGIN && dict_row_allows(irow, le))))) {
+            stop_in:
+                fs->outer = c;
+                fs->outer_row = crow;
+                c = in;
+                crow = irow;
+                if (took)
+                    goto scanned;
+                fs->resumed = 1;
+                lexer_resume(lx, dash, NULL);
+                goto out;
+            }
+            in->nchildren = (uint32_t)((size_t)(ptr - (char *)(in + 1)) / sizeof *in);
+            fs->nested += in->nchildren;
+            tail = &in->next;
+            goto again;
+        }
+    }
 scanned:        /* a field the run does not take as it stands: its token */
     fs->resumed = 1;
     {
@@ -1034,6 +1100,8 @@ scanned:        /* a field the run does not take as it stands: its token */
         lexer_resume(lx, dash, &y);
     }
 out:
+    if (fs->nested_c && fs->nested_c != c && fs->nested_c != fs->outer)
+        fused_mend(fs);        /* it has ended */
     fs->ptr = ptr;
     fs->tail = tail;
     fs->items = items;
@@ -1064,6 +1132,46 @@ run_fused_tail(const adexp_parser *p, const frame *f, fused_state *fs, int in_co
                const uint64_t *row)
 {
     fused_loop(p, f, fs, in_compound, row, 1);
+}
+#endif
+
+#if RUN_FUSED
+/* Leave the run where run_fused stopped in compound fs->c after compounds
+ * in it (fs->nested nodes after c are theirs, not c's), or in fs->c inside
+ * compound fs->outer: the general code goes on in c, then in the outer one,
+ * as run_stop_in does for one. */
+static void run_stop_nested(adexp_parser *p, frame *f, run *r, const fused_state *fs)
+{
+    adexp_field *c = fs->c, *o = fs->outer;
+    size_t own = (size_t)(r->ptr - (char *)(c + 1)) / sizeof *c;
+    if (!o) {
+        frame child = {
+            .up = f, .kind = FR_COMPOUND, .node = c, .tail = r->tail,
+            .entry = &dict_table[c->dict_id], .depth = f->depth + 1,
+            .items = (uint32_t)(own - fs->nested), .max_items = UINT32_MAX,
+        };
+        r->tail = &c->next;
+        run_stop(p, f, r);
+        parse_body(p, &child);
+        c->nchildren = child.items;
+        return;
+    }
+    frame of = {
+        .up = f, .kind = FR_COMPOUND, .node = o, .tail = &c->next,
+        .entry = &dict_table[o->dict_id], .depth = f->depth + 1,
+        .items = (uint32_t)((size_t)(c - (o + 1)) - fs->nested + 1), .max_items = UINT32_MAX,
+    };
+    frame cf = {
+        .up = &of, .kind = FR_COMPOUND, .node = c, .tail = r->tail,
+        .entry = &dict_table[c->dict_id], .depth = f->depth + 2,
+        .items = (uint32_t)own, .max_items = UINT32_MAX,
+    };
+    r->tail = &o->next;
+    run_stop(p, f, r);
+    parse_body(p, &cf);
+    c->nchildren = cf.items;
+    parse_body(p, &of);
+    o->nchildren = of.items;
 }
 #endif
 
@@ -1099,6 +1207,13 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             s.items = fs.items;
             c = fs.c;
             crow = fs.crow;
+            if (!in_compound && (fs.outer || (c && fs.nested))) {
+                /* it stopped in compounds it read in c: the general code
+                 * goes on in them, as at any stop in a compound */
+                run_more(&s);
+                run_stop_nested(p, f, &s, &fs);
+                return 0;
+            }
             if (!in_compound && fs.list) {
                 /* it stopped in a list it opened: the list's own run goes
                  * on from there, as run_list's */

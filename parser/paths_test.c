@@ -277,6 +277,42 @@ static void test_paths_lists(void **state)
         }
 }
 
+/* Compounds in a compound as run_fused reads them (-REFDATA -SENDER -FAC X)
+ * and every way out of one: the input's end, an unknown or malformed field,
+ * -BEGIN/-END, a -TITLE, a text field, a second one, limits. */
+static void test_paths_nested_compounds(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "-REFDATA -SENDER -FAC A -RECVR -FAC B -SEQNUM 1 -ADEP X",
+        "-REFDATA -SENDER -FAC A -RECVR -FAC B -SEQNUM 1",
+        "-REFDATA -SENDER -FAC A",
+        "-REFDATA -SENDER -FAC A -ZZZ 1 -RECVR -FAC B",
+        "-REFDATA -SENDER -FAC A -NETWORKTYPE N -RECVR -FAC B -SEQNUM 1",
+        "-REFDATA -SENDER -FAC A -BEGIN -FAC B -SEQNUM 1",
+        "-REFDATA -SENDER -FAC A -BEGIN ADDR -FAC B -END ADDR -SEQNUM 1",
+        "-REFDATA -SENDER -FAC A -END ADDR -SEQNUM 1",
+        "-REFDATA -SENDER -FAC A -TITLE IFPL -ARCID B",
+        "-REFDATA -SENDER -FAC A -MSGTXT (A-B) -SEQNUM 1",
+        "-REFDATA -SENDER -SENDER -FAC A -FAC B -SEQNUM 1",
+        "-REFDATA -SENDER -FAC A -FAC B -FAC C -RECVR -SEQNUM 1 -MSGREF -SENDER -FAC D",
+        "-MSGREF -SENDER -FAC A -RECVR -FAC B -SEQNUM 1 -REFDATA -SENDER -FAC C",
+        "-ORIGIN -NETWORKTYPE SITA -FAC LFPGZPZX -REFDATA -SENDER -FAC A",
+        "-BEGIN RTEPTS -PT -PTID A -END RTEPTS -REFDATA -RECVR -FAC B",
+        "-REFDATA -SEQNUM 1 -SENDER -FAC A -SEQNUM 2 -RECVR -FAC B",
+    };
+    char in[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int form = 0; form < 2; form++) {
+            int n = snprintf(in, sizeof in,
+                             "-TITLE IFPL -ARCID ABC123 -ADEP LFPG -ADES EGLL -ARCTYP A320%s%s%s",
+                             form ? "\n" : " ", cases[i], form ? "\n" : "");
+            assert_true(n > 0 && (size_t)n < sizeof in);
+            for (size_t k = 0; k < NSETS; k++)
+                same_messages(in, (size_t)n, k, 1);
+        }
+}
+
 /* A last field whose value runs to the input's end past the 32-byte scan
  * window (run_fused reads it from a padded copy of the input's last bytes):
  * basic, compound, -TITLE, -BEGIN and -END, in a list, after a compound,
@@ -344,6 +380,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_input_ends),
         cmocka_unit_test(test_paths_lists),
         cmocka_unit_test(test_paths_long_last_values),
+        cmocka_unit_test(test_paths_nested_compounds),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }
