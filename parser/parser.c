@@ -925,6 +925,10 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
         tail_window_fill(&tw, b, dash, lim);
     /* the 32 bytes the scan read for the field at dash */
 #define FUSED_WINDOW (at_tail ? tw.bytes + (dash - tw.start) + 1 : b + dash + 1)
+    /* the loop's state back into fs */
+#define FUSED_SAVE()                                                           \
+    (fs->ptr = ptr, fs->tail = tail, fs->items = items, fs->c = c, fs->crow = crow, \
+     fs->lim = plim, fs->list = list)
     /* max_keyword_len >= 8 */
 again:
     while ((at_tail ? dash < lim : lim > dash + 32) &&
@@ -1039,13 +1043,7 @@ again:
      * ends before the bound only at a scan) */
     if (!at_tail && lim <= dash + 32 && dash < lim && lim == lx->len) {
         fs->dash = dash;      /* on in the copy of the input's last bytes */
-        fs->ptr = ptr;
-        fs->tail = tail;
-        fs->items = items;
-        fs->c = c;
-        fs->crow = crow;
-        fs->lim = plim;
-        fs->list = list;
+        FUSED_SAVE();
         run_fused_tail(p, f, fs, in_compound, row);
         return;
     }
@@ -1110,15 +1108,10 @@ scanned:        /* a field the run does not take as it stands: its token */
 out:
     if (fs->nested_c && fs->nested_c != c && fs->nested_c != fs->outer)
         fused_mend(fs);        /* it has ended */
-    fs->ptr = ptr;
-    fs->tail = tail;
-    fs->items = items;
-    fs->c = c;
-    fs->crow = crow;
-    fs->lim = plim;
-    fs->list = list;
+    FUSED_SAVE();
 }
 #undef FUSED_WINDOW
+#undef FUSED_SAVE
 
 /* fused_loop for the message or a list, and for a compound. Not inlined:
  * compiled for AVX2, and called once per stretch of such fields. */

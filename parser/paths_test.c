@@ -236,6 +236,22 @@ static void test_paths_mutated(void **state)
     free(offs);
 }
 
+/* Each case after a message's first fields, on one line and on lines of
+ * its own, under every limit set. */
+static void same_cases(const char *const *cases, size_t ncases)
+{
+    char in[512];
+    for (size_t i = 0; i < ncases; i++)
+        for (int form = 0; form < 2; form++) {
+            int n = snprintf(in, sizeof in,
+                             "-TITLE IFPL -ARCID ABC123 -ADEP LFPG -ADES EGLL -ARCTYP A320%s%s%s",
+                             form ? "\n" : " ", cases[i], form ? "\n" : "");
+            assert_true(n > 0 && (size_t)n < sizeof in);
+            for (size_t k = 0; k < NSETS; k++)
+                same_messages(in, (size_t)n, k, 1);
+        }
+}
+
 /* Lists as run_fused reads them (-BEGIN X / -END X of a hot list name) and
  * every way out of one: nested, mismatched, unclosed, malformed names, a
  * compound open at -BEGIN or -END, limits at the list, the input's end
@@ -265,16 +281,7 @@ static void test_paths_lists(void **state)
         "-END RTEPTS -BEGIN RTEPTS -PT -PTID A -END RTEPTS",
         "-BEGIN RTEPTS -BEGIN RTEPTS -PT -PTID A -END RTEPTS -END RTEPTS",
     };
-    char in[512];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int form = 0; form < 2; form++) {
-            int n = snprintf(in, sizeof in,
-                             "-TITLE IFPL -ARCID ABC123 -ADEP LFPG -ADES EGLL -ARCTYP A320%s%s%s",
-                             form ? "\n" : " ", cases[i], form ? "\n" : "");
-            assert_true(n > 0 && (size_t)n < sizeof in);
-            for (size_t k = 0; k < NSETS; k++)
-                same_messages(in, (size_t)n, k, 1);
-        }
+    same_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* Compounds in a compound as run_fused reads them (-REFDATA -SENDER -FAC X)
@@ -301,16 +308,7 @@ static void test_paths_nested_compounds(void **state)
         "-BEGIN RTEPTS -PT -PTID A -END RTEPTS -REFDATA -RECVR -FAC B",
         "-REFDATA -SEQNUM 1 -SENDER -FAC A -SEQNUM 2 -RECVR -FAC B",
     };
-    char in[512];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int form = 0; form < 2; form++) {
-            int n = snprintf(in, sizeof in,
-                             "-TITLE IFPL -ARCID ABC123 -ADEP LFPG -ADES EGLL -ARCTYP A320%s%s%s",
-                             form ? "\n" : " ", cases[i], form ? "\n" : "");
-            assert_true(n > 0 && (size_t)n < sizeof in);
-            for (size_t k = 0; k < NSETS; k++)
-                same_messages(in, (size_t)n, k, 1);
-        }
+    same_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* A last field whose value runs to the input's end past the 32-byte scan
