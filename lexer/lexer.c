@@ -702,12 +702,7 @@ static size_t next_primary_field(const lexer *lx, size_t i)
     return lx->len;
 }
 
-/* Any-character text (MSGTXT, OLDMSG...): '(' to the matching ')', then on
- * to the next '-'. Without '(' or without its ')', up to the next field with
- * a known primary keyword. Once a '(' has no match, a text field starting
- * within the bytes that search covered (up to the next -TITLE) is read with
- * the bracket-less rule and its brackets are checked within its own value
- * only: no byte is searched twice, so hostile input stays linear. */
+/* The text state's reading of a group in parentheses (see lexer.h). */
 int lexer_text_group(const lexer *lx, size_t kw_end, size_t *start, size_t *end,
                      size_t *next)
 {
@@ -723,6 +718,12 @@ int lexer_text_group(const lexer *lx, size_t kw_end, size_t *start, size_t *end,
     return 1;
 }
 
+/* Any-character text (MSGTXT, OLDMSG...): '(' to the matching ')', then on
+ * to the next '-'. Without '(' or without its ')', up to the next field with
+ * a known primary keyword. Once a '(' has no match, a text field starting
+ * within the bytes that search covered (up to the next -TITLE) is read with
+ * the bracket-less rule and its brackets are checked within its own value
+ * only: no byte is searched twice, so hostile input stays linear. */
 static state_fn text_value(lexer *lx, field_token *t)
 {
     size_t start = skip_seps(lx, lx->pos), end, close = 0, stop;
