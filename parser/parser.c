@@ -896,12 +896,16 @@ __attribute__((noinline)) static int fused_keeps(const frame *fr, const dict_ent
 /* The run's loop (run_loop, which has taken all the lexer's tokens, the
  * last of them ending at a field's '-') going on in the input itself: the
  * fields that scan_field_avx2 takes and the run would read as they are
- * (basic fields, compounds of them) become nodes with no token in between.
- * At any other field, or where fewer than 32 bytes are left before the
- * input's end or max_message_size, the lexer resumes at its '-' (with the
- * field as its token if the scan took it) and run_loop reads on from that
- * token: it makes the same decisions in the same order, and this loop has
- * changed nothing for that field yet. */
+ * (basic fields, compounds of them) become nodes with no token in between,
+ * and so do, out of the main loop, a -BEGIN/-END list opened here, a
+ * -MSGTXT group, a last value that runs to the input's end and a compound
+ * in a compound. The input's last 32 bytes are read from a padded copy
+ * (at_tail, run_fused_tail). At any other field, or at max_message_size,
+ * the lexer resumes at its '-' (with the field as its token if the scan took
+ * it) and run_loop reads on from that token, or from a list or compound
+ * this loop left open (run_items, run_stop_nested): it makes the same
+ * decisions in the same order, and this loop has changed nothing for that
+ * field yet. */
 static void run_fused_tail(const adexp_parser *p, const frame *f, fused_state *fs,
                            int in_compound, const uint64_t *row);
 
