@@ -885,9 +885,9 @@ static ALWAYS_INLINE adexp_field *fused_list_node(char **ptr, adexp_field ***tai
     return n;
 }
 
-/* element_keeps out of line: inlined, its test of e's bit in the frame's
- * row shares the bit's word and shift with the compound's test, which gcc
- * then keeps on the stack for every field. */
+/* element_keeps out of line, called for a list only: inlined, its test of
+ * e's bit in the list's row shares the bit's word and shift with the
+ * compound's test, which gcc then keeps on the stack for every field. */
 __attribute__((noinline)) static int fused_keeps(const frame *fr, const dict_entry *e)
 {
     return element_keeps(fr, e);
@@ -954,7 +954,7 @@ again:
                 if (in_compound || !(le = fused_list_name(FUSED_WINDOW, &x)) ||
                     (x.id == DICT_ID_BEGIN && dict_row_allows(crow, le)))
                     goto scanned;
-            } else if (fused_keeps(fr, e)) {
+            } else if (fr->kind == FR_LIST && fused_keeps(fr, e)) {
                 goto scanned;
             }
             c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
