@@ -608,6 +608,18 @@ static ALWAYS_INLINE int run_ends(const frame *f, const uint64_t *crow, ftok *t,
     return !element_keeps(f, e);
 }
 
+/* Compound c ends before ptr: its count is its nodes after it (less those
+ * of compounds in it that run_fused read: fused_mend), and the next node
+ * is its sibling.
+ * Returns NULL, the open compound after it. */
+static ALWAYS_INLINE adexp_field *close_compound(adexp_field *c, const char *ptr,
+                                              adexp_field ***tail)
+{
+    c->nchildren = (uint32_t)((size_t)(ptr - (const char *)(c + 1)) / sizeof *c);
+    *tail = &c->next;
+    return NULL;
+}
+
 /* Leave the run in compound c, whose subfields are being linked at r->tail:
  * the general code goes on with c. */
 static ALWAYS_INLINE void run_stop_in(adexp_parser *p, frame *f, run *r, adexp_field *c)
@@ -768,7 +780,7 @@ static ALWAYS_INLINE char *fused_limit(char *ptr, char *end, uint32_t max_items,
  * them. The scan takes a value there as the lexer does at the input's end
  * (right-trimmed, maybe empty), since it stops at the '-' as at a field's. */
 typedef struct tail_window {
-    _Alignas(32) char bytes[64];
+    char bytes[64];
     size_t start;              /* the input's offset of bytes[0] */
 } tail_window;
 
@@ -957,9 +969,7 @@ again:
             } else if (fr->kind == FR_LIST && fused_keeps(fr, e)) {
                 goto scanned;
             }
-            c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
-            tail = &c->next;
-            c = NULL;
+            c = close_compound(c, ptr, &tail);
         }
         if (!in_compound && e->level == DICT_SYNTAX) {
             /* -BEGIN X opens list X (run_list), -END X closes it: only a
@@ -1019,9 +1029,7 @@ again:
         if (ptr != plim && !(c && (dict_row_allows(crow, te) || element_keeps(fr, te))) &&
             lexer_text_group(lx, dash + 7, &vs, &ve, &next) && ve <= lim) {
             if (c) {
-                c->nchildren = (uint32_t)((size_t)(ptr - (char *)(c + 1)) / sizeof *c);
-                tail = &c->next;
-                c = NULL;
+                c = close_compound(c, ptr, &tail);
             }
             fused_text_node(&ptr, &tail, b, dash, vs, ve);
             items++;
@@ -1097,9 +1105,8 @@ compound_in_c:  /* an allowed subfield of c that is no basic field */
                 lexer_resume(lx, dash, NULL);
                 goto out;
             }
-            in->nchildren = (uint32_t)((size_t)(ptr - (char *)(in + 1)) / sizeof *in);
+            close_compound(in, ptr, &tail);
             fs->nested += in->nchildren;
-            tail = &in->next;
             goto again;
         }
     }
@@ -1254,10 +1261,8 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             }
             if (!run_ends(f, crow, t, e))
                 break;
-            /* its nodes are the ones after it */
-            c->nchildren = (uint32_t)((size_t)(s.ptr - (char *)(c + 1)) / sizeof *c);
-            s.tail = &c->next;
-            c = NULL;          /* and t (maybe made -BEGIN or -END) is for f */
+            /* and t (maybe made -BEGIN or -END) is for f */
+            c = close_compound(c, s.ptr, &s.tail);
         }
         if (!in_compound && e->level == DICT_SYNTAX) {
             int step = run_bracket(p, f, &s, t, closable);
