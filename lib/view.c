@@ -110,12 +110,34 @@ static inline void fill_point(adexp_point *pt, const adexp_field *c)
     }
 }
 
+/* fill_point for the usual point, -PT -PTID x -FL y -ETO z: these three
+ * subfields in this order. Returns 0 for any other. A third of the
+ * instructions of fill_point's loop, which a route of points repeats. No
+ * test of their kind: PTID, FL and ETO are basic in the dictionary, from
+ * which a known field takes its kind, so none is a compound. */
+static inline int fill_usual_point(adexp_point *pt, const adexp_field *item)
+{
+    static const adexp_slice none;
+    const adexp_field *a = item->child, *b, *c;
+    if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
+        a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL || c->dict_id != DICT_ID_ETO)
+        return 0;
+    pt->ptid = a->value;
+    pt->fl = b->value;
+    pt->eto = c->value;
+    pt->to = pt->sfl = pt->lattd = pt->longtd = none;
+    return 1;
+}
+
 /* The -PT items of an RTEPTS list into points from pt on. Returns the end. */
 static adexp_point *fill_points(adexp_point *pt, const adexp_field *item)
 {
     for (; item; item = item->next)
-        if (item->dict_id == DICT_ID_PT)
-            fill_point(pt++, item->child);
+        if (item->dict_id == DICT_ID_PT) {
+            if (!fill_usual_point(pt, item))
+                fill_point(pt, item->child);
+            pt++;
+        }
     return pt;
 }
 

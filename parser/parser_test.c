@@ -648,6 +648,77 @@ static void test_view_walk_boundaries(void **state)
     assert_int_equal(v->n_geo, 0);
 }
 
+/* A point as the view's rule reads it off the tree: each of its subfields
+ * keeps the first occurrence; a compound gives its value or, with none, its
+ * first subfield's. */
+static adexp_slice oracle_sub(const adexp_field *pt, const char *kw)
+{
+    for (const adexp_field *c = pt->child; c; c = c->next) {
+        if (!adexp_slice_eq(c->keyword, kw))
+            continue;
+        if (c->kind == ADEXP_COMPOUND && c->value.len == 0 && c->child)
+            c = c->child;
+        return c->value;
+    }
+    return (adexp_slice){0};
+}
+
+static void assert_same_slice(adexp_slice a, adexp_slice b)
+{
+    assert_ptr_equal(a.ptr, b.ptr);
+    assert_int_equal(a.len, b.len);
+}
+
+/* The view's points (which take the usual -PTID -FL -ETO point on a short
+ * path) against oracle_sub, for points of every shape around the usual one:
+ * other orders, fewer or more subfields, repeats, empty values, other and
+ * unknown subfields, a list in a point. */
+static void test_view_points_every_shape(void **state)
+{
+    static const char *const shapes[] = {
+        "-PTID A -FL F1 -ETO 1",
+        "-PTID A -FL F1 -ETO 1 -TO 2",
+        "-PTID A -FL F1 -ETO 1 -ETO 2",
+        "-PTID A -ETO 1 -FL F1",
+        "-FL F1 -PTID A -ETO 1",
+        "-PTID A -FL F1",
+        "-PTID A -FL F1 -SFL 2",
+        "-TO 2 -FL F1 -ETO 1",
+        "-PTID A -PTID B -ETO 1",
+        "-PTID A -FL F1 -FL F2",
+        "-PTID -FL -ETO",
+        "-PTID A -FL F1 -XYZ 1",
+        "-PTID A -FL F1 -BEGIN ETO -END ETO",
+        "-LATTD 1N -LONGTD 2E -PTID A",
+        "-PTID A -FL F1 -ETO 1 -SFL 2 -LATTD 1N -LONGTD 2E -TO 3",
+        "",
+    };
+    static const char *const subs[] = {"PTID", "FL", "ETO", "TO", "SFL", "LATTD", "LONGTD"};
+    fixture *f = *state;
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        char src[256];
+        adexp_msg m;
+        snprintf(src, sizeof src, "-TITLE IFPL -BEGIN RTEPTS -PT %s -PT -PTID Z -FL F9 -ETO 9 "
+                 "-END RTEPTS", shapes[i]);
+        (void)parse1(f, src, &m);
+        const adexp_field *list = adexp_field_find(m.fields, "RTEPTS");
+        assert_non_null(list);
+        size_t k = 0;
+        for (const adexp_field *pt = list->child; pt; pt = pt->next) {
+            if (!adexp_slice_eq(pt->keyword, "PT"))
+                continue;
+            assert_true(k < m.view.n_rtepts);
+            const adexp_point *vp = &m.view.rtepts[k++];
+            const adexp_slice got[] = {vp->ptid, vp->fl, vp->eto, vp->to, vp->sfl, vp->lattd,
+                                       vp->longtd};
+            for (size_t j = 0; j < sizeof subs / sizeof *subs; j++)
+                assert_same_slice(got[j], oracle_sub(pt, subs[j]));
+        }
+        assert_int_equal(k, m.view.n_rtepts);
+        assert_true(k >= 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
@@ -674,6 +745,7 @@ int main(int argc, char **argv)
         T(test_teivah_ifpl),
         T(test_view_many_repeated_fields),
         T(test_view_walk_boundaries),
+        T(test_view_points_every_shape),
         cmocka_unit_test(test_decoders),
     };
     return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
