@@ -354,6 +354,14 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
 void lexer_resume(lexer *lx, size_t dash, const field_scan *x)
 {
     lx->ntok = lx->itok = 0;
+    if (!x && dash == lx->len) {
+        /* the batch lex_between and lex_eof would make: the end's token */
+        lx->pos = dash;
+        lx->at_dash = 0;
+        emit(lx, FT_EOF, ADEXP_OK, dash, dash);
+        lx->state = state(lex_eof);
+        return;
+    }
     if (!x) {
         lx->pos = dash;
         lx->at_dash = dash < lx->len;
@@ -366,6 +374,16 @@ void lexer_resume(lexer *lx, size_t dash, const field_scan *x)
     lx->pos = dash + 1 + x->de;
     lx->at_dash = lx->pos < lx->len;
     lx->state = state(lx->pos < lx->len ? lex_dash : lex_between);
+}
+
+__attribute__((target(AVX2_TARGET))) void lexer_start(lexer *lx)
+{
+    size_t dash = skip_seps(lx, 0);
+    unsigned kmax = lx->max_keyword_len < 8 ? lx->max_keyword_len : 8;
+    field_scan x;
+    if (lx->len - dash > 32 && lx->buf[dash] == '-' &&
+        scan_field_avx2(lx->buf + dash + 1, lx->len - dash - 1, kmax, &x))
+        lexer_resume(lx, dash, &x);
 }
 #endif
 

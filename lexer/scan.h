@@ -213,6 +213,13 @@ scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
  * scan did not take it or was not tried. dash (NULL) or the field's end (x)
  * may be the input's end. */
 void lexer_resume(lexer *lx, size_t dash, const field_scan *x);
+
+/* At the input's start, with a batch of one: if the input begins (after
+ * separators) with a field the scan takes, and more than 32 bytes from its
+ * '-', that field is the batch's token, as lex_between and lex_dash would
+ * make it; else nothing changes. It saves a message its first trip through
+ * the states. For CPUs with AVX2, BMI1 and BMI2. */
+void lexer_start(lexer *lx);
 #endif
 
 #endif

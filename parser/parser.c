@@ -230,8 +230,12 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->lc_off = p->lc_bol = 0;
     p->lc_line = 1;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
-    if (p->fused)
+#if RUN_FUSED
+    if (p->fused) {
         p->lx.batch = FUSED_BATCH;
+        lexer_start(&p->lx);
+    }
+#endif
     advance(p);
 }
 
@@ -966,7 +970,9 @@ again:
                 if (in_compound || !(le = fused_list_name(FUSED_WINDOW, &x)) ||
                     (x.id == DICT_ID_BEGIN && dict_row_allows(crow, le)))
                     goto scanned;
-            } else if (fr->kind == FR_LIST && fused_keeps(fr, e)) {
+            } else if (fr->kind == FR_LIST &&
+                       !(fr->entry && dict_allows_entry(fr->entry, e)) &&
+                       fused_keeps(fr, e)) {
                 goto scanned;
             }
             c = close_compound(c, ptr, &tail);
