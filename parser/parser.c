@@ -752,6 +752,30 @@ typedef struct fused_state {
     frame lf;
 } fused_state;
 
+/* fs for a run_fused call from run r, in compound c (row crow) or none.
+ * Member by member: an initializer zeroes all of fs, the list's frame
+ * included, and gcc makes that a rep stos, whose start-up costs more than
+ * the rest of a short call. dash, outer_row, outer_items and lf are set
+ * where they are first used. */
+static ALWAYS_INLINE void fused_start(fused_state *fs, const run *r, adexp_field *c,
+                                      const uint64_t *crow)
+{
+    fs->lx = r->lx;
+    fs->bound = r->bound;
+    fs->resumed = 0;
+    fs->ptr = r->ptr;
+    fs->lim = r->lim;
+    fs->end = r->end;
+    fs->tail = r->tail;
+    fs->items = r->items;
+    fs->c = c;
+    fs->crow = crow;
+    fs->outer = NULL;
+    fs->nested_c = NULL;
+    fs->nested = 0;
+    fs->list = NULL;
+}
+
 /* The entry of the list named by the value of a -BEGIN or -END that
  * scan_field_avx2 took (x; w the window it scanned), as list_bracket would
  * make it with no error: the value is one hot keyword, a list. NULL for
@@ -1210,9 +1234,8 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
     for (;;) {
 #if RUN_FUSED
         if (s.t == s.stop && p->fused && s.t == s.lx->tok + s.lx->ntok && s.lx->at_dash) {
-            fused_state fs = {.lx = s.lx, .bound = s.bound, .ptr = s.ptr, .lim = s.lim,
-                              .end = s.end, .tail = s.tail, .items = s.items, .c = c,
-                              .crow = crow};
+            fused_state fs;
+            fused_start(&fs, &s, c, crow);
             if (in_compound)
                 run_fused_in(p, f, &fs, row);
             else
