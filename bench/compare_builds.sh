@@ -1,25 +1,28 @@
 #!/bin/sh
-# compare_builds.sh OLD_BUILD NEW_BUILD [PAIRS]: the main parser's time per
-# message in two build directories (each with bench/pair_time), alternated
-# PAIRS times (default 30) so that both see the same machine speed; prints
-# each pair, then the medians and the median of the new/old ratios.
+# compare_builds.sh OLD_BUILD NEW_BUILD [ROUNDS]: the main parser of two
+# build directories timed against each other in one process (bench/ab_time.c):
+# each build's libadexp.a with its global symbols renamed (A_ for the old,
+# B_ for the new), linked into one program that runs them by turns on small
+# chunks of messages. Prints, for the teivah IFPL and for generated messages,
+# the mean times and the median new/old ratio of the chunks with its
+# quartiles. ROUNDS (default 20) passes over the generated messages, and 50
+# times as many chunks of the teivah IFPL. Needs cc, nm and objcopy.
 set -e
-old=$1/bench/pair_time new=$2/bench/pair_time pairs=${3:-30}
-teivah=$(dirname "$0")/../testdata/messages/IFPL-teivah-1.adexp
-[ -x "$old" ] && [ -x "$new" ] || { echo "usage: $0 OLD_BUILD NEW_BUILD [PAIRS]" >&2; exit 2; }
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-i=0
-while [ $i -lt "$pairs" ]; do
-    echo "$("$old" "$teivah") $("$new" "$teivah")" | tee -a "$out"
-    i=$((i + 1))
+[ $# -ge 2 ] || { echo "usage: $0 OLD_BUILD NEW_BUILD [ROUNDS]" >&2; exit 2; }
+src=$(cd "$(dirname "$0")/.." && pwd)
+old=$1/libadexp.a new=$2/libadexp.a ref=$2/parser/libadexp_ref.a
+for f in "$old" "$new" "$ref"; do
+    [ -f "$f" ] || { echo "$0: $f not found (build both directories first)" >&2; exit 2; }
 done
-python3 - "$out" <<'PY'
-import statistics, sys
-rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
-for name, o, n in (("teivah IFPL", 0, 2), ("generated", 1, 3)):
-    ratios = [r[n] / r[o] for r in rows]
-    print("%s: old %.0f ns, new %.0f ns (medians); new/old median %.3f (%.3f to %.3f)" % (
-        name, statistics.median(r[o] for r in rows), statistics.median(r[n] for r in rows),
-        statistics.median(ratios), min(ratios), max(ratios)))
-PY
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rename() {  # rename LIB OUT PREFIX: LIB with its defined global symbols PREFIXed
+    nm --defined-only -g "$1" | awk 'NF == 3 { print $3 }' | sort -u |
+        awk -v p="$3" '{ print $1, p $1 }' > "$tmp/syms$3"
+    objcopy --redefine-syms="$tmp/syms$3" "$1" "$2"
+}
+rename "$old" "$tmp/old.a" A_
+rename "$new" "$tmp/new.a" B_
+${CC:-cc} -O2 -I"$src/include" -I"$src/parser" "$src/bench/ab_time.c" \
+    "$tmp/old.a" "$tmp/new.a" "$ref" "$new" -o "$tmp/ab_time"   # ref needs a plain copy
+"$tmp/ab_time" "$src/testdata/messages/IFPL-teivah-1.adexp" "${3:-20}"
