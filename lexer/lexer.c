@@ -342,7 +342,7 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
     unsigned kmax = lx->max_keyword_len < 8 ? lx->max_keyword_len : 8;
     field_scan fs;
     while (nt < batch && n - dash > 32 &&
-           scan_field_avx2(b + dash + 1, n - dash - 1, kmax, &fs)) {
+           scan_field_avx2(b + dash + 1, b + n, kmax, &fs)) {
         put_field(&lx->tok[nt++], b, dash, fs.k, fs.st, fs.end, fs.e);
         dash += 1 + fs.de;                     /* a '-': < n */
     }
@@ -382,7 +382,7 @@ __attribute__((target(AVX2_TARGET))) void lexer_start(lexer *lx)
     unsigned kmax = lx->max_keyword_len < 8 ? lx->max_keyword_len : 8;
     field_scan x;
     if (lx->len - dash > 32 && lx->buf[dash] == '-' &&
-        scan_field_avx2(lx->buf + dash + 1, lx->len - dash - 1, kmax, &x))
+        scan_field_avx2(lx->buf + dash + 1, lx->buf + lx->len, kmax, &x))
         lexer_resume(lx, dash, &x);
 }
 #endif

@@ -161,13 +161,15 @@ scan_long_value(const char *p, size_t avail, int to_end, uint32_t sep, unsigned 
 
 /* The field whose keyword starts at p, if it is the common kind: a hot
  * keyword of 1 to kmax (at most 8) bytes right after the '-', ended by a
- * separator or '-', with a basic value and the next '-' within avail (at
- * least 32) bytes from p, which must be readable, and within SCAN_LONG_MAX.
+ * separator or '-', with a basic value and the next '-' before end (at
+ * least 32 bytes after p, all readable), and within SCAN_LONG_MAX.
  * One 32-byte load for a field that fits in it, bit fields cut with BMI1
  * and BMI2 (which every CPU with AVX2 has, but callers check at run time).
+ * The end, not the bytes left, is the argument: it is the same for every
+ * field, so the loops calling this keep no count of bytes left per field.
  * Returns 0 (fs unset) for any other field. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline int
-scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
+scan_field_avx2(const char *p, const char *end, unsigned kmax, field_scan *fs)
 {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
@@ -184,7 +186,7 @@ scan_field_avx2(const char *p, size_t avail, unsigned kmax, field_scan *fs)
         /* through a copy, so that fs, when the caller's local, does not
          * escape to this call and can live in registers */
         field_scan t;
-        if (!scan_long_value(p, avail, 0, sep, k, hs, &t))
+        if (!scan_long_value(p, (size_t)(end - p), 0, sep, k, hs, &t))
             return 0;
         *fs = t;
         return 1;

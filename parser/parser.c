@@ -976,7 +976,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
     /* max_keyword_len >= 8 */
 again:
     while ((at_tail ? dash < lim : lim > dash + 32) &&
-           scan_field_avx2(FUSED_WINDOW, at_tail ? 32 : lim - dash - 1, 8, &x)) {
+           scan_field_avx2(FUSED_WINDOW, at_tail ? FUSED_WINDOW + 32 : b + lim, 8, &x)) {
         const char *kw = b + dash + 1;
         const dict_entry *e = x.e;
         if (c) {
@@ -1109,7 +1109,7 @@ compound_in_c:  /* an allowed subfield of c that is no basic field */
         tail = &in->child;
         dash += 1 + x.de;
         for (;;) {
-            int took = lim > dash + 32 && scan_field_avx2(b + dash + 1, lim - dash - 1, 8, &x);
+            int took = lim > dash + 32 && scan_field_avx2(b + dash + 1, b + lim, 8, &x);
             if (took && dict_row_allows(irow, x.e)) {
                 if (x.e->kind != ADEXP_BASIC || ptr == plim)
                     goto stop_in;
