@@ -925,9 +925,11 @@ static ALWAYS_INLINE adexp_field *fused_list_node(char **ptr, adexp_field ***tai
     return n;
 }
 
-/* element_keeps out of line, called for a list only: inlined, its test of
- * e's bit in the list's row shares the bit's word and shift with the
- * compound's test, which gcc then keeps on the stack for every field. */
+/* element_keeps out of line, called for a list only and only where the
+ * list does not take e as an element (then e ends the element, as the next
+ * -PT of a route does, without a call): inlined whole, its test of e's bit
+ * in the list's row shares the bit's word and shift with the compound's
+ * test, which gcc then keeps on the stack for every field. */
 __attribute__((noinline)) static int fused_keeps(const frame *fr, const dict_entry *e)
 {
     return element_keeps(fr, e);
