@@ -366,6 +366,41 @@ static void test_paths_input_ends(void **state)
     free(offs);
 }
 
+/* Inputs that start at every byte of a message's first 40, after each of
+ * several starts, and the first 1 to 48 bytes of such inputs: a message's
+ * first field is read by the scan at reset (lexer_start) when the input
+ * begins with one, after separators, and more than 32 bytes follow its
+ * '-'; text or a field the scan does not take go through the lexer's
+ * states. Exactly sized buffers, so that a read past the end shows under
+ * ASan. */
+static void test_paths_input_starts(void **state)
+{
+    (void)state;
+    char *buf;
+    size_t len, *offs, nmsg = 60;
+    assert_int_equal(ref_gen_corpus(6, nmsg, &buf, &len, &offs), 0);
+    static const char *const starts[] = {"", "\n", " \r\n\t", "x", "ZTITLE IFPL ", "text (a-b) ",
+                                         "-", "- ", "--", "-ZZZ 1 ", "-TITLE", "-NETWORKTYPE X "};
+    static char out[1 << 14];
+    for (size_t i = 0; i < nmsg; i++) {
+        const char *m = buf + offs[i];
+        size_t ml = offs[i + 1] - offs[i];
+        for (size_t from = 0; from <= 40 && from < ml; from++)
+            for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
+                size_t sl = strlen(starts[s]);
+                assert_true(sl + ml - from <= sizeof out);
+                memcpy(out, starts[s], sl);
+                memcpy(out + sl, m + from, ml - from);
+                same_messages(out, sl + ml - from, (i + from + s) % NSETS, 1);
+                if (from % 8 == 0)
+                    for (size_t cut = 1; cut <= 48 && cut <= sl + ml - from; cut++)
+                        same_messages(out, cut, (i + cut + s) % NSETS, 1);
+            }
+    }
+    free(buf);
+    free(offs);
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -375,6 +410,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_testdata),
         cmocka_unit_test(test_paths_generated_corpus),
         cmocka_unit_test(test_paths_mutated),
+        cmocka_unit_test(test_paths_input_starts),
         cmocka_unit_test(test_paths_input_ends),
         cmocka_unit_test(test_paths_lists),
         cmocka_unit_test(test_paths_long_last_values),
