@@ -354,18 +354,16 @@ __attribute__((target(AVX2_TARGET))) static state_fn lex_dash_avx2(lexer *lx)
 void lexer_resume(lexer *lx, size_t dash, const field_scan *x)
 {
     lx->ntok = lx->itok = 0;
-    if (!x && dash == lx->len) {
-        /* the batch lex_between and lex_eof would make: the end's token */
-        lx->pos = dash;
-        lx->at_dash = 0;
-        emit(lx, FT_EOF, ADEXP_OK, dash, dash);
-        lx->state = state(lex_eof);
-        return;
-    }
     if (!x) {
         lx->pos = dash;
         lx->at_dash = dash < lx->len;
-        lx->state = state(dash < lx->len ? lex_dash_full : lex_between);
+        if (lx->at_dash) {
+            lx->state = state(lex_dash_full);
+        } else {
+            /* the batch lex_between and lex_eof would make: the end's token */
+            emit(lx, FT_EOF, ADEXP_OK, dash, dash);
+            lx->state = state(lex_eof);
+        }
         return;
     }
     /* the token and the state that basic_value would make of it; the field
