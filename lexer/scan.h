@@ -167,9 +167,10 @@ scan_long_value(const char *p, size_t avail, int to_end, uint32_t sep, unsigned 
  * and BMI2 (which every CPU with AVX2 has, but callers check at run time).
  * The end, not the bytes left, is the argument: it is the same for every
  * field, so the loops calling this keep no count of bytes left per field.
- * Returns 0 (fs unset) for any other field. */
+ * With to_end, end is the input's end, and a value may run to it (see
+ * scan_long_value). Returns 0 (fs unset) for any other field. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline int
-scan_field_avx2(const char *p, const char *end, unsigned kmax, field_scan *fs)
+scan_field_at(const char *p, const char *end, unsigned kmax, int to_end, field_scan *fs)
 {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
@@ -186,7 +187,7 @@ scan_field_avx2(const char *p, const char *end, unsigned kmax, field_scan *fs)
         /* through a copy, so that fs, when the caller's local, does not
          * escape to this call and can live in registers */
         field_scan t;
-        if (!scan_long_value(p, (size_t)(end - p), 0, sep, k, hs, &t))
+        if (!scan_long_value(p, (size_t)(end - p), to_end, sep, k, hs, &t))
             return 0;
         *fs = t;
         return 1;
@@ -206,6 +207,13 @@ scan_field_avx2(const char *p, const char *end, unsigned kmax, field_scan *fs)
     fs->id = hs->id;
     fs->e = hs->entry;
     return 1;
+}
+
+/* scan_field_at for a value that must end at a '-' before end. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline int
+scan_field_avx2(const char *p, const char *end, unsigned kmax, field_scan *fs)
+{
+    return scan_field_at(p, end, kmax, 0, fs);
 }
 
 /* Drop the batch and go on at the field whose '-' is at dash: for a reader

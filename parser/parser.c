@@ -851,20 +851,13 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
 /* scan_field_avx2 for a field whose value may run to the input's end, the
  * avail bytes after p being all the input has left (more than 32): the
  * same field, or one whose value ends at the input's end (de is then
- * avail). Out of line: it is tried once, where a loop of scans stopped. */
+ * avail). Out of line: it is tried once, where a loop of scans stopped, so
+ * on a field that scan_field_avx2 refused; only a value with no '-' in the
+ * first 32 bytes can fare differently here. */
 __attribute__((target(AVX2_TARGET), noinline)) static int
 scan_field_to_end(const char *p, size_t avail, unsigned kmax, field_scan *fs)
 {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
-    unsigned k = _tzcnt_u32(sep | dm);
-    if (dm || k - 1 >= kmax)
-        return 0;                             /* scan_field_avx2's answer */
-    uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
-    const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
-    if (hs->key != key || hs->len != k)
-        return 0;
-    return scan_long_value(p, avail, 1, sep, k, hs, fs);
+    return scan_field_at(p, p + avail, kmax, 1, fs);
 }
 
 /* The count of fs->nested_c, which has ended, without the nodes of the
