@@ -3,9 +3,9 @@
  * become arrays in the arena.
  *
  * The top-level fields before the first of a repeated kind are read once;
- * from there, in a long message, one walk bounds the arrays' sizes (an upper
- * bound, so a list is sized by its nchildren without looking at its items),
- * and one fills the view. A field's part in the view comes from a table by dict_id rather than
+ * from there, one walk bounds the arrays' sizes (an upper bound, so a list is
+ * sized by its nchildren without looking at its items) and one fills the
+ * view. A field's part in the view comes from a table by dict_id rather than
  * a switch per keyword. */
 #include <stddef.h>
 #include <stdint.h>
@@ -262,14 +262,6 @@ static void bound_arrays(size_t *bound, const adexp_field *f)
     }
 }
 
-/* Up to this many fields, a message's arrays are not bounded by a walk
- * (bound_arrays): each gets room for all its fields (at most 36 KB of the
- * arena, 288 bytes a field), which takes a walk of the top-level fields off
- * a short message (about 3% of the teivah IFPL's instructions). Longer
- * messages are walked: their room would grow with their size, and the
- * walk's share of them is small. */
-#define VIEW_ROOMY_FIELDS 128u
-
 /* One block for all the arrays, not zeroed: every item is written whole.
  * Entry sizes are multiples of 16, so each part stays aligned. */
 static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
@@ -327,7 +319,7 @@ static void set_arrays(adexp_view *v, const view_arrays *s, const view_arrays *e
 
 /* msg->view is zero on entry: adexp_parser_next clears the whole msg. The
  * fields before the first of a repeated kind need no arrays; from there, one
- * walk sizes the arrays (in a long message) and one fills. If the arena runs out, the arrays are
+ * walk sizes the arrays and one fills. If the arena runs out, the arrays are
  * left empty (the single fields are filled). */
 int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
 {
@@ -336,11 +328,7 @@ int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
     if (!first)
         return 1;
     size_t bound[ACT_ARRAYS] = {0};
-    if (msg->nfields <= VIEW_ROOMY_FIELDS)
-        for (unsigned a = 0; a < ACT_ARRAYS; a++)
-            bound[a] = msg->nfields;
-    else
-        bound_arrays(bound, first);
+    bound_arrays(bound, first);
     /* the bounds add up to at most msg->nfields, so the sizes cannot wrap */
     view_arrays start, cur;
     if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, bound, arena)) {

@@ -578,9 +578,8 @@ static size_t check_many_repeated_fields(fixture *f, int count)
     return m.nfields;
 }
 
-/* check_many_repeated_fields with a message of 87 fields, whose arrays get
- * room for all its fields, and one of 267, whose arrays are bounded by a
- * walk; then a few of each. */
+/* check_many_repeated_fields with 10 and with 40 of each (messages of 87
+ * and 267 fields), then a few of each. */
 static void test_view_many_repeated_fields(void **state)
 {
     fixture *f = *state;
