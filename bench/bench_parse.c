@@ -9,11 +9,11 @@
  * For each corpus: a warm-up pass per parser, then --runs runs (at least 5)
  * in which every parser parses the corpus once in turn; per parser, the
  * median run (in thread CPU time; the wall-clock median is shown too) gives
- * ns/message, MB/s, messages/s, and malloc calls and bytes per
- * message; "vs main" is the median of each run's own ratio to main. The
- * fastest run is shown too: on a machine whose speed swings, it tells what
- * the fast spells give. malloc is counted by interposing malloc/calloc/realloc/free in
- * this program (glibc routes its own internal calls, regexec's included,
+ * ns/message, MB/s, messages/s, and malloc calls and bytes per message;
+ * "vs main" is the median of each run's own ratio to main. The fastest run
+ * is shown too: on a machine whose speed swings, it tells what the fast
+ * spells give. malloc is counted by interposing malloc/calloc/realloc/free
+ * in this program (glibc routes its own internal calls, regexec's included,
  * through them); the main parser's arena hooks are counted too. Every parser
  * parses every message on its own (the references have no message
  * boundaries), and a checksum of the view is compared across parsers. On the
