@@ -256,6 +256,14 @@ static void test_kinds_and_relations(void **state)
     assert_allows("PT", "SFL");
     assert_false(dict_allows(e, DICT_ID_PT));
     assert_false(dict_allows(e, DICT_ID_ARCID));
+    /* what the parser reads of a route's points without the dictionary
+     * (fused_points): PT a compound, PTID, FL and ETO basic, none text */
+    assert_false(e->flags & DICT_TEXT);
+    static const char *const point_subs[] = {"PTID", "FL", "ETO"};
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(get(point_subs[i])->kind, ADEXP_BASIC);
+        assert_false(get(point_subs[i])->flags & DICT_TEXT);
+    }
 
     e = get("REFDATA");
     assert_int_equal(e->kind, ADEXP_COMPOUND);

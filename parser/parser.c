@@ -848,6 +848,141 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
     return n;
 }
 
+/* A route point's usual subfields, -PTID x -FL y -ETO z, most of the nodes
+ * of a flight plan: read from one 64-byte window rather than by three
+ * scans, each as scan_field_avx2 would take it (the same keyword, value
+ * and next '-'), with no dictionary lookup or subfield test: all three are
+ * basic subfields of -PT (parser/dict_test.c checks). The window's bytes
+ * are all below the run's bound; 8 more after it are read (not used). */
+#define POINT_WINDOW 64
+#define POINT_READ (POINT_WINDOW + 8)
+
+/* The node at n of a basic subfield: keyword kw of k bytes, its '-' at
+ * offset dash; value from w + st to the last byte that is no separator
+ * before w + de, the next '-' (nsep: the window's bytes that are no
+ * separator); linked before the node after it. */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
+point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k, uint64_t nsep,
+           unsigned de, unsigned id, adexp_kind kind)
+{
+    unsigned st = (unsigned)__builtin_ctzll(nsep & ~(uint64_t)0 << (kw + k));
+    unsigned last = 64 - (unsigned)__builtin_clzll(_bzhi_u64(nsep, de));
+    uint64_t tail8 = (uint64_t)kind << 32 | (uint64_t)id << 48;
+    n->keyword.ptr = w + kw;
+    n->keyword.len = k;
+    n->value.ptr = w + st;
+    n->value.len = (last > st ? last : st) - st;
+    n->child = NULL;
+    n->next = n + 1;
+    n->offset = dash;
+    memcpy(&n->nchildren, &tail8, sizeof tail8);
+}
+
+/* The bit masks of the window at w: its separators and its '-'. */
+typedef struct point_masks {
+    uint64_t sep, dm;
+} point_masks;
+
+__attribute__((target(AVX2_TARGET), always_inline)) static inline point_masks
+point_window(const char *w)
+{
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
+    point_masks pm = {
+        avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32,
+        avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32,
+    };
+    return pm;
+}
+
+/* The usual subfields from bit 0 of the window w (the '-' of -PTID, at
+ * offset d) as three nodes at n: returns the bit of the '-' after them, or 0
+ * (nothing written) if they are not there. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
+point_subfields(const char *w, size_t d, point_masks pm, adexp_field *n)
+{
+    /* the '-' of -FL, of -ETO and the one after them: the next three */
+    uint64_t m = _blsr_u64(pm.dm);
+    unsigned f = (unsigned)_tzcnt_u64(m);
+    m = _blsr_u64(m);
+    unsigned e = (unsigned)_tzcnt_u64(m);
+    m = _blsr_u64(m);
+    if (!m)
+        return 0;
+    unsigned z = (unsigned)_tzcnt_u64(m);
+    uint32_t kp, kf, ke;
+    memcpy(&kp, w + 1, 4);
+    memcpy(&kf, w + f + 1, 4);
+    memcpy(&ke, w + e + 1, 4);
+    /* each keyword whole, a separator after it (no '-' is in the keywords:
+     * so f > 5, e > f + 3 and z > e + 4) */
+    uint64_t sep = pm.sep;
+    if (kp != (uint32_t)PACK8('P', 'T', 'I', 'D', 0, 0, 0, 0) ||
+        (kf & 0xffff) != (uint32_t)PACK8('F', 'L', 0, 0, 0, 0, 0, 0) ||
+        (ke & 0xffffff) != (uint32_t)PACK8('E', 'T', 'O', 0, 0, 0, 0, 0) ||
+        !((sep >> 5) & (sep >> (f + 3)) & (sep >> (e + 4)) & 1))
+        return 0;
+    point_node(n, w, d, 1, 4, ~sep, f, DICT_ID_PTID, ADEXP_BASIC);
+    point_node(n + 1, w, d + f, f + 1, 2, ~sep, e, DICT_ID_FL, ADEXP_BASIC);
+    point_node(n + 2, w, d + e, e + 1, 3, ~sep, z, DICT_ID_ETO, ADEXP_BASIC);
+    n[2].next = NULL;
+    return z;
+}
+
+/* What fused_points read: the last point (still open: a subfield may
+ * follow), the points it opened after the first, the '-' after them. */
+typedef struct point_run {
+    adexp_field *c;
+    uint32_t points;
+    size_t dash;
+} point_run;
+
+/* The route from the -PT at c (just opened, its first subfield's '-' at
+ * d): its usual subfields as nodes after c, then, with more (a route
+ * list, whose elements -PT are), each -PT that follows with its usual
+ * subfields (closing the one before, as the fused loop would), while room
+ * (nodes) allows and the POINT_READ bytes from its '-' are below lim.
+ * Returns dash 0 (nothing written) if the first point's subfields are not
+ * the usual ones. Out of line, so that the fused loop keeps its registers. */
+__attribute__((target(AVX2_TARGET), noinline)) static point_run
+fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
+{
+    point_run r = {c, 0, 0};
+    unsigned z = point_subfields(b + d, d, point_window(b + d), c + 1);
+    if (!z)
+        return r;
+    c->child = c + 1;
+    d += z;
+    room -= 3;
+    while (more && room >= 4 && lim >= d + POINT_READ) {
+        /* -PT, a separator, then its usual subfields from the next '-' */
+        const char *w = b + d;
+        point_masks pm = point_window(w);
+        uint16_t kw;
+        memcpy(&kw, w + 1, 2);
+        unsigned s = (unsigned)_tzcnt_u64(_blsr_u64(pm.dm));   /* 64 if none */
+        if (kw != (uint16_t)PACK8('P', 'T', 0, 0, 0, 0, 0, 0) || !(pm.sep >> 3 & 1) ||
+            s >= POINT_WINDOW - 8)
+            break;
+        adexp_field *n = r.c + 4;
+        point_masks sub = {pm.sep >> s, pm.dm >> s};
+        z = point_subfields(w + s, d + s, sub, n + 1);
+        if (!z)
+            break;
+        point_node(n, w, d, 1, 2, ~pm.sep, s, DICT_ID_PT, ADEXP_COMPOUND);
+        n->child = n + 1;
+        n->next = NULL;
+        r.c->nchildren = 3;    /* closed: the next point is its sibling */
+        r.c->next = n;
+        r.c = n;
+        r.points++;
+        d += s + z;
+        room -= 4;
+    }
+    r.dash = d;
+    return r;
+}
+
 /* scan_field_avx2 for a field whose value may run to the input's end, the
  * avail bytes after p being all the input has left (more than 32): the
  * same field, or one whose value ends at the input's end (de is then
@@ -933,8 +1068,8 @@ __attribute__((noinline)) static int fused_keeps(const frame *fr, const dict_ent
  * fields that scan_field_avx2 takes and the run would read as they are
  * (basic fields, compounds of them) become nodes with no token in between,
  * and so do, out of the main loop, a -BEGIN/-END list opened here, a
- * -MSGTXT group, a last value that runs to the input's end and a compound
- * in a compound. The input's last 32 bytes are read from a padded copy
+ * -MSGTXT group, a last value that runs to the input's end, a compound in
+ * a compound and a route's usual points (fused_points). The input's last 32 bytes are read from a padded copy
  * (at_tail, run_fused_tail). At any other field, or at max_message_size,
  * the lexer resumes at its '-' (with the field as its token if the scan took
  * it) and run_loop reads on from that token, or from a list or compound
@@ -1039,6 +1174,23 @@ again:
             c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
             crow = dict_sub_rows[e->sub_row];
             tail = &c->child;
+            if (!in_compound && !at_tail && x.id == DICT_ID_PT) {
+                /* its usual subfields at once, and the points after it in
+                 * a route; the last point stays open for more subfields */
+                size_t d = dash + 1 + x.de, room = (size_t)(plim - ptr) / sizeof(adexp_field);
+                point_run pr;
+                if (lim >= d + POINT_READ && room >= 3 &&
+                    (pr = fused_points(b, d, lim, c, room,
+                                       fr->kind == FR_LIST && fr->entry &&
+                                           dict_allows_entry(fr->entry, e))).dash) {
+                    c = pr.c;
+                    ptr = (char *)(void *)(c + 4);
+                    tail = &c[3].next;
+                    items += 1 + pr.points;
+                    dash = pr.dash;
+                    continue;
+                }
+            }
         } else {
             goto scanned;
         }

@@ -401,6 +401,77 @@ static void test_paths_input_starts(void **state)
     free(offs);
 }
 
+/* Pieces of route points, for test_paths_route_points: the usual
+ * -PT -PTID x -FL y -ETO z that run_fused reads a route of at once
+ * (fused_points), and all that should stop it there: other separators and
+ * lengths (its window is 64 bytes), extra, missing and reordered
+ * subfields, glued and look-alike keywords, empty values and values with
+ * separators in them, a -PT with a value, an unknown field. */
+static const char *const point_seps[] = {" ", "  ", "\t", "\n      ", "\r\n  ", " \n"};
+static const char *const point_odd[] = {
+    "-PT -PTID A -FL F1 -ETO 1 -SFL F2",   "-PT -PTID A -ETO 1 -FL F1",
+    "-PT -PTID A -FL F1",                  "-PT -PTID A -FL F1 -ETO 1 -TO 2",
+    "-PT-PTID A -FL F1 -ETO 1",            "-PT -PTID A-FL F1 -ETO 1",
+    "-PT -PTID A -FL F1-ETO 1",            "-PT -PTIDX A -FL F1 -ETO 1",
+    "-PT -PTI A -FL F1 -ETO 1",            "-PT -PTID A -FLX F1 -ETO 1",
+    "-PT -PTID A -FL F1 -ETOS 1",          "-PT -PTID -FL -ETO",
+    "-PT -PTID A B -FL F 1 -ETO 1 2 ",     "-PT X -PTID A -FL F1 -ETO 1",
+    "-PTX -PTID A -FL F1 -ETO 1",          "-PT -PTID A -ZZZ 1 -FL F1 -ETO 1",
+    "- PT -PTID A -FL F1 -ETO 1",          "-PT -PTID A -FL F1 -ETO 1 -",
+    "-PT -PTID A -FL F1 -ETO 1 -PTID B",   "-PT -GEOID A -FL F1 -ETO 1",
+    "-pt -PTID A -FL F1 -ETO 1",           "-PT -PTID A -FL F1 -FL F2 -ETO 1",
+};
+#define NPOINT_SEPS (sizeof point_seps / sizeof point_seps[0])
+#define NPOINT_ODD (sizeof point_odd / sizeof point_odd[0])
+
+/* A point into out: mostly the usual one with names and values of every
+ * length up to about the window's, sometimes an odd one. */
+static int route_point(char *out, size_t cap, uint64_t *s)
+{
+    if (rnd(s) % 5 == 0)
+        return snprintf(out, cap, "%s", point_odd[rnd(s) % NPOINT_ODD]);
+    char id[48], eto[40];
+    size_t n = 1 + rnd(s) % 30, m = rnd(s) % 8 ? 12 : 1 + rnd(s) % 36;
+    for (size_t i = 0; i < n; i++)
+        id[i] = (char)('A' + rnd(s) % 26);
+    id[n] = '\0';
+    for (size_t i = 0; i < m; i++)
+        eto[i] = (char)('0' + rnd(s) % 10);
+    eto[m] = '\0';
+    const char *a = point_seps[rnd(s) % 4 ? 0 : rnd(s) % NPOINT_SEPS];
+    const char *b = point_seps[rnd(s) % 4 ? 0 : rnd(s) % NPOINT_SEPS];
+    return snprintf(out, cap, "-PT%s-PTID%s%s%s-FL F%03u%s-ETO %s", a, b, id, a,
+                    (unsigned)(rnd(s) % 1000), b, eto);
+}
+
+/* Routes of such points, in RTEPTS, in another list and in no list, under
+ * every limit set (list items and fields end a route anywhere), and cut at
+ * every byte of their last 90 (the input's end inside a route). */
+static void test_paths_route_points(void **state)
+{
+    (void)state;
+    static const char *const opens[] = {"-BEGIN RTEPTS", "-BEGIN ADDR", "-ESTDATA -PTID X", ""};
+    static const char *const closes[] = {"-END RTEPTS", "-END ADDR", "-ADEP LFPG", ""};
+    static char in[1 << 13];
+    uint64_t s = 64;
+    for (int iter = 0; iter < 600; iter++) {
+        size_t kind = iter % 4 == 3 ? rnd(&s) % 4 : 0, npts = 1 + rnd(&s) % 24;
+        int n = snprintf(in, sizeof in, "-TITLE IFPL -ARCID ABC123 -ADEP LFPG %s",
+                         opens[kind]);
+        for (size_t i = 0; i < npts; i++) {
+            const char *sep = point_seps[rnd(&s) % 3 ? 3 : rnd(&s) % NPOINT_SEPS];
+            n += snprintf(in + n, sizeof in - (size_t)n, "%s", sep);
+            n += route_point(in + n, sizeof in - (size_t)n, &s);
+        }
+        n += snprintf(in + n, sizeof in - (size_t)n, "\n%s\n-ADES EGLL\n", closes[kind]);
+        assert_true(n > 0 && (size_t)n < sizeof in);
+        same_all_limits(in, (size_t)n);
+        if (iter % 10 == 0)
+            for (int cut = n > 90 ? n - 90 : 0; cut < n; cut++)
+                same_messages(in, (size_t)cut, (size_t)cut % NSETS, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -415,6 +486,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_lists),
         cmocka_unit_test(test_paths_long_last_values),
         cmocka_unit_test(test_paths_nested_compounds),
+        cmocka_unit_test(test_paths_route_points),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }
