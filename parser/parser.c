@@ -878,54 +878,51 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k, 
     memcpy(&n->nchildren, &tail8, sizeof tail8);
 }
 
-/* The bit masks of the window at w: its separators and its '-'. */
-typedef struct point_masks {
-    uint64_t sep, dm;
-} point_masks;
-
-__attribute__((target(AVX2_TARGET), always_inline)) static inline point_masks
-point_window(const char *w)
+/* The route point whose -PT is at bit 0 of the 64-byte window w (at
+ * offset d): if it is -PT [value] -PTID x -FL y -ETO z, each keyword whole
+ * with a separator after it, its four nodes at n (the -PT's children
+ * linked, the last ones' next NULL), and the bit of the '-' after it; else
+ * 0, with nothing written. No '-' is in a
+ * keyword, so the four '-' after bit 0 are those of the three subfields
+ * and the next field, each after the keyword before it. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
+point_at(const char *w, size_t d, adexp_field *n)
 {
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
-    point_masks pm = {
-        avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32,
-        avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32,
-    };
-    return pm;
-}
-
-/* The usual subfields from bit 0 of the window w (the '-' of -PTID, at
- * offset d) as three nodes at n: returns the bit of the '-' after them, or 0
- * (nothing written) if they are not there. */
-__attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
-point_subfields(const char *w, size_t d, point_masks pm, adexp_field *n)
-{
-    /* the '-' of -FL, of -ETO and the one after them: the next three */
-    uint64_t m = _blsr_u64(pm.dm);
-    unsigned f = (unsigned)_tzcnt_u64(m);
+    uint64_t sep = avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32;
+    uint64_t m = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
     m = _blsr_u64(m);
-    unsigned e = (unsigned)_tzcnt_u64(m);
+    unsigned s = (unsigned)_tzcnt_u64(m);       /* -PTID; 64 if none */
+    m = _blsr_u64(m);
+    unsigned f = (unsigned)_tzcnt_u64(m);       /* -FL */
+    m = _blsr_u64(m);
+    unsigned e = (unsigned)_tzcnt_u64(m);       /* -ETO */
     m = _blsr_u64(m);
     if (!m)
         return 0;
-    unsigned z = (unsigned)_tzcnt_u64(m);
+    unsigned z = (unsigned)_tzcnt_u64(m);       /* the next field's */
+    uint16_t kt;
     uint32_t kp, kf, ke;
-    memcpy(&kp, w + 1, 4);
+    memcpy(&kt, w + 1, 2);
+    memcpy(&kp, w + s + 1, 4);
     memcpy(&kf, w + f + 1, 4);
     memcpy(&ke, w + e + 1, 4);
-    /* each keyword whole, a separator after it (no '-' is in the keywords:
-     * so f > 5, e > f + 3 and z > e + 4) */
-    uint64_t sep = pm.sep;
-    if (kp != (uint32_t)PACK8('P', 'T', 'I', 'D', 0, 0, 0, 0) ||
-        (kf & 0xffff) != (uint32_t)PACK8('F', 'L', 0, 0, 0, 0, 0, 0) ||
-        (ke & 0xffffff) != (uint32_t)PACK8('E', 'T', 'O', 0, 0, 0, 0, 0) ||
-        !((sep >> 5) & (sep >> (f + 3)) & (sep >> (e + 4)) & 1))
+    if ((kt ^ (uint16_t)PACK8('P', 'T', 0, 0, 0, 0, 0, 0)) |
+        (kp ^ (uint32_t)PACK8('P', 'T', 'I', 'D', 0, 0, 0, 0)) |
+        ((kf ^ (uint32_t)PACK8('F', 'L', 0, 0, 0, 0, 0, 0)) & 0xffff) |
+        ((ke ^ (uint32_t)PACK8('E', 'T', 'O', 0, 0, 0, 0, 0)) & 0xffffff))
         return 0;
-    point_node(n, w, d, 1, 4, ~sep, f, DICT_ID_PTID, ADEXP_BASIC);
-    point_node(n + 1, w, d + f, f + 1, 2, ~sep, e, DICT_ID_FL, ADEXP_BASIC);
-    point_node(n + 2, w, d + e, e + 1, 3, ~sep, z, DICT_ID_ETO, ADEXP_BASIC);
-    n[2].next = NULL;
+    if (!((sep >> 3) & (sep >> (s + 5)) & (sep >> (f + 3)) & (sep >> (e + 4)) & 1))
+        return 0;
+    uint64_t nsep = ~sep;
+    point_node(n, w, d, 1, 2, nsep, s, DICT_ID_PT, ADEXP_COMPOUND);
+    point_node(n + 1, w, d + s, s + 1, 4, nsep, f, DICT_ID_PTID, ADEXP_BASIC);
+    point_node(n + 2, w, d + f, f + 1, 2, nsep, e, DICT_ID_FL, ADEXP_BASIC);
+    point_node(n + 3, w, d + e, e + 1, 3, nsep, z, DICT_ID_ETO, ADEXP_BASIC);
+    n->child = n + 1;
+    n->next = NULL;
+    n[3].next = NULL;
     return z;
 }
 
@@ -937,46 +934,32 @@ typedef struct point_run {
     size_t dash;
 } point_run;
 
-/* The route from the -PT at c (just opened, its first subfield's '-' at
- * d): its usual subfields as nodes after c, then, with more (a route
- * list, whose elements -PT are), each -PT that follows with its usual
- * subfields (closing the one before, as the fused loop would), while room
- * (nodes) allows and the POINT_READ bytes from its '-' are below lim.
- * Returns dash 0 (nothing written) if the first point's subfields are not
- * the usual ones. Out of line, so that the fused loop keeps its registers. */
+/* The route from the -PT at c (just opened, its '-' at d): its usual
+ * subfields as nodes after c (c written again, the same), then, with more
+ * (a route list, whose elements -PT are), each usual point that follows
+ * (closing the one before, as the fused loop would), while room (nodes
+ * after c) allows and the POINT_READ bytes from its '-' are below lim.
+ * Returns dash 0 (nothing changed) if the first point is not a usual one.
+ * Out of line, so that the fused loop keeps its registers. */
 __attribute__((target(AVX2_TARGET), noinline)) static point_run
 fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
 {
     point_run r = {c, 0, 0};
-    unsigned z = point_subfields(b + d, d, point_window(b + d), c + 1);
+    unsigned z = point_at(b + d, d, c);
     if (!z)
         return r;
-    c->child = c + 1;
     d += z;
     room -= 3;
     while (more && room >= 4 && lim >= d + POINT_READ) {
-        /* -PT, a separator, then its usual subfields from the next '-' */
-        const char *w = b + d;
-        point_masks pm = point_window(w);
-        uint16_t kw;
-        memcpy(&kw, w + 1, 2);
-        unsigned s = (unsigned)_tzcnt_u64(_blsr_u64(pm.dm));   /* 64 if none */
-        if (kw != (uint16_t)PACK8('P', 'T', 0, 0, 0, 0, 0, 0) || !(pm.sep >> 3 & 1) ||
-            s >= POINT_WINDOW - 8)
-            break;
         adexp_field *n = r.c + 4;
-        point_masks sub = {pm.sep >> s, pm.dm >> s};
-        z = point_subfields(w + s, d + s, sub, n + 1);
+        z = point_at(b + d, d, n);
         if (!z)
             break;
-        point_node(n, w, d, 1, 2, ~pm.sep, s, DICT_ID_PT, ADEXP_COMPOUND);
-        n->child = n + 1;
-        n->next = NULL;
         r.c->nchildren = 3;    /* closed: the next point is its sibling */
         r.c->next = n;
         r.c = n;
         r.points++;
-        d += s + z;
+        d += z;
         room -= 4;
     }
     r.dash = d;
@@ -1177,10 +1160,10 @@ again:
             if (!in_compound && !at_tail && x.id == DICT_ID_PT) {
                 /* its usual subfields at once, and the points after it in
                  * a route; the last point stays open for more subfields */
-                size_t d = dash + 1 + x.de, room = (size_t)(plim - ptr) / sizeof(adexp_field);
+                size_t room = (size_t)(plim - ptr) / sizeof(adexp_field);
                 point_run pr;
-                if (lim >= d + POINT_READ && room >= 3 &&
-                    (pr = fused_points(b, d, lim, c, room,
+                if (lim >= dash + POINT_READ && room >= 3 &&
+                    (pr = fused_points(b, dash, lim, c, room,
                                        fr->kind == FR_LIST && fr->entry &&
                                            dict_allows_entry(fr->entry, e))).dash) {
                     c = pr.c;

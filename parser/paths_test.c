@@ -420,6 +420,9 @@ static const char *const point_odd[] = {
     "- PT -PTID A -FL F1 -ETO 1",          "-PT -PTID A -FL F1 -ETO 1 -",
     "-PT -PTID A -FL F1 -ETO 1 -PTID B",   "-PT -GEOID A -FL F1 -ETO 1",
     "-pt -PTID A -FL F1 -ETO 1",           "-PT -PTID A -FL F1 -FL F2 -ETO 1",
+    "-PT -PTIX A -FL F1 -ETO 1",           "-PT -ADEP A -FL F1 -ETO 1",
+    "-PT -PTID A -TO F1 -ETO 1",           "-PT -PTID A -FL F1 -STO 1",
+    "-AD -PTID A -FL F1 -ETO 1",           "-PS -PTID A -FL F1 -ETO 1",
 };
 #define NPOINT_SEPS (sizeof point_seps / sizeof point_seps[0])
 #define NPOINT_ODD (sizeof point_odd / sizeof point_odd[0])
