@@ -865,7 +865,7 @@ __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
 point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k, uint64_t nsep,
            unsigned de, unsigned id, adexp_kind kind)
 {
-    unsigned st = (unsigned)__builtin_ctzll(nsep & ~(uint64_t)0 << (kw + k));
+    unsigned st = kw + k + (unsigned)_tzcnt_u64(nsep >> (kw + k));
     unsigned last = 64 - (unsigned)__builtin_clzll(_bzhi_u64(nsep, de));
     uint64_t tail8 = (uint64_t)kind << 32 | (uint64_t)id << 48;
     n->keyword.ptr = w + kw;
