@@ -862,8 +862,8 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
  * before w + de, the next '-' (nsep: the window's bytes that are no
  * separator); linked before the node after it. */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
-point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k, uint64_t nsep,
-           unsigned de, unsigned id, adexp_kind kind)
+point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
+           uint64_t nsep, unsigned de, unsigned id, adexp_kind kind)
 {
     unsigned st = kw + k + (unsigned)_tzcnt_u64(nsep >> (kw + k));
     unsigned last = 64 - (unsigned)__builtin_clzll(_bzhi_u64(nsep, de));
@@ -1052,13 +1052,13 @@ __attribute__((noinline)) static int fused_keeps(const frame *fr, const dict_ent
  * (basic fields, compounds of them) become nodes with no token in between,
  * and so do, out of the main loop, a -BEGIN/-END list opened here, a
  * -MSGTXT group, a last value that runs to the input's end, a compound in
- * a compound and a route's usual points (fused_points). The input's last 32 bytes are read from a padded copy
- * (at_tail, run_fused_tail). At any other field, or at max_message_size,
- * the lexer resumes at its '-' (with the field as its token if the scan took
- * it) and run_loop reads on from that token, or from a list or compound
- * this loop left open (run_items, run_stop_nested): it makes the same
- * decisions in the same order, and this loop has changed nothing for that
- * field yet. */
+ * a compound and a route's usual points (fused_points). The input's last
+ * 32 bytes are read from a padded copy (at_tail, run_fused_tail). At any
+ * other field, or at max_message_size, the lexer resumes at its '-' (with
+ * the field as its token if the scan took it) and run_loop reads on from
+ * that token, or from a list or compound this loop left open (run_items,
+ * run_stop_nested): it makes the same decisions in the same order, and
+ * this loop has changed nothing for that field yet. */
 static void run_fused_tail(const adexp_parser *p, const frame *f, fused_state *fs,
                            int in_compound, const uint64_t *row);
 
