@@ -143,6 +143,17 @@ static adexp_point *fill_points(adexp_point *pt, const adexp_field *item)
 
 static void fill_estdata(adexp_estdata *e, const adexp_field *f)
 {
+    /* the usual one, -PTID x -ETO y -FL z, without fill_point's loop */
+    const adexp_field *a = f->child, *b, *c;
+    if (f->nchildren == 3 && a && (b = a->next) && (c = b->next) &&
+        a->dict_id == DICT_ID_PTID && b->dict_id == DICT_ID_ETO && c->dict_id == DICT_ID_FL) {
+        static const adexp_slice none;
+        e->ptid = a->value;
+        e->eto = b->value;
+        e->fl = c->value;
+        e->sfl = none;
+        return;
+    }
     adexp_point pt;
     fill_point(&pt, f->child);
     e->ptid = pt.ptid;
@@ -154,6 +165,16 @@ static void fill_estdata(adexp_estdata *e, const adexp_field *f)
 static void fill_geo(adexp_geo *g, const adexp_field *f)
 {
     static const adexp_slice none;
+    /* the usual one, -GEOID x -LATTD y -LONGTD z, without the loop */
+    const adexp_field *a = f->child, *b, *c;
+    if (f->nchildren == 3 && a && (b = a->next) && (c = b->next) &&
+        a->dict_id == DICT_ID_GEOID && b->dict_id == DICT_ID_LATTD &&
+        c->dict_id == DICT_ID_LONGTD) {
+        g->geoid = a->value;
+        g->lattd = b->value;
+        g->longtd = c->value;
+        return;
+    }
     g->geoid = g->lattd = g->longtd = none;
     for (const adexp_field *c = f->child; c; c = c->next) {
         if (c->dict_id == DICT_ID_GEOID) set_once(&g->geoid, c->value);
