@@ -110,21 +110,36 @@ static inline void fill_point(adexp_point *pt, const adexp_field *c)
     }
 }
 
-/* fill_point for the usual point, -PT -PTID x -FL y -ETO z: these three
- * subfields in this order. Returns 0 for any other. A third of the
- * instructions of fill_point's loop, which a route of points repeats. No
- * test of their kind: PTID, FL and ETO are basic in the dictionary, from
- * which a known field takes its kind, so none is a compound. */
+/* The subfields of compound f, if they are the three of ids x, y and z in
+ * this order (its usual shape, which the parser's runs also read at once),
+ * in s; else 0. No test of their kind: PTID, FL, ETO, GEOID, LATTD and
+ * LONGTD are basic in the dictionary, from which a known field takes its
+ * kind, so none is a compound. */
+static inline int usual_three(const adexp_field *f, unsigned x, unsigned y, unsigned z,
+                              const adexp_field *s[3])
+{
+    const adexp_field *a = f->child, *b, *c;
+    if (f->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) || a->dict_id != x ||
+        b->dict_id != y || c->dict_id != z)
+        return 0;
+    s[0] = a;
+    s[1] = b;
+    s[2] = c;
+    return 1;
+}
+
+/* fill_point for the usual point, -PT -PTID x -FL y -ETO z. Returns 0 for
+ * any other. A third of the instructions of fill_point's loop, which a
+ * route of points repeats. */
 static inline int fill_usual_point(adexp_point *pt, const adexp_field *item)
 {
     static const adexp_slice none;
-    const adexp_field *a = item->child, *b, *c;
-    if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
-        a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL || c->dict_id != DICT_ID_ETO)
+    const adexp_field *s[3];
+    if (!usual_three(item, DICT_ID_PTID, DICT_ID_FL, DICT_ID_ETO, s))
         return 0;
-    pt->ptid = a->value;
-    pt->fl = b->value;
-    pt->eto = c->value;
+    pt->ptid = s[0]->value;
+    pt->fl = s[1]->value;
+    pt->eto = s[2]->value;
     pt->to = pt->sfl = pt->lattd = pt->longtd = none;
     return 1;
 }
@@ -143,14 +158,12 @@ static adexp_point *fill_points(adexp_point *pt, const adexp_field *item)
 
 static void fill_estdata(adexp_estdata *e, const adexp_field *f)
 {
-    /* the usual one, -PTID x -ETO y -FL z, without fill_point's loop */
-    const adexp_field *a = f->child, *b, *c;
-    if (f->nchildren == 3 && a && (b = a->next) && (c = b->next) &&
-        a->dict_id == DICT_ID_PTID && b->dict_id == DICT_ID_ETO && c->dict_id == DICT_ID_FL) {
+    const adexp_field *s[3];
+    if (usual_three(f, DICT_ID_PTID, DICT_ID_ETO, DICT_ID_FL, s)) {
         static const adexp_slice none;
-        e->ptid = a->value;
-        e->eto = b->value;
-        e->fl = c->value;
+        e->ptid = s[0]->value;
+        e->eto = s[1]->value;
+        e->fl = s[2]->value;
         e->sfl = none;
         return;
     }
@@ -165,14 +178,11 @@ static void fill_estdata(adexp_estdata *e, const adexp_field *f)
 static void fill_geo(adexp_geo *g, const adexp_field *f)
 {
     static const adexp_slice none;
-    /* the usual one, -GEOID x -LATTD y -LONGTD z, without the loop */
-    const adexp_field *a = f->child, *b, *c;
-    if (f->nchildren == 3 && a && (b = a->next) && (c = b->next) &&
-        a->dict_id == DICT_ID_GEOID && b->dict_id == DICT_ID_LATTD &&
-        c->dict_id == DICT_ID_LONGTD) {
-        g->geoid = a->value;
-        g->lattd = b->value;
-        g->longtd = c->value;
+    const adexp_field *s[3];
+    if (usual_three(f, DICT_ID_GEOID, DICT_ID_LATTD, DICT_ID_LONGTD, s)) {
+        g->geoid = s[0]->value;
+        g->lattd = s[1]->value;
+        g->longtd = s[2]->value;
         return;
     }
     g->geoid = g->lattd = g->longtd = none;
