@@ -848,12 +848,13 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
     return n;
 }
 
-/* A route point's usual subfields, -PTID x -FL y -ETO z, most of the nodes
- * of a flight plan: read from one 64-byte window rather than by three
- * scans, each as scan_field_avx2 would take it (the same keyword, value
- * and next '-'), with no dictionary lookup or subfield test: all three are
- * basic subfields of -PT (parser/dict_test.c checks). The window's bytes
- * are all below the run's bound; 8 more after it are read (not used). */
+/* A route point in its usual shape, -PT -PTID x -FL y -ETO z (most of the
+ * nodes of a flight plan), read from one 64-byte window rather than by four
+ * scans, each field as scan_field_avx2 would take it (the same keyword,
+ * value and next '-'), with no dictionary lookup or subfield test: the
+ * three are basic subfields of -PT, none text (parser/dict_test.c checks).
+ * The window's bytes are all below the run's bound; up to 8 more after it
+ * are read (not used). */
 #define POINT_WINDOW 64
 #define POINT_READ (POINT_WINDOW + 8)
 
@@ -882,9 +883,9 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
  * offset d): if it is -PT [value] -PTID x -FL y -ETO z, each keyword whole
  * with a separator after it, its four nodes at n (the -PT's children
  * linked, the last ones' next NULL), and the bit of the '-' after it; else
- * 0, with nothing written. No '-' is in a
- * keyword, so the four '-' after bit 0 are those of the three subfields
- * and the next field, each after the keyword before it. */
+ * 0, with nothing written. No '-' is in a keyword, so the four '-' after
+ * bit 0 are those of the three subfields and the next field, each after
+ * the keyword before it. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
 point_at(const char *w, size_t d, adexp_field *n)
 {
