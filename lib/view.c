@@ -111,8 +111,7 @@ static inline void fill_point(adexp_point *pt, const adexp_field *c)
 }
 
 /* The subfields of compound f, if they are the three of ids x, y and z in
- * this order (its usual shape, which the parser's runs also read at once),
- * in s; else 0. No test of their kind: PTID, FL, ETO, GEOID, LATTD and
+ * this order (its usual shape), in s; else 0. No test of their kind: PTID, FL, ETO, GEOID, LATTD and
  * LONGTD are basic in the dictionary, from which a known field takes its
  * kind, so none is a compound. */
 static inline int usual_three(const adexp_field *f, unsigned x, unsigned y, unsigned z,
