@@ -928,10 +928,10 @@ point_at(const char *w, size_t d, adexp_field *n)
 }
 
 /* What fused_points read: the last point (still open: a subfield may
- * follow), the points it opened after the first, the '-' after them. */
+ * follow; each point after the first is four nodes after the one before),
+ * and the '-' after it. */
 typedef struct point_run {
     adexp_field *c;
-    uint32_t points;
     size_t dash;
 } point_run;
 
@@ -945,7 +945,7 @@ typedef struct point_run {
 __attribute__((target(AVX2_TARGET), noinline)) static point_run
 fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
 {
-    point_run r = {c, 0, 0};
+    point_run r = {c, 0};
     unsigned z = point_at(b + d, d, c);
     if (!z)
         return r;
@@ -959,7 +959,6 @@ fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, i
         r.c->nchildren = 3;    /* closed: the next point is its sibling */
         r.c->next = n;
         r.c = n;
-        r.points++;
         d += z;
         room -= 4;
     }
@@ -1167,10 +1166,10 @@ again:
                     (pr = fused_points(b, dash, lim, c, room,
                                        fr->kind == FR_LIST && fr->entry &&
                                            dict_allows_entry(fr->entry, e))).dash) {
+                    items += 1 + (uint32_t)(pr.c - c) / 4;
                     c = pr.c;
                     ptr = (char *)(void *)(c + 4);
                     tail = &c[3].next;
-                    items += 1 + pr.points;
                     dash = pr.dash;
                     continue;
                 }
