@@ -198,7 +198,6 @@ static void report_errors(batch_worker *w, const char *path, const adexp_msg *m)
  * message: its chunks are kept, so steady state allocates nothing. */
 static void parse_all(batch_worker *w, const char *path, const char *in, size_t len)
 {
-    int json = w->b->o.format == ADEXP_BATCH_JSON;
     uint64_t count = 0, bad = 0;
     adexp_msg m;
     adexp_parser_reset(w->parser, in, len);
@@ -208,8 +207,8 @@ static void parse_all(batch_worker *w, const char *path, const char *in, size_t 
             bad++;
             report_errors(w, path, &m);
         }
-        if (json && adexp_json_write(&w->out, &m, path) != ADEXP_OK) {
-            batch_str_printf(&w->err, "%s: out of memory writing JSON of message %zu\n",
+        if (batch_emit(w, path, &m) != ADEXP_OK) {
+            batch_str_printf(&w->err, "%s: out of memory writing the output of message %zu\n",
                              path, m.index);
             bad += m.nerrors_total ? 0 : 1;
         }

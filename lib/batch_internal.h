@@ -94,6 +94,9 @@ int batch_worker_init(batch_worker *w, const adexp_batch *b);
 void batch_worker_fini(batch_worker *w);
 void batch_do_entry(batch_worker *w, const batch_entry *e);
 
+/* batch_emit.c: the output of one message, in the batch's format. */
+adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
+
 int batch_str_printf(batch_str *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

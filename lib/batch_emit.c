@@ -1,0 +1,17 @@
+/* Batch driver: what a worker writes for one parsed message, by output
+ * format. Each format's writer lives in its own file; this is the one
+ * place that chooses between them. */
+#include "batch_internal.h"
+
+/* Appends the output of message m of input path to w->out. Returns
+ * ADEXP_OK, or the writer's status (the caller reports it). */
+adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
+{
+    switch (w->b->o.format) {
+    case ADEXP_BATCH_JSON:
+        return adexp_json_write(&w->out, m, path);
+    case ADEXP_BATCH_SUMMARY:
+    default:
+        return ADEXP_OK;
+    }
+}
