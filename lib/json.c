@@ -5,6 +5,7 @@
 
 #include "adexp.h"
 #include "internal.h"
+#include "json_out.h"
 
 void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
 {
@@ -185,6 +186,24 @@ static char *string_at(char *o, adexp_slice s, int fold)
     }
     *o++ = '"';
     return o;
+}
+
+int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
+{
+    if (!reserve(out, n))
+        return 0;
+    if (n)
+        memcpy(out->data + out->len, s, n);
+    out->len += n;
+    return 1;
+}
+
+int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
+{
+    if (s.len > (SIZE_MAX - 2) / 6 || !reserve(out, 6 * s.len + 2))
+        return 0;
+    out->len = (size_t)(string_at(out->data + out->len, s, fold) - out->data);
+    return 1;
 }
 
 /* Worst-case bytes of a field's own text (not its children). */
