@@ -1,0 +1,59 @@
+/* Errors with their line and column, and the frames of a node's children. */
+#include "build.h"
+
+/* Line and column of off, scanning on from the last answer (errors come in
+ * order), so reporting stays linear. LF, CRLF and a lone CR end a line. */
+static void locate(adexp_parser *p, size_t off, adexp_error *e)
+{
+    if (off < p->lc_off) {
+        p->lc_off = p->lc_bol = 0;
+        p->lc_line = 1;
+    }
+    const char *b = p->buf;
+    for (size_t i = p->lc_off; i < off; i++) {
+        if (b[i] == '\n' || (b[i] == '\r' && (i + 1 == p->len || b[i + 1] != '\n'))) {
+            p->lc_line++;
+            p->lc_bol = i + 1;
+        }
+    }
+    p->lc_off = off;
+    e->line = p->lc_line;
+    e->column = (uint32_t)(off - p->lc_bol + 1);
+}
+
+void record_error(adexp_parser *p, adexp_status code, size_t offset)
+{
+    adexp_msg *m = p->msg;
+    if (m->nerrors < p->opt.max_errors) {
+        adexp_error *e = &p->errors[m->nerrors++];
+        e->code = code;
+        e->message = adexp_status_message(code);
+        e->offset = offset;
+        locate(p, offset, e);
+    }
+    m->nerrors_total++;
+}
+
+void fatal(adexp_parser *p, adexp_status code, size_t offset)
+{
+    record_error(p, code, offset);
+    p->fatal = 1;
+}
+
+/* Parse the children of node into a new frame below f. */
+void parse_children(adexp_parser *p, frame *f, adexp_field *node, frame_kind kind,
+                    const dict_entry *entry)
+{
+    if (f->depth + 1 > p->opt.max_depth) {
+        fatal(p, ADEXP_E_DEPTH_LIMIT, node->offset);
+        return;
+    }
+    frame child = {
+        .up = f, .kind = kind, .node = node, .tail = &node->child,
+        .entry = entry, .depth = f->depth + 1,
+        .max_items = kind == FR_LIST ? p->opt.max_list_items : UINT32_MAX,
+    };
+    parse_body(p, &child);
+    node->nchildren = child.items;
+}
+

@@ -1,0 +1,123 @@
+/* The grammar: what a keyword does in the open frames. Every decision of
+ * structure the parser makes is answered here, for both of its paths: the
+ * general descent (descent.c) asks at every field; the runs (run.c,
+ * fused.c) read a field themselves only where the answer is GR_CHILD for a
+ * plain field, and leave every other answer to the descent.
+ *
+ * A frame is what the fields being read belong to (parse_state.h): the
+ * message, a compound, a list, or an unknown field that takes subfields. */
+#ifndef ADEXP_GRAMMAR_H
+#define ADEXP_GRAMMAR_H
+
+#include "parse_state.h"
+
+typedef enum grammar_step {
+    GR_CHILD,      /* a field of the innermost open frame */
+    GR_TAKEN,      /* a subfield of the unknown field that is open */
+    GR_NEW_ITEM,   /* ends the open list element: the list's next item */
+    GR_CLOSE,      /* ends the innermost open frame: the one around decides */
+} grammar_step;
+
+static inline int is_subfield_level(const dict_entry *e)
+{
+    return e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD;
+}
+
+/* Whether e is a known subfield that frame f has no place for. */
+static ALWAYS_INLINE int stray_subfield(const frame *f, const dict_entry *e)
+{
+    return e && is_subfield_level(e) && !(f->entry && dict_allows_entry(f->entry, e));
+}
+
+/* Whether an unknown field standing in frame f takes field e (entry, NULL
+ * if unknown) as its subfield: the spec skips an unknown field up to the
+ * next primary keyword; here it takes the known subfields that f has no
+ * place for. */
+static ALWAYS_INLINE int grammar_unknown_takes(const frame *f, const dict_entry *e)
+{
+    return stray_subfield(f, e);
+}
+
+/* Field e (NULL if unknown; not -BEGIN or -END) in compound ce, which stands
+ * in frame around (the runs' compounds have no frame of their own): its own
+ * subfields are its children; a list element also keeps unknown and stray
+ * subfields, up to the next element or primary field. */
+static ALWAYS_INLINE grammar_step grammar_in_compound(const dict_entry *ce, const frame *around,
+                                                      const dict_entry *e)
+{
+    if (e && dict_allows_entry(ce, e))
+        return GR_CHILD;
+    if (around->kind == FR_LIST && (!e || stray_subfield(around, e)))
+        return GR_CHILD;
+    return around->kind == FR_LIST ? GR_NEW_ITEM : GR_CLOSE;
+}
+
+/* Field e (NULL if unknown; not -BEGIN or -END) in frame f, the message or a
+ * list, with items fields in it so far. A -TITLE after the first starts
+ * the next message: it ends the message, and a list left open; a message
+ * list (IFPDLONG) holds one whole message, its own -TITLE first (the
+ * descent marks it seen). Any other field is a child. */
+static ALWAYS_INLINE grammar_step grammar_in_frame(const frame *f, uint32_t items,
+                                                   const dict_entry *e)
+{
+    if (!is_entry(e, DICT_ID_TITLE))
+        return GR_CHILD;
+    if (f->kind == FR_ROOT)
+        return items == 0 ? GR_CHILD : GR_CLOSE;
+    if (f->entry && (f->entry->flags & DICT_MSG_LIST) && !f->seen_title)
+        return GR_CHILD;
+    return GR_CLOSE;
+}
+
+/* Whether the runs may read field e (known, its id id) in frame f, the
+ * message or a list, with items fields so far, as a child with no more to
+ * decide: grammar_in_frame's GR_CHILD, less a message list's own -TITLE. */
+static ALWAYS_INLINE int grammar_plain_child(const frame *f, uint32_t items,
+                                             const dict_entry *e, unsigned id)
+{
+    (void)e;
+    return id != DICT_ID_TITLE || (f->kind == FR_ROOT && items == 0);
+}
+
+/* Field e (NULL if unknown; not -BEGIN or -END) in any frame f. */
+static inline grammar_step grammar_field(const frame *f, const dict_entry *e)
+{
+    switch (f->kind) {
+    case FR_ROOT:
+    case FR_LIST:
+        return grammar_in_frame(f, f->items, e);
+    case FR_COMPOUND:
+        return grammar_in_compound(f->entry, f->up, e);
+    case FR_UNKNOWN:
+        return grammar_unknown_takes(f->up, e) ? GR_TAKEN : GR_CLOSE;
+    }
+    return GR_CLOSE;
+}
+
+/* -BEGIN X (x: X's entry, NULL if unknown) in compound ce standing in frame
+ * around: a list that ce has a place for is its child; any other ends it. */
+static ALWAYS_INLINE grammar_step grammar_list_in_compound(const dict_entry *ce,
+                                                           const frame *around,
+                                                           const dict_entry *x)
+{
+    (void)around;
+    return x && dict_allows_entry(ce, x) ? GR_CHILD : GR_CLOSE;
+}
+
+/* -BEGIN X in any frame f: the message and a list hold any list. */
+static inline grammar_step grammar_list(const frame *f, const dict_entry *x)
+{
+    if (f->kind == FR_COMPOUND)
+        return grammar_list_in_compound(f->entry, f->up, x);
+    return GR_CHILD;
+}
+
+/* Whether -END ends frame f: a compound and a list end at it (the list
+ * checks its name); the message and an unknown field's frame report it as
+ * having no -BEGIN. */
+static inline int grammar_end_closes(const frame *f)
+{
+    return f->kind == FR_COMPOUND || f->kind == FR_LIST;
+}
+
+#endif
