@@ -118,7 +118,7 @@ def gen_corpus(d, n, bad_every):
                 text = BAD_MSG
                 bad.add(path)
             write(path, text)
-    for name, data in (("zz/empty.adexp", ""), ("zz/binary.adexp", b"-TITLE\0\0"),
+    for name, data in (("zz/empty.adexp", ""), ("zz/binary.adexp", b"\x7fELF\0\0-"),
                        ("zz/nodash.adexp", "no dash\n")):
         write(os.path.join(d, name), data)
         bad.add(os.path.join(d, name))
@@ -174,7 +174,7 @@ def test_bad_inputs(tmp):
     d = os.path.join(tmp, "bad")
     write(os.path.join(d, "ok.adexp"), GOOD.format(n=1))
     write(os.path.join(d, "empty.adexp"), "")
-    write(os.path.join(d, "binary.adexp"), b"-TITLE IFPL\x00\x01\x02")
+    write(os.path.join(d, "binary.adexp"), b"\x7fELF\x02\x01\x00\x00-")
     write(os.path.join(d, "nodash.txt"), "hello world\n")
     write(os.path.join(d, "msgerr.adexp"), BAD_MSG)
     os.symlink("does-not-exist", os.path.join(d, "dangling.adexp"))

@@ -53,6 +53,7 @@ typedef enum adexp_status {
     ADEXP_E_LIST_LIMIT,        /* a list with more than max_list_items items */
     ADEXP_E_SIZE_LIMIT,        /* message longer than max_message_size bytes */
     ADEXP_E_KEYWORD_LIMIT,     /* keyword longer than max_keyword_len */
+    ADEXP_E_NUL_BYTE,          /* a NUL byte inside the message (batch driver) */
     ADEXP_STATUS_COUNT
 } adexp_status;
 

@@ -1,4 +1,5 @@
 /* Batch driver: what a worker does with one input. */
+#define _GNU_SOURCE            /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -10,9 +11,11 @@
 
 #include "batch_internal.h"
 
-/* A file is "binary" when its first 4 KiB hold a NUL byte, or when it holds
- * no '-' at all (every ADEXP field starts with one). Such files are failed
- * with one line instead of a parse error per message. */
+/* A file is "binary" when its first 4 KiB hold a NUL byte and it holds no
+ * "-TITLE" (no ADEXP message), or when it holds no '-' at all (every ADEXP
+ * field starts with one). Such files are failed with one line instead of a
+ * parse error per message. A NUL byte in a file with messages is the error
+ * of the message that holds it (batch_nul.c). */
 #define BINARY_PROBE 4096
 
 int batch_str_printf(batch_str *s, const char *fmt, ...)
@@ -70,7 +73,8 @@ void batch_worker_fini(batch_worker *w)
 
 static void fail(batch_worker *w, const char *path, const char *why)
 {
-    batch_str_printf(&w->err, "%s: %s\n", path, why);
+    batch_str_put_name(&w->err, path);
+    batch_str_printf(&w->err, ": %s\n", why);
     w->files_failed++;
 }
 
@@ -171,7 +175,7 @@ static int check_content(batch_worker *w, const char *path, const char *in, size
     if (len == 0)
         return fail(w, path, "empty file"), -1;
     const char *nul = memchr(in, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
-    if (nul) {
+    if (nul && !memmem(in, len, "-TITLE", 6)) {
         snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
                  (size_t)(nul - in));
         return fail(w, path, why), -1;
@@ -185,13 +189,16 @@ static void report_errors(batch_worker *w, const char *path, const adexp_msg *m)
 {
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
-        batch_str_printf(&w->err, "%s:%u:%u: %s: %s\n", path, (unsigned)e->line,
+        batch_str_put_name(&w->err, path);
+        batch_str_printf(&w->err, ":%u:%u: %s: %s\n", (unsigned)e->line,
                          (unsigned)e->column, adexp_status_name(e->code),
                          e->message);
     }
-    if (m->nerrors_total > m->nerrors)
-        batch_str_printf(&w->err, "%s: %zu more errors in message %zu\n", path,
+    if (m->nerrors_total > m->nerrors) {
+        batch_str_put_name(&w->err, path);
+        batch_str_printf(&w->err, ": %zu more errors in message %zu\n",
                          m->nerrors_total - m->nerrors, m->index);
+    }
 }
 
 /* Parse every message of in[0..len). The arena is reset after each
@@ -200,16 +207,21 @@ static void parse_all(batch_worker *w, const char *path, const char *in, size_t 
 {
     uint64_t count = 0, bad = 0;
     adexp_msg m;
+    int has_nul = memchr(in, '\0', len) != NULL;
+    batch_lines lines = {0, 0, 1};
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         count++;
+        if (has_nul)
+            batch_mark_nul(&w->arena, &lines, in, &m);
         if (m.nerrors_total) {
             bad++;
             report_errors(w, path, &m);
         }
         if (batch_emit(w, path, &m) != ADEXP_OK) {
-            batch_str_printf(&w->err, "%s: out of memory writing the output of message %zu\n",
-                             path, m.index);
+            batch_str_put_name(&w->err, path);
+            batch_str_printf(&w->err, ": out of memory writing the output of message %zu\n",
+                             m.index);
             bad += m.nerrors_total ? 0 : 1;
         }
         adexp_arena_reset(&w->arena);
@@ -235,7 +247,7 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
         len = e->len;
         break;
     case BATCH_SKIP:
-        batch_str_printf(&w->err, "%s: %s\n", path, e->note);
+        batch_note(w, path, e->note);
         w->skipped++;
         return;
     case BATCH_FAIL:
@@ -252,6 +264,25 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
     }
     if (!in)
         in = w->in;
+    if (batch_packed_kind(in, len) != BATCH_PLAIN)
+        batch_unpack(w, path, in, len);
+    else
+        batch_parse_input(w, path, in, len);
+}
+
+void batch_fail(batch_worker *w, const char *path, const char *why)
+{
+    fail(w, path, why);
+}
+
+void batch_note(batch_worker *w, const char *path, const char *note)
+{
+    batch_str_put_name(&w->err, path);
+    batch_str_printf(&w->err, ": %s\n", note);
+}
+
+void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len)
+{
     if (check_content(w, path, in, len) == 0)
         parse_all(w, path, in, len);
 }

@@ -8,6 +8,8 @@
 
 #include "adexp.h"
 #include "adexp_batch.h"
+#include "batch_reader.h"
+#include <zlib.h>
 
 /* What a queued input is. Walk-time outcomes (a loop, a dangling link, a
  * skipped FIFO) are queued like files so that they are reported in input
@@ -96,6 +98,41 @@ void batch_do_entry(batch_worker *w, const batch_entry *e);
 
 /* batch_emit.c: the output of one message, in the batch's format. */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
+
+/* batch_file.c, for the other readers of inputs: a failed input, a
+ * skipped one, and the bytes of one input parsed like a file. */
+void batch_fail(batch_worker *w, const char *path, const char *why);
+void batch_note(batch_worker *w, const char *path, const char *note);
+void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len);
+
+/* batch_archive.c: compressed files and archives, known by their first
+ * bytes; batch_unpack parses each member of data[0..len). */
+enum { BATCH_PLAIN, BATCH_COMPRESSED, BATCH_ARCHIVE };
+int batch_packed_kind(const char *data, size_t len);
+void batch_unpack(batch_worker *w, const char *path, const char *data, size_t len);
+
+/* batch_gzip.c: a reader of the gzip data data[0..len) (members one after
+ * another), CRC and length checked. Returns 0, or -1 with r.error set. */
+typedef struct batch_gzip {
+    batch_reader r;
+    z_stream z;
+    size_t len;
+    uint64_t out_total;        /* bytes given out so far */
+    int done;
+} batch_gzip;
+int batch_is_gzip(const char *data, size_t len);
+int batch_gzip_open(batch_gzip *g, const char *data, size_t len);
+
+/* batch_nul.c: a NUL byte inside message m of in becomes its error. The
+ * cursor starts zeroed with line 1 for each input. Returns 1 if added. */
+typedef struct batch_lines {
+    size_t pos, line_start;
+    uint32_t line;
+} batch_lines;
+int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg *m);
+
+/* batch_names.c: appends name escaped for a diagnostic line. */
+int batch_str_put_name(batch_str *s, const char *name);
 
 int batch_str_printf(batch_str *s, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -44,7 +44,7 @@ static int setup(void **state)
     put("sub/c.adexp", bad, strlen(bad));
     put(".hidden", good, strlen(good));
     put("empty", "", 0);
-    put("bin", "-TITLE\0\0", 8);
+    put("bin", "\177ELF\0\0-\0", 8);   /* a NUL and no -TITLE */
     char two[256];
     snprintf(two, sizeof two, "%s%s", good, good);
     put("two.adexp", two, strlen(two));

@@ -305,7 +305,7 @@ static void put_head(writer *w, const adexp_msg *msg, adexp_slice src)
     if (!o)
         return;
     o = LIT(o, "{\"source\":");
-    o = string_at(o, src, 0);
+    o = adexp_json_name_is_utf8(src) ? string_at(o, src, 0) : adexp_json_name_at(o, src);
     o = LIT(o, ",\"index\":");
     o = put_u64(o, msg->index);
     o = LIT(o, ",\"offset\":");

@@ -13,4 +13,9 @@ int adexp_buf_put(adexp_buf *out, const char *s, size_t n);
  * Returns 0 when out of memory (out unchanged). */
 int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold);
 
+/* json_name.c: `source`, lossless when the name is not UTF-8. */
+int adexp_json_name_is_utf8(adexp_slice s);
+/* Writes s as a JSON string at o (room: 6 * s.len + 2); returns the end. */
+char *adexp_json_name_at(char *o, adexp_slice s);
+
 #endif

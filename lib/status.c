@@ -20,6 +20,7 @@ static const struct {
     [ADEXP_E_LIST_LIMIT] = {"LIST_LIMIT", "list has more than max_list_items items"},
     [ADEXP_E_SIZE_LIMIT] = {"SIZE_LIMIT", "message is longer than max_message_size bytes"},
     [ADEXP_E_KEYWORD_LIMIT] = {"KEYWORD_LIMIT", "keyword is longer than max_keyword_len bytes"},
+    [ADEXP_E_NUL_BYTE] = {"NUL_BYTE", "NUL byte inside the message"},
 };
 
 const char *adexp_status_name(adexp_status s)

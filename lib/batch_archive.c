@@ -1,0 +1,366 @@
+/* Batch driver: compressed files and archives, read with libarchive.
+ *
+ * An input is recognised by its first bytes, never by its name: gzip,
+ * zstd, xz and bzip2 streams are decompressed and parsed under the input's
+ * own name; tar (plain or compressed) and zip archives give one input per
+ * regular member, named "ARCHIVE:MEMBER", in archive order. A member that
+ * is itself compressed or an archive is opened the same way, up to
+ * MAX_NESTING levels. Each member is read through a batch_reader into a
+ * buffer reused for the archive's members, bounded by max_file_size, and
+ * parsed like a file.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch_internal.h"
+#include "batch_reader.h"
+
+#define MAX_NESTING 4          /* an archive in an archive in ... */
+#define TAR_BLOCK 512
+
+/* A tar header block: "ustar" at 257 and a checksum that adds up (the sum
+ * of its bytes with the checksum field read as spaces). */
+static int is_tar(const unsigned char *p, size_t n)
+{
+    if (n < TAR_BLOCK || memcmp(p + 257, "ustar", 5) != 0)
+        return 0;
+    unsigned sum = 0, want = 0;
+    for (size_t i = 0; i < TAR_BLOCK; i++)
+        sum += i >= 148 && i < 156 ? ' ' : p[i];
+    for (size_t i = 148; i < 156 && p[i] >= '0' && p[i] <= '7'; i++)
+        want = want * 8 + (unsigned)(p[i] - '0');
+    return sum == want;
+}
+
+int batch_packed_kind(const char *data, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    static const unsigned char xz[6] = {0xFD, '7', 'z', 'X', 'Z', 0};
+    if ((n >= 2 && p[0] == 0x1F && p[1] == 0x8B) ||                 /* gzip */
+        (n >= 4 && memcmp(p, "\x28\xB5\x2F\xFD", 4) == 0) ||        /* zstd */
+        (n >= 6 && memcmp(p, xz, 6) == 0) ||                        /* xz */
+        (n >= 10 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9' &&
+         memcmp(p + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0))        /* bzip2 */
+        return BATCH_COMPRESSED;
+    if (n >= 4 && (memcmp(p, "PK\3\4", 4) == 0 || memcmp(p, "PK\5\6", 4) == 0))
+        return BATCH_ARCHIVE;                                       /* zip */
+    if (is_tar(p, n))
+        return BATCH_ARCHIVE;
+    return BATCH_PLAIN;
+}
+
+/* The current member of an open archive, as a reader. Blocks are taken
+ * from libarchive as it decodes them (no copy of its own) and handed out. */
+typedef struct member_reader {
+    batch_reader r;
+    struct archive *a;
+    const char *blk;           /* what is left of the current block */
+    size_t blk_len;
+    int64_t offset;            /* bytes of the member handed out so far */
+    int64_t next;              /* member offset of blk (sparse members skip) */
+} member_reader;
+
+static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
+{
+    member_reader *m = (member_reader *)r;
+    while (m->blk_len == 0 && m->next <= m->offset) {
+        const void *blk;
+        size_t size;
+        la_int64_t off;
+        int rc = archive_read_data_block(m->a, &blk, &size, &off);
+        if (rc == ARCHIVE_EOF)
+            return 0;
+        if (rc < ARCHIVE_WARN) {
+            snprintf(r->error, sizeof r->error,
+                     "corrupt or truncated data at byte %lld of the member: %s",
+                     (long long)m->offset, archive_error_string(m->a));
+            return -1;
+        }
+        m->blk = blk, m->blk_len = size, m->next = off;
+    }
+    size_t n;
+    if (m->next > m->offset) {          /* a hole of a sparse member: zeros */
+        n = (size_t)(m->next - m->offset) < cap ? (size_t)(m->next - m->offset) : cap;
+        memset(buf, 0, n);
+    } else {
+        n = m->blk_len < cap ? m->blk_len : cap;
+        memcpy(buf, m->blk, n);
+        m->blk += n, m->blk_len -= n, m->next += (int64_t)n;
+    }
+    m->offset += (int64_t)n;
+    return (ssize_t)n;
+}
+
+/* A buffer that holds one member at a time. */
+typedef struct member_buf {
+    char *data;
+    size_t len, cap;
+} member_buf;
+
+/* Read r into mb, at most limit bytes (and at most want: stop early once
+ * that many are in). Returns 0; 1 when the input is larger than limit;
+ * -1 on failure (r->error says why). */
+static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
+{
+    mb->len = 0;
+    while (mb->len < want) {
+        if (mb->cap - mb->len < (1 << 16)) {
+            size_t cap = mb->cap ? mb->cap * 2 : 1 << 20;
+            char *p = realloc(mb->data, cap);
+            if (!p) {
+                snprintf(r->error, sizeof r->error, "out of memory");
+                return -1;
+            }
+            mb->data = p;
+            mb->cap = cap;
+        }
+        ssize_t n = r->read(r, mb->data + mb->len, mb->cap - mb->len);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            return 0;
+        mb->len += (size_t)n;
+        if (mb->len > limit)
+            return 1;
+    }
+    return 0;
+}
+
+static int read_all(batch_reader *r, member_buf *mb, size_t limit)
+{
+    return read_upto(r, mb, limit, SIZE_MAX);
+}
+
+/* libarchive's input, pulled from a batch_reader in blocks. */
+typedef struct source {
+    batch_reader *r;
+    char blk[1 << 16];
+} source;
+
+static la_ssize_t source_read(struct archive *a, void *ctx, const void **out)
+{
+    source *s = ctx;
+    ssize_t n = s->r->read(s->r, s->blk, sizeof s->blk);
+    if (n < 0) {
+        archive_set_error(a, EIO, "%s", s->r->error);
+        return -1;
+    }
+    *out = s->blk;
+    return n;
+}
+
+static struct archive *new_archive(void)
+{
+    struct archive *a = archive_read_new();
+    if (!a)
+        return NULL;
+    archive_read_support_filter_all(a);
+    archive_read_support_format_tar(a);
+    archive_read_support_format_gnutar(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_format_raw(a);   /* a compressed single file */
+    return a;
+}
+
+/* "ARCHIVE:MEMBER", or the archive's own name for a compressed file. */
+static char *member_name(const char *archive, struct archive *a,
+                         struct archive_entry *e)
+{
+    if (archive_format(a) == ARCHIVE_FORMAT_RAW)
+        return strdup(archive);
+    const char *m = archive_entry_pathname(e);
+    if (!m)
+        m = archive_entry_pathname_utf8(e);
+    if (!m)
+        m = "?";
+    size_t la = strlen(archive), lm = strlen(m);
+    char *s = malloc(la + lm + 2);
+    if (s) {
+        memcpy(s, archive, la);
+        s[la] = ':';
+        memcpy(s + la + 1, m, lm + 1);
+    }
+    return s;
+}
+
+static void unpack(batch_worker *w, const char *path, const char *data,
+                   size_t len, int depth);
+
+/* Why a member that is not a regular file is left out; NULL for a
+ * regular file, and for a directory, which is only the place of the
+ * members under it. */
+static const char *skip_reason(struct archive_entry *e)
+{
+    switch (archive_entry_filetype(e)) {
+    case AE_IFREG:
+        return archive_entry_hardlink(e) ? "hard link member: skipped" : NULL;
+    case AE_IFDIR:
+        return NULL;
+    case AE_IFLNK:
+        return "symbolic link member: skipped";
+    default:
+        return "special file member (not a regular file): skipped";
+    }
+}
+
+/* The bytes of one input: opened again if they are packed themselves (in
+ * a buffer of their own: mb is reused by the caller), or parsed. */
+static void parse_or_unpack(batch_worker *w, const char *name, member_buf *mb,
+                            int depth)
+{
+    if (batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN && depth < MAX_NESTING) {
+        member_buf inner = *mb;
+        *mb = (member_buf){0};
+        unpack(w, name, inner.data, inner.len, depth + 1);
+        free(inner.data);
+        return;
+    }
+    batch_parse_input(w, name, mb->data, mb->len);
+}
+
+/* Read all of r (named name) into mb and parse it. Returns 0, or -1 when
+ * r failed (reported). */
+static int take(batch_worker *w, const char *name, batch_reader *r,
+                member_buf *mb, int depth)
+{
+    int rc = read_all(r, mb, w->b->o.max_file_size);
+    if (rc < 0) {
+        batch_fail(w, name, r->error);
+        return -1;
+    }
+    if (rc > 0) {
+        char why[96];
+        snprintf(why, sizeof why, "too large once decompressed (more than %zu bytes)",
+                 w->b->o.max_file_size);
+        batch_fail(w, name, why);
+        return 0;
+    }
+    parse_or_unpack(w, name, mb, depth);
+    return 0;
+}
+
+/* One member: skipped or parsed. Returns -1 when its data is corrupt
+ * (the archive cannot be read on). */
+static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e,
+                     const char *name, member_buf *mb, int depth)
+{
+    const char *skip = skip_reason(e);
+    if (skip || archive_entry_filetype(e) == AE_IFDIR) {
+        if (skip)
+            batch_note(w, name, skip), w->skipped++;
+        return 0;
+    }
+    member_reader mr = {.r = {.read = member_read}, .a = a};
+    return take(w, name, &mr.r, mb, depth);
+}
+
+/* Every member of archive a, named after path. */
+static void walk_archive(batch_worker *w, const char *path, struct archive *a,
+                         int depth)
+{
+    member_buf mb = {0};
+    struct archive_entry *e;
+    size_t members = 0;
+    int rc;
+    char *last = NULL;
+    while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
+        if (archive_format(a) == ARCHIVE_FORMAT_RAW && archive_filter_count(a) <= 1) {
+            rc = ARCHIVE_OK;   /* only the raw bytes: the header was not valid */
+            batch_fail(w, path, "compressed data with a header that cannot be read");
+            break;
+        }
+        free(last);
+        if (!(last = member_name(path, a, e))) {
+            batch_fail(w, path, "out of memory");
+            break;
+        }
+        members++;
+        if (do_member(w, a, e, last, &mb, depth) != 0) {
+            rc = ARCHIVE_OK;   /* reported with the member's name */
+            break;
+        }
+    }
+    if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
+        char why[512];
+        snprintf(why, sizeof why, "corrupt or truncated archive %s%s, at byte %lld "
+                 "of the uncompressed archive: %s",
+                 last ? "after member " : "before its first member",
+                 last ? last + strlen(path) + 1 : "",
+                 (long long)archive_filter_bytes(a, 0), archive_error_string(a));
+        batch_fail(w, path, why);
+    } else if (members == 0 && rc == ARCHIVE_EOF) {
+        batch_fail(w, path, "archive with no member");
+    }
+    free(last);
+    free(mb.data);
+}
+
+/* gzip data: zlib's own reader (see batch_gzip.c). A plain text inside is
+ * parsed at once; an archive inside goes to libarchive through the reader. */
+static void unpack_gzip(batch_worker *w, const char *path, const char *data,
+                        size_t len, int depth)
+{
+    batch_gzip g;
+    member_buf mb = {0};
+    int kind = BATCH_PLAIN;
+    if (batch_gzip_open(&g, data, len) != 0) {
+        batch_fail(w, path, g.r.error);
+        return;
+    }
+    /* The first bytes tell a tar inside; a reader does not go back, so a
+     * second one starts over (inflating 4 KiB again costs nothing). */
+    int rc = read_upto(&g.r, &mb, SIZE_MAX, 4096);
+    if (rc == 0)
+        kind = batch_packed_kind(mb.data, mb.len);
+    g.r.close(&g.r);
+    if (rc == 0 && kind != BATCH_PLAIN && depth < MAX_NESTING) {
+        free(mb.data);
+        struct archive *a = new_archive();
+        source *src = malloc(sizeof *src);
+        if (!a || !src || batch_gzip_open(&g, data, len) != 0) {
+            batch_fail(w, path, "out of memory");
+        } else {
+            src->r = &g.r;
+            archive_read_open(a, src, NULL, source_read, NULL);
+            walk_archive(w, path, a, depth);
+            g.r.close(&g.r);
+        }
+        free(src);
+        if (a)
+            archive_read_free(a);
+        return;
+    }
+    if (batch_gzip_open(&g, data, len) != 0)
+        batch_fail(w, path, g.r.error);
+    else
+        take(w, path, &g.r, &mb, depth);
+    g.r.close(&g.r);
+    free(mb.data);
+}
+
+/* Every member of the packed bytes data[0..len), named after path. */
+static void unpack(batch_worker *w, const char *path, const char *data,
+                   size_t len, int depth)
+{
+    if (batch_is_gzip(data, len)) {
+        unpack_gzip(w, path, data, len, depth);
+        return;
+    }
+    struct archive *a = new_archive();
+    if (!a) {
+        batch_fail(w, path, "out of memory");
+        return;
+    }
+    archive_read_open_memory(a, data, len);   /* a failure shows at the first header */
+    walk_archive(w, path, a, depth);
+    archive_read_free(a);
+}
+
+void batch_unpack(batch_worker *w, const char *path, const char *data, size_t len)
+{
+    unpack(w, path, data, len, 1);
+}
