@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adexp.h"
@@ -20,36 +21,56 @@ static const char usage[] =
     "usage: adexp-parse [options] PATH...\n"
     "Parse ADEXP messages and write one JSON object per message (NDJSON).\n"
     "A PATH is a file, a directory (walked recursively, names in byte order;\n"
-    "hidden entries and FIFOs, sockets and devices are skipped with a note),\n"
-    "or - for standard input.\n"
+    "hidden entries and FIFOs, sockets and devices are skipped with a note;\n"
+    "each directory is walked once, a second way into it is skipped),\n"
+    "or - for standard input. gzip, zstd, xz and bzip2 files are decompressed;\n"
+    "tar (plain or compressed) and zip archives give one input per regular\n"
+    "member, named ARCHIVE:MEMBER; all are known by their first bytes.\n"
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
-    "  -o, --output FILE       write the output to FILE instead of stdout\n"
+    "  -o, --output FILE       write the output to FILE instead of stdout;\n"
+    "                          FILE (or stdout's file) being one of the PATHs\n"
+    "                          is refused before anything is read (exit 2);\n"
+    "                          inside a walked directory it is left out\n"
     "      --format FORMAT     json (default): one line per message;\n"
     "                          summary: parse only, print the summary\n"
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
-    "      --files-from LIST   read paths from LIST, one a line (- for stdin)\n"
+    "      --files-from LIST   read paths from LIST, one a line (- for stdin);\n"
+    "                          a NUL byte in it is an error (use -0)\n"
+    "  -0, --null              paths in LIST end with NUL bytes (find -print0)\n"
     "      --include GLOB      in directories, parse only files whose name\n"
     "                          matches GLOB (e.g. '*.adexp'); the others are\n"
     "                          counted in the summary; named files always count\n"
     "      --max-file-size N   fail files larger than N bytes (suffixes K, M,\n"
-    "                          G; default 256M)\n"
+    "                          G; default 256M; also each decompressed file\n"
+    "                          or archive member)\n"
+    "      --max-depth N       nesting of lists and compounds (default 64,\n"
+    "                          at most 1024): DEPTH_LIMIT beyond\n"
+    "      --max-fields N      fields in a message (default 1000000): FIELD_LIMIT\n"
+    "      --max-list-items N  items in one list (default 100000): LIST_LIMIT\n"
+    "      --max-message-size N  bytes in a message (suffixes K, M, G;\n"
+    "                          default 64M): SIZE_LIMIT\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
     "\n"
     "Errors go to standard error as PATH:LINE:COLUMN: CODE: message, or\n"
     "PATH: message for a file that cannot be parsed at all (missing, empty,\n"
-    "binary: a NUL byte in its first 4 KiB or no '-' in it, too large, a\n"
-    "directory loop). A summary goes to standard error at the end, and a\n"
-    "progress line while running when standard error is a terminal.\n"
-    "Exit status: 0 if every input parsed, 1 if any failed, 2 on a usage error.\n";
+    "binary: a NUL byte in its first 4 KiB and no -TITLE, or no '-' in it;\n"
+    "too large, a directory loop, a corrupt archive). A NUL byte inside a\n"
+    "message is its NUL_BYTE error. Names are shown escaped (\\n, \\xHH, \\\\).\n"
+    "A summary goes to standard error at the end, and a progress line while\n"
+    "running when standard error is a terminal. If the output cannot be\n"
+    "written, the run stops; a regular file ends at its last complete line\n"
+    "and the summary says how many messages it holds.\n"
+    "Exit status: 0 if every input parsed, 1 if any failed or the output\n"
+    "could not be written, 2 on a usage error.\n";
 
 typedef struct cli {
     adexp_batch_options o;
     const char *output, *files_from;
-    int quiet, npaths, stdin_paths;
+    int quiet, npaths, stdin_paths, list_nul;
     char **paths;
 } cli;
 
@@ -89,6 +110,18 @@ static int parse_size(const char *s, size_t *out)
     if (*end || v == 0 || v > (SIZE_MAX >> 1 >> shift))
         return -1;
     *out = (size_t)v << shift;
+    return 0;
+}
+
+/* A count in [1, max]. */
+static int parse_count(const char *s, uint32_t max, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || v == 0 || v > max)
+        return -1;
+    *out = (uint32_t)v;
     return 0;
 }
 
@@ -180,6 +213,32 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
             return usage_error("%s needs a pattern", a);
         return -1;
     }
+    if (strcmp(a, "-0") == 0 || strcmp(a, "--null") == 0)
+        return c->list_nul = 1, -1;
+    if (is(a, NULL, "--max-depth")) {
+        if (!(v = value(argc, argv, i, "--max-depth")))
+            return usage_error("%s needs a number", a);
+        return parse_count(v, ADEXP_MAX_DEPTH_LIMIT, &c->o.parser.max_depth)
+                   ? usage_error("bad depth '%s' (1 to 1024)", v) : -1;
+    }
+    if (is(a, NULL, "--max-fields")) {
+        if (!(v = value(argc, argv, i, "--max-fields")))
+            return usage_error("%s needs a number", a);
+        return parse_count(v, UINT32_MAX, &c->o.parser.max_fields)
+                   ? usage_error("bad field count '%s'", v) : -1;
+    }
+    if (is(a, NULL, "--max-list-items")) {
+        if (!(v = value(argc, argv, i, "--max-list-items")))
+            return usage_error("%s needs a number", a);
+        return parse_count(v, UINT32_MAX, &c->o.parser.max_list_items)
+                   ? usage_error("bad item count '%s'", v) : -1;
+    }
+    if (is(a, NULL, "--max-message-size")) {
+        if (!(v = value(argc, argv, i, "--max-message-size")))
+            return usage_error("%s needs a size", a);
+        return parse_size(v, &c->o.parser.max_message_size)
+                   ? usage_error("bad size '%s'", v) : -1;
+    }
     if (is(a, NULL, "--max-file-size")) {
         if (!(v = value(argc, argv, i, "--max-file-size")))
             return usage_error("%s needs a size", a);
@@ -208,7 +267,23 @@ static int parse_args(cli *c, int argc, char **argv)
         return usage_error("%s", "no PATH given");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
         return usage_error("%s", "--files-from - and the path - both want standard input");
+    if (c->list_nul && !c->files_from)
+        return usage_error("%s", "-0 (--null) is for --files-from");
     return -1;
+}
+
+/* After a failed write: where the output stopped. */
+static void print_stop(const adexp_batch_stats *s, const char *output)
+{
+    fprintf(stderr, "adexp-parse: %s: %s: output stopped after %llu messages "
+            "(%llu bytes, ending at a complete line); %llu messages parsed "
+            "but not written, %llu inputs not read\n",
+            output ? output : "standard output", strerror(s->output_error),
+            (unsigned long long)s->messages_written,
+            (unsigned long long)s->bytes_written,
+            (unsigned long long)(s->messages > s->messages_written
+                                     ? s->messages - s->messages_written : 0),
+            (unsigned long long)s->inputs_not_read);
 }
 
 static void print_summary(const adexp_batch_stats *s, const char *include)
@@ -217,20 +292,34 @@ static void print_summary(const adexp_batch_stats *s, const char *include)
         fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
                 (unsigned long long)s->filtered, include);
     double el = s->elapsed > 1e-9 ? s->elapsed : 1e-9;
+    char unwritten[64] = "";
+    if (s->output_error)
+        snprintf(unwritten, sizeof unwritten, ", %llu not written",
+                 (unsigned long long)(s->messages > s->messages_written
+                                          ? s->messages - s->messages_written : 0));
     fprintf(stderr,
             "adexp-parse: %llu files (%llu ok, %llu failed), %llu skipped, "
-            "%llu messages (%llu failed), %.1f MB in %.3f s: %.1f MB/s, %.0f messages/s\n",
+            "%llu messages (%llu failed%s), %.1f MB in %.3f s: %.1f MB/s, %.0f messages/s\n",
             (unsigned long long)s->files, (unsigned long long)s->files_ok,
             (unsigned long long)s->files_failed, (unsigned long long)s->skipped,
             (unsigned long long)s->messages, (unsigned long long)s->messages_failed,
+            unwritten,
             (double)s->bytes / 1e6, s->elapsed, (double)s->bytes / 1e6 / el,
             (double)s->messages / el);
+    if (s->output_error)
+        fputs("adexp-parse: the run failed: the output could not be written\n", stderr);
 }
 
 static int queue_inputs(cli *c, adexp_batch *b)
 {
     if (c->files_from) {
-        int err = adexp_batch_add_list(b, c->files_from);
+        size_t line = 0;
+        int err = adexp_batch_add_list_sep(b, c->files_from, c->list_nul, &line);
+        if (err == EILSEQ) {
+            fprintf(stderr, "adexp-parse: %s:%zu: NUL byte in a list of lines "
+                    "(for find -print0, use -0)\n", c->files_from, line);
+            return 2;
+        }
         if (err) {
             fprintf(stderr, "adexp-parse: %s: %s\n", c->files_from, strerror(err));
             return 1;
@@ -244,10 +333,29 @@ static int queue_inputs(cli *c, adexp_batch *b)
     return 0;
 }
 
+/* The output must not be one of the inputs: checked before it is
+ * truncated (it is opened without O_TRUNC) and before anything is read. */
+static int check_output(cli *c, adexp_batch *b)
+{
+    const char *in = adexp_batch_find_input(b, c->o.out_fd);
+    if (in) {
+        fprintf(stderr, "adexp-parse: the output %s is the input %s: refused, "
+                "nothing read or written\n", c->output ? c->output : "(standard output)", in);
+        return 2;
+    }
+    struct stat st;
+    if (c->output && fstat(c->o.out_fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        ftruncate(c->o.out_fd, 0) != 0) {
+        fprintf(stderr, "adexp-parse: %s: %s\n", c->output, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 static int run(cli *c)
 {
     if (c->output) {
-        c->o.out_fd = open(c->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        c->o.out_fd = open(c->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
         if (c->o.out_fd < 0) {
             fprintf(stderr, "adexp-parse: %s: %s\n", c->output, strerror(errno));
             return 1;
@@ -263,6 +371,8 @@ static int run(cli *c)
     memset(&st, 0, sizeof st);
     int rc = queue_inputs(c, b);
     if (rc == 0)
+        rc = check_output(c, b);
+    if (rc == 0)
         rc = adexp_batch_run(b, &st);
     adexp_batch_free(b);
     if (rc < 0) {
@@ -272,15 +382,28 @@ static int run(cli *c)
     if (c->output && close(c->o.out_fd) != 0 && !st.output_error)
         st.output_error = errno, rc = 1;
     if (rc <= 1 && st.output_error)
-        fprintf(stderr, "adexp-parse: %s: %s (stopped)\n",
-                c->output ? c->output : "output", strerror(st.output_error));
-    if (!c->quiet)
+        print_stop(&st, c->output);
+    if (!c->quiet && rc <= 1)
         print_summary(&st, c->o.include);
     return rc;
 }
 
+/* Descriptors 0 to 2 closed by the caller (2>&-) would be given to the
+ * first files opened, and the diagnostics would go into the output: each
+ * closed one is opened on /dev/null before anything else. */
+static void valid_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (n >= 0 && n != fd)   /* the lowest free one: fd itself */
+                close(n);
+        }
+}
+
 int main(int argc, char **argv)
 {
+    valid_std_fds();
     cli c;
     memset(&c, 0, sizeof c);
     c.o = adexp_batch_options_default();

@@ -58,6 +58,10 @@ typedef struct adexp_batch_stats {
     uint64_t bytes;            /* bytes read from files that were parsed */
     double elapsed;            /* seconds, from adexp_batch_new to the end of run */
     int output_error;          /* errno of a failed write of the output, or 0 */
+    uint64_t messages_written; /* complete lines in the output (JSON: messages) */
+    uint64_t bytes_written;    /* bytes in the output; after a failed write, a
+                                  regular file is cut back to its last line */
+    uint64_t inputs_not_read;  /* inputs queued but never read (the output failed) */
 } adexp_batch_stats;
 
 typedef struct adexp_batch adexp_batch;
@@ -78,8 +82,19 @@ ADEXP_API int adexp_batch_add_path(adexp_batch *b, const char *path);
 ADEXP_API int adexp_batch_add_buffer(adexp_batch *b, const char *name,
                                      const char *data, size_t len);
 /* Queue each line of the file list (one path per line, "-": standard
- * input). Returns 0, or an errno if the list cannot be read. */
+ * input). Returns 0, or an errno if the list cannot be read; EILSEQ when
+ * it holds a NUL byte (then nothing is queued). */
 ADEXP_API int adexp_batch_add_list(adexp_batch *b, const char *list);
+/* The same; with nul = 1 the paths are ended by NUL bytes instead (find
+ * -print0, xargs -0), and may hold newlines. On EILSEQ, *bad_line (may be
+ * NULL) gets the 1-based line of the first NUL byte. */
+ADEXP_API int adexp_batch_add_list_sep(adexp_batch *b, const char *list, int nul,
+                                       size_t *bad_line);
+/* Before run: the first queued path that is the regular file open on fd
+ * (same device and inode; "-" when standard input is), or NULL. A caller
+ * about to write its output on fd can refuse to clobber an input. The walk
+ * itself leaves o.out_fd's file out of the directories it walks. */
+ADEXP_API const char *adexp_batch_find_input(const adexp_batch *b, int fd);
 /* Before run: the number of paths queued. After run: the number of inputs
  * met (files, failed paths and skipped entries). */
 ADEXP_API size_t adexp_batch_count(const adexp_batch *b);

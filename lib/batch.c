@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch_internal.h"
@@ -92,6 +93,10 @@ adexp_batch *adexp_batch_new(const adexp_batch_options *opts)
         return NULL;
     }
     b->t0 = now();
+    b->output.fd = b->o.out_fd;
+    struct stat st;
+    if (fstat(b->o.out_fd, &st) == 0 && S_ISREG(st.st_mode))
+        b->out_is_file = 1, b->out_dev = st.st_dev, b->out_ino = st.st_ino;
     return b;
 }
 
@@ -130,7 +135,7 @@ static void emit(run *r, adexp_buf *out, batch_str *err)
         err->len = 0;
     }
     if (out->len && !atomic_load(&r->stop)) {
-        int e = write_all(r->b->o.out_fd, out->data, out->len);
+        int e = batch_output_write(&r->b->output, out->data, out->len);
         if (e) {
             r->out_errno = e;
             atomic_store(&r->stop, 1);
@@ -360,6 +365,9 @@ static void collect(run *r, thread_ctx *t, unsigned jobs, adexp_batch_stats *st)
     st->files = st->files_ok + st->files_failed;
     st->filtered = r->b->filtered;
     st->output_error = r->out_errno;
+    st->messages_written = r->b->output.lines;
+    st->bytes_written = r->b->output.bytes;
+    st->inputs_not_read = r->b->n - atomic_load(&r->files_done);
 }
 
 static int run_init(run *r, adexp_batch *b, unsigned jobs)

@@ -85,6 +85,7 @@ void batch_inputs_free(adexp_batch *b)
     for (size_t i = 0; i < b->nroots; i++)
         free(b->roots[i].path);
     free(b->roots);
+    batch_seen_free(b->seen);
 }
 
 /* Queue a path that stat() could not follow. lstat() tells a dangling
@@ -158,6 +159,9 @@ static int add_entry(adexp_batch *b, const char *path, int top,
     struct stat st;
     if (stat(path, &st) != 0)
         return push_stat_error(b, path, errno);
+    if (b->out_is_file && st.st_dev == b->out_dev && st.st_ino == b->out_ino)
+        return top ? batch_push(b, BATCH_FAIL, path, "is the output file: not read")
+                   : batch_push(b, BATCH_SKIP, path, "the output file: left out of the walk");
     if (S_ISREG(st.st_mode) && !top) {
         const char *slash = strrchr(path, '/');
         return add_walked_file(b, path, slash ? slash + 1 : path);
@@ -168,7 +172,11 @@ static int add_entry(adexp_batch *b, const char *path, int top,
         if (stack_has(stack, &st))
             return batch_push(b, BATCH_FAIL, path,
                               "directory loop: leads back to a directory above it, not followed");
-        if (stack_push(stack, &st) != 0)
+        int seen = batch_seen_add(&b->seen, st.st_dev, st.st_ino);
+        if (seen > 0)
+            return batch_push(b, BATCH_SKIP, path,
+                              "directory already walked by another path: skipped");
+        if (seen < 0 || stack_push(stack, &st) != 0)
             return b->nomem = 1, -1;
         int rc = walk_dir(b, path, stack);
         stack->n--;
@@ -189,12 +197,14 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
 }
 
-static char *type_and_name(const struct dirent *de)
+/* A name whose inode number is the output file's is marked DT_UNKNOWN, so
+ * that the walk stat()s it and leaves the output out. */
+static char *type_and_name(const struct dirent *de, const adexp_batch *b)
 {
     size_t len = strlen(de->d_name) + 1;
     char *p = malloc(len + 1);
     if (p) {
-        p[0] = (char)de->d_type;
+        p[0] = (char)(b->out_is_file && de->d_ino == b->out_ino ? DT_UNKNOWN : de->d_type);
         memcpy(p + 1, de->d_name, len);
     }
     return p;
@@ -202,7 +212,7 @@ static char *type_and_name(const struct dirent *de)
 
 /* Read the names of dir, sorted by bytes, so that output does not depend
  * on the order the file system returns them in. */
-static int read_names(DIR *d, char ***out, size_t *n)
+static int read_names(const adexp_batch *b, DIR *d, char ***out, size_t *n)
 {
     char **v = NULL;
     size_t cap = 0;
@@ -218,7 +228,7 @@ static int read_names(DIR *d, char ***out, size_t *n)
                 goto fail;
             v = nv;
         }
-        if ((v[*n] = type_and_name(de)) == NULL)
+        if ((v[*n] = type_and_name(de, b)) == NULL)
             goto fail;
         (*n)++;
     }
@@ -273,7 +283,7 @@ static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack)
         return batch_push(b, BATCH_FAIL, dir, strerror(errno));
     size_t n;
     char **names;
-    int bad = read_names(d, &names, &n);
+    int bad = read_names(b, d, &names, &n);
     closedir(d);
     if (bad)
         return b->nomem = 1, -1;
@@ -319,7 +329,12 @@ int adexp_batch_add_buffer(adexp_batch *b, const char *name, const char *data,
 static void walk_root(adexp_batch *b, const char *path)
 {
     if (strcmp(path, "-") == 0) {
-        batch_push(b, BATCH_STDIN, path, NULL);
+        struct stat st;
+        if (b->out_is_file && fstat(STDIN_FILENO, &st) == 0 &&
+            st.st_dev == b->out_dev && st.st_ino == b->out_ino)
+            batch_push(b, BATCH_FAIL, path, "standard input is the output file: not read");
+        else
+            batch_push(b, BATCH_STDIN, path, NULL);
         return;
     }
     if (path[0] == '\0') {
@@ -342,61 +357,110 @@ void batch_walk_roots(adexp_batch *b)
     }
 }
 
-/* Read all of fd into a malloc'ed, NUL-terminated string. */
-static char *slurp(int fd, int *err)
+/* Read all of fd into a malloc'ed string of *len bytes. */
+static char *slurp(int fd, size_t *len, int *err)
 {
-    size_t len = 0, cap = 1 << 16;
+    size_t cap = 1 << 16;
     char *s = malloc(cap);
+    *len = 0;
     for (;;) {
         if (!s)
             return *err = ENOMEM, NULL;
-        ssize_t r = read(fd, s + len, cap - len - 1);
+        ssize_t r = read(fd, s + *len, cap - *len);
         if (r == 0)
             break;
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
             return *err = errno, free(s), NULL;
-        len += (size_t)r;
-        if (cap - len < 2) {
+        *len += (size_t)r;
+        if (cap - *len < 2) {
             char *t = realloc(s, cap *= 2);
             if (!t)
                 free(s);
             s = t;
         }
     }
-    s[len] = '\0';
     return s;
 }
 
-int adexp_batch_add_list(adexp_batch *b, const char *list)
+/* 1-based line of s[off] (a NUL byte met in a list of lines). */
+static size_t line_of(const char *s, size_t off)
+{
+    size_t line = 1;
+    for (const char *p = s, *end = s + off; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        line++;
+    return line;
+}
+
+/* Queue each item of s[0..len), items ended by sep (the last one may lack
+ * it); a list of lines also drops a CR before the newline (lists written
+ * on Windows). Empty items are ignored. */
+static int add_items(adexp_batch *b, char *s, size_t len, char sep)
+{
+    for (char *item = s, *end = s + len; item < end;) {
+        char *stop = memchr(item, sep, (size_t)(end - item));
+        if (!stop)
+            stop = end;
+        *stop = '\0';   /* end is inside the buffer: slurp keeps a spare byte */
+        size_t n = (size_t)(stop - item);
+        if (sep == '\n' && n && item[n - 1] == '\r')
+            item[--n] = '\0';
+        if (n && adexp_batch_add_path(b, item) != 0)
+            return ENOMEM;
+        item = stop + 1;
+    }
+    return 0;
+}
+
+int adexp_batch_add_list_sep(adexp_batch *b, const char *list, int nul,
+                             size_t *bad_line)
 {
     int fromstdin = strcmp(list, "-") == 0;
     int fd = fromstdin ? STDIN_FILENO : open(list, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return errno;
     int err = 0;
-    char *s = slurp(fd, &err);
+    size_t len;
+    char *s = slurp(fd, &len, &err);
     if (!fromstdin)
         close(fd);
     if (!s)
         return err;
-    for (char *line = s, *nl; *line; line = nl + 1) {
-        nl = strchr(line, '\n');
-        if (!nl)
-            nl = line + strlen(line) - 1;
-        else
-            *nl = '\0';
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\r')   /* lists written on Windows */
-            line[--len] = '\0';
-        if (len && adexp_batch_add_path(b, line) != 0) {
-            free(s);
-            return ENOMEM;
-        }
+    const char *z = nul ? NULL : memchr(s, '\0', len);
+    if (z) {
+        if (bad_line)
+            *bad_line = line_of(s, (size_t)(z - s));
+        free(s);
+        return EILSEQ;
     }
+    err = add_items(b, s, len, nul ? '\0' : '\n');
     free(s);
-    return 0;
+    return err;
+}
+
+int adexp_batch_add_list(adexp_batch *b, const char *list)
+{
+    return adexp_batch_add_list_sep(b, list, 0, NULL);
+}
+
+/* Is path (or "-": standard input) the file st describes? */
+static int same_file(const char *path, const struct stat *st)
+{
+    struct stat ps;
+    int rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &ps) : stat(path, &ps);
+    return rc == 0 && ps.st_dev == st->st_dev && ps.st_ino == st->st_ino;
+}
+
+const char *adexp_batch_find_input(const adexp_batch *b, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    for (size_t i = 0; i < b->nroots; i++)
+        if (!b->roots[i].data && same_file(b->roots[i].path, &st))
+            return b->roots[i].path;
+    return NULL;
 }
 
 size_t adexp_batch_count(const adexp_batch *b)

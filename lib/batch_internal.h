@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "adexp.h"
 #include "adexp_batch.h"
@@ -51,6 +52,18 @@ typedef struct batch_str {
 } batch_str;
 
 typedef struct batch_block batch_block;
+typedef struct walk_seen walk_seen;
+
+/* batch_output.c: the output descriptor, with what went through it. */
+typedef struct batch_output {
+    int fd;
+    uint64_t bytes, lines;     /* written; complete lines among them */
+    size_t partial;            /* bytes written after the last complete line */
+    int error;                 /* errno of the write that failed, or 0 */
+} batch_output;
+/* Write p[0..n). Returns 0 or an errno; after a failure nothing more is
+ * written, and a regular file is cut back to its last complete line. */
+int batch_output_write(batch_output *o, const char *p, size_t n);
 
 struct adexp_batch {
     adexp_batch_options o;
@@ -67,6 +80,11 @@ struct adexp_batch {
     double t0;
     void (*on_publish)(void *ctx);   /* run's hook, every so many entries */
     void *publish_ctx;
+    batch_output output;       /* o.out_fd and its counts */
+    int out_is_file;           /* o.out_fd is a regular file: out_dev, out_ino */
+    dev_t out_dev;             /* the walk leaves it out */
+    ino_t out_ino;
+    walk_seen *seen;           /* directories walked, by identity */
 };
 
 static inline const batch_entry *batch_entry_at(const adexp_batch *b, size_t i)
@@ -79,6 +97,9 @@ int batch_push(adexp_batch *b, int kind, const char *path, const char *note);
 /* Walk the roots into the queue (run calls it while the workers go). */
 void batch_walk_roots(adexp_batch *b);
 void batch_inputs_free(adexp_batch *b);
+/* batch_seen.c: 1 if (dev, ino) was added before, 0 if now, -1 no memory. */
+int batch_seen_add(walk_seen **s, dev_t dev, ino_t ino);
+void batch_seen_free(walk_seen *s);
 
 /* batch_file.c: one worker's reusable state and the per-file work. */
 typedef struct batch_worker {

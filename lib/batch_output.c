@@ -1,0 +1,60 @@
+/* Batch driver: writing the output, and what is left when that fails.
+ *
+ * Every byte written is counted, and so are the complete lines among
+ * them (one per message in the JSON format). When a write fails (a full
+ * disk, a closed pipe, /dev/full) and the output is a regular file, the
+ * file is cut back to its last complete line: what is there can be read
+ * line by line, and the counts say exactly how much it holds.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch_internal.h"
+
+static void count(batch_output *o, const char *p, size_t n)
+{
+    const char *end = p + n, *nl;
+    while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        o->lines++;
+        o->partial = 0;
+        p = nl + 1;
+    }
+    o->partial += (size_t)(end - p);
+    o->bytes += n;
+}
+
+/* Cut a regular file back to its last complete line. */
+static void cut_partial_line(batch_output *o)
+{
+    struct stat st;
+    if (o->partial == 0 || fstat(o->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    off_t end = lseek(o->fd, 0, SEEK_CUR);
+    if (end >= (off_t)o->partial && ftruncate(o->fd, end - (off_t)o->partial) == 0) {
+        lseek(o->fd, end - (off_t)o->partial, SEEK_SET);
+        o->bytes -= o->partial;
+        o->partial = 0;
+    }
+}
+
+int batch_output_write(batch_output *o, const char *p, size_t n)
+{
+    if (o->error)
+        return o->error;
+    while (n) {
+        ssize_t w = write(o->fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            o->error = w < 0 ? errno : EIO;
+            cut_partial_line(o);
+            return o->error;
+        }
+        count(o, p, (size_t)w);
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
