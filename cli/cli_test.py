@@ -277,12 +277,339 @@ def test_include(tmp):
     check("--include needs a pattern", rc == 2, rc)
 
 
+def messages_text(n, start=0):
+    return "".join(GOOD.format(n=i) for i in range(start, start + n))
+
+
+def test_archives(tmp):
+    """Compressed files and archives made here, known by their bytes (the
+    names say nothing), each member an input ARCHIVE:MEMBER."""
+    import gzip
+    import io
+    import lzma
+    import tarfile
+    import zipfile
+    d = os.path.join(tmp, "arch")
+    os.makedirs(d)
+    text = messages_text(3).encode()
+    write(os.path.join(d, "plain.bin"), gzip.compress(text))
+    write(os.path.join(d, "x.data"), lzma.compress(text))
+    write(os.path.join(d, "multi.gz"), gzip.compress(text) + gzip.compress(text))
+    for name, data in (("p1.gz", gzip.compress(text)), ("p1.xz", lzma.compress(text))):
+        write(os.path.join(d, name), data)
+    rc, out, err = run("-j", "2", os.path.join(d, "plain.bin"), os.path.join(d, "x.data"),
+                       os.path.join(d, "multi.gz"))
+    check("archives: gzip and xz by their bytes, source as given",
+          rc == 0 and sources(out) == [os.path.join(d, "plain.bin")] * 3 +
+          [os.path.join(d, "x.data")] * 3 + [os.path.join(d, "multi.gz")] * 6, err)
+    if shutil.which("zstd"):
+        z = os.path.join(d, "m.zst")
+        subprocess.run(["zstd", "-q", "-o", z, "-"], input=text, check=True)
+        rc, out, err = run(z)
+        check("archives: zstd", rc == 0 and sources(out) == [z] * 3, err)
+    else:
+        check("archives: zstd (the zstd tool is missing)", False)
+
+    def tar_bytes(mode, compress=None):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode=mode) as tf:
+            ti = tarfile.TarInfo("day")
+            ti.type = tarfile.DIRTYPE
+            tf.addfile(ti)
+            for name, data in (("day/b.adexp", messages_text(2).encode()),
+                               ("day/a.adexp", messages_text(1).encode()),
+                               ("day/c.adexp.gz", gzip.compress(messages_text(1).encode()))):
+                ti = tarfile.TarInfo(name)
+                ti.size = len(data)
+                tf.addfile(ti, io.BytesIO(data))
+            ti = tarfile.TarInfo("day/link")
+            ti.type = tarfile.SYMTYPE
+            ti.linkname = "a.adexp"
+            tf.addfile(ti)
+        return buf.getvalue()
+    t = os.path.join(d, "day.tar")
+    tgz = os.path.join(d, "day.tgz")
+    write(t, tar_bytes("w"))
+    write(tgz, gzip.compress(tar_bytes("w")))
+    txz = os.path.join(d, "day.tar.xz")
+    write(txz, lzma.compress(tar_bytes("w")))
+    want = lambda a: [f"{a}:day/b.adexp"] * 2 + [f"{a}:day/a.adexp", f"{a}:day/c.adexp.gz"]
+    for a in (t, tgz, txz):
+        rc, out, err = run("-j", "2", a)
+        c = counts(err)
+        check(f"archives: {os.path.basename(a)} members in archive order, "
+              "a compressed member decompressed",
+              rc == 0 and sources(out) == want(a), sources(out))
+        check(f"archives: {os.path.basename(a)} symlink member skipped with a note",
+              c and c["files"] == 3 and c["skipped"] == 1 and
+              f"{a}:day/link: symbolic link member: skipped" in err, err)
+    zp = os.path.join(d, "day.zip")
+    with zipfile.ZipFile(zp, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("z2.adexp", messages_text(1))
+        zf.writestr("sub/z1.adexp", messages_text(2))
+    rc, out, err = run(zp)
+    check("archives: zip members in order", rc == 0 and
+          sources(out) == [f"{zp}:z2.adexp", f"{zp}:sub/z1.adexp", f"{zp}:sub/z1.adexp"], err)
+    rc, out, err = run("-", stdin=gzip.compress(text))
+    check("archives: gzip on standard input", rc == 0 and sources(out) == ["-"] * 3, err)
+
+    # Corrupt and truncated: a clear error with the byte offset; the run goes on.
+    good = os.path.join(d, "p1.gz")
+    big = messages_text(3000).encode()
+    g = bytearray(gzip.compress(big))
+    g[len(g) // 2] ^= 0xFF
+    bad = os.path.join(d, "corrupt.gz")
+    write(bad, bytes(g))
+    cut = os.path.join(d, "cut.tgz")
+    tb = io.BytesIO()
+    with tarfile.open(fileobj=tb, mode="w") as tf:
+        for name in ("one.adexp", "two.adexp"):
+            ti = tarfile.TarInfo(name)
+            ti.size = len(big)
+            tf.addfile(ti, io.BytesIO(big))
+    tgzb = gzip.compress(tb.getvalue())
+    write(cut, tgzb[: len(tgzb) * 3 // 4])
+    cutxz = os.path.join(d, "cut.xz")
+    write(cutxz, lzma.compress(big)[:-40])
+    rc, out, err = run("-j", "2", bad, cut, cutxz, good)
+    check("archives: corrupt gzip is one error with its byte offset",
+          re.search(re.escape(bad) + r": corrupt gzip data at byte \d+ of the gzip data", err)
+          and not any(s == bad for s in sources(out)), err)
+    check("archives: truncated tar.gz names the member and the offset",
+          re.search(re.escape(cut) + r":two\.adexp: corrupt or truncated data at byte \d+ "
+                    r"of the member: truncated gzip data", err), err)
+    check("archives: a truncated xz is an error",
+          (cutxz + ": ") in err and cutxz not in sources(out), err)
+    check("archives: the run goes on after them",
+          rc == 1 and sources(out).count(good) == 3 and
+          sources(out).count(f"{cut}:one.adexp") == 3000, err)
+    junk = os.path.join(d, "junk.gz")
+    write(junk, b"\x1f\x8b" + b"not gzip at all" * 4)
+    rc, _, err = run(junk)
+    check("archives: gzip magic with a bad header fails clearly",
+          rc == 1 and junk + ": corrupt gzip data at byte" in err, err)
+    many = os.path.join(d, "many.gz")
+    write(many, gzip.compress(messages_text(50).encode()))
+    rc, _, err = run("--max-file-size", "2K", many)
+    check("archives: --max-file-size bounds the decompressed size too",
+          rc == 1 and "too large once decompressed" in err, err)
+
+
+def test_null_lists(tmp):
+    d = os.path.join(tmp, "nul")
+    names = ["a.adexp", "new\nline.adexp", "c d.adexp"]
+    paths = [os.path.join(d, n) for n in names]
+    for i, p in enumerate(paths):
+        write(p, GOOD.format(n=i))
+    find = subprocess.run(["find", d, "-name", "*.adexp", "-print0"],
+                          capture_output=True).stdout
+    rc, out, err = run("-0", "--files-from", "-", stdin=find)
+    check("-0: every path of find -print0, a newline in one",
+          rc == 0 and sorted(sources(out)) == sorted(paths), f"{rc} {err}")
+    rc, out, err = run("--null", "--files-from", "-", stdin=b"\0".join(
+        p.encode() for p in paths) + b"\0\0")
+    check("--null: list order kept, empty items ignored", rc == 0 and sources(out) == paths)
+    lst = paths[0].encode() + b"\n" + paths[2].encode() + b"\0\n"
+    rc, out, err = run("--files-from", "-", stdin=lst)
+    check("a NUL byte in a list of lines: error with its line, nothing parsed",
+          rc == 2 and "-:2: NUL byte in a list of lines" in err and out == "", err)
+    rc, _, err = run("-0", paths[0])
+    check("-0 without --files-from is a usage error", rc == 2, rc)
+
+
+def test_output_safety(tmp):
+    d = os.path.join(tmp, "outsafe")
+    f = os.path.join(d, "in.adexp")
+    write(f, GOOD.format(n=1) * 2)
+    before = open(f, "rb").read()
+    rc, out, err = run("-o", f, f)
+    check("-o naming an input: refused with exit 2, input untouched",
+          rc == 2 and open(f, "rb").read() == before and "is the input" in err, err)
+    link = os.path.join(d, "link.adexp")
+    os.symlink("in.adexp", link)
+    rc, _, err = run("-o", link, d)
+    check("-o through a link to a file in a walked directory: left out of the walk",
+          rc == 0 and "the output file: left out of the walk" in err, err)
+    write(f, before)
+    with open(f, "ab") as fo:
+        p = subprocess.run([EXE, f], stdout=fo, capture_output=False,
+                           stderr=subprocess.PIPE)
+    check("stdout appended to an input: refused", p.returncode == 2 and
+          open(f, "rb").read() == before, p.stderr)
+    o = os.path.join(d, "out.ndjson")
+    rc, out, err = run("-o", o, d)
+    c = counts(err)
+    with open(o) as fh:
+        lines = fh.read().splitlines()
+    check("-o inside the walked directory: left out with a note",
+          rc == 0 and len(lines) == 4 and c and c["skipped"] == 1 and
+          "out.ndjson: the output file: left out of the walk" in err, err)
+    rc, out, err = run("-o", "/dev/full", f)
+    c = counts(err)
+    check("-o /dev/full: exit 1, the summary says the run failed and what was not written",
+          rc == 1 and "No space left on device: output stopped after 0 messages" in err
+          and "2 not written" in err and "the run failed" in err, err)
+    # A small file size limit stands for a full disk: the output must end
+    # at a complete line, and the summary count what it holds.
+    import resource
+    import signal
+    big = os.path.join(d, "big")
+    write(os.path.join(big, "m.adexp"), messages_text(400))
+    limited = os.path.join(tmp, "limited.ndjson")
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50000, 50000))
+    p = subprocess.run([EXE, "-o", limited, big], capture_output=True,
+                       preexec_fn=small_files, timeout=20)
+    err = p.stderr.decode()
+    data = open(limited, "rb").read()
+    m = re.search(r"output stopped after (\d+) messages \((\d+) bytes", err)
+    check("full output (RLIMIT_FSIZE): ends at its last complete line, counted",
+          p.returncode == 1 and m and data.endswith(b"\n") and
+          int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data), err)
+    check("full output: every line it holds is whole JSON",
+          all(json.loads(l) for l in data.splitlines()))
+    mnt = os.path.join(tmp, "tmpfs")
+    os.makedirs(mnt)
+    if os.geteuid() == 0 and subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+            capture_output=True).returncode == 0:
+        try:
+            full = os.path.join(mnt, "out.ndjson")
+            rc, _, err = run("-o", full, big)
+            data = open(full, "rb").read()
+            m = re.search(r"output stopped after (\d+) messages", err)
+            check("full tmpfs: ends at its last complete line, counted",
+                  rc == 1 and m and data.endswith(b"\n") and
+                  int(m.group(1)) == data.count(b"\n"), err)
+        finally:
+            subprocess.run(["umount", mnt])
+    else:
+        print("note: no tmpfs could be mounted; the full disk is the RLIMIT_FSIZE check")
+
+
+def test_std_fds(tmp):
+    d = os.path.join(tmp, "fds")
+    write(os.path.join(d, "ok.adexp"), GOOD.format(n=1))
+    write(os.path.join(d, "bad.adexp"), BAD_MSG)
+    o = os.path.join(tmp, "fds.ndjson")
+    p = subprocess.run(["sh", "-c", f'exec 2>&-; exec "$0" -o "$1" "$2"', EXE, o, d],
+                       capture_output=False, timeout=20)
+    with open(o, "rb") as fh:
+        data = fh.read()
+    check("2>&-: diagnostics never go into the -o file",
+          p.returncode == 1 and all(json.loads(l) for l in data.splitlines())
+          and data.count(b"\n") == 2, data[:200])
+    p = subprocess.run(["sh", "-c", f'exec 0<&- 1>&-; exec "$0" "$1"', EXE, d],
+                       capture_output=True, timeout=20)
+    check("0<&- 1>&-: runs, diagnostics on stderr", p.returncode == 1 and
+          b"LIST_UNCLOSED" in p.stderr, p.stderr)
+
+
+def test_nul_in_message(tmp):
+    d = os.path.join(tmp, "nulmsg")
+    f = os.path.join(d, "three.adexp")
+    write(f, GOOD.format(n=1).encode() + b"-TITLE IFPL -ARCID X\0Y -ADEP EDDM\n" +
+          GOOD.format(n=3).encode())
+    rc, out, err = run(f)
+    msgs = [json.loads(l) for l in out.splitlines()]
+    check("NUL in a message: every message comes out", rc == 1 and len(msgs) == 3, err)
+    check("NUL in a message: that message's NUL_BYTE error with its position",
+          f"{f}:4:21: NUL_BYTE: NUL byte inside the message" in err and
+          [e["code"] for e in msgs[1]["errors"]] == ["NUL_BYTE"] and
+          not msgs[0]["errors"] and not msgs[2]["errors"], err)
+    c = counts(err)
+    check("NUL in a message: one message failed", c and c["msg_failed"] == 1, c)
+    b = os.path.join(d, "blob.bin")
+    write(b, b"\x89PNG\r\n\x1a\n\0\0\0-x")
+    rc, _, err = run(b)
+    check("a NUL and no -TITLE is still binary", rc == 1 and "binary file" in err, err)
+
+
+def test_symlink_fanout(tmp):
+    d = os.path.join(tmp, "fan")
+    for i in range(16):
+        os.makedirs(os.path.join(d, f"l{i}"), exist_ok=True)
+        os.makedirs(os.path.join(d, f"l{i + 1}"), exist_ok=True)
+        os.symlink(f"../l{i + 1}", os.path.join(d, f"l{i}", "a"))
+        os.symlink(f"../l{i + 1}", os.path.join(d, f"l{i}", "b"))
+    write(os.path.join(d, "l16", "m.adexp"), GOOD.format(n=1))
+    rc, out, err = run(os.path.join(d, "l0"), timeout=20)
+    c = counts(err)
+    check("symlink fan-out: the file once, each second way in skipped with a note",
+          rc == 0 and len(sources(out)) == 1 and c and c["skipped"] == 16 and
+          err.count("directory already walked by another path: skipped") == 16, c)
+
+
+def test_names(tmp):
+    d = os.path.join(tmp, "names").encode()
+    odd = [b"new\nline.adexp", b"esc\x1b[31mred.adexp", b"latin\xe9.adexp",
+           "latin\u00e9.adexp".encode(), b"back\\slash.adexp", b"c1\xc2\x9b.adexp"]
+    os.makedirs(d)
+    for n in odd:
+        with open(os.path.join(d, n), "wb") as fh:
+            fh.write(BAD_MSG.encode())
+    p = subprocess.run([EXE, "-j", "2", d], capture_output=True, timeout=20)
+    err = p.stderr
+    check("names: no raw control byte reaches stderr",
+          b"\x1b" not in err and b"\xc2\x9b" not in err and
+          err.count(b"\n") == err.count(b"LIST_UNCLOSED") + 1, err)
+    check("names: escapes shown", b"new\\nline.adexp:1:" in err and
+          b"esc\\x1B[31mred.adexp:1:" in err and b"latin\\xE9.adexp:1:" in err and
+          "latin\u00e9.adexp:1:".encode() in err and b"back\\\\slash" in err and
+          b"c1\\xC2\\x9B.adexp" in err, err)
+    srcs = [json.loads(l)["source"] for l in p.stdout.decode().splitlines()]
+    got = sorted(os.fsencode(s) for s in srcs)
+    check("names: JSON source gives back every name's bytes (surrogate escapes)",
+          got == sorted(os.path.join(d, n) for n in odd) and len(set(srcs)) == len(odd), got)
+    check("names: a Latin-1 name and its UTF-8 twin differ in JSON",
+          b'latin\\udce9.adexp"' in p.stdout and b"latin\\u00e9" not in p.stdout)
+
+
+def test_limit_options(tmp):
+    d = os.path.join(tmp, "limits")
+    f = os.path.join(d, "route.adexp")
+    pts = "".join(f"-PT -PTID P{i:06d}\n" for i in range(120000))
+    write(f, "-TITLE IFPL -ARCID LONG1 -BEGIN RTEPTS\n" + pts + "-END RTEPTS\n")
+    rc, _, err = run("--format", "summary", f, timeout=60)
+    check("a long route list fails by default with LIST_LIMIT", rc == 1 and "LIST_LIMIT" in err)
+    rc, _, err = run("--format", "summary", "--max-list-items", "200000", f, timeout=60)
+    check("--max-list-items raises it", rc == 0, err)
+    g = os.path.join(d, "small.adexp")
+    write(g, GOOD.format(n=1))
+    for args, code in ((["--max-fields", "3"], "FIELD_LIMIT"), (["--max-depth", "1"], "DEPTH_LIMIT"),
+                       (["--max-message-size", "40"], "SIZE_LIMIT")):
+        rc, _, err = run(*args, g)
+        check(f"{args[0]} {args[1]}: {code}", rc == 1 and code in err, err)
+    rc, _, err = run("--max-message-size", "1K", "--max-depth", "1024", "--max-fields", "100", g)
+    check("limits accepted at their edges (1K, 1024)", rc == 0, err)
+    for args in (["--max-depth", "0"], ["--max-depth", "1025"], ["--max-fields", "x"],
+                 ["--max-list-items", "-1"], ["--max-message-size", "0"],
+                 ["--max-message-size", "5T"], ["--max-fields"]):
+        rc, _, _ = run(*args, g)
+        check(f"usage error {args}", rc == 2, rc)
+
+
+def test_help_equals_readme(tmp):
+    rc, out, _ = run("--help")
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    m = re.search(r"### Options \(as printed by `adexp-parse --help`\)\n\n```\n(.*?)```",
+                  readme, re.S)
+    check("--help equals the README's copy", m and m.group(1) == out,
+          "" if not m else "".join(
+              f"\n  help: {a!r}\n  read: {b!r}" for a, b in
+              zip(out.splitlines(), m.group(1).splitlines()) if a != b)[:400])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-cli-")
     try:
         for t in (test_help_version_usage, test_walk_order, test_corpus,
                   test_stdin_and_lists, test_bad_inputs, test_outputs, test_progress,
-                  test_include):
+                  test_include, test_archives, test_null_lists, test_output_safety,
+                  test_std_fds, test_nul_in_message, test_symlink_fanout, test_names,
+                  test_limit_options, test_help_equals_readme):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -118,7 +118,8 @@ static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
             mb->data = p;
             mb->cap = cap;
         }
-        ssize_t n = r->read(r, mb->data + mb->len, mb->cap - mb->len);
+        size_t room = mb->cap - mb->len;
+        ssize_t n = r->read(r, mb->data + mb->len, room < want - mb->len ? room : want - mb->len);
         if (n < 0)
             return -1;
         if (n == 0)
