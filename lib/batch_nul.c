@@ -34,8 +34,10 @@ int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg
         return 0;
     while (at < m->nerrors && m->errors[at].offset <= off)
         at++;
-    memcpy(v, m->errors, at * sizeof *v);
-    memcpy(v + at + 1, m->errors + at, (m->nerrors - at) * sizeof *v);
+    if (m->nerrors) {   /* errors is NULL when there are none */
+        memcpy(v, m->errors, at * sizeof *v);
+        memcpy(v + at + 1, m->errors + at, (m->nerrors - at) * sizeof *v);
+    }
     v[at].code = ADEXP_E_NUL_BYTE;
     v[at].message = adexp_status_message(ADEXP_E_NUL_BYTE);
     v[at].offset = off;
