@@ -1,0 +1,157 @@
+/* Unit tests of the batch driver's input pieces: names escaped for
+ * diagnostics, lossless JSON sources, first-byte recognition of packed
+ * inputs, the gzip reader's checks, the set of walked directories. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "batch_internal.h"
+#include "json_out.h"
+
+static char *shown(const char *name)
+{
+    static batch_str s;
+    s.len = 0;
+    assert_int_equal(batch_str_put_name(&s, name), 0);
+    return s.data ? s.data : "";
+}
+
+static void test_names_escaped(void **state)
+{
+    (void)state;
+    assert_string_equal(shown("dir/a b.adexp"), "dir/a b.adexp");
+    assert_string_equal(shown("new\nline"), "new\\nline");
+    assert_string_equal(shown("esc\x1b[31m"), "esc\\x1B[31m");
+    assert_string_equal(shown("back\\x41"), "back\\\\x41");   /* not "A" */
+    assert_string_equal(shown("caf\xc3\xa9"), "caf\xc3\xa9");  /* UTF-8 kept */
+    assert_string_equal(shown("lat\xe9"), "lat\\xE9");
+    assert_string_equal(shown("c1\xc2\x9b"), "c1\\xC2\\x9B");  /* CSI in UTF-8 */
+    assert_string_equal(shown("over\xc0\xae"), "over\\xC0\\xAE");
+    assert_string_equal(shown("del\x7f\t\r"), "del\\x7F\\t\\r");
+}
+
+static char *source(const char *name)
+{
+    static char out[256];
+    adexp_slice s = {name, strlen(name)};
+    char *end = adexp_json_name_at(out, s);
+    *end = '\0';
+    return out;
+}
+
+static void test_json_sources(void **state)
+{
+    (void)state;
+    adexp_slice utf8 = {"caf\xc3\xa9", 5}, latin = {"caf\xe9", 4};
+    assert_true(adexp_json_name_is_utf8(utf8));
+    assert_false(adexp_json_name_is_utf8(latin));
+    assert_string_equal(source("caf\xe9"), "\"caf\\udce9\"");
+    assert_string_equal(source("\xc3\xa9\xff\"\\\n"), "\"\xc3\xa9\\udcff\\\"\\\\\\u000a\"");
+    assert_string_equal(source("\xed\xa0\x80"), "\"\\udced\\udca0\\udc80\"");  /* a surrogate */
+}
+
+static void test_packed_kinds(void **state)
+{
+    (void)state;
+    assert_int_equal(batch_packed_kind("\x1f\x8b\x08", 3), BATCH_COMPRESSED);
+    assert_int_equal(batch_packed_kind("\x28\xb5\x2f\xfd", 4), BATCH_COMPRESSED);
+    assert_int_equal(batch_packed_kind("\xfd" "7zXZ\0", 6), BATCH_COMPRESSED);
+    assert_int_equal(batch_packed_kind("BZh91AY&SY", 10), BATCH_COMPRESSED);
+    assert_int_equal(batch_packed_kind("BZh9 not bzip", 13), BATCH_PLAIN);
+    assert_int_equal(batch_packed_kind("PK\3\4", 4), BATCH_ARCHIVE);
+    assert_int_equal(batch_packed_kind("-TITLE IFPL", 11), BATCH_PLAIN);
+    assert_int_equal(batch_packed_kind("\x1f", 1), BATCH_PLAIN);
+    char tar[512];
+    memset(tar, 0, sizeof tar);
+    memcpy(tar + 257, "ustar", 5);
+    assert_int_equal(batch_packed_kind(tar, sizeof tar), BATCH_PLAIN);  /* bad sum */
+    unsigned sum = 0;
+    memset(tar + 148, ' ', 8);
+    for (size_t i = 0; i < sizeof tar; i++)
+        sum += (unsigned char)tar[i];
+    snprintf(tar + 148, 8, "%06o", sum);
+    assert_int_equal(batch_packed_kind(tar, sizeof tar), BATCH_ARCHIVE);
+}
+
+/* gzip of s in a buffer of cap bytes; returns its length. */
+static size_t gz(const char *s, unsigned char *out, size_t cap)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    z.next_in = (unsigned char *)(uintptr_t)s;
+    z.avail_in = (uInt)strlen(s);
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    size_t n = cap - z.avail_out;
+    deflateEnd(&z);
+    return n;
+}
+
+/* Read all of a gzip reader over data[0..len): the bytes, or NULL with
+ * the error in err. */
+static char *gunzip(const unsigned char *data, size_t len, char *err)
+{
+    static char out[4096];
+    batch_gzip g;
+    assert_int_equal(batch_gzip_open(&g, (const char *)data, len), 0);
+    size_t n = 0;
+    ssize_t r;
+    while ((r = g.r.read(&g.r, out + n, 7)) > 0)   /* small reads on purpose */
+        n += (size_t)r;
+    strcpy(err, r < 0 ? g.r.error : "");
+    g.r.close(&g.r);
+    out[n] = '\0';
+    return r < 0 ? NULL : out;
+}
+
+static void test_gzip_reader(void **state)
+{
+    (void)state;
+    unsigned char a[512];
+    char err[256];
+    size_t n = gz("-TITLE ACK\n", a, 256);
+    size_t m = gz("-TITLE REJ\n", a + n, 256);
+    assert_string_equal(gunzip(a, n + m, err), "-TITLE ACK\n-TITLE REJ\n");
+    memset(a + n + m, 0, 8);   /* zero padding after the last member is fine */
+    assert_non_null(gunzip(a, n + m + 8, err));
+    a[n + m] = 'x';
+    assert_null(gunzip(a, n + m + 8, err));
+    assert_non_null(strstr(err, "not gzip after the last member"));
+    assert_null(gunzip(a, n - 3, err));
+    assert_non_null(strstr(err, "truncated gzip data"));
+    a[n - 6] ^= 0xFF;          /* the CRC */
+    assert_null(gunzip(a, n, err));
+    assert_non_null(strstr(err, "corrupt gzip data"));
+}
+
+static void test_seen_set(void **state)
+{
+    (void)state;
+    walk_seen *s = NULL;
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(batch_seen_add(&s, 1, (ino_t)i * 7919), 0);
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(batch_seen_add(&s, 1, (ino_t)i * 7919), 1);
+    assert_int_equal(batch_seen_add(&s, 2, 0), 0);   /* another device */
+    batch_seen_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names_escaped),
+        cmocka_unit_test(test_json_sources),
+        cmocka_unit_test(test_packed_kinds),
+        cmocka_unit_test(test_gzip_reader),
+        cmocka_unit_test(test_seen_set),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
