@@ -9,16 +9,17 @@ typedef struct limit {
     const char *name;
     size_t offset;             /* in adexp_options */
     int is_size;               /* size_t, else uint32_t */
-    unsigned long long min;
+    unsigned long long min, max;   /* max 0: the type's */
 } limit;
 
 static const limit limits[] = {
-    {"max_depth", offsetof(adexp_options, max_depth), 0, 1},
-    {"max_fields", offsetof(adexp_options, max_fields), 0, 1},
-    {"max_list_items", offsetof(adexp_options, max_list_items), 0, 1},
-    {"max_keyword_len", offsetof(adexp_options, max_keyword_len), 0, 1},
-    {"max_errors", offsetof(adexp_options, max_errors), 0, 0},
-    {"max_message_size", offsetof(adexp_options, max_message_size), 1, 1},
+    {"max_depth", offsetof(adexp_options, max_depth), 0, 1, ADEXP_MAX_DEPTH_LIMIT},
+    {"max_fields", offsetof(adexp_options, max_fields), 0, 1, 0},
+    {"max_list_items", offsetof(adexp_options, max_list_items), 0, 1, 0},
+    {"max_keyword_len", offsetof(adexp_options, max_keyword_len), 0, 1, 0},
+    /* The parser allocates room for all of them up front. */
+    {"max_errors", offsetof(adexp_options, max_errors), 0, 1, 1u << 16},
+    {"max_message_size", offsetof(adexp_options, max_message_size), 1, 1, 0},
 };
 
 static int set_limit(const limit *l, PyObject *v, adexp_options *o)
@@ -28,7 +29,7 @@ static int set_limit(const limit *l, PyObject *v, adexp_options *o)
                      l->name, Py_TYPE(v)->tp_name);
         return -1;
     }
-    unsigned long long max = l->is_size ? SIZE_MAX : UINT32_MAX;
+    unsigned long long max = l->max ? l->max : l->is_size ? SIZE_MAX : UINT32_MAX;
     int overflow = 0;
     long long n = PyLong_AsLongLongAndOverflow(v, &overflow);
     if (n == -1 && PyErr_Occurred())
