@@ -1,25 +1,26 @@
 /* adexp.Field: one node of a message's tree, made when asked for. It keeps
- * its Message alive, which keeps the arena and the bytes alive. */
+ * the _Arena of the tree alive (and so the bytes), not the Message: the
+ * Message caches its Field list, and a cycle would never be freed. */
 #include "pyadexp.h"
 
 #include <string.h>
 
-static PyObject *field_new(PyObject *message, const adexp_field *f)
+static PyObject *field_new(PyObject *owner, const adexp_field *f)
 {
     pa_field *o = PyObject_New(pa_field, &pa_FieldType);
     if (!o)
         return NULL;
-    Py_INCREF(message);
-    o->message = message;
+    Py_INCREF(owner);
+    o->owner = owner;
     o->f = f;
     return (PyObject *)o;
 }
 
-PyObject *pa_field_list(PyObject *message, const adexp_field *first)
+PyObject *pa_field_list(PyObject *owner, const adexp_field *first)
 {
     PyObject *list = PyList_New(0);
     for (const adexp_field *f = first; list && f; f = f->next) {
-        PyObject *o = field_new(message, f);
+        PyObject *o = field_new(owner, f);
         if (!o || PyList_Append(list, o) != 0) {
             Py_XDECREF(o);
             Py_CLEAR(list);
@@ -49,7 +50,7 @@ PyObject *pa_first_value(const adexp_field *first, PyObject *key)
 
 static void field_dealloc(PyObject *self)
 {
-    Py_XDECREF(((pa_field *)self)->message);
+    Py_XDECREF(((pa_field *)self)->owner);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -91,7 +92,7 @@ static PyObject *get_kind(PyObject *self, void *c)
 static PyObject *get_children(PyObject *self, void *c)
 {
     (void)c;
-    return pa_field_list(((pa_field *)self)->message, F(self)->child);
+    return pa_field_list(((pa_field *)self)->owner, F(self)->child);
 }
 
 static PyObject *get_offset(PyObject *self, void *c)

@@ -4,7 +4,7 @@
  * The batch driver (adexp_batch.h) writes each message's output to a file
  * descriptor and has no per-message hook, so the module keeps its own pool:
  * each worker takes the next file, reads it, refuses what adexp-parse
- * refuses and parses every message into its own arena. The consumer waits
+ * refuses and parses every message into the file's arena. The consumer waits
  * (GIL released) for the file it is at and wraps its records into Messages.
  * Workers run at most WINDOW files ahead of the consumer, which bounds the
  * memory held by files parsed and not yet consumed. */
@@ -76,7 +76,8 @@ typedef struct slot {
     PyObject *source;          /* the path as given, as str */
     char *data;
     size_t len;
-    pa_records recs;
+    adexp_arena arena;         /* the trees of all its messages */
+    pa_msgs msgs;
     int err;                   /* errno, or -1: refused content (why) */
     char why[96];
     int done;
@@ -105,8 +106,11 @@ static void work_on(adexp_parser *p, slot *s)
         s->err = -1;
     if (!s->err && !p)
         s->err = ENOMEM;
-    if (!s->err && pa_parse_all(p, s->data, s->len, &s->recs) != 0)
-        s->err = ENOMEM;
+    if (!s->err) {
+        pa_arena_init(&s->arena, s->len);
+        if (pa_parse_all(p, s->data, s->len, &s->arena, &s->msgs) != 0)
+            s->err = ENOMEM;
+    }
 }
 
 static void *worker(void *arg)
@@ -138,7 +142,8 @@ static void slot_free(slot *s)
     Py_CLEAR(s->source);
     free(s->data);
     s->data = NULL;
-    pa_records_free(&s->recs);
+    pa_msgs_free(&s->msgs);
+    adexp_arena_free(&s->arena);
 }
 
 static int fill_slot(slot *s, PyObject *path)
@@ -371,11 +376,14 @@ static int enter(pa_files *it)
     }
     char *data = s->data;
     s->data = NULL;            /* the Blob frees it, even when it fails */
-    if (!(it->owner = pa_blob_new(data, s->len))) {
+    PyObject *blob = pa_blob_new(data, s->len);
+    it->owner = blob ? pa_arena_new(&s->arena, blob) : NULL;
+    Py_XDECREF(blob);
+    if (!it->owner) {
         advance(it);
         return -1;
     }
-    if (s->recs.n == 0) {
+    if (s->msgs.n == 0) {
         advance(it);
         return 0;
     }
@@ -394,8 +402,8 @@ static PyObject *files_next(PyObject *self)
                 continue;
         }
         slot *s = &it->slots[it->cur];
-        PyObject *m = pa_message_new(&s->recs.v[it->rec++], it->owner, s->source);
-        if (it->rec == s->recs.n)
+        PyObject *m = pa_message_new(&s->msgs.v[it->rec++], it->owner, s->source);
+        if (it->rec == s->msgs.n)
             advance(it);
         return m;
     }

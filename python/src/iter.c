@@ -1,6 +1,7 @@
 /* adexp.iter_file: the messages of one file, parsed one at a time as they
- * are asked for, each into its own arena: a big file's trees are never all
- * in memory at once, only its bytes. */
+ * are asked for. The trees go into an arena that is replaced by a new one
+ * every ROTATE bytes of messages: a big file's trees are never all in
+ * memory at once (only its bytes), as long as the messages are let go. */
 #include "pyadexp.h"
 
 #include <errno.h>
@@ -8,11 +9,14 @@
 #include <string.h>
 
 #define MAX_FILE_SIZE ((size_t)256 << 20)   /* the batch driver's default */
+#define ROTATE ((size_t)256 << 10)
 
 typedef struct pa_iter {
     PyObject_HEAD
     adexp_parser *parser;
-    PyObject *owner;           /* Blob of the file's bytes */
+    PyObject *blob;            /* the file's bytes */
+    PyObject *owner;           /* the _Arena the next message goes into */
+    size_t used;               /* bytes of the messages in it */
     PyObject *source;
     int done;
 } pa_iter;
@@ -23,6 +27,7 @@ static void iter_dealloc(PyObject *self)
     if (it->parser)
         adexp_parser_free(it->parser);
     Py_XDECREF(it->owner);
+    Py_XDECREF(it->blob);
     Py_XDECREF(it->source);
     Py_TYPE(self)->tp_free(self);
 }
@@ -32,18 +37,25 @@ static PyObject *iter_next(PyObject *self)
     pa_iter *it = (pa_iter *)self;
     if (it->done)
         return NULL;
-    pa_record rec;
-    pa_arena_init(&rec.arena);
+    if (!it->owner || it->used > ROTATE) {
+        adexp_arena a;
+        pa_arena_init(&a, ROTATE);
+        Py_CLEAR(it->owner);
+        if (!(it->owner = pa_arena_new(&a, it->blob)))
+            return NULL;
+        it->used = 0;
+    }
+    adexp_msg msg;
     adexp_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = adexp_parser_next(it->parser, &rec.arena, &rec.msg);
+    st = adexp_parser_next(it->parser, pa_arena_of(it->owner), &msg);
     Py_END_ALLOW_THREADS
     if (st == ADEXP_END || st == ADEXP_E_NOMEM) {
-        adexp_arena_free(&rec.arena);
         it->done = 1;
         return st == ADEXP_END ? NULL : PyErr_NoMemory();
     }
-    return pa_message_new(&rec, it->owner, it->source);
+    it->used += msg.length;
+    return pa_message_new(&msg, it->owner, it->source);
 }
 
 PyTypeObject pa_IterType = {
@@ -89,8 +101,10 @@ static PyObject *open_file(PyObject *path, const adexp_options *o)
     }
     it->source = src;
     it->done = 0;
-    it->owner = pa_blob_new(data, len);
-    it->parser = it->owner ? adexp_parser_new(o, NULL) : NULL;
+    it->owner = NULL;
+    it->used = 0;
+    it->blob = pa_blob_new(data, len);
+    it->parser = it->blob ? adexp_parser_new(o, NULL) : NULL;
     if (!it->parser) {
         Py_DECREF(it);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();

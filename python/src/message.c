@@ -1,18 +1,13 @@
-/* adexp.Message: one parsed message. It owns the arena of its tree and a
- * reference to the bytes the tree points into. */
+/* adexp.Message: one parsed message. It holds a
+ * reference to the arena of its tree and the bytes the tree points into. */
 #include "pyadexp.h"
 
-PyObject *pa_message_new(pa_record *rec, PyObject *owner, PyObject *source)
+PyObject *pa_message_new(const adexp_msg *msg, PyObject *owner, PyObject *source)
 {
     pa_message *m = PyObject_New(pa_message, &pa_MessageType);
-    if (!m) {
-        adexp_arena_free(&rec->arena);
-        adexp_arena_init(&rec->arena, NULL);
+    if (!m)
         return NULL;
-    }
-    m->arena = rec->arena;
-    m->msg = rec->msg;
-    adexp_arena_init(&rec->arena, NULL);
+    m->msg = *msg;
     Py_INCREF(owner);
     m->owner = owner;
     Py_INCREF(source);
@@ -27,7 +22,6 @@ static void message_dealloc(PyObject *self)
     Py_XDECREF(m->fields);
     Py_XDECREF(m->source);
     Py_XDECREF(m->owner);
-    adexp_arena_free(&m->arena);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -88,7 +82,7 @@ static PyObject *get_fields(PyObject *self, void *c)
 {
     (void)c;
     pa_message *m = (pa_message *)self;
-    if (!m->fields && !(m->fields = pa_field_list(self, m->msg.fields)))
+    if (!m->fields && !(m->fields = pa_field_list(m->owner, m->msg.fields)))
         return NULL;
     Py_INCREF(m->fields);
     return m->fields;

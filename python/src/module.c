@@ -24,7 +24,7 @@ static PyObject *bytes_of(PyObject *data)
                         Py_TYPE(data)->tp_name);
 }
 
-static PyObject *messages_of(pa_records *r, PyObject *owner, PyObject *source)
+static PyObject *messages_of(const pa_msgs *r, PyObject *owner, PyObject *source)
 {
     PyObject *list = PyList_New((Py_ssize_t)r->n);
     for (size_t i = 0; list && i < r->n; i++) {
@@ -37,27 +37,34 @@ static PyObject *messages_of(pa_records *r, PyObject *owner, PyObject *source)
     return list;
 }
 
-static PyObject *parse_bytes(PyObject *owner, PyObject *source, const adexp_options *o)
+static PyObject *parse_bytes(PyObject *bytes, PyObject *source, const adexp_options *o)
 {
     adexp_parser *p = pa_parser_get(o);
     if (!p)
         return NULL;
-    const char *data = PyBytes_AS_STRING(owner);
-    size_t len = (size_t)PyBytes_GET_SIZE(owner);
-    pa_records r = {NULL, 0, 0};
+    const char *data = PyBytes_AS_STRING(bytes);
+    size_t len = (size_t)PyBytes_GET_SIZE(bytes);
+    pa_msgs r = {NULL, 0, 0};
+    adexp_arena arena;
+    pa_arena_init(&arena, len);
     int rc;
     if (len >= RELEASE_GIL_FROM) {
         Py_BEGIN_ALLOW_THREADS
-        rc = pa_parse_all(p, data, len, &r);
+        rc = pa_parse_all(p, data, len, &arena, &r);
         Py_END_ALLOW_THREADS
     } else {
-        rc = pa_parse_all(p, data, len, &r);
+        rc = pa_parse_all(p, data, len, &arena, &r);
     }
     pa_parser_put(p, o);
-    if (rc != 0)
+    if (rc != 0) {
+        adexp_arena_free(&arena);
         return PyErr_NoMemory();
-    PyObject *list = messages_of(&r, owner, source);
-    pa_records_free(&r);
+    }
+    PyObject *owner = pa_arena_new(&arena, bytes), *list = NULL;
+    if (owner)
+        list = messages_of(&r, owner, source);
+    Py_XDECREF(owner);
+    pa_msgs_free(&r);
     return list;
 }
 
@@ -168,7 +175,7 @@ PyMODINIT_FUNC PyInit__adexp(void)
         return NULL;
     if (pa_keys_init() || pa_error_type_init() ||
         add_type(m, &pa_MessageType, "Message") || add_type(m, &pa_FieldType, "Field") ||
-        add_type(m, pa_ErrorType, "Error") || add_type(m, &pa_BlobType, NULL) ||
+        add_type(m, pa_ErrorType, "Error") || add_type(m, &pa_BlobType, NULL) || add_type(m, &pa_ArenaType, NULL) ||
         add_type(m, &pa_FilesType, NULL) || add_type(m, &pa_IterType, NULL))
         goto fail;
     pa_FileError = PyErr_NewExceptionWithDoc(

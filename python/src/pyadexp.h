@@ -37,24 +37,19 @@ int pa_no_more_kwargs(PyObject *kwargs, const char *func);
 
 /* ---------------------------------------------------------------- records.c */
 
-/* One parsed message and the arena that holds its tree. */
-typedef struct pa_record {
-    adexp_msg msg;
-    adexp_arena arena;
-} pa_record;
-
-typedef struct pa_records {
-    pa_record *v;
+/* The messages parsed from one buffer; their trees are in one arena. */
+typedef struct pa_msgs {
+    adexp_msg *v;
     size_t n, cap;
-} pa_records;
+} pa_msgs;
 
-/* Parse every message of data[0..len) with p, each into its own arena.
- * Runs without the GIL. Returns 0, or -1 when out of memory (then r holds
- * nothing). */
-int pa_parse_all(adexp_parser *p, const char *data, size_t len, pa_records *r);
-void pa_records_free(pa_records *r);
-/* An arena with the small chunks that suit one message's tree. */
-void pa_arena_init(adexp_arena *a);
+/* Parse every message of data[0..len) with p into arena. Runs without the
+ * GIL. Returns 0, or -1 when out of memory (then r holds nothing). */
+int pa_parse_all(adexp_parser *p, const char *data, size_t len,
+                 adexp_arena *arena, pa_msgs *r);
+void pa_msgs_free(pa_msgs *r);
+/* An arena whose chunks suit an input of len bytes. */
+void pa_arena_init(adexp_arena *a, size_t len);
 /* A parser for o: the module's cached one when its limits match, else a
  * new one. Give it back with pa_parser_put. Needs the GIL. */
 adexp_parser *pa_parser_get(const adexp_options *o);
@@ -68,31 +63,37 @@ int pa_refuse_content(const char *data, size_t len, char *why, size_t cap);
 PyObject *pa_blob_new(char *data, size_t len);
 extern PyTypeObject pa_BlobType;
 
+/* An arena owned by a Python object, which also keeps base (the bytes the
+ * trees point into) alive: what every Message holds. Takes over *a (and
+ * frees it on failure). */
+PyObject *pa_arena_new(adexp_arena *a, PyObject *base);
+adexp_arena *pa_arena_of(PyObject *arena_obj);
+extern PyTypeObject pa_ArenaType;
+
 /* ---------------------------------------------------------------- message.c */
 
 typedef struct pa_message {
     PyObject_HEAD
-    PyObject *owner;           /* keeps the bytes of the buffer alive */
+    PyObject *owner;           /* the _Arena of the tree, which keeps the bytes */
     PyObject *source;          /* str */
     PyObject *fields;          /* cached list of Field, or NULL */
-    adexp_arena arena;
     adexp_msg msg;
 } pa_message;
 
 extern PyTypeObject pa_MessageType;
-/* A Message taking over rec's arena (rec is left empty). */
-PyObject *pa_message_new(pa_record *rec, PyObject *owner, PyObject *source);
+/* A Message over msg, whose tree is in the _Arena owner. */
+PyObject *pa_message_new(const adexp_msg *msg, PyObject *owner, PyObject *source);
 
 /* ---------------------------------------------------------------- field.c */
 
 typedef struct pa_field {
     PyObject_HEAD
-    PyObject *message;         /* the Message whose arena holds f */
+    PyObject *owner;           /* the _Arena that holds f */
     const adexp_field *f;
 } pa_field;
 
 extern PyTypeObject pa_FieldType;
-PyObject *pa_field_list(PyObject *message, const adexp_field *first);
+PyObject *pa_field_list(PyObject *owner, const adexp_field *first);
 /* The folded value of the first basic field named key among first and its
  * siblings; NULL without an exception when there is none. */
 PyObject *pa_first_value(const adexp_field *first, PyObject *key);

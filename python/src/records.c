@@ -6,16 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Small first chunk: a message's tree rarely needs more, and each message
- * keeps its arena for as long as it lives. */
-#define RECORD_CHUNK 8192
-
-static int grow(pa_records *r)
+static int grow(pa_msgs *r)
 {
     if (r->n < r->cap)
         return 0;
     size_t cap = r->cap ? r->cap * 2 : 8;
-    pa_record *v = realloc(r->v, cap * sizeof *v);
+    adexp_msg *v = realloc(r->v, cap * sizeof *v);
     if (!v)
         return -1;
     r->v = v;
@@ -23,37 +19,35 @@ static int grow(pa_records *r)
     return 0;
 }
 
-void pa_arena_init(adexp_arena *a)
+/* A tree takes a few times the bytes of its text: chunks near that size
+ * keep a short input's arena small and a long one's chunks few. */
+void pa_arena_init(adexp_arena *a, size_t len)
 {
+    size_t chunk = len < 1024 ? 4096 : len > (256u << 10) ? (1u << 20) : len * 4;
     adexp_arena_init(a, NULL);
-    a->chunk_size = RECORD_CHUNK;
+    a->chunk_size = chunk;
 }
 
-int pa_parse_all(adexp_parser *p, const char *data, size_t len, pa_records *r)
+int pa_parse_all(adexp_parser *p, const char *data, size_t len,
+                 adexp_arena *arena, pa_msgs *r)
 {
     adexp_parser_reset(p, data, len);
     for (;;) {
         if (grow(r) != 0)
             break;
-        pa_record *rec = &r->v[r->n];
-        pa_arena_init(&rec->arena);
-        adexp_status st = adexp_parser_next(p, &rec->arena, &rec->msg);
-        if (st == ADEXP_END) {
-            adexp_arena_free(&rec->arena);
+        adexp_status st = adexp_parser_next(p, arena, &r->v[r->n]);
+        if (st == ADEXP_END)
             return 0;
-        }
         r->n++;
         if (st == ADEXP_E_NOMEM)
             break;
     }
-    pa_records_free(r);
+    pa_msgs_free(r);
     return -1;
 }
 
-void pa_records_free(pa_records *r)
+void pa_msgs_free(pa_msgs *r)
 {
-    for (size_t i = 0; i < r->n; i++)
-        adexp_arena_free(&r->v[i].arena);
     free(r->v);
     r->v = NULL;
     r->n = r->cap = 0;
@@ -142,4 +136,46 @@ PyObject *pa_blob_new(char *data, size_t len)
     b->data = data;
     b->len = len;
     return (PyObject *)b;
+}
+
+typedef struct pa_arena {
+    PyObject_HEAD
+    PyObject *base;
+    adexp_arena arena;
+} pa_arena;
+
+static void arena_dealloc(PyObject *self)
+{
+    pa_arena *a = (pa_arena *)self;
+    adexp_arena_free(&a->arena);
+    Py_XDECREF(a->base);
+    Py_TYPE(self)->tp_free(self);
+}
+
+PyTypeObject pa_ArenaType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "adexp._Arena",
+    .tp_basicsize = sizeof(pa_arena),
+    .tp_dealloc = arena_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The memory of message trees, kept alive for the messages in it.",
+};
+
+PyObject *pa_arena_new(adexp_arena *arena, PyObject *base)
+{
+    pa_arena *a = PyObject_New(pa_arena, &pa_ArenaType);
+    if (!a) {
+        adexp_arena_free(arena);
+        return NULL;
+    }
+    a->arena = *arena;             /* no pointer into the struct itself */
+    adexp_arena_init(arena, NULL);
+    Py_INCREF(base);
+    a->base = base;
+    return (PyObject *)a;
+}
+
+adexp_arena *pa_arena_of(PyObject *arena_obj)
+{
+    return &((pa_arena *)arena_obj)->arena;
 }
