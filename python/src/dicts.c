@@ -22,15 +22,17 @@ static const struct {
 
 static PyObject *children_list(const adexp_field *first)
 {
-    PyObject *list = PyList_New(0);
-    for (const adexp_field *f = first; list && f; f = f->next) {
+    Py_ssize_t n = 0;
+    for (const adexp_field *f = first; f; f = f->next)
+        n++;
+    PyObject *list = PyList_New(n);
+    Py_ssize_t i = 0;
+    for (const adexp_field *f = first; list && f; f = f->next, i++) {
         PyObject *d = pa_field_dict(f);
-        if (!d || PyList_Append(list, d) != 0) {
-            Py_XDECREF(d);
+        if (!d)
             Py_CLEAR(list);
-        } else {
-            Py_DECREF(d);
-        }
+        else
+            PyList_SET_ITEM(list, i, d);
     }
     return list;
 }
