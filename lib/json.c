@@ -5,7 +5,9 @@
 
 #include "adexp.h"
 #include "internal.h"
+#include "json_names.h"
 #include "json_out.h"
+#include "json_string.h"
 
 void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
 {
@@ -46,7 +48,7 @@ static int reserve(adexp_buf *b, size_t n)
 }
 
 /* The writer reserves the worst case of each piece, then appends without
- * checks: a string of n bytes takes at most 6n + 2 (every byte \u00XX). */
+ * checks (a string: json_string_room). */
 typedef struct writer {
     adexp_buf *b;
     int ok;
@@ -83,111 +85,6 @@ static char *put_u64(char *o, uint64_t v)
     return o;
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len;
-    unsigned min;
-    unsigned cp;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
-    else return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-enum { J_PLAIN = 0, J_SEP, J_QUOTE, J_CTRL, J_HIGH };
-
-/* Byte classes for JSON strings: copied as is, separator, escaped with a
- * backslash, control byte, byte >= 0x80. */
-static const uint8_t json_class[256] = {
-    [0x00] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
-    [0x08] = J_CTRL, J_SEP, J_SEP, J_CTRL, J_CTRL, J_SEP, J_CTRL, J_CTRL,
-    [0x10] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
-    [0x18] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
-    [' '] = J_SEP, ['"'] = J_QUOTE, ['\\'] = J_QUOTE,
-    [0x80] = J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-};
-
-static char *escape_byte(char *o, unsigned char c)
-{
-    static const char hex[] = "0123456789abcdef";
-    o = LIT(o, "\\u00");
-    *o++ = hex[c >> 4];
-    *o++ = hex[c & 15];
-    return o;
-}
-
-/* A JSON string of s at o (room: 6 * s.len + 2). With fold, runs of
- * separators become one space and the ends are trimmed; without, only
- * the space is kept as is. */
-static char *string_at(char *o, adexp_slice s, int fold)
-{
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    size_t i = 0, n = s.len;
-    int pending = 0, any = 0;
-    *o++ = '"';
-    while (i < n) {
-        unsigned char c = p[i];
-        unsigned k = json_class[c];
-        if (k == J_SEP && fold) {
-            pending = any;
-            i++;
-            continue;
-        }
-        if (pending)
-            *o++ = ' ';
-        pending = 0;
-        any = 1;
-        if (k == J_PLAIN || c == ' ') {
-            do
-                *o++ = (char)p[i++];
-            while (i < n && json_class[p[i]] == J_PLAIN);
-        } else if (k == J_QUOTE) {
-            *o++ = '\\';
-            *o++ = (char)c;
-            i++;
-        } else {
-            size_t u = k == J_HIGH ? utf8_len(p + i, n - i) : 0;
-            if (u) {
-                memcpy(o, p + i, u);
-                o += u;
-                i += u;
-            } else {
-                o = escape_byte(o, c);
-                i++;
-            }
-        }
-    }
-    *o++ = '"';
-    return o;
-}
-
 int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
 {
     if (!reserve(out, n))
@@ -200,22 +97,53 @@ int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
 
 int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
 {
-    if (s.len > (SIZE_MAX - 2) / 6 || !reserve(out, 6 * s.len + 2))
+    size_t need = json_string_room(s.len);
+    if (need == SIZE_MAX || !reserve(out, need))
         return 0;
-    out->len = (size_t)(string_at(out->data + out->len, s, fold) - out->data);
+    out->len = (size_t)(json_string(out->data + out->len, s, fold) - out->data);
     return 1;
 }
 
-/* Worst-case bytes of a field's own text (not its children). */
+/* Bytes a field's own text may take (not its children's), tail included:
+ * its two strings at worst (json_string_room) and FIELD_FIXED for the rest. */
+#define FIELD_FIXED 192
+/* The tail written after a field's children: ']', its flags' keys, '}'. */
+#define TAIL_ROOM 64
+
 static size_t field_room(const adexp_field *f)
 {
     size_t n = f->keyword.len + f->value.len;
-    return n > (SIZE_MAX - 128) / 6 ? SIZE_MAX : 6 * n + 128;
+    return n > (SIZE_MAX - FIELD_FIXED) / 6 ? SIZE_MAX : 6 * n + FIELD_FIXED;
+}
+
+/* '{"name":"KEYWORD"'. A dictionary field's keyword is its entry's (the
+ * parser found the entry by these bytes): one copy of json_names. */
+static char *put_name(char *o, const adexp_field *f)
+{
+    if (f->dict_id < DICT_COUNT) {
+        const json_name *jn = &json_names[f->dict_id];
+        if (jn->len == f->keyword.len + 10) {
+            memcpy(o, jn, sizeof *jn);
+            return o + jn->len;
+        }
+    }
+    o = LIT(o, "{\"name\":");
+    return json_string(o, f->keyword, 1);
+}
+
+/* The end of a field's object: its flags' keys, then '}'. */
+static char *put_end(char *o, const adexp_field *f)
+{
+    if (f->flags & ADEXP_FIELD_UNKNOWN)
+        o = LIT(o, ",\"unknown\":true");
+    *o++ = '}';
+    return o;
 }
 
 static void put_fields(writer *w, const adexp_field *f);
 
-/* One field and its children; sep: the ',' before all but the first. */
+/* One field and its children; sep: the ',' before all but the first. The
+ * field's own text is written in the room reserved once for it. */
 static void put_field(writer *w, const adexp_field *f, int sep)
 {
     size_t need = field_room(f);
@@ -224,31 +152,25 @@ static void put_field(writer *w, const adexp_field *f, int sep)
         w->ok = 0;
         return;
     }
-    if (sep)
-        *o++ = ',';
-    o = LIT(o, "{\"name\":");
-    o = string_at(o, f->keyword, 1);
+    *o = ',';
+    o = put_name(o + sep, f);
     int list = f->kind == ADEXP_LIST;
     int fields = f->kind == ADEXP_COMPOUND && (f->child || f->value.len == 0);
     if (!list && (f->kind == ADEXP_BASIC || f->value.len > 0)) {
         o = LIT(o, ",\"value\":");
-        o = string_at(o, f->value, 1);
+        o = json_string(o, f->value, 1);
     }
-    if (list)
-        o = LIT(o, ",\"items\":[");
-    else if (fields)
-        o = LIT(o, ",\"fields\":[");
-    commit(w, o);
-    if (list || fields)
-        put_fields(w, f->child);
-    if (!(o = room(w, 32)))
+    if (!list && !fields) {
+        commit(w, put_end(o, f));
         return;
-    if (list || fields)
-        *o++ = ']';
-    if (f->flags & ADEXP_FIELD_UNKNOWN)
-        o = LIT(o, ",\"unknown\":true");
-    *o++ = '}';
+    }
+    o = list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
     commit(w, o);
+    put_fields(w, f->child);
+    if (!(o = room(w, TAIL_ROOM)))
+        return;
+    *o++ = ']';
+    commit(w, put_end(o, f));
 }
 
 static void put_fields(writer *w, const adexp_field *f)
@@ -297,21 +219,22 @@ static void put_errors(writer *w, const adexp_msg *msg)
 static void put_head(writer *w, const adexp_msg *msg, adexp_slice src)
 {
     adexp_slice title = msg->view.title;
-    if (src.len > (SIZE_MAX - 256) / 6 - title.len) {
+    size_t ns = json_string_room(src.len), nt = json_string_room(title.len);
+    if (ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128) {
         w->ok = 0;
         return;
     }
-    char *o = room(w, 6 * (src.len + title.len) + 256);
+    char *o = room(w, ns + nt + 128);
     if (!o)
         return;
     o = LIT(o, "{\"source\":");
-    o = string_at(o, src, 0);
+    o = json_string(o, src, 0);
     o = LIT(o, ",\"index\":");
     o = put_u64(o, msg->index);
     o = LIT(o, ",\"offset\":");
     o = put_u64(o, msg->offset);
     o = LIT(o, ",\"title\":");
-    o = title.ptr ? string_at(o, title, 1) : LIT(o, "null");
+    o = title.ptr ? json_string(o, title, 1) : LIT(o, "null");
     commit(w, LIT(o, ",\"fields\":["));
 }
 
