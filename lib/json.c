@@ -47,28 +47,30 @@ static int reserve(adexp_buf *b, size_t n)
     return 1;
 }
 
-/* The writer reserves the worst case of each piece, then appends without
- * checks (a string: json_string_room). */
+/* The writer keeps its cursor in a local: each piece reserves its worst
+ * case (a string: json_string_room) with room(), then appends without
+ * checks; the buffer's length is set once, at the end. */
 typedef struct writer {
     adexp_buf *b;
-    int ok;
+    char *end;                 /* of the buffer's room */
 } writer;
 
-/* Room for n more bytes: a pointer to them, or NULL (and the writer fails). */
-static inline char *room(writer *w, size_t n)
+/* room() when the buffer must grow: o in the grown buffer, or NULL. */
+static char *grow(writer *w, char *o, size_t n)
 {
-    if (w->b->cap - w->b->len >= n && w->ok)
-        return w->b->data + w->b->len;
-    if (!w->ok || !reserve(w->b, n)) {
-        w->ok = 0;
+    adexp_buf *b = w->b;
+    b->len = (size_t)(o - b->data);
+    if (!reserve(b, n))
         return NULL;
-    }
-    return w->b->data + w->b->len;
+    w->end = b->data + b->cap;
+    return b->data + b->len;
 }
 
-static void commit(writer *w, const char *end)
+/* Room for n bytes at o: o, or o in the grown buffer, or NULL when out of
+ * memory (or n is SIZE_MAX). */
+static inline char *room(writer *w, char *o, size_t n)
 {
-    w->b->len = (size_t)(end - w->b->data);
+    return (size_t)(w->end - o) >= n ? o : grow(w, o, n);
 }
 
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
@@ -104,11 +106,12 @@ int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
     return 1;
 }
 
-/* Bytes a field's own text may take (not its children's), tail included:
- * its two strings at worst (json_string_room) and FIELD_FIXED for the rest. */
+/* Bytes a field's own text may take (not its children's), its end
+ * included: its two strings at worst (json_string_room) and FIELD_FIXED
+ * for the rest; SIZE_MAX if that overflows. */
 #define FIELD_FIXED 192
-/* The tail written after a field's children: ']', its flags' keys, '}'. */
-#define TAIL_ROOM 64
+/* The end written after a field's children: ']', its flags' keys, '}'. */
+#define END_ROOM 64
 
 static size_t field_room(const adexp_field *f)
 {
@@ -140,52 +143,45 @@ static char *put_end(char *o, const adexp_field *f)
     return o;
 }
 
-static void put_fields(writer *w, const adexp_field *f);
-
-/* One field and its children; sep: the ',' before all but the first. The
- * field's own text is written in the room reserved once for it. */
-static void put_field(writer *w, const adexp_field *f, int sep)
+/* Fields f, f->next, ... and their children, comma-separated, at o. Each
+ * field's own text is written in the room reserved once for it. Returns the
+ * end, or NULL when out of memory. */
+static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
-    size_t need = field_room(f);
-    char *o = need == SIZE_MAX ? NULL : room(w, need);
-    if (!o) {
-        w->ok = 0;
-        return;
+    for (int sep = 0; f; f = f->next, sep = 1) {
+        if (!(o = room(w, o, field_room(f))))
+            return NULL;
+        *o = ',';
+        o = put_name(o + sep, f);
+        if (f->kind == ADEXP_BASIC) {
+            o = LIT(o, ",\"value\":");
+            o = put_end(json_string(o, f->value, 1), f);
+            continue;
+        }
+        int list = f->kind == ADEXP_LIST;
+        if (!list && f->value.len > 0) {
+            o = LIT(o, ",\"value\":");
+            o = json_string(o, f->value, 1);
+            if (!f->child) {
+                o = put_end(o, f);
+                continue;
+            }
+        }
+        o = list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
+        if (!(o = put_fields(w, o, f->child)) || !(o = room(w, o, END_ROOM)))
+            return NULL;
+        *o++ = ']';
+        o = put_end(o, f);
     }
-    *o = ',';
-    o = put_name(o + sep, f);
-    int list = f->kind == ADEXP_LIST;
-    int fields = f->kind == ADEXP_COMPOUND && (f->child || f->value.len == 0);
-    if (!list && (f->kind == ADEXP_BASIC || f->value.len > 0)) {
-        o = LIT(o, ",\"value\":");
-        o = json_string(o, f->value, 1);
-    }
-    if (!list && !fields) {
-        commit(w, put_end(o, f));
-        return;
-    }
-    o = list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
-    commit(w, o);
-    put_fields(w, f->child);
-    if (!(o = room(w, TAIL_ROOM)))
-        return;
-    *o++ = ']';
-    commit(w, put_end(o, f));
+    return o;
 }
 
-static void put_fields(writer *w, const adexp_field *f)
-{
-    for (int sep = 0; f && w->ok; f = f->next, sep = 1)
-        put_field(w, f, sep);
-}
-
-static void put_error(writer *w, const adexp_error *e)
+static char *put_error(writer *w, char *o, const adexp_error *e)
 {
     const char *name = adexp_status_name(e->code);
     size_t nlen = strlen(name), mlen = strlen(e->message);
-    char *o = room(w, nlen + mlen + 128);
-    if (!o)
-        return;
+    if (!(o = room(w, o, nlen + mlen + 128)))
+        return NULL;
     o = LIT(o, "{\"code\":\"");
     memcpy(o, name, nlen);
     o = LIT(o + nlen, "\",\"message\":\"");
@@ -197,36 +193,33 @@ static void put_error(writer *w, const adexp_error *e)
     o = LIT(o, ",\"offset\":");
     o = put_u64(o, e->offset);
     *o++ = '}';
-    commit(w, o);
+    return o;
 }
 
-static void put_errors(writer *w, const adexp_msg *msg)
+/* The line's tail: the errors and the '\n'. */
+static char *put_errors(writer *w, char *o, const adexp_msg *msg)
 {
-    char *o = room(w, 16);
-    if (!o)
-        return;
-    commit(w, LIT(o, "],\"errors\":["));
-    for (size_t i = 0; i < msg->nerrors; i++) {
-        if (i && (o = room(w, 1)))
-            *o++ = ',', commit(w, o);
-        put_error(w, &msg->errors[i]);
+    if (!(o = room(w, o, 16)))
+        return NULL;
+    o = LIT(o, "],\"errors\":[");
+    for (size_t i = 0; i < msg->nerrors && o; i++) {
+        if (i)
+            *o++ = ',';    /* in the last put_error's room: it used at most 113 of its 128 */
+        o = put_error(w, o, &msg->errors[i]);
     }
-    if ((o = room(w, 3)))
-        commit(w, LIT(o, "]}\n"));
+    if (!o || !(o = room(w, o, 3)))
+        return NULL;
+    return LIT(o, "]}\n");
 }
 
 /* The line's head: source, index, offset, title, and "fields":[. */
-static void put_head(writer *w, const adexp_msg *msg, adexp_slice src)
+static char *put_head(writer *w, char *o, const adexp_msg *msg, adexp_slice src)
 {
     adexp_slice title = msg->view.title;
     size_t ns = json_string_room(src.len), nt = json_string_room(title.len);
-    if (ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128) {
-        w->ok = 0;
-        return;
-    }
-    char *o = room(w, ns + nt + 128);
-    if (!o)
-        return;
+    if (ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128 ||
+        !(o = room(w, o, ns + nt + 128)))
+        return NULL;
     o = LIT(o, "{\"source\":");
     o = json_string(o, src, 0);
     o = LIT(o, ",\"index\":");
@@ -235,20 +228,22 @@ static void put_head(writer *w, const adexp_msg *msg, adexp_slice src)
     o = put_u64(o, msg->offset);
     o = LIT(o, ",\"title\":");
     o = title.ptr ? json_string(o, title, 1) : LIT(o, "null");
-    commit(w, LIT(o, ",\"fields\":["));
+    return LIT(o, ",\"fields\":[");
 }
 
 adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)
 {
-    writer w = {out, 1};
     size_t start = out->len;
+    if (!out->data && !reserve(out, 1))     /* so that o and end are never NULL */
+        return ADEXP_E_NOMEM;
+    writer w = {out, out->data + out->cap};
     adexp_slice src = {source, strlen(source)};
-    put_head(&w, msg, src);
-    put_fields(&w, msg->fields);
-    put_errors(&w, msg);
-    if (!w.ok) {
+    char *o = out->data + start;
+    if (!(o = put_head(&w, o, msg, src)) || !(o = put_fields(&w, o, msg->fields)) ||
+        !(o = put_errors(&w, o, msg))) {
         out->len = start;
         return ADEXP_E_NOMEM;
     }
+    out->len = (size_t)(o - out->data);
     return ADEXP_OK;
 }
