@@ -200,7 +200,7 @@ static ALWAYS_INLINE uint64_t swar_load_short(const unsigned char *p, size_t n)
     return p[0] | (uint64_t)p[n >> 1] << (8 * (n >> 1)) | (uint64_t)p[n - 1] << (8 * (n - 1));
 }
 
-static size_t run_swar(const unsigned char *p, size_t n, char *o, int fold)
+static ALWAYS_INLINE size_t run_swar(const unsigned char *p, size_t n, char *o, int fold)
 {
     uint64_t x, m;
     size_t i = 0;
@@ -259,7 +259,7 @@ static ALWAYS_INLINE __m128i sse2_load_short(const unsigned char *p, size_t n)
     return _mm_set_epi64x((long long)hi, (long long)lo);
 }
 
-static size_t run_sse2(const unsigned char *p, size_t n, char *o, int fold)
+static ALWAYS_INLINE size_t run_sse2(const unsigned char *p, size_t n, char *o, int fold)
 {
     __m128i x;
     unsigned m;
@@ -292,6 +292,18 @@ static ALWAYS_INLINE char *string_runs(char *o, adexp_slice s, int fold, run_fn 
     size_t i = 0, n = s.len;
     int pending = 0, any = 0;
     *o++ = '"';
+    /* Most strings are one run: tried first, then the loop goes on after
+     * it (in the state the loop would have reached). A separator at the
+     * start is folded by the loop. */
+    if (n && !(fold && json_class[p[0]] == J_SEP)) {
+        i = run(p, n, o, fold);
+        o += i;
+        any = i > 0;
+        if (i == n) {
+            *o++ = '"';
+            return o;
+        }
+    }
     while (i < n) {
         unsigned char c = p[i];
         unsigned k = json_class[c];
@@ -328,28 +340,18 @@ static ALWAYS_INLINE char *string_runs(char *o, adexp_slice s, int fold, run_fn 
     return o;
 }
 
-char *json_string_bytes(char *o, adexp_slice s, int fold)
-{
-    return string_runs(o, s, fold, run_bytes);
-}
+/* Each writer in two copies, with fold known to the compiler. */
+#define WRITER(name, run)                                                              \
+    char *name(char *o, adexp_slice s, int fold)                                       \
+    {                                                                                  \
+        return fold ? string_runs(o, s, 1, run) : string_runs(o, s, 0, run);           \
+    }
 
-char *json_string_swar(char *o, adexp_slice s, int fold)
-{
-    return string_runs(o, s, fold, run_swar);
-}
-
+WRITER(json_string_bytes, run_bytes)
+WRITER(json_string_swar, run_swar)
 #if JSON_STRING_SSE2
-char *json_string_sse2(char *o, adexp_slice s, int fold)
-{
-    return string_runs(o, s, fold, run_sse2);
-}
-#endif
-
-char *json_string(char *o, adexp_slice s, int fold)
-{
-#if JSON_STRING_SSE2
-    return string_runs(o, s, fold, run_sse2);
+WRITER(json_string_sse2, run_sse2)
+WRITER(json_string, run_sse2)
 #else
-    return string_runs(o, s, fold, run_swar);
+WRITER(json_string, run_swar)
 #endif
-}
