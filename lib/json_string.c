@@ -284,26 +284,12 @@ static ALWAYS_INLINE size_t run_sse2(const unsigned char *p, size_t n, char *o, 
 }
 #endif
 
-/* The rule of json_string_scalar with its runs copied by run: the same
- * states, the same output. */
-static ALWAYS_INLINE char *string_runs(char *o, adexp_slice s, int fold, run_fn *run)
+/* The rule of json_string_scalar with its runs copied by run, from p[i]
+ * on, o the output for it; any: whether a byte was written before. */
+static ALWAYS_INLINE char *string_rest(char *o, const unsigned char *p, size_t i, size_t n,
+                                       int fold, int any, run_fn *run)
 {
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    size_t i = 0, n = s.len;
-    int pending = 0, any = 0;
-    *o++ = '"';
-    /* Most strings are one run: tried first, then the loop goes on after
-     * it (in the state the loop would have reached). A separator at the
-     * start is folded by the loop. */
-    if (n && !(fold && json_class[p[0]] == J_SEP)) {
-        i = run(p, n, o, fold);
-        o += i;
-        any = i > 0;
-        if (i == n) {
-            *o++ = '"';
-            return o;
-        }
-    }
+    int pending = 0;
     while (i < n) {
         unsigned char c = p[i];
         unsigned k = json_class[c];
@@ -340,11 +326,45 @@ static ALWAYS_INLINE char *string_runs(char *o, adexp_slice s, int fold, run_fn 
     return o;
 }
 
-/* Each writer in two copies, with fold known to the compiler. */
+/* Most strings are one run: it is tried first, with few registers live,
+ * and string_rest (out of line) goes on after it in the state its loop
+ * would have reached there. A separator at the start is left to the loop,
+ * which folds it. */
+static ALWAYS_INLINE char *string_first(char *o, adexp_slice s, int fold, run_fn *run,
+                                        char *(*rest)(char *, const unsigned char *, size_t,
+                                                      size_t, int, int))
+{
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    size_t i = 0, n = s.len;
+    *o++ = '"';
+    if (n && !(fold && json_class[p[0]] == J_SEP)) {
+        i = fold ? run(p, n, o, 1) : run(p, n, o, 0);
+        o += i;
+        if (i == n) {
+            *o++ = '"';
+            return o;
+        }
+    }
+    return rest(o, p, i, n, fold, i > 0);
+}
+
+/* Each writer: its first run inline, the rest out of line, each with
+ * fold known to the compiler. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
 #define WRITER(name, run)                                                              \
+    static NOINLINE char *name##_rest(char *o, const unsigned char *p, size_t i,        \
+                                      size_t n, int fold, int any)                     \
+    {                                                                                  \
+        return fold ? string_rest(o, p, i, n, 1, any, run)                             \
+                    : string_rest(o, p, i, n, 0, any, run);                            \
+    }                                                                                  \
     char *name(char *o, adexp_slice s, int fold)                                       \
     {                                                                                  \
-        return fold ? string_runs(o, s, 1, run) : string_runs(o, s, 0, run);           \
+        return string_first(o, s, fold, run, name##_rest);                             \
     }
 
 WRITER(json_string_bytes, run_bytes)
