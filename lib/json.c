@@ -7,7 +7,7 @@
 #include "internal.h"
 #include "json_names.h"
 #include "json_out.h"
-#include "json_string.h"
+#include "json_runs.h"
 
 void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
 {
@@ -106,6 +106,12 @@ int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
     return 1;
 }
 
+/* json_string, its first run inline: for the fields' values. */
+static inline char *put_string(char *o, adexp_slice s)
+{
+    return string_first(o, s, 1, JSON_RUN, json_string_rest);
+}
+
 /* Bytes a field's own text may take (not its children's), its end
  * included: its two strings at worst (json_string_room) and FIELD_FIXED
  * for the rest; SIZE_MAX if that overflows. */
@@ -155,13 +161,13 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
         o = put_name(o + sep, f);
         if (f->kind == ADEXP_BASIC) {
             o = LIT(o, ",\"value\":");
-            o = put_end(json_string(o, f->value, 1), f);
+            o = put_end(put_string(o, f->value), f);
             continue;
         }
         int list = f->kind == ADEXP_LIST;
         if (!list && f->value.len > 0) {
             o = LIT(o, ",\"value\":");
-            o = json_string(o, f->value, 1);
+            o = put_string(o, f->value);
             if (!f->child) {
                 o = put_end(o, f);
                 continue;
