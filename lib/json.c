@@ -107,7 +107,7 @@ int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
 }
 
 /* json_string, its first run inline: for the fields' values. */
-static inline char *put_string(char *o, adexp_slice s)
+static ALWAYS_INLINE char *put_string(char *o, adexp_slice s)
 {
     return string_first(o, s, 1, JSON_RUN, json_string_rest);
 }

@@ -40,7 +40,10 @@ extern const unsigned char json_class[256];
  * belongs to the run only if a plain byte follows it (a space before
  * another separator, a byte to escape or the end is left to the byte loop,
  * which folds or trims it). Each run function copies its run to o (and
- * may store up to JSON_STRING_SLACK bytes past it) and returns its length. */
+ * may store up to JSON_STRING_SLACK bytes past it) and returns its length.
+ * fold is 0, RUN_FOLD, or RUN_FOLD | RUN_LEAD for a string's first run,
+ * where a space at p[0] is left to the byte loop too (which trims it). */
+enum { RUN_FOLD = 1, RUN_LEAD = 2 };
 
 typedef size_t run_fn(const unsigned char *p, size_t n, char *o, int fold);
 
@@ -50,7 +53,8 @@ static inline size_t run_bytes(const unsigned char *p, size_t n, char *o, int fo
     for (; r < n; r++) {
         unsigned char c = p[r];
         if (json_class[c] != J_PLAIN &&
-            (c != ' ' || (fold && (r + 1 == n || json_class[p[r + 1]] != J_PLAIN))))
+            (c != ' ' || (fold && (r + 1 == n || json_class[p[r + 1]] != J_PLAIN ||
+                                   (r == 0 && (fold & RUN_LEAD))))))
             break;
         o[r] = (char)c;
     }
@@ -87,6 +91,8 @@ static ALWAYS_INLINE uint64_t swar_stops(uint64_t x, unsigned next, int fold)
     uint64_t stop = np & ~sp;
     if (fold)
         stop |= sp & ((np >> 8) | (uint64_t)next << 63);
+    if (fold & RUN_LEAD)
+        stop |= sp & 0x80;
     return stop;
 }
 
@@ -143,6 +149,8 @@ static ALWAYS_INLINE unsigned sse2_stops(__m128i x, unsigned next, int fold)
     unsigned stop = np & ~sp;
     if (fold)
         stop |= sp & ((np >> 1) | next << 15);
+    if (fold & RUN_LEAD)
+        stop |= sp & 1;
     return stop;
 }
 
@@ -200,16 +208,16 @@ rest_fn json_string_rest;      /* with JSON_RUN */
 
 /* Most strings are one run: it is tried first, with few registers live,
  * and string_rest (out of line) goes on after it in the state its loop
- * would have reached there. A separator at the start is left to the loop,
- * which folds it. */
+ * would have reached there. A separator at the start stops the run (with
+ * fold) and is left to the loop, which trims it. */
 static ALWAYS_INLINE char *string_first(char *o, adexp_slice s, int fold, run_fn *run,
                                         rest_fn *rest)
 {
     const unsigned char *p = (const unsigned char *)s.ptr;
     size_t i = 0, n = s.len;
     *o++ = '"';
-    if (n && !(fold && json_class[p[0]] == J_SEP)) {
-        i = fold ? run(p, n, o, 1) : run(p, n, o, 0);
+    if (n) {
+        i = fold ? run(p, n, o, RUN_FOLD | RUN_LEAD) : run(p, n, o, 0);
         o += i;
         if (i == n) {
             *o++ = '"';
