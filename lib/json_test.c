@@ -242,6 +242,74 @@ static void test_name_fallback(void **state)
     adexp_buf_free(&b);
 }
 
+/* An allocator that fails once `left` allocations have succeeded. */
+static void *fail_alloc(void *ctx, size_t size)
+{
+    size_t *left = ctx;
+    if (*left == 0)
+        return NULL;
+    --*left;
+    return malloc(size);
+}
+
+static void fail_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(ptr);
+}
+
+/* Out of memory at each of the writer's allocations in turn: ADEXP_E_NOMEM
+ * and the buffer as it was; given enough, the line of a writer that never
+ * failed. The message has errors, unknown fields, lists and compounds, and
+ * enough fields that the buffer grows several times. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    char msg[16384];
+    size_t n = (size_t)snprintf(msg, sizeof msg, "-TITLE IFPL -ADEP EDDF -XYZ \"odd\"\t\x01 "
+                                "-BEGIN RTEPTS -PT -PTID NDG -FL F311 -END RTEPTS "
+                                "-ESTDATA -PTID XETBO -ETO 170302032300 -BEGIN ADDR ");
+    while (n < sizeof msg - 64)
+        n += (size_t)snprintf(msg + n, sizeof msg - n, "-EETFIR EDUU %04zu ", n % 10000);
+    adexp_arena arena;
+    adexp_msg m;
+    adexp_arena_init(&arena, NULL);
+    assert_int_not_equal(adexp_parse(msg, n, &arena, &m), ADEXP_OK);  /* ADDR unclosed */
+    assert_true(m.nerrors > 0);
+
+    adexp_buf want;
+    adexp_buf_init(&want, NULL);
+    assert_int_equal(adexp_json_write(&want, &m, "src"), ADEXP_OK);
+    assert_true(want.len > 3 * 4096);
+    for (size_t k = 0;; k++) {
+        size_t left = k;
+        adexp_allocator hooks = {fail_alloc, fail_free, &left};
+        adexp_buf b;
+        adexp_buf_init(&b, &hooks);
+        int ok = 0;
+        if (k > 0) {                        /* a line already there stays as it was */
+            assert_true(adexp_buf_put(&b, "prefix", 6));
+            ok = 1;
+        }
+        adexp_status st = adexp_json_write(&b, &m, "src");
+        if (st == ADEXP_OK) {
+            assert_int_equal(b.len, 6 + want.len);
+            assert_memory_equal(b.data + 6, want.data, want.len);
+            adexp_buf_free(&b);
+            break;
+        }
+        assert_int_equal(st, ADEXP_E_NOMEM);
+        assert_int_equal(b.len, ok ? 6 : 0);
+        if (ok)
+            assert_memory_equal(b.data, "prefix", 6);
+        adexp_buf_free(&b);
+        assert_true(k < 16);
+    }
+    adexp_buf_free(&want);
+    adexp_arena_free(&arena);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_put_string),
         cmocka_unit_test(test_names_table),
         cmocka_unit_test(test_name_fallback),
+        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
