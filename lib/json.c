@@ -126,7 +126,8 @@ static size_t field_room(const adexp_field *f)
 }
 
 /* '{"name":"KEYWORD"'. A dictionary field's keyword is its entry's (the
- * parser found the entry by these bytes): one copy of json_names. */
+ * parser found the entry by these bytes; the length is checked too, for
+ * trees built by hand): one 32-byte copy of json_names. */
 static char *put_name(char *o, const adexp_field *f)
 {
     if (f->dict_id < DICT_COUNT) {
@@ -140,7 +141,8 @@ static char *put_name(char *o, const adexp_field *f)
     return json_string(o, f->keyword, 1);
 }
 
-/* The end of a field's object: its flags' keys, then '}'. */
+/* The end of a field's object: its flags' keys (each one line here, in
+ * END_ROOM and FIELD_FIXED), then '}'. */
 static char *put_end(char *o, const adexp_field *f)
 {
     if (f->flags & ADEXP_FIELD_UNKNOWN)
