@@ -55,6 +55,7 @@ typedef struct batch_run {
     slot *slots;
     batch_split *split;        /* a big input's pieces to help with (mu) */
     unsigned split_users;      /* workers inside batch_split_help (mu) */
+    unsigned idle;             /* workers with no chunk left to take (mu) */
 } run;
 
 static double now(void)
@@ -334,6 +335,19 @@ typedef struct thread_ctx {
     int started;
 } thread_ctx;
 
+/* No chunk left to take: help with splits that the workers still busy
+ * may publish, until every worker is here. */
+static void linger(run *r, batch_worker *w)
+{
+    pthread_mutex_lock(&r->mu);
+    r->idle++;
+    pthread_cond_broadcast(&r->cv);
+    while (r->idle < atomic_load(&r->running) && !atomic_load(&r->stop))
+        if (!help_locked(r, w))
+            pthread_cond_wait(&r->cv, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+}
+
 static void *worker_main(void *arg)
 {
     thread_ctx *t = arg;
@@ -344,15 +358,20 @@ static void *worker_main(void *arg)
         size_t c = atomic_fetch_add(&r->next, 1), lo, hi;
         chunk_bounds(r, c, &lo, &hi);
         size_t n = wait_input(r, hi);
-        if (lo >= n)            /* the walk is over and so is the queue */
+        if (lo >= n) {          /* the walk is over and so is the queue */
+            linger(r, &t->w);
             break;
+        }
         if (!r->b->o.unordered)
             wait_window(r, &t->w, c);
         if (atomic_load(&r->stop))
             break;
         do_chunk(r, &t->w, c, lo, hi < n ? hi : n);
     }
+    pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
+    pthread_cond_broadcast(&r->cv);   /* for the lingering workers */
+    pthread_mutex_unlock(&r->mu);
     return NULL;
 }
 
@@ -407,7 +426,10 @@ static unsigned start_workers(run *r, thread_ctx *t, unsigned jobs)
         if (batch_worker_init(&t[i].w, r->b) != 0 ||
             (t[i].w.run = r, pthread_create(&t[i].tid, NULL, worker_main, &t[i])) != 0) {
             /* Fewer workers still finish the job; none cannot. */
+            pthread_mutex_lock(&r->mu);
             atomic_fetch_sub(&r->running, jobs - i);
+            pthread_cond_broadcast(&r->cv);
+            pthread_mutex_unlock(&r->mu);
             break;
         }
         t[i].started = 1;

@@ -106,13 +106,15 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
     return line + batch_count_lines(s->in, s->len, cut_start(s, k), x);
 }
 
-/* Record where the index of the message just written at out[from..] is. */
-static void mark_json_index(piece *pc, size_t from)
+/* Record where the index of the message just written at out[from..] is:
+ * after the first ,"index": of its line (the source before it is a JSON
+ * string, whose quotes are escaped). */
+static void mark_json_index(piece *pc, const adexp_buf *out, size_t from)
 {
     static const char key[] = ",\"index\":";
-    const char *p = memmem(pc->out.data + from, pc->out.len - from, key, sizeof key - 1);
+    const char *p = memmem(out->data + from, out->len - from, key, sizeof key - 1);
     if (p)
-        batch_mark(&pc->out_index, (size_t)(p - pc->out.data) + sizeof key - 1);
+        batch_mark(&pc->out_index, (size_t)(p - out->data) + sizeof key - 1);
 }
 
 static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
@@ -138,7 +140,7 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
         batch_str_printf(&w->err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
     } else if (w->out.len > from) {
-        mark_json_index(pc, from);
+        mark_json_index(pc, &w->out, from);
     }
 }
 
