@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "batch_internal.h"
@@ -119,6 +120,24 @@ static int write_all(int fd, const char *p, size_t n)
             return errno;
         p += w;
         n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int writev_all(int fd, struct iovec *iov, int n)
+{
+    while (n > 0) {
+        ssize_t w = writev(fd, iov, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return errno;
+        for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--)
+            w -= (ssize_t)iov->iov_len;
+        if (n > 0) {
+            iov->iov_base = (char *)iov->iov_base + w;
+            iov->iov_len -= (size_t)w;
+        }
     }
     return 0;
 }
@@ -242,6 +261,30 @@ int batch_write(batch_worker *w, adexp_buf *out, batch_str *err)
     } else {
         emit(r, out, err);
     }
+    return atomic_load(&r->stop);
+}
+
+int batch_write_patched(batch_worker *w, const char *data, size_t len,
+                        const batch_marks *mk, uint64_t add)
+{
+    enum { MAX = 512 };        /* iovecs per writev, under IOV_MAX */
+    run *r = w->run;
+    struct iovec iov[MAX];
+    char digits[MAX / 2][24];
+    batch_patch_pos pos = {0, 0};
+    if (r->b->o.unordered)
+        pthread_mutex_lock(&r->mu);
+    size_t n;
+    while (!atomic_load(&r->stop) &&
+           (n = batch_patch_iov(data, len, mk, &pos, add, iov, digits, MAX)) > 0) {
+        int e = writev_all(r->b->o.out_fd, iov, (int)n);
+        if (e) {
+            r->out_errno = e;
+            atomic_store(&r->stop, 1);
+        }
+    }
+    if (r->b->o.unordered)
+        pthread_mutex_unlock(&r->mu);
     return atomic_load(&r->stop);
 }
 

@@ -172,6 +172,19 @@ typedef struct batch_marks {
     size_t n, cap;
 } batch_marks;
 int batch_mark(batch_marks *mk, size_t pos);
+/* The iovecs that write data[0..len) with add added to the number at each
+ * mark, from pos on: at most max, two per mark, with the marks' digits in
+ * digits[i / 2]. Returns how many; 0 when all is written. */
+typedef struct batch_patch_pos {
+    size_t mark, at;
+} batch_patch_pos;
+struct iovec;
+size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
+                       batch_patch_pos *pos, uint64_t add, struct iovec *iov,
+                       char (*digits)[24], size_t max);
+/* batch.c: batch_write of data[0..len) as batch_patch_iov gives it, with no copy. */
+int batch_write_patched(batch_worker *w, const char *data, size_t len,
+                        const batch_marks *mk, uint64_t add);
 /* Copies data[0..len) into out with add added to the number at each mark. */
 int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
                         const batch_marks *mk, uint64_t add);

@@ -209,21 +209,19 @@ int batch_split_help(batch_split *s, batch_worker *w)
 static int write_piece(batch_worker *w, piece *pc, uint64_t index)
 {
     adexp_buf none = {0};
-    batch_str no_err = {0};
     if (index == 0)
         return batch_write(w, &pc->out, &pc->err);
-    if (pc->err.len) {
+    if (pc->err.len) {         /* diagnostics: few, copied */
         if (batch_patch_numbers(&w->scratch, pc->err.data, pc->err.len, &pc->err_index,
                                 index) != 0)
             return -1;
         batch_str e = {w->scratch.data, w->scratch.len, w->scratch.cap};
         batch_write(w, &none, &e);
+        pc->err.len = 0;
     }
-    if (batch_patch_numbers(&w->scratch, pc->out.data, pc->out.len, &pc->out_index,
-                            index) != 0)
-        return -1;
-    pc->out.len = pc->err.len = 0;
-    return batch_write(w, &w->scratch, &no_err);
+    int stop = batch_write_patched(w, pc->out.data, pc->out.len, &pc->out_index, index);
+    pc->out.len = 0;
+    return stop;
 }
 
 static batch_split *split_new(const char *path, const char *in, size_t len,

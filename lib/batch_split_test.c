@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "adexp_batch.h"
+#include "batch_internal.h"
 
 static const char *testdata;
 static char *corpus;           /* tricky messages, one after another */
@@ -230,10 +231,31 @@ static void test_stream_reads(void **state)
     result_free(&whole);
 }
 
+/* The line count's 16-byte loop against the rule, byte by byte. */
+static void test_count_lines(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\r\n\r-a";
+    char buf[200];
+    unsigned seed = 1;
+    for (int round = 0; round < 20000; round++) {
+        size_t len = (size_t)(rand_r(&seed) % sizeof buf);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = alphabet[rand_r(&seed) % 5];
+        size_t from = len ? (size_t)rand_r(&seed) % (len + 1) : 0;
+        size_t to = from + (len > from ? (size_t)rand_r(&seed) % (len - from + 1) : 0);
+        uint64_t want = 0;
+        for (size_t i = from; i < to; i++)
+            want += buf[i] == '\n' || (buf[i] == '\r' && (i + 1 == len || buf[i + 1] != '\n'));
+        assert_int_equal(batch_count_lines(buf, len, from, to), want);
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : "testdata";
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_count_lines),
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_summary_pieces),
         cmocka_unit_test(test_stream_reads),
