@@ -93,15 +93,16 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
     for (size_t j = 0; j < k; j++) {
         pthread_mutex_lock(&s->mu);
         int known = s->counted[j];
+        uint64_t n = s->lines[j];
         pthread_mutex_unlock(&s->mu);
         if (!known) {
-            uint64_t n = batch_count_lines(s->in, s->len, cut_start(s, j), s->cut[j]);
+            n = batch_count_lines(s->in, s->len, cut_start(s, j), s->cut[j]);
             pthread_mutex_lock(&s->mu);
             s->lines[j] = n;
             s->counted[j] = 1;
             pthread_mutex_unlock(&s->mu);
         }
-        line += s->lines[j];
+        line += n;
     }
     return line + batch_count_lines(s->in, s->len, cut_start(s, k), x);
 }
