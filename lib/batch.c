@@ -55,6 +55,7 @@ typedef struct batch_run {
     int progress_shown;
     slot *slots;
     batch_split *split;        /* a big input's pieces to help with (mu) */
+    atomic_int split_on;       /* split != NULL, read without the lock */
     unsigned split_users;      /* workers inside batch_split_help (mu) */
     unsigned idle;             /* workers with no chunk left to take (mu) */
 } run;
@@ -229,6 +230,8 @@ static int help_locked(run *r, batch_worker *w)
 
 static int help_split(run *r, batch_worker *w)
 {
+    if (!atomic_load_explicit(&r->split_on, memory_order_relaxed))
+        return 0;              /* the common case, with no lock per chunk */
     pthread_mutex_lock(&r->mu);
     int did = help_locked(r, w);
     pthread_mutex_unlock(&r->mu);
@@ -240,6 +243,7 @@ void batch_split_publish(batch_worker *w, batch_split *s)
     run *r = w->run;
     pthread_mutex_lock(&r->mu);
     r->split = s;
+    atomic_store(&r->split_on, s != NULL);
     pthread_cond_broadcast(&r->cv);
     while (!s && r->split_users)   /* unpublished: wait for the helpers */
         pthread_cond_wait(&r->cv, &r->mu);
