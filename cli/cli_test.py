@@ -204,8 +204,6 @@ def test_bad_inputs(tmp):
     c = counts(err)
     check("bad: counts (8 files, 1 ok, 7 failed, 1 skipped)",
           c and (c["files"], c["ok"], c["failed"], c["skipped"]) == (8, 1, 7, 1), c)
-    rc, _, err = run(os.path.join(d, "fifo"), timeout=10)
-    check("bad: FIFO named on the command line fails, no hang", rc == 1 and "FIFO" in err)
     rc, _, err = run(os.path.join(d, "missing"))
     check("bad: missing file", rc == 1 and "No such file" in err)
     rc, _, err = run("--max-file-size", "20", os.path.join(d, "ok.adexp"))
@@ -277,12 +275,81 @@ def test_include(tmp):
     check("--include needs a pattern", rc == 2, rc)
 
 
+def read_line(p, timeout):
+    """One line of p's stdout within timeout seconds, or None."""
+    import select
+    r, _, _ = select.select([p.stdout], [], [], timeout)
+    return p.stdout.readline().decode() if r else None
+
+
+def test_streams(tmp):
+    """Streams are parsed as they arrive: a message's line comes out as soon
+    as the next -TITLE is read, before the writer closes."""
+    p = subprocess.Popen([EXE, "-q", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        p.stdin.write((GOOD.format(n=1) + "-TITLE IFPL -ARCID").encode())
+        p.stdin.flush()
+        first = read_line(p, 10)
+        check("stream: the first message's line before the writer goes on",
+              first is not None and '"offset":0' in first, first)
+        p.stdin.write((" XYZ\n" + GOOD.format(n=3)).encode())
+        p.stdin.close()
+        rest = p.stdout.read().decode().splitlines()
+        p.wait(timeout=10)
+        check("stream: the rest at the end, offsets of the whole stream",
+              p.returncode == 0 and len(rest) == 2 and
+              [json.loads(l)["index"] for l in rest] == [1, 2], rest)
+    finally:
+        p.kill()
+        p.wait()
+
+    d = os.path.join(tmp, "streams")
+    write(os.path.join(d, "a.adexp"), GOOD.format(n=1))
+    write(os.path.join(d, "b.adexp"), GOOD.format(n=2))
+    fifo = os.path.join(d, "in.fifo")
+    os.mkfifo(fifo)
+    p = subprocess.Popen([EXE, "-j", "2", os.path.join(d, "a.adexp"), fifo,
+                          os.path.join(d, "b.adexp")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        import time
+        time.sleep(0.3)                 # adexp-parse is waiting for a writer
+        with open(fifo, "w") as w:
+            w.write(GOOD.format(n=10))
+            w.flush()
+            time.sleep(0.2)
+            w.write(GOOD.format(n=11))
+        out, err = p.communicate(timeout=10)
+        check("FIFO on the command line: read when its writer comes, in input order",
+              p.returncode == 0 and sources(out.decode()) ==
+              [os.path.join(d, "a.adexp"), fifo, fifo, os.path.join(d, "b.adexp")],
+              (p.returncode, err.decode()))
+    finally:
+        p.kill()
+        p.wait()
+
+    q = subprocess.run(["bash", "-c", f'"{EXE}" -q <(cat "{os.path.join(d, "a.adexp")}")'],
+                       capture_output=True, timeout=20)
+    out = q.stdout.decode()
+    check("process substitution <(...) is read as a stream",
+          q.returncode == 0 and len(out.splitlines()) == 1 and
+          sources(out)[0].startswith("/dev/fd/"), q.stderr.decode())
+    rc, out, err = run("/dev/stdin", stdin=(GOOD.format(n=4) * 3).encode())
+    check("/dev/stdin through a pipe", rc == 0 and sources(out) == ["/dev/stdin"] * 3, err)
+    rc, out, err = run("-", stdin=b"")
+    check("stream: empty standard input fails as an empty file",
+          rc == 1 and "-: empty file" in err, err)
+    rc, out, err = run("-", stdin=b"-TITLE IFPL\x00\x01")
+    check("stream: NUL in the first 4 KiB is binary", rc == 1 and "binary file" in err, err)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-cli-")
     try:
         for t in (test_help_version_usage, test_walk_order, test_corpus,
                   test_stdin_and_lists, test_bad_inputs, test_outputs, test_progress,
-                  test_include):
+                  test_include, test_streams):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure
