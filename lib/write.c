@@ -17,8 +17,14 @@
 #include "json_out.h"
 #include "lexer.h"
 
+/* Bytes are gathered here and appended to the buffer in blocks: one call
+ * for many small pieces. */
+#define STAGE_SIZE 4096
+
 typedef struct writer {
     adexp_buf *out;
+    size_t staged;
+    char stage[STAGE_SIZE];
     const adexp_write_options *o;
     adexp_status code;
     const adexp_field *bad;
@@ -43,9 +49,42 @@ static int fail(writer *w, adexp_status code, const adexp_field *f)
     return 0;
 }
 
+/* The staged bytes into the buffer (before reading them there, and at the
+ * end). */
+static int flush(writer *w)
+{
+    if (w->staged && !adexp_buf_put(w->out, w->stage, w->staged))
+        return fail(w, ADEXP_E_NOMEM, NULL);
+    w->staged = 0;
+    return 1;
+}
+
 static int put(writer *w, const char *s, size_t n)
 {
+    if (n <= STAGE_SIZE - w->staged) {
+        memcpy(w->stage + w->staged, s, n);
+        w->staged += n;
+        return 1;
+    }
+    if (!flush(w))
+        return 0;
+    if (n <= STAGE_SIZE)
+        return put(w, s, n);
     return adexp_buf_put(w->out, s, n) || fail(w, ADEXP_E_NOMEM, NULL);
+}
+
+/* Bytes written so far, staged or not. */
+static size_t written(const writer *w)
+{
+    return w->out->len + w->staged;
+}
+
+/* Takes back the last n bytes written. */
+static void unput(writer *w, size_t n)
+{
+    size_t k = n < w->staged ? n : w->staged;
+    w->staged -= k;
+    w->out->len -= n - k;
 }
 
 /* What comes before a token: nothing at the message's start, else a space
@@ -111,13 +150,24 @@ static int put_folded(writer *w, adexp_slice v)
     return 1;
 }
 
+/* Whether v holds a '-': short values without a call. */
+static int has_dash(adexp_slice v)
+{
+    if (v.len > 16)
+        return memchr(v.ptr, '-', v.len) != NULL;
+    for (size_t i = 0; i < v.len; i++)
+        if (v.ptr[i] == '-')
+            return 1;
+    return 0;
+}
+
 /* Whether the value of a field that is not ICAO text reads back as itself:
  * it ends at the next '-', and the parser trims its ends. */
 static int plain_value_ok(const writer *w, adexp_slice v)
 {
     if (v.len == 0)
         return 1;
-    if (memchr(v.ptr, '-', v.len))
+    if (has_dash(v))
         return 0;
     return w->o->fold ||
            (!is_sep((unsigned char)v.ptr[0]) && !is_sep((unsigned char)v.ptr[v.len - 1]));
@@ -128,6 +178,8 @@ static int plain_value_ok(const writer *w, adexp_slice v)
  * text also needs the next token to end it (ends_open_text). */
 static int text_value_ok(writer *w, const adexp_field *f, size_t dash, size_t voff)
 {
+    if (!flush(w))
+        return 0;
     const adexp_buf *b = w->out;
     lexer lx;
     lexer_init(&lx, b->data + dash, b->len - dash, UINT32_MAX);
@@ -142,29 +194,109 @@ static int text_value_ok(writer *w, const adexp_field *f, size_t dash, size_t vo
     return 1;
 }
 
+/* v folded into p (room for v.len bytes); returns the end. */
+static char *fold_into(char *p, adexp_slice v)
+{
+    int pending = 0;           /* a separator run waits for the next byte */
+    char *start = p;
+    for (size_t i = 0; i < v.len; i++) {
+        char c = v.ptr[i];
+        if (is_sep((unsigned char)c)) {
+            pending = p > start;
+            continue;
+        }
+        if (pending)
+            *p++ = ' ';
+        pending = 0;
+        *p++ = c;
+    }
+    return p;
+}
+
+/* The separator, -KEYWORD and value of a field that is not ICAO text,
+ * straight into the stage when they fit there (most fields): one check of
+ * room instead of one per piece. Returns 0 to leave it to the general path
+ * (put_field). */
+static int put_plain(writer *w, const adexp_field *f, int newline, unsigned depth)
+{
+    int line = newline && w->o->layout == ADEXP_LAYOUT_IFPS;
+    size_t ind = !w->started ? 0 : 1 + (line ? (size_t)depth * w->o->indent : 0);
+    size_t k = f->keyword.len, v = f->value.len;
+    size_t n = ind + 1 + k + (v ? 1 + v : 0);
+    if (n > STAGE_SIZE - w->staged) {
+        if (n > STAGE_SIZE || !flush(w))
+            return 0;
+    }
+    char *p = w->stage + w->staged;
+    if (ind) {
+        *p++ = line ? '\n' : ' ';
+        memset(p, ' ', ind - 1);
+        p += ind - 1;
+    }
+    *p++ = '-';
+    memcpy(p, f->keyword.ptr, k);
+    p += k;
+    if (v) {
+        *p++ = ' ';
+        if (!w->o->fold) {
+            memcpy(p, f->value.ptr, v);
+            p += v;
+        } else {
+            char *q = fold_into(p, f->value);
+            p = q == p ? p - 1 : q;    /* folded to nothing: no space either */
+        }
+    }
+    w->staged = (size_t)(p - w->stage);
+    w->started = 1;
+    return 1;
+}
+
+/* The dictionary entry of f's keyword, or NULL. The node's dict_id (the
+ * parser's and the builder's) is taken when it names that keyword: a
+ * compare instead of a lookup. */
+static const dict_entry *entry_of(const adexp_field *f)
+{
+    if (f->dict_id < dict_count) {
+        const dict_entry *e = &dict_table[f->dict_id];
+        size_t i = 0;
+        if (e->len == f->keyword.len)
+            while (i < e->len && e->keyword[i] == f->keyword.ptr[i])
+                i++;
+        if (i == f->keyword.len && i == e->len)
+            return e;
+    }
+    return dict_lookup(f->keyword.ptr, f->keyword.len);
+}
+
 /* -KEYWORD value: a basic field, or a compound's own part. */
 static int put_field(writer *w, const adexp_field *f, int newline, unsigned depth)
 {
-    const dict_entry *e = dict_lookup(f->keyword.ptr, f->keyword.len);
-    if (!keyword_ok(f->keyword) || (e && e->level == DICT_SYNTAX))
+    const dict_entry *e = entry_of(f);
+    if ((!e && !keyword_ok(f->keyword)) || (e && e->level == DICT_SYNTAX))
         return fail(w, ADEXP_E_WRITE_KEYWORD, f);
     int text = e && (e->flags & DICT_TEXT);
     if (!text && !plain_value_ok(w, f->value))
         return fail(w, ADEXP_E_WRITE_VALUE, f);
-    if (!ends_open_text(w, e) || !sep(w, newline, depth))
+    if (!ends_open_text(w, e))
         return 0;
-    size_t dash = w->out->len;
+    if (!text && put_plain(w, f, newline, depth))
+        return 1;
+    if (!sep(w, newline, depth))
+        return 0;
+    size_t dash = written(w);
     if (!put(w, "-", 1) || !put(w, f->keyword.ptr, f->keyword.len))
         return 0;
-    size_t voff = w->out->len;
+    size_t voff = written(w);
     if (f->value.len) {
         if (!put(w, " ", 1))
             return 0;
         voff++;
         if (!(w->o->fold ? put_folded(w, f->value) : put(w, f->value.ptr, f->value.len)))
             return 0;
-        if (w->out->len == voff)
-            voff = --w->out->len;      /* folded to nothing: no space either */
+        if (written(w) == voff) {      /* folded to nothing: no space either */
+            unput(w, 1);
+            voff--;
+        }
     }
     return !text || text_value_ok(w, f, dash, voff);
 }
@@ -240,9 +372,15 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
                          const adexp_write_options *o, adexp_write_error *err)
 {
     adexp_write_options def = adexp_write_options_default();
-    writer w = {out, o ? o : &def, ADEXP_OK, NULL, NULL, 0};
+    writer w;
+    w.out = out;
+    w.staged = 0;
+    w.o = o ? o : &def;
+    w.code = ADEXP_OK;
+    w.bad = w.open_text = NULL;
+    w.started = 0;
     size_t start = out->len;
-    if (put_chain(&w, msg->fields, 0, 1) && put(&w, "\n", 1) && w.o->verify)
+    if (put_chain(&w, msg->fields, 0, 1) && put(&w, "\n", 1) && flush(&w) && w.o->verify)
         verify(&w, msg, start);
     if (w.code != ADEXP_OK)
         out->len = start;
