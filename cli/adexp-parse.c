@@ -29,7 +29,11 @@ static const char usage[] =
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
     "  -o, --output FILE       write the output to FILE instead of stdout\n"
     "      --format FORMAT     json (default): one line per message;\n"
-    "                          summary: parse only, print the summary\n"
+    "                          summary: parse only, print the summary;\n"
+    "                          adexp: the messages written back as ADEXP\n"
+    "      --layout LAYOUT     with --format adexp: line (default): a message\n"
+    "                          a line, values folded; ifps: a primary field\n"
+    "                          a line, list items indented, values as they are\n"
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin)\n"
@@ -53,6 +57,7 @@ typedef struct cli {
     adexp_batch_options o;
     const char *output, *files_from;
     int quiet, npaths, stdin_paths;
+    int layout;                /* --layout was given */
     char **paths;
 } cli;
 
@@ -142,6 +147,15 @@ static int is(const char *a, const char *short_, const char *long_)
     return short_ && strncmp(a, short_, 2) == 0;
 }
 
+/* --layout: line folds values (a message stays on one line), ifps keeps
+ * them as they are. */
+static void set_layout(adexp_write_options *o, int ifps)
+{
+    *o = adexp_write_options_default();
+    o->layout = ifps ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
+    o->fold = !ifps;
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_option(cli *c, int argc, char **argv, int *i)
 {
@@ -166,12 +180,21 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     }
     if (is(a, NULL, "--format")) {
         if (!(v = value(argc, argv, i, "--format")))
-            return usage_error("%s needs json or summary", a);
+            return usage_error("%s needs json, summary or adexp", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
         if (strcmp(v, "summary") == 0)
             return c->o.format = ADEXP_BATCH_SUMMARY, -1;
-        return usage_error("unknown format '%s' (json or summary)", v);
+        if (strcmp(v, "adexp") == 0)
+            return c->o.format = ADEXP_BATCH_ADEXP, -1;
+        return usage_error("unknown format '%s' (json, summary or adexp)", v);
+    }
+    if (is(a, NULL, "--layout")) {
+        if (!(v = value(argc, argv, i, "--layout")))
+            return usage_error("%s needs line or ifps", a);
+        if (strcmp(v, "line") == 0 || strcmp(v, "ifps") == 0)
+            return set_layout(&c->o.adexp, v[0] == 'i'), c->layout = 1, -1;
+        return usage_error("unknown layout '%s' (line or ifps)", v);
     }
     if (is(a, NULL, "--files-from")) {
         if (!(c->files_from = value(argc, argv, i, "--files-from")))
@@ -207,6 +230,8 @@ static int parse_args(cli *c, int argc, char **argv)
             c->stdin_paths += strcmp(a, "-") == 0;
         }
     }
+    if (c->layout && c->o.format != ADEXP_BATCH_ADEXP)
+        return usage_error("%s", "--layout needs --format adexp");
     if (c->npaths == 0 && !c->files_from)
         return usage_error("%s", "no PATH given");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
@@ -287,6 +312,7 @@ int main(int argc, char **argv)
     cli c;
     memset(&c, 0, sizeof c);
     c.o = adexp_batch_options_default();
+    set_layout(&c.o.adexp, 0);
     c.paths = calloc((size_t)argc, sizeof *c.paths);
     if (!c.paths)
         return 1;
