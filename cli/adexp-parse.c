@@ -21,11 +21,15 @@ static const char usage[] =
     "usage: adexp-parse [options] PATH...\n"
     "Parse ADEXP messages and write one JSON object per message (NDJSON).\n"
     "A PATH is a file, a directory (walked recursively, names in byte order;\n"
-    "hidden entries and FIFOs, sockets and devices are skipped with a note;\n"
-    "each directory is walked once, a second way into it is skipped),\n"
-    "or - for standard input. gzip, zstd, xz and bzip2 files are decompressed;\n"
-    "tar (plain or compressed) and zip archives give one input per regular\n"
-    "member, named ARCHIVE:MEMBER; all are known by their first bytes.\n"
+    "hidden entries and FIFOs, sockets and devices met there are skipped with\n"
+    "a note; each directory is walked once, a second way into it is skipped),\n"
+    "- for standard input, or a FIFO or character device (/dev/stdin,\n"
+    "<(zcat f.gz)). gzip, zstd, xz and bzip2 inputs are decompressed; tar\n"
+    "(plain or compressed) and zip archives give one input per regular member,\n"
+    "named ARCHIVE:MEMBER; all are known by their first bytes. Standard input,\n"
+    "FIFOs, devices, decompressed inputs and archive members are read as\n"
+    "streams: each message's line is written, and the output flushed, as soon\n"
+    "as the next -TITLE or the end of the stream is read.\n"
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
     "  -o, --output FILE       write the output to FILE instead of stdout;\n"
@@ -33,7 +37,11 @@ static const char usage[] =
     "                          is refused before anything is read (exit 2);\n"
     "                          inside a walked directory it is left out\n"
     "      --format FORMAT     json (default): one line per message;\n"
-    "                          summary: parse only, print the summary\n"
+    "                          summary: parse only, print the summary;\n"
+    "                          adexp: the messages written back as ADEXP\n"
+    "      --layout LAYOUT     with --format adexp: line (default): a message\n"
+    "                          a line, values folded; ifps: a primary field\n"
+    "                          a line, list items indented, values as they are\n"
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin);\n"
@@ -43,8 +51,8 @@ static const char usage[] =
     "                          matches GLOB (e.g. '*.adexp'); the others are\n"
     "                          counted in the summary; named files always count\n"
     "      --max-file-size N   fail files larger than N bytes (suffixes K, M,\n"
-    "                          G; default 256M; also each decompressed file\n"
-    "                          or archive member)\n"
+    "                          G; default 256M); in a stream, a decompressed\n"
+    "                          input or an archive member: a message\n"
     "      --max-depth N       nesting of lists and compounds (default 64,\n"
     "                          at most 1024): DEPTH_LIMIT beyond\n"
     "      --max-fields N      fields in a message (default 1000000): FIELD_LIMIT\n"
@@ -71,6 +79,7 @@ typedef struct cli {
     adexp_batch_options o;
     const char *output, *files_from;
     int quiet, npaths, stdin_paths, list_nul;
+    int layout;                /* --layout was given */
     char **paths;
 } cli;
 
@@ -172,6 +181,15 @@ static int is(const char *a, const char *short_, const char *long_)
     return short_ && strncmp(a, short_, 2) == 0;
 }
 
+/* --layout: line folds values (a message stays on one line), ifps keeps
+ * them as they are. */
+static void set_layout(adexp_write_options *o, int ifps)
+{
+    *o = adexp_write_options_default();
+    o->layout = ifps ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
+    o->fold = !ifps;
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_option(cli *c, int argc, char **argv, int *i)
 {
@@ -196,12 +214,21 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     }
     if (is(a, NULL, "--format")) {
         if (!(v = value(argc, argv, i, "--format")))
-            return usage_error("%s needs json or summary", a);
+            return usage_error("%s needs json, summary or adexp", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
         if (strcmp(v, "summary") == 0)
             return c->o.format = ADEXP_BATCH_SUMMARY, -1;
-        return usage_error("unknown format '%s' (json or summary)", v);
+        if (strcmp(v, "adexp") == 0)
+            return c->o.format = ADEXP_BATCH_ADEXP, -1;
+        return usage_error("unknown format '%s' (json, summary or adexp)", v);
+    }
+    if (is(a, NULL, "--layout")) {
+        if (!(v = value(argc, argv, i, "--layout")))
+            return usage_error("%s needs line or ifps", a);
+        if (strcmp(v, "line") == 0 || strcmp(v, "ifps") == 0)
+            return set_layout(&c->o.adexp, v[0] == 'i'), c->layout = 1, -1;
+        return usage_error("unknown layout '%s' (line or ifps)", v);
     }
     if (is(a, NULL, "--files-from")) {
         if (!(c->files_from = value(argc, argv, i, "--files-from")))
@@ -263,6 +290,8 @@ static int parse_args(cli *c, int argc, char **argv)
             c->stdin_paths += strcmp(a, "-") == 0;
         }
     }
+    if (c->layout && c->o.format != ADEXP_BATCH_ADEXP)
+        return usage_error("%s", "--layout needs --format adexp");
     if (c->npaths == 0 && !c->files_from)
         return usage_error("%s", "no PATH given");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
@@ -407,6 +436,7 @@ int main(int argc, char **argv)
     cli c;
     memset(&c, 0, sizeof c);
     c.o = adexp_batch_options_default();
+    set_layout(&c.o.adexp, 0);
     c.paths = calloc((size_t)argc, sizeof *c.paths);
     if (!c.paths)
         return 1;

@@ -53,6 +53,14 @@ typedef enum adexp_status {
     ADEXP_E_LIST_LIMIT,        /* a list with more than max_list_items items */
     ADEXP_E_SIZE_LIMIT,        /* message longer than max_message_size bytes */
     ADEXP_E_KEYWORD_LIMIT,     /* keyword longer than max_keyword_len */
+    ADEXP_E_WRITE_KEYWORD,     /* writer, builder: a keyword that is empty,
+                                  not A-Z0-9, or BEGIN/END as a field */
+    ADEXP_E_WRITE_VALUE,       /* writer: a value that would not read back as
+                                  itself (a '-' outside ICAO text, ...) */
+    ADEXP_E_WRITE_SHAPE,       /* writer (verify): the text reads back as
+                                  another tree */
+    ADEXP_E_BUILD_ORDER,       /* builder: an end without its begin, a field
+                                  before the title, finish with open fields */
     ADEXP_E_NUL_BYTE,          /* a NUL byte inside the message (batch driver) */
     ADEXP_STATUS_COUNT
 } adexp_status;
@@ -277,6 +285,142 @@ ADEXP_API void adexp_buf_free(adexp_buf *b);
  * name as given ("-" for stdin). Returns ADEXP_OK or ADEXP_E_NOMEM. */
 ADEXP_API adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg,
                                         const char *source);
+
+/* ---------------------------------------------------------------- trees */
+
+enum {
+    ADEXP_SAME_FOLD = 1u << 0,      /* compare values folded (adexp_fold_copy) */
+    ADEXP_SAME_ALL_FLAGS = 1u << 1  /* compare every flag, not only UNKNOWN
+                                       and TEXT */
+};
+
+/* Whether the trees from a and from b (first fields of two sibling chains)
+ * are the same: keyword, value, kind, flags (UNKNOWN and TEXT, or all with
+ * ADEXP_SAME_ALL_FLAGS) and children, in order; offsets are not compared.
+ * Returns 1 if so; else 0 and, if where is not NULL, *where is the first
+ * field of a that differs (or the last of a, or NULL for an empty a, when b
+ * has more fields). */
+ADEXP_API int adexp_tree_same(const adexp_field *a, const adexp_field *b,
+                              unsigned how, const adexp_field **where);
+
+/* Writes the path of field f in the tree from first into dst (cap bytes,
+ * always NUL-terminated when cap > 0): keywords from the top down joined by
+ * '/', each followed by [n] when it is the n-th (n > 1) of its parent's
+ * children with that keyword: "RTEPTS/PT[3]/PTID". A list is named by its
+ * name. Returns the path's length (which may exceed cap - 1: then it was
+ * truncated), or 0 if f is not in the tree. */
+ADEXP_API size_t adexp_field_path(const adexp_field *first, const adexp_field *f,
+                                  char *dst, size_t cap);
+
+/* ---------------------------------------------------------------- ADEXP out */
+
+typedef enum adexp_layout {
+    ADEXP_LAYOUT_LINE = 0,     /* a message on one line, fields separated by one
+                                  space (values with kept line breaks aside) */
+    ADEXP_LAYOUT_IFPS          /* one primary field per line with its subfields;
+                                  -BEGIN, each list item and -END on lines of
+                                  their own, items indented one level */
+} adexp_layout;
+
+typedef struct adexp_write_options {
+    adexp_layout layout;
+    int fold;                  /* 1: runs of space, CR, LF and TAB in a value
+                                  become one space, ends trimmed (as in JSON);
+                                  0: each value's bytes as they are */
+    unsigned indent;           /* IFPS: spaces per nesting level */
+    int verify;                /* 1: parse what was written and compare it with
+                                  msg (adexp_tree_same; folded with fold):
+                                  catches trees no text reads back as, e.g. a
+                                  subfield its compound does not allow */
+} adexp_write_options;
+
+/* Line layout, values kept, indent 2, no verify. */
+ADEXP_API adexp_write_options adexp_write_options_default(void);
+
+typedef struct adexp_write_error {
+    adexp_status code;         /* ADEXP_OK when nothing failed */
+    const adexp_field *field;  /* the field that cannot be written, or NULL */
+    char path[256];            /* its path (adexp_field_path), "" if none */
+} adexp_write_error;
+
+/* Appends msg (its fields; the rest of msg is not used) as ADEXP text ending
+ * in '\n', so that parsing it gives the same tree: keywords as they are,
+ * values as they are (or folded), ICAO text fields (MSGTXT, OLDMSG...) with
+ * the brackets their value holds, lists as -BEGIN X ... -END X.
+ * o == NULL: adexp_write_options_default(); err may be NULL.
+ * Returns ADEXP_OK; or, with out as it was before the call and *err telling
+ * which field: ADEXP_E_NOMEM; ADEXP_E_WRITE_KEYWORD (a keyword empty, not of
+ * A-Z0-9, or BEGIN or END as a field); ADEXP_E_WRITE_VALUE (a '-' in a value
+ * of a field that is not ICAO text; with fold 0, a value starting or ending
+ * with a separator; ICAO text that would read back shorter: a '(' without
+ * its ')', a -TITLE or, outside brackets, a known primary field inside, or
+ * text without brackets followed by a field that is not primary);
+ * ADEXP_E_WRITE_SHAPE (verify: the text reads back as another tree). A tree
+ * parsed without error is always written (the text has its tokens in the
+ * same order), and reads back the same. */
+ADEXP_API adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
+                                   const adexp_write_options *o,
+                                   adexp_write_error *err);
+
+/* ---------------------------------------------------------------- builder */
+
+/* Makes a message field by field, for the writers:
+ *
+ *   adexp_builder *b = adexp_builder_new(&arena);
+ *   adexp_builder_begin(b, "IFPL");                // -TITLE IFPL
+ *   adexp_builder_add(b, "ARCID", "DLH66T");
+ *   adexp_builder_begin_list(b, "RTEPTS");
+ *   adexp_builder_begin_compound(b, "PT", NULL);
+ *   adexp_builder_add(b, "PTID", "EDDM");
+ *   adexp_builder_end_compound(b);
+ *   adexp_builder_end_list(b);
+ *   adexp_msg msg;
+ *   if (adexp_builder_finish(b, &msg) == ADEXP_OK) ... adexp_write ...
+ *
+ * Everything (the builder, nodes, copies of keywords and values) comes from
+ * the arena; resetting the arena ends the builder and its messages. Each
+ * keyword is looked up in the dictionary: its dict_id, kind (a known compound
+ * added with adexp_builder_add is a compound with a value, as the parser
+ * reads it) and flags are those the parser would give (ADEXP_FIELD_UNKNOWN
+ * for keywords it does not know, ADEXP_FIELD_TEXT for ICAO text fields).
+ * Calls return ADEXP_OK, ADEXP_E_NOMEM, ADEXP_E_WRITE_KEYWORD (not A-Z0-9,
+ * empty, BEGIN or END) or ADEXP_E_BUILD_ORDER; the first failure sticks:
+ * later calls do nothing and return it, and finish returns it. Values are
+ * checked by the writer, not here. */
+typedef struct adexp_builder adexp_builder;
+
+/* NULL when the arena is out of memory. */
+ADEXP_API adexp_builder *adexp_builder_new(adexp_arena *arena);
+/* Starts a new message (forgetting any unfinished one) with -TITLE title. */
+ADEXP_API adexp_status adexp_builder_begin(adexp_builder *b, const char *title);
+/* A basic field; value NULL is an empty value. The _n forms take lengths
+ * (keyword and value need no NUL; value may be NULL when vlen is 0). */
+ADEXP_API adexp_status adexp_builder_add(adexp_builder *b, const char *keyword,
+                                         const char *value);
+ADEXP_API adexp_status adexp_builder_add_n(adexp_builder *b, const char *keyword,
+                                           size_t klen, const char *value,
+                                           size_t vlen);
+/* A compound (value NULL: none); the fields added up to its end are its
+ * subfields. */
+ADEXP_API adexp_status adexp_builder_begin_compound(adexp_builder *b,
+                                                    const char *keyword,
+                                                    const char *value);
+ADEXP_API adexp_status adexp_builder_begin_compound_n(adexp_builder *b,
+                                                      const char *keyword,
+                                                      size_t klen,
+                                                      const char *value,
+                                                      size_t vlen);
+ADEXP_API adexp_status adexp_builder_end_compound(adexp_builder *b);
+/* A list -BEGIN name ... -END name; the fields added up to its end are its
+ * items. */
+ADEXP_API adexp_status adexp_builder_begin_list(adexp_builder *b, const char *name);
+ADEXP_API adexp_status adexp_builder_begin_list_n(adexp_builder *b,
+                                                  const char *name, size_t len);
+ADEXP_API adexp_status adexp_builder_end_list(adexp_builder *b);
+/* The message: fields, nfields and view (title, arcid...) set, no errors,
+ * offsets 0. Fails with ADEXP_E_BUILD_ORDER if a compound or list is still
+ * open or no message was begun. The builder may then begin the next one. */
+ADEXP_API adexp_status adexp_builder_finish(adexp_builder *b, adexp_msg *msg);
 
 #ifdef __cplusplus
 }

@@ -30,10 +30,13 @@ extern "C" {
 
 typedef enum adexp_batch_format {
     ADEXP_BATCH_JSON = 0,      /* one NDJSON line per message */
-    ADEXP_BATCH_SUMMARY        /* parse only, write nothing per message */
+    ADEXP_BATCH_SUMMARY,       /* parse only, write nothing per message */
+    ADEXP_BATCH_ADEXP          /* the message written back as ADEXP
+                                  (adexp_write, with the adexp options) */
 } adexp_batch_format;
 
 #define ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE ((size_t)256 << 20)
+#define ADEXP_BATCH_DEFAULT_PIECE_SIZE ((size_t)1 << 20)
 
 typedef struct adexp_batch_options {
     unsigned jobs;             /* worker threads; 0: online CPUs */
@@ -47,6 +50,13 @@ typedef struct adexp_batch_options {
                                   name does not match are left out and counted
                                   (NULL: every file); named files always count */
     adexp_options parser;      /* limits of each worker's parser */
+    size_t piece_size;         /* with jobs > 1, an input of at least twice
+                                  this many bytes is cut at top-level -TITLE
+                                  into pieces of about this size, parsed side
+                                  by side (output unchanged); 0: the default */
+    adexp_write_options adexp; /* ADEXP_BATCH_ADEXP: layout, fold, indent
+                                  (all 0 by default: line layout, values
+                                  kept, no indent) */
 } adexp_batch_options;
 
 typedef struct adexp_batch_stats {

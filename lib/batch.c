@@ -20,11 +20,15 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "batch_internal.h"
 
-#define FLUSH_BYTES (1u << 20)  /* write output in blocks of about 1 MiB */
+#define FLUSH_BYTES BATCH_FLUSH_BYTES  /* write output in blocks of about 1 MiB */
+/* A chunk that is not the oldest unwritten one holds at most about this
+ * much output: then its worker waits for its turn, which bounds memory. */
+#define PARK_BYTES ((size_t)4 << 20)
 #define CHUNK 16                /* inputs per chunk, after the first ones */
 #define MAX_JOBS 1024
 
@@ -34,7 +38,7 @@ typedef struct slot {
     int done;                  /* parked, waiting for its turn */
 } slot;
 
-typedef struct run {
+typedef struct batch_run {
     adexp_batch *b;
     size_t small, window;      /* chunks of one input, chunks in the window */
     atomic_int walk_done;      /* every input is published */
@@ -51,6 +55,10 @@ typedef struct run {
     pthread_mutex_t err_mu;    /* the error descriptor, shared with progress */
     int progress_shown;
     slot *slots;
+    batch_split *split;        /* a big input's pieces to help with (mu) */
+    atomic_int split_on;       /* split != NULL, read without the lock */
+    unsigned split_users;      /* workers inside batch_split_help (mu) */
+    unsigned idle;             /* workers with no chunk left to take (mu) */
 } run;
 
 static double now(void)
@@ -144,15 +152,18 @@ static void emit(run *r, adexp_buf *out, batch_str *err)
     out->len = 0;
 }
 
+static int help_locked(run *r, batch_worker *w);
+
 /* Wait until chunk c is inside the window. The lock is taken only when the
  * window is full, which is when waiting is the point. */
-static void wait_window(run *r, size_t c)
+static void wait_window(run *r, batch_worker *w, size_t c)
 {
     if (c < atomic_load(&r->written) + r->window)
         return;
     pthread_mutex_lock(&r->mu);
     while (c >= atomic_load(&r->written) + r->window && !atomic_load(&r->stop))
-        pthread_cond_wait(&r->cv, &r->mu);
+        if (!help_locked(r, w))
+            pthread_cond_wait(&r->cv, &r->mu);
     pthread_mutex_unlock(&r->mu);
 }
 
@@ -188,19 +199,110 @@ static void finish_ordered(run *r, batch_worker *w, size_t c)
     pthread_cond_broadcast(&r->cv);
 }
 
-/* Write big outputs as they grow when it is safe: always when unordered
- * (under the lock), and when ordered only if this chunk holds the turn. */
-static void maybe_flush(run *r, batch_worker *w, size_t c)
+/* Help with the published split, if any, outside the lock; returns with
+ * r->mu held. 1 if a piece was parsed. */
+static int help_locked(run *r, batch_worker *w)
 {
-    if (w->out.len < FLUSH_BYTES)
-        return;
+    batch_split *s = r->split;
+    if (!s)
+        return 0;
+    r->split_users++;
+    pthread_mutex_unlock(&r->mu);
+    int did = batch_split_help(s, w);
+    pthread_mutex_lock(&r->mu);
+    if (--r->split_users == 0)
+        pthread_cond_broadcast(&r->cv);
+    return did;
+}
+
+static int help_split(run *r, batch_worker *w)
+{
+    if (!atomic_load_explicit(&r->split_on, memory_order_relaxed))
+        return 0;              /* the common case, with no lock per chunk */
+    pthread_mutex_lock(&r->mu);
+    int did = help_locked(r, w);
+    pthread_mutex_unlock(&r->mu);
+    return did;
+}
+
+void batch_split_publish(batch_worker *w, batch_split *s)
+{
+    run *r = w->run;
+    pthread_mutex_lock(&r->mu);
+    r->split = s;
+    atomic_store(&r->split_on, s != NULL);
+    pthread_cond_broadcast(&r->cv);
+    while (!s && r->split_users)   /* unpublished: wait for the helpers */
+        pthread_cond_wait(&r->cv, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+}
+
+int batch_stopped(const batch_worker *w)
+{
+    return atomic_load(&w->run->stop);
+}
+
+int batch_write(batch_worker *w, adexp_buf *out, batch_str *err)
+{
+    run *r = w->run;
     if (r->b->o.unordered) {
         pthread_mutex_lock(&r->mu);
-        emit(r, &w->out, &w->err);
+        emit(r, out, err);
         pthread_mutex_unlock(&r->mu);
-    } else if (atomic_load(&r->written) == c) {
-        emit(r, &w->out, &w->err);
+    } else {
+        emit(r, out, err);
     }
+    return atomic_load(&r->stop);
+}
+
+int batch_write_patched(batch_worker *w, const char *data, size_t len,
+                        const batch_marks *mk, uint64_t add)
+{
+    enum { MAX = 512 };        /* iovecs per writev, under IOV_MAX */
+    run *r = w->run;
+    struct iovec iov[MAX];
+    char digits[MAX / 2][24];
+    batch_patch_pos pos = {0, 0};
+    if (r->b->o.unordered)
+        pthread_mutex_lock(&r->mu);
+    size_t n;
+    while (!atomic_load(&r->stop) &&
+           (n = batch_patch_iov(data, len, mk, &pos, add, iov, digits, MAX)) > 0) {
+        int e = batch_output_writev(&r->b->output, iov, (int)n);
+        if (e) {
+            r->out_errno = e;
+            atomic_store(&r->stop, 1);
+        }
+    }
+    if (r->b->o.unordered)
+        pthread_mutex_unlock(&r->mu);
+    return atomic_load(&r->stop);
+}
+
+int batch_turn(batch_worker *w)
+{
+    run *r = w->run;
+    if (!r->b->o.unordered && atomic_load(&r->written) != w->chunk) {
+        pthread_mutex_lock(&r->mu);
+        while (atomic_load(&r->written) != w->chunk && !atomic_load(&r->stop))
+            if (!help_locked(r, w))
+                pthread_cond_wait(&r->cv, &r->mu);
+        pthread_mutex_unlock(&r->mu);
+    }
+    return batch_write(w, &w->out, &w->err);
+}
+
+/* Write big outputs as they grow when it is safe: always when unordered
+ * (under the lock), and when ordered if this chunk holds the turn; past
+ * PARK_BYTES, wait for the turn. */
+void batch_maybe_flush(batch_worker *w)
+{
+    run *r = w->run;
+    size_t held = w->out.len + w->err.len;
+    if (held < FLUSH_BYTES)
+        return;
+    if (r->b->o.unordered || atomic_load(&r->written) == w->chunk || held >= PARK_BYTES)
+        batch_turn(w);
 }
 
 /* Inputs [*lo, *hi) of chunk c: the first `small` chunks hold one input
@@ -245,9 +347,10 @@ static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
 {
     adexp_batch *b = r->b;
     uint64_t bytes0 = w->bytes;
+    w->chunk = c;
     for (size_t i = lo; i < hi; i++) {
         batch_do_entry(w, batch_entry_at(b, i));
-        maybe_flush(r, w, c);
+        batch_maybe_flush(w);
     }
     pthread_mutex_lock(&r->mu);
     if (b->o.unordered)
@@ -266,23 +369,43 @@ typedef struct thread_ctx {
     int started;
 } thread_ctx;
 
+/* No chunk left to take: help with splits that the workers still busy
+ * may publish, until every worker is here. */
+static void linger(run *r, batch_worker *w)
+{
+    pthread_mutex_lock(&r->mu);
+    r->idle++;
+    pthread_cond_broadcast(&r->cv);
+    while (r->idle < atomic_load(&r->running) && !atomic_load(&r->stop))
+        if (!help_locked(r, w))
+            pthread_cond_wait(&r->cv, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+}
+
 static void *worker_main(void *arg)
 {
     thread_ctx *t = arg;
     run *r = t->r;
     while (!atomic_load(&r->stop)) {
+        while (help_split(r, &t->w))
+            ;
         size_t c = atomic_fetch_add(&r->next, 1), lo, hi;
         chunk_bounds(r, c, &lo, &hi);
         size_t n = wait_input(r, hi);
-        if (lo >= n)            /* the walk is over and so is the queue */
+        if (lo >= n) {          /* the walk is over and so is the queue */
+            linger(r, &t->w);
             break;
+        }
         if (!r->b->o.unordered)
-            wait_window(r, c);
+            wait_window(r, &t->w, c);
         if (atomic_load(&r->stop))
             break;
         do_chunk(r, &t->w, c, lo, hi < n ? hi : n);
     }
+    pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
+    pthread_cond_broadcast(&r->cv);   /* for the lingering workers */
+    pthread_mutex_unlock(&r->mu);
     return NULL;
 }
 
@@ -335,9 +458,12 @@ static unsigned start_workers(run *r, thread_ctx *t, unsigned jobs)
     for (unsigned i = 0; i < jobs; i++) {
         t[i].r = r;
         if (batch_worker_init(&t[i].w, r->b) != 0 ||
-            pthread_create(&t[i].tid, NULL, worker_main, &t[i]) != 0) {
+            (t[i].w.run = r, pthread_create(&t[i].tid, NULL, worker_main, &t[i])) != 0) {
             /* Fewer workers still finish the job; none cannot. */
+            pthread_mutex_lock(&r->mu);
             atomic_fetch_sub(&r->running, jobs - i);
+            pthread_cond_broadcast(&r->cv);
+            pthread_mutex_unlock(&r->mu);
             break;
         }
         t[i].started = 1;

@@ -5,9 +5,11 @@
  * own name; tar (plain or compressed) and zip archives give one input per
  * regular member, named "ARCHIVE:MEMBER", in archive order. A member that
  * is itself compressed or an archive is opened the same way, up to
- * MAX_NESTING levels. Each member is read through a batch_reader into a
- * buffer reused for the archive's members, bounded by max_file_size, and
- * parsed like a file.
+ * MAX_NESTING levels. Each member is a batch_reader: its first bytes are
+ * read to tell what it is, and a plain one is parsed as a stream
+ * (batch_stream.c) from those bytes on, so that what is held is one
+ * message, not the member. A packed member is read whole (bounded by
+ * max_file_size) and opened in memory.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -21,6 +23,7 @@
 
 #define MAX_NESTING 4          /* an archive in an archive in ... */
 #define TAR_BLOCK 512
+#define PROBE 4096             /* first bytes read to tell a member's kind */
 
 /* A tar header block: "ustar" at 257 and a checksum that adds up (the sum
  * of its bytes with the checksum field read as spaces). */
@@ -101,12 +104,11 @@ typedef struct member_buf {
     size_t len, cap;
 } member_buf;
 
-/* Read r into mb, at most limit bytes (and at most want: stop early once
- * that many are in). Returns 0; 1 when the input is larger than limit;
- * -1 on failure (r->error says why). */
+/* Read r on into mb, up to limit bytes in all (and stop early once want
+ * are in). Returns 0; 1 when the input is larger than limit; -1 on
+ * failure (r->error says why). */
 static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
 {
-    mb->len = 0;
     while (mb->len < want) {
         if (mb->cap - mb->len < (1 << 16)) {
             size_t cap = mb->cap ? mb->cap * 2 : 1 << 20;
@@ -131,9 +133,31 @@ static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
     return 0;
 }
 
-static int read_all(batch_reader *r, member_buf *mb, size_t limit)
+/* A reader that gives the bytes already read from another, then the
+ * rest of it (the other is closed by its owner). */
+typedef struct prefix_reader {
+    batch_reader r;
+    batch_reader *rest;
+    const char *head;
+    size_t len;
+    int failed;                /* rest failed */
+} prefix_reader;
+
+static ssize_t prefix_read(batch_reader *r, char *buf, size_t cap)
 {
-    return read_upto(r, mb, limit, SIZE_MAX);
+    prefix_reader *p = (prefix_reader *)r;
+    if (p->len) {
+        size_t n = p->len < cap ? p->len : cap;
+        memcpy(buf, p->head, n);
+        p->head += n, p->len -= n;
+        return (ssize_t)n;
+    }
+    ssize_t n = p->rest->read(p->rest, buf, cap);
+    if (n < 0) {
+        memcpy(r->error, p->rest->error, sizeof r->error);
+        p->failed = 1;
+    }
+    return n;
 }
 
 /* libarchive's input, pulled from a batch_reader in blocks. */
@@ -223,12 +247,12 @@ static void parse_or_unpack(batch_worker *w, const char *name, member_buf *mb,
     batch_parse_input(w, name, mb->data, mb->len);
 }
 
-/* Read all of r (named name) into mb and parse it. Returns 0, or -1 when
- * r failed (reported). */
-static int take(batch_worker *w, const char *name, batch_reader *r,
-                member_buf *mb, int depth)
+/* Read all of r (named name) into mb, after the bytes it holds, and parse
+ * it or open it. Returns 0, or -1 when r failed (reported). */
+static int take_whole(batch_worker *w, const char *name, batch_reader *r,
+                      member_buf *mb, int depth)
 {
-    int rc = read_all(r, mb, w->b->o.max_file_size);
+    int rc = read_upto(r, mb, w->b->o.max_file_size, SIZE_MAX);
     if (rc < 0) {
         batch_fail(w, name, r->error);
         return -1;
@@ -242,6 +266,29 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
     }
     parse_or_unpack(w, name, mb, depth);
     return 0;
+}
+
+/* Parse r (named name): as a stream when its first bytes are plain text,
+ * else whole. Returns 0, or -1 when r failed (reported). */
+static int take(batch_worker *w, const char *name, batch_reader *r,
+                member_buf *mb, int depth)
+{
+    mb->len = 0;
+    int rc = read_upto(r, mb, SIZE_MAX, PROBE);
+    if (rc < 0) {
+        batch_fail(w, name, r->error);
+        return -1;
+    }
+    if (mb->len < PROBE && mb->len <= w->b->o.max_file_size) {
+        parse_or_unpack(w, name, mb, depth);       /* all of it is in */
+        return 0;
+    }
+    if (batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN && depth < MAX_NESTING)
+        return take_whole(w, name, r, mb, depth);
+    prefix_reader p = {.r = {.read = prefix_read}, .rest = r, .head = mb->data,
+                       .len = mb->len};
+    batch_stream_parse(w, name, &p.r, 0);
+    return p.failed ? -1 : 0;
 }
 
 /* One member: skipped or parsed. Returns -1 when its data is corrupt
@@ -364,4 +411,104 @@ static void unpack(batch_worker *w, const char *path, const char *data,
 void batch_unpack(batch_worker *w, const char *path, const char *data, size_t len)
 {
     unpack(w, path, data, len, 1);
+}
+
+/* Whether the first bytes p[0..n) of a stream may still turn out packed
+ * with more of them: a prefix of a magic number, or of a tar header (a
+ * name, not ADEXP's '-' or a separator, and fewer than its 512 bytes). */
+static int may_be_packed(const unsigned char *p, size_t n)
+{
+    static const char *const magic[] = {"\x1f\x8b", "\x28\xb5\x2f\xfd", "\xfd" "7zXZ",
+                                        "BZh", "PK\3\4", "PK\5\6"};
+    for (size_t i = 0; i < sizeof magic / sizeof *magic; i++)
+        if (n < strlen(magic[i]) && memcmp(p, magic[i], n) == 0)
+            return 1;
+    if (n >= 3 && memcmp(p, "BZh", 3) == 0 && n < 10)
+        return 1;
+    return n < TAR_BLOCK && p[0] != '-' && p[0] != ' ' && p[0] != '\t' &&
+           p[0] != '\r' && p[0] != '\n';
+}
+
+/* The first bytes of rd into mb: as few as tell whether it is packed.
+ * Returns its kind, or -1 when rd failed (reported). */
+static int probe_stream(batch_worker *w, const char *path, batch_reader *rd,
+                        member_buf *mb)
+{
+    enum { CAP = 1 << 16 };            /* one read's worth, kept for the parse */
+    if (!(mb->data = malloc(CAP))) {
+        batch_fail(w, path, "out of memory");
+        return -1;
+    }
+    mb->cap = CAP;
+    while (mb->len < CAP &&
+           (mb->len == 0 || may_be_packed((const unsigned char *)mb->data, mb->len))) {
+        ssize_t n = rd->read(rd, mb->data + mb->len, CAP - mb->len);
+        if (n < 0) {
+            batch_fail(w, path, rd->error);
+            return -1;
+        }
+        if (n == 0)
+            break;                       /* the end of the stream */
+        mb->len += (size_t)n;
+    }
+    return batch_packed_kind(mb->data, mb->len);
+}
+
+/* libarchive over the stream rd: each member parsed as a stream. */
+static void walk_stream(batch_worker *w, const char *path, batch_reader *rd)
+{
+    struct archive *a = new_archive();
+    source *src = malloc(sizeof *src);
+    if (!a || !src) {
+        batch_fail(w, path, "out of memory");
+    } else {
+        src->r = rd;
+        archive_read_open(a, src, NULL, source_read, NULL);
+        walk_archive(w, path, a, 1);
+    }
+    free(src);
+    if (a)
+        archive_read_free(a);
+}
+
+/* gzip on a stream: zlib, as for files. What it holds is told by its
+ * first decompressed bytes: plain text parsed as a live stream, or an
+ * archive (a .tar.gz) walked. */
+static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *rd)
+{
+    batch_gzip *g = malloc(sizeof *g);
+    member_buf head = {0};
+    if (!g || batch_gzip_open_reader(g, rd) != 0) {
+        batch_fail(w, path, g ? g->r.error : "out of memory");
+        free(g);
+        return;
+    }
+    if (read_upto(&g->r, &head, SIZE_MAX, PROBE) < 0) {
+        batch_fail(w, path, g->r.error);
+    } else {
+        prefix_reader p = {.r = {.read = prefix_read}, .rest = &g->r, .head = head.data,
+                           .len = head.len};
+        if (batch_packed_kind(head.data, head.len) != BATCH_PLAIN)
+            walk_stream(w, path, &p.r);
+        else
+            batch_stream_parse(w, path, &p.r, 1);
+    }
+    g->r.close(&g->r);
+    free(g);
+    free(head.data);
+}
+
+void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
+{
+    member_buf head = {0};
+    int kind = probe_stream(w, path, rd, &head);
+    prefix_reader p = {.r = {.read = prefix_read}, .rest = rd, .head = head.data,
+                       .len = head.len};
+    if (kind == BATCH_PLAIN)
+        batch_stream_parse(w, path, &p.r, 1);
+    else if (kind >= 0 && batch_is_gzip(head.data, head.len))
+        unpack_gzip_stream(w, path, &p.r);
+    else if (kind >= 0)
+        walk_stream(w, path, &p.r);
+    free(head.data);
 }

@@ -3,6 +3,21 @@
  * place that chooses between them. */
 #include "batch_internal.h"
 
+/* A message the writer refuses (only one the parser flagged: the text of a
+ * message parsed without error always reads back) is left out, said so with
+ * the field's path; NOMEM goes back to the caller. */
+static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_msg *m)
+{
+    adexp_write_error err;
+    adexp_status st = adexp_write(&w->out, m, &w->b->o.adexp, &err);
+    if (st == ADEXP_OK || st == ADEXP_E_NOMEM)
+        return st;
+    batch_str_put_name(&w->err, path);
+    batch_str_printf(&w->err, ": message %zu not written as ADEXP: %s at %s: %s\n",
+                     m->index, adexp_status_name(st), err.path, adexp_status_message(st));
+    return m->nerrors_total ? ADEXP_OK : st;
+}
+
 /* Appends the output of message m of input path to w->out. Returns
  * ADEXP_OK, or the writer's status (the caller reports it). */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
@@ -10,6 +25,8 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
     switch (w->b->o.format) {
     case ADEXP_BATCH_JSON:
         return adexp_json_write(&w->out, m, path);
+    case ADEXP_BATCH_ADEXP:
+        return emit_adexp(w, path, m);
     case ADEXP_BATCH_SUMMARY:
     default:
         return ADEXP_OK;

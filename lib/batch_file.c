@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,10 @@
  * parse error per message. A NUL byte in a file with messages is the error
  * of the message that holds it (batch_nul.c). */
 #define BINARY_PROBE 4096
+/* Files larger than this are mapped, not read: no copy, and the mapping is
+ * page cache, not the process's own memory. Smaller ones are read into the
+ * worker's reused buffer, which costs less than a mapping. */
+#define MAP_BYTES ((size_t)1 << 20)
 
 int batch_str_printf(batch_str *s, const char *fmt, ...)
 {
@@ -59,6 +64,7 @@ int batch_worker_init(batch_worker *w, const adexp_batch *b)
         return -1;
     adexp_arena_init(&w->arena, NULL);
     adexp_buf_init(&w->out, NULL);
+    adexp_buf_init(&w->scratch, NULL);
     return 0;
 }
 
@@ -67,11 +73,13 @@ void batch_worker_fini(batch_worker *w)
     adexp_parser_free(w->parser);
     adexp_arena_free(&w->arena);
     adexp_buf_free(&w->out);
+    adexp_buf_free(&w->scratch);
     batch_str_free(&w->err);
     free(w->in);
+    free(w->packed);
 }
 
-static void fail(batch_worker *w, const char *path, const char *why)
+void batch_fail(batch_worker *w, const char *path, const char *why)
 {
     batch_str_put_name(&w->err, path);
     batch_str_printf(&w->err, ": %s\n", why);
@@ -79,7 +87,7 @@ static void fail(batch_worker *w, const char *path, const char *why)
 }
 
 /* Make room for need bytes plus a spare one, keeping what is read. */
-static int grow_in(batch_worker *w, size_t need)
+int batch_grow_in(batch_worker *w, size_t need)
 {
     if (need < w->in_cap)
         return 0;
@@ -106,7 +114,7 @@ static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
     size_t n = 0;
     while (n < stop) {
         size_t want = size_hint ? stop : n + (1 << 16);
-        if (grow_in(w, want < stop ? want : stop) != 0)
+        if (batch_grow_in(w, want < stop ? want : stop) != 0)
             return ENOMEM;
         size_t room = w->in_cap - 1 - n;
         if (room > stop - n)
@@ -124,68 +132,72 @@ static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
     return 0;
 }
 
-/* Open and read a regular file. O_NONBLOCK so that a path that turned into
- * a FIFO since the walk cannot block open(); S_ISREG is checked before any
- * read. Returns 0 with *len set, or -1 after reporting the failure. */
-static int load_file(batch_worker *w, const char *path, size_t *len)
+/* Map a file of size bytes; NULL if it cannot be (then it is read). */
+static const char *map_file(int fd, size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Open and read (or map: *map set) a regular file. O_NONBLOCK so that a
+ * path that turned into a FIFO since the walk cannot block open(); S_ISREG
+ * is checked before any read. Returns 0 with *len set, or -1 after
+ * reporting the failure. */
+static int load_file(batch_worker *w, const char *path, size_t *len,
+                     const char **map)
 {
     size_t limit = w->b->o.max_file_size;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
-        return fail(w, path, strerror(errno)), -1;
+        return batch_fail(w, path, strerror(errno)), -1;
     struct stat st;
     int err = fstat(fd, &st) != 0 ? errno : 0;
     char why[96];
     if (!err && !S_ISREG(st.st_mode)) {
         close(fd);
-        return fail(w, path, "not a regular file"), -1;
+        return batch_fail(w, path, "not a regular file"), -1;
     }
     if (!err && (uintmax_t)st.st_size > limit) {
         close(fd);
         snprintf(why, sizeof why, "file too large (%jd bytes, limit %zu)",
                  (intmax_t)st.st_size, limit);
-        return fail(w, path, why), -1;
+        return batch_fail(w, path, why), -1;
     }
-    if (!err)
+    if (!err && (size_t)st.st_size > MAP_BYTES &&
+        (*map = map_file(fd, (size_t)st.st_size)) != NULL)
+        *len = (size_t)st.st_size;
+    else if (!err)
         err = read_fd(w, fd, (size_t)st.st_size, limit, len);
     close(fd);
     if (err)
-        return fail(w, path, strerror(err)), -1;
-    return 0;
-}
-
-/* Standard input has no size: read to the end, up to the limit. */
-static int load_stdin(batch_worker *w, const char *path, size_t *len)
-{
-    int err = read_fd(w, STDIN_FILENO, 0, w->b->o.max_file_size, len);
-    if (err)
-        return fail(w, path, strerror(err)), -1;
+        return batch_fail(w, path, strerror(err)), -1;
     return 0;
 }
 
 /* The checks that make one clear line instead of a flood of parse errors. */
-static int check_content(batch_worker *w, const char *path, const char *in, size_t len)
+int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len)
 {
     char why[96];
     if (len > w->b->o.max_file_size) {
         snprintf(why, sizeof why, "file too large (more than %zu bytes)",
                  w->b->o.max_file_size);
-        return fail(w, path, why), -1;
+        return batch_fail(w, path, why), -1;
     }
     if (len == 0)
-        return fail(w, path, "empty file"), -1;
+        return batch_fail(w, path, "empty file"), -1;
     const char *nul = memchr(in, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
     if (nul && !memmem(in, len, "-TITLE", 6)) {
         snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
                  (size_t)(nul - in));
-        return fail(w, path, why), -1;
+        return batch_fail(w, path, why), -1;
     }
     if (!memchr(in, '-', len))
-        return fail(w, path, "not ADEXP: no '-' in the file"), -1;
+        return batch_fail(w, path, "not ADEXP: no '-' in the file"), -1;
     return 0;
 }
 
-static void report_errors(batch_worker *w, const char *path, const adexp_msg *m)
+void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
+                         size_t *index_at)
 {
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
@@ -196,14 +208,17 @@ static void report_errors(batch_worker *w, const char *path, const adexp_msg *m)
     }
     if (m->nerrors_total > m->nerrors) {
         batch_str_put_name(&w->err, path);
-        batch_str_printf(&w->err, ": %zu more errors in message %zu\n",
-                         m->nerrors_total - m->nerrors, m->index);
+        batch_str_printf(&w->err, ": %zu more errors in message ",
+                         m->nerrors_total - m->nerrors);
+        if (index_at)
+            *index_at = w->err.len;
+        batch_str_printf(&w->err, "%zu\n", m->index);
     }
 }
 
 /* Parse every message of in[0..len). The arena is reset after each
  * message: its chunks are kept, so steady state allocates nothing. */
-static void parse_all(batch_worker *w, const char *path, const char *in, size_t len)
+void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len)
 {
     uint64_t count = 0, bad = 0;
     adexp_msg m;
@@ -216,7 +231,7 @@ static void parse_all(batch_worker *w, const char *path, const char *in, size_t 
             batch_mark_nul(&w->arena, &lines, in, &m);
         if (m.nerrors_total) {
             bad++;
-            report_errors(w, path, &m);
+            batch_report_errors(w, path, &m, NULL);
         }
         if (batch_emit(w, path, &m) != ADEXP_OK) {
             batch_str_put_name(&w->err, path);
@@ -225,64 +240,108 @@ static void parse_all(batch_worker *w, const char *path, const char *in, size_t 
             bad += m.nerrors_total ? 0 : 1;
         }
         adexp_arena_reset(&w->arena);
+        batch_maybe_flush(w);
     }
     w->messages += count;
     w->messages_failed += bad;
     w->bytes += len;
     if (count == 0)
-        fail(w, path, "no ADEXP message");
+        batch_fail(w, path, "no ADEXP message");
     else if (bad)
         w->files_failed++;
     else
         w->files_ok++;
 }
 
+/* A FIFO or a device named as a path: opened O_NONBLOCK, so that open()
+ * returns at once even with no writer yet, then read as a stream (poll
+ * waits for the writer and its bytes). */
+static void parse_named_stream(batch_worker *w, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        batch_fail(w, path, strerror(errno));
+        return;
+    }
+    batch_fd_reader rd;
+    batch_fd_reader_init(&rd, fd, 1);
+    batch_stream_unpack(w, path, &rd.r);
+    close(fd);
+}
+
+/* The bytes of a whole input in memory: parsed in pieces by the pool when
+ * that pays, else by this worker. */
+void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len)
+{
+    if (batch_check_content(w, path, in, len) != 0)
+        return;
+    if (batch_split_wanted(w, len)) {
+        if (batch_turn(w) == 0)
+            batch_split_parse(w, path, in, len);
+    } else {
+        batch_parse_all(w, path, in, len);
+    }
+}
+
+static void swap_packed(batch_worker *w)
+{
+    char *p = w->in;
+    size_t cap = w->in_cap;
+    w->in = w->packed, w->in_cap = w->packed_cap;
+    w->packed = p, w->packed_cap = cap;
+}
+
+/* A compressed file or an archive is unpacked (batch_archive.c), its
+ * members parsed as streams in w->in: packed bytes read into w->in are
+ * moved aside meanwhile. Plain bytes are parsed. */
+static void parse_whole(batch_worker *w, const char *path, const char *in, size_t len)
+{
+    if (batch_packed_kind(in, len) == BATCH_PLAIN) {
+        batch_parse_input(w, path, in, len);
+    } else if (in != w->in) {
+        batch_unpack(w, path, in, len);
+    } else {
+        swap_packed(w);
+        batch_unpack(w, path, w->packed, len);
+        swap_packed(w);
+    }
+}
+
 void batch_do_entry(batch_worker *w, const batch_entry *e)
 {
-    const char *path = e->path, *in = NULL;
+    const char *path = e->path, *map = NULL;
     size_t len = 0;
+    batch_fd_reader rd;
     switch (e->kind) {
     case BATCH_BUFFER:
-        in = e->data;
-        len = e->len;
-        break;
+        parse_whole(w, path, e->data, e->len);
+        return;
     case BATCH_SKIP:
         batch_note(w, path, e->note);
         w->skipped++;
         return;
     case BATCH_FAIL:
-        fail(w, path, e->note);
+        batch_fail(w, path, e->note);
         return;
     case BATCH_STDIN:
-        if (load_stdin(w, path, &len) != 0)
-            return;
-        break;
+        batch_fd_reader_init(&rd, STDIN_FILENO, 0);
+        batch_stream_unpack(w, path, &rd.r);
+        return;
+    case BATCH_STREAM:
+        parse_named_stream(w, path);
+        return;
     default:
-        if (load_file(w, path, &len) != 0)
+        if (load_file(w, path, &len, &map) != 0)
             return;
-        break;
+        parse_whole(w, path, map ? map : w->in, len);
+        if (map)
+            munmap((void *)map, len);
+        return;
     }
-    if (!in)
-        in = w->in;
-    if (batch_packed_kind(in, len) != BATCH_PLAIN)
-        batch_unpack(w, path, in, len);
-    else
-        batch_parse_input(w, path, in, len);
-}
-
-void batch_fail(batch_worker *w, const char *path, const char *why)
-{
-    fail(w, path, why);
 }
 
 void batch_note(batch_worker *w, const char *path, const char *note)
 {
     batch_str_put_name(&w->err, path);
     batch_str_printf(&w->err, ": %s\n", note);
-}
-
-void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len)
-{
-    if (check_content(w, path, in, len) == 0)
-        parse_all(w, path, in, len);
 }

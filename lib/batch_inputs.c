@@ -182,9 +182,12 @@ static int add_entry(adexp_batch *b, const char *path, int top,
         stack->n--;
         return rc;
     }
-    /* A FIFO is never opened: with no writer, open() or read() would block.
-     * Named on the command line it is a failed input; met in a walk, it is
-     * skipped like any other special file. */
+    /* Named on the command line, a FIFO or a character device is read as a
+     * stream by a worker (batch_file.c opens it so that it cannot block
+     * the walk). Met in a walk, it is skipped like any other special file:
+     * a FIFO without a writer would hold the run. */
+    if (top && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+        return batch_push(b, BATCH_STREAM, path, NULL);
     char note[80];
     snprintf(note, sizeof note, "%s, not a regular file%s", kind_name(st.st_mode),
              top ? "" : ": skipped");

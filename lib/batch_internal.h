@@ -9,6 +9,7 @@
 
 #include "adexp.h"
 #include "adexp_batch.h"
+#include "batch_nul.h"
 #include "batch_reader.h"
 #include <zlib.h>
 
@@ -20,7 +21,9 @@ enum batch_kind {
     BATCH_STDIN,               /* "-" */
     BATCH_BUFFER,              /* the caller's bytes: data, len */
     BATCH_FAIL,                /* failed before parsing: note says why */
-    BATCH_SKIP                 /* skipped entry of a walk: note says why */
+    BATCH_SKIP,                /* skipped entry of a walk: note says why */
+    BATCH_STREAM               /* a FIFO or device named as a path: read as
+                                  a stream, like standard input */
 };
 
 /* Queued inputs are appended by the walker while the workers read them,
@@ -64,6 +67,9 @@ typedef struct batch_output {
 /* Write p[0..n). Returns 0 or an errno; after a failure nothing more is
  * written, and a regular file is cut back to its last complete line. */
 int batch_output_write(batch_output *o, const char *p, size_t n);
+/* The same for n iovecs (advanced over what is written). */
+struct iovec;
+int batch_output_writev(batch_output *o, struct iovec *iov, int n);
 
 struct adexp_batch {
     adexp_batch_options o;
@@ -102,27 +108,123 @@ int batch_seen_add(walk_seen **s, dev_t dev, ino_t ino);
 void batch_seen_free(walk_seen *s);
 
 /* batch_file.c: one worker's reusable state and the per-file work. */
+typedef struct batch_run batch_run;
 typedef struct batch_worker {
     const adexp_batch *b;
+    batch_run *run;            /* batch.c's pool state (NULL outside a run) */
+    size_t chunk;              /* the chunk being done */
     adexp_parser *parser;
     adexp_arena arena;
     char *in;                  /* read buffer, grown to the largest file */
     size_t in_cap;
+    char *packed;              /* a packed file read into in is moved here */
+    size_t packed_cap;         /* while in holds its decompressed stream */
     adexp_buf out;             /* NDJSON of the current chunk */
     batch_str err;             /* diagnostics of the current chunk */
     uint64_t files_ok, files_failed, skipped, messages, messages_failed, bytes;
+    adexp_buf scratch;         /* batch_rebase.c: a piece's output rebuilt */
 } batch_worker;
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b);
 void batch_worker_fini(batch_worker *w);
 void batch_do_entry(batch_worker *w, const batch_entry *e);
 
+/* Parse every message of in[0..len) into w's buffers, flushing them at
+ * FLUSH_BYTES when w holds the turn. */
+void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len);
+/* Report m's errors into w->err; index_at: where the message's index was
+ * printed, or NULL (batch_rebase.c patches it for a piece). */
+void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
+                         size_t *index_at);
+/* Make room in w->in for need bytes plus a spare one, keeping its bytes. */
+int batch_grow_in(batch_worker *w, size_t need);
+int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
+void batch_fail(batch_worker *w, const char *path, const char *why);
+
+/* batch.c: writing as an entry goes, for entries that do (streams, big
+ * inputs). batch_turn waits until w's chunk may write (the chunks before
+ * it are written; at once when unordered), helping with a big input's
+ * pieces meanwhile, and writes what w holds. batch_write writes out and
+ * err now: the caller holds the turn. Both return nonzero once the output
+ * has failed (the run stops). */
+#define BATCH_FLUSH_BYTES ((size_t)1 << 20)
+int batch_turn(batch_worker *w);
+int batch_write(batch_worker *w, adexp_buf *out, batch_str *err);
+int batch_stopped(const batch_worker *w);
+/* Write w's output if it is big enough and may be written (see batch.c). */
+void batch_maybe_flush(batch_worker *w);
+
+/* batch_split.c: a big input cut at top-level -TITLE into pieces that the
+ * pool parses side by side; output identical to one parse of the whole. */
+typedef struct batch_split batch_split;
+int batch_split_wanted(const batch_worker *w, size_t len);
+/* Parse in[0..len) in pieces; the caller holds the turn. */
+void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t len);
+/* Parse one piece of s if one may be taken; 1 if one was. */
+int batch_split_help(batch_split *s, batch_worker *w);
+/* batch.c: the split being parsed, for the other workers to help. */
+void batch_split_publish(batch_worker *w, batch_split *s);
+
+/* batch_stream.c: an input read in pieces, parsed as its messages end.
+ * live: a descriptor, whose messages are written (and flushed) as they
+ * end; else (a decompressed input, an archive member) written in blocks.
+ * rd is closed at the end. */
+void batch_stream_parse(batch_worker *w, const char *path, batch_reader *rd, int live);
+
+/* batch_fd_reader.c: a reader over a descriptor (standard input, a FIFO,
+ * a device). poll: the descriptor is O_NONBLOCK, wait with poll(). */
+typedef struct batch_fd_reader {
+    batch_reader r;
+    int fd, poll;
+    uint64_t offset;           /* bytes read so far */
+} batch_fd_reader;
+void batch_fd_reader_init(batch_fd_reader *f, int fd, int poll);
+
+/* batch_rebase.c: messages parsed from a piece of an input (a cut of a big
+ * file, the tail of a stream) given the numbers of the whole input. */
+typedef struct batch_base {
+    size_t offset;             /* the piece's first byte in the whole input */
+    size_t index;              /* messages before the piece */
+    uint64_t line;             /* line of the piece's first byte, from 1 */
+    size_t column0;            /* bytes before the piece on that line */
+} batch_base;
+/* Line breaks (LF, CRLF, lone CR: the parser's rule) in in[from..to) of an
+ * input of len bytes. */
+uint64_t batch_count_lines(const char *in, size_t len, size_t from, size_t to);
+/* Offset of the start of the line holding in[at]. */
+size_t batch_line_start(const char *in, size_t len, size_t at);
+/* m parsed from a buffer that starts at base->offset of the whole input:
+ * its offset, index and errors' offsets, lines and columns made those of
+ * the whole input; fields: the fields' offsets too. */
+void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields);
+/* Positions of decimal numbers in a buffer, to add a count to later. */
+typedef struct batch_marks {
+    size_t *v;
+    size_t n, cap;
+} batch_marks;
+int batch_mark(batch_marks *mk, size_t pos);
+/* The iovecs that write data[0..len) with add added to the number at each
+ * mark, from pos on: at most max, two per mark, with the marks' digits in
+ * digits[i / 2]. Returns how many; 0 when all is written. */
+typedef struct batch_patch_pos {
+    size_t mark, at;
+} batch_patch_pos;
+struct iovec;
+size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
+                       batch_patch_pos *pos, uint64_t add, struct iovec *iov,
+                       char (*digits)[24], size_t max);
+/* batch.c: batch_write of data[0..len) as batch_patch_iov gives it, with no copy. */
+int batch_write_patched(batch_worker *w, const char *data, size_t len,
+                        const batch_marks *mk, uint64_t add);
+/* Copies data[0..len) into out with add added to the number at each mark. */
+int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
+                        const batch_marks *mk, uint64_t add);
+
 /* batch_emit.c: the output of one message, in the batch's format. */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
 
-/* batch_file.c, for the other readers of inputs: a failed input, a
- * skipped one, and the bytes of one input parsed like a file. */
-void batch_fail(batch_worker *w, const char *path, const char *why);
+/* batch_file.c, for the other readers of inputs: a skipped input, and the
+ * plain bytes of one input parsed like a file (checked, cut when big). */
 void batch_note(batch_worker *w, const char *path, const char *note);
 void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len);
 
@@ -131,26 +233,28 @@ void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t
 enum { BATCH_PLAIN, BATCH_COMPRESSED, BATCH_ARCHIVE };
 int batch_packed_kind(const char *data, size_t len);
 void batch_unpack(batch_worker *w, const char *path, const char *data, size_t len);
+/* A live stream (standard input, a FIFO): its first bytes tell whether it
+ * is packed; plain, it is parsed as batch_stream_parse does; packed, its
+ * members are parsed as streams. rd is not closed. */
+void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd);
 
 /* batch_gzip.c: a reader of the gzip data data[0..len) (members one after
  * another), CRC and length checked. Returns 0, or -1 with r.error set. */
 typedef struct batch_gzip {
     batch_reader r;
     z_stream z;
-    size_t len;
+    uint64_t in_total;         /* gzip bytes taken in so far */
     uint64_t out_total;        /* bytes given out so far */
     int done;
+    batch_reader *src;         /* batch_gzip_open_reader: the gzip bytes */
+    unsigned char inbuf[1 << 16];
 } batch_gzip;
 int batch_is_gzip(const char *data, size_t len);
 int batch_gzip_open(batch_gzip *g, const char *data, size_t len);
+/* The same over the gzip bytes src gives (read as they are needed). */
+int batch_gzip_open_reader(batch_gzip *g, batch_reader *src);
 
-/* batch_nul.c: a NUL byte inside message m of in becomes its error. The
- * cursor starts zeroed with line 1 for each input. Returns 1 if added. */
-typedef struct batch_lines {
-    size_t pos, line_start;
-    uint32_t line;
-} batch_lines;
-int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg *m);
+/* batch_nul.h: a NUL byte inside a message is its error. */
 
 /* batch_names.c: appends name escaped for a diagnostic line. */
 int batch_str_put_name(batch_str *s, const char *name);

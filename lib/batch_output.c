@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "batch_internal.h"
@@ -55,6 +56,32 @@ int batch_output_write(batch_output *o, const char *p, size_t n)
         count(o, p, (size_t)w);
         p += w;
         n -= (size_t)w;
+    }
+    return 0;
+}
+
+int batch_output_writev(batch_output *o, struct iovec *iov, int n)
+{
+    if (o->error)
+        return o->error;
+    while (n > 0) {
+        ssize_t w = writev(o->fd, iov, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            o->error = w < 0 ? errno : EIO;
+            cut_partial_line(o);
+            return o->error;
+        }
+        for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--) {
+            count(o, iov->iov_base, iov->iov_len);
+            w -= (ssize_t)iov->iov_len;
+        }
+        if (n > 0 && w > 0) {
+            count(o, iov->iov_base, (size_t)w);
+            iov->iov_base = (char *)iov->iov_base + w;
+            iov->iov_len -= (size_t)w;
+        }
     }
     return 0;
 }

@@ -5,7 +5,9 @@
 
 #include "adexp.h"
 #include "internal.h"
+#include "json_names.h"
 #include "json_out.h"
+#include "json_runs.h"
 
 void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
 {
@@ -45,28 +47,30 @@ static int reserve(adexp_buf *b, size_t n)
     return 1;
 }
 
-/* The writer reserves the worst case of each piece, then appends without
- * checks: a string of n bytes takes at most 6n + 2 (every byte \u00XX). */
+/* The writer keeps its cursor in a local: each piece reserves its worst
+ * case (a string: json_string_room) with room(), then appends without
+ * checks; the buffer's length is set once, at the end. */
 typedef struct writer {
     adexp_buf *b;
-    int ok;
+    char *end;                 /* of the buffer's room */
 } writer;
 
-/* Room for n more bytes: a pointer to them, or NULL (and the writer fails). */
-static inline char *room(writer *w, size_t n)
+/* room() when the buffer must grow: o in the grown buffer, or NULL. */
+static char *grow(writer *w, char *o, size_t n)
 {
-    if (w->b->cap - w->b->len >= n && w->ok)
-        return w->b->data + w->b->len;
-    if (!w->ok || !reserve(w->b, n)) {
-        w->ok = 0;
+    adexp_buf *b = w->b;
+    b->len = (size_t)(o - b->data);
+    if (!reserve(b, n))
         return NULL;
-    }
-    return w->b->data + w->b->len;
+    w->end = b->data + b->cap;
+    return b->data + b->len;
 }
 
-static void commit(writer *w, const char *end)
+/* Room for n bytes at o: o, or o in the grown buffer, or NULL when out of
+ * memory (or n is SIZE_MAX). */
+static inline char *room(writer *w, char *o, size_t n)
 {
-    w->b->len = (size_t)(end - w->b->data);
+    return (size_t)(w->end - o) >= n ? o : grow(w, o, n);
 }
 
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
@@ -83,111 +87,6 @@ static char *put_u64(char *o, uint64_t v)
     return o;
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len;
-    unsigned min;
-    unsigned cp;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
-    else return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-enum { J_PLAIN = 0, J_SEP, J_QUOTE, J_CTRL, J_HIGH };
-
-/* Byte classes for JSON strings: copied as is, separator, escaped with a
- * backslash, control byte, byte >= 0x80. */
-static const uint8_t json_class[256] = {
-    [0x00] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
-    [0x08] = J_CTRL, J_SEP, J_SEP, J_CTRL, J_CTRL, J_SEP, J_CTRL, J_CTRL,
-    [0x10] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
-    [0x18] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
-    [' '] = J_SEP, ['"'] = J_QUOTE, ['\\'] = J_QUOTE,
-    [0x80] = J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
-};
-
-static char *escape_byte(char *o, unsigned char c)
-{
-    static const char hex[] = "0123456789abcdef";
-    o = LIT(o, "\\u00");
-    *o++ = hex[c >> 4];
-    *o++ = hex[c & 15];
-    return o;
-}
-
-/* A JSON string of s at o (room: 6 * s.len + 2). With fold, runs of
- * separators become one space and the ends are trimmed; without, only
- * the space is kept as is. */
-static char *string_at(char *o, adexp_slice s, int fold)
-{
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    size_t i = 0, n = s.len;
-    int pending = 0, any = 0;
-    *o++ = '"';
-    while (i < n) {
-        unsigned char c = p[i];
-        unsigned k = json_class[c];
-        if (k == J_SEP && fold) {
-            pending = any;
-            i++;
-            continue;
-        }
-        if (pending)
-            *o++ = ' ';
-        pending = 0;
-        any = 1;
-        if (k == J_PLAIN || c == ' ') {
-            do
-                *o++ = (char)p[i++];
-            while (i < n && json_class[p[i]] == J_PLAIN);
-        } else if (k == J_QUOTE) {
-            *o++ = '\\';
-            *o++ = (char)c;
-            i++;
-        } else {
-            size_t u = k == J_HIGH ? utf8_len(p + i, n - i) : 0;
-            if (u) {
-                memcpy(o, p + i, u);
-                o += u;
-                i += u;
-            } else {
-                o = escape_byte(o, c);
-                i++;
-            }
-        }
-    }
-    *o++ = '"';
-    return o;
-}
-
 int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
 {
     if (!reserve(out, n))
@@ -200,70 +99,97 @@ int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
 
 int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
 {
-    if (s.len > (SIZE_MAX - 2) / 6 || !reserve(out, 6 * s.len + 2))
+    size_t need = json_string_room(s.len);
+    if (need == SIZE_MAX || !reserve(out, need))
         return 0;
-    out->len = (size_t)(string_at(out->data + out->len, s, fold) - out->data);
+    out->len = (size_t)(json_string(out->data + out->len, s, fold) - out->data);
     return 1;
 }
 
-/* Worst-case bytes of a field's own text (not its children). */
+/* json_string, its first run inline: for the fields' values. */
+static ALWAYS_INLINE char *put_string(char *o, adexp_slice s)
+{
+    return string_first(o, s, 1, JSON_RUN, json_string_rest);
+}
+
+/* Bytes a field's own text may take (not its children's), its end
+ * included: its two strings at worst (json_string_room) and FIELD_FIXED
+ * for the rest; SIZE_MAX if that overflows. */
+#define FIELD_FIXED 192
+/* The end written after a field's children: ']', its flags' keys, '}'. */
+#define END_ROOM 64
+
 static size_t field_room(const adexp_field *f)
 {
     size_t n = f->keyword.len + f->value.len;
-    return n > (SIZE_MAX - 128) / 6 ? SIZE_MAX : 6 * n + 128;
+    return n > (SIZE_MAX - FIELD_FIXED) / 6 ? SIZE_MAX : 6 * n + FIELD_FIXED;
 }
 
-static void put_fields(writer *w, const adexp_field *f);
-
-/* One field and its children; sep: the ',' before all but the first. */
-static void put_field(writer *w, const adexp_field *f, int sep)
+/* '{"name":"KEYWORD"'. A dictionary field's keyword is its entry's (the
+ * parser found the entry by these bytes; the length is checked too, for
+ * trees built by hand): one 32-byte copy of json_names. */
+static char *put_name(char *o, const adexp_field *f)
 {
-    size_t need = field_room(f);
-    char *o = need == SIZE_MAX ? NULL : room(w, need);
-    if (!o) {
-        w->ok = 0;
-        return;
+    if (f->dict_id < DICT_COUNT) {
+        const json_name *jn = &json_names[f->dict_id];
+        if (jn->len == f->keyword.len + 10) {
+            memcpy(o, jn, sizeof *jn);
+            return o + jn->len;
+        }
     }
-    if (sep)
-        *o++ = ',';
     o = LIT(o, "{\"name\":");
-    o = string_at(o, f->keyword, 1);
-    int list = f->kind == ADEXP_LIST;
-    int fields = f->kind == ADEXP_COMPOUND && (f->child || f->value.len == 0);
-    if (!list && (f->kind == ADEXP_BASIC || f->value.len > 0)) {
-        o = LIT(o, ",\"value\":");
-        o = string_at(o, f->value, 1);
-    }
-    if (list)
-        o = LIT(o, ",\"items\":[");
-    else if (fields)
-        o = LIT(o, ",\"fields\":[");
-    commit(w, o);
-    if (list || fields)
-        put_fields(w, f->child);
-    if (!(o = room(w, 32)))
-        return;
-    if (list || fields)
-        *o++ = ']';
+    return json_string(o, f->keyword, 1);
+}
+
+/* The end of a field's object: its flags' keys (each one line here, in
+ * END_ROOM and FIELD_FIXED), then '}'. */
+static char *put_end(char *o, const adexp_field *f)
+{
     if (f->flags & ADEXP_FIELD_UNKNOWN)
         o = LIT(o, ",\"unknown\":true");
     *o++ = '}';
-    commit(w, o);
+    return o;
 }
 
-static void put_fields(writer *w, const adexp_field *f)
+/* Fields f, f->next, ... and their children, comma-separated, at o. Each
+ * field's own text is written in the room reserved once for it. Returns the
+ * end, or NULL when out of memory. */
+static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
-    for (int sep = 0; f && w->ok; f = f->next, sep = 1)
-        put_field(w, f, sep);
+    for (int sep = 0; f; f = f->next, sep = 1) {
+        if (!(o = room(w, o, field_room(f))))
+            return NULL;
+        *o = ',';
+        o = put_name(o + sep, f);
+        if (f->kind == ADEXP_BASIC) {
+            o = LIT(o, ",\"value\":");
+            o = put_end(put_string(o, f->value), f);
+            continue;
+        }
+        int list = f->kind == ADEXP_LIST;
+        if (!list && f->value.len > 0) {
+            o = LIT(o, ",\"value\":");
+            o = put_string(o, f->value);
+            if (!f->child) {
+                o = put_end(o, f);
+                continue;
+            }
+        }
+        o = list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
+        if (!(o = put_fields(w, o, f->child)) || !(o = room(w, o, END_ROOM)))
+            return NULL;
+        *o++ = ']';
+        o = put_end(o, f);
+    }
+    return o;
 }
 
-static void put_error(writer *w, const adexp_error *e)
+static char *put_error(writer *w, char *o, const adexp_error *e)
 {
     const char *name = adexp_status_name(e->code);
     size_t nlen = strlen(name), mlen = strlen(e->message);
-    char *o = room(w, nlen + mlen + 128);
-    if (!o)
-        return;
+    if (!(o = room(w, o, nlen + mlen + 128)))
+        return NULL;
     o = LIT(o, "{\"code\":\"");
     memcpy(o, name, nlen);
     o = LIT(o + nlen, "\",\"message\":\"");
@@ -275,57 +201,57 @@ static void put_error(writer *w, const adexp_error *e)
     o = LIT(o, ",\"offset\":");
     o = put_u64(o, e->offset);
     *o++ = '}';
-    commit(w, o);
+    return o;
 }
 
-static void put_errors(writer *w, const adexp_msg *msg)
+/* The line's tail: the errors and the '\n'. */
+static char *put_errors(writer *w, char *o, const adexp_msg *msg)
 {
-    char *o = room(w, 16);
-    if (!o)
-        return;
-    commit(w, LIT(o, "],\"errors\":["));
-    for (size_t i = 0; i < msg->nerrors; i++) {
-        if (i && (o = room(w, 1)))
-            *o++ = ',', commit(w, o);
-        put_error(w, &msg->errors[i]);
+    if (!(o = room(w, o, 16)))
+        return NULL;
+    o = LIT(o, "],\"errors\":[");
+    for (size_t i = 0; i < msg->nerrors && o; i++) {
+        if (i)
+            *o++ = ',';    /* in the last put_error's room: it used at most 113 of its 128 */
+        o = put_error(w, o, &msg->errors[i]);
     }
-    if ((o = room(w, 3)))
-        commit(w, LIT(o, "]}\n"));
+    if (!o || !(o = room(w, o, 3)))
+        return NULL;
+    return LIT(o, "]}\n");
 }
 
 /* The line's head: source, index, offset, title, and "fields":[. */
-static void put_head(writer *w, const adexp_msg *msg, adexp_slice src)
+static char *put_head(writer *w, char *o, const adexp_msg *msg, adexp_slice src)
 {
     adexp_slice title = msg->view.title;
-    if (src.len > (SIZE_MAX - 256) / 6 - title.len) {
-        w->ok = 0;
-        return;
-    }
-    char *o = room(w, 6 * (src.len + title.len) + 256);
-    if (!o)
-        return;
+    size_t ns = json_string_room(src.len), nt = json_string_room(title.len);
+    if (ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128 ||
+        !(o = room(w, o, ns + nt + 128)))
+        return NULL;
     o = LIT(o, "{\"source\":");
-    o = adexp_json_name_is_utf8(src) ? string_at(o, src, 0) : adexp_json_name_at(o, src);
+    o = adexp_json_name_is_utf8(src) ? json_string(o, src, 0) : adexp_json_name_at(o, src);
     o = LIT(o, ",\"index\":");
     o = put_u64(o, msg->index);
     o = LIT(o, ",\"offset\":");
     o = put_u64(o, msg->offset);
     o = LIT(o, ",\"title\":");
-    o = title.ptr ? string_at(o, title, 1) : LIT(o, "null");
-    commit(w, LIT(o, ",\"fields\":["));
+    o = title.ptr ? json_string(o, title, 1) : LIT(o, "null");
+    return LIT(o, ",\"fields\":[");
 }
 
 adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)
 {
-    writer w = {out, 1};
     size_t start = out->len;
+    if (!out->data && !reserve(out, 1))     /* so that o and end are never NULL */
+        return ADEXP_E_NOMEM;
+    writer w = {out, out->data + out->cap};
     adexp_slice src = {source, strlen(source)};
-    put_head(&w, msg, src);
-    put_fields(&w, msg->fields);
-    put_errors(&w, msg);
-    if (!w.ok) {
+    char *o = out->data + start;
+    if (!(o = put_head(&w, o, msg, src)) || !(o = put_fields(&w, o, msg->fields)) ||
+        !(o = put_errors(&w, o, msg))) {
         out->len = start;
         return ADEXP_E_NOMEM;
     }
+    out->len = (size_t)(o - out->data);
     return ADEXP_OK;
 }

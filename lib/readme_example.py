@@ -4,6 +4,7 @@
   readme_example.py README.md OUT.c      write the C block after the marker
   readme_example.py README.md --run EXE  run EXE; its output must be the lines
                                          quoted on the README's "It prints" line
+  ... --marker=NAME                      the example after <!-- NAME: instead
 """
 import re
 import subprocess
@@ -12,9 +13,9 @@ import sys
 MARKER = "<!-- readme-example:"
 
 
-def example_and_output(readme):
+def example_and_output(readme, marker=MARKER):
     text = open(readme, encoding="utf-8").read()
-    after = text[text.index(MARKER):]
+    after = text[text.index(marker):]
     code = re.search(r"```c\n(.*?)```", after, re.S).group(1)
     rest = after[after.index("```", after.index("```c") + 4) + 3:]
     prints = next(l for l in rest.splitlines() if l.startswith("It prints"))
@@ -22,8 +23,11 @@ def example_and_output(readme):
 
 
 def main():
+    marker = MARKER
+    if sys.argv[-1].startswith("--marker="):
+        marker = "<!-- " + sys.argv.pop()[len("--marker="):] + ":"
     readme, arg = sys.argv[1], sys.argv[2]
-    code, expected = example_and_output(readme)
+    code, expected = example_and_output(readme, marker)
     if arg != "--run":
         open(arg, "w", encoding="utf-8").write(code)
         return 0

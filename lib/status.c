@@ -20,6 +20,10 @@ static const struct {
     [ADEXP_E_LIST_LIMIT] = {"LIST_LIMIT", "list has more than max_list_items items"},
     [ADEXP_E_SIZE_LIMIT] = {"SIZE_LIMIT", "message is longer than max_message_size bytes"},
     [ADEXP_E_KEYWORD_LIMIT] = {"KEYWORD_LIMIT", "keyword is longer than max_keyword_len bytes"},
+    [ADEXP_E_WRITE_KEYWORD] = {"WRITE_KEYWORD", "keyword is empty, not A-Z0-9, or BEGIN or END as a field"},
+    [ADEXP_E_WRITE_VALUE] = {"WRITE_VALUE", "value would not read back as itself"},
+    [ADEXP_E_WRITE_SHAPE] = {"WRITE_SHAPE", "the written text reads back as another tree"},
+    [ADEXP_E_BUILD_ORDER] = {"BUILD_ORDER", "builder call out of order"},
     [ADEXP_E_NUL_BYTE] = {"NUL_BYTE", "NUL byte inside the message"},
 };
 

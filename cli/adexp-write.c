@@ -1,0 +1,195 @@
+/* adexp-write: adexp-parse's JSON lines back to ADEXP messages, so that
+ * messages can be edited with jq and written back. Each line is read by
+ * jansson, built by the library's builder, and written by adexp_write with
+ * verify on: a tree no text reads back as is refused, never written. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "adexp.h"
+#include "json_msg.h"
+
+static const char usage[] =
+    "usage: adexp-write [options] [FILE...]\n"
+    "Read JSON lines in adexp-parse's format (one message per line) and write\n"
+    "each message as ADEXP. A FILE of - or no FILE reads standard input.\n"
+    "\n"
+    "  -o, --output FILE       write the messages to FILE instead of stdout\n"
+    "      --layout LAYOUT     line (default): a message a line, values\n"
+    "                          folded; ifps: a primary field a line, list\n"
+    "                          items indented, values as they are\n"
+    "  -h, --help              show this help and exit\n"
+    "      --version           show the version and exit\n"
+    "\n"
+    "A line that cannot be written (not JSON, not a message, a keyword or a\n"
+    "value that would not read back, a tree that no ADEXP text reads back as)\n"
+    "is reported on standard error as FILE:LINE: message, and the run goes\n"
+    "on; blank lines are skipped.\n"
+    "Exit status: 0 if every line was written, 1 if any was not (or a FILE\n"
+    "could not be read or the output written), 2 on a usage error.\n";
+
+/* Output is flushed once this much is pending. */
+#define FLUSH_AT ((size_t)1 << 20)
+
+typedef struct run {
+    adexp_write_options wo;
+    FILE *out;
+    adexp_buf buf;
+    adexp_arena arena;
+    int failed;
+} run;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("adexp-write: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'adexp-write --help'.\n", stderr);
+    return 2;
+}
+
+static int flush(run *r)
+{
+    if (r->buf.len && fwrite(r->buf.data, 1, r->buf.len, r->out) != r->buf.len)
+        return -1;
+    r->buf.len = 0;
+    return 0;
+}
+
+/* One JSON line: written, or reported. */
+static void do_line(run *r, const char *name, size_t lineno, const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+        i++;
+    if (i == len)
+        return;
+    json_error_t je;
+    json_t *root = json_loadb(line, len, JSON_ALLOW_NUL, &je);
+    char why[1024];
+    if (!root) {
+        fprintf(stderr, "%s:%zu: bad JSON at column %d: %s\n", name, lineno, je.column,
+                je.text);
+        r->failed = 1;
+        return;
+    }
+    adexp_arena_reset(&r->arena);
+    adexp_builder *b = adexp_builder_new(&r->arena);
+    adexp_msg msg;
+    adexp_write_error err;
+    if (!b) {
+        fprintf(stderr, "%s:%zu: out of memory\n", name, lineno);
+        r->failed = 1;
+    } else if (json_msg_build(root, b, &msg, why, sizeof why) != 0) {
+        fprintf(stderr, "%s:%zu: %s\n", name, lineno, why);
+        r->failed = 1;
+    } else if (adexp_write(&r->buf, &msg, &r->wo, &err) != ADEXP_OK) {
+        fprintf(stderr, "%s:%zu: %s at %s: %s\n", name, lineno, adexp_status_name(err.code),
+                err.path[0] ? err.path : "message", adexp_status_message(err.code));
+        r->failed = 1;
+    }
+    json_decref(root);
+}
+
+/* Every line of one input. Returns -1 if the output could not be written. */
+static int do_file(run *r, const char *name)
+{
+    int is_stdin = strcmp(name, "-") == 0;
+    FILE *in = is_stdin ? stdin : fopen(name, "rb");
+    if (!in) {
+        fprintf(stderr, "%s: %s\n", name, strerror(errno));
+        r->failed = 1;
+        return 0;
+    }
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    ssize_t n;
+    int rc = 0;
+    while (rc == 0 && (n = getline(&line, &cap, in)) >= 0) {
+        do_line(r, name, ++lineno, line, (size_t)n);
+        if (r->buf.len >= FLUSH_AT)
+            rc = flush(r);
+    }
+    if (ferror(in)) {
+        fprintf(stderr, "%s: %s\n", name, strerror(errno));
+        r->failed = 1;
+    }
+    free(line);
+    if (!is_stdin)
+        fclose(in);
+    return rc;
+}
+
+/* Options into r and *output; returns -1 to go on, or an exit status. The
+ * FILE arguments are gathered at the front of argv, their count in *nfiles. */
+static int parse_args(run *r, const char **output, int argc, char **argv, int *nfiles)
+{
+    int only_files = 0;
+    *nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || a[1] == '\0') {
+            argv[(*nfiles)++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            return fputs(usage, stdout), 0;
+        } else if (strcmp(a, "--version") == 0) {
+            return printf("adexp-write %s (JSON: jansson %s)\n", ADEXP_VERSION,
+                          JANSSON_VERSION), 0;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                   strncmp(a, "--output=", 9) == 0) {
+            if (a[2] == '-' && a[8] == '=')
+                *output = a + 9;
+            else if (i + 1 < argc)
+                *output = argv[++i];
+            else
+                return usage_error("%s needs a file name", a);
+        } else if (strcmp(a, "--layout") == 0 || strncmp(a, "--layout=", 9) == 0) {
+            const char *v = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v)
+                return usage_error("%s needs line or ifps", "--layout");
+            if (strcmp(v, "line") != 0 && strcmp(v, "ifps") != 0)
+                return usage_error("unknown layout '%s' (line or ifps)", v);
+            r->wo.layout = v[0] == 'i' ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
+            r->wo.fold = v[0] != 'i';
+        } else {
+            return usage_error("unknown option %s", a);
+        }
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    run r;
+    memset(&r, 0, sizeof r);
+    r.wo = adexp_write_options_default();
+    r.wo.fold = 1;
+    r.wo.verify = 1;
+    const char *output = NULL;
+    int nfiles;
+    int rc = parse_args(&r, &output, argc, argv, &nfiles);
+    if (rc >= 0)
+        return rc;
+    r.out = output ? fopen(output, "wb") : stdout;
+    if (!r.out) {
+        fprintf(stderr, "adexp-write: %s: %s\n", output, strerror(errno));
+        return 1;
+    }
+    adexp_buf_init(&r.buf, NULL);
+    adexp_arena_init(&r.arena, NULL);
+    static char *dash[] = {"-"};
+    char **files = nfiles ? argv : dash;
+    int werr = 0;
+    for (int i = 0; i < (nfiles ? nfiles : 1) && !werr; i++)
+        werr = do_file(&r, files[i]);
+    werr = werr || flush(&r) || fflush(r.out) != 0 || (output && fclose(r.out) != 0);
+    if (werr)
+        fprintf(stderr, "adexp-write: %s: %s\n", output ? output : "output", strerror(errno));
+    adexp_buf_free(&r.buf);
+    adexp_arena_free(&r.arena);
+    return werr || r.failed ? 1 : 0;
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""End-to-end tests of ADEXP output: adexp-parse --format adexp and adexp-write.
+
+Usage: write_test.py ADEXP_PARSE ADEXP_WRITE SOURCE_ROOT
+
+Every message of testdata/ and of a generated corpus that parses without error
+is written back (both layouts, by adexp-parse and, from its JSON, by
+adexp-write) and must parse to the same JSON fields again. Also: --help equals
+the README's copy, usage errors, bad JSON lines, files and standard input.
+Prints one line per check and "N passed, N failed"; exits 1 on any failure.
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PARSE = os.path.abspath(sys.argv[1])
+WRITE = os.path.abspath(sys.argv[2])
+ROOT = os.path.abspath(sys.argv[3])
+LAYOUTS = ("line", "ifps")
+
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def run(exe, *args, stdin=None):
+    p = subprocess.run([exe, *args], input=stdin, capture_output=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def messages(ndjson):
+    return [json.loads(line) for line in ndjson.splitlines() if line.strip()]
+
+
+def readme_help(program):
+    """The README's copy of PROGRAM --help (the block after its heading)."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"as printed by `" + re.escape(program) + r" --help`\)\n\n```\n(.*?)```",
+                  text, re.S)
+    return m.group(1) if m else None
+
+
+def test_help_and_usage(tmp):
+    for exe, name in ((PARSE, "adexp-parse"), (WRITE, "adexp-write")):
+        rc, out, _ = run(exe, "--help")
+        check(f"{name} --help equals the README's copy",
+              rc == 0 and out.decode() == readme_help(name))
+    rc, out, _ = run(WRITE, "--version")
+    check("adexp-write --version", rc == 0 and out.startswith(b"adexp-write "))
+    for args in (["--bogus"], ["--layout"], ["--layout", "tree"], ["-o"]):
+        rc, _, err = run(WRITE, *args)
+        check(f"adexp-write usage error {args} exits 2", rc == 2 and "adexp-write:" in err)
+    f = os.path.join(ROOT, "testdata", "messages", "IFPL-teivah-1.adexp")
+    for args in (["--layout", "ifps", f], ["--format", "adexp", "--layout", "x", f],
+                 ["--format", "adexp", "--layout"]):
+        rc, _, err = run(PARSE, *args)
+        check(f"adexp-parse usage error {args} exits 2", rc == 2 and "adexp-parse:" in err)
+
+
+def same_fields(name, want, got):
+    w = [m["fields"] for m in want]
+    g = [m["fields"] for m in got]
+    ok = w == g
+    detail = ""
+    if not ok:
+        bad = next((i for i, (x, y) in enumerate(zip(w, g)) if x != y), min(len(w), len(g)))
+        detail = f"message {bad} of {len(w)} (got {len(g)})"
+    check(name, ok, detail)
+
+
+def round_trip_file(path, tmp):
+    """path's messages through --format adexp and adexp-write, both layouts."""
+    rc, out, _ = run(PARSE, "-q", "-j1", path)
+    want = messages(out.decode())
+    clean = [m for m in want if not m["errors"]]
+    short = os.path.relpath(path, ROOT)
+    for layout in LAYOUTS:
+        rc, adexp, err = run(PARSE, "-q", "-j1", "--format", "adexp", "--layout", layout, path)
+        if len(clean) == len(want):
+            back = os.path.join(tmp, "back.adexp")
+            with open(back, "wb") as f:
+                f.write(adexp)
+            _, out2, _ = run(PARSE, "-q", "-j1", back)
+            same_fields(f"{short} --format adexp --layout {layout}", want,
+                        messages(out2.decode()))
+        else:
+            check(f"{short} (with errors) --format adexp --layout {layout} exits 1",
+                  rc == 1, f"rc={rc}")
+        lines = "".join(json.dumps(m) + "\n" for m in clean).encode()
+        rc, adexp, err = run(WRITE, "--layout", layout, stdin=lines)
+        _, out3, _ = run(PARSE, "-q", "-j1", "-", stdin=adexp) if adexp else (0, b"", "")
+        if clean:
+            same_fields(f"{short} adexp-write --layout {layout}", clean,
+                        messages(out3.decode()))
+            check(f"{short} adexp-write --layout {layout} exits 0", rc == 0, err)
+
+
+def test_testdata(tmp):
+    files = []
+    for sub in ("messages", "invalid", "regress"):
+        files += sorted(glob.glob(os.path.join(ROOT, "testdata", sub, "*.adexp")))
+    for path in files:
+        if os.path.getsize(path) > 0:
+            round_trip_file(path, tmp)
+
+
+def test_generated(tmp):
+    corpus = os.path.join(tmp, "gen.adexp")
+    subprocess.run([sys.executable, os.path.join(ROOT, "testdata", "gen_corpus.py"),
+                    "--messages", "500", "--out", corpus, "--seed", "19"], check=True)
+    round_trip_file(corpus, tmp)
+
+
+def test_bad_lines_and_files(tmp):
+    good = '{"fields":[{"name":"TITLE","value":"IFPL"},{"name":"ARCID","value":"A1"}]}\n'
+    lines = (good + "not json\n\n" +
+             '{"fields":[{"name":"TITLE","value":"X"},{"name":"ROUTE","value":"A-B"}]}\n' +
+             '{"fields":[{"name":"TITLE","value":"X"},{"name":"ESTDATA","fields":'
+             '[{"name":"ARCID","value":"A"}]}]}\n' +
+             '{"fields":[{"name":"TITLE","value":"X"},{"name":"rte","items":[]}]}\n' +
+             '{"fields":[{"name":"ARCID","value":"X"}]}\n' +
+             '{"fields":[{"name":"TITLE"},{"name":"PT","fields":[{"name":7}]}]}\n' + good)
+    rc, out, err = run(WRITE, stdin=lines.encode())
+    want = ["-:2: bad JSON at column",
+            "-:4: WRITE_VALUE at ROUTE: ",
+            "-:5: WRITE_SHAPE at ESTDATA/ARCID: ",
+            "-:6: fields[1]: rte: WRITE_KEYWORD: ",
+            "-:7: fields[0]: the first field is not a basic TITLE",
+            "-:8: fields[1].fields[0]: \"name\" is missing or not a string"]
+    got = err.splitlines()
+    check("bad lines: one error each, with the line and the field", len(got) == len(want) and
+          all(g.startswith(w) for g, w in zip(got, want)), err)
+    check("bad lines: exit 1, the good lines written",
+          rc == 1 and out == b"-TITLE IFPL -ARCID A1\n" * 2, out)
+
+    a = os.path.join(tmp, "a.ndjson")
+    with open(a, "w") as f:
+        f.write(good)
+    missing = os.path.join(tmp, "missing.ndjson")
+    rc, out, err = run(WRITE, a, missing, "-", stdin=good.encode())
+    check("files and -: each read in turn, a missing one reported",
+          rc == 1 and out == b"-TITLE IFPL -ARCID A1\n" * 2 and
+          err.startswith(missing + ": No such file"), err)
+    o = os.path.join(tmp, "out.adexp")
+    rc, out, err = run(WRITE, "-o", o, "--layout=ifps", a)
+    with open(o, "rb") as f:
+        check("-o FILE --layout=ifps", rc == 0 and f.read() == b"-TITLE IFPL\n-ARCID A1\n")
+
+
+def test_edit_with_json(tmp):
+    """What jq would do: change a value in the JSON, write, parse again."""
+    path = os.path.join(ROOT, "testdata", "messages", "IFPL-teivah-1.adexp")
+    _, out, _ = run(PARSE, "-q", path)
+    m = json.loads(out)
+    for f in m["fields"]:
+        if f["name"] == "ARCID":
+            f["value"] = "EDITED1"
+    rc, adexp, _ = run(WRITE, stdin=(json.dumps(m) + "\n").encode())
+    _, back, _ = run(PARSE, "-q", "-", stdin=adexp)
+    arcid = [f["value"] for f in json.loads(back)["fields"] if f["name"] == "ARCID"]
+    check("an edited value is written back", rc == 0 and arcid == ["EDITED1"], arcid)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="adexp-write-")
+    try:
+        for t in (test_help_and_usage, test_testdata, test_generated,
+                  test_bad_lines_and_files, test_edit_with_json):
+            try:
+                t(tmp)
+            except Exception as e:      # a crash or timeout is one failure
+                check(t.__name__, False, repr(e))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

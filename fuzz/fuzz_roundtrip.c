@@ -1,0 +1,61 @@
+/* fuzz_roundtrip: every message that parses without error is written back
+ * in both layouts, values kept and folded, and must read back (with the
+ * default limits, which a message within smaller ones also meets) as the
+ * same tree, node by node with every flag, and as one message; the writer
+ * may refuse no such message, with verify on or off. Messages with errors
+ * are written too: the writer may refuse them, but then it leaves the
+ * output as it was. */
+#include "fuzz_common.h"
+
+static void round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *arena,
+                       adexp_buf *out, const adexp_write_options *o)
+{
+    adexp_write_error err;
+    out->len = 0;
+    FUZZ_CHECK(adexp_write(out, m, o, &err) == ADEXP_OK);
+    adexp_parser_reset(back, out->data, out->len);
+    adexp_msg b;
+    adexp_arena_reset(arena);
+    FUZZ_CHECK(adexp_parser_next(back, arena, &b) == ADEXP_OK);
+    unsigned how = ADEXP_SAME_ALL_FLAGS | (o->fold ? ADEXP_SAME_FOLD : 0);
+    FUZZ_CHECK(adexp_tree_same(m->fields, b.fields, how, NULL));
+    FUZZ_CHECK(adexp_parser_next(back, arena, &b) == ADEXP_END);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    adexp_options opt = fuzz_options(&data, &size);
+    char *buf = fuzz_copy(data, size);
+    adexp_parser *p = adexp_parser_new(&opt, NULL), *back = adexp_parser_new(NULL, NULL);
+    FUZZ_CHECK(p && back);
+    adexp_arena arena, arena2;
+    adexp_arena_init(&arena, NULL);
+    adexp_arena_init(&arena2, NULL);
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    adexp_parser_reset(p, buf, size);
+    adexp_msg m;
+    for (size_t n = 0; n <= size + 1 && adexp_parser_next(p, &arena, &m) != ADEXP_END; n++) {
+        for (int i = 0; i < 5; i++) {
+            adexp_write_options o = adexp_write_options_default();
+            o.layout = i & 1 ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
+            o.fold = (i >> 1) & 1;
+            o.verify = i == 4;
+            if (m.nerrors_total == 0) {
+                round_trip(&m, back, &arena2, &out, &o);
+            } else {
+                out.len = 0;
+                if (adexp_write(&out, &m, &o, NULL) != ADEXP_OK)
+                    FUZZ_CHECK(out.len == 0);
+            }
+        }
+        adexp_arena_reset(&arena);
+    }
+    adexp_buf_free(&out);
+    adexp_arena_free(&arena);
+    adexp_arena_free(&arena2);
+    adexp_parser_free(p);
+    adexp_parser_free(back);
+    free(buf);
+    return 0;
+}

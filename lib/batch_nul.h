@@ -1,0 +1,20 @@
+/* The rule that a NUL byte inside a message is that message's NUL_BYTE
+ * error (batch_nul.c). Shared by the batch driver and the Python module,
+ * so that both say the same of the same bytes; not installed. */
+#ifndef ADEXP_BATCH_NUL_H
+#define ADEXP_BATCH_NUL_H
+
+#include <stdint.h>
+
+#include "adexp.h"
+
+/* A NUL byte inside message m of in becomes its error (its line and
+ * column counted from the cursor, which starts zeroed with line 1 for each
+ * input and sees its messages in order). Returns 1 if added. */
+typedef struct batch_lines {
+    size_t pos, line_start;
+    uint32_t line;
+} batch_lines;
+int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg *m);
+
+#endif

@@ -1,0 +1,146 @@
+/* Batch driver: the numbers of a message parsed from a piece of an input
+ * (a cut of a big file, the tail of a stream) made those of the whole
+ * input, so that the output does not depend on where the input was cut.
+ * Offsets, lines and columns are known when the piece is parsed; the index
+ * of a piece's messages is known only when the pieces before it are done,
+ * so the writer patches it in the piece's output (batch_patch_numbers). */
+#include <stdlib.h>
+#include <sys/uio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <string.h>
+
+#include "batch_internal.h"
+#include "json_out.h"
+
+/* Whether the CR at in[i] ends a line: no LF after it. */
+static int lone_cr(const char *in, size_t len, size_t i)
+{
+    return i + 1 == len || in[i + 1] != '\n';
+}
+
+uint64_t batch_count_lines(const char *in, size_t len, size_t from, size_t to)
+{
+    uint64_t n = 0;
+    size_t i = from;
+#if defined(__SSE2__)
+    /* 16 bytes at a time: the LFs, and the CRs that no LF follows. */
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; i + 16 <= to; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i));
+        unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
+        unsigned mc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
+        n += (uint64_t)__builtin_popcount(ml);
+        if (mc) {
+            n += (uint64_t)__builtin_popcount(mc & ~(ml >> 1) & 0x7fffu);
+            n += (mc >> 15) && lone_cr(in, len, i + 15);
+        }
+    }
+#endif
+    for (; i < to; i++)
+        n += in[i] == '\n' || (in[i] == '\r' && lone_cr(in, len, i));
+    return n;
+}
+
+size_t batch_line_start(const char *in, size_t len, size_t at)
+{
+    for (size_t i = at; i > 0; i--) {
+        char c = in[i - 1];
+        if (c == '\n' || (c == '\r' && (i == len || in[i] != '\n')))
+            return i;
+    }
+    return 0;
+}
+
+static void rebase_fields(adexp_field *f, size_t offset)
+{
+    for (; f; f = f->next) {
+        f->offset += offset;
+        rebase_fields(f->child, offset);
+    }
+}
+
+void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields)
+{
+    m->offset += base->offset;
+    m->index += base->index;
+    for (size_t i = 0; i < m->nerrors; i++) {
+        adexp_error *e = &m->errors[i];
+        if (e->line == 1)
+            e->column += (uint32_t)base->column0;
+        e->line += (uint32_t)(base->line - 1);
+        e->offset += base->offset;
+    }
+    if (fields)
+        rebase_fields(m->fields, base->offset);
+}
+
+int batch_mark(batch_marks *mk, size_t pos)
+{
+    if (mk->n == mk->cap) {
+        size_t cap = mk->cap ? mk->cap * 2 : 1024;
+        size_t *v = realloc(mk->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        mk->v = v;
+        mk->cap = cap;
+    }
+    mk->v[mk->n++] = pos;
+    return 0;
+}
+
+int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
+                        const batch_marks *mk, uint64_t add)
+{
+    size_t at = 0;
+    out->len = 0;
+    for (size_t i = 0; i < mk->n; i++) {
+        size_t p = mk->v[i], q = p;
+        uint64_t v = 0;
+        while (q < len && data[q] >= '0' && data[q] <= '9')
+            v = v * 10 + (uint64_t)(data[q++] - '0');
+        char digits[24];
+        int nd = 0;
+        v += add;
+        do
+            digits[sizeof digits - 1 - nd++] = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        if (!adexp_buf_put(out, data + at, p - at) ||
+            !adexp_buf_put(out, digits + sizeof digits - nd, (size_t)nd))
+            return -1;
+        at = q;
+    }
+    return adexp_buf_put(out, data + at, len - at) ? 0 : -1;
+}
+
+size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
+                       batch_patch_pos *pos, uint64_t add, struct iovec *iov,
+                       char (*digits)[24], size_t max)
+{
+    size_t n = 0;
+    while (n + 2 <= max && pos->mark < mk->n) {
+        size_t p = mk->v[pos->mark], q = p;
+        uint64_t v = 0;
+        while (q < len && data[q] >= '0' && data[q] <= '9')
+            v = v * 10 + (uint64_t)(data[q++] - '0');
+        v += add;
+        char *end = digits[n / 2] + sizeof *digits, *d = end;
+        do
+            *--d = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        iov[n].iov_base = (void *)(data + pos->at);
+        iov[n].iov_len = p - pos->at;
+        iov[n + 1].iov_base = d;
+        iov[n + 1].iov_len = (size_t)(end - d);
+        n += 2;
+        pos->at = q;
+        pos->mark++;
+    }
+    if (n < max && pos->mark == mk->n && pos->at < len) {
+        iov[n].iov_base = (void *)(data + pos->at);
+        iov[n++].iov_len = len - pos->at;
+        pos->at = len;
+    }
+    return n;
+}

@@ -1,0 +1,335 @@
+/* Batch driver: one big input parsed by the whole pool.
+ *
+ * The input is cut into pieces of about piece_size bytes, each cut at a
+ * "-TITLE" found at or after an even split point, and the workers parse
+ * the pieces side by side. A cut is only a guess: the "-TITLE" may lie in
+ * an IFPDLONG or MSGTXT text. So piece k is parsed from its start over the
+ * rest of the input, and ends before the first message that starts at or
+ * after its cut: where that message starts (real_end) is where the whole
+ * input's parse really crosses the cut. Piece k + 1 was parsed from the
+ * guess; if the guess was wrong, the writer parses it again from real_end.
+ * The output is then that of one parse of the whole input, byte for byte:
+ * offsets, lines and columns are rebased as each piece is parsed, and each
+ * message's index, known when the pieces before it are written, is patched
+ * into the output as it is written (batch_rebase.c).
+ *
+ * The worker whose chunk holds the input (the owner) holds the output's
+ * turn: it writes the pieces in order as they are done. Pieces are taken
+ * in order, within a window of slots past the last one written, so the
+ * output held is a few pieces' worth whatever the input's size.
+ */
+#define _GNU_SOURCE            /* memmem */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch_internal.h"
+
+enum { FREE, BUSY, DONE };
+
+typedef struct piece {
+    size_t k;                  /* piece number */
+    size_t start;              /* where it was parsed from */
+    size_t real_end;           /* first message start at or after its cut */
+    int state;
+    uint64_t count, bad;       /* messages, failed messages */
+    adexp_buf out;
+    batch_str err;
+    batch_marks out_index, err_index;   /* where its messages' indexes are */
+} piece;
+
+struct batch_split {
+    const char *path, *in;
+    size_t len;
+    size_t n;                  /* pieces; piece k ends at cut[k] */
+    size_t *cut;
+    uint64_t *lines;           /* line breaks of [cut[k-1], cut[k]), once known */
+    unsigned char *counted;
+    size_t next, written;      /* next piece to take; pieces written */
+    size_t window;
+    piece *slot;               /* piece k in slot[k % window] */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+int batch_split_wanted(const batch_worker *w, size_t len)
+{
+    const adexp_batch_options *o = &w->b->o;
+    size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
+    /* The index patch knows where JSON puts the index; other formats are
+     * parsed whole, as are inputs written unordered. */
+    int format_ok = o->format == ADEXP_BATCH_JSON || o->format == ADEXP_BATCH_SUMMARY;
+    return o->jobs > 1 && format_ok && !o->unordered && w->run && len / 2 >= piece;
+}
+
+static size_t cut_start(const batch_split *s, size_t k)
+{
+    return k ? s->cut[k - 1] : 0;
+}
+
+/* The cuts: the first "-TITLE" at or after each multiple of piece. */
+static void plan_cuts(batch_split *s, size_t piece)
+{
+    size_t k = 0, from = 0;
+    while (k + 1 < s->n) {
+        size_t target = (k + 1) * piece;
+        if (target <= from)
+            target = from + 1;
+        const char *t = target < s->len ? memmem(s->in + target, s->len - target, "-TITLE", 6)
+                                        : NULL;
+        if (!t)
+            break;
+        from = s->cut[k++] = (size_t)(t - s->in);
+    }
+    s->cut[k] = s->len;
+    s->n = k + 1;
+}
+
+/* Line of offset x (in the region of piece k), from 1: the line breaks of
+ * the regions before it are counted once, by whoever needs them first. */
+static uint64_t line_at(batch_split *s, size_t k, size_t x)
+{
+    uint64_t line = 1;
+    for (size_t j = 0; j < k; j++) {
+        pthread_mutex_lock(&s->mu);
+        int known = s->counted[j];
+        uint64_t n = s->lines[j];
+        pthread_mutex_unlock(&s->mu);
+        if (!known) {
+            n = batch_count_lines(s->in, s->len, cut_start(s, j), s->cut[j]);
+            pthread_mutex_lock(&s->mu);
+            s->lines[j] = n;
+            s->counted[j] = 1;
+            pthread_mutex_unlock(&s->mu);
+        }
+        line += n;
+    }
+    return line + batch_count_lines(s->in, s->len, cut_start(s, k), x);
+}
+
+/* Record where the index of the message just written at out[from..] is:
+ * after the first ,"index": of its line (the source before it is a JSON
+ * string, whose quotes are escaped). */
+static void mark_json_index(piece *pc, const adexp_buf *out, size_t from)
+{
+    static const char key[] = ",\"index\":";
+    const char *p = memmem(out->data + from, out->len - from, key, sizeof key - 1);
+    if (p)
+        batch_mark(&pc->out_index, (size_t)(p - out->data) + sizeof key - 1);
+}
+
+static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
+                      batch_base *base, batch_lines *nl)
+{
+    batch_mark_nul(&w->arena, nl, s->in + pc->start, m);   /* the piece's numbers */
+    if (m->nerrors && base->line == 0) {
+        base->line = line_at(s, pc->k, pc->start);
+        base->column0 = pc->start - batch_line_start(s->in, s->len, pc->start);
+    }
+    batch_rebase_msg(m, base, 0);
+    pc->count++;
+    if (m->nerrors_total) {
+        size_t at = 0;
+        pc->bad++;
+        batch_report_errors(w, s->path, m, &at);
+        if (at)
+            batch_mark(&pc->err_index, at);
+    }
+    size_t from = w->out.len;
+    if (batch_emit(w, s->path, m) != ADEXP_OK) {
+        batch_str_put_name(&w->err, s->path);
+        batch_str_printf(&w->err, ": out of memory writing the output of message ");
+        batch_mark(&pc->err_index, w->err.len);
+        batch_str_printf(&w->err, "%zu\n", m->index);
+        pc->bad += m->nerrors_total ? 0 : 1;
+    } else if (w->out.len > from) {
+        mark_json_index(pc, &w->out, from);
+    }
+}
+
+/* Parse piece pc from pc->start into its own buffers. */
+static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
+{
+    adexp_buf out = w->out;
+    batch_str err = w->err;
+    w->out = pc->out, w->err = pc->err;
+    w->out.len = w->err.len = 0;
+    pc->out_index.n = pc->err_index.n = 0;
+    pc->count = pc->bad = 0;
+    pc->real_end = pc->start;
+    size_t cut = s->cut[pc->k];
+    if (pc->start < cut) {
+        batch_base base = {pc->start, 0, 0, 0};   /* line 0: not known yet */
+        batch_lines nl = {0, 0, 1};
+        adexp_msg m;
+        pc->real_end = s->len;
+        adexp_parser_reset(w->parser, s->in + pc->start, s->len - pc->start);
+        while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
+            if (pc->start + m.offset >= cut) {
+                pc->real_end = pc->start + m.offset;
+                adexp_arena_reset(&w->arena);
+                break;
+            }
+            piece_msg(w, s, pc, &m, &base, &nl);
+            adexp_arena_reset(&w->arena);
+        }
+    }
+    pc->out = w->out, pc->err = w->err;
+    w->out = out, w->err = err;
+}
+
+/* Take the next piece if the window has room; called with s->mu held. */
+static piece *take(batch_split *s)
+{
+    if (s->next >= s->n || s->next >= s->written + s->window)
+        return NULL;
+    piece *pc = &s->slot[s->next % s->window];
+    pc->k = s->next++;
+    pc->start = cut_start(s, pc->k);
+    pc->state = BUSY;
+    return pc;
+}
+
+static void parse_taken(batch_split *s, batch_worker *w, piece *pc)
+{
+    parse_piece(w, s, pc);
+    pthread_mutex_lock(&s->mu);
+    pc->state = DONE;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+int batch_split_help(batch_split *s, batch_worker *w)
+{
+    pthread_mutex_lock(&s->mu);
+    piece *pc = take(s);
+    pthread_mutex_unlock(&s->mu);
+    if (pc)
+        parse_taken(s, w, pc);
+    return pc != NULL;
+}
+
+/* Write piece pc, its indexes moved on by index (messages before it). */
+static int write_piece(batch_worker *w, piece *pc, uint64_t index)
+{
+    adexp_buf none = {0};
+    if (index == 0)
+        return batch_write(w, &pc->out, &pc->err);
+    if (pc->err.len) {         /* diagnostics: few, copied */
+        if (batch_patch_numbers(&w->scratch, pc->err.data, pc->err.len, &pc->err_index,
+                                index) != 0)
+            return -1;
+        batch_str e = {w->scratch.data, w->scratch.len, w->scratch.cap};
+        batch_write(w, &none, &e);
+        pc->err.len = 0;
+    }
+    int stop = batch_write_patched(w, pc->out.data, pc->out.len, &pc->out_index, index);
+    pc->out.len = 0;
+    return stop;
+}
+
+static batch_split *split_new(const char *path, const char *in, size_t len,
+                              size_t piece_size, unsigned jobs)
+{
+    batch_split *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->path = path, s->in = in, s->len = len;
+    s->n = len / piece_size + 1;
+    s->window = (size_t)jobs * 2 + 2;
+    s->cut = malloc(s->n * sizeof *s->cut);
+    s->lines = calloc(s->n, sizeof *s->lines);
+    s->counted = calloc(s->n, 1);
+    s->slot = calloc(s->window, sizeof *s->slot);
+    if (!s->cut || !s->lines || !s->counted || !s->slot) {
+        free(s->cut), free(s->lines), free(s->counted), free(s->slot), free(s);
+        return NULL;
+    }
+    for (size_t i = 0; i < s->window; i++)
+        adexp_buf_init(&s->slot[i].out, NULL);
+    plan_cuts(s, piece_size);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    return s;
+}
+
+static void split_free(batch_split *s)
+{
+    for (size_t i = 0; i < s->window; i++) {
+        adexp_buf_free(&s->slot[i].out);
+        batch_str_free(&s->slot[i].err);
+        free(s->slot[i].out_index.v);
+        free(s->slot[i].err_index.v);
+    }
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s->cut), free(s->lines), free(s->counted), free(s->slot), free(s);
+}
+
+/* The owner's loop: parse pieces and write the done ones in order. After
+ * an output failure, take no more and wait for those taken. */
+static void own(batch_worker *w, batch_split *s, uint64_t *count, uint64_t *bad)
+{
+    size_t end = 0;            /* where the pieces written so far really end */
+    int stop = 0;
+    pthread_mutex_lock(&s->mu);
+    while (s->written < s->next || (!stop && s->written < s->n)) {
+        piece *pc = &s->slot[s->written % s->window];
+        if (pc->state == DONE) {
+            pthread_mutex_unlock(&s->mu);
+            if (!stop && pc->start != end) {   /* its cut was a guess, and wrong */
+                pc->start = end;
+                parse_piece(w, s, pc);
+            }
+            if (!stop) {
+                stop = write_piece(w, pc, *count) != 0;
+                *count += pc->count;
+                *bad += pc->bad;
+                end = pc->real_end;
+            }
+            pthread_mutex_lock(&s->mu);
+            pc->state = FREE;
+            s->written++;
+            if (stop)
+                s->n = s->next;
+            pthread_mutex_unlock(&s->mu);
+            batch_split_publish(w, s);   /* a slot is free: wake the helpers */
+            pthread_mutex_lock(&s->mu);
+            continue;
+        }
+        piece *mine = stop ? NULL : take(s);
+        if (mine) {
+            pthread_mutex_unlock(&s->mu);
+            parse_taken(s, w, mine);
+            pthread_mutex_lock(&s->mu);
+        } else {
+            pthread_cond_wait(&s->cv, &s->mu);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t len)
+{
+    const adexp_batch_options *o = &w->b->o;
+    size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
+    batch_split *s = split_new(path, in, len, piece, o->jobs);
+    if (!s) {
+        batch_parse_all(w, path, in, len);
+        return;
+    }
+    uint64_t count = 0, bad = 0;
+    batch_split_publish(w, s);
+    own(w, s, &count, &bad);
+    batch_split_publish(w, NULL);
+    split_free(s);
+    w->messages += count;
+    w->messages_failed += bad;
+    w->bytes += len;
+    if (count == 0)
+        batch_fail(w, path, "no ADEXP message");
+    else if (bad)
+        w->files_failed++;
+    else
+        w->files_ok++;
+}

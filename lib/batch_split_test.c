@@ -1,0 +1,264 @@
+/* Tests of a big input cut into pieces (batch_split.c) and of an input read
+ * as a stream (batch_stream.c): whatever the cuts and the reads, the output
+ * and the diagnostics are byte for byte those of one parse of the whole
+ * input. Usage: batch_split_test TESTDATA_DIR */
+#define _DEFAULT_SOURCE        /* usleep */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adexp_batch.h"
+#include "batch_internal.h"
+
+static const char *testdata;
+static char *corpus;           /* tricky messages, one after another */
+static size_t corpus_len;
+
+/* Messages whose ends are hard to find: -TITLE inside ICAO text and inside
+ * IFPDLONG message lists, -TITLEX and "- TITLE", errors on a piece's first
+ * line (columns), an unclosed list ended by the next -TITLE, a field limit
+ * that stops a message, more errors than are stored, CRLF and lone CR. */
+static const char *const tricky[] = {
+    "junk before the first title\n",
+    "-TITLE ACK -ARCID A1 -MSGTXT (FPL-ABC -TITLE X-IS -TITLE Y)\n\n",
+    "-TITLE IFPL -ARCID A2 -BEGIN RTEPTS -PT -PTID X\n",
+    "-TITLE IFPL -ARCID A3 -ADEP EDDM -TITLEX -ADES EDDH\r\n",
+    "- TITLE IFPL -ARCID A4\r\r",
+    "   -TITLE LAM -ARCID A5 -END RTEPTS -END X -BEGIN -\n",
+    "-TITLE IFPL -A -B -C -D -E -F -G -H -I -J -K -L -M -N -O -P -Q -R\n",
+    "-TITLE IFPL -ARCID A7 -MSGTXT (never closed -TITLE IFPL\n",
+    "-TITLE IFPL -ARCID A8\n-END X -END Y -END Z -END W\n",
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    fclose(f);
+    if (s)
+        *len = (size_t)n;
+    return s;
+}
+
+static void append(const char *s, size_t n)
+{
+    corpus = realloc(corpus, corpus_len + n + 1);
+    memcpy(corpus + corpus_len, s, n);
+    corpus_len += n;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "messages/tricky-nested-ifpdlist-IFPDQR-DLH4CK.adexp",
+        "messages/ACK-ifpl-msgtxt-AFR1300.adexp",
+    };
+    for (size_t i = 0; i < sizeof tricky / sizeof *tricky; i++) {
+        append(tricky[i], strlen(tricky[i]));
+        if (i < 2) {
+            char path[1024];
+            size_t n;
+            snprintf(path, sizeof path, "%s/%s", testdata, files[i]);
+            char *s = slurp(path, &n);
+            if (!s)
+                return -1;
+            append(s, n);
+            free(s);
+        }
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(corpus);
+    return 0;
+}
+
+static char *read_back(FILE *f)
+{
+    long n = ftell(f);
+    rewind(f);
+    char *s = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return s;
+}
+
+typedef struct result {
+    char *out, *err;
+    adexp_batch_stats st;
+} result;
+
+static void result_free(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void check_same(const result *a, const result *b)
+{
+    assert_string_equal(a->out, b->out);
+    assert_string_equal(a->err, b->err);
+    assert_int_equal(a->st.messages, b->st.messages);
+    assert_int_equal(a->st.messages_failed, b->st.messages_failed);
+    assert_int_equal(a->st.files_failed, b->st.files_failed);
+}
+
+/* The corpus as a buffer named "-" (or standard input: stdin_path), with
+ * jobs workers and pieces of piece bytes. */
+static result run(unsigned jobs, size_t piece, int format, int stdin_path)
+{
+    result r;
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = jobs;
+    o.piece_size = piece;
+    o.format = format;
+    o.parser.max_fields = 12;  /* the -A ... -R message hits it */
+    o.parser.max_errors = 2;   /* "N more errors in message I" lines */
+    o.out_fd = fileno(fo);
+    o.err_fd = fileno(fe);
+    adexp_batch *b = adexp_batch_new(&o);
+    assert_non_null(b);
+    if (stdin_path)
+        assert_int_equal(adexp_batch_add_path(b, "-"), 0);
+    else
+        assert_int_equal(adexp_batch_add_buffer(b, "-", corpus, corpus_len), 0);
+    adexp_batch_run(b, &r.st);
+    adexp_batch_free(b);
+    r.out = read_back(fo);
+    r.err = read_back(fe);
+    return r;
+}
+
+/* Piece sizes of 1 byte make every "-TITLE" a cut, those inside texts and
+ * message lists too; the other sizes put the cuts in every other place. */
+static void test_every_cut(void **state)
+{
+    (void)state;
+    result whole = run(1, 0, ADEXP_BATCH_JSON, 0);
+    assert_true(whole.st.messages > 10);
+    assert_true(strstr(whole.err, "more errors in message") != NULL);
+    for (size_t piece = 1; piece <= corpus_len / 2; piece += piece < 64 ? 1 : 37) {
+        for (unsigned jobs = 2; jobs <= 3; jobs++) {
+            result r = run(jobs, piece, ADEXP_BATCH_JSON, 0);
+            check_same(&whole, &r);
+            result_free(&r);
+        }
+    }
+    result_free(&whole);
+}
+
+static void test_summary_pieces(void **state)
+{
+    (void)state;
+    result whole = run(1, 0, ADEXP_BATCH_SUMMARY, 0);
+    for (size_t piece = 1; piece <= 64; piece++) {
+        result r = run(2, piece, ADEXP_BATCH_SUMMARY, 0);
+        check_same(&whole, &r);
+        result_free(&r);
+    }
+    result_free(&whole);
+}
+
+/* A writer on a pipe that sends the corpus in reads of `step` bytes. */
+typedef struct feeder {
+    int fd;
+    size_t step;
+} feeder;
+
+static void *feed(void *arg)
+{
+    feeder *f = arg;
+    for (size_t at = 0; at < corpus_len; at += f->step) {
+        size_t n = corpus_len - at < f->step ? corpus_len - at : f->step;
+        if (write(f->fd, corpus + at, n) != (ssize_t)n)
+            break;
+        if (f->step < 64)
+            usleep(50);     /* let the reader see each piece on its own */
+    }
+    close(f->fd);
+    return NULL;
+}
+
+static result run_stream(size_t step)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    int saved = dup(0);
+    dup2(p[0], 0);
+    close(p[0]);
+    feeder f = {p[1], step};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, feed, &f), 0);
+    result r = run(2, 0, ADEXP_BATCH_JSON, 1);
+    pthread_join(t, NULL);
+    dup2(saved, 0);
+    close(saved);
+    return r;
+}
+
+static void test_stream_reads(void **state)
+{
+    (void)state;
+    result whole = run(1, 0, ADEXP_BATCH_JSON, 0);
+    static const size_t steps[] = {1, 2, 3, 5, 7, 13, 64, 100, 333, 1000, 4096, 100000};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        result r = run_stream(steps[i]);
+        check_same(&whole, &r);
+        result_free(&r);
+    }
+    result_free(&whole);
+}
+
+/* The line count's 16-byte loop against the rule, byte by byte. */
+static void test_count_lines(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\r\n\r-a";
+    char buf[200];
+    unsigned seed = 1;
+    for (int round = 0; round < 20000; round++) {
+        size_t len = (size_t)(rand_r(&seed) % sizeof buf);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = alphabet[rand_r(&seed) % 5];
+        size_t from = len ? (size_t)rand_r(&seed) % (len + 1) : 0;
+        size_t to = from + (len > from ? (size_t)rand_r(&seed) % (len - from + 1) : 0);
+        uint64_t want = 0;
+        for (size_t i = from; i < to; i++)
+            want += buf[i] == '\n' || (buf[i] == '\r' && (i + 1 == len || buf[i + 1] != '\n'));
+        assert_int_equal(batch_count_lines(buf, len, from, to), want);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    testdata = argc > 1 ? argv[1] : "testdata";
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_count_lines),
+        cmocka_unit_test(test_every_cut),
+        cmocka_unit_test(test_summary_pieces),
+        cmocka_unit_test(test_stream_reads),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,214 @@
+#define _GNU_SOURCE            /* memmem */
+/* Batch driver: an input read in pieces (standard input, a FIFO, a device,
+ * a decompressed file, an archive member) parsed as its messages end.
+ *
+ * The worker's buffer holds the stream's unfinished tail. After each read
+ * that may have brought a message start, the tail is parsed: a message is
+ * complete once the parser has seen the next message start after it, so
+ * every message but the last is written at once (and the output flushed),
+ * and the last one's bytes stay for the next read, or for the end of the
+ * input. Memory is then the largest message plus one read, whatever the
+ * length of the stream. Offsets, indexes, lines and columns are those of
+ * the whole stream (batch_rebase.c).
+ *
+ * A live input (a descriptor: its bytes may come slowly) takes its turn
+ * to write at once and writes each message when it ends. A decompressed
+ * file or an archive member is there to be read at full speed: it writes
+ * in blocks as a file does (batch_maybe_flush), so that the pool keeps
+ * decompressing other inputs side by side; what it holds is bounded all
+ * the same. */
+#include <stdio.h>
+#include <string.h>
+
+#include "batch_internal.h"
+#include "lexer.h"
+
+#define READ_BYTES ((size_t)64 << 10)
+#define BINARY_PROBE 4096      /* as batch_file.c: a NUL there and no
+                                  -TITLE is binary */
+
+typedef struct stream {
+    batch_worker *w;
+    const char *path;
+    size_t have;               /* bytes of the tail in w->in */
+    size_t parsed;             /* have when the tail was last parsed */
+    batch_base base;           /* the tail's place in the whole stream */
+    uint64_t total, count, bad;
+    int live;                  /* write each message as it ends */
+    int probed;                /* the binary check is done */
+} stream;
+
+/* Whether the message that ended at `end` was ended by a message start
+ * the buffer holds whole: a '-' and its keyword, with the byte after the
+ * keyword read too (more bytes could still turn -TITLE into -TITLEX). */
+static int next_start_known(const char *in, size_t have, size_t end)
+{
+    size_t i = end;
+    while (i < have && is_sep((unsigned char)in[i]))
+        i++;
+    if (i >= have || in[i] != '-')
+        return 0;
+    for (i++; i < have && is_sep((unsigned char)in[i]); i++)
+        ;
+    while (i < have && is_alnum((unsigned char)in[i]))
+        i++;
+    return i < have;
+}
+
+static void emit_msg(stream *s, adexp_msg *m, batch_lines *nl)
+{
+    batch_worker *w = s->w;
+    batch_mark_nul(&w->arena, nl, w->in, m);   /* before the rebase: the tail's numbers */
+    batch_rebase_msg(m, &s->base, w->b->o.format != ADEXP_BATCH_JSON);
+    s->count++;
+    if (m->nerrors_total) {
+        s->bad++;
+        batch_report_errors(w, s->path, m, NULL);
+    }
+    if (batch_emit(w, s->path, m) != ADEXP_OK) {
+        batch_str_put_name(&w->err, s->path);
+        batch_str_printf(&w->err, ": out of memory writing the output of message %zu\n",
+                         m->index);
+        s->bad += m->nerrors_total ? 0 : 1;
+    }
+}
+
+/* Parse the tail; write its complete messages (all of them at the end of
+ * the input) and drop their bytes. */
+static void parse_tail(stream *s, int eof)
+{
+    batch_worker *w = s->w;
+    const char *in = w->in;
+    size_t keep = 0;           /* start of the first message not written */
+    batch_lines nl = {0, 0, 1};
+    adexp_msg m;
+    adexp_parser_reset(w->parser, in, s->have);
+    while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
+        if (!eof && !next_start_known(in, s->have, m.offset + m.length)) {
+            keep = m.offset;
+            adexp_arena_reset(&w->arena);
+            break;
+        }
+        keep = s->have;
+        emit_msg(s, &m, &nl);
+        adexp_arena_reset(&w->arena);
+    }
+    if (eof)
+        keep = s->have;
+    uint64_t lines = batch_count_lines(in, s->have, 0, keep);
+    if (lines == 0)
+        s->base.column0 += keep;
+    else
+        s->base.column0 = keep - batch_line_start(in, s->have, keep);
+    s->base.line += lines;
+    s->base.offset += keep;
+    s->base.index = (size_t)s->count;
+    memmove(w->in, in + keep, s->have - keep);
+    s->have -= keep;
+    s->parsed = s->have;
+}
+
+/* Whether bytes from `from` on may hold a message start: "TITLE", looked
+ * for a few bytes back so that one split by a read is found. */
+static int may_end_message(const char *in, size_t have, size_t from)
+{
+    from = from > 8 ? from - 8 : 0;
+    return have - from >= 5 && memmem(in + from, have - from, "TITLE", 5) != NULL;
+}
+
+/* A NUL byte in the stream's first 4 KiB and no "-TITLE" in what is held
+ * once those 4 KiB (or the whole input) are in: a binary input, as for
+ * files. Otherwise a NUL is the error of the message holding it. Returns
+ * 1 if binary (reported), 0 when the check is done or not yet decided
+ * (*undecided set: then the tail is not parsed yet). */
+static int binary(stream *s, int eof, int *undecided)
+{
+    *undecided = 0;
+    if (s->probed)
+        return 0;
+    const char *in = s->w->in;
+    size_t held = s->have, probe = held < BINARY_PROBE ? held : BINARY_PROBE;
+    const char *nul = s->count || s->base.offset ? NULL : memchr(in, '\0', probe);
+    if (!nul || memmem(in, held, "-TITLE", 6)) {
+        s->probed = !nul ? s->total >= BINARY_PROBE || s->count || s->base.offset : 1;
+        return 0;
+    }
+    if (!eof && s->total < BINARY_PROBE) {
+        *undecided = 1;
+        return 0;
+    }
+    char why[96];
+    snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)", (size_t)(nul - in));
+    batch_fail(s->w, s->path, why);
+    return 1;
+}
+
+/* Write what the stream holds: a live one now (it holds the turn), the
+ * others in blocks. Nonzero once the output has failed. */
+static int write_out(stream *s)
+{
+    batch_worker *w = s->w;
+    if (s->live)
+        return batch_write(w, &w->out, &w->err);
+    batch_maybe_flush(w);
+    return batch_stopped(w);
+}
+
+/* Read until the end of the input; 0, or -1 once the input has failed. */
+static int read_all(stream *s, batch_reader *rd)
+{
+    batch_worker *w = s->w;
+    size_t limit = w->b->o.max_file_size;
+    int undecided;
+    for (;;) {
+        if (s->have > limit) {
+            char why[128];
+            snprintf(why, sizeof why, "message too large (more than %zu bytes; see --max-file-size)",
+                     limit);
+            return batch_fail(w, s->path, why), -1;
+        }
+        if (batch_grow_in(w, s->have + READ_BYTES) != 0)
+            return batch_fail(w, s->path, "out of memory"), -1;
+        ssize_t n = rd->read(rd, w->in + s->have, w->in_cap - 1 - s->have);
+        if (n < 0)
+            return batch_fail(w, s->path, rd->error), -1;
+        if (n == 0) {
+            if (binary(s, 1, &undecided))
+                return -1;
+            parse_tail(s, 1);
+            return 0;
+        }
+        s->have += (size_t)n;
+        s->total += (uint64_t)n;
+        if (binary(s, 0, &undecided))
+            return -1;
+        if (undecided || !may_end_message(w->in, s->have, s->have - (size_t)n))
+            continue;
+        parse_tail(s, 0);
+        if (write_out(s))
+            return -1;
+    }
+}
+
+void batch_stream_parse(batch_worker *w, const char *path, batch_reader *rd, int live)
+{
+    stream s = {.w = w, .path = path, .base = {0, 0, 1, 0}, .live = live};
+    int failed = (live && batch_turn(w) != 0) || read_all(&s, rd) != 0;
+    if (rd->close)
+        rd->close(rd);
+    w->messages += s.count;
+    w->messages_failed += s.bad;
+    w->bytes += s.total;
+    if (failed)
+        return;
+    if (s.total == 0)
+        batch_fail(w, path, "empty file");
+    else if (s.count == 0)
+        batch_fail(w, path, "no ADEXP message");
+    else if (s.bad)
+        w->files_failed++;
+    else
+        w->files_ok++;
+    if (live)
+        batch_write(w, &w->out, &w->err);
+}

@@ -1,0 +1,182 @@
+/* JSON strings (json_string.h): one rule, written byte by byte in
+ * json_string_scalar, and the same rule with its common case, a run of
+ * bytes copied as they are, taken many bytes at a time. */
+#include <string.h>
+
+#include "json_runs.h"
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t len;
+    unsigned min;
+    unsigned cp;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
+    else return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+/* Byte classes for JSON strings: copied as is, separator, escaped with a
+ * backslash, control byte, byte >= 0x80. */
+const unsigned char json_class[256] = {
+    [0x00] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
+    [0x08] = J_CTRL, J_SEP, J_SEP, J_CTRL, J_CTRL, J_SEP, J_CTRL, J_CTRL,
+    [0x10] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
+    [0x18] = J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL, J_CTRL,
+    [' '] = J_SEP, ['"'] = J_QUOTE, ['\\'] = J_QUOTE,
+    [0x80] = J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+    J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH, J_HIGH,
+};
+
+#define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
+
+static char *escape_byte(char *o, unsigned char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    o = LIT(o, "\\u00");
+    *o++ = hex[c >> 4];
+    *o++ = hex[c & 15];
+    return o;
+}
+
+/* The rule, byte by byte. With fold, runs of separators become one space
+ * and the ends are trimmed; without, only the space is kept as is. */
+char *json_string_scalar(char *o, adexp_slice s, int fold)
+{
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    size_t i = 0, n = s.len;
+    int pending = 0, any = 0;
+    *o++ = '"';
+    while (i < n) {
+        unsigned char c = p[i];
+        unsigned k = json_class[c];
+        if (k == J_SEP && fold) {
+            pending = any;
+            i++;
+            continue;
+        }
+        if (pending)
+            *o++ = ' ';
+        pending = 0;
+        any = 1;
+        if (k == J_PLAIN || c == ' ') {
+            do
+                *o++ = (char)p[i++];
+            while (i < n && json_class[p[i]] == J_PLAIN);
+        } else if (k == J_QUOTE) {
+            *o++ = '\\';
+            *o++ = (char)c;
+            i++;
+        } else {
+            size_t u = k == J_HIGH ? utf8_len(p + i, n - i) : 0;
+            if (u) {
+                memcpy(o, p + i, u);
+                o += u;
+                i += u;
+            } else {
+                o = escape_byte(o, c);
+                i++;
+            }
+        }
+    }
+    *o++ = '"';
+    return o;
+}
+
+/* The rule of json_string_scalar with its runs copied by run, from p[i]
+ * on, o the output for it; any: whether a byte was written before. */
+static ALWAYS_INLINE char *string_rest(char *o, const unsigned char *p, size_t i, size_t n,
+                                       int fold, int any, run_fn *run)
+{
+    int pending = 0;
+    while (i < n) {
+        unsigned char c = p[i];
+        unsigned k = json_class[c];
+        if (k == J_SEP && fold) {
+            pending = any;
+            i++;
+            continue;
+        }
+        if (pending)
+            *o++ = ' ';
+        pending = 0;
+        any = 1;
+        if (k == J_PLAIN || c == ' ') {
+            size_t r = run(p + i, n - i, o, fold);   /* at least p[i] */
+            o += r;
+            i += r;
+        } else if (k == J_QUOTE) {
+            *o++ = '\\';
+            *o++ = (char)c;
+            i++;
+        } else {
+            size_t u = k == J_HIGH ? utf8_len(p + i, n - i) : 0;
+            if (u) {
+                memcpy(o, p + i, u);
+                o += u;
+                i += u;
+            } else {
+                o = escape_byte(o, c);
+                i++;
+            }
+        }
+    }
+    *o++ = '"';
+    return o;
+}
+
+/* Each writer: its first run inline, the rest out of line, each with
+ * fold known to the compiler. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+#define REST(rest, run)                                                                \
+    NOINLINE char *rest(char *o, const unsigned char *p, size_t i, size_t n, int fold,   \
+                        int any)                                                       \
+    {                                                                                  \
+        return fold ? string_rest(o, p, i, n, 1, any, run)                             \
+                    : string_rest(o, p, i, n, 0, any, run);                            \
+    }
+#define WRITER(name, run, rest)                                                        \
+    char *name(char *o, adexp_slice s, int fold)                                       \
+    {                                                                                  \
+        return string_first(o, s, fold, run, rest);                                    \
+    }
+
+static REST(rest_bytes, run_bytes)
+WRITER(json_string_bytes, run_bytes, rest_bytes)
+static REST(rest_swar, run_swar)
+WRITER(json_string_swar, run_swar, rest_swar)
+REST(json_string_rest, JSON_RUN)
+WRITER(json_string, JSON_RUN, json_string_rest)
+#if JSON_STRING_SSE2
+WRITER(json_string_sse2, run_sse2, json_string_rest)
+#endif

@@ -1,0 +1,325 @@
+/* The JSON writer's strings and names: every fast string writer against
+ * json_string_scalar, the plain byte-by-byte rule, on random bytes of every
+ * class (separators, quotes, backslashes, control bytes, valid and invalid
+ * UTF-8, long runs), each input placed right before a page that cannot be
+ * read, so that a read past its end crashes; and the names table against the
+ * dictionary. */
+#define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "adexp.h"
+#include "dict.h"
+#include "json_names.h"
+#include "json_out.h"
+#include "json_string.h"
+
+typedef char *string_fn(char *o, adexp_slice s, int fold);
+
+static const struct {
+    const char *name;
+    string_fn *fn;
+} writers[] = {
+    {"json_string", json_string},
+    {"bytes", json_string_bytes},
+    {"swar", json_string_swar},
+#if JSON_STRING_SSE2
+    {"sse2", json_string_sse2},
+#endif
+};
+#define NWRITERS (sizeof writers / sizeof writers[0])
+
+/* A buffer of MAXLEN bytes whose end is followed by a PROT_NONE page. */
+#define MAXLEN 4096
+static unsigned char *guarded;
+
+static unsigned char *guarded_end(void)
+{
+    if (!guarded) {
+        long page = sysconf(_SC_PAGESIZE);
+        size_t span = ((MAXLEN + (size_t)page - 1) / (size_t)page) * (size_t)page;
+        void *m = mmap(NULL, span + (size_t)page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        assert_true(m != MAP_FAILED);
+        assert_int_equal(mprotect((char *)m + span, (size_t)page, PROT_NONE), 0);
+        guarded = (unsigned char *)m + span;
+    }
+    return guarded;
+}
+
+/* Every writer against the scalar one on s[0..n) (copied to end right
+ * before the guard page), both with and without fold. The output buffers
+ * are exactly json_string_room(n) long, so that a sanitizer sees a store
+ * past the room. */
+static void check_all(const unsigned char *s, size_t n)
+{
+    assert_true(n <= MAXLEN);
+    unsigned char *in = guarded_end() - n;
+    memcpy(in, s, n);
+    adexp_slice sl = {(const char *)in, n};
+    size_t room = json_string_room(n);
+    char *want = malloc(room), *got = malloc(room);
+    assert_non_null(want);
+    assert_non_null(got);
+    for (int fold = 0; fold < 2; fold++) {
+        size_t wn = (size_t)(json_string_scalar(want, sl, fold) - want);
+        assert_true(wn <= 6 * n + 2);
+        for (size_t k = 0; k < NWRITERS; k++) {
+            size_t gn = (size_t)(writers[k].fn(got, sl, fold) - got);
+            if (gn != wn || memcmp(got, want, wn) != 0) {
+                print_error("%s, fold %d, %zu bytes: %.*s, want %.*s\n", writers[k].name,
+                            fold, n, (int)gn, got, (int)wn, want);
+                fail();
+            }
+        }
+    }
+    free(want);
+    free(got);
+}
+
+static uint64_t rng = 20261201;
+
+static uint64_t rnd(void)      /* splitmix64 */
+{
+    uint64_t z = (rng += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* One random piece at p (at most 8 bytes), its length. Plain bytes are the
+ * most common, as in ADEXP values, so that runs are long enough to reach the
+ * word and vector loops; every other class comes often. */
+static size_t piece(unsigned char *p)
+{
+    static const unsigned char utf8[][4] = {
+        {0xC3, 0xA9}, {0xE2, 0x82, 0xAC}, {0xF0, 0x9F, 0x98, 0x80}, /* valid */
+        {0xC0, 0x80}, {0xED, 0xA0, 0x80}, {0xF4, 0x90, 0x80, 0x80}, /* overlong, surrogate, > 10FFFF */
+        {0xE2, 0x82}, {0x80}, {0xFF}, {0xC3, 'A'},                 /* cut, stray, bad */
+    };
+    static const unsigned char ulen[] = {2, 3, 4, 2, 3, 4, 2, 1, 1, 2};
+    unsigned r = (unsigned)(rnd() % 100);
+    if (r < 55) {
+        p[0] = (unsigned char)(0x21 + rnd() % 0x5F);   /* 0x21..0x7F */
+        return 1;
+    }
+    if (r < 70) {
+        p[0] = ' ';
+        return 1;
+    }
+    if (r < 78) {
+        static const unsigned char seps[] = {' ', '\t', '\n', '\r'};
+        p[0] = seps[rnd() % 4];
+        return 1;
+    }
+    if (r < 84) {
+        p[0] = rnd() & 1 ? '"' : '\\';
+        return 1;
+    }
+    if (r < 90) {
+        p[0] = (unsigned char)(rnd() % 0x20);
+        return 1;
+    }
+    if (r < 96) {
+        size_t k = (size_t)(rnd() % (sizeof ulen));
+        memcpy(p, utf8[k], ulen[k]);
+        return ulen[k];
+    }
+    p[0] = (unsigned char)(0x80 + rnd() % 0x80);
+    return 1;
+}
+
+static void test_random_strings(void **state)
+{
+    (void)state;
+    unsigned char buf[MAXLEN];
+    for (int t = 0; t < 20000; t++) {
+        size_t want = (size_t)(t < 15000 ? rnd() % 80 : rnd() % 600), n = 0;
+        while (n + 8 <= want)
+            n += piece(buf + n);
+        check_all(buf, n);
+    }
+}
+
+/* Long runs of plain bytes with at most a few others: the vector loops'
+ * whole blocks, their last partial block and the bytes after a block. */
+static void test_long_runs(void **state)
+{
+    (void)state;
+    unsigned char buf[MAXLEN + 8];
+    for (int t = 0; t < 3000; t++) {
+        size_t n = (size_t)(rnd() % MAXLEN);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = rnd() % 8 ? (unsigned char)('A' + rnd() % 26) : ' ';
+        for (int k = (int)(rnd() % 4); k > 0 && n; k--)
+            piece(buf + rnd() % n);       /* may write past n: within buf */
+        check_all(buf, n);
+    }
+}
+
+/* Each length up to 70, a plain string with one other byte (or a pair of
+ * spaces, or a space at either end) at each position. */
+static void test_every_position(void **state)
+{
+    (void)state;
+    static const unsigned char odd[] = {' ', '\t', '\n', '\r', '"', '\\', 0, 0x1F, 0x7F,
+                                        0x80, 0xC3, 0xFF};
+    unsigned char buf[80] = {0};
+    for (size_t n = 0; n <= 70; n++) {
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (unsigned char)('A' + i % 26);
+        check_all(buf, n);
+        for (size_t at = 0; at < n; at++)
+            for (size_t k = 0; k < sizeof odd; k++) {
+                unsigned char keep = buf[at];
+                buf[at] = odd[k];
+                check_all(buf, n);
+                if (at + 1 < n) {
+                    unsigned char next = buf[at + 1];
+                    buf[at + 1] = ' ';
+                    check_all(buf, n);
+                    buf[at + 1] = next;
+                }
+                buf[at] = keep;
+            }
+    }
+}
+
+/* adexp_json_put_string is json_string with its room reserved. */
+static void test_put_string(void **state)
+{
+    (void)state;
+    adexp_buf b;
+    adexp_buf_init(&b, NULL);
+    const char *in = "  A\t\tB \"q\" \\ \x01 \xC3\xA9 \xFF  ";
+    adexp_slice s = {in, strlen(in)};
+    assert_true(adexp_json_put_string(&b, s, 1));
+    const char *want = "\"A B \\\"q\\\" \\\\ \\u0001 \xC3\xA9 \\u00ff\"";
+    assert_int_equal(b.len, strlen(want));
+    assert_memory_equal(b.data, want, b.len);
+    adexp_buf_free(&b);
+}
+
+/* json_names[id] is '{"name":"KEYWORD"' for every dictionary entry. */
+static void test_names_table(void **state)
+{
+    (void)state;
+    for (size_t id = 0; id < dict_count; id++) {
+        char want[JSON_NAME_SIZE] = {0};
+        int n = snprintf(want, sizeof want, "{\"name\":\"%s\"", dict_table[id].keyword);
+        assert_int_equal(json_names[id].len, n);
+        assert_memory_equal(json_names[id].text, want, sizeof want);
+    }
+}
+
+/* A field whose keyword is not its entry's length gets its name written in
+ * full, from its own bytes. */
+static void test_name_fallback(void **state)
+{
+    (void)state;
+    adexp_field f = {.keyword = {"ADEP2", 5}, .value = {"X", 1},
+                     .dict_id = DICT_ID_ADEP};
+    adexp_field title = {.keyword = {"TITLE", 5}, .value = {"IFPL", 4},
+                         .dict_id = DICT_ID_TITLE, .next = &f};
+    adexp_msg m = {.fields = &title};
+    adexp_buf b;
+    adexp_buf_init(&b, NULL);
+    assert_int_equal(adexp_json_write(&b, &m, "x"), ADEXP_OK);
+    const char *want = "{\"source\":\"x\",\"index\":0,\"offset\":0,\"title\":null,\"fields\":["
+                       "{\"name\":\"TITLE\",\"value\":\"IFPL\"},"
+                       "{\"name\":\"ADEP2\",\"value\":\"X\"}],\"errors\":[]}\n";
+    assert_int_equal(b.len, strlen(want));
+    assert_memory_equal(b.data, want, b.len);
+    adexp_buf_free(&b);
+}
+
+/* An allocator that fails once `left` allocations have succeeded. */
+static void *fail_alloc(void *ctx, size_t size)
+{
+    size_t *left = ctx;
+    if (*left == 0)
+        return NULL;
+    --*left;
+    return malloc(size);
+}
+
+static void fail_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(ptr);
+}
+
+/* Out of memory at each of the writer's allocations in turn: ADEXP_E_NOMEM
+ * and the buffer as it was; given enough, the line of a writer that never
+ * failed. The message has errors, unknown fields, lists and compounds, and
+ * enough fields that the buffer grows several times. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    char msg[16384];
+    size_t n = (size_t)snprintf(msg, sizeof msg, "-TITLE IFPL -ADEP EDDF -XYZ \"odd\"\t\x01 "
+                                "-BEGIN RTEPTS -PT -PTID NDG -FL F311 -END RTEPTS "
+                                "-ESTDATA -PTID XETBO -ETO 170302032300 -BEGIN ADDR ");
+    while (n < sizeof msg - 64)
+        n += (size_t)snprintf(msg + n, sizeof msg - n, "-EETFIR EDUU %04zu ", n % 10000);
+    adexp_arena arena;
+    adexp_msg m;
+    adexp_arena_init(&arena, NULL);
+    assert_int_not_equal(adexp_parse(msg, n, &arena, &m), ADEXP_OK);  /* ADDR unclosed */
+    assert_true(m.nerrors > 0);
+
+    adexp_buf want;
+    adexp_buf_init(&want, NULL);
+    assert_int_equal(adexp_json_write(&want, &m, "src"), ADEXP_OK);
+    assert_true(want.len > 3 * 4096);
+    for (size_t k = 0;; k++) {
+        size_t left = k;
+        adexp_allocator hooks = {fail_alloc, fail_free, &left};
+        adexp_buf b;
+        adexp_buf_init(&b, &hooks);
+        int ok = 0;
+        if (k > 0) {                        /* a line already there stays as it was */
+            assert_true(adexp_buf_put(&b, "prefix", 6));
+            ok = 1;
+        }
+        adexp_status st = adexp_json_write(&b, &m, "src");
+        if (st == ADEXP_OK) {
+            assert_int_equal(b.len, 6 + want.len);
+            assert_memory_equal(b.data + 6, want.data, want.len);
+            adexp_buf_free(&b);
+            break;
+        }
+        assert_int_equal(st, ADEXP_E_NOMEM);
+        assert_int_equal(b.len, ok ? 6 : 0);
+        if (ok)
+            assert_memory_equal(b.data, "prefix", 6);
+        adexp_buf_free(&b);
+        assert_true(k < 16);
+    }
+    adexp_buf_free(&want);
+    adexp_arena_free(&arena);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_strings),
+        cmocka_unit_test(test_long_runs),
+        cmocka_unit_test(test_every_position),
+        cmocka_unit_test(test_put_string),
+        cmocka_unit_test(test_names_table),
+        cmocka_unit_test(test_name_fallback),
+        cmocka_unit_test(test_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

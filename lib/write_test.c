@@ -1,0 +1,300 @@
+/* The ADEXP writer: both layouts byte for byte, folding, the values and
+ * keywords it refuses (with the field's path, the output untouched), the
+ * verify option, and out-of-memory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "adexp.h"
+#include "json_out.h"
+
+typedef struct fixture {
+    adexp_arena arena;
+    adexp_msg msg;
+    adexp_buf out;
+    adexp_write_error err;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    adexp_arena_init(&f->arena, NULL);
+    adexp_buf_init(&f->out, NULL);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    adexp_arena_free(&f->arena);
+    adexp_buf_free(&f->out);
+    free(f);
+    return 0;
+}
+
+static void parse(fixture *f, const char *text)
+{
+    adexp_arena_reset(&f->arena);
+    assert_int_equal(adexp_parse(text, strlen(text), &f->arena, &f->msg), ADEXP_OK);
+}
+
+/* The text written for f->msg with layout and fold, as a C string. */
+static const char *write_as(fixture *f, adexp_layout layout, int fold)
+{
+    adexp_write_options o = adexp_write_options_default();
+    o.layout = layout;
+    o.fold = fold;
+    f->out.len = 0;
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_OK);
+    assert_int_equal(f->err.code, ADEXP_OK);
+    assert_true(adexp_buf_put(&f->out, "", 1));   /* a C string, for the compare */
+    f->out.len--;
+    return f->out.data;
+}
+
+static const char ifpl[] =
+    "-TITLE IFPL -ARCID DLH66T\n-ESTDATA -PTID XETBO -ETO 170302032300 -FL F390\n"
+    "-ALTNZ EDDV -BEGIN RTEPTS -PT -PTID EDDM -FL F000\n"
+    "-PT -PTID INPUD -CLEARED Y -END RTEPTS -BEGIN ADDR -FAC A -BEGIN X -FAC B\n"
+    "-END X -END ADDR -CLEARED Y\n"
+    "-MSGTXT (FPL-DLH66T-IS\n -A343/H) -ROUTE N0450F350   DCT\n  INPUD\n";
+
+static void test_line_layout(void **state)
+{
+    fixture *f = *state;
+    parse(f, ifpl);
+    assert_string_equal(write_as(f, ADEXP_LAYOUT_LINE, 1),
+                        "-TITLE IFPL -ARCID DLH66T -ESTDATA -PTID XETBO -ETO 170302032300 "
+                        "-FL F390 -ALTNZ EDDV -BEGIN RTEPTS -PT -PTID EDDM -FL F000 "
+                        "-PT -PTID INPUD -CLEARED Y -END RTEPTS -BEGIN ADDR -FAC A "
+                        "-BEGIN X -FAC B -END X -END ADDR -CLEARED Y -MSGTXT (FPL-DLH66T-IS -A343/H) -ROUTE N0450F350 DCT "
+                        "INPUD\n");
+}
+
+static void test_ifps_layout_keeps_bytes(void **state)
+{
+    fixture *f = *state;
+    parse(f, ifpl);
+    assert_string_equal(write_as(f, ADEXP_LAYOUT_IFPS, 0),
+                        "-TITLE IFPL\n"
+                        "-ARCID DLH66T\n"
+                        "-ESTDATA -PTID XETBO -ETO 170302032300 -FL F390\n"
+                        "-ALTNZ EDDV\n"
+                        "-BEGIN RTEPTS\n"
+                        "  -PT -PTID EDDM -FL F000\n"
+                        "  -PT -PTID INPUD -CLEARED Y\n"
+                        "-END RTEPTS\n"
+                        "-BEGIN ADDR\n"
+                        "  -FAC A\n"
+                        "  -BEGIN X\n"
+                        "    -FAC B\n"
+                        "  -END X\n"
+                        "-END ADDR\n"
+                        "-CLEARED Y\n"
+                        "-MSGTXT (FPL-DLH66T-IS\n -A343/H)\n"
+                        "-ROUTE N0450F350   DCT\n  INPUD\n");
+}
+
+static void test_message_list_and_empty_values(void **state)
+{
+    fixture *f = *state;
+    parse(f, "-TITLE IFPDSUM -BEGIN IFPDLIST -BEGIN IFPDLONG -TITLE IFPL -ARCID A "
+             "-END IFPDLONG -END IFPDLIST -COMMENT -ESTDATA");
+    assert_string_equal(write_as(f, ADEXP_LAYOUT_LINE, 0),
+                        "-TITLE IFPDSUM -BEGIN IFPDLIST -BEGIN IFPDLONG -TITLE IFPL "
+                        "-ARCID A -END IFPDLONG -END IFPDLIST -COMMENT -ESTDATA\n");
+}
+
+/* Changes the value of the field at path p of f->msg (top-level index i,
+ * then child j if j >= 0). */
+static adexp_field *field_at(fixture *f, int i, int j)
+{
+    adexp_field *x = f->msg.fields;
+    while (i-- > 0)
+        x = x->next;
+    if (j >= 0)
+        for (x = x->child; j-- > 0;)
+            x = x->next;
+    return x;
+}
+
+static void set_value(adexp_field *x, const char *v)
+{
+    x->value.ptr = v;
+    x->value.len = strlen(v);
+}
+
+static void expect_error(fixture *f, const adexp_write_options *o, adexp_status code,
+                         const char *path)
+{
+    f->out.len = 0;
+    assert_true(adexp_buf_put(&f->out, "X", 1));   /* something already there */
+    size_t before = f->out.len;
+    assert_int_equal(adexp_write(&f->out, &f->msg, o, &f->err), code);
+    assert_int_equal(f->err.code, code);
+    assert_string_equal(f->err.path, path);
+    assert_int_equal(f->out.len, before);
+}
+
+static void test_refuses_what_would_not_read_back(void **state)
+{
+    fixture *f = *state;
+    adexp_write_options keep = adexp_write_options_default();
+    adexp_write_options fold = keep;
+    fold.fold = 1;
+    const char *msg = "-TITLE IFPL -ESTDATA -PTID A -ETO 1 -ESTDATA -PTID B -ETO 2 "
+                      "-MSGTXT (X) -REG DABC";
+
+    parse(f, msg);
+    set_value(field_at(f, 2, 1), "17-03");
+    expect_error(f, &keep, ADEXP_E_WRITE_VALUE, "ESTDATA[2]/ETO");
+
+    parse(f, msg);
+    set_value(field_at(f, 4, -1), " DABC");              /* the parser trims it */
+    expect_error(f, &keep, ADEXP_E_WRITE_VALUE, "REG");
+    assert_string_equal(write_as(f, ADEXP_LAYOUT_LINE, 1),
+                        "-TITLE IFPL -ESTDATA -PTID A -ETO 1 -ESTDATA -PTID B -ETO 2 "
+                        "-MSGTXT (X) -REG DABC\n");
+
+    const char *bad_text[] = {"(FPL-A", "(A)-B", "(A -TITLE B)", "FPL -ARCID A",
+                              " (A)"};
+    for (size_t i = 0; i < sizeof bad_text / sizeof *bad_text; i++) {
+        parse(f, msg);
+        set_value(field_at(f, 3, -1), bad_text[i]);
+        expect_error(f, &keep, ADEXP_E_WRITE_VALUE, "MSGTXT");
+    }
+    /* bracket-less text is fine before a primary field (-REG) */
+    parse(f, msg);
+    set_value(field_at(f, 3, -1), "FPL-A-IS -PTID X");
+    assert_string_equal(write_as(f, ADEXP_LAYOUT_LINE, 0),
+                        "-TITLE IFPL -ESTDATA -PTID A -ETO 1 -ESTDATA -PTID B -ETO 2 "
+                        "-MSGTXT FPL-A-IS -PTID X -REG DABC\n");
+    /* ... not before an unknown field, which it would swallow */
+    parse(f, "-TITLE ACK -MSGTXT (A) -LOCAL Y");
+    set_value(field_at(f, 1, -1), "FPL-A");
+    expect_error(f, &fold, ADEXP_E_WRITE_VALUE, "MSGTXT");
+
+    parse(f, msg);
+    field_at(f, 1, 0)->keyword.ptr = "ptid";
+    expect_error(f, &keep, ADEXP_E_WRITE_KEYWORD, "ESTDATA/ptid");
+    parse(f, msg);
+    field_at(f, 4, -1)->keyword.len = 0;
+    expect_error(f, &keep, ADEXP_E_WRITE_KEYWORD, "?");
+    parse(f, msg);
+    field_at(f, 4, -1)->keyword.ptr = "END";
+    field_at(f, 4, -1)->keyword.len = 3;
+    expect_error(f, &keep, ADEXP_E_WRITE_KEYWORD, "END");
+}
+
+static void test_verify_catches_trees_no_text_reads_as(void **state)
+{
+    fixture *f = *state;
+    adexp_write_options o = adexp_write_options_default();
+    o.verify = 1;
+    parse(f, "-TITLE IFPL -ESTDATA -PTID A -ETO 1 -ARCID X");
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_OK);
+    /* ARCID moved into ESTDATA: the text ends ESTDATA before it */
+    adexp_field *est = field_at(f, 1, -1), *arcid = est->next;
+    est->next = NULL;
+    est->child->next->next = arcid;
+    est->nchildren = 3;
+    f->out.len = 0;
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_E_WRITE_SHAPE);
+    assert_string_equal(f->err.path, "ESTDATA/ARCID");
+    assert_int_equal(f->out.len, 0);
+    o.verify = 0;                      /* without verify: written as it is */
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_OK);
+    /* a second -TITLE would start a second message */
+    parse(f, "-TITLE IFPL -ARCID X -ADEP Y");
+    field_at(f, 2, -1)->keyword.ptr = "TITLE";
+    field_at(f, 2, -1)->keyword.len = 5;
+    o.verify = 1;
+    f->out.len = 0;
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_E_WRITE_SHAPE);
+    assert_string_equal(f->err.path, "TITLE[2]");
+}
+
+static void test_tree_same_and_paths(void **state)
+{
+    fixture *f = *state;
+    adexp_arena a2;
+    adexp_arena_init(&a2, NULL);
+    adexp_msg m2;
+    parse(f, "-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -PT -PTID B -END RTEPTS -ROUTE A  B");
+    const char *t2 = "-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -PT -PTID C -END RTEPTS -ROUTE A B";
+    assert_int_equal(adexp_parse(t2, strlen(t2), &a2, &m2), ADEXP_OK);
+    const adexp_field *where = NULL;
+    assert_false(adexp_tree_same(f->msg.fields, m2.fields, ADEXP_SAME_FOLD, &where));
+    char path[64];
+    assert_int_equal(adexp_field_path(f->msg.fields, where, path, sizeof path), 17);
+    assert_string_equal(path, "RTEPTS/PT[2]/PTID");
+    assert_int_equal(adexp_field_path(f->msg.fields, where, path, 5), 17);
+    assert_string_equal(path, "RTEP");
+    assert_int_equal(adexp_field_path(f->msg.fields, &(adexp_field){0}, path, 5), 0);
+    /* same but for the ROUTE's spaces: folded equal, not byte equal */
+    field_at(f, 1, 1)->child->value = field_at(f, 1, 0)->child->value;
+    set_value(field_at(f, 1, 1)->child, "C");
+    assert_true(adexp_tree_same(f->msg.fields, m2.fields, ADEXP_SAME_FOLD, &where));
+    assert_false(adexp_tree_same(f->msg.fields, m2.fields, 0, &where));
+    assert_string_equal((adexp_field_path(f->msg.fields, where, path, sizeof path), path),
+                        "ROUTE");
+    adexp_arena_free(&a2);
+}
+
+/* An allocator that fails after a budget of calls. */
+static void *budget_alloc(void *ctx, size_t n)
+{
+    int *left = ctx;
+    return (*left)-- > 0 ? malloc(n) : NULL;
+}
+
+static void budget_free(void *ctx, void *p, size_t n)
+{
+    (void)ctx;
+    (void)n;
+    free(p);
+}
+
+static void test_out_of_memory(void **state)
+{
+    fixture *f = *state;
+    parse(f, ifpl);
+    int left = 0;
+    adexp_allocator hooks = {budget_alloc, budget_free, &left};
+    adexp_buf out;
+    adexp_buf_init(&out, &hooks);
+    assert_int_equal(adexp_write(&out, &f->msg, NULL, &f->err), ADEXP_E_NOMEM);
+    assert_int_equal(out.len, 0);
+    adexp_write_options o = adexp_write_options_default();
+    o.verify = 1;
+    for (int budget = 1; budget < 8; budget++) {
+        left = budget;
+        out.len = 0;
+        adexp_status st = adexp_write(&out, &f->msg, &o, &f->err);
+        assert_true(st == ADEXP_OK || st == ADEXP_E_NOMEM);
+        if (st != ADEXP_OK)
+            assert_int_equal(out.len, 0);
+    }
+    adexp_buf_free(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_line_layout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ifps_layout_keeps_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_message_list_and_empty_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refuses_what_would_not_read_back, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_verify_catches_trees_no_text_reads_as, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_tree_same_and_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,136 @@
+/* The adexp extension module's shared declarations: one file per concept
+ * (text, options, records, message, field, dicts, view, files), all over
+ * libadexp's public API only. */
+#ifndef PYADEXP_H
+#define PYADEXP_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "adexp.h"
+
+/* ---------------------------------------------------------------- text.c */
+
+/* A str equal to what json.loads gives for the JSON writer's string of s:
+ * with fold, separator runs become one space and the ends are trimmed;
+ * valid UTF-8 is decoded and every other byte b becomes chr(b). */
+PyObject *pa_str(adexp_slice s, int fold);
+/* pa_str(keyword, 1), with the strings of dictionary keywords reused. */
+PyObject *pa_keyword(const adexp_field *f);
+void pa_text_clear(void);
+
+/* Interned dict keys, created once at import. */
+typedef struct pa_keys {
+    PyObject *source, *index, *offset, *title, *fields, *errors, *name,
+        *value, *items, *unknown, *code, *message, *line, *column;
+} pa_keys;
+extern pa_keys pa_k;
+int pa_keys_init(void);
+
+/* ---------------------------------------------------------------- options.c */
+
+/* Fill *o from the limit keywords in kwargs (max_depth, ...), removing each
+ * one it reads. Returns 0, or -1 with TypeError/ValueError set. */
+int pa_options_take(PyObject *kwargs, adexp_options *o);
+/* TypeError naming the first key left in kwargs, if any: returns -1. */
+int pa_no_more_kwargs(PyObject *kwargs, const char *func);
+
+/* ---------------------------------------------------------------- records.c */
+
+/* The messages parsed from one buffer; their trees are in one arena. */
+typedef struct pa_msgs {
+    adexp_msg *v;
+    size_t n, cap;
+} pa_msgs;
+
+/* Parse every message of data[0..len) with p into arena. Runs without the
+ * GIL. Returns 0, or -1 when out of memory (then r holds nothing). */
+int pa_parse_all(adexp_parser *p, const char *data, size_t len,
+                 adexp_arena *arena, pa_msgs *r);
+void pa_msgs_free(pa_msgs *r);
+/* An arena whose chunks suit an input of len bytes. */
+void pa_arena_init(adexp_arena *a, size_t len);
+/* A parser for o: the module's cached one when its limits match, else a
+ * new one. Give it back with pa_parser_put. Needs the GIL. */
+adexp_parser *pa_parser_get(const adexp_options *o);
+void pa_parser_put(adexp_parser *p, const adexp_options *o);
+
+/* The CLI's reason to refuse a file's content before parsing ("empty
+ * file", "binary file ...", "not ADEXP ..."), written to why; 0 if none. */
+int pa_refuse_content(const char *data, size_t len, char *why, size_t cap);
+
+/* A block of memory from malloc owned by a Python object (file contents). */
+PyObject *pa_blob_new(char *data, size_t len);
+extern PyTypeObject pa_BlobType;
+
+/* An arena owned by a Python object, which also keeps base (the bytes the
+ * trees point into) alive: what every Message holds. Takes over *a (and
+ * frees it on failure). */
+PyObject *pa_arena_new(adexp_arena *a, PyObject *base);
+adexp_arena *pa_arena_of(PyObject *arena_obj);
+extern PyTypeObject pa_ArenaType;
+
+/* ---------------------------------------------------------------- message.c */
+
+typedef struct pa_message {
+    PyObject_HEAD
+    PyObject *owner;           /* the _Arena of the tree, which keeps the bytes */
+    PyObject *source;          /* str */
+    PyObject *fields;          /* cached list of Field, or NULL */
+    adexp_msg msg;
+} pa_message;
+
+extern PyTypeObject pa_MessageType;
+/* A Message over msg, whose tree is in the _Arena owner. */
+PyObject *pa_message_new(const adexp_msg *msg, PyObject *owner, PyObject *source);
+
+/* ---------------------------------------------------------------- field.c */
+
+typedef struct pa_field {
+    PyObject_HEAD
+    PyObject *owner;           /* the _Arena that holds f */
+    const adexp_field *f;
+} pa_field;
+
+extern PyTypeObject pa_FieldType;
+PyObject *pa_field_list(PyObject *owner, const adexp_field *first);
+/* The folded value of the first basic field named key among first and its
+ * siblings; NULL without an exception when there is none. */
+PyObject *pa_first_value(const adexp_field *first, PyObject *key);
+
+/* ---------------------------------------------------------------- dicts.c */
+
+/* What json.loads gives for the JSON writer's object of f (and of a whole
+ * message). */
+PyObject *pa_field_dict(const adexp_field *f);
+PyObject *pa_message_dict(const adexp_msg *m, PyObject *source);
+PyObject *pa_errors_list(const adexp_msg *m);
+extern PyTypeObject *pa_ErrorType;
+int pa_error_type_init(void);
+
+/* ---------------------------------------------------------------- view.c */
+
+PyObject *pa_view_dict(const adexp_view *v);
+
+/* ---------------------------------------------------------------- files.c */
+
+extern PyTypeObject pa_FilesType;
+PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs);
+/* Read a whole regular file (no GIL needed). Returns 0 with a malloc'd
+ * *data, or an errno; EFBIG when larger than limit. */
+int pa_read_file(const char *path, size_t limit, char **data, size_t *len);
+
+extern PyObject *pa_FileError;
+/* Raise adexp.FileError(errno, strerror or why, source): returns NULL. */
+PyObject *pa_file_error(int err, const char *why, PyObject *source);
+
+/* ---------------------------------------------------------------- iter.c */
+
+extern PyTypeObject pa_IterType;
+PyObject *pa_iter_file(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/* ---------------------------------------------------------------- module.c */
+
+PyObject *pa_parse(PyObject *self, PyObject *args, PyObject *kwargs);
+
+#endif
