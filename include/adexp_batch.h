@@ -47,6 +47,9 @@ typedef struct adexp_batch_options {
                                   name does not match are left out and counted
                                   (NULL: every file); named files always count */
     adexp_options parser;      /* limits of each worker's parser */
+    int validate;              /* 1: validate each message (adexp_validate):
+                                  "warnings" in its JSON line, one line per
+                                  finding on err_fd, a count in the stats */
 } adexp_batch_options;
 
 typedef struct adexp_batch_stats {
@@ -58,6 +61,7 @@ typedef struct adexp_batch_stats {
     uint64_t bytes;            /* bytes read from files that were parsed */
     double elapsed;            /* seconds, from adexp_batch_new to the end of run */
     int output_error;          /* errno of a failed write of the output, or 0 */
+    uint64_t messages_warned;  /* with validate: messages with findings */
 } adexp_batch_stats;
 
 typedef struct adexp_batch adexp_batch;

@@ -1,0 +1,305 @@
+/* adexp_validate: the walk over a parsed message. Each known basic field's
+ * value is matched against its syntax (validate_match.c); each compound and
+ * list is checked for the subfields its syntax makes mandatory and for the
+ * ones it does not allow; a subfield outside any compound is misplaced.
+ * Findings carry the field's path, built only when a finding is made. */
+#include <stdio.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "dict.h"
+#include "validate_internal.h"
+#include "validate_table.h"
+
+static const char *const finding_names[ADEXP_V_CODE_COUNT] = {
+    [ADEXP_V_BAD_VALUE] = "BAD_VALUE",
+    [ADEXP_V_OUT_OF_RANGE] = "OUT_OF_RANGE",
+    [ADEXP_V_MISSING_SUBFIELD] = "MISSING_SUBFIELD",
+    [ADEXP_V_NOT_ALLOWED] = "NOT_ALLOWED",
+    [ADEXP_V_MISPLACED] = "MISPLACED",
+    [ADEXP_V_UNEXPECTED_VALUE] = "UNEXPECTED_VALUE",
+    [ADEXP_V_NOT_CHECKED] = "NOT_CHECKED",
+};
+
+const char *adexp_finding_name(adexp_finding_code c)
+{
+    return (unsigned)c < ADEXP_V_CODE_COUNT ? finding_names[c] : "UNKNOWN";
+}
+
+void adexp_findings_init(adexp_findings *out)
+{
+    memset(out, 0, sizeof *out);
+}
+
+/* A field's place: its siblings (for its [n]) and its parent's place. */
+typedef struct place {
+    const struct place *up;
+    const adexp_field *f, *first;
+    int in_list;
+} place;
+
+typedef struct walk {
+    const adexp_msg *msg;
+    adexp_arena *arena;
+    adexp_findings *out;
+    const char *base;          /* the parser's buffer: offsets count from it */
+    int nomem;
+    vmatch m;
+} walk;
+
+/* ---------------------------------------------------------------- findings */
+
+/* The field's [n]: its rank among the siblings of its keyword, from 1, or
+ * 0 when it is the only one and not a list item. */
+static size_t rank(const place *pl)
+{
+    size_t before = 0, all = 0;
+    for (const adexp_field *s = pl->first; s; s = s->next) {
+        if (s->keyword.len == pl->f->keyword.len &&
+            memcmp(s->keyword.ptr, pl->f->keyword.ptr, s->keyword.len) == 0) {
+            all++;
+            if (s == pl->f)
+                before = all;
+        }
+    }
+    return all > 1 || pl->in_list ? before : 0;
+}
+
+static size_t path_len(const place *pl)
+{
+    size_t n = 0;
+    for (; pl; pl = pl->up)
+        n += pl->f->keyword.len + 24;
+    return n;
+}
+
+static char *path(walk *w, const place *pl)
+{
+    size_t cap = path_len(pl) + 1;
+    char *buf = adexp_arena_alloc(w->arena, cap);
+    if (!buf)
+        return NULL;
+    /* Written from the end (the field) to the start (the top). */
+    char *p = buf + cap;
+    *--p = '\0';
+    for (; pl; pl = pl->up) {
+        size_t r = rank(pl);
+        if (r) {
+            char num[24];
+            int n = snprintf(num, sizeof num, "[%zu]", r);
+            p -= n;
+            memcpy(p, num, (size_t)n);
+        }
+        p -= pl->f->keyword.len;
+        memcpy(p, pl->f->keyword.ptr, pl->f->keyword.len);
+        if (pl->up)
+            *--p = '/';
+    }
+    memmove(buf, p, (size_t)(buf + cap - p));
+    return buf;
+}
+
+/* Line and column of off, scanning on from the last answer for this buffer.
+ * LF, CRLF and a lone CR end a line, as for parse errors. */
+static void locate(walk *w, size_t off, adexp_finding *fd)
+{
+    adexp_findings *o = w->out;
+    if (o->lc_base != w->base || off < o->lc_off) {
+        o->lc_base = w->base;
+        o->lc_off = o->lc_bol = 0;
+        o->lc_line = 1;
+    }
+    const char *b = w->base;
+    size_t lim = w->msg->offset + w->msg->length;
+    for (size_t i = o->lc_off; i < off; i++) {
+        if (b[i] == '\n' || (b[i] == '\r' && (i + 1 >= lim || b[i + 1] != '\n'))) {
+            o->lc_line++;
+            o->lc_bol = i + 1;
+        }
+    }
+    o->lc_off = off;
+    fd->line = o->lc_line;
+    fd->column = (uint32_t)(off - o->lc_bol + 1);
+}
+
+static adexp_finding *grow(walk *w)
+{
+    adexp_findings *o = w->out;
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 8;
+        adexp_finding *v = adexp_arena_alloc(w->arena, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        if (o->n)
+            memcpy(v, o->v, o->n * sizeof *v);
+        o->v = v;
+        o->cap = cap;
+    }
+    return &o->v[o->n];
+}
+
+/* Records a finding at pl's field; value: the text at fault (ptr NULL: the
+ * field itself). The message is fmt with one %s (detail). */
+static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
+                const char *expected, const char *fmt, const char *detail)
+{
+    if (w->nomem)
+        return;
+    adexp_finding *fd = grow(w);
+    size_t mlen = strlen(fmt) + (detail ? strlen(detail) : 0) + 1;
+    char *msg = fd ? adexp_arena_alloc(w->arena, mlen) : NULL;
+    char *field = msg ? path(w, pl) : NULL;
+    if (!field) {
+        w->nomem = 1;
+        return;
+    }
+    snprintf(msg, mlen, fmt, detail ? detail : "");
+    fd->code = code;
+    fd->field = field;
+    fd->message = msg;
+    fd->expected = expected ? expected : "";
+    fd->value = value;
+    fd->offset = value.ptr ? (size_t)(value.ptr - w->base) : pl->f->offset;
+    locate(w, fd->offset, fd);
+    w->out->n++;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static void check_value(walk *w, const place *pl, const vrule *r)
+{
+    const adexp_field *f = pl->f;
+    const char *s = f->value.ptr ? f->value.ptr : "";
+    if (vmatch_run(&w->m, r->value, s, f->value.len, 1))
+        return;
+    const char *syntax = vstrings[r->syntax];
+    if (w->m.gave_up) {
+        add(w, pl, ADEXP_V_NOT_CHECKED, f->value, syntax,
+            "value too long or too intricate to check%s", NULL);
+        return;
+    }
+    const char *why = w->m.why;
+    if (why && vmatch_run(&w->m, r->value, s, f->value.len, 0))
+        add(w, pl, ADEXP_V_OUT_OF_RANGE, f->value, syntax, "%s", why);
+    else
+        add(w, pl, ADEXP_V_BAD_VALUE, f->value, syntax,
+            "value does not match its syntax%s", NULL);
+}
+
+static int has_child(const adexp_field *f, unsigned id)
+{
+    for (const adexp_field *c = f->child; c; c = c->next)
+        if (c->dict_id == id)
+            return 1;
+    return 0;
+}
+
+/* The first part of formula node id that f's subfields do not satisfy, or
+ * 0 when they all are. */
+static unsigned first_missing(const adexp_field *f, unsigned id)
+{
+    const vnode *n = &vnodes[id];
+    switch (n->op) {
+    case VN_FIELD:
+        return has_child(f, n->a) ? 0 : id;
+    case VN_ALL:
+        for (unsigned i = 0; i < n->b; i++) {
+            unsigned m = first_missing(f, vkids[n->a + i]);
+            if (m)
+                return m;
+        }
+        return 0;
+    case VN_ANY:
+        for (unsigned i = 0; i < n->b; i++)
+            if (!first_missing(f, vkids[n->a + i]))
+                return 0;
+        return id;
+    default:
+        return 0;
+    }
+}
+
+static void check_subfields(walk *w, const place *pl, const vrule *r)
+{
+    unsigned m = first_missing(pl->f, r->presence);
+    if (!m)
+        return;
+    const vnode *n = &vnodes[m];
+    adexp_slice none = {NULL, 0};
+    if (n->op == VN_FIELD)
+        add(w, pl, ADEXP_V_MISSING_SUBFIELD, none, vstrings[r->syntax],
+            "missing subfield %s", dict_table[n->a].keyword);
+    else
+        add(w, pl, ADEXP_V_MISSING_SUBFIELD, none, vstrings[r->syntax],
+            "missing one of %s", vstrings[n->c]);
+}
+
+static void visit_all(walk *w, const adexp_field *first, const place *up,
+                      const dict_entry *parent, int lax);
+
+/* parent: the dictionary entry of the compound or list f is in (NULL at
+ * the top of a message); lax: f is inside an unknown field, whose
+ * structure is not known. */
+static void visit(walk *w, const place *pl, const dict_entry *parent, int lax)
+{
+    const adexp_field *f = pl->f;
+    adexp_slice none = {NULL, 0};
+    if (f->dict_id == ADEXP_DICT_NONE || f->dict_id >= dict_count) {
+        visit_all(w, f->child, pl, NULL, 1);
+        return;
+    }
+    const dict_entry *e = &dict_table[f->dict_id];
+    const vrule *r = &vrules[f->dict_id];
+    if (!lax) {
+        if (parent && !dict_allows_entry(parent, e))
+            add(w, pl, ADEXP_V_NOT_ALLOWED, none, "",
+                "not a subfield of %s", parent->keyword);
+        else if (!parent && (e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
+            add(w, pl, ADEXP_V_MISPLACED, none, "",
+                "a subfield outside any compound or list%s", NULL);
+    }
+    if (e->kind == ADEXP_BASIC) {
+        if (r->value)
+            check_value(w, pl, r);
+        return;
+    }
+    if (f->value.len && e->kind == ADEXP_COMPOUND)
+        add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
+            "a value where %s wants its subfields", e->keyword);
+    if (r->presence)
+        check_subfields(w, pl, r);
+    /* A list of whole messages holds top-level fields. */
+    visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0);
+}
+
+static void visit_all(walk *w, const adexp_field *first, const place *up,
+                      const dict_entry *parent, int lax)
+{
+    place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
+    for (const adexp_field *f = first; f && !w->nomem; f = f->next) {
+        pl.f = f;
+        visit(w, &pl, parent, lax);
+    }
+}
+
+/* The buffer's start: the first field's '-' is at its offset, before its
+ * keyword and any separators. */
+static const char *buffer_base(const adexp_msg *msg)
+{
+    const adexp_field *f = msg->fields;
+    const char *p = f->keyword.ptr;
+    while (p[-1] != '-')
+        p--;
+    return p - 1 - f->offset;
+}
+
+adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_findings *out)
+{
+    out->v = NULL;
+    out->n = out->cap = 0;
+    if (!msg->fields || !msg->fields->keyword.ptr)
+        return ADEXP_OK;
+    walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
+    visit_all(&w, msg->fields, NULL, NULL, 0);
+    return w.nomem ? ADEXP_E_NOMEM : ADEXP_OK;
+}
