@@ -263,10 +263,11 @@ static void visit(walk *w, const place *pl, const dict_entry *parent, int lax)
             check_value(w, pl, r);
         return;
     }
+    /* A compound written as a basic field (-CFL F190) gets one finding. */
     if (f->value.len && e->kind == ADEXP_COMPOUND)
         add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
             "a value where %s wants its subfields", e->keyword);
-    if (r->presence)
+    else if (r->presence)
         check_subfields(w, pl, r);
     /* A list of whole messages holds top-level fields. */
     visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0);

@@ -85,7 +85,7 @@ CORRECTIONS = [
      "printed in [ ], which would make every digit of 6{hexadecimal}6 "
      "optional; one hex digit is meant"),
     ("timeyyyymmddhhmmss", None,
-     "century ! year ! month ! day ! timehhmm ! seconds",
+     "fulldate ! timehhmm ! seconds",
      "used by ALDT, ASAT and ETIME but missing from the extracted Annex A.2; "
      "written from its name"),
     ("primary:UNIT", "[addrinfo] I a i", "[addrinfo]",
@@ -100,6 +100,13 @@ CORRECTIONS = [
      "the spec's typo for septype"),
     ("reserved_primary:SSRCODES", "(code1 code2) | code | codep)",
      "(code1 code2) | code | codep", "unbalanced )"),
+    ("primary:REGCAUSE", "regulationreason iatalocationcat",
+     "regulationreason ! iatalocationcat",
+     "the ! lost: the specification's own examples write the reason and the "
+     "location together (-REGCAUSE WA 84)"),
+    ("primary:RWYDEP", "2{DIGIT}2 [", "2{DIGIT}2 ! [",
+     "the ! lost: a runway is written 27L, as RWYID's syntax has it"),
+    ("primary:RWYARR", "2{DIGIT}2 [", "2{DIGIT}2 ! [", "as RWYDEP"),
     ("subfield:ADSQVLTSP", "adsaddress'", "adsaddress", "stray quote"),
     ("subfield:APPNAME", "'ADS' I 'ATC'", "'ADS' | 'ATC'",
      "| read as the letter I"),
