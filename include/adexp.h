@@ -316,15 +316,16 @@ typedef struct adexp_finding {
     uint32_t line, column;     /* 1-based, as for parse errors */
 } adexp_finding;
 
-/* The findings of one message. Keep one per buffer and pass it for each
- * message of that buffer in order: it remembers the last line counted, so
- * finding lines stays linear. Zero it (or adexp_findings_init) first. */
+/* The findings of one message. Keep one and pass it for each message of a
+ * buffer in order: it remembers the last line counted, so finding lines
+ * stays linear. Init it first, and again before a new buffer whose first
+ * message (index 0) is not validated. */
 typedef struct adexp_findings {
     adexp_finding *v;          /* n entries, from the arena given to validate */
     size_t n;
     size_t cap;
     const char *lc_base;       /* line cache: buffer, offset, line, its start */
-    size_t lc_off, lc_bol;
+    size_t lc_off, lc_bol, lc_index;
     uint32_t lc_line;
 } adexp_findings;
 

@@ -104,7 +104,7 @@ static char *path(walk *w, const place *pl)
 static void locate(walk *w, size_t off, adexp_finding *fd)
 {
     adexp_findings *o = w->out;
-    if (o->lc_base != w->base || off < o->lc_off) {
+    if (o->lc_base != w->base || off < o->lc_off || w->msg->index < o->lc_index) {
         o->lc_base = w->base;
         o->lc_off = o->lc_bol = 0;
         o->lc_line = 1;
@@ -118,6 +118,7 @@ static void locate(walk *w, size_t off, adexp_finding *fd)
         }
     }
     o->lc_off = off;
+    o->lc_index = w->msg->index;
     fd->line = o->lc_line;
     fd->column = (uint32_t)(off - o->lc_bol + 1);
 }
@@ -298,6 +299,8 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
 {
     out->v = NULL;
     out->n = out->cap = 0;
+    if (msg->index == 0)           /* a new buffer, maybe at the same address */
+        out->lc_base = NULL;
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
     walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
