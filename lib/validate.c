@@ -160,7 +160,8 @@ static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice v
     fd->message = msg;
     fd->expected = expected ? expected : "";
     fd->value = value;
-    fd->offset = value.ptr ? (size_t)(value.ptr - w->base) : pl->f->offset;
+    /* an empty value is reported at its field */
+    fd->offset = value.len ? (size_t)(value.ptr - w->base) : pl->f->offset;
     locate(w, fd->offset, fd);
     w->out->n++;
 }
