@@ -168,7 +168,29 @@ static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice v
 
 /* ---------------------------------------------------------------- checks */
 
-static void check_value(walk *w, const place *pl, const vrule *r)
+/* The fast path: the value's DFA (ranges included), or the bounds of a
+ * text. 1: valid. */
+static inline int value_ok(const vrule *r, const char *s, size_t n)
+{
+    if (r->text_max)
+        return n >= r->text_min && n <= r->text_max && (n == 0 || !memchr(s, '-', n));
+    /* no early exit: the dead state 0 stays dead, and a valid value is read
+     * to its end anyway; four bytes a turn */
+    size_t st = r->dfa, i = 0;
+    for (; i + 4 <= n; i += 4) {
+        st = vdfa_next[st][vdfa_class[(unsigned char)s[i]]];
+        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 1]]];
+        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 2]]];
+        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 3]]];
+    }
+    for (; i < n; i++)
+        st = vdfa_next[st][vdfa_class[(unsigned char)s[i]]];
+    return vdfa_accept[st];
+}
+
+/* A value the fast path rejected, matched again to say why. Out of line. */
+__attribute__((noinline, cold)) static void check_value(walk *w, const place *pl,
+                                                        const vrule *r)
 {
     const adexp_field *f = pl->f;
     const char *s = f->value.ptr ? f->value.ptr : "";
@@ -188,32 +210,35 @@ static void check_value(walk *w, const place *pl, const vrule *r)
             "value does not match its syntax%s", NULL);
 }
 
-static int has_child(const adexp_field *f, unsigned id)
+/* The subfields present, as bits of the dictionary's subfield rows. */
+typedef struct present {
+    uint64_t w[DICT_SUB_WORDS];
+} present;
+
+static int has(const present *p, unsigned id)
 {
-    for (const adexp_field *c = f->child; c; c = c->next)
-        if (c->dict_id == id)
-            return 1;
-    return 0;
+    unsigned b = dict_table[id].sub_bit;
+    return (int)((p->w[b >> 6] >> (b & 63)) & 1);
 }
 
-/* The first part of formula node id that f's subfields do not satisfy, or
- * 0 when they all are. */
-static unsigned first_missing(const adexp_field *f, unsigned id)
+/* The first part of formula node id that the subfields p do not satisfy,
+ * or 0 when they all are. */
+static unsigned first_missing(const present *p, unsigned id)
 {
     const vnode *n = &vnodes[id];
     switch (n->op) {
     case VN_FIELD:
-        return has_child(f, n->a) ? 0 : id;
+        return has(p, n->a) ? 0 : id;
     case VN_ALL:
         for (unsigned i = 0; i < n->b; i++) {
-            unsigned m = first_missing(f, vkids[n->a + i]);
+            unsigned m = first_missing(p, vkids[n->a + i]);
             if (m)
                 return m;
         }
         return 0;
     case VN_ANY:
         for (unsigned i = 0; i < n->b; i++)
-            if (!first_missing(f, vkids[n->a + i]))
+            if (!first_missing(p, vkids[n->a + i]))
                 return 0;
         return id;
     default:
@@ -223,7 +248,14 @@ static unsigned first_missing(const adexp_field *f, unsigned id)
 
 static void check_subfields(walk *w, const place *pl, const vrule *r)
 {
-    unsigned m = first_missing(pl->f, r->presence);
+    present p = {{0}};
+    for (const adexp_field *c = pl->f->child; c; c = c->next) {
+        if (c->dict_id < dict_count) {
+            unsigned b = dict_table[c->dict_id].sub_bit;
+            p.w[b >> 6] |= (uint64_t)1 << (b & 63);
+        }
+    }
+    unsigned m = first_missing(&p, r->presence);
     if (!m)
         return;
     const vnode *n = &vnodes[m];
@@ -239,32 +271,22 @@ static void check_subfields(walk *w, const place *pl, const vrule *r)
 static void visit_all(walk *w, const adexp_field *first, const place *up,
                       const dict_entry *parent, int lax);
 
-/* parent: the dictionary entry of the compound or list f is in (NULL at
- * the top of a message); lax: f is inside an unknown field, whose
- * structure is not known. */
-static void visit(walk *w, const place *pl, const dict_entry *parent, int lax)
+/* A field where the structure says it may not be: out of line, rare. */
+__attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
+                                                      const dict_entry *parent)
+{
+    adexp_slice none = {NULL, 0};
+    if (parent)
+        add(w, pl, ADEXP_V_NOT_ALLOWED, none, "", "not a subfield of %s", parent->keyword);
+    else
+        add(w, pl, ADEXP_V_MISPLACED, none, "",
+            "a subfield outside any compound or list%s", NULL);
+}
+
+/* A compound or list: its own value, its subfields, then its fields. */
+static void visit_structured(walk *w, const place *pl, const dict_entry *e, const vrule *r)
 {
     const adexp_field *f = pl->f;
-    adexp_slice none = {NULL, 0};
-    if (f->dict_id == ADEXP_DICT_NONE || f->dict_id >= dict_count) {
-        visit_all(w, f->child, pl, NULL, 1);
-        return;
-    }
-    const dict_entry *e = &dict_table[f->dict_id];
-    const vrule *r = &vrules[f->dict_id];
-    if (!lax) {
-        if (parent && !dict_allows_entry(parent, e))
-            add(w, pl, ADEXP_V_NOT_ALLOWED, none, "",
-                "not a subfield of %s", parent->keyword);
-        else if (!parent && (e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
-            add(w, pl, ADEXP_V_MISPLACED, none, "",
-                "a subfield outside any compound or list%s", NULL);
-    }
-    if (e->kind == ADEXP_BASIC) {
-        if (r->value)
-            check_value(w, pl, r);
-        return;
-    }
     /* A compound written as a basic field (-CFL F190) gets one finding. */
     if (f->value.len && e->kind == ADEXP_COMPOUND)
         add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
@@ -275,13 +297,30 @@ static void visit(walk *w, const place *pl, const dict_entry *parent, int lax)
     visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0);
 }
 
+/* The fields from first on, in the compound or list parent (NULL: at the
+ * top of a message); lax: inside an unknown field, whose structure is not
+ * known. The usual case, a valid basic field, stays in this loop. */
 static void visit_all(walk *w, const adexp_field *first, const place *up,
                       const dict_entry *parent, int lax)
 {
     place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
+    const uint64_t *row = parent ? dict_sub_rows[parent->sub_row] : NULL;
     for (const adexp_field *f = first; f && !w->nomem; f = f->next) {
         pl.f = f;
-        visit(w, &pl, parent, lax);
+        unsigned id = f->dict_id;
+        if (id >= dict_count) {                /* unknown: its fields only */
+            visit_all(w, f->child, &pl, NULL, 1);
+            continue;
+        }
+        const dict_entry *e = &dict_table[id];
+        const vrule *r = &vrules[id];
+        if (!lax && (row ? !dict_row_allows(row, e)
+                         : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
+            misplaced(w, &pl, parent);
+        if (e->kind != ADEXP_BASIC)
+            visit_structured(w, &pl, e, r);
+        else if (r->value && !value_ok(r, f->value.ptr, f->value.len))
+            check_value(w, &pl, r);
     }
 }
 

@@ -45,7 +45,20 @@ typedef struct vrule {
     uint16_t presence;         /* subfields' formula node (0: none needed) */
     uint16_t syntax;           /* the expression as the dictionary writes it,
                                   an index of vstrings */
+    uint16_t dfa;              /* the value's DFA, ranges included: its start
+                                  state (0: none, see text_max) */
+    uint16_t text_min, text_max;   /* text_max > 0: the value is any text
+                                  without '-' of text_min to text_max bytes
+                                  (0xFFFF: no bound) */
 } vrule;
+
+/* The DFAs of all values: byte -> class, state x class -> state (0 dead),
+ * accepting states. */
+#define VDFA_CLASSES 46
+#define VDFA_STRIDE 64             /* a row's size: a shift, not a multiply */
+extern const uint8_t vdfa_class[256];
+extern const uint16_t vdfa_next[][VDFA_STRIDE];
+extern const uint8_t vdfa_accept[];
 
 #define VSET_WORDS 4
 extern const vnode vnodes[];
