@@ -99,6 +99,37 @@ static char *path(walk *w, const place *pl)
     return buf;
 }
 
+/* Whether b[i] ends a line: LF, CR not before LF (lim: where b ends). */
+static int is_line_end(const char *b, size_t i, size_t lim)
+{
+    return b[i] == '\n' || (b[i] == '\r' && (i + 1 >= lim || b[i + 1] != '\n'));
+}
+
+/* The line ends in b[from..to), eight bytes a turn: the LFs of a word
+ * without CR are counted at once (a word with a CR byte by byte). */
+static size_t line_ends(const char *b, size_t from, size_t to, size_t lim)
+{
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
+    size_t n = 0, i = from;
+    for (; i + 8 <= to; i += 8) {
+        uint64_t x, lf, cr;
+        memcpy(&x, b + i, 8);
+        lf = x ^ (ones * '\n');
+        cr = x ^ (ones * '\r');
+        lf = ~(((lf & low7) + low7) | lf) & ~low7;   /* 0x80 where a byte is LF */
+        cr = ~(((cr & low7) + low7) | cr) & ~low7;
+        if (!cr) {
+            n += (size_t)(((lf >> 7) * ones) >> 56);   /* the bytes' sum */
+            continue;
+        }
+        for (size_t j = i; j < i + 8; j++)
+            n += (size_t)is_line_end(b, j, lim);
+    }
+    for (; i < to; i++)
+        n += (size_t)is_line_end(b, i, lim);
+    return n;
+}
+
 /* Line and column of off, scanning on from the last answer for this buffer.
  * LF, CRLF and a lone CR end a line, as for parse errors. */
 static void locate(walk *w, size_t off, adexp_finding *fd)
@@ -111,11 +142,13 @@ static void locate(walk *w, size_t off, adexp_finding *fd)
     }
     const char *b = w->base;
     size_t lim = w->msg->offset + w->msg->length;
-    for (size_t i = o->lc_off; i < off; i++) {
-        if (b[i] == '\n' || (b[i] == '\r' && (i + 1 >= lim || b[i + 1] != '\n'))) {
-            o->lc_line++;
-            o->lc_bol = i + 1;
-        }
+    size_t ends = line_ends(b, o->lc_off, off, lim);
+    if (ends) {
+        o->lc_line += (uint32_t)ends;
+        size_t i = off;            /* the last line end: one line back */
+        while (!is_line_end(b, i - 1, lim))
+            i--;
+        o->lc_bol = i;
     }
     o->lc_off = off;
     o->lc_index = w->msg->index;
@@ -141,7 +174,7 @@ static adexp_finding *grow(walk *w)
 
 /* Records a finding at pl's field; value: the text at fault (ptr NULL: the
  * field itself). The message is fmt with one %s (detail). */
-static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
+__attribute__((noinline)) static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
                 const char *expected, const char *fmt, const char *detail)
 {
     if (w->nomem)
@@ -246,16 +279,17 @@ static unsigned first_missing(const present *p, unsigned id)
     }
 }
 
-static void check_subfields(walk *w, const place *pl, const vrule *r)
+/* p: the subfields present. All of vreq[r->req] present is the usual
+ * case; otherwise the formula names what is missing. */
+static void check_subfields(walk *w, const place *pl, const vrule *r, const present *p)
 {
-    present p = {{0}};
-    for (const adexp_field *c = pl->f->child; c; c = c->next) {
-        if (c->dict_id < dict_count) {
-            unsigned b = dict_table[c->dict_id].sub_bit;
-            p.w[b >> 6] |= (uint64_t)1 << (b & 63);
-        }
+    if (r->req) {
+        const uint64_t *q = vreq[r->req];
+        if ((p->w[0] & q[0]) == q[0] && (p->w[1] & q[1]) == q[1] &&
+            (p->w[2] & q[2]) == q[2] && (p->w[3] & q[3]) == q[3])
+            return;
     }
-    unsigned m = first_missing(&p, r->presence);
+    unsigned m = first_missing(p, r->presence);
     if (!m)
         return;
     const vnode *n = &vnodes[m];
@@ -268,8 +302,8 @@ static void check_subfields(walk *w, const place *pl, const vrule *r)
             "missing one of %s", vstrings[n->c]);
 }
 
-static void visit_all(walk *w, const adexp_field *first, const place *up,
-                      const dict_entry *parent, int lax);
+static present visit_all(walk *w, const adexp_field *first, const place *up,
+                         const dict_entry *parent, int lax, int want);
 
 /* A field where the structure says it may not be: out of line, rare. */
 __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
@@ -288,32 +322,39 @@ static void visit_structured(walk *w, const place *pl, const dict_entry *e, cons
 {
     const adexp_field *f = pl->f;
     /* A compound written as a basic field (-CFL F190) gets one finding. */
-    if (f->value.len && e->kind == ADEXP_COMPOUND)
+    int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
+    if (as_basic)
         add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
             "a value where %s wants its subfields", e->keyword);
-    else if (r->presence)
-        check_subfields(w, pl, r);
     /* A list of whole messages holds top-level fields. */
-    visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0);
+    int want = !as_basic && r->presence;
+    present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0, want);
+    if (want)
+        check_subfields(w, pl, r, &p);
 }
 
 /* The fields from first on, in the compound or list parent (NULL: at the
  * top of a message); lax: inside an unknown field, whose structure is not
- * known. The usual case, a valid basic field, stays in this loop. */
-static void visit_all(walk *w, const adexp_field *first, const place *up,
-                      const dict_entry *parent, int lax)
+ * known; want: return the subfields met (for the parent's formula). The
+ * usual case, a valid basic field, stays in this loop. */
+static present visit_all(walk *w, const adexp_field *first, const place *up,
+                         const dict_entry *parent, int lax, int want)
 {
     place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
     const uint64_t *row = parent ? dict_sub_rows[parent->sub_row] : NULL;
-    for (const adexp_field *f = first; f && !w->nomem; f = f->next) {
+    present p = {{0}};
+    for (const adexp_field *f = first; f; f = f->next) {
         pl.f = f;
         unsigned id = f->dict_id;
         if (id >= dict_count) {                /* unknown: its fields only */
-            visit_all(w, f->child, &pl, NULL, 1);
+            if (f->child)
+                visit_all(w, f->child, &pl, NULL, 1, 0);
             continue;
         }
         const dict_entry *e = &dict_table[id];
         const vrule *r = &vrules[id];
+        if (want)
+            p.w[e->sub_bit >> 6] |= (uint64_t)1 << (e->sub_bit & 63);
         if (!lax && (row ? !dict_row_allows(row, e)
                          : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
             misplaced(w, &pl, parent);
@@ -322,6 +363,7 @@ static void visit_all(walk *w, const adexp_field *first, const place *up,
         else if (r->value && !value_ok(r, f->value.ptr, f->value.len))
             check_value(w, &pl, r);
     }
+    return p;
 }
 
 /* The buffer's start: the first field's '-' is at its offset, before its
@@ -344,6 +386,6 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
     walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
-    visit_all(&w, msg->fields, NULL, NULL, 0);
+    visit_all(&w, msg->fields, NULL, NULL, 0, 0);
     return w.nomem ? ADEXP_E_NOMEM : ADEXP_OK;
 }

@@ -499,6 +499,21 @@ class Compiler:
             return self.presence(sub, allowed) if lo > 0 else 0
         return 0                    # literals and terms: not a subfield
 
+    def flat_fields(self, node):
+        """The dict ids of a formula that is all of some subfields, or None."""
+        n = self.nodes[node]
+        if n[0] == "field":
+            return [n[1]]
+        if n[0] == "all":
+            out = []
+            for k in n[3]:
+                sub = self.flat_fields(k)
+                if sub is None:
+                    return None
+                out += sub
+            return out
+        return None
+
     def describe(self, node):
         """A formula in keywords, for the missing-subfield message."""
         n = self.nodes[node]
@@ -688,7 +703,12 @@ typedef struct vrule {
     uint16_t text_min, text_max;   /* text_max > 0: the value is any text
                                   without '-' of text_min to text_max bytes
                                   (0xFFFF: no bound) */
+    uint16_t req;              /* presence is all of some subfields: their
+                                  bits (dict_entry.sub_bit), a row of vreq */
+    uint16_t spare;
 } vrule;
+
+extern const uint64_t vreq[][4];
 
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
  * accepting states. */
@@ -766,12 +786,33 @@ def gen_c(c, rules, fast, tables):
     out.append(" * text length bounds. The comment is the expression the rule came")
     out.append(" * from (corrected). */")
     out.append("const vrule vrules[DICT_COUNT] = {")
-    for e, r, sid, fp in zip(c_entries, rules, syntax_ids, fast):
+    bits = gen_dict.sub_bitmaps(c_entries)[0]
+    masks, mask_index = [(0, 0, 0, 0)], {(0, 0, 0, 0): 0}
+    reqs = []
+    for r in rules:
+        ids = c.flat_fields(r[1]) if r[1] else None
+        if not ids:
+            reqs.append(0)
+            continue
+        words = [0, 0, 0, 0]
+        for i in ids:
+            words[bits[i] >> 6] |= 1 << (bits[i] & 63)
+        key = tuple(words)
+        if key not in mask_index:
+            mask_index[key] = len(masks)
+            masks.append(key)
+        reqs.append(mask_index[key])
+    for e, r, sid, fp, rq in zip(c_entries, rules, syntax_ids, fast, reqs):
         comment = r[2].replace("*/", "* /")
         if len(comment) > 50:
             comment = comment[:47] + "..."
-        out.append("    {%d, %d, %d, %d, %d, %d},  /* %s: %s */" % (
-            r[0], r[1], sid, fp[0], fp[1], fp[2], e["keyword"], comment))
+        out.append("    {%d, %d, %d, %d, %d, %d, %d, 0},  /* %s: %s */" % (
+            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, e["keyword"], comment))
+    out.append("};")
+    out.append("")
+    out.append("const uint64_t vreq[][4] = {")
+    for m in masks:
+        out.append("    {%s}," % ", ".join("0x%016xu" % w for w in m))
     out.append("};")
     out.append("")
     out.append("const uint8_t vdfa_class[256] = {")

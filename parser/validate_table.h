@@ -50,7 +50,12 @@ typedef struct vrule {
     uint16_t text_min, text_max;   /* text_max > 0: the value is any text
                                   without '-' of text_min to text_max bytes
                                   (0xFFFF: no bound) */
+    uint16_t req;              /* presence is all of some subfields: their
+                                  bits (dict_entry.sub_bit), a row of vreq */
+    uint16_t spare;
 } vrule;
+
+extern const uint64_t vreq[][4];
 
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
  * accepting states. */
