@@ -187,7 +187,12 @@ __attribute__((noinline)) static void add(walk *w, const place *pl, adexp_findin
         w->nomem = 1;
         return;
     }
-    snprintf(msg, mlen, fmt, detail ? detail : "");
+    /* fmt's one %s replaced by detail (no printf: findings may be many) */
+    const char *at = strstr(fmt, "%s");
+    size_t head = (size_t)(at - fmt), dl = detail ? strlen(detail) : 0;
+    memcpy(msg, fmt, head);
+    memcpy(msg + head, detail ? detail : "", dl);
+    strcpy(msg + head + dl, at + 2);
     fd->code = code;
     fd->field = field;
     fd->message = msg;

@@ -84,6 +84,15 @@ def main():
                   for p in glob.glob(os.path.join(testdata, d, "*eurocontrol-spec31*.adexp")))
     problems += check(exe, testdata, "spec examples", spec,
                       os.path.join(testdata, "validate", "spec-examples.warnings"), update)
+    # --help tells what README.md says it prints
+    readme = open(os.path.join(testdata, os.pardir, "README.md"), encoding="utf-8").read()
+    mark = "### Options (as printed by `adexp-parse --help`)\n\n```\n"
+    if mark in readme:
+        start = readme.index(mark) + len(mark)
+        copy = readme[start:readme.index("```", start)]
+        helptext = subprocess.run([exe, "--help"], capture_output=True, text=True).stdout
+        if copy != helptext:
+            problems.append("README.md's copy of --help differs from adexp-parse --help")
     for p in problems:
         print(p)
     print("%d golden checks, %d problems" % (len(cases) + 1, len(problems)))
