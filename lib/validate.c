@@ -206,26 +206,6 @@ __attribute__((noinline)) static void add(walk *w, const place *pl, adexp_findin
 
 /* ---------------------------------------------------------------- checks */
 
-/* The fast path: the value's DFA (ranges included), or the bounds of a
- * text. 1: valid. */
-static inline int value_ok(const vrule *r, const char *s, size_t n)
-{
-    if (r->text_max)
-        return n >= r->text_min && n <= r->text_max && (n == 0 || !memchr(s, '-', n));
-    /* no early exit: the dead state 0 stays dead, and a valid value is read
-     * to its end anyway; four bytes a turn */
-    size_t st = r->dfa, i = 0;
-    for (; i + 4 <= n; i += 4) {
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i]]];
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 1]]];
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 2]]];
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 3]]];
-    }
-    for (; i < n; i++)
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i]]];
-    return vdfa_accept[st];
-}
-
 /* A value the fast path rejected, matched again to say why. Out of line. */
 __attribute__((noinline, cold)) static void check_value(walk *w, const place *pl,
                                                         const vrule *r)
@@ -365,7 +345,7 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
             misplaced(w, &pl, parent);
         if (e->kind != ADEXP_BASIC)
             visit_structured(w, &pl, e, r);
-        else if (r->value && !value_ok(r, f->value.ptr, f->value.len))
+        else if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))
             check_value(w, &pl, r);
     }
     return p;

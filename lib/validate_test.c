@@ -14,6 +14,7 @@
 
 #include "adexp.h"
 #include "dict.h"
+#include "dict_ids.h"
 #include "validate_internal.h"
 #include "validate_table.h"
 
@@ -158,6 +159,70 @@ static void every_term_valid_and_invalid(void **state)
     assert_int_equal(with_valid, vterm_count);
     assert_true(free_text <= 3);   /* adexpmsg, icaomsg */
     assert_true(vterm_count >= 100);
+}
+
+/* ---------------------------------------------------------------- DFA vs matcher */
+
+static void agree(const char *kw, unsigned id, const char *s, size_t n)
+{
+    const vrule *r = &vrules[id];
+    vmatch m;
+    /* the parser never starts a value with a separator (fuzz_validate
+     * checks it); there a nullable first part lets the DFA skip it */
+    if (n && (s[0] == ' ' || s[0] == '\t' || s[0] == '\r' || s[0] == '\n'))
+        return;
+    int slow = vmatch_run(&m, r->value, s, n, 1);
+    if (m.gave_up)
+        return;
+    if (vrule_accepts(r, s, n) != slow)
+        fail_msg("%s '%.*s': DFA says %d, matcher %d", kw, (int)n, s, !slow, slow);
+}
+
+/* The two implementations of every value rule, the DFA (ranges compiled
+ * in by gen_validate_dfa.py) and the matcher with the C range checks, agree
+ * on generated values and each of them changed at one byte; and on every
+ * value of the usual ranged fields' shapes. */
+static void dfa_agrees_with_matcher(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "0123456789ANSEWFZ /-";
+    for (unsigned id = 0; id < dict_count; id++) {
+        const vrule *r = &vrules[id];
+        if (!r->value)
+            continue;
+        for (uint64_t seed = 1; seed <= 40; seed++) {
+            gen g;
+            memset(&g, 0, sizeof g);
+            g.seed = seed * 104729;
+            generate(&g, r->value, 0);
+            if (g.overflow)
+                continue;
+            agree(dict_table[id].keyword, id, g.buf, g.n);
+            for (size_t i = 0; i < g.n && i < 16; i++) {
+                char save = g.buf[i];
+                g.buf[i] = alphabet[(seed + i) % (sizeof alphabet - 1)];
+                agree(dict_table[id].keyword, id, g.buf, g.n);
+                g.buf[i] = save;
+            }
+        }
+    }
+    char buf[16];
+    for (int v = 0; v < 10000; v++) {             /* EOBT: every hhmm */
+        snprintf(buf, sizeof buf, "%04d", v);
+        agree("EOBT", DICT_ID_EOBT, buf, 4);
+    }
+    for (int v = 0; v < 1000000; v++) {           /* EOBD: every yymmdd */
+        snprintf(buf, sizeof buf, "%06d", v);
+        agree("EOBD", DICT_ID_EOBD, buf, 6);
+    }
+    for (int v = 0; v < 1000000; v += 7) {        /* LATTD: ddmmss N */
+        snprintf(buf, sizeof buf, "%06dN", v);
+        agree("LATTD", DICT_ID_LATTD, buf, 7);
+    }
+    for (int v = 0; v < 10000000; v += 37) {      /* LONGTD: dddmmss E */
+        snprintf(buf, sizeof buf, "%07dE", v);
+        agree("LONGTD", DICT_ID_LONGTD, buf, 8);
+    }
 }
 
 /* ---------------------------------------------------------------- edge cases */
@@ -425,6 +490,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_term_valid_and_invalid),
         cmocka_unit_test(hand_picked_terms),
+        cmocka_unit_test(dfa_agrees_with_matcher),
         cmocka_unit_test(valid_ifpl_is_clean),
         cmocka_unit_test(each_bad_value_at_its_field),
         cmocka_unit_test(structure_checks),
