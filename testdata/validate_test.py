@@ -84,6 +84,10 @@ def main():
                   for p in glob.glob(os.path.join(testdata, d, "*eurocontrol-spec31*.adexp")))
     problems += check(exe, testdata, "spec examples", spec,
                       os.path.join(testdata, "validate", "spec-examples.warnings"), update)
+    p = subprocess.run([exe, "--strict", os.path.join("validate", "ifpl-valid.adexp")],
+                       cwd=testdata, capture_output=True, text=True)
+    if p.returncode != 2 or "--strict needs --validate" not in p.stderr:
+        problems.append("--strict without --validate: exit %d, not a usage error" % p.returncode)
     # --help tells what README.md says it prints
     readme = open(os.path.join(testdata, os.pardir, "README.md"), encoding="utf-8").read()
     mark = "### Options (as printed by `adexp-parse --help`)\n\n```\n"
