@@ -42,6 +42,10 @@ static const char usage[] =
     "                          counted in the summary; named files always count\n"
     "      --max-file-size N   fail files larger than N bytes (suffixes K, M,\n"
     "                          G; default 256M)\n"
+    "      --validate          check every value against its field's syntax\n"
+    "                          and ranges, and compounds' subfields: each line\n"
+    "                          gets \"warnings\", each finding a line on stderr\n"
+    "      --strict            with --validate: exit 1 if any warning\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
@@ -51,12 +55,14 @@ static const char usage[] =
     "binary: a NUL byte in its first 4 KiB or no '-' in it, too large, a\n"
     "directory loop). A summary goes to standard error at the end, and a\n"
     "progress line while running when standard error is a terminal.\n"
-    "Exit status: 0 if every input parsed, 1 if any failed, 2 on a usage error.\n";
+    "Warnings go to standard error as PATH:LINE:COLUMN: CODE: FIELD: message.\n"
+    "Exit status: 0 if every input parsed, 1 if any failed (or, with --strict,\n"
+    "any warning), 2 on a usage error.\n";
 
 typedef struct cli {
     adexp_batch_options o;
     const char *output, *files_from;
-    int quiet, npaths, stdin_paths;
+    int quiet, npaths, stdin_paths, strict;
     int layout;                /* --layout was given */
     char **paths;
 } cli;
@@ -166,6 +172,10 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         return print_version(), 0;
     if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
         return c->quiet = 1, -1;
+    if (strcmp(a, "--validate") == 0)
+        return c->o.validate = 1, -1;
+    if (strcmp(a, "--strict") == 0)
+        return c->strict = 1, -1;
     if (strcmp(a, "--unordered") == 0)
         return c->o.unordered = 1, -1;
     if (is(a, "-j", "--jobs")) {
@@ -234,12 +244,14 @@ static int parse_args(cli *c, int argc, char **argv)
         return usage_error("%s", "--layout needs --format adexp");
     if (c->npaths == 0 && !c->files_from)
         return usage_error("%s", "no PATH given");
+    if (c->strict && !c->o.validate)
+        return usage_error("%s", "--strict needs --validate");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
         return usage_error("%s", "--files-from - and the path - both want standard input");
     return -1;
 }
 
-static void print_summary(const adexp_batch_stats *s, const char *include)
+static void print_summary(const adexp_batch_stats *s, const char *include, int validate)
 {
     if (include)
         fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
@@ -253,6 +265,9 @@ static void print_summary(const adexp_batch_stats *s, const char *include)
             (unsigned long long)s->messages, (unsigned long long)s->messages_failed,
             (double)s->bytes / 1e6, s->elapsed, (double)s->bytes / 1e6 / el,
             (double)s->messages / el);
+    if (validate)
+        fprintf(stderr, "adexp-parse: %llu messages with warnings\n",
+                (unsigned long long)s->messages_warned);
 }
 
 static int queue_inputs(cli *c, adexp_batch *b)
@@ -303,7 +318,9 @@ static int run(cli *c)
         fprintf(stderr, "adexp-parse: %s: %s (stopped)\n",
                 c->output ? c->output : "output", strerror(st.output_error));
     if (!c->quiet)
-        print_summary(&st, c->o.include);
+        print_summary(&st, c->o.include, c->o.validate);
+    if (rc == 0 && c->strict && st.messages_warned)
+        rc = 1;
     return rc;
 }
 

@@ -421,6 +421,70 @@ ADEXP_API adexp_status adexp_builder_end_list(adexp_builder *b);
  * open or no message was begun. The builder may then begin the next one. */
 ADEXP_API adexp_status adexp_builder_finish(adexp_builder *b, adexp_msg *msg);
 
+/* ---------------------------------------------------------------- validation */
+
+/* What a finding says. The parser accepts any value; adexp_validate checks
+ * each value against the syntax the dictionary gives its field, the ranges
+ * the syntax cannot express, and the subfields of compounds and lists. */
+typedef enum adexp_finding_code {
+    ADEXP_V_BAD_VALUE = 0,     /* the value does not match its syntax */
+    ADEXP_V_OUT_OF_RANGE,      /* matches the syntax, but a month, day, hour,
+                                  minute, latitude, longitude, ... is out of range */
+    ADEXP_V_MISSING_SUBFIELD,  /* a compound or list lacks a mandatory subfield */
+    ADEXP_V_NOT_ALLOWED,       /* a subfield or item its compound or list does
+                                  not allow */
+    ADEXP_V_MISPLACED,         /* a subfield outside any compound or list */
+    ADEXP_V_UNEXPECTED_VALUE,  /* text where a compound wants its subfields */
+    ADEXP_V_NOT_CHECKED,       /* the value needed more than
+                                  ADEXP_VALIDATE_MAX_STEPS steps to check */
+    ADEXP_V_CODE_COUNT
+} adexp_finding_code;
+
+/* The matcher's budget for one value (steps, and nesting of its parts). */
+#define ADEXP_VALIDATE_MAX_STEPS 100000
+#define ADEXP_VALIDATE_MAX_NESTING 2000
+
+typedef struct adexp_finding {
+    adexp_finding_code code;
+    const char *field;         /* path: "RFL", "RTEPTS/PT[2]/ETO"; [n] (from 1)
+                                  on every list item and on a keyword repeated
+                                  among its siblings; from the arena */
+    const char *message;       /* a sentence, from the arena */
+    const char *expected;      /* the syntax as the dictionary writes it
+                                  ("flightlevel [point]"), or a compound's
+                                  subfields ("(PTID ETO FL)"); "" if none.
+                                  Static */
+    adexp_slice value;         /* the value found (ptr NULL for structure) */
+    size_t offset;             /* of the value, or of the field's '-' */
+    uint32_t line, column;     /* 1-based, as for parse errors */
+} adexp_finding;
+
+/* The findings of one message. Keep one and pass it for each message of a
+ * buffer in order: it remembers the last line counted, so finding lines
+ * stays linear. Init it first, and again before a new buffer whose first
+ * message (index 0) is not validated. */
+typedef struct adexp_findings {
+    adexp_finding *v;          /* n entries, from the arena given to validate */
+    size_t n;
+    size_t cap;
+    const char *lc_base;       /* line cache: buffer, offset, line, its start */
+    size_t lc_off, lc_bol, lc_index;
+    uint32_t lc_line;
+} adexp_findings;
+
+ADEXP_API void adexp_findings_init(adexp_findings *out);
+/* Validate a parsed message (one with parse errors too: what was parsed is
+ * checked). Fills out->v and out->n, replacing what it held; the findings,
+ * their paths and messages live in arena (reset it after use, as for the
+ * message). msg and out must not be NULL; arena must not be NULL. Returns
+ * ADEXP_OK, or ADEXP_E_NOMEM (out then holds the findings stored so far).
+ * Read-only on msg: messages may be validated from several threads, each
+ * with its own arena and findings. */
+ADEXP_API adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena,
+                                      adexp_findings *out);
+/* Stable upper-case name of a finding code ("BAD_VALUE"), used in JSON. */
+ADEXP_API const char *adexp_finding_name(adexp_finding_code c);
+
 #ifdef __cplusplus
 }
 #endif

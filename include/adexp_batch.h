@@ -57,6 +57,9 @@ typedef struct adexp_batch_options {
     adexp_write_options adexp; /* ADEXP_BATCH_ADEXP: layout, fold, indent
                                   (all 0 by default: line layout, values
                                   kept, no indent) */
+    int validate;              /* 1: validate each message (adexp_validate):
+                                  "warnings" in its JSON line, one line per
+                                  finding on err_fd, a count in the stats */
 } adexp_batch_options;
 
 typedef struct adexp_batch_stats {
@@ -68,6 +71,7 @@ typedef struct adexp_batch_stats {
     uint64_t bytes;            /* bytes read from files that were parsed */
     double elapsed;            /* seconds, from adexp_batch_new to the end of run */
     int output_error;          /* errno of a failed write of the output, or 0 */
+    uint64_t messages_warned;  /* with validate: messages with findings */
 } adexp_batch_stats;
 
 typedef struct adexp_batch adexp_batch;

@@ -497,6 +497,7 @@ static void collect(run *r, thread_ctx *t, unsigned jobs, adexp_batch_stats *st)
         st->skipped += w->skipped;
         st->messages += w->messages;
         st->messages_failed += w->messages_failed;
+        st->messages_warned += w->messages_warned;
         st->bytes += w->bytes;
         if (w->parser)
             batch_worker_fini(w);

@@ -17,9 +17,7 @@ static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_ms
     return m->nerrors_total ? ADEXP_OK : st;
 }
 
-/* Appends the output of message m of input path to w->out. Returns
- * ADEXP_OK, or the writer's status (the caller reports it). */
-adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
+static adexp_status emit_format(batch_worker *w, const char *path, const adexp_msg *m)
 {
     switch (w->b->o.format) {
     case ADEXP_BATCH_JSON:
@@ -30,4 +28,17 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
     default:
         return ADEXP_OK;
     }
+}
+
+/* Appends the output of message m of input path to w->out. Returns
+ * ADEXP_OK, or the writer's status (the caller reports it). */
+adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
+{
+    if (!w->b->o.validate)
+        return emit_format(w, path, m);
+    adexp_status st = batch_validate(w, path, m);
+    adexp_status out = emit_format(w, path, m);
+    if (out == ADEXP_OK && w->b->o.format == ADEXP_BATCH_JSON)
+        out = batch_json_warnings(w);
+    return st != ADEXP_OK ? st : out;
 }
