@@ -30,10 +30,20 @@ static const char usage[] =
     "  -o, --output FILE       write the output to FILE instead of stdout\n"
     "      --format FORMAT     json (default): one line per message;\n"
     "                          summary: parse only, print the summary;\n"
-    "                          adexp: the messages written back as ADEXP\n"
+    "                          adexp: the messages written back as ADEXP;\n"
+    "                          view: the typed view, one JSON line per message;\n"
+    "                          csv, tsv: a header row, then one row per message\n"
     "      --layout LAYOUT     with --format adexp: line (default): a message\n"
     "                          a line, values folded; ifps: a primary field\n"
     "                          a line, list items indented, values as they are\n"
+    "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
+    "                          paths (ESTDATA.PTID), decoded suffixes _ft, _m,\n"
+    "                          _utc, _deg (RFL_ft); json and view keep only\n"
+    "                          these fields\n"
+    "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
+    "                          (RTEPTS: one per route point)\n"
+    "      --title LIST        keep only messages of these titles (IFPL,CHG);\n"
+    "                          the others are counted in the summary\n"
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin)\n"
@@ -62,6 +72,7 @@ static const char usage[] =
 typedef struct cli {
     adexp_batch_options o;
     const char *output, *files_from;
+    const char *fields, *rows, *titles;
     int quiet, npaths, stdin_paths, strict;
     int layout;                /* --layout was given */
     char **paths;
@@ -105,6 +116,8 @@ static int parse_size(const char *s, size_t *out)
     *out = (size_t)v << shift;
     return 0;
 }
+
+static int run_select(cli *c);
 
 static void print_version(void)
 {
@@ -190,14 +203,20 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     }
     if (is(a, NULL, "--format")) {
         if (!(v = value(argc, argv, i, "--format")))
-            return usage_error("%s needs json, summary or adexp", a);
+            return usage_error("%s needs json, summary, adexp, view, csv or tsv", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
         if (strcmp(v, "summary") == 0)
             return c->o.format = ADEXP_BATCH_SUMMARY, -1;
         if (strcmp(v, "adexp") == 0)
             return c->o.format = ADEXP_BATCH_ADEXP, -1;
-        return usage_error("unknown format '%s' (json, summary or adexp)", v);
+        if (strcmp(v, "view") == 0)
+            return c->o.format = ADEXP_BATCH_VIEW, -1;
+        if (strcmp(v, "csv") == 0)
+            return c->o.format = ADEXP_BATCH_CSV, -1;
+        if (strcmp(v, "tsv") == 0)
+            return c->o.format = ADEXP_BATCH_TSV, -1;
+        return usage_error("unknown format '%s' (json, summary, adexp, view, csv or tsv)", v);
     }
     if (is(a, NULL, "--layout")) {
         if (!(v = value(argc, argv, i, "--layout")))
@@ -205,6 +224,21 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         if (strcmp(v, "line") == 0 || strcmp(v, "ifps") == 0)
             return set_layout(&c->o.adexp, v[0] == 'i'), c->layout = 1, -1;
         return usage_error("unknown layout '%s' (line or ifps)", v);
+    }
+    if (is(a, NULL, "--fields")) {
+        if (!(c->fields = value(argc, argv, i, "--fields")))
+            return usage_error("%s needs a list of fields", a);
+        return -1;
+    }
+    if (is(a, NULL, "--rows")) {
+        if (!(c->rows = value(argc, argv, i, "--rows")))
+            return usage_error("%s needs a list keyword", a);
+        return -1;
+    }
+    if (is(a, NULL, "--title")) {
+        if (!(c->titles = value(argc, argv, i, "--title")))
+            return usage_error("%s needs a list of titles", a);
+        return -1;
     }
     if (is(a, NULL, "--files-from")) {
         if (!(c->files_from = value(argc, argv, i, "--files-from")))
@@ -248,11 +282,19 @@ static int parse_args(cli *c, int argc, char **argv)
         return usage_error("%s", "--strict needs --validate");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
         return usage_error("%s", "--files-from - and the path - both want standard input");
+    int table = c->o.format == ADEXP_BATCH_CSV || c->o.format == ADEXP_BATCH_TSV;
+    if (c->rows && !table)
+        return usage_error("%s", "--rows needs --format csv or tsv");
     return -1;
 }
 
-static void print_summary(const adexp_batch_stats *s, const char *include, int validate)
+static void print_summary(const adexp_batch_stats *s, const char *include, int validate,
+                          const char *titles)
 {
+    if (titles)
+        fprintf(stderr, "adexp-parse: %llu messages of titles %s written, %llu left out\n",
+                (unsigned long long)(s->messages - s->messages_left_out), titles,
+                (unsigned long long)s->messages_left_out);
     if (include)
         fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
                 (unsigned long long)s->filtered, include);
@@ -287,7 +329,32 @@ static int queue_inputs(cli *c, adexp_batch *b)
     return 0;
 }
 
+/* The selection of --fields, --rows and --title, if any is given. */
+static int make_select(cli *c, adexp_select **sel)
+{
+    *sel = NULL;
+    if (!c->fields && !c->rows && !c->titles)
+        return 0;
+    char err[200];
+    *sel = adexp_select_new(c->fields, c->rows, c->titles, err, sizeof err);
+    if (!*sel)
+        return usage_error("%s", err);
+    c->o.select = *sel;
+    return 0;
+}
+
 static int run(cli *c)
+{
+    adexp_select *sel;
+    int src = make_select(c, &sel);
+    if (src)
+        return src;
+    int rc = run_select(c);
+    adexp_select_free(sel);
+    return rc;
+}
+
+static int run_select(cli *c)
 {
     if (c->output) {
         c->o.out_fd = open(c->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -318,7 +385,7 @@ static int run(cli *c)
         fprintf(stderr, "adexp-parse: %s: %s (stopped)\n",
                 c->output ? c->output : "output", strerror(st.output_error));
     if (!c->quiet)
-        print_summary(&st, c->o.include, c->o.validate);
+        print_summary(&st, c->o.include, c->o.validate, c->titles);
     if (rc == 0 && c->strict && st.messages_warned)
         rc = 1;
     return rc;

@@ -135,7 +135,9 @@ struct adexp_field {
 };
 #define ADEXP_DICT_NONE 0xFFFFu
 
-/* First direct child of f (or, with f == NULL, of nothing) named keyword. */
+/* The first field named keyword among first and the siblings after it
+ * (first->next, ...), first included; NULL if none or first == NULL. To
+ * search the subfields of f, pass f->child. */
 ADEXP_API const adexp_field *adexp_field_find(const adexp_field *first,
                                               const char *keyword);
 ADEXP_API int adexp_slice_eq(adexp_slice s, const char *cstr);
@@ -484,6 +486,162 @@ ADEXP_API adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena,
                                       adexp_findings *out);
 /* Stable upper-case name of a finding code ("BAD_VALUE"), used in JSON. */
 ADEXP_API const char *adexp_finding_name(adexp_finding_code c);
+/* ---------------------------------------------------------------- more decoders */
+
+/* adexp_decode_level_any's results. */
+#define ADEXP_LEVEL_STANDARD 1     /* F390, A045, S1130, M0840 */
+#define ADEXP_LEVEL_NONSTANDARD 2  /* FL390: not ADEXP syntax, seen in traffic */
+/* adexp_decode_level, and also FL + 3 digits (read as F). Returns 0, or one
+ * of the two codes above so that a caller can flag the loose form. */
+ADEXP_API int adexp_decode_level_any(adexp_slice s, adexp_level *out);
+/* A level in feet: F and A are hundreds of feet; S and M tens of metres,
+ * converted (1 ft = 0.3048 m) and rounded. */
+ADEXP_API long adexp_level_feet(adexp_level l);
+/* A level in metres: S and M exactly, F and A converted and rounded. */
+ADEXP_API long adexp_level_metres(adexp_level l);
+/* LATTD (DDMMSSN, DDMMN) or LONGTD (DDDMMSSE, DDDMME) to signed decimal
+ * degrees: south and west negative. Returns 1, or 0 if s is not of a form. */
+ADEXP_API int adexp_decode_coord(adexp_slice s, double *deg);
+
+/* What adexp_decode_when read. */
+enum {
+    ADEXP_WHEN_NONE = 0,
+    ADEXP_WHEN_DATETIME,       /* YYMMDDhhmm[ss] */
+    ADEXP_WHEN_DATE,           /* YYMMDD */
+    ADEXP_WHEN_TIME            /* hhmm */
+};
+/* Any of the three by its length. Two-digit years 00-69 are 20xx, 70-99
+ * 19xx. Returns ADEXP_WHEN_NONE if s is none of them. */
+ADEXP_API int adexp_decode_when(adexp_slice s, adexp_datetime *out);
+/* Seconds since 1970-01-01T00:00:00Z of a decoded date-time (UTC, as ADEXP
+ * times are); a time without date counts from that day. */
+ADEXP_API int64_t adexp_datetime_to_time(const adexp_datetime *d);
+#define ADEXP_WHEN_BUF 24
+/* ISO 8601 text of a decoded value, NUL-terminated, in buf: a date-time as
+ * 2018-10-23T07:46:00Z, a date as 2018-10-23, a time alone as 07:46.
+ * Returns its length (0 for ADEXP_WHEN_NONE). */
+ADEXP_API size_t adexp_when_format(int kind, const adexp_datetime *d,
+                                   char buf[ADEXP_WHEN_BUF]);
+
+/* ---------------------------------------------------------------- dictionary */
+
+typedef enum adexp_dict_level {
+    ADEXP_DICT_PRIMARY = 0,
+    ADEXP_DICT_SUBFIELD,
+    ADEXP_DICT_RESERVED_PRIMARY,
+    ADEXP_DICT_RESERVED_SUBFIELD,
+    ADEXP_DICT_SYNTAX          /* BEGIN, END */
+} adexp_dict_level;
+
+/* How a value decodes, from its dictionary syntax. */
+typedef enum adexp_value_type {
+    ADEXP_VALUE_OTHER = 0,
+    ADEXP_VALUE_LEVEL,         /* flightlevel: adexp_decode_level */
+    ADEXP_VALUE_DATETIME,      /* YYMMDDhhmm[ss]: adexp_decode_datetime */
+    ADEXP_VALUE_DATE,          /* YYMMDD: adexp_decode_date */
+    ADEXP_VALUE_TIME,          /* hhmm: adexp_decode_time */
+    ADEXP_VALUE_COORD          /* latitude, longitude: adexp_decode_coord */
+} adexp_value_type;
+
+/* One entry of the field dictionary (ADEXP Edition 3.1). Static data. */
+typedef struct adexp_dict_info {
+    const char *keyword;
+    uint16_t id;               /* what adexp_field.dict_id holds */
+    uint8_t kind;              /* adexp_kind */
+    uint8_t level;             /* adexp_dict_level */
+    uint8_t text;              /* 1: any-character ICAO text (MSGTXT) */
+    uint8_t value_type;        /* adexp_value_type */
+    const char *value_class;   /* the dictionary's value syntax in short,
+                                  e.g. "timehhmm"; "-" for none */
+    size_t nsub;               /* allowed subfields (compound) or elements (list) */
+} adexp_dict_info;
+
+/* The entry of keyword (upper case, NUL-terminated) into *out. Returns 1,
+ * or 0 if the dictionary does not know it. Thread-safe. */
+ADEXP_API int adexp_dict_find(const char *keyword, adexp_dict_info *out);
+/* The entry of a field's dict_id. Returns 1, or 0 (ADEXP_DICT_NONE). */
+ADEXP_API int adexp_dict_get(uint16_t id, adexp_dict_info *out);
+/* The keyword of info's i-th allowed subfield (or list element), in
+ * alphabetical order, i < info->nsub; NULL past the end. */
+ADEXP_API const char *adexp_dict_sub(const adexp_dict_info *info, size_t i);
+
+/* ---------------------------------------------------------------- paths */
+
+#define ADEXP_PATH_MAX_PARTS 16
+
+/* A walk over the fields at a path such as "RTEPTS/PT/PTID" ('.' may stand
+ * for '/'): each part names a keyword one level down, the first one among
+ * the message's top-level fields. Holds pointers into the path and the
+ * message: keep both alive while iterating. */
+typedef struct adexp_path_iter {
+    adexp_slice part[ADEXP_PATH_MAX_PARTS];
+    const adexp_field *at[ADEXP_PATH_MAX_PARTS];   /* current match per level */
+    const adexp_field *first;  /* the top-level fields */
+    int nparts, depth;         /* depth -1: not started */
+    int done;
+} adexp_path_iter;
+
+/* Start a walk over msg's fields at path. Returns 1, or 0 if the path is
+ * empty, has an empty part or more than ADEXP_PATH_MAX_PARTS parts (then
+ * the walk yields nothing). */
+ADEXP_API int adexp_path_begin(adexp_path_iter *it, const adexp_msg *msg,
+                               const char *path);
+/* The same from a list of sibling fields (a field's child, say). */
+ADEXP_API int adexp_path_begin_at(adexp_path_iter *it, const adexp_field *first,
+                                  const char *path);
+/* The next field at the path, in document order, or NULL at the end. */
+ADEXP_API const adexp_field *adexp_path_next(adexp_path_iter *it);
+/* Decode s as type says (for ADEXP_VALUE_OTHER: by its length, as
+ * adexp_decode_when). Returns an ADEXP_WHEN_* code. */
+ADEXP_API int adexp_decode_when_as(adexp_value_type type, adexp_slice s, adexp_datetime *out);
+/* The first field of msg at path, or NULL. */
+ADEXP_API const adexp_field *adexp_msg_find(const adexp_msg *msg, const char *path);
+
+/* ---------------------------------------------------------------- version */
+
+/* The library's version at run time ("0.1.0"), which may differ from the
+ * ADEXP_VERSION a program was compiled with. */
+ADEXP_API const char *adexp_version(void);
+
+/* ---------------------------------------------------------------- outputs for data */
+
+/* What to keep and how to lay it out: built once from option strings,
+ * then read by any number of threads. */
+typedef struct adexp_select adexp_select;
+
+/* fields: comma-separated paths with an optional decoded suffix (RFL,
+ * RFL_ft, ESTDATA.PTID, ETO_utc), or NULL; rows: a list keyword (RTEPTS)
+ * for one CSV row per item, or NULL; titles: comma-separated titles to
+ * keep (IFPL,CHG), or NULL for all. Returns NULL on a bad list, with a
+ * sentence in err (cap bytes), or when out of memory (err says so). */
+ADEXP_API adexp_select *adexp_select_new(const char *fields, const char *rows,
+                                         const char *titles, char *err, size_t cap);
+ADEXP_API void adexp_select_free(adexp_select *s);
+/* Whether msg's title is one of the selection's (always 1 without titles;
+ * sel may be NULL). */
+ADEXP_API int adexp_select_keeps(const adexp_select *sel, const adexp_msg *msg);
+/* Whether the selection names fields (then json and view are trimmed). */
+ADEXP_API int adexp_select_has_fields(const adexp_select *sel);
+/* A copy of msg in *out whose top-level list holds only the fields named by
+ * the selection's paths (a path keeps its top-level field whole), TITLE
+ * always. The copies come from arena; the subtrees are shared. Returns
+ * ADEXP_OK or ADEXP_E_NOMEM. */
+ADEXP_API adexp_status adexp_select_trim(const adexp_select *sel, const adexp_msg *msg,
+                                         adexp_arena *arena, adexp_msg *out);
+
+/* Append the typed view of msg as one JSON line (see the README's "Typed
+ * view" table), trimmed to the selection's fields when sel names some
+ * (sel may be NULL). Returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). */
+ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg,
+                                             const char *source,
+                                             const adexp_select *sel);
+
+/* CSV (sep ',', RFC 4180) or TSV (sep '\t'). The header row: */
+ADEXP_API adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep);
+/* msg's row, or with rows one row per item of that list. */
+ADEXP_API adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg,
+                                       const char *source, const adexp_select *sel,
+                                       char sep);
 
 #ifdef __cplusplus
 }

@@ -97,6 +97,7 @@ typedef struct batch_worker {
     adexp_buf scratch;         /* batch_rebase.c: a piece's output rebuilt */
     adexp_findings findings;   /* validation's, reused (its line cache) */
     uint64_t messages_warned;
+    uint64_t messages_left_out;   /* not of a title the selection keeps */
 } batch_worker;
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b);
@@ -193,6 +194,9 @@ int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
 
 /* batch_emit.c: the output of one message, in the batch's format. */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
+/* What the output starts with (the CSV header row), written to out_fd
+ * before the workers start. Returns 0, or an errno. */
+int batch_emit_header(const adexp_batch *b);
 
 /* batch_validate.c: validates m into w->findings, writes a line per
  * finding to w->err and counts a warned message. Returns ADEXP_OK or
