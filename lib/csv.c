@@ -1,7 +1,8 @@
 /* CSV (RFC 4180) and TSV rows: source, index, title, the selection's
  * columns, errors; with --rows, one row per item of that list, the item's
  * columns after the message's. A column holds every field at its path,
- * folded and joined by one space. */
+ * folded and joined by one space. Cells are valid UTF-8: a byte that is
+ * not becomes U+FFFD. */
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +27,26 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 (as the JSON
+ * writer reads it: no overlong forms, no surrogates, at most U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0], cp, min;
+    size_t len;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
+    else return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
+}
+
 /* Appends s folded (separator runs to one space, ends trimmed), and for
  * CSV a '"' doubled. Returns whether the cell needs quotes. */
 static int put_folded(cw *w, adexp_slice s, int any)
@@ -40,13 +61,20 @@ static int put_folded(cw *w, adexp_slice s, int any)
         raw(w, " ", 1);
     while (i < s.len) {
         size_t j = i;
-        while (j < s.len && !is_space(s.ptr[j]) && s.ptr[j] != '"' && s.ptr[j] != w->sep)
+        while (j < s.len && !is_space(s.ptr[j]) && s.ptr[j] != '"' && s.ptr[j] != w->sep &&
+               (unsigned char)s.ptr[j] < 0x80)
             j++;
         raw(w, s.ptr + i, j - i);
         if (j == s.len)
             break;
         char c = s.ptr[j];
-        if (is_space(c)) {
+        if ((unsigned char)c >= 0x80) {
+            /* valid UTF-8 as it is; any other byte becomes U+FFFD, so that
+             * readers that decode UTF-8 (pandas) never fail on a cell */
+            size_t u = utf8_len((const unsigned char *)s.ptr + j, s.len - j);
+            raw(w, u ? s.ptr + j : "\xEF\xBF\xBD", u ? u : 3);
+            j += u ? u : 1;
+        } else if (is_space(c)) {
             while (j < s.len && is_space(s.ptr[j]))
                 j++;
             if (j < s.len)
