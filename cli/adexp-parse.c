@@ -18,7 +18,8 @@
 
 static const char usage[] =
     "usage: adexp-parse [options] PATH...\n"
-    "Parse ADEXP messages and write one JSON object per message (NDJSON).\n"
+    "Parse ADEXP messages and write one JSON object per message (NDJSON),\n"
+    "or one CSV or TSV row per message (or per item of a list).\n"
     "A PATH is a file, a directory (walked recursively, names in byte order;\n"
     "hidden entries and FIFOs, sockets and devices met there are skipped with\n"
     "a note), - for standard input, or a FIFO or character device (/dev/stdin,\n"
@@ -291,10 +292,7 @@ static int parse_args(cli *c, int argc, char **argv)
 static void print_summary(const adexp_batch_stats *s, const char *include, int validate,
                           const char *titles)
 {
-    if (titles)
-        fprintf(stderr, "adexp-parse: %llu messages of titles %s written, %llu left out\n",
-                (unsigned long long)(s->messages - s->messages_left_out), titles,
-                (unsigned long long)s->messages_left_out);
+
     if (include)
         fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
                 (unsigned long long)s->filtered, include);
@@ -310,6 +308,10 @@ static void print_summary(const adexp_batch_stats *s, const char *include, int v
     if (validate)
         fprintf(stderr, "adexp-parse: %llu messages with warnings\n",
                 (unsigned long long)s->messages_warned);
+    if (titles)
+        fprintf(stderr, "adexp-parse: %llu messages of titles %s written, %llu left out\n",
+                (unsigned long long)(s->messages - s->messages_left_out), titles,
+                (unsigned long long)s->messages_left_out);
 }
 
 static int queue_inputs(cli *c, adexp_batch *b)
