@@ -8,6 +8,7 @@
 
 #include "adexp.h"
 #include "json_out.h"
+#include "out_room.h"
 #include "select.h"
 
 typedef struct cw {
@@ -123,31 +124,44 @@ static void text_cell(cw *w, int first, adexp_slice s)
     cell_end(w, start, put_folded(w, s, 0));
 }
 
-/* One column's cell: every field at the column's path from first on. */
+/* Appends field f's part of a cell (its value or its companion). */
+static void field_part(cw *w, const sel_column *c, const adexp_field *f, const adexp_msg *m,
+                       int *any, int *quote)
+{
+    if (c->suffix == SUF_NONE) {
+        size_t before = w->b->len;
+        *quote |= put_folded(w, f->value, *any);
+        *any |= w->b->len != before;
+        return;
+    }
+    char buf[SEL_TEXT_BUF];
+    char *end = sel_companion_at(buf, c->suffix, c->value_type, f->value,
+                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+    if (end) {
+        if (*any)
+            raw(w, " ", 1);
+        raw(w, buf, (size_t)(end - buf));
+        *any = 1;
+    }
+}
+
+/* One column's cell: every field at the column's path from first on. A
+ * path of one keyword is a scan of the siblings, the common case. */
 static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
                         const adexp_msg *m)
 {
     size_t start;
     int quote = 0, any = 0;
     cell_begin(w, 0, &start);
-    adexp_path_iter it;
-    adexp_path_begin_at(&it, first, c->path);
-    for (const adexp_field *f; (f = adexp_path_next(&it)) != NULL;) {
-        if (c->suffix == SUF_NONE) {
-            size_t before = w->b->len;
-            quote |= put_folded(w, f->value, any);
-            any |= w->b->len != before;
-            continue;
-        }
-        char buf[SEL_TEXT_BUF];
-        size_t n = sel_companion(c->suffix, c->value_type, f->value,
-                                 c->eobt ? m->view.eobd : (adexp_slice){0}, buf);
-        if (n) {
-            if (any)
-                raw(w, " ", 1);
-            raw(w, buf, n);
-            any = 1;
-        }
+    if (c->one_part) {
+        for (const adexp_field *f = first; f; f = f->next)
+            if (f->keyword.len == c->kw.len && memcmp(f->keyword.ptr, c->kw.ptr, c->kw.len) == 0)
+                field_part(w, c, f, m, &any, &quote);
+    } else {
+        adexp_path_iter it;
+        adexp_path_begin_at(&it, first, c->path);
+        for (const adexp_field *f; (f = adexp_path_next(&it)) != NULL;)
+            field_part(w, c, f, m, &any, &quote);
     }
     cell_end(w, start, quote);
 }
@@ -253,6 +267,18 @@ adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
     return ADEXP_OK;
 }
 
+/* Appends the n bytes at offset from of the output (a row's head). */
+static void copy_head(cw *w, size_t from, size_t n)
+{
+    char *o = w->ok ? adexp__buf_room(w->b, n) : NULL;   /* may move data */
+    if (!o) {
+        w->ok = 0;
+        return;
+    }
+    memcpy(o, w->b->data + from, n);
+    w->b->len += n;
+}
+
 adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *source,
                              const adexp_select *sel, char sep)
 {
@@ -264,13 +290,20 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
         errors_cell(&w, msg);
         end_row(&w);
     } else {
-        size_t rows = 0;
+        /* the message's cells once, then copied to the head of each row */
+        size_t rows = 0, head = out->len;
+        message_cells(&w, msg, source, sel);
+        size_t head_len = out->len - head;
+        out->len = head;
         for (const adexp_field *l = msg->fields; l && w.ok; l = l->next) {
             if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
                 continue;
             size_t k = 0;
             for (const adexp_field *item = l->child; item && w.ok; item = item->next, k++) {
-                message_cells(&w, msg, source, sel);
+                if (rows)   /* the first row's head is in place already */
+                    copy_head(&w, head, head_len);
+                else
+                    out->len = head + head_len;
                 item_cells(&w, sel, item, k, msg);
                 errors_cell(&w, msg);
                 end_row(&w);

@@ -14,7 +14,9 @@ static const adexp_field *match_from(const adexp_field *f, adexp_slice kw)
 
 int adexp_path_begin_at(adexp_path_iter *it, const adexp_field *first, const char *path)
 {
-    memset(it, 0, sizeof *it);
+    /* no memset: at[] is written before it is read, and a cell of a CSV
+     * row starts a walk */
+    it->nparts = 0;
     it->first = first;
     it->depth = -1;
     it->done = 1;

@@ -11,7 +11,7 @@
 
 /* Columns when --fields is not given. */
 #define COL(name, path, top, suf, type, eobt) \
-    {name, path, {name, top}, suf, 0, type, eobt}
+    {name, path, {name, top}, suf, 0, type, eobt, 1, {path, top}}
 static const sel_column default_cols[] = {
     COL("IFPLID", "IFPLID", 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
     COL("ARCID", "ARCID", 5, SUF_NONE, ADEXP_VALUE_OTHER, 0),
@@ -103,6 +103,8 @@ static int parse_column(sel_column *c, const char *s, size_t n, const char *rows
     adexp_dict_info info;
     c->value_type = adexp_dict_find(last, &info) ? info.value_type : ADEXP_VALUE_OTHER;
     c->eobt = strcmp(c->path, "EOBT") == 0 && !c->item;
+    c->one_part = strchr(c->path, '.') == NULL;
+    c->kw = (adexp_slice){c->path, strlen(c->path)};
     return 0;
 }
 
@@ -319,46 +321,4 @@ adexp_status adexp_select_trim(const adexp_select *sel, const adexp_msg *msg,
         }
     *link = NULL;
     return ADEXP_OK;
-}
-
-/* Degrees with at most 6 decimals, trailing zeros dropped: 50.5, -6. */
-static size_t put_deg(double deg, char *buf)
-{
-    int n = snprintf(buf, SEL_TEXT_BUF, "%.6f", deg);
-    while (n > 0 && buf[n - 1] == '0')
-        n--;
-    if (n > 0 && buf[n - 1] == '.')
-        n--;
-    if (n == 2 && buf[0] == '-' && buf[1] == '0')
-        buf[0] = '0', n = 1;
-    buf[n] = '\0';
-    return (size_t)n;
-}
-
-size_t sel_companion(int suffix, int type, adexp_slice v, adexp_slice eobd, char *buf)
-{
-    adexp_level l;
-    adexp_datetime d, day;
-    double deg;
-    switch (suffix) {
-    case SUF_FT:
-        return adexp_decode_level_any(v, &l)
-                   ? (size_t)snprintf(buf, SEL_TEXT_BUF, "%ld", adexp_level_feet(l)) : 0;
-    case SUF_M:
-        return adexp_decode_level_any(v, &l)
-                   ? (size_t)snprintf(buf, SEL_TEXT_BUF, "%ld", adexp_level_metres(l)) : 0;
-    case SUF_DEG:
-        return adexp_decode_coord(v, &deg) ? put_deg(deg, buf) : 0;
-    case SUF_UTC: {
-        int kind = adexp_decode_when_as((adexp_value_type)type, v, &d);
-        if (kind == ADEXP_WHEN_TIME && eobd.ptr && adexp_decode_date(eobd, &day)) {
-            day.hour = d.hour, day.minute = d.minute;
-            d = day;
-            kind = ADEXP_WHEN_DATETIME;
-        }
-        return adexp_when_format(kind, &d, buf);
-    }
-    default:
-        return 0;
-    }
 }

@@ -18,6 +18,8 @@ typedef struct sel_column {
     uint8_t item;              /* 1: a column of the --rows item */
     uint8_t value_type;        /* adexp_value_type of the last part */
     uint8_t eobt;              /* the path is EOBT: _utc joins EOBD */
+    uint8_t one_part;          /* the path is one keyword: a scan of siblings */
+    adexp_slice kw;            /* that keyword */
 } sel_column;
 
 struct adexp_select {
@@ -39,10 +41,11 @@ int sel_keeps_keyword(const adexp_select *sel, adexp_slice kw);
 const adexp_select *sel_or_default(const adexp_select *sel);
 
 #define SEL_TEXT_BUF 40
-/* The decoded companion of value v for suffix (feet, metres, ISO time or
- * degrees) as text in buf; type: the value's adexp_value_type; eobd: the
- * message's EOBD, joined to an EOBT's time (ptr NULL: none). Returns its
- * length, 0 when v does not decode. */
-size_t sel_companion(int suffix, int type, adexp_slice v, adexp_slice eobd, char *buf);
+/* The decoded companion of value v for suffix, written at o (room for
+ * SEL_TEXT_BUF bytes): feet or metres as an integer, the ISO 8601 text of
+ * a time, decimal degrees. type: the value's adexp_value_type; eobd: the
+ * message's EOBD, joined to an EOBT's time (ptr NULL: none). Returns the
+ * end, or NULL when v does not decode. */
+char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd);
 
 #endif

@@ -8,6 +8,7 @@
 #include "adexp.h"
 #include "dict_ids.h"
 #include "json_out.h"
+#include "out_room.h"
 #include "select.h"
 
 /* ------------------------------------------------------------ writing */
@@ -21,10 +22,32 @@ typedef struct vw {
     adexp_slice eobd;          /* for eobt_utc */
 } vw;
 
+/* Room for n more bytes at the end of the output: a pointer to them, or
+ * NULL (and the writer fails). Reserving a member's worst case once and
+ * then writing without checks keeps the view as cheap as the tree's JSON. */
+static inline char *room(vw *w, size_t n)
+{
+    adexp_buf *b = w->b;
+    if (w->ok && b->cap - b->len >= n)
+        return b->data + b->len;
+    char *o = w->ok ? adexp__buf_room(b, n) : NULL;
+    if (!o)
+        w->ok = 0;
+    return o;
+}
+
+static void commit(vw *w, char *end)
+{
+    w->b->len = (size_t)(end - w->b->data);
+}
+
 static void raw(vw *w, const char *s, size_t n)
 {
-    if (w->ok && !adexp_buf_put(w->b, s, n))
-        w->ok = 0;
+    char *o = room(w, n);
+    if (o) {
+        memcpy(o, s, n);
+        commit(w, o + n);
+    }
 }
 #define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
 
@@ -41,15 +64,27 @@ static void sep(vw *w)
     w->comma = 1;
 }
 
-/* "key": with key a C string, then name's suffix. */
-static void key(vw *w, const char *k, const char *suffix)
+/* A key with its ',' before and its ':' after: ",\"arcid\":". */
+typedef struct key_text {
+    const char *s;
+    uint8_t len;
+} key_text;
+#define KT(lit) {lit, sizeof(lit) - 1}
+
+/* The key at o, with its comma when one is due. */
+static char *put_key(vw *w, char *o, key_text k)
 {
-    sep(w);
-    RAW(w, "\"");
-    raw(w, k, strlen(k));
-    if (suffix)
-        raw(w, suffix, strlen(suffix));
-    RAW(w, "\":");
+    size_t skip = !w->comma;
+    memcpy(o, k.s + skip, k.len - skip);
+    w->comma = 1;
+    return o + k.len - skip;
+}
+
+static void key(vw *w, key_text k)
+{
+    char *o = room(w, k.len);
+    if (o)
+        commit(w, put_key(w, o, k));
 }
 
 static void open_(vw *w, const char *c)
@@ -84,59 +119,71 @@ static const adexp_value_type when_type[] = {
     [D_TIME] = ADEXP_VALUE_TIME, [D_EOBT] = ADEXP_VALUE_TIME,
 };
 
+/* A member's keys: its own, then with _ft, _m, _utc, _deg. */
+typedef struct keys {
+    key_text k[5];
+} keys;
+#define KEYS(name) \
+    {{KT(",\"" name "\":"), KT(",\"" name "_ft\":"), KT(",\"" name "_m\":"), \
+      KT(",\"" name "_utc\":"), KT(",\"" name "_deg\":")}}
+
+/* The companions of v at o (room: 3 keys and SEL_TEXT_BUF each). */
+static char *companions(vw *w, char *o, const keys *ks, adexp_slice v, int dec)
+{
+    char *e;
+    switch (dec) {
+    case D_LEVEL: {
+        char *at = put_key(w, o, ks->k[SUF_FT]);
+        if (!(e = sel_companion_at(at, SUF_FT, 0, v, (adexp_slice){0})))
+            return o;
+        o = e;
+        if (v.ptr[0] == 'S' || v.ptr[0] == 'M')
+            o = sel_companion_at(put_key(w, o, ks->k[SUF_M]), SUF_M, 0, v, (adexp_slice){0});
+        return o;
+    }
+    case D_COORD: {
+        char *at = put_key(w, o, ks->k[SUF_DEG]);
+        return (e = sel_companion_at(at, SUF_DEG, 0, v, (adexp_slice){0})) ? e : o;
+    }
+    case D_DATETIME: case D_DATE: case D_TIME: case D_EOBT: {
+        char *at = put_key(w, o, ks->k[SUF_UTC]);
+        *at = '"';
+        e = sel_companion_at(at + 1, SUF_UTC, when_type[dec], v,
+                             dec == D_EOBT ? w->eobd : (adexp_slice){0});
+        if (!e)
+            return o;
+        *e++ = '"';
+        return e;
+    }
+    default:
+        return o;
+    }
+}
+
 /* "k": value and its companions, if the value is there. */
-static void member(vw *w, const char *k, adexp_slice v, int dec)
+static void member(vw *w, const keys *ks, adexp_slice v, int dec)
 {
     if (!v.ptr)
         return;
-    key(w, k, NULL);
+    key(w, ks->k[0]);
     str(w, v);
-    char buf[SEL_TEXT_BUF];
-    size_t n;
-    adexp_level l;
-    switch (dec) {
-    case D_LEVEL:
-        if (!adexp_decode_level_any(v, &l))
-            return;
-        n = sel_companion(SUF_FT, 0, v, (adexp_slice){0}, buf);
-        key(w, k, "_ft");
-        raw(w, buf, n);
-        if (l.unit == 'S' || l.unit == 'M') {
-            n = sel_companion(SUF_M, 0, v, (adexp_slice){0}, buf);
-            key(w, k, "_m");
-            raw(w, buf, n);
-        }
+    if (dec == D_NONE || !v.len)
         return;
-    case D_COORD:
-        if ((n = sel_companion(SUF_DEG, 0, v, (adexp_slice){0}, buf)) != 0) {
-            key(w, k, "_deg");
-            raw(w, buf, n);
-        }
-        return;
-    case D_DATETIME: case D_DATE: case D_TIME: case D_EOBT:
-        n = sel_companion(SUF_UTC, when_type[dec], v,
-                          dec == D_EOBT ? w->eobd : (adexp_slice){0}, buf);
-        if (n) {
-            key(w, k, "_utc");
-            RAW(w, "\"");
-            raw(w, buf, n);
-            RAW(w, "\"");
-        }
-        return;
-    default:
-        return;
-    }
+    char *o = room(w, 3 * (32 + SEL_TEXT_BUF));
+    if (o)
+        commit(w, companions(w, o, ks, v, dec));
 }
 
 /* ------------------------------------------------------------ the view */
 
 typedef struct single {
-    const char *key, *kw;
+    keys ks;
+    adexp_slice kw;
     uint16_t off;              /* offset of its slice in adexp_view */
     uint8_t dec;
 } single;
 
-#define S(k, KW, d) {#k, #KW, offsetof(adexp_view, k), d}
+#define S(k, KW, d) {KEYS(#k), {#KW, sizeof(#KW) - 1}, offsetof(adexp_view, k), d}
 static const single singles[] = {
     S(arcid, ARCID, D_NONE), S(adep, ADEP, D_NONE), S(ades, ADES, D_NONE),
     S(arctyp, ARCTYP, D_NONE), S(eobt, EOBT, D_EOBT), S(eobd, EOBD, D_DATE),
@@ -150,16 +197,34 @@ static const single singles[] = {
 };
 #undef S
 
-static int kept(const vw *w, const char *kw)
+/* The subfields' keys, one table for all the view's objects. */
+enum { K_PTID, K_FL, K_ETO, K_TO, K_SFL, K_LATTD, K_LONGTD, K_GEOID, K_SENDER,
+       K_RECVR, K_SEQNUM, K_STO, K_TFL, K_COUNT };
+static const keys sub_keys[K_COUNT] = {
+    KEYS("ptid"), KEYS("fl"), KEYS("eto"), KEYS("to"), KEYS("sfl"), KEYS("lattd"),
+    KEYS("longtd"), KEYS("geoid"), KEYS("sender_fac"), KEYS("recvr_fac"),
+    KEYS("seqnum"), KEYS("sto"), KEYS("tfl"),
+};
+#define SUB(w, k, v, d) member((w), &sub_keys[k], (v), (d))
+
+static const key_text
+    k_addr = KT(",\"addr\":"), k_eetfir = KT(",\"eetfir\":"), k_speed = KT(",\"speed\":"),
+    k_regul = KT(",\"regul\":"), k_rtepts = KT(",\"rtepts\":"), k_estdata = KT(",\"estdata\":"),
+    k_geo = KT(",\"geo\":"), k_refdata = KT(",\"refdata\":"), k_msgref = KT(",\"msgref\":"),
+    k_coordata = KT(",\"coordata\":"), k_other = KT(",\"other\":"),
+    k_errors = KT(",\"errors\":"), k_value = KT(",\"value\":");
+#define KW(lit) ((adexp_slice){lit, sizeof(lit) - 1})
+
+static int kept(const vw *w, adexp_slice kw)
 {
-    return !w->trim || sel_keeps_keyword(w->sel, (adexp_slice){kw, strlen(kw)});
+    return !w->trim || sel_keeps_keyword(w->sel, kw);
 }
 
-static void strings(vw *w, const char *k, const char *kw, adexp_slices s)
+static void strings(vw *w, key_text k, adexp_slice kw, adexp_slices s)
 {
     if (!s.n || !kept(w, kw))
         return;
-    key(w, k, NULL);
+    key(w, k);
     open_(w, "[");
     for (size_t i = 0; i < s.n; i++) {
         sep(w);
@@ -170,21 +235,21 @@ static void strings(vw *w, const char *k, const char *kw, adexp_slices s)
 
 static void points(vw *w, const adexp_view *v)
 {
-    if (!v->n_rtepts || !kept(w, "RTEPTS"))
+    if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
         return;
-    key(w, "rtepts", NULL);
+    key(w, k_rtepts);
     open_(w, "[");
-    for (size_t i = 0; i < v->n_rtepts; i++) {
+    for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
         const adexp_point *p = &v->rtepts[i];
         sep(w);
         open_(w, "{");
-        member(w, "ptid", p->ptid, D_NONE);
-        member(w, "fl", p->fl, D_LEVEL);
-        member(w, "eto", p->eto, D_DATETIME);
-        member(w, "to", p->to, D_TIME);
-        member(w, "sfl", p->sfl, D_LEVEL);
-        member(w, "lattd", p->lattd, D_COORD);
-        member(w, "longtd", p->longtd, D_COORD);
+        SUB(w, K_PTID, p->ptid, D_NONE);
+        SUB(w, K_FL, p->fl, D_LEVEL);
+        SUB(w, K_ETO, p->eto, D_DATETIME);
+        SUB(w, K_TO, p->to, D_TIME);
+        SUB(w, K_SFL, p->sfl, D_LEVEL);
+        SUB(w, K_LATTD, p->lattd, D_COORD);
+        SUB(w, K_LONGTD, p->longtd, D_COORD);
         close_(w, "}");
     }
     close_(w, "]");
@@ -192,18 +257,18 @@ static void points(vw *w, const adexp_view *v)
 
 static void estdata(vw *w, const adexp_view *v)
 {
-    if (!v->n_estdata || !kept(w, "ESTDATA"))
+    if (!v->n_estdata || !kept(w, KW("ESTDATA")))
         return;
-    key(w, "estdata", NULL);
+    key(w, k_estdata);
     open_(w, "[");
     for (size_t i = 0; i < v->n_estdata; i++) {
         const adexp_estdata *e = &v->estdata[i];
         sep(w);
         open_(w, "{");
-        member(w, "ptid", e->ptid, D_NONE);
-        member(w, "eto", e->eto, D_DATETIME);
-        member(w, "fl", e->fl, D_LEVEL);
-        member(w, "sfl", e->sfl, D_LEVEL);
+        SUB(w, K_PTID, e->ptid, D_NONE);
+        SUB(w, K_ETO, e->eto, D_DATETIME);
+        SUB(w, K_FL, e->fl, D_LEVEL);
+        SUB(w, K_SFL, e->sfl, D_LEVEL);
         close_(w, "}");
     }
     close_(w, "]");
@@ -211,46 +276,46 @@ static void estdata(vw *w, const adexp_view *v)
 
 static void geo(vw *w, const adexp_view *v)
 {
-    if (!v->n_geo || !kept(w, "GEO"))
+    if (!v->n_geo || !kept(w, KW("GEO")))
         return;
-    key(w, "geo", NULL);
+    key(w, k_geo);
     open_(w, "[");
     for (size_t i = 0; i < v->n_geo; i++) {
         const adexp_geo *g = &v->geo[i];
         sep(w);
         open_(w, "{");
-        member(w, "geoid", g->geoid, D_NONE);
-        member(w, "lattd", g->lattd, D_COORD);
-        member(w, "longtd", g->longtd, D_COORD);
+        SUB(w, K_GEOID, g->geoid, D_NONE);
+        SUB(w, K_LATTD, g->lattd, D_COORD);
+        SUB(w, K_LONGTD, g->longtd, D_COORD);
         close_(w, "}");
     }
     close_(w, "]");
 }
 
-static void ref(vw *w, const char *k, const char *kw, int has, const adexp_ref *r)
+static void ref(vw *w, key_text k, adexp_slice kw, int has, const adexp_ref *r)
 {
     if (!has || !kept(w, kw))
         return;
-    key(w, k, NULL);
+    key(w, k);
     open_(w, "{");
-    member(w, "sender_fac", r->sender_fac, D_NONE);
-    member(w, "recvr_fac", r->recvr_fac, D_NONE);
-    member(w, "seqnum", r->seqnum, D_NONE);
+    SUB(w, K_SENDER, r->sender_fac, D_NONE);
+    SUB(w, K_RECVR, r->recvr_fac, D_NONE);
+    SUB(w, K_SEQNUM, r->seqnum, D_NONE);
     close_(w, "}");
 }
 
 static void coordata(vw *w, const adexp_view *v)
 {
-    if (!v->has_coordata || !kept(w, "COORDATA"))
+    if (!v->has_coordata || !kept(w, KW("COORDATA")))
         return;
     const adexp_coordata *c = &v->coordata;
-    key(w, "coordata", NULL);
+    key(w, k_coordata);
     open_(w, "{");
-    member(w, "ptid", c->ptid, D_NONE);
-    member(w, "to", c->to, D_TIME);
-    member(w, "sto", c->sto, D_TIME);
-    member(w, "tfl", c->tfl, D_LEVEL);
-    member(w, "sfl", c->sfl, D_LEVEL);
+    SUB(w, K_PTID, c->ptid, D_NONE);
+    SUB(w, K_TO, c->to, D_TIME);
+    SUB(w, K_STO, c->sto, D_TIME);
+    SUB(w, K_TFL, c->tfl, D_LEVEL);
+    SUB(w, K_SFL, c->sfl, D_LEVEL);
     close_(w, "}");
 }
 
@@ -291,14 +356,49 @@ typedef struct scratch {
     adexp_allocator a;
 } scratch;
 
+/* Known keywords by dictionary id (the table is in byte order of
+ * keywords), unknown ones after them by bytes; equal keywords by offset. */
+static int before(const adexp_field *a, const adexp_field *b)
+{
+    if (a->dict_id != b->dict_id)
+        return a->dict_id < b->dict_id;
+    if (a->dict_id == ADEXP_DICT_NONE) {
+        size_t n = a->keyword.len < b->keyword.len ? a->keyword.len : b->keyword.len;
+        int c = memcmp(a->keyword.ptr, b->keyword.ptr, n);
+        if (c || a->keyword.len != b->keyword.len)
+            return c ? c < 0 : a->keyword.len < b->keyword.len;
+    }
+    return a->offset < b->offset;
+}
+
 static int by_keyword(const void *pa, const void *pb)
 {
     const adexp_field *a = *(const adexp_field *const *)pa, *b = *(const adexp_field *const *)pb;
-    size_t n = a->keyword.len < b->keyword.len ? a->keyword.len : b->keyword.len;
-    int c = memcmp(a->keyword.ptr, b->keyword.ptr, n);
-    if (c || a->keyword.len != b->keyword.len)
-        return c ? c : a->keyword.len < b->keyword.len ? -1 : 1;
-    return a->offset < b->offset ? -1 : a->offset > b->offset;
+    return before(a, b) ? -1 : before(b, a);
+}
+
+/* Insertion sort for the usual few fields, qsort beyond. */
+static void sort_fields(const adexp_field **v, size_t n)
+{
+    if (n > 64) {
+        qsort(v, n, sizeof *v, by_keyword);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        const adexp_field *f = v[i];
+        size_t j = i;
+        for (; j > 0 && before(f, v[j - 1]); j--)
+            v[j] = v[j - 1];
+        v[j] = f;
+    }
+}
+
+static int same_keyword(const adexp_field *a, const adexp_field *b)
+{
+    if (a->dict_id != ADEXP_DICT_NONE || b->dict_id != ADEXP_DICT_NONE)
+        return a->dict_id == b->dict_id;
+    return a->keyword.len == b->keyword.len &&
+           memcmp(a->keyword.ptr, b->keyword.ptr, a->keyword.len) == 0;
 }
 
 static void put_value(vw *w, const adexp_field *f, scratch *s);
@@ -310,15 +410,14 @@ static void kw_key(vw *w, adexp_slice kw)
     RAW(w, ":");
 }
 
-/* The fields v[0..n) as object members, grouped by keyword (sorted):
+/* The fields v[0..n) as object members, grouped by keyword (sorted as
+ * before says):
  * one occurrence a value, more an array of values. */
 static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
 {
-    qsort(v, n, sizeof *v, by_keyword);
+    sort_fields(v, n);
     for (size_t i = 0, j; i < n && w->ok; i = j) {
-        for (j = i + 1; j < n && v[j]->keyword.len == v[i]->keyword.len &&
-                        memcmp(v[j]->keyword.ptr, v[i]->keyword.ptr, v[i]->keyword.len) == 0;
-             j++)
+        for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
             ;
         kw_key(w, v[i]->keyword);
         if (j - i > 1)
@@ -368,7 +467,7 @@ static void put_compound(vw *w, const adexp_field *f, scratch *s)
         v[n++] = c;
     open_(w, "{");
     if (f->value.len) {
-        key(w, "value", NULL);
+        key(w, k_value);
         str(w, f->value);
     }
     put_grouped(w, v, n, s);
@@ -426,7 +525,7 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
             v[k++] = f;
     }
     if (k) {
-        key(w, "other", NULL);
+        key(w, k_other);
         open_(w, "{");
         put_grouped(w, v, k, s);
         close_(w, "}");
@@ -438,7 +537,7 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
 
 static void errors(vw *w, const adexp_msg *m)
 {
-    key(w, "errors", NULL);
+    key(w, k_errors);
     open_(w, "[");
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
@@ -461,19 +560,19 @@ static void errors(vw *w, const adexp_msg *m)
 
 static void head(vw *w, const adexp_msg *m, const char *source)
 {
-    open_(w, "{");
-    key(w, "source", NULL);
+    RAW(w, "{\"source\":");
     if (w->ok && !adexp_json_put_string(w->b, (adexp_slice){source, strlen(source)}, 0))
         w->ok = 0;
-    key(w, "index", NULL);
+    RAW(w, ",\"index\":");
     put_u64(w, m->index);
-    key(w, "offset", NULL);
+    RAW(w, ",\"offset\":");
     put_u64(w, m->offset);
-    key(w, "title", NULL);
+    RAW(w, ",\"title\":");
     if (m->view.title.ptr)
         str(w, m->view.title);
     else
         RAW(w, "null");
+    w->comma = 1;
 }
 
 adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const char *source,
@@ -489,17 +588,17 @@ adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const c
         const single *e = &singles[i];
         adexp_slice val = *(const adexp_slice *)(const void *)((const char *)v + e->off);
         if (val.ptr && kept(&w, e->kw))
-            member(&w, e->key, val, e->dec);
+            member(&w, &e->ks, val, e->dec);
     }
-    strings(&w, "addr", "ADDR", v->addr);
-    strings(&w, "eetfir", "EETFIR", v->eetfir);
-    strings(&w, "speed", "SPEED", v->speed);
-    strings(&w, "regul", "REGUL", v->regul);
+    strings(&w, k_addr, KW("ADDR"), v->addr);
+    strings(&w, k_eetfir, KW("EETFIR"), v->eetfir);
+    strings(&w, k_speed, KW("SPEED"), v->speed);
+    strings(&w, k_regul, KW("REGUL"), v->regul);
     points(&w, v);
     estdata(&w, v);
     geo(&w, v);
-    ref(&w, "refdata", "REFDATA", v->has_refdata, &v->refdata);
-    ref(&w, "msgref", "MSGREF", v->has_msgref, &v->msgref);
+    ref(&w, k_refdata, KW("REFDATA"), v->has_refdata, &v->refdata);
+    ref(&w, k_msgref, KW("MSGREF"), v->has_msgref, &v->msgref);
     coordata(&w, v);
     other(&w, msg, &s);
     errors(&w, msg);
