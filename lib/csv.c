@@ -17,10 +17,19 @@ typedef struct cw {
     char sep;
 } cw;
 
-static void raw(cw *w, const char *s, size_t n)
+static inline void raw(cw *w, const char *s, size_t n)
 {
-    if (w->ok && !adexp_buf_put(w->b, s, n))
+    adexp_buf *b = w->b;
+    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp__buf_room(b, n) : NULL;
+    if (!o) {
         w->ok = 0;
+        return;
+    }
+    if (n == 1)
+        *o = *s;
+    else
+        memcpy(o, s, n);
+    b->len += n;
 }
 
 static int is_space(char c)
@@ -155,7 +164,8 @@ static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
     cell_begin(w, 0, &start);
     if (c->one_part) {
         for (const adexp_field *f = first; f; f = f->next)
-            if (f->keyword.len == c->kw.len && memcmp(f->keyword.ptr, c->kw.ptr, c->kw.len) == 0)
+            if (c->dict_id != ADEXP_DICT_NONE ? f->dict_id == c->dict_id
+                                              : adexp_slice_eq(f->keyword, c->path))
                 field_part(w, c, f, m, &any, &quote);
     } else {
         adexp_path_iter it;

@@ -7,22 +7,23 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "dict_ids.h"
 #include "select.h"
 
 /* Columns when --fields is not given. */
 #define COL(name, path, top, suf, type, eobt) \
-    {name, path, {name, top}, suf, 0, type, eobt, 1, {path, top}}
+    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path}
 static const sel_column default_cols[] = {
-    COL("IFPLID", "IFPLID", 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ARCID", "ARCID", 5, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ARCTYP", "ARCTYP", 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ADEP", "ADEP", 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ADES", "ADES", 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("EOBD", "EOBD", 4, SUF_NONE, ADEXP_VALUE_DATE, 0),
-    COL("EOBT", "EOBT", 4, SUF_NONE, ADEXP_VALUE_TIME, 1),
-    COL("EOBT_utc", "EOBT", 4, SUF_UTC, ADEXP_VALUE_TIME, 1),
-    COL("RFL", "RFL", 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0),
-    COL("RFL_ft", "RFL", 3, SUF_FT, ADEXP_VALUE_LEVEL, 0),
+    COL("IFPLID", IFPLID, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
+    COL("ARCID", ARCID, 5, SUF_NONE, ADEXP_VALUE_OTHER, 0),
+    COL("ARCTYP", ARCTYP, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
+    COL("ADEP", ADEP, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
+    COL("ADES", ADES, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
+    COL("EOBD", EOBD, 4, SUF_NONE, ADEXP_VALUE_DATE, 0),
+    COL("EOBT", EOBT, 4, SUF_NONE, ADEXP_VALUE_TIME, 1),
+    COL("EOBT_utc", EOBT, 4, SUF_UTC, ADEXP_VALUE_TIME, 1),
+    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0),
+    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL, 0),
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
@@ -104,7 +105,7 @@ static int parse_column(sel_column *c, const char *s, size_t n, const char *rows
     c->value_type = adexp_dict_find(last, &info) ? info.value_type : ADEXP_VALUE_OTHER;
     c->eobt = strcmp(c->path, "EOBT") == 0 && !c->item;
     c->one_part = strchr(c->path, '.') == NULL;
-    c->kw = (adexp_slice){c->path, strlen(c->path)};
+    c->dict_id = c->one_part && adexp_dict_find(c->path, &info) ? info.id : ADEXP_DICT_NONE;
     return 0;
 }
 

@@ -19,7 +19,8 @@ typedef struct sel_column {
     uint8_t value_type;        /* adexp_value_type of the last part */
     uint8_t eobt;              /* the path is EOBT: _utc joins EOBD */
     uint8_t one_part;          /* the path is one keyword: a scan of siblings */
-    adexp_slice kw;            /* that keyword */
+    uint16_t dict_id;          /* that keyword's id (ADEXP_DICT_NONE: unknown,
+                                  compared by its bytes) */
 } sel_column;
 
 struct adexp_select {

@@ -41,13 +41,16 @@ static void commit(vw *w, char *end)
     w->b->len = (size_t)(end - w->b->data);
 }
 
-static void raw(vw *w, const char *s, size_t n)
+static inline void raw(vw *w, const char *s, size_t n)
 {
     char *o = room(w, n);
-    if (o) {
+    if (!o)
+        return;
+    if (n == 1)
+        *o = *s;
+    else
         memcpy(o, s, n);
-        commit(w, o + n);
-    }
+    commit(w, o + n);
 }
 #define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
 
@@ -64,25 +67,29 @@ static void sep(vw *w)
     w->comma = 1;
 }
 
-/* A key with its ',' before and its ':' after: ",\"arcid\":". */
+/* A key with its ',' before and its ':' after: ",\"arcid\":", in a
+ * fixed-size array so that it is copied by one fixed-size move: writing a
+ * key reserves KEY_ROOM bytes. */
+#define KEY_ROOM 24
 typedef struct key_text {
-    const char *s;
+    char s[KEY_ROOM + 1];
     uint8_t len;
 } key_text;
 #define KT(lit) {lit, sizeof(lit) - 1}
+_Static_assert(sizeof(",\"sender_fac_deg\":") <= KEY_ROOM, "the longest key fits");
 
-/* The key at o, with its comma when one is due. */
-static char *put_key(vw *w, char *o, key_text k)
+/* The key at o (room: KEY_ROOM), with its comma when one is due. */
+static inline char *put_key(vw *w, char *o, const key_text *k)
 {
     size_t skip = !w->comma;
-    memcpy(o, k.s + skip, k.len - skip);
+    memcpy(o, k->s + skip, KEY_ROOM);
     w->comma = 1;
-    return o + k.len - skip;
+    return o + k->len - skip;
 }
 
-static void key(vw *w, key_text k)
+static void key(vw *w, const key_text *k)
 {
-    char *o = room(w, k.len);
+    char *o = room(w, KEY_ROOM);
     if (o)
         commit(w, put_key(w, o, k));
 }
@@ -127,26 +134,27 @@ typedef struct keys {
     {{KT(",\"" name "\":"), KT(",\"" name "_ft\":"), KT(",\"" name "_m\":"), \
       KT(",\"" name "_utc\":"), KT(",\"" name "_deg\":")}}
 
-/* The companions of v at o (room: 3 keys and SEL_TEXT_BUF each). */
+/* The companions of v at o (room: COMPANION_ROOM). */
+#define COMPANION_ROOM (2 * (KEY_ROOM + SEL_TEXT_BUF + 2))
 static char *companions(vw *w, char *o, const keys *ks, adexp_slice v, int dec)
 {
     char *e;
     switch (dec) {
     case D_LEVEL: {
-        char *at = put_key(w, o, ks->k[SUF_FT]);
+        char *at = put_key(w, o, &ks->k[SUF_FT]);
         if (!(e = sel_companion_at(at, SUF_FT, 0, v, (adexp_slice){0})))
             return o;
         o = e;
         if (v.ptr[0] == 'S' || v.ptr[0] == 'M')
-            o = sel_companion_at(put_key(w, o, ks->k[SUF_M]), SUF_M, 0, v, (adexp_slice){0});
+            o = sel_companion_at(put_key(w, o, &ks->k[SUF_M]), SUF_M, 0, v, (adexp_slice){0});
         return o;
     }
     case D_COORD: {
-        char *at = put_key(w, o, ks->k[SUF_DEG]);
+        char *at = put_key(w, o, &ks->k[SUF_DEG]);
         return (e = sel_companion_at(at, SUF_DEG, 0, v, (adexp_slice){0})) ? e : o;
     }
     case D_DATETIME: case D_DATE: case D_TIME: case D_EOBT: {
-        char *at = put_key(w, o, ks->k[SUF_UTC]);
+        char *at = put_key(w, o, &ks->k[SUF_UTC]);
         *at = '"';
         e = sel_companion_at(at + 1, SUF_UTC, when_type[dec], v,
                              dec == D_EOBT ? w->eobd : (adexp_slice){0});
@@ -160,18 +168,48 @@ static char *companions(vw *w, char *o, const keys *ks, adexp_slice v, int dec)
     }
 }
 
-/* "k": value and its companions, if the value is there. */
+/* Whether v is written as it is by the JSON string rule: printable ASCII
+ * but '"' and '\\', no separator to fold (F390, 181023074600, EDDM). Most
+ * of a view's values are, and are copied at once; the others go through
+ * adexp_json_put_string, the one escaping rule. */
+static inline int plain(adexp_slice v)
+{
+    for (size_t i = 0; i < v.len; i++) {
+        unsigned char c = (unsigned char)v.ptr[i];
+        if (c <= ' ' || c >= 0x7F || c == '"' || c == '\\')
+            return 0;
+    }
+    return 1;
+}
+
+/* "k": value and its companions, if the value is there: one reservation
+ * for all three pieces. */
 static void member(vw *w, const keys *ks, adexp_slice v, int dec)
 {
     if (!v.ptr)
         return;
-    key(w, ks->k[0]);
-    str(w, v);
-    if (dec == D_NONE || !v.len)
+    if (v.len > (SIZE_MAX - 2 * COMPANION_ROOM) / 6) {
+        w->ok = 0;
         return;
-    char *o = room(w, 3 * (32 + SEL_TEXT_BUF));
-    if (o)
+    }
+    char *o = room(w, KEY_ROOM + 6 * v.len + 2 + COMPANION_ROOM);
+    if (!o)
+        return;
+    o = put_key(w, o, &ks->k[0]);
+    if (plain(v)) {
+        *o++ = '"';
+        memcpy(o, v.ptr, v.len);
+        o += v.len;
+        *o++ = '"';
+        commit(w, o);
+    } else {
+        commit(w, o);
+        str(w, v);   /* within the room: its reservation cannot move data */
+    }
+    if (dec != D_NONE && v.len && w->ok) {
+        o = w->b->data + w->b->len;
         commit(w, companions(w, o, ks, v, dec));
+    }
 }
 
 /* ------------------------------------------------------------ the view */
@@ -220,7 +258,7 @@ static int kept(const vw *w, adexp_slice kw)
     return !w->trim || sel_keeps_keyword(w->sel, kw);
 }
 
-static void strings(vw *w, key_text k, adexp_slice kw, adexp_slices s)
+static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 {
     if (!s.n || !kept(w, kw))
         return;
@@ -237,7 +275,7 @@ static void points(vw *w, const adexp_view *v)
 {
     if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
         return;
-    key(w, k_rtepts);
+    key(w, &k_rtepts);
     open_(w, "[");
     for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
         const adexp_point *p = &v->rtepts[i];
@@ -259,7 +297,7 @@ static void estdata(vw *w, const adexp_view *v)
 {
     if (!v->n_estdata || !kept(w, KW("ESTDATA")))
         return;
-    key(w, k_estdata);
+    key(w, &k_estdata);
     open_(w, "[");
     for (size_t i = 0; i < v->n_estdata; i++) {
         const adexp_estdata *e = &v->estdata[i];
@@ -278,7 +316,7 @@ static void geo(vw *w, const adexp_view *v)
 {
     if (!v->n_geo || !kept(w, KW("GEO")))
         return;
-    key(w, k_geo);
+    key(w, &k_geo);
     open_(w, "[");
     for (size_t i = 0; i < v->n_geo; i++) {
         const adexp_geo *g = &v->geo[i];
@@ -292,7 +330,7 @@ static void geo(vw *w, const adexp_view *v)
     close_(w, "]");
 }
 
-static void ref(vw *w, key_text k, adexp_slice kw, int has, const adexp_ref *r)
+static void ref(vw *w, const key_text *k, adexp_slice kw, int has, const adexp_ref *r)
 {
     if (!has || !kept(w, kw))
         return;
@@ -309,7 +347,7 @@ static void coordata(vw *w, const adexp_view *v)
     if (!v->has_coordata || !kept(w, KW("COORDATA")))
         return;
     const adexp_coordata *c = &v->coordata;
-    key(w, k_coordata);
+    key(w, &k_coordata);
     open_(w, "{");
     SUB(w, K_PTID, c->ptid, D_NONE);
     SUB(w, K_TO, c->to, D_TIME);
@@ -467,7 +505,7 @@ static void put_compound(vw *w, const adexp_field *f, scratch *s)
         v[n++] = c;
     open_(w, "{");
     if (f->value.len) {
-        key(w, k_value);
+        key(w, &k_value);
         str(w, f->value);
     }
     put_grouped(w, v, n, s);
@@ -525,7 +563,7 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
             v[k++] = f;
     }
     if (k) {
-        key(w, k_other);
+        key(w, &k_other);
         open_(w, "{");
         put_grouped(w, v, k, s);
         close_(w, "}");
@@ -537,7 +575,7 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
 
 static void errors(vw *w, const adexp_msg *m)
 {
-    key(w, k_errors);
+    key(w, &k_errors);
     open_(w, "[");
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
@@ -590,15 +628,15 @@ adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const c
         if (val.ptr && kept(&w, e->kw))
             member(&w, &e->ks, val, e->dec);
     }
-    strings(&w, k_addr, KW("ADDR"), v->addr);
-    strings(&w, k_eetfir, KW("EETFIR"), v->eetfir);
-    strings(&w, k_speed, KW("SPEED"), v->speed);
-    strings(&w, k_regul, KW("REGUL"), v->regul);
+    strings(&w, &k_addr, KW("ADDR"), v->addr);
+    strings(&w, &k_eetfir, KW("EETFIR"), v->eetfir);
+    strings(&w, &k_speed, KW("SPEED"), v->speed);
+    strings(&w, &k_regul, KW("REGUL"), v->regul);
     points(&w, v);
     estdata(&w, v);
     geo(&w, v);
-    ref(&w, k_refdata, KW("REFDATA"), v->has_refdata, &v->refdata);
-    ref(&w, k_msgref, KW("MSGREF"), v->has_msgref, &v->msgref);
+    ref(&w, &k_refdata, KW("REFDATA"), v->has_refdata, &v->refdata);
+    ref(&w, &k_msgref, KW("MSGREF"), v->has_msgref, &v->msgref);
     coordata(&w, v);
     other(&w, msg, &s);
     errors(&w, msg);
