@@ -157,12 +157,56 @@ def with_pandas():
         check("pandas: levels in feet are numbers", got[3].startswith(("int", "float")), got[3])
 
 
+def hostile_inputs():
+    """The fuzz corpora and regressions: every view line is JSON, every CSV
+    file has one row per message, whatever the bytes."""
+    fuzz = os.path.join(os.path.dirname(ROOT), "fuzz", "corpus")
+    dirs = [os.path.join(fuzz, d) for d in sorted(os.listdir(fuzz))] if os.path.isdir(fuzz) else []
+    dirs.append(os.path.join(ROOT, "regress"))
+    for d in dirs:
+        p = subprocess.run([EXE, "-q", "--format", "json", d], capture_output=True)
+        n = len(p.stdout.splitlines())
+        p = subprocess.run([EXE, "-q", "--format", "view", d], capture_output=True)
+        lines = p.stdout.splitlines()
+        bad = 0
+        for l in lines:
+            try:
+                json.loads(l)
+            except ValueError:
+                bad += 1
+        check(f"{os.path.basename(d)}: {n} view lines, all JSON", len(lines) == n and not bad,
+              f"{len(lines)} lines, {bad} not JSON")
+        for extra in ([], ["--rows", "RTEPTS"]):
+            p = subprocess.run([EXE, "-q", "--format", "csv", "--fields",
+                                "ARCID,COMMENT,MSGTXT,RTEPTS.PT.PTID,ETO_utc", *extra, d],
+                               capture_output=True)
+            text = p.stdout.decode("utf-8")   # must be valid UTF-8
+            rows = list(csv.reader(io.StringIO(text, newline="")))
+            widths = {len(r) for r in rows}
+            ok = len(widths) <= 1 and (extra or len(rows) - 1 == n)
+            check(f"{os.path.basename(d)}: csv{' '.join([""] + extra)} rectangular" +
+                  ("" if extra else ", one row per message"), ok, f"{len(rows)} rows, widths {widths}")
+
+
+def usage_errors():
+    for args, what in ((["--format", "view", "--rows", "RTEPTS"], "--rows needs"),
+                       (["--format", "csv", "--fields", "RFL_km"], "unknown suffix"),
+                       (["--format", "csv", "--fields", "A..B"], "bad path"),
+                       (["--title", "IFPL,"], "empty title"),
+                       (["--format", "xml"], "unknown format")):
+        p = subprocess.run([EXE, *args, "messages"], cwd=ROOT, capture_output=True, text=True)
+        check(f"usage error: {' '.join(args)}", p.returncode == 2 and what in p.stderr,
+              f"exit {p.returncode}: {p.stderr}")
+
+
 def main():
     golden()
     if UPDATE:
         print("golden files rewritten")
         return 0
     accounting()
+    hostile_inputs()
+    usage_errors()
     with_pandas()
     print(f"{len(FAILED)} failed")
     return 1 if FAILED else 0
