@@ -184,7 +184,8 @@ def hostile_inputs():
             rows = list(csv.reader(io.StringIO(text, newline="")))
             widths = {len(r) for r in rows}
             ok = len(widths) <= 1 and (extra or len(rows) - 1 == n)
-            check(f"{os.path.basename(d)}: csv{' '.join([""] + extra)} rectangular" +
+            label = " ".join(["csv"] + extra)
+            check(f"{os.path.basename(d)}: {label} rectangular" +
                   ("" if extra else ", one row per message"), ok, f"{len(rows)} rows, widths {widths}")
 
 
