@@ -2,6 +2,7 @@
  * the --title set, parsed once; the decoded companions they name; the
  * trimmed copy of a message for --format json. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,20 @@ static const char default_points[] =
 
 static const char *const suffixes[] = {"", "_ft", "_m", "_utc", "_deg"};
 
-static int fail(char *err, size_t cap, const char *fmt, const char *arg)
+/* A sentence in err (cap bytes, may be 0); returns -1. */
+static int fail(char *err, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int fail(char *err, size_t cap, const char *fmt, ...)
 {
-    if (cap)
-        snprintf(err, cap, fmt, arg);
+    if (cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, cap, fmt, ap);
+        va_end(ap);
+    }
     return -1;
 }
 
@@ -91,7 +102,7 @@ static int parse_column(sel_column *c, const char *s, size_t n, const char *rows
     c->item = rows && strlen(rows) == top && memcmp(buf, rows, top) == 0;
     if (c->item) {
         if (!buf[top])
-            return fail(err, cap, "--fields: %s is the --rows list: name its items' subfields (%s.PTID)", rows);
+            return fail(err, cap, "--fields: %s is the --rows list: name a subfield of its items (%s.PTID)", rows, rows);
         path = buf + top + 1;
     }
     char name[300];
