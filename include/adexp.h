@@ -636,9 +636,12 @@ ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *ms
                                              const char *source,
                                              const adexp_select *sel);
 
-/* CSV (sep ',', RFC 4180) or TSV (sep '\t'). The header row: */
+/* CSV (sep ',', RFC 4180, rows end in CRLF) or TSV (sep '\t', rows end in
+ * LF); sel NULL: the default columns (the README's "CSV and TSV"). Each
+ * returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). The header row: */
 ADEXP_API adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep);
-/* msg's row, or with rows one row per item of that list. */
+/* msg's row; with the selection's rows, one row per item of that list (a
+ * failed message without the list: one row with empty item columns). */
 ADEXP_API adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg,
                                        const char *source, const adexp_select *sel,
                                        char sep);
