@@ -8,8 +8,9 @@
   (standard output, then standard error) must be the lines shown under it; in a
   summary line (MB/s) the numbers may differ. Commands piped to jq are skipped
   with a note where jq is not installed.
-- The ```python block after <!-- readme-pandas --> is run the same way and must
-  print the block that follows it; skipped with a note without python3-pandas.
+- The ```python block whose marker says "run by the test readme_cli" (the
+  pandas example) is run the same way and must print the block that follows
+  it; skipped with a note without python3-pandas.
 - `adexp-parse --help` must equal the README's copy.
 """
 import os
@@ -75,7 +76,7 @@ def pandas_python():
 
 
 def pandas_example(text):
-    found = blocks_after(text, "<!-- readme-pandas", "python")
+    found = blocks_after(text, "run by the test readme_cli, and prints the block after it", "python")
     check("README has a pandas example", len(found) == 1)
     if not found:
         return
