@@ -19,7 +19,7 @@
 static const char usage[] =
     "usage: adexp-parse [options] PATH...\n"
     "Parse ADEXP messages and write one JSON object per message (NDJSON),\n"
-    "or one CSV or TSV row per message (or per item of a list).\n"
+    "one CSV or TSV row per message (or per item of a list), or ADEXP again.\n"
     "A PATH is a file, a directory (walked recursively, names in byte order;\n"
     "hidden entries and FIFOs, sockets and devices met there are skipped with\n"
     "a note), - for standard input, or a FIFO or character device (/dev/stdin,\n"
