@@ -40,6 +40,24 @@ static char *put_deg(char *o, double deg)
     return o;
 }
 
+/* F390 or A045 in feet from its three digits d (39000, 4500; 0 for 000):
+ * the level's digits without leading zeros, then 00. NULL if not digits. */
+static char *hundreds(char *o, const char *d)
+{
+    for (int i = 0; i < 3; i++)
+        if (d[i] < '0' || d[i] > '9')
+            return NULL;
+    int i = d[0] != '0' ? 0 : d[1] != '0' ? 1 : d[2] != '0' ? 2 : 3;
+    if (i == 3) {
+        *o++ = '0';
+        return o;
+    }
+    for (; i < 3; i++)
+        *o++ = d[i];
+    o[0] = o[1] = '0';
+    return o + 2;
+}
+
 static char *copy2(char *o, const char *s)
 {
     o[0] = s[0];
@@ -103,6 +121,8 @@ char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice
     double deg;
     switch (suffix) {
     case SUF_FT:
+        if (v.len == 4 && (v.ptr[0] == 'F' || v.ptr[0] == 'A'))
+            return hundreds(o, v.ptr + 1);
         return adexp_decode_level_any(v, &l) ? put_long(o, adexp_level_feet(l)) : NULL;
     case SUF_M:
         return adexp_decode_level_any(v, &l) ? put_long(o, adexp_level_metres(l)) : NULL;

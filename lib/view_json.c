@@ -8,6 +8,7 @@
 #include "adexp.h"
 #include "dict_ids.h"
 #include "json_out.h"
+#include "json_string.h"
 #include "out_room.h"
 #include "select.h"
 
@@ -54,9 +55,14 @@ static inline void raw(vw *w, const char *s, size_t n)
 }
 #define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
 
+/* s as a JSON string, folded: the library's one rule (json_string.h). */
 static void str(vw *w, adexp_slice s)
 {
-    if (w->ok && !adexp_json_put_string(w->b, s, 1))
+    size_t need = json_string_room(s.len);
+    char *o = need == SIZE_MAX ? NULL : room(w, need);
+    if (o)
+        commit(w, json_string(o, s, 1));
+    else
         w->ok = 0;
 }
 
@@ -168,48 +174,24 @@ static char *companions(vw *w, char *o, const keys *ks, adexp_slice v, int dec)
     }
 }
 
-/* Whether v is written as it is by the JSON string rule: printable ASCII
- * but '"' and '\\', no separator to fold (F390, 181023074600, EDDM). Most
- * of a view's values are, and are copied at once; the others go through
- * adexp_json_put_string, the one escaping rule. */
-static inline int plain(adexp_slice v)
-{
-    for (size_t i = 0; i < v.len; i++) {
-        unsigned char c = (unsigned char)v.ptr[i];
-        if (c <= ' ' || c >= 0x7F || c == '"' || c == '\\')
-            return 0;
-    }
-    return 1;
-}
-
 /* "k": value and its companions, if the value is there: one reservation
  * for all three pieces. */
 static void member(vw *w, const keys *ks, adexp_slice v, int dec)
 {
     if (!v.ptr)
         return;
-    if (v.len > (SIZE_MAX - 2 * COMPANION_ROOM) / 6) {
+    size_t need = json_string_room(v.len);
+    if (need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
         w->ok = 0;
         return;
     }
-    char *o = room(w, KEY_ROOM + 6 * v.len + 2 + COMPANION_ROOM);
+    char *o = room(w, KEY_ROOM + need + COMPANION_ROOM);
     if (!o)
         return;
-    o = put_key(w, o, &ks->k[0]);
-    if (plain(v)) {
-        *o++ = '"';
-        memcpy(o, v.ptr, v.len);
-        o += v.len;
-        *o++ = '"';
-        commit(w, o);
-    } else {
-        commit(w, o);
-        str(w, v);   /* within the room: its reservation cannot move data */
-    }
-    if (dec != D_NONE && v.len && w->ok) {
-        o = w->b->data + w->b->len;
-        commit(w, companions(w, o, ks, v, dec));
-    }
+    o = json_string(put_key(w, o, &ks->k[0]), v, 1);
+    if (dec != D_NONE && v.len)
+        o = companions(w, o, ks, v, dec);
+    commit(w, o);
 }
 
 /* ------------------------------------------------------------ the view */
