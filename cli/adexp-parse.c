@@ -19,7 +19,8 @@
 
 static const char usage[] =
     "usage: adexp-parse [options] PATH...\n"
-    "Parse ADEXP messages and write one JSON object per message (NDJSON).\n"
+    "Parse ADEXP messages and write one JSON object per message (NDJSON),\n"
+    "one CSV or TSV row per message (or per item of a list), or ADEXP again.\n"
     "A PATH is a file, a directory (walked recursively, names in byte order;\n"
     "hidden entries and FIFOs, sockets and devices met there are skipped with\n"
     "a note; each directory is walked once, a second way into it is skipped),\n"
@@ -38,10 +39,20 @@ static const char usage[] =
     "                          inside a walked directory it is left out\n"
     "      --format FORMAT     json (default): one line per message;\n"
     "                          summary: parse only, print the summary;\n"
-    "                          adexp: the messages written back as ADEXP\n"
+    "                          adexp: the messages written back as ADEXP;\n"
+    "                          view: the typed view, one JSON line per message;\n"
+    "                          csv, tsv: a header row, then one row per message\n"
     "      --layout LAYOUT     with --format adexp: line (default): a message\n"
     "                          a line, values folded; ifps: a primary field\n"
     "                          a line, list items indented, values as they are\n"
+    "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
+    "                          paths (ESTDATA.PTID), decoded suffixes _ft, _m,\n"
+    "                          _utc, _deg (RFL_ft); json and view keep only\n"
+    "                          these fields\n"
+    "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
+    "                          (RTEPTS: one per route point)\n"
+    "      --title LIST        keep only messages of these titles (IFPL,CHG);\n"
+    "                          the others are counted in the summary\n"
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin);\n"
@@ -59,10 +70,17 @@ static const char usage[] =
     "      --max-list-items N  items in one list (default 100000): LIST_LIMIT\n"
     "      --max-message-size N  bytes in a message (suffixes K, M, G;\n"
     "                          default 64M): SIZE_LIMIT\n"
+    "      --validate          check every value against its field's syntax\n"
+    "                          and ranges, and compounds' subfields: each line\n"
+    "                          gets \"warnings\", each finding a line on stderr\n"
+    "      --strict            with --validate: exit 1 if any warning\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
-    "\n"
+    "\n";
+/* The rest of --help (one string would pass the length C99 compilers
+ * must support). */
+static const char usage_notes[] =
     "Errors go to standard error as PATH:LINE:COLUMN: CODE: message, or\n"
     "PATH: message for a file that cannot be parsed at all (missing, empty,\n"
     "binary: a NUL byte in its first 4 KiB and no -TITLE, or no '-' in it;\n"
@@ -72,13 +90,15 @@ static const char usage[] =
     "running when standard error is a terminal. If the output cannot be\n"
     "written, the run stops; a regular file ends at its last complete line\n"
     "and the summary says how many messages it holds.\n"
-    "Exit status: 0 if every input parsed, 1 if any failed or the output\n"
-    "could not be written, 2 on a usage error.\n";
+    "Warnings go to standard error as PATH:LINE:COLUMN: CODE: FIELD: message.\n"
+    "Exit status: 0 if every input parsed, 1 if any failed, the output could\n"
+    "not be written (or, with --strict, any warning), 2 on a usage error.\n";
 
 typedef struct cli {
     adexp_batch_options o;
     const char *output, *files_from;
-    int quiet, npaths, stdin_paths, list_nul;
+    const char *fields, *rows, *titles;
+    int quiet, npaths, stdin_paths, strict, list_nul;
     int layout;                /* --layout was given */
     char **paths;
 } cli;
@@ -133,6 +153,8 @@ static int parse_count(const char *s, uint32_t max, uint32_t *out)
     *out = (uint32_t)v;
     return 0;
 }
+
+static int run_select(cli *c);
 
 static void print_version(void)
 {
@@ -195,11 +217,15 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-        return fputs(usage, stdout), 0;
+        return fputs(usage, stdout), fputs(usage_notes, stdout), 0;
     if (strcmp(a, "--version") == 0)
         return print_version(), 0;
     if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
         return c->quiet = 1, -1;
+    if (strcmp(a, "--validate") == 0)
+        return c->o.validate = 1, -1;
+    if (strcmp(a, "--strict") == 0)
+        return c->strict = 1, -1;
     if (strcmp(a, "--unordered") == 0)
         return c->o.unordered = 1, -1;
     if (is(a, "-j", "--jobs")) {
@@ -214,14 +240,20 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     }
     if (is(a, NULL, "--format")) {
         if (!(v = value(argc, argv, i, "--format")))
-            return usage_error("%s needs json, summary or adexp", a);
+            return usage_error("%s needs json, summary, adexp, view, csv or tsv", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
         if (strcmp(v, "summary") == 0)
             return c->o.format = ADEXP_BATCH_SUMMARY, -1;
         if (strcmp(v, "adexp") == 0)
             return c->o.format = ADEXP_BATCH_ADEXP, -1;
-        return usage_error("unknown format '%s' (json, summary or adexp)", v);
+        if (strcmp(v, "view") == 0)
+            return c->o.format = ADEXP_BATCH_VIEW, -1;
+        if (strcmp(v, "csv") == 0)
+            return c->o.format = ADEXP_BATCH_CSV, -1;
+        if (strcmp(v, "tsv") == 0)
+            return c->o.format = ADEXP_BATCH_TSV, -1;
+        return usage_error("unknown format '%s' (json, summary, adexp, view, csv or tsv)", v);
     }
     if (is(a, NULL, "--layout")) {
         if (!(v = value(argc, argv, i, "--layout")))
@@ -229,6 +261,21 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         if (strcmp(v, "line") == 0 || strcmp(v, "ifps") == 0)
             return set_layout(&c->o.adexp, v[0] == 'i'), c->layout = 1, -1;
         return usage_error("unknown layout '%s' (line or ifps)", v);
+    }
+    if (is(a, NULL, "--fields")) {
+        if (!(c->fields = value(argc, argv, i, "--fields")))
+            return usage_error("%s needs a list of fields", a);
+        return -1;
+    }
+    if (is(a, NULL, "--rows")) {
+        if (!(c->rows = value(argc, argv, i, "--rows")))
+            return usage_error("%s needs a list keyword", a);
+        return -1;
+    }
+    if (is(a, NULL, "--title")) {
+        if (!(c->titles = value(argc, argv, i, "--title")))
+            return usage_error("%s needs a list of titles", a);
+        return -1;
     }
     if (is(a, NULL, "--files-from")) {
         if (!(c->files_from = value(argc, argv, i, "--files-from")))
@@ -294,29 +341,47 @@ static int parse_args(cli *c, int argc, char **argv)
         return usage_error("%s", "--layout needs --format adexp");
     if (c->npaths == 0 && !c->files_from)
         return usage_error("%s", "no PATH given");
+    if (c->strict && !c->o.validate)
+        return usage_error("%s", "--strict needs --validate");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
         return usage_error("%s", "--files-from - and the path - both want standard input");
     if (c->list_nul && !c->files_from)
         return usage_error("%s", "-0 (--null) is for --files-from");
+    int table = c->o.format == ADEXP_BATCH_CSV || c->o.format == ADEXP_BATCH_TSV;
+    if (c->rows && !table)
+        return usage_error("%s", "--rows needs --format csv or tsv");
     return -1;
 }
 
-/* After a failed write: where the output stopped. */
-static void print_stop(const adexp_batch_stats *s, const char *output)
+/* Whether the output has one line per message written (the JSON lines,
+ * the view, ADEXP a message a line): then its lines count messages. */
+static int line_per_message(const cli *c)
 {
-    fprintf(stderr, "adexp-parse: %s: %s: output stopped after %llu messages "
-            "(%llu bytes, ending at a complete line); %llu messages parsed "
-            "but not written, %llu inputs not read\n",
-            output ? output : "standard output", strerror(s->output_error),
-            (unsigned long long)s->messages_written,
-            (unsigned long long)s->bytes_written,
-            (unsigned long long)(s->messages > s->messages_written
-                                     ? s->messages - s->messages_written : 0),
-            (unsigned long long)s->inputs_not_read);
+    return c->o.format == ADEXP_BATCH_JSON || c->o.format == ADEXP_BATCH_VIEW ||
+           (c->o.format == ADEXP_BATCH_ADEXP && c->o.adexp.layout == ADEXP_LAYOUT_LINE);
 }
 
-static void print_summary(const adexp_batch_stats *s, const char *include)
+/* After a failed write: where the output stopped. */
+static void print_stop(const cli *c, const adexp_batch_stats *s)
 {
+    uint64_t kept = s->messages - s->messages_left_out;
+    fprintf(stderr, "adexp-parse: %s: %s: output stopped after %llu %s "
+            "(%llu bytes, ending at a complete line)",
+            c->output ? c->output : "standard output", strerror(s->output_error),
+            (unsigned long long)s->messages_written,
+            line_per_message(c) ? "messages" : "lines",
+            (unsigned long long)s->bytes_written);
+    if (line_per_message(c))
+        fprintf(stderr, "; %llu messages parsed but not written",
+                (unsigned long long)(kept > s->messages_written ? kept - s->messages_written
+                                                                 : 0));
+    fprintf(stderr, ", %llu inputs not read\n", (unsigned long long)s->inputs_not_read);
+}
+
+static void print_summary(const adexp_batch_stats *s, const char *include, int validate,
+                          const char *titles)
+{
+
     if (include)
         fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
                 (unsigned long long)s->filtered, include);
@@ -335,6 +400,13 @@ static void print_summary(const adexp_batch_stats *s, const char *include)
             unwritten,
             (double)s->bytes / 1e6, s->elapsed, (double)s->bytes / 1e6 / el,
             (double)s->messages / el);
+    if (validate)
+        fprintf(stderr, "adexp-parse: %llu messages with warnings\n",
+                (unsigned long long)s->messages_warned);
+    if (titles)
+        fprintf(stderr, "adexp-parse: %llu messages of titles %s written, %llu left out\n",
+                (unsigned long long)(s->messages - s->messages_left_out), titles,
+                (unsigned long long)s->messages_left_out);
     if (s->output_error)
         fputs("adexp-parse: the run failed: the output could not be written\n", stderr);
 }
@@ -381,7 +453,32 @@ static int check_output(cli *c, adexp_batch *b)
     return 0;
 }
 
+/* The selection of --fields, --rows and --title, if any is given. */
+static int make_select(cli *c, adexp_select **sel)
+{
+    *sel = NULL;
+    if (!c->fields && !c->rows && !c->titles)
+        return 0;
+    char err[200];
+    *sel = adexp_select_new(c->fields, c->rows, c->titles, err, sizeof err);
+    if (!*sel)
+        return usage_error("%s", err);
+    c->o.select = *sel;
+    return 0;
+}
+
 static int run(cli *c)
+{
+    adexp_select *sel;
+    int src = make_select(c, &sel);
+    if (src)
+        return src;
+    int rc = run_select(c);
+    adexp_select_free(sel);
+    return rc;
+}
+
+static int run_select(cli *c)
 {
     if (c->output) {
         c->o.out_fd = open(c->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
@@ -411,9 +508,11 @@ static int run(cli *c)
     if (c->output && close(c->o.out_fd) != 0 && !st.output_error)
         st.output_error = errno, rc = 1;
     if (rc <= 1 && st.output_error)
-        print_stop(&st, c->output);
+        print_stop(c, &st);
     if (!c->quiet && rc <= 1)
-        print_summary(&st, c->o.include);
+        print_summary(&st, c->o.include, c->o.validate, c->titles);
+    if (rc == 0 && c->strict && st.messages_warned)
+        rc = 1;
     return rc;
 }
 

@@ -583,6 +583,17 @@ def test_names(tmp):
           got == sorted(os.path.join(d, n) for n in odd) and len(set(srcs)) == len(odd), got)
     check("names: a Latin-1 name and its UTF-8 twin differ in JSON",
           b'latin\\udce9.adexp"' in p.stdout and b"latin\\u00e9" not in p.stdout)
+    v = subprocess.run([EXE, "-q", "--format", "view", os.path.join(d, b"latin\xe9.adexp")],
+                       capture_output=True, timeout=20)
+    check("names: the view's source is escaped the same way",
+          b'"source":"' + d + b'/latin\\udce9.adexp"' in v.stdout, v.stdout[:200])
+    vf = os.path.join(d, b"val\x1bid.adexp")
+    with open(vf, "wb") as fh:
+        fh.write(b"-TITLE IFPL -ADEP 12345\n")
+    q = subprocess.run([EXE, "-q", "--validate", vf], capture_output=True, timeout=20)
+    check("names: escaped in validation findings too",
+          b"val\\x1Bid.adexp:1:" in q.stderr and b"BAD_VALUE" in q.stderr and
+          b"\x1b" not in q.stderr, q.stderr)
 
 
 def test_limit_options(tmp):

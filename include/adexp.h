@@ -136,7 +136,9 @@ struct adexp_field {
 };
 #define ADEXP_DICT_NONE 0xFFFFu
 
-/* First direct child of f (or, with f == NULL, of nothing) named keyword. */
+/* The first field named keyword among first and the siblings after it
+ * (first->next, ...), first included; NULL if none or first == NULL. To
+ * search the subfields of f, pass f->child. */
 ADEXP_API const adexp_field *adexp_field_find(const adexp_field *first,
                                               const char *keyword);
 ADEXP_API int adexp_slice_eq(adexp_slice s, const char *cstr);
@@ -421,6 +423,229 @@ ADEXP_API adexp_status adexp_builder_end_list(adexp_builder *b);
  * offsets 0. Fails with ADEXP_E_BUILD_ORDER if a compound or list is still
  * open or no message was begun. The builder may then begin the next one. */
 ADEXP_API adexp_status adexp_builder_finish(adexp_builder *b, adexp_msg *msg);
+
+/* ---------------------------------------------------------------- validation */
+
+/* What a finding says. The parser accepts any value; adexp_validate checks
+ * each value against the syntax the dictionary gives its field, the ranges
+ * the syntax cannot express, and the subfields of compounds and lists. */
+typedef enum adexp_finding_code {
+    ADEXP_V_BAD_VALUE = 0,     /* the value does not match its syntax */
+    ADEXP_V_OUT_OF_RANGE,      /* matches the syntax, but a month, day, hour,
+                                  minute, latitude, longitude, ... is out of range */
+    ADEXP_V_MISSING_SUBFIELD,  /* a compound or list lacks a mandatory subfield */
+    ADEXP_V_NOT_ALLOWED,       /* a subfield or item its compound or list does
+                                  not allow */
+    ADEXP_V_MISPLACED,         /* a subfield outside any compound or list */
+    ADEXP_V_UNEXPECTED_VALUE,  /* text where a compound wants its subfields */
+    ADEXP_V_NOT_CHECKED,       /* the value needed more than
+                                  ADEXP_VALIDATE_MAX_STEPS steps to check */
+    ADEXP_V_CODE_COUNT
+} adexp_finding_code;
+
+/* The matcher's budget for one value (steps, and nesting of its parts). */
+#define ADEXP_VALIDATE_MAX_STEPS 100000
+#define ADEXP_VALIDATE_MAX_NESTING 2000
+
+typedef struct adexp_finding {
+    adexp_finding_code code;
+    const char *field;         /* path: "RFL", "RTEPTS/PT[2]/ETO"; [n] (from 1)
+                                  on every list item and on a keyword repeated
+                                  among its siblings; from the arena */
+    const char *message;       /* a sentence, from the arena */
+    const char *expected;      /* the syntax as the dictionary writes it
+                                  ("flightlevel [point]"), or a compound's
+                                  subfields ("(PTID ETO FL)"); "" if none.
+                                  Static */
+    adexp_slice value;         /* the value found (ptr NULL for structure) */
+    size_t offset;             /* of the value, or of the field's '-' */
+    uint32_t line, column;     /* 1-based, as for parse errors */
+} adexp_finding;
+
+/* The findings of one message. Keep one and pass it for each message of a
+ * buffer in order: it remembers the last line counted, so finding lines
+ * stays linear. Init it first, and again before a new buffer whose first
+ * message (index 0) is not validated. */
+typedef struct adexp_findings {
+    adexp_finding *v;          /* n entries, from the arena given to validate */
+    size_t n;
+    size_t cap;
+    const char *lc_base;       /* line cache: buffer, offset, line, its start */
+    size_t lc_off, lc_bol, lc_index;
+    uint32_t lc_line;
+} adexp_findings;
+
+ADEXP_API void adexp_findings_init(adexp_findings *out);
+/* Validate a parsed message (one with parse errors too: what was parsed is
+ * checked). Fills out->v and out->n, replacing what it held; the findings,
+ * their paths and messages live in arena (reset it after use, as for the
+ * message). msg and out must not be NULL; arena must not be NULL. Returns
+ * ADEXP_OK, or ADEXP_E_NOMEM (out then holds the findings stored so far).
+ * Read-only on msg: messages may be validated from several threads, each
+ * with its own arena and findings. */
+ADEXP_API adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena,
+                                      adexp_findings *out);
+/* Stable upper-case name of a finding code ("BAD_VALUE"), used in JSON. */
+ADEXP_API const char *adexp_finding_name(adexp_finding_code c);
+/* ---------------------------------------------------------------- more decoders */
+
+/* adexp_decode_level_any's results. */
+#define ADEXP_LEVEL_STANDARD 1     /* F390, A045, S1130, M0840 */
+#define ADEXP_LEVEL_NONSTANDARD 2  /* FL390: not ADEXP syntax, seen in traffic */
+/* adexp_decode_level, and also FL + 3 digits (read as F). Returns 0, or one
+ * of the two codes above so that a caller can flag the loose form. */
+ADEXP_API int adexp_decode_level_any(adexp_slice s, adexp_level *out);
+/* A level in feet: F and A are hundreds of feet; S and M tens of metres,
+ * converted (1 ft = 0.3048 m) and rounded. */
+ADEXP_API long adexp_level_feet(adexp_level l);
+/* A level in metres: S and M exactly, F and A converted and rounded. */
+ADEXP_API long adexp_level_metres(adexp_level l);
+/* LATTD (DDMMSSN, DDMMN) or LONGTD (DDDMMSSE, DDDMME) to signed decimal
+ * degrees: south and west negative. Returns 1, or 0 if s is not of a form. */
+ADEXP_API int adexp_decode_coord(adexp_slice s, double *deg);
+
+/* What adexp_decode_when read. */
+enum {
+    ADEXP_WHEN_NONE = 0,
+    ADEXP_WHEN_DATETIME,       /* YYMMDDhhmm[ss] */
+    ADEXP_WHEN_DATE,           /* YYMMDD */
+    ADEXP_WHEN_TIME            /* hhmm */
+};
+/* Any of the three by its length. Two-digit years 00-69 are 20xx, 70-99
+ * 19xx. Returns ADEXP_WHEN_NONE if s is none of them. */
+ADEXP_API int adexp_decode_when(adexp_slice s, adexp_datetime *out);
+/* Seconds since 1970-01-01T00:00:00Z of a decoded date-time (UTC, as ADEXP
+ * times are); a time without date counts from that day. */
+ADEXP_API int64_t adexp_datetime_to_time(const adexp_datetime *d);
+#define ADEXP_WHEN_BUF 24
+/* ISO 8601 text of a decoded value, NUL-terminated, in buf: a date-time as
+ * 2018-10-23T07:46:00Z, a date as 2018-10-23, a time alone as 07:46.
+ * Returns its length (0 for ADEXP_WHEN_NONE). */
+ADEXP_API size_t adexp_when_format(int kind, const adexp_datetime *d,
+                                   char buf[ADEXP_WHEN_BUF]);
+
+/* ---------------------------------------------------------------- dictionary */
+
+typedef enum adexp_dict_level {
+    ADEXP_DICT_PRIMARY = 0,
+    ADEXP_DICT_SUBFIELD,
+    ADEXP_DICT_RESERVED_PRIMARY,
+    ADEXP_DICT_RESERVED_SUBFIELD,
+    ADEXP_DICT_SYNTAX          /* BEGIN, END */
+} adexp_dict_level;
+
+/* How a value decodes, from its dictionary syntax. */
+typedef enum adexp_value_type {
+    ADEXP_VALUE_OTHER = 0,
+    ADEXP_VALUE_LEVEL,         /* flightlevel: adexp_decode_level */
+    ADEXP_VALUE_DATETIME,      /* YYMMDDhhmm[ss]: adexp_decode_datetime */
+    ADEXP_VALUE_DATE,          /* YYMMDD: adexp_decode_date */
+    ADEXP_VALUE_TIME,          /* hhmm: adexp_decode_time */
+    ADEXP_VALUE_COORD          /* latitude, longitude: adexp_decode_coord */
+} adexp_value_type;
+
+/* One entry of the field dictionary (ADEXP Edition 3.1). Static data. */
+typedef struct adexp_dict_info {
+    const char *keyword;
+    uint16_t id;               /* what adexp_field.dict_id holds */
+    uint8_t kind;              /* adexp_kind */
+    uint8_t level;             /* adexp_dict_level */
+    uint8_t text;              /* 1: any-character ICAO text (MSGTXT) */
+    uint8_t value_type;        /* adexp_value_type */
+    const char *value_class;   /* the dictionary's value syntax in short,
+                                  e.g. "timehhmm"; "-" for none */
+    size_t nsub;               /* allowed subfields (compound) or elements (list) */
+} adexp_dict_info;
+
+/* The entry of keyword (upper case, NUL-terminated) into *out. Returns 1,
+ * or 0 if the dictionary does not know it. Thread-safe. */
+ADEXP_API int adexp_dict_find(const char *keyword, adexp_dict_info *out);
+/* The entry of a field's dict_id. Returns 1, or 0 (ADEXP_DICT_NONE). */
+ADEXP_API int adexp_dict_get(uint16_t id, adexp_dict_info *out);
+/* The keyword of info's i-th allowed subfield (or list element), in
+ * alphabetical order, i < info->nsub; NULL past the end. */
+ADEXP_API const char *adexp_dict_sub(const adexp_dict_info *info, size_t i);
+
+/* ---------------------------------------------------------------- paths */
+
+#define ADEXP_PATH_MAX_PARTS 16
+
+/* A walk over the fields at a path such as "RTEPTS/PT/PTID" ('.' may stand
+ * for '/'): each part names a keyword one level down, the first one among
+ * the message's top-level fields. Holds pointers into the path and the
+ * message: keep both alive while iterating. */
+typedef struct adexp_path_iter {
+    adexp_slice part[ADEXP_PATH_MAX_PARTS];
+    const adexp_field *at[ADEXP_PATH_MAX_PARTS];   /* current match per level */
+    const adexp_field *first;  /* the top-level fields */
+    int nparts, depth;         /* depth -1: not started */
+    int done;
+} adexp_path_iter;
+
+/* Start a walk over msg's fields at path. Returns 1, or 0 if the path is
+ * empty, has an empty part or more than ADEXP_PATH_MAX_PARTS parts (then
+ * the walk yields nothing). */
+ADEXP_API int adexp_path_begin(adexp_path_iter *it, const adexp_msg *msg,
+                               const char *path);
+/* The same from a list of sibling fields (a field's child, say). */
+ADEXP_API int adexp_path_begin_at(adexp_path_iter *it, const adexp_field *first,
+                                  const char *path);
+/* The next field at the path, in document order, or NULL at the end. */
+ADEXP_API const adexp_field *adexp_path_next(adexp_path_iter *it);
+/* Decode s as type says (for ADEXP_VALUE_OTHER: by its length, as
+ * adexp_decode_when). Returns an ADEXP_WHEN_* code. */
+ADEXP_API int adexp_decode_when_as(adexp_value_type type, adexp_slice s, adexp_datetime *out);
+/* The first field of msg at path, or NULL. */
+ADEXP_API const adexp_field *adexp_msg_find(const adexp_msg *msg, const char *path);
+
+/* ---------------------------------------------------------------- version */
+
+/* The library's version at run time ("0.1.0"), which may differ from the
+ * ADEXP_VERSION a program was compiled with. */
+ADEXP_API const char *adexp_version(void);
+
+/* ---------------------------------------------------------------- outputs for data */
+
+/* What to keep and how to lay it out: built once from option strings,
+ * then read by any number of threads. */
+typedef struct adexp_select adexp_select;
+
+/* fields: comma-separated paths with an optional decoded suffix (RFL,
+ * RFL_ft, ESTDATA.PTID, ETO_utc), or NULL; rows: a list keyword (RTEPTS)
+ * for one CSV row per item, or NULL; titles: comma-separated titles to
+ * keep (IFPL,CHG), or NULL for all. Returns NULL on a bad list, with a
+ * sentence in err (cap bytes), or when out of memory (err says so). */
+ADEXP_API adexp_select *adexp_select_new(const char *fields, const char *rows,
+                                         const char *titles, char *err, size_t cap);
+ADEXP_API void adexp_select_free(adexp_select *s);
+/* Whether msg's title is one of the selection's (always 1 without titles;
+ * sel may be NULL). */
+ADEXP_API int adexp_select_keeps(const adexp_select *sel, const adexp_msg *msg);
+/* Whether the selection names fields (then json and view are trimmed). */
+ADEXP_API int adexp_select_has_fields(const adexp_select *sel);
+/* A copy of msg in *out whose top-level list holds only the fields named by
+ * the selection's paths (a path keeps its top-level field whole), TITLE
+ * always. The copies come from arena; the subtrees are shared. Returns
+ * ADEXP_OK or ADEXP_E_NOMEM. */
+ADEXP_API adexp_status adexp_select_trim(const adexp_select *sel, const adexp_msg *msg,
+                                         adexp_arena *arena, adexp_msg *out);
+
+/* Append the typed view of msg as one JSON line (see the README's "Typed
+ * view" table), trimmed to the selection's fields when sel names some
+ * (sel may be NULL). Returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). */
+ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg,
+                                             const char *source,
+                                             const adexp_select *sel);
+
+/* CSV (sep ',', RFC 4180, rows end in CRLF) or TSV (sep '\t', rows end in
+ * LF); sel NULL: the default columns (the README's "CSV and TSV"). Each
+ * returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). The header row: */
+ADEXP_API adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep);
+/* msg's row; with the selection's rows, one row per item of that list (a
+ * failed message without the list: one row with empty item columns). */
+ADEXP_API adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg,
+                                       const char *source, const adexp_select *sel,
+                                       char sep);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,11 @@ extern "C" {
 typedef enum adexp_batch_format {
     ADEXP_BATCH_JSON = 0,      /* one NDJSON line per message */
     ADEXP_BATCH_SUMMARY,       /* parse only, write nothing per message */
-    ADEXP_BATCH_ADEXP          /* the message written back as ADEXP
+    ADEXP_BATCH_ADEXP,         /* the message written back as ADEXP
                                   (adexp_write, with the adexp options) */
+    ADEXP_BATCH_VIEW,          /* the typed view, one JSON line per message */
+    ADEXP_BATCH_CSV,           /* RFC 4180 rows after a header row */
+    ADEXP_BATCH_TSV            /* tab-separated rows after a header row */
 } adexp_batch_format;
 
 #define ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE ((size_t)256 << 20)
@@ -57,6 +60,12 @@ typedef struct adexp_batch_options {
     adexp_write_options adexp; /* ADEXP_BATCH_ADEXP: layout, fold, indent
                                   (all 0 by default: line layout, values
                                   kept, no indent) */
+    int validate;              /* 1: validate each message (adexp_validate):
+                                  "warnings" in its JSON line, one line per
+                                  finding on err_fd, a count in the stats */
+    const adexp_select *select;   /* --fields, --rows, --title (NULL: all,
+                                     default CSV columns); kept by the caller
+                                     until run returns */
 } adexp_batch_options;
 
 typedef struct adexp_batch_stats {
@@ -68,6 +77,8 @@ typedef struct adexp_batch_stats {
     uint64_t bytes;            /* bytes read from files that were parsed */
     double elapsed;            /* seconds, from adexp_batch_new to the end of run */
     int output_error;          /* errno of a failed write of the output, or 0 */
+    uint64_t messages_warned;  /* with validate: messages with findings */
+    uint64_t messages_left_out;   /* parsed, but not of a selected title */
     uint64_t messages_written; /* complete lines in the output (JSON: messages) */
     uint64_t bytes_written;    /* bytes in the output; after a failed write, a
                                   regular file is cut back to its last line */

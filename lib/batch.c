@@ -484,6 +484,8 @@ static void collect(run *r, thread_ctx *t, unsigned jobs, adexp_batch_stats *st)
         st->skipped += w->skipped;
         st->messages += w->messages;
         st->messages_failed += w->messages_failed;
+        st->messages_warned += w->messages_warned;
+        st->messages_left_out += w->messages_left_out;
         st->bytes += w->bytes;
         if (w->parser)
             batch_worker_fini(w);
@@ -556,6 +558,8 @@ int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
         free(t);
         return -1;
     }
+    if ((r.out_errno = batch_emit_header(b)) != 0)
+        atomic_store(&r.stop, 1);
     unsigned started = start_workers(&r, t, jobs);
     if (started > 0) {
         walk_all(&r);

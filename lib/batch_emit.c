@@ -1,6 +1,9 @@
 /* Batch driver: what a worker writes for one parsed message, by output
  * format. Each format's writer lives in its own file; this is the one
  * place that chooses between them. */
+#include <errno.h>
+#include <unistd.h>
+
 #include "batch_internal.h"
 
 /* A message the writer refuses (only one the parser flagged: the text of a
@@ -18,17 +21,65 @@ static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_ms
     return m->nerrors_total ? ADEXP_OK : st;
 }
 
-/* Appends the output of message m of input path to w->out. Returns
- * ADEXP_OK, or the writer's status (the caller reports it). */
-adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
+static adexp_status emit_format(batch_worker *w, const char *path, const adexp_msg *m)
 {
+    const adexp_select *sel = w->b->o.select;
     switch (w->b->o.format) {
-    case ADEXP_BATCH_JSON:
-        return adexp_json_write(&w->out, m, path);
+    case ADEXP_BATCH_JSON: {
+        adexp_msg trimmed;
+        adexp_status st = adexp_select_trim(sel, m, &w->arena, &trimmed);
+        return st != ADEXP_OK ? st : adexp_json_write(&w->out, &trimmed, path);
+    }
     case ADEXP_BATCH_ADEXP:
         return emit_adexp(w, path, m);
+    case ADEXP_BATCH_VIEW:
+        return adexp_view_json_write(&w->out, m, path, sel);
+    case ADEXP_BATCH_CSV:
+        return adexp_csv_write(&w->out, m, path, sel, ',');
+    case ADEXP_BATCH_TSV:
+        return adexp_csv_write(&w->out, m, path, sel, '\t');
     case ADEXP_BATCH_SUMMARY:
     default:
         return ADEXP_OK;
     }
+}
+
+/* Appends the output of message m of input path to w->out. Returns
+ * ADEXP_OK, or the writer's status (the caller reports it). Messages of
+ * titles the selection leaves out are counted, not written. */
+adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
+{
+    if (!adexp_select_keeps(w->b->o.select, m)) {
+        w->messages_left_out++;
+        return ADEXP_OK;
+    }
+    if (!w->b->o.validate)
+        return emit_format(w, path, m);
+    adexp_status st = batch_validate(w, path, m);
+    adexp_status out = emit_format(w, path, m);
+    if (out == ADEXP_OK && w->b->o.format == ADEXP_BATCH_JSON)
+        out = batch_json_warnings(w);
+    return st != ADEXP_OK ? st : out;
+}
+
+int batch_emit_header(const adexp_batch *b)
+{
+    int f = b->o.format;
+    if (f != ADEXP_BATCH_CSV && f != ADEXP_BATCH_TSV)
+        return 0;
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    int err = adexp_csv_header(&out, b->o.select, f == ADEXP_BATCH_CSV ? ',' : '\t')
+                  ? ENOMEM : 0;
+    for (size_t done = 0; !err && done < out.len;) {
+        ssize_t n = write(b->o.out_fd, out.data + done, out.len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            err = errno;
+        else
+            done += (size_t)n;
+    }
+    adexp_buf_free(&out);
+    return err;
 }

@@ -123,6 +123,9 @@ typedef struct batch_worker {
     batch_str err;             /* diagnostics of the current chunk */
     uint64_t files_ok, files_failed, skipped, messages, messages_failed, bytes;
     adexp_buf scratch;         /* batch_rebase.c: a piece's output rebuilt */
+    adexp_findings findings;   /* validation's, reused (its line cache) */
+    uint64_t messages_warned;
+    uint64_t messages_left_out;   /* not of a title the selection keeps */
 } batch_worker;
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b);
@@ -222,6 +225,17 @@ int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
 
 /* batch_emit.c: the output of one message, in the batch's format. */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
+/* What the output starts with (the CSV header row), written to out_fd
+ * before the workers start. Returns 0, or an errno. */
+int batch_emit_header(const adexp_batch *b);
+
+/* batch_validate.c: validates m into w->findings, writes a line per
+ * finding to w->err and counts a warned message. Returns ADEXP_OK or
+ * ADEXP_E_NOMEM. */
+adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m);
+/* Appends "warnings":[...] of w->findings to the JSON line just written at
+ * the end of w->out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
+adexp_status batch_json_warnings(batch_worker *w);
 
 /* batch_file.c, for the other readers of inputs: a skipped input, and the
  * plain bytes of one input parsed like a file (checked, cut when big). */

@@ -1,4 +1,4 @@
-/* Decoders for levels, dates and times. */
+/* Decoders for levels, coordinates, dates and times. */
 #include "adexp.h"
 
 /* The number in s[from, from + n) if all digits, else -1. */
@@ -32,9 +32,14 @@ int adexp_decode_level(adexp_slice s, adexp_level *out)
     return 1;
 }
 
+/* The month's own length: 29 February only in leap years. */
 static int valid_date(const adexp_datetime *d)
 {
-    return d->month >= 1 && d->month <= 12 && d->day >= 1 && d->day <= 31;
+    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (d->month < 1 || d->month > 12 || d->day < 1 || d->day > mdays[d->month - 1])
+        return 0;
+    int leap = (d->year % 4 == 0 && d->year % 100 != 0) || d->year % 400 == 0;
+    return d->month != 2 || d->day < 29 || leap;
 }
 
 static int valid_time(const adexp_datetime *d)
@@ -87,4 +92,120 @@ int adexp_decode_datetime(adexp_slice s, adexp_datetime *out)
         return 0;
     *out = d;
     return 1;
+}
+
+/* ------------------------------------------------------------ extensions */
+
+int adexp_decode_level_any(adexp_slice s, adexp_level *out)
+{
+    if (adexp_decode_level(s, out))
+        return ADEXP_LEVEL_STANDARD;
+    /* FL390: the form of ICAO text and of many feeds, not of ADEXP. */
+    if (s.len == 5 && s.ptr[0] == 'F' && s.ptr[1] == 'L') {
+        int v = digits(s, 2, 3);
+        if (v < 0)
+            return 0;
+        out->unit = 'F';
+        out->value = v;
+        return ADEXP_LEVEL_NONSTANDARD;
+    }
+    return 0;
+}
+
+/* S and M levels count tens of metres; a foot is 0.3048 m exactly. */
+long adexp_level_feet(adexp_level l)
+{
+    if (l.unit == 'F' || l.unit == 'A')
+        return 100L * l.value;
+    return (long)((double)l.value * 10.0 / 0.3048 + 0.5);
+}
+
+long adexp_level_metres(adexp_level l)
+{
+    if (l.unit == 'S' || l.unit == 'M')
+        return 10L * l.value;
+    return (long)((double)l.value * 100.0 * 0.3048 + 0.5);
+}
+
+/* LATTD: DDMM[SS] then N or S; LONGTD: DDDMM[SS] then E or W. */
+int adexp_decode_coord(adexp_slice s, double *deg)
+{
+    if (s.len < 5)
+        return 0;
+    char h = s.ptr[s.len - 1];
+    size_t dd = (h == 'N' || h == 'S') ? 2 : (h == 'E' || h == 'W') ? 3 : 0;
+    size_t n = s.len - 1;
+    if (dd == 0 || (n != dd + 2 && n != dd + 4))
+        return 0;
+    int d = digits(s, 0, dd), m = digits(s, dd, 2);
+    int sec = n == dd + 4 ? digits(s, dd + 2, 2) : 0;
+    if (d < 0 || m < 0 || sec < 0 || m > 59 || sec > 59 || d > (dd == 2 ? 90 : 180))
+        return 0;
+    double v = d + m / 60.0 + sec / 3600.0;
+    if (v > (dd == 2 ? 90.0 : 180.0))
+        return 0;
+    *deg = (h == 'S' || h == 'W') ? -v : v;
+    return 1;
+}
+
+int adexp_decode_when(adexp_slice s, adexp_datetime *out)
+{
+    if (s.len == 12 || s.len == 10)
+        return adexp_decode_datetime(s, out) ? ADEXP_WHEN_DATETIME : ADEXP_WHEN_NONE;
+    if (s.len == 6)
+        return adexp_decode_date(s, out) ? ADEXP_WHEN_DATE : ADEXP_WHEN_NONE;
+    if (s.len == 4)
+        return adexp_decode_time(s, out) ? ADEXP_WHEN_TIME : ADEXP_WHEN_NONE;
+    return ADEXP_WHEN_NONE;
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
+ * (H. Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int64_t adexp_datetime_to_time(const adexp_datetime *d)
+{
+    int64_t days = d->year ? days_from_civil(d->year, d->month, d->day) : 0;
+    return days * 86400 + d->hour * 3600 + d->minute * 60 + d->second;
+}
+
+static char *put2(char *o, int v)
+{
+    *o++ = (char)('0' + v / 10 % 10);
+    *o++ = (char)('0' + v % 10);
+    return o;
+}
+
+size_t adexp_when_format(int kind, const adexp_datetime *d, char buf[ADEXP_WHEN_BUF])
+{
+    char *o = buf;
+    if (kind == ADEXP_WHEN_DATETIME || kind == ADEXP_WHEN_DATE) {
+        o = put2(put2(o, d->year / 100), d->year % 100);
+        *o++ = '-';
+        o = put2(o, d->month);
+        *o++ = '-';
+        o = put2(o, d->day);
+    }
+    if (kind == ADEXP_WHEN_DATETIME)
+        *o++ = 'T';
+    if (kind == ADEXP_WHEN_DATETIME || kind == ADEXP_WHEN_TIME) {
+        o = put2(o, d->hour);
+        *o++ = ':';
+        o = put2(o, d->minute);
+    }
+    if (kind == ADEXP_WHEN_DATETIME) {
+        *o++ = ':';
+        o = put2(o, d->second);
+        *o++ = 'Z';
+    }
+    *o = '\0';
+    return (size_t)(o - buf);
 }

@@ -8,6 +8,7 @@
  * never equals a real UTF-8 name, and os.fsencode(json.loads(line)["source"])
  * gives back the name's bytes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_out.h"
@@ -53,4 +54,16 @@ char *adexp_json_name_at(char *o, adexp_slice s)
     }
     *o++ = '"';
     return o;
+}
+
+int adexp_json_put_name(adexp_buf *out, adexp_slice s)
+{
+    if (adexp_json_name_is_utf8(s))
+        return adexp_json_put_string(out, s, 0);
+    char *tmp = s.len < (SIZE_MAX - 2) / 6 ? malloc(6 * s.len + 2) : NULL;
+    if (!tmp)
+        return 0;
+    int ok = adexp_buf_put(out, tmp, (size_t)(adexp_json_name_at(tmp, s) - tmp));
+    free(tmp);
+    return ok;
 }

@@ -17,5 +17,7 @@ int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold);
 int adexp_json_name_is_utf8(adexp_slice s);
 /* Writes s as a JSON string at o (room: 6 * s.len + 2); returns the end. */
 char *adexp_json_name_at(char *o, adexp_slice s);
+/* Appends s so; returns 0 when out of memory (out unchanged). */
+int adexp_json_put_name(adexp_buf *out, adexp_slice s);
 
 #endif

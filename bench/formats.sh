@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The data formats against --format json on the same input: farm-bench times
+# each side by side with json (pairs of runs, ratio per pair), and callgrind
+# counts the instructions of each on a smaller corpus (machine-independent).
+#
+#   bench/formats.sh BUILD_DIR [MESSAGES]     (default 20000 messages, -j1)
+set -eu
+build=$(cd "$1" && pwd)
+n=${2:-20000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+exe=$build/cli/adexp-parse
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python3 "$here/testdata/gen_corpus.py" --messages "$n" --out "$tmp/big.adexp" --seed 7 >/dev/null
+python3 "$here/testdata/gen_corpus.py" --messages 2000 --out "$tmp/small.adexp" --seed 7 >/dev/null
+json="$exe -q -j1 --format json -o /dev/null $tmp/big.adexp"
+for f in "view" "csv" "tsv" "csv --rows RTEPTS"; do
+    echo "== --format $f vs --format json ($n messages, $(stat -c %s "$tmp/big.adexp") bytes)"
+    # shellcheck disable=SC2086
+    farm-bench -n 9 --vs "$json" -- $exe -q -j1 --format $f -o /dev/null "$tmp/big.adexp" 2>&1 |
+        grep -E '^(A|B) (cpu|wall) s|^A/B (cpu|wall)'
+done
+if command -v valgrind >/dev/null; then
+    echo "== instructions (callgrind, 2000 messages)"
+    for f in "summary" "json" "view" "csv" "tsv" "csv --rows RTEPTS"; do
+        # shellcheck disable=SC2086
+        ir=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" $exe -q -j1 --format $f \
+             -o /dev/null "$tmp/small.adexp" 2>&1 | sed -n 's/.*refs: *//p')
+        printf '%-22s %s\n' "$f" "$ir"
+    done
+fi

@@ -1,0 +1,88 @@
+/* Batch driver: validation of each message when the batch asks for it
+ * (adexp_batch_options.validate): a line per finding on the error
+ * descriptor, PATH:LINE:COL: CODE: FIELD: message, the count of warned
+ * messages, and the "warnings" member of the message's JSON line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "batch_internal.h"
+#include "json_out.h"
+
+/* The value as it reads on one line, cut to a width that keeps the line
+ * readable ("..." marks a cut). */
+static void short_value(adexp_slice v, char *dst, size_t cap)
+{
+    size_t n = adexp_fold_copy(v, dst, cap);
+    if (n >= cap && cap > 4)
+        memcpy(dst + cap - 4, "...", 4);
+}
+
+adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m)
+{
+    adexp_status st = adexp_validate(m, &w->arena, &w->findings);
+    const adexp_findings *fs = &w->findings;
+    if (fs->n)
+        w->messages_warned++;
+    for (size_t i = 0; i < fs->n; i++) {
+        const adexp_finding *f = &fs->v[i];
+        char val[48] = "";
+        if (f->value.ptr)
+            short_value(f->value, val, sizeof val);
+        batch_str_put_name(&w->err, path);
+        batch_str_printf(&w->err, ":%u:%u: %s: %s: %s%s%s%s%s%s\n",
+                         (unsigned)f->line, (unsigned)f->column,
+                         adexp_finding_name(f->code), f->field, f->message,
+                         f->value.ptr ? ": '" : "", val, f->value.ptr ? "'" : "",
+                         *f->expected ? "; expected " : "", f->expected);
+    }
+    if (st != ADEXP_OK) {
+        batch_str_put_name(&w->err, path);
+        batch_str_printf(&w->err, ": out of memory validating message %zu\n", m->index);
+    }
+    return st;
+}
+
+static int put_str(adexp_buf *out, const char *s)
+{
+    adexp_slice sl = {s, strlen(s)};
+    return adexp_json_put_string(out, sl, 0);
+}
+
+static int put_finding(adexp_buf *out, const adexp_finding *f)
+{
+    char num[96];
+    if (!adexp_buf_put(out, "{\"code\":", 8) || !put_str(out, adexp_finding_name(f->code)) ||
+        !adexp_buf_put(out, ",\"field\":", 9) || !put_str(out, f->field) ||
+        !adexp_buf_put(out, ",\"message\":", 11) || !put_str(out, f->message))
+        return 0;
+    if (*f->expected &&
+        (!adexp_buf_put(out, ",\"expected\":", 12) || !put_str(out, f->expected)))
+        return 0;
+    if (f->value.ptr && (!adexp_buf_put(out, ",\"value\":", 9) ||
+                         !adexp_json_put_string(out, f->value, 1)))
+        return 0;
+    int n = snprintf(num, sizeof num, ",\"line\":%u,\"column\":%u,\"offset\":%zu}",
+                     (unsigned)f->line, (unsigned)f->column, f->offset);
+    return adexp_buf_put(out, num, (size_t)n);
+}
+
+/* The line just written ends in "}\n": the warnings go before them. */
+adexp_status batch_json_warnings(batch_worker *w)
+{
+    adexp_buf *out = &w->out;
+    if (out->len < 2 || out->data[out->len - 2] != '}' || out->data[out->len - 1] != '\n')
+        return ADEXP_OK;
+    size_t keep = out->len;
+    out->len -= 2;
+    int ok = adexp_buf_put(out, ",\"warnings\":[", 13);
+    for (size_t i = 0; ok && i < w->findings.n; i++)
+        ok = (i == 0 || adexp_buf_put(out, ",", 1)) && put_finding(out, &w->findings.v[i]);
+    ok = ok && adexp_buf_put(out, "]}\n", 3);
+    if (!ok) {
+        out->len = keep - 2;               /* the line as it was */
+        memcpy(out->data + out->len, "}\n", 2);
+        out->len += 2;
+        return ADEXP_E_NOMEM;
+    }
+    return ADEXP_OK;
+}

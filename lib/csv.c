@@ -1,0 +1,336 @@
+/* CSV (RFC 4180) and TSV rows: source, index, title, the selection's
+ * columns, errors; with --rows, one row per item of that list, the item's
+ * columns after the message's. A column holds every field at its path,
+ * folded and joined by one space. Cells are valid UTF-8: a byte that is
+ * not becomes U+FFFD. */
+#include <stdio.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "json_out.h"
+#include "out_room.h"
+#include "select.h"
+
+typedef struct cw {
+    adexp_buf *b;
+    int ok;
+    char sep;
+} cw;
+
+static inline void raw(cw *w, const char *s, size_t n)
+{
+    adexp_buf *b = w->b;
+    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp__buf_room(b, n) : NULL;
+    if (!o) {
+        w->ok = 0;
+        return;
+    }
+    if (n == 1)
+        *o = *s;
+    else
+        memcpy(o, s, n);
+    b->len += n;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 (as the JSON
+ * writer reads it: no overlong forms, no surrogates, at most U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0], cp, min;
+    size_t len;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
+    else return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
+}
+
+/* Appends s folded (separator runs to one space, ends trimmed), and for
+ * CSV a '"' doubled. Returns whether the cell needs quotes. */
+static int put_folded(cw *w, adexp_slice s, int any)
+{
+    int quote = 0, pending = any;
+    size_t i = 0;
+    while (i < s.len && is_space(s.ptr[i]))
+        i++;
+    if (i == s.len)
+        return 0;
+    if (pending)
+        raw(w, " ", 1);
+    while (i < s.len) {
+        size_t j = i;
+        while (j < s.len && !is_space(s.ptr[j]) && s.ptr[j] != '"' && s.ptr[j] != w->sep &&
+               (unsigned char)s.ptr[j] < 0x80)
+            j++;
+        raw(w, s.ptr + i, j - i);
+        if (j == s.len)
+            break;
+        char c = s.ptr[j];
+        if ((unsigned char)c >= 0x80) {
+            /* valid UTF-8 as it is; any other byte becomes U+FFFD, so that
+             * readers that decode UTF-8 (pandas) never fail on a cell */
+            size_t u = utf8_len((const unsigned char *)s.ptr + j, s.len - j);
+            raw(w, u ? s.ptr + j : "\xEF\xBF\xBD", u ? u : 3);
+            j += u ? u : 1;
+        } else if (is_space(c)) {
+            while (j < s.len && is_space(s.ptr[j]))
+                j++;
+            if (j < s.len)
+                raw(w, " ", 1);
+        } else if (w->sep == ',') {
+            raw(w, c == '"' ? "\"\"" : ",", c == '"' ? 2 : 1);
+            quote = 1;
+            j++;
+        } else {
+            raw(w, &c, 1);   /* TSV: a '"' is a plain byte */
+            j++;
+        }
+        i = j;
+    }
+    return quote;
+}
+
+/* Cells are written unquoted, then wrapped in quotes if a byte needs it:
+ * the cell is moved one byte right, which only the rare cell pays. */
+static void cell_begin(cw *w, int first, size_t *start)
+{
+    if (!first)
+        raw(w, &w->sep, 1);
+    *start = w->b->len;
+}
+
+static void cell_end(cw *w, size_t start, int quote)
+{
+    if (!quote || !w->ok)
+        return;
+    if (!adexp_buf_put(w->b, "\"\"", 2)) {
+        w->ok = 0;
+        return;
+    }
+    char *d = w->b->data;
+    size_t n = w->b->len - 2 - start;
+    memmove(d + start + 1, d + start, n);
+    d[start] = '"';
+    d[start + 1 + n] = '"';
+}
+
+static void text_cell(cw *w, int first, adexp_slice s)
+{
+    size_t start;
+    cell_begin(w, first, &start);
+    cell_end(w, start, put_folded(w, s, 0));
+}
+
+/* Appends field f's part of a cell (its value or its companion). */
+static void field_part(cw *w, const sel_column *c, const adexp_field *f, const adexp_msg *m,
+                       int *any, int *quote)
+{
+    if (c->suffix == SUF_NONE) {
+        size_t before = w->b->len;
+        *quote |= put_folded(w, f->value, *any);
+        *any |= w->b->len != before;
+        return;
+    }
+    char buf[SEL_TEXT_BUF];
+    char *end = sel_companion_at(buf, c->suffix, c->value_type, f->value,
+                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+    if (end) {
+        if (*any)
+            raw(w, " ", 1);
+        raw(w, buf, (size_t)(end - buf));
+        *any = 1;
+    }
+}
+
+/* One column's cell: every field at the column's path from first on. A
+ * path of one keyword is a scan of the siblings, the common case. */
+static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
+                        const adexp_msg *m)
+{
+    size_t start;
+    int quote = 0, any = 0;
+    cell_begin(w, 0, &start);
+    if (c->one_part) {
+        for (const adexp_field *f = first; f; f = f->next)
+            if (c->dict_id != ADEXP_DICT_NONE ? f->dict_id == c->dict_id
+                                              : adexp_slice_eq(f->keyword, c->path))
+                field_part(w, c, f, m, &any, &quote);
+    } else {
+        adexp_path_iter it;
+        adexp_path_begin_at(&it, first, c->path);
+        for (const adexp_field *f; (f = adexp_path_next(&it)) != NULL;)
+            field_part(w, c, f, m, &any, &quote);
+    }
+    cell_end(w, start, quote);
+}
+
+static void number_cell(cw *w, uint64_t v)
+{
+    char tmp[21];
+    size_t n = sizeof tmp;
+    do
+        tmp[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    raw(w, &w->sep, 1);
+    raw(w, tmp + n, sizeof tmp - n);
+}
+
+/* CODE at line:column, joined by "; ". */
+static void errors_cell(cw *w, const adexp_msg *m)
+{
+    raw(w, &w->sep, 1);
+    for (size_t i = 0; i < m->nerrors; i++) {
+        const adexp_error *e = &m->errors[i];
+        const char *name = adexp_status_name(e->code);
+        char pos[48];
+        int n = snprintf(pos, sizeof pos, " at %u:%u", (unsigned)e->line, (unsigned)e->column);
+        if (i)
+            raw(w, "; ", 2);
+        raw(w, name, strlen(name));
+        raw(w, pos, n > 0 ? (size_t)n : 0);
+    }
+    if (m->nerrors_total > m->nerrors) {
+        char more[48];
+        int n = snprintf(more, sizeof more, "; %zu more", m->nerrors_total - m->nerrors);
+        raw(w, more, n > 0 ? (size_t)n : 0);
+    }
+}
+
+/* source, index, title, the message's columns. */
+static void message_cells(cw *w, const adexp_msg *m, const char *source, const adexp_select *sel)
+{
+    text_cell(w, 1, (adexp_slice){source, strlen(source)});
+    number_cell(w, m->index);
+    text_cell(w, 0, m->view.title.ptr ? m->view.title : (adexp_slice){"", 0});
+    for (size_t i = 0; i < sel->ncols; i++)
+        if (!sel->cols[i].item)
+            column_cell(w, &sel->cols[i], m->fields, m);
+}
+
+/* item_index, item, item_value and the item's columns (item NULL: empty). */
+static void item_cells(cw *w, const adexp_select *sel, const adexp_field *item, size_t k,
+                       const adexp_msg *m)
+{
+    if (item) {
+        number_cell(w, k);
+        text_cell(w, 0, item->keyword);
+        text_cell(w, 0, item->value);
+    } else {
+        raw(w, &w->sep, 1);
+        raw(w, &w->sep, 1);
+        raw(w, &w->sep, 1);
+    }
+    for (size_t i = 0; i < sel->ncols; i++) {
+        if (!sel->cols[i].item)
+            continue;
+        if (item)
+            column_cell(w, &sel->cols[i], item->child, m);
+        else
+            raw(w, &w->sep, 1);
+    }
+}
+
+static void end_row(cw *w)
+{
+    if (w->sep == ',')
+        raw(w, "\r\n", 2);
+    else
+        raw(w, "\n", 1);
+}
+
+adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
+{
+    cw w = {out, 1, sep};
+    size_t start = out->len;
+    sel = sel_or_default(sel);
+    text_cell(&w, 1, (adexp_slice){"source", 6});
+    text_cell(&w, 0, (adexp_slice){"index", 5});
+    text_cell(&w, 0, (adexp_slice){"title", 5});
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && sel->rows) {
+            text_cell(&w, 0, (adexp_slice){"item_index", 10});
+            text_cell(&w, 0, (adexp_slice){"item", 4});
+            text_cell(&w, 0, (adexp_slice){"item_value", 10});
+        }
+        for (size_t i = 0; i < sel->ncols; i++)
+            if (sel->cols[i].item == pass)
+                text_cell(&w, 0, (adexp_slice){sel->cols[i].name, strlen(sel->cols[i].name)});
+    }
+    text_cell(&w, 0, (adexp_slice){"errors", 6});
+    end_row(&w);
+    if (!w.ok) {
+        out->len = start;
+        return ADEXP_E_NOMEM;
+    }
+    return ADEXP_OK;
+}
+
+/* Appends the n bytes at offset from of the output (a row's head). */
+static void copy_head(cw *w, size_t from, size_t n)
+{
+    char *o = w->ok ? adexp__buf_room(w->b, n) : NULL;   /* may move data */
+    if (!o) {
+        w->ok = 0;
+        return;
+    }
+    memcpy(o, w->b->data + from, n);
+    w->b->len += n;
+}
+
+adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *source,
+                             const adexp_select *sel, char sep)
+{
+    cw w = {out, 1, sep};
+    size_t start = out->len;
+    sel = sel_or_default(sel);
+    if (!sel->rows) {
+        message_cells(&w, msg, source, sel);
+        errors_cell(&w, msg);
+        end_row(&w);
+    } else {
+        /* the message's cells once, then copied to the head of each row */
+        size_t rows = 0, head = out->len;
+        message_cells(&w, msg, source, sel);
+        size_t head_len = out->len - head;
+        out->len = head;
+        for (const adexp_field *l = msg->fields; l && w.ok; l = l->next) {
+            if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
+                continue;
+            size_t k = 0;
+            for (const adexp_field *item = l->child; item && w.ok; item = item->next, k++) {
+                if (rows)   /* the first row's head is in place already */
+                    copy_head(&w, head, head_len);
+                else
+                    out->len = head + head_len;
+                item_cells(&w, sel, item, k, msg);
+                errors_cell(&w, msg);
+                end_row(&w);
+                rows++;
+            }
+        }
+        /* a failed message is never silently left out */
+        if (rows == 0 && msg->nerrors_total) {
+            message_cells(&w, msg, source, sel);
+            item_cells(&w, sel, NULL, 0, msg);
+            errors_cell(&w, msg);
+            end_row(&w);
+        }
+    }
+    if (!w.ok) {
+        out->len = start;
+        return ADEXP_E_NOMEM;
+    }
+    return ADEXP_OK;
+}

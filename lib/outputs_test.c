@@ -1,0 +1,335 @@
+/* The decoders, the dictionary and path lookups, the selection and the
+ * view and CSV writers, on small messages whose output is spelled out. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "adexp.h"
+
+#define SL(s) ((adexp_slice){(s), sizeof(s) - 1})
+
+static void test_levels(void **state)
+{
+    (void)state;
+    adexp_level l;
+    assert_int_equal(adexp_decode_level_any(SL("F390"), &l), ADEXP_LEVEL_STANDARD);
+    assert_int_equal(adexp_level_feet(l), 39000);
+    assert_int_equal(adexp_level_metres(l), 11887);
+    assert_int_equal(adexp_decode_level_any(SL("A045"), &l), ADEXP_LEVEL_STANDARD);
+    assert_int_equal(adexp_level_feet(l), 4500);
+    assert_int_equal(adexp_decode_level_any(SL("S1130"), &l), ADEXP_LEVEL_STANDARD);
+    assert_int_equal(adexp_level_metres(l), 11300);
+    assert_int_equal(adexp_level_feet(l), 37073);
+    assert_int_equal(adexp_decode_level_any(SL("M0840"), &l), ADEXP_LEVEL_STANDARD);
+    assert_int_equal(adexp_level_metres(l), 8400);
+    /* FL390 is read, and flagged: the strict decoder refuses it */
+    assert_int_equal(adexp_decode_level_any(SL("FL390"), &l), ADEXP_LEVEL_NONSTANDARD);
+    assert_int_equal(adexp_level_feet(l), 39000);
+    assert_false(adexp_decode_level(SL("FL390"), &l));
+    assert_int_equal(adexp_decode_level_any(SL("FL39"), &l), 0);
+    assert_int_equal(adexp_decode_level_any(SL("F39"), &l), 0);
+    assert_int_equal(adexp_decode_level_any(SL("FLA90"), &l), 0);
+    assert_int_equal(adexp_decode_level_any(SL(""), &l), 0);
+}
+
+static void test_coords(void **state)
+{
+    (void)state;
+    double d;
+    assert_true(adexp_decode_coord(SL("490000N"), &d));
+    assert_true(d == 49.0);
+    assert_true(adexp_decode_coord(SL("0500000W"), &d));
+    assert_true(d == -50.0);
+    assert_true(adexp_decode_coord(SL("453030S"), &d));
+    assert_true(d > -45.5084 && d < -45.5083);
+    assert_true(adexp_decode_coord(SL("4530N"), &d));
+    assert_true(d == 45.5);
+    assert_true(adexp_decode_coord(SL("00730E"), &d));
+    assert_true(d == 7.5);
+    assert_false(adexp_decode_coord(SL("916000N"), &d));   /* minutes 60 */
+    assert_false(adexp_decode_coord(SL("910000N"), &d));   /* past the pole */
+    assert_false(adexp_decode_coord(SL("1810000E"), &d));
+    assert_false(adexp_decode_coord(SL("490000E"), &d));   /* 2-digit degrees east */
+    assert_false(adexp_decode_coord(SL("49000N"), &d));
+    assert_false(adexp_decode_coord(SL("N"), &d));
+}
+
+static void test_when(void **state)
+{
+    (void)state;
+    adexp_datetime d;
+    char buf[ADEXP_WHEN_BUF];
+    assert_int_equal(adexp_decode_when(SL("181023074600"), &d), ADEXP_WHEN_DATETIME);
+    assert_int_equal(adexp_when_format(ADEXP_WHEN_DATETIME, &d, buf), 20);
+    assert_string_equal(buf, "2018-10-23T07:46:00Z");
+    assert_true(adexp_datetime_to_time(&d) == 1540280760);
+    assert_int_equal(adexp_decode_when(SL("7001010000"), &d), ADEXP_WHEN_DATETIME);
+    assert_int_equal(d.year, 1970);
+    assert_true(adexp_datetime_to_time(&d) == 0);
+    assert_int_equal(adexp_decode_when(SL("691231"), &d), ADEXP_WHEN_DATE);
+    assert_int_equal(d.year, 2069);
+    adexp_when_format(ADEXP_WHEN_DATE, &d, buf);
+    assert_string_equal(buf, "2069-12-31");
+    assert_int_equal(adexp_decode_when(SL("0746"), &d), ADEXP_WHEN_TIME);
+    adexp_when_format(ADEXP_WHEN_TIME, &d, buf);
+    assert_string_equal(buf, "07:46");
+    assert_int_equal(adexp_decode_when(SL("2460"), &d), ADEXP_WHEN_NONE);
+    /* a month's own length, and 29 February only in leap years */
+    assert_int_equal(adexp_decode_when(SL("240229"), &d), ADEXP_WHEN_DATE);
+    assert_int_equal(adexp_decode_when(SL("230229"), &d), ADEXP_WHEN_NONE);
+    assert_int_equal(adexp_decode_when(SL("000229"), &d), ADEXP_WHEN_DATE);
+    assert_int_equal(adexp_decode_when(SL("250431"), &d), ADEXP_WHEN_NONE);
+    /* by the dictionary's type: hhmmss is not a date */
+    assert_int_equal(adexp_decode_when_as(ADEXP_VALUE_TIME, SL("074600"), &d), ADEXP_WHEN_NONE);
+    assert_int_equal(adexp_decode_when_as(ADEXP_VALUE_DATE, SL("0746"), &d), ADEXP_WHEN_NONE);
+}
+
+static void test_dict(void **state)
+{
+    (void)state;
+    adexp_dict_info e;
+    assert_true(adexp_dict_find("ESTDATA", &e));
+    assert_string_equal(e.keyword, "ESTDATA");
+    assert_int_equal(e.kind, ADEXP_COMPOUND);
+    assert_int_equal(e.level, ADEXP_DICT_PRIMARY);
+    assert_int_equal(e.nsub, 4);
+    assert_string_equal(adexp_dict_sub(&e, 0), "ETO");
+    assert_string_equal(adexp_dict_sub(&e, 2), "PTID");
+    assert_null(adexp_dict_sub(&e, 4));
+    assert_true(adexp_dict_find("ETO", &e));
+    assert_int_equal(e.level, ADEXP_DICT_SUBFIELD);
+    assert_int_equal(e.value_type, ADEXP_VALUE_DATETIME);
+    assert_true(adexp_dict_find("RFL", &e));
+    assert_int_equal(e.value_type, ADEXP_VALUE_LEVEL);
+    assert_true(adexp_dict_find("LONGTD", &e));
+    assert_int_equal(e.value_type, ADEXP_VALUE_COORD);
+    assert_true(adexp_dict_find("MSGTXT", &e));
+    assert_int_equal(e.text, 1);
+    assert_true(adexp_dict_find("RTEPTS", &e));
+    assert_int_equal(e.kind, ADEXP_LIST);
+    adexp_dict_info again;
+    assert_true(adexp_dict_get(e.id, &again));
+    assert_string_equal(again.keyword, "RTEPTS");
+    assert_false(adexp_dict_get(ADEXP_DICT_NONE, &again));
+    assert_false(adexp_dict_find("CLEARED", &e));
+    assert_false(adexp_dict_find("", &e));
+    assert_string_equal(adexp_version(), ADEXP_VERSION);
+}
+
+static const char route[] =
+    "-TITLE IFPL -ARCID DLH66T -ADEP EDDM -EOBD 181023 -EOBT 0746 -RFL F390\n"
+    "-BEGIN RTEPTS -PT -PTID EDDM -FL F000 -ETO 181023074600\n"
+    "  -PT -PTID INPUD -FL F280 -ETO 181023075900 -END RTEPTS\n"
+    "-ESTDATA -PTID XETBO -ETO 181023080000 -FL F390\n"
+    "-ESTDATA -PTID ARKIL -ETO 181023081000 -FL S1130\n"
+    "-EETFIR EDMM 0010 -EETFIR EDWW 0030 -CLEARED Y -CLEARED N\n";
+
+typedef struct parsed {
+    adexp_arena arena;
+    adexp_msg msg;
+} parsed;
+
+static void parse(parsed *p, const char *text)
+{
+    adexp_arena_init(&p->arena, NULL);
+    adexp_parse(text, strlen(text), &p->arena, &p->msg);
+}
+
+static void test_paths(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, route);
+    const char *want[] = {"EDDM", "INPUD"};
+    adexp_path_iter it;
+    assert_true(adexp_path_begin(&it, &p.msg, "RTEPTS/PT/PTID"));
+    size_t n = 0;
+    for (const adexp_field *f; (f = adexp_path_next(&it)) != NULL; n++) {
+        assert_true(n < 2);
+        assert_true(adexp_slice_eq(f->value, want[n]));
+    }
+    assert_int_equal(n, 2);
+    assert_null(adexp_path_next(&it));   /* stays at its end */
+    const adexp_field *f = adexp_msg_find(&p.msg, "ESTDATA.FL");
+    assert_non_null(f);
+    assert_true(adexp_slice_eq(f->value, "F390"));
+    assert_true(adexp_path_begin(&it, &p.msg, "ESTDATA/PTID"));
+    assert_true(adexp_slice_eq(adexp_path_next(&it)->value, "XETBO"));
+    assert_true(adexp_slice_eq(adexp_path_next(&it)->value, "ARKIL"));
+    assert_null(adexp_path_next(&it));
+    assert_null(adexp_msg_find(&p.msg, "RTEPTS/PTID"));
+    assert_null(adexp_msg_find(&p.msg, "NOSUCH"));
+    assert_false(adexp_path_begin(&it, &p.msg, ""));
+    assert_false(adexp_path_begin(&it, &p.msg, "RTEPTS//PTID"));
+    assert_null(adexp_path_next(&it));
+    assert_false(adexp_path_begin(&it, &p.msg, "A/B/C/D/E/F/G/H/I/J/K/L/M/N/O/P/Q"));
+    /* adexp_field_find scans the siblings from its argument on */
+    assert_non_null(adexp_field_find(p.msg.fields, "ADEP"));
+    assert_null(adexp_field_find(p.msg.fields->next->next, "ARCID"));
+    adexp_arena_free(&p.arena);
+}
+
+static void expect_output(const char *got, size_t len, const char *want)
+{
+    if (len != strlen(want) || memcmp(got, want, len) != 0)
+        fail_msg("got:\n%.*s\nwant:\n%s", (int)len, got, want);
+}
+
+static void test_view_json(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, route);
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    assert_int_equal(adexp_view_json_write(&out, &p.msg, "r.adexp", NULL), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "{\"source\":\"r.adexp\",\"index\":0,\"offset\":0,\"title\":\"IFPL\","
+        "\"arcid\":\"DLH66T\",\"adep\":\"EDDM\",\"eobt\":\"0746\","
+        "\"eobt_utc\":\"2018-10-23T07:46:00Z\",\"eobd\":\"181023\",\"eobd_utc\":\"2018-10-23\","
+        "\"rfl\":\"F390\",\"rfl_ft\":39000,\"eetfir\":[\"EDMM 0010\",\"EDWW 0030\"],"
+        "\"rtepts\":[{\"ptid\":\"EDDM\",\"fl\":\"F000\",\"fl_ft\":0,\"eto\":\"181023074600\","
+        "\"eto_utc\":\"2018-10-23T07:46:00Z\"},{\"ptid\":\"INPUD\",\"fl\":\"F280\",\"fl_ft\":28000,"
+        "\"eto\":\"181023075900\",\"eto_utc\":\"2018-10-23T07:59:00Z\"}],"
+        "\"estdata\":[{\"ptid\":\"XETBO\",\"eto\":\"181023080000\",\"eto_utc\":\"2018-10-23T08:00:00Z\","
+        "\"fl\":\"F390\",\"fl_ft\":39000},{\"ptid\":\"ARKIL\",\"eto\":\"181023081000\","
+        "\"eto_utc\":\"2018-10-23T08:10:00Z\",\"fl\":\"S1130\",\"fl_ft\":37073,\"fl_m\":11300}],"
+        "\"other\":{\"CLEARED\":[\"Y\",\"N\"]},\"errors\":[]}\n");
+    out.len = 0;
+    adexp_select *sel = adexp_select_new("arcid,ESTDATA.PTID,CLEARED", NULL, NULL, NULL, 0);
+    assert_non_null(sel);
+    assert_int_equal(adexp_view_json_write(&out, &p.msg, "r.adexp", sel), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "{\"source\":\"r.adexp\",\"index\":0,\"offset\":0,\"title\":\"IFPL\",\"arcid\":\"DLH66T\","
+        "\"estdata\":[{\"ptid\":\"XETBO\",\"eto\":\"181023080000\",\"eto_utc\":\"2018-10-23T08:00:00Z\","
+        "\"fl\":\"F390\",\"fl_ft\":39000},{\"ptid\":\"ARKIL\",\"eto\":\"181023081000\","
+        "\"eto_utc\":\"2018-10-23T08:10:00Z\",\"fl\":\"S1130\",\"fl_ft\":37073,\"fl_m\":11300}],"
+        "\"other\":{\"CLEARED\":[\"Y\",\"N\"]},\"errors\":[]}\n");
+    /* json trimmed to the same fields: TITLE, ARCID, both ESTDATA, CLEARED */
+    adexp_msg t;
+    assert_int_equal(adexp_select_trim(sel, &p.msg, &p.arena, &t), ADEXP_OK);
+    size_t n = 0;
+    for (const adexp_field *f = t.fields; f; f = f->next)
+        n++;
+    assert_int_equal(n, 6);
+    adexp_select_free(sel);
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+}
+
+static void test_other_nested(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, "-TITLE SAM -ARCID A1 -ARCID A2 -TTO -PTID MOLBA -TO 1945 -FL F350\n"
+              "-ETOT 1200 -BEGIN ZLIST -X 1 -X 2 -END ZLIST\n");
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    assert_int_equal(adexp_view_json_write(&out, &p.msg, "s", NULL), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "{\"source\":\"s\",\"index\":0,\"offset\":0,\"title\":\"SAM\",\"arcid\":\"A1\","
+        "\"other\":{\"ARCID\":\"A2\",\"ETOT\":\"1200\",\"TTO\":{\"FL\":\"F350\",\"PTID\":\"MOLBA\","
+        "\"TO\":\"1945\"},\"ZLIST\":[{\"X\":\"1\"},{\"X\":\"2\"}]},\"errors\":[]}\n");
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+}
+
+static void test_csv(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, "-TITLE IFPL -ARCID \"Q,1\" -EETFIR EDMM 0010 -EETFIR EDWW   0030 -RFL F390\n"
+              "-BEGIN RTEPTS -PT -PTID EDDM -FL F000 -PT -PTID INPUD -FL FL280 -END RTEPTS\n");
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    char err[128];
+    adexp_select *sel = adexp_select_new("ARCID,EETFIR,RFL_ft,RFL_m", NULL, "IFPL", err, sizeof err);
+    assert_non_null(sel);
+    assert_true(adexp_select_keeps(sel, &p.msg));
+    assert_int_equal(adexp_csv_header(&out, sel, ','), ADEXP_OK);
+    assert_int_equal(adexp_csv_write(&out, &p.msg, "a,b", sel, ','), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "source,index,title,ARCID,EETFIR,RFL_ft,RFL_m,errors\r\n"
+        "\"a,b\",0,IFPL,\"\"\"Q,1\"\"\",EDMM 0010 EDWW 0030,39000,11887,\r\n");
+    adexp_select_free(sel);
+    out.len = 0;
+    sel = adexp_select_new("ARCID,RTEPTS.PTID,RTEPTS.FL_ft", "rtepts", NULL, err, sizeof err);
+    assert_non_null(sel);
+    assert_int_equal(adexp_csv_header(&out, sel, '\t'), ADEXP_OK);
+    assert_int_equal(adexp_csv_write(&out, &p.msg, "s", sel, '\t'), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "source\tindex\ttitle\tARCID\titem_index\titem\titem_value\tRTEPTS.PTID\tRTEPTS.FL_ft\terrors\n"
+        "s\t0\tIFPL\t\"Q,1\"\t0\tPT\t\tEDDM\t0\t\n"
+        "s\t0\tIFPL\t\"Q,1\"\t1\tPT\t\tINPUD\t28000\t\n");
+    adexp_select_free(sel);
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+}
+
+static void test_csv_failed_message(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, "-TITLE IFPL -ARCID X1 -BEGIN RTEPTS -PT -PTID A\n");
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    adexp_select *sel = adexp_select_new("ARCID", "RTEPTS", NULL, NULL, 0);
+    assert_non_null(sel);
+    assert_int_equal(adexp_csv_write(&out, &p.msg, "s", NULL, ','), ADEXP_OK);
+    expect_output(out.data, out.len, "s,0,IFPL,,X1,,,,,,,,,LIST_UNCLOSED at 1:23\r\n");
+    adexp_select_free(sel);
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+    /* with --rows, a failed message without the list still gets its row */
+    parse(&p, "-TITLE IFPL -ARCID X1 -BEGIN ADDR -FAC A\n");
+    adexp_buf_init(&out, NULL);
+    sel = adexp_select_new("ARCID", "RTEPTS", NULL, NULL, 0);
+    assert_int_equal(adexp_csv_write(&out, &p.msg, "s", sel, ','), ADEXP_OK);
+    assert_non_null(strstr(out.data, "X1,,,,"));
+    assert_non_null(strstr(out.data, ",LIST_UNCLOSED at 1:23\r\n"));
+    adexp_select_free(sel);
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+}
+
+static void test_select_errors(void **state)
+{
+    (void)state;
+    char err[160];
+    assert_null(adexp_select_new("RFL_km", NULL, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "_km"));
+    assert_null(adexp_select_new("ARCID,,ADEP", NULL, NULL, err, sizeof err));
+    assert_null(adexp_select_new("ESTDATA..PTID", NULL, NULL, err, sizeof err));
+    assert_null(adexp_select_new("A-B", NULL, NULL, err, sizeof err));
+    assert_null(adexp_select_new("RTEPTS", "RTEPTS", NULL, err, sizeof err));
+    assert_null(adexp_select_new(NULL, "RTEPTS,ADDR", NULL, err, sizeof err));
+    assert_null(adexp_select_new(NULL, NULL, "IFPL,", err, sizeof err));
+    adexp_select *s = adexp_select_new(NULL, NULL, "ifpl,CHG", err, sizeof err);
+    assert_non_null(s);
+    parsed p;
+    parse(&p, "-TITLE CHG -ARCID A\n");
+    assert_true(adexp_select_keeps(s, &p.msg));
+    adexp_arena_free(&p.arena);
+    parse(&p, "-TITLE CNL -ARCID A\n");
+    assert_false(adexp_select_keeps(s, &p.msg));
+    assert_true(adexp_select_keeps(NULL, &p.msg));
+    adexp_arena_free(&p.arena);
+    adexp_select_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levels),      cmocka_unit_test(test_coords),
+        cmocka_unit_test(test_when),        cmocka_unit_test(test_dict),
+        cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
+        cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,52 @@
+/* The selection behind --fields, --rows and --title, shared by the view
+ * and CSV writers. Not installed. */
+#ifndef ADEXP_SELECT_H
+#define ADEXP_SELECT_H
+
+#include "adexp.h"
+
+/* A column's decoded suffix. */
+enum sel_suffix { SUF_NONE = 0, SUF_FT, SUF_M, SUF_UTC, SUF_DEG };
+
+typedef struct sel_column {
+    const char *name;          /* header: the path as given, upper-cased, with
+                                  its suffix (ESTDATA.PTID, RFL_ft) */
+    const char *path;          /* for adexp_path_begin: ESTDATA.PTID; for an
+                                  item column, relative to the item */
+    adexp_slice top;           /* its first part: what trimming keeps */
+    uint8_t suffix;            /* enum sel_suffix */
+    uint8_t item;              /* 1: a column of the --rows item */
+    uint8_t value_type;        /* adexp_value_type of the last part */
+    uint8_t eobt;              /* the path is EOBT: _utc joins EOBD */
+    uint8_t one_part;          /* the path is one keyword: a scan of siblings */
+    uint16_t dict_id;          /* that keyword's id (ADEXP_DICT_NONE: unknown,
+                                  compared by its bytes) */
+} sel_column;
+
+struct adexp_select {
+    const sel_column *cols;    /* message columns, then item columns */
+    sel_column *ccols;         /* cols when allocated (NULL: static) */
+    size_t ncols;
+    const char *rows;          /* list keyword, or NULL */
+    const char **titles;
+    size_t ntitles;
+    int has_fields;            /* --fields was given */
+    char *text;                /* the strings above point in here */
+};
+
+/* Whether the selection keeps top-level keyword kw (1 when it names no
+ * fields; sel may be NULL). */
+int sel_keeps_keyword(const adexp_select *sel, adexp_slice kw);
+
+/* sel, or the default CSV columns when sel is NULL. */
+const adexp_select *sel_or_default(const adexp_select *sel);
+
+#define SEL_TEXT_BUF 40
+/* The decoded companion of value v for suffix, written at o (room for
+ * SEL_TEXT_BUF bytes): feet or metres as an integer, the ISO 8601 text of
+ * a time, decimal degrees. type: the value's adexp_value_type; eobd: the
+ * message's EOBD, joined to an EOBT's time (ptr NULL: none). Returns the
+ * end, or NULL when v does not decode. */
+char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd);
+
+#endif

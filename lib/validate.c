@@ -1,0 +1,376 @@
+/* adexp_validate: the walk over a parsed message. Each known basic field's
+ * value is matched against its syntax (validate_match.c); each compound and
+ * list is checked for the subfields its syntax makes mandatory and for the
+ * ones it does not allow; a subfield outside any compound is misplaced.
+ * Findings carry the field's path, built only when a finding is made. */
+#include <stdio.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "dict.h"
+#include "validate_internal.h"
+#include "validate_table.h"
+
+static const char *const finding_names[ADEXP_V_CODE_COUNT] = {
+    [ADEXP_V_BAD_VALUE] = "BAD_VALUE",
+    [ADEXP_V_OUT_OF_RANGE] = "OUT_OF_RANGE",
+    [ADEXP_V_MISSING_SUBFIELD] = "MISSING_SUBFIELD",
+    [ADEXP_V_NOT_ALLOWED] = "NOT_ALLOWED",
+    [ADEXP_V_MISPLACED] = "MISPLACED",
+    [ADEXP_V_UNEXPECTED_VALUE] = "UNEXPECTED_VALUE",
+    [ADEXP_V_NOT_CHECKED] = "NOT_CHECKED",
+};
+
+const char *adexp_finding_name(adexp_finding_code c)
+{
+    return (unsigned)c < ADEXP_V_CODE_COUNT ? finding_names[c] : "UNKNOWN";
+}
+
+void adexp_findings_init(adexp_findings *out)
+{
+    memset(out, 0, sizeof *out);
+}
+
+/* A field's place: its siblings (for its [n]) and its parent's place. */
+typedef struct place {
+    const struct place *up;
+    const adexp_field *f, *first;
+    int in_list;
+} place;
+
+typedef struct walk {
+    const adexp_msg *msg;
+    adexp_arena *arena;
+    adexp_findings *out;
+    const char *base;          /* the parser's buffer: offsets count from it */
+    int nomem;
+    vmatch m;
+} walk;
+
+/* ---------------------------------------------------------------- findings */
+
+/* The field's [n]: its rank among the siblings of its keyword, from 1, or
+ * 0 when it is the only one and not a list item. */
+static size_t rank(const place *pl)
+{
+    size_t before = 0, all = 0;
+    for (const adexp_field *s = pl->first; s; s = s->next) {
+        if (s->keyword.len == pl->f->keyword.len &&
+            memcmp(s->keyword.ptr, pl->f->keyword.ptr, s->keyword.len) == 0) {
+            all++;
+            if (s == pl->f)
+                before = all;
+        }
+    }
+    return all > 1 || pl->in_list ? before : 0;
+}
+
+static size_t path_len(const place *pl)
+{
+    size_t n = 0;
+    for (; pl; pl = pl->up)
+        n += pl->f->keyword.len + 24;
+    return n;
+}
+
+static char *path(walk *w, const place *pl)
+{
+    size_t cap = path_len(pl) + 1;
+    char *buf = adexp_arena_alloc(w->arena, cap);
+    if (!buf)
+        return NULL;
+    /* Written from the end (the field) to the start (the top). */
+    char *p = buf + cap;
+    *--p = '\0';
+    for (; pl; pl = pl->up) {
+        size_t r = rank(pl);
+        if (r) {
+            char num[24];
+            int n = snprintf(num, sizeof num, "[%zu]", r);
+            p -= n;
+            memcpy(p, num, (size_t)n);
+        }
+        p -= pl->f->keyword.len;
+        memcpy(p, pl->f->keyword.ptr, pl->f->keyword.len);
+        if (pl->up)
+            *--p = '/';
+    }
+    memmove(buf, p, (size_t)(buf + cap - p));
+    return buf;
+}
+
+/* Whether b[i] ends a line: LF, CR not before LF (lim: where b ends). */
+static int is_line_end(const char *b, size_t i, size_t lim)
+{
+    return b[i] == '\n' || (b[i] == '\r' && (i + 1 >= lim || b[i + 1] != '\n'));
+}
+
+/* The line ends in b[from..to), eight bytes a turn: the LFs of a word
+ * without CR are counted at once (a word with a CR byte by byte). */
+static size_t line_ends(const char *b, size_t from, size_t to, size_t lim)
+{
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
+    size_t n = 0, i = from;
+    for (; i + 8 <= to; i += 8) {
+        uint64_t x, lf, cr;
+        memcpy(&x, b + i, 8);
+        lf = x ^ (ones * '\n');
+        cr = x ^ (ones * '\r');
+        lf = ~(((lf & low7) + low7) | lf) & ~low7;   /* 0x80 where a byte is LF */
+        cr = ~(((cr & low7) + low7) | cr) & ~low7;
+        if (!cr) {
+            n += (size_t)(((lf >> 7) * ones) >> 56);   /* the bytes' sum */
+            continue;
+        }
+        for (size_t j = i; j < i + 8; j++)
+            n += (size_t)is_line_end(b, j, lim);
+    }
+    for (; i < to; i++)
+        n += (size_t)is_line_end(b, i, lim);
+    return n;
+}
+
+/* Line and column of off, scanning on from the last answer for this buffer.
+ * LF, CRLF and a lone CR end a line, as for parse errors. */
+static void locate(walk *w, size_t off, adexp_finding *fd)
+{
+    adexp_findings *o = w->out;
+    if (o->lc_base != w->base || off < o->lc_off || w->msg->index < o->lc_index) {
+        o->lc_base = w->base;
+        o->lc_off = o->lc_bol = 0;
+        o->lc_line = 1;
+    }
+    const char *b = w->base;
+    size_t lim = w->msg->offset + w->msg->length;
+    size_t ends = line_ends(b, o->lc_off, off, lim);
+    if (ends) {
+        o->lc_line += (uint32_t)ends;
+        size_t i = off;            /* the last line end: one line back */
+        while (!is_line_end(b, i - 1, lim))
+            i--;
+        o->lc_bol = i;
+    }
+    o->lc_off = off;
+    o->lc_index = w->msg->index;
+    fd->line = o->lc_line;
+    fd->column = (uint32_t)(off - o->lc_bol + 1);
+}
+
+static adexp_finding *grow(walk *w)
+{
+    adexp_findings *o = w->out;
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 8;
+        adexp_finding *v = adexp_arena_alloc(w->arena, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        if (o->n)
+            memcpy(v, o->v, o->n * sizeof *v);
+        o->v = v;
+        o->cap = cap;
+    }
+    return &o->v[o->n];
+}
+
+/* Records a finding at pl's field; value: the text at fault (ptr NULL: the
+ * field itself). The message is fmt with one %s (detail). */
+__attribute__((noinline)) static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
+                const char *expected, const char *fmt, const char *detail)
+{
+    if (w->nomem)
+        return;
+    adexp_finding *fd = grow(w);
+    size_t mlen = strlen(fmt) + (detail ? strlen(detail) : 0) + 1;
+    char *msg = fd ? adexp_arena_alloc(w->arena, mlen) : NULL;
+    char *field = msg ? path(w, pl) : NULL;
+    if (!field) {
+        w->nomem = 1;
+        return;
+    }
+    /* fmt's one %s replaced by detail (no printf: findings may be many) */
+    const char *at = strstr(fmt, "%s");
+    size_t head = (size_t)(at - fmt), dl = detail ? strlen(detail) : 0;
+    memcpy(msg, fmt, head);
+    memcpy(msg + head, detail ? detail : "", dl);
+    strcpy(msg + head + dl, at + 2);
+    fd->code = code;
+    fd->field = field;
+    fd->message = msg;
+    fd->expected = expected ? expected : "";
+    fd->value = value;
+    /* an empty value is reported at its field */
+    fd->offset = value.len ? (size_t)(value.ptr - w->base) : pl->f->offset;
+    locate(w, fd->offset, fd);
+    w->out->n++;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* A value the fast path rejected, matched again to say why. Out of line. */
+__attribute__((noinline, cold)) static void check_value(walk *w, const place *pl,
+                                                        const vrule *r)
+{
+    const adexp_field *f = pl->f;
+    const char *s = f->value.ptr ? f->value.ptr : "";
+    if (vmatch_run(&w->m, r->value, s, f->value.len, 1))
+        return;
+    const char *syntax = vstrings[r->syntax];
+    if (w->m.gave_up) {
+        add(w, pl, ADEXP_V_NOT_CHECKED, f->value, syntax,
+            "value too long or too intricate to check%s", NULL);
+        return;
+    }
+    const char *why = w->m.why;
+    if (why && vmatch_run(&w->m, r->value, s, f->value.len, 0))
+        add(w, pl, ADEXP_V_OUT_OF_RANGE, f->value, syntax, "%s", why);
+    else
+        add(w, pl, ADEXP_V_BAD_VALUE, f->value, syntax,
+            "value does not match its syntax%s", NULL);
+}
+
+/* The subfields present, as bits of the dictionary's subfield rows. */
+typedef struct present {
+    uint64_t w[DICT_SUB_WORDS];
+} present;
+
+static int has(const present *p, unsigned id)
+{
+    unsigned b = dict_table[id].sub_bit;
+    return (int)((p->w[b >> 6] >> (b & 63)) & 1);
+}
+
+/* The first part of formula node id that the subfields p do not satisfy,
+ * or 0 when they all are. */
+static unsigned first_missing(const present *p, unsigned id)
+{
+    const vnode *n = &vnodes[id];
+    switch (n->op) {
+    case VN_FIELD:
+        return has(p, n->a) ? 0 : id;
+    case VN_ALL:
+        for (unsigned i = 0; i < n->b; i++) {
+            unsigned m = first_missing(p, vkids[n->a + i]);
+            if (m)
+                return m;
+        }
+        return 0;
+    case VN_ANY:
+        for (unsigned i = 0; i < n->b; i++)
+            if (!first_missing(p, vkids[n->a + i]))
+                return 0;
+        return id;
+    default:
+        return 0;
+    }
+}
+
+/* p: the subfields present. All of vreq[r->req] present is the usual
+ * case; otherwise the formula names what is missing. */
+static void check_subfields(walk *w, const place *pl, const vrule *r, const present *p)
+{
+    if (r->req) {
+        const uint64_t *q = vreq[r->req];
+        if ((p->w[0] & q[0]) == q[0] && (p->w[1] & q[1]) == q[1] &&
+            (p->w[2] & q[2]) == q[2] && (p->w[3] & q[3]) == q[3])
+            return;
+    }
+    unsigned m = first_missing(p, r->presence);
+    if (!m)
+        return;
+    const vnode *n = &vnodes[m];
+    adexp_slice none = {NULL, 0};
+    if (n->op == VN_FIELD)
+        add(w, pl, ADEXP_V_MISSING_SUBFIELD, none, vstrings[r->syntax],
+            "missing subfield %s", dict_table[n->a].keyword);
+    else
+        add(w, pl, ADEXP_V_MISSING_SUBFIELD, none, vstrings[r->syntax],
+            "missing one of %s", vstrings[n->c]);
+}
+
+static present visit_all(walk *w, const adexp_field *first, const place *up,
+                         const dict_entry *parent, int lax, int want);
+
+/* A field where the structure says it may not be: out of line, rare. */
+__attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
+                                                      const dict_entry *parent)
+{
+    adexp_slice none = {NULL, 0};
+    if (parent)
+        add(w, pl, ADEXP_V_NOT_ALLOWED, none, "", "not a subfield of %s", parent->keyword);
+    else
+        add(w, pl, ADEXP_V_MISPLACED, none, "",
+            "a subfield outside any compound or list%s", NULL);
+}
+
+/* A compound or list: its own value, its subfields, then its fields. */
+static void visit_structured(walk *w, const place *pl, const dict_entry *e, const vrule *r)
+{
+    const adexp_field *f = pl->f;
+    /* A compound written as a basic field (-CFL F190) gets one finding. */
+    int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
+    if (as_basic)
+        add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
+            "a value where %s wants its subfields", e->keyword);
+    /* A list of whole messages holds top-level fields. */
+    int want = !as_basic && r->presence;
+    present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0, want);
+    if (want)
+        check_subfields(w, pl, r, &p);
+}
+
+/* The fields from first on, in the compound or list parent (NULL: at the
+ * top of a message); lax: inside an unknown field, whose structure is not
+ * known; want: return the subfields met (for the parent's formula). The
+ * usual case, a valid basic field, stays in this loop. */
+static present visit_all(walk *w, const adexp_field *first, const place *up,
+                         const dict_entry *parent, int lax, int want)
+{
+    place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
+    const uint64_t *row = parent ? dict_sub_rows[parent->sub_row] : NULL;
+    present p = {{0}};
+    for (const adexp_field *f = first; f; f = f->next) {
+        pl.f = f;
+        unsigned id = f->dict_id;
+        if (id >= dict_count) {                /* unknown: its fields only */
+            if (f->child)
+                visit_all(w, f->child, &pl, NULL, 1, 0);
+            continue;
+        }
+        const dict_entry *e = &dict_table[id];
+        const vrule *r = &vrules[id];
+        if (want)
+            p.w[e->sub_bit >> 6] |= (uint64_t)1 << (e->sub_bit & 63);
+        if (!lax && (row ? !dict_row_allows(row, e)
+                         : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
+            misplaced(w, &pl, parent);
+        if (e->kind != ADEXP_BASIC)
+            visit_structured(w, &pl, e, r);
+        else if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))
+            check_value(w, &pl, r);
+    }
+    return p;
+}
+
+/* The buffer's start: the first field's '-' is at its offset, before its
+ * keyword and any separators. */
+static const char *buffer_base(const adexp_msg *msg)
+{
+    const adexp_field *f = msg->fields;
+    const char *p = f->keyword.ptr;
+    while (p[-1] != '-')
+        p--;
+    return p - 1 - f->offset;
+}
+
+adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_findings *out)
+{
+    out->v = NULL;
+    out->n = out->cap = 0;
+    if (msg->index == 0)           /* a new buffer, maybe at the same address */
+        out->lc_base = NULL;
+    if (!msg->fields || !msg->fields->keyword.ptr)
+        return ADEXP_OK;
+    walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
+    visit_all(&w, msg->fields, NULL, NULL, 0, 0);
+    return w.nomem ? ADEXP_E_NOMEM : ADEXP_OK;
+}

@@ -1,0 +1,258 @@
+/* Validation's matcher: a value against a syntax expression compiled by
+ * parser/gen_validate.py into the node table of validate_table.c, matched
+ * whole as the specification reads it (backtracking, within a budget of
+ * steps and nesting), and the ranges the syntax cannot express. */
+#include <stdio.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "dict.h"
+#include "validate_internal.h"
+#include "validate_table.h"
+
+/* ---------------------------------------------------------------- matcher */
+
+/* What is left to match once a node has matched: a node's next part (CAT,
+ * SEQ: kid i; REP: iteration i begun at start), an empty match from start,
+ * or a semantic check of the text from start. */
+enum { K_NEXT, K_EMPTY, K_HOOK };
+
+typedef struct kont {
+    const struct kont *up;
+    const vnode *n;
+    const char *start;
+    uint16_t i;
+    uint8_t kind;
+} kont;
+
+static int in_set(unsigned set, unsigned char ch)
+{
+    return (int)((vsets[set][ch >> 6] >> (ch & 63)) & 1);
+}
+
+static int is_sep(char ch)
+{
+    return ch == ' ' || ch == '\r' || ch == '\n' || ch == '\t';
+}
+
+static int match(vmatch *c, unsigned id, const char *p, const kont *k);
+
+static int resume(vmatch *c, const char *p, const kont *k)
+{
+    if (!k)
+        return p == c->end;
+    if (k->kind == K_EMPTY)
+        return p == k->start && resume(c, p, k->up);
+    if (k->kind == K_HOOK) {
+        if (c->hooks) {
+            const char *why = vhook_check(k->n->hook, k->start, (size_t)(p - k->start));
+            if (why) {
+                if (!c->why)
+                    c->why = why;
+                return 0;
+            }
+        }
+        return resume(c, p, k->up);
+    }
+    const vnode *n = k->n;
+    kont nk = *k;
+    nk.i++;
+    switch (n->op) {
+    case VN_CAT:
+        if (k->i == n->b)
+            return resume(c, p, k->up);
+        return match(c, vkids[n->a + k->i], p, &nk);
+    case VN_SEQ: {
+        if (k->i == n->b)
+            return resume(c, p, k->up);
+        unsigned kid = vkids[n->a + k->i];
+        if (p == k->start)                 /* nothing yet: no separator */
+            return match(c, kid, p, &nk);
+        const char *q = p;
+        while (q < c->end && is_sep(*q))
+            q++;
+        if (q > p && match(c, kid, q, &nk))
+            return 1;
+        kont e = {&nk, NULL, p, 0, K_EMPTY};   /* or the part is absent */
+        return match(c, kid, p, &e);
+    }
+    case VN_REP:
+        /* Another iteration while under the maximum (and not an empty one
+         * once the minimum is reached), then what follows. */
+        nk.start = p;
+        if (k->i < n->c && (k->i < n->b || k->i == 0 || p != k->start) &&
+            match(c, n->a, p, &nk))
+            return 1;
+        return k->i >= n->b && resume(c, p, k->up);
+    default:
+        return 0;
+    }
+}
+
+/* A repetition of one byte's set: the longest run first, then shorter. */
+static int match_run(vmatch *c, const vnode *n, const char *p, const kont *k)
+{
+    unsigned set = vnodes[n->a].a;
+    size_t avail = (size_t)(c->end - p), max = n->c == 0xFFFF ? avail : n->c;
+    size_t run = 0;
+    if (max > avail)
+        max = avail;
+    while (run < max && in_set(set, (unsigned char)p[run]))
+        run++;
+    for (size_t j = run + 1; j-- > n->b;) {
+        if (resume(c, p + j, k))
+            return 1;
+        if (c->gave_up)
+            return 0;
+    }
+    return 0;
+}
+
+static int match_node(vmatch *c, const vnode *n, const char *p, const kont *k)
+{
+    switch (n->op) {
+    case VN_SET:
+        return p < c->end && in_set(n->a, (unsigned char)*p) && resume(c, p + 1, k);
+    case VN_LIT:
+        return (size_t)(c->end - p) >= n->b && memcmp(p, vstrings[n->a], n->b) == 0 &&
+               resume(c, p + n->b, k);
+    case VN_EMPTY:
+        return resume(c, p, k);
+    case VN_CAT:
+    case VN_SEQ: {
+        kont nk = {k, n, p, 0, K_NEXT};
+        return resume(c, p, &nk);
+    }
+    case VN_ALT:
+        for (unsigned i = 0; i < n->b; i++) {
+            if (match(c, vkids[n->a + i], p, k))
+                return 1;
+            if (c->gave_up)
+                return 0;
+        }
+        return 0;
+    case VN_REP: {
+        if (vnodes[n->a].op == VN_SET)
+            return match_run(c, n, p, k);
+        kont nk = {k, n, p, 0, K_NEXT};
+        return resume(c, p, &nk);
+    }
+    case VN_HOOK: {
+        kont nk = {k, n, p, 0, K_HOOK};
+        return match(c, n->a, p, &nk);
+    }
+    default:
+        return 0;
+    }
+}
+
+static int match(vmatch *c, unsigned id, const char *p, const kont *k)
+{
+    if (++c->steps > ADEXP_VALIDATE_MAX_STEPS || c->depth >= ADEXP_VALIDATE_MAX_NESTING) {
+        c->gave_up = 1;
+        return 0;
+    }
+    c->depth++;
+    int ok = match_node(c, &vnodes[id], p, k);
+    c->depth--;
+    return ok && !c->gave_up;
+}
+
+int vmatch_run(vmatch *c, unsigned node, const char *s, size_t len, int hooks)
+{
+    c->end = s + len;
+    c->steps = 0;
+    c->depth = 0;
+    c->hooks = hooks;
+    c->why = NULL;
+    c->gave_up = 0;
+    return match(c, node, s, NULL);
+}
+
+/* ---------------------------------------------------------------- ranges */
+
+static int num(const char *s, size_t n)
+{
+    int v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+static int days_in(int year, int month)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : days[month - 1];
+}
+
+/* yymmdd from s (year as adexp_decode_date reads it: 00-69 are 20xx). */
+static const char *date_check(int year, const char *md)
+{
+    int m = num(md, 2), d = num(md + 2, 2);
+    if (m < 1 || m > 12)
+        return "month not in 01-12";
+    if (d < 1 || d > days_in(year, m))
+        return "no such day in its month";
+    return NULL;
+}
+
+/* Degrees, minutes, seconds of dn degree digits, then mn and sn digits of
+ * minutes and seconds (0 or 2 each), at most max degrees. */
+static const char *angle_check(const char *s, size_t len, size_t dn, size_t mn,
+                               size_t sn, int max, const char *over)
+{
+    if (len != dn + mn + sn)
+        return NULL;
+    int d = num(s, dn), m = mn ? num(s + dn, mn) : 0, sec = sn ? num(s + dn + mn, sn) : 0;
+    if (d < 0 || m < 0 || sec < 0)
+        return NULL;
+    if (m > 59 || sec > 59)
+        return "minutes or seconds over 59";
+    if (d > max || (d == max && (m || sec)))
+        return over;
+    return NULL;
+}
+
+const char *vhook_check(unsigned hook, const char *s, size_t len)
+{
+    int v;
+    switch (hook) {
+    case HOOK_HHMM:
+        v = len == 4 ? num(s, 2) : -1;
+        return v > 23 ? "hours over 23" : NULL;
+    case HOOK_MONTH:
+        v = len == 2 ? num(s, 2) : 1;
+        return v == 0 || v > 12 ? "month not in 01-12" : NULL;
+    case HOOK_DAY:
+        v = len == 2 ? num(s, 2) : 1;
+        return v == 0 || v > 31 ? "day not in 01-31" : NULL;
+    case HOOK_DATE:
+        if (len != 6 || (v = num(s, 2)) < 0 || num(s + 2, 4) < 0)
+            return NULL;
+        return date_check(v < 70 ? 2000 + v : 1900 + v, s + 2);
+    case HOOK_FULLDATE:
+        if (len != 8 || (v = num(s, 4)) < 0 || num(s + 4, 4) < 0)
+            return NULL;
+        return date_check(v, s + 4);
+    case HOOK_LAT_DMS:
+        return angle_check(s, len, 2, 2, 2, 90, "latitude over 90 degrees");
+    case HOOK_LONG_DMS:
+        return angle_check(s, len, 3, 2, 2, 180, "longitude over 180 degrees");
+    case HOOK_LAT_DM:
+        return angle_check(s, len, 2, 2, 0, 90, "latitude over 90 degrees");
+    case HOOK_LONG_DM:
+        return angle_check(s, len, 3, 2, 0, 180, "longitude over 180 degrees");
+    case HOOK_LAT_D:
+        return angle_check(s, len, 2, 0, 0, 90, "latitude over 90 degrees");
+    case HOOK_LONG_D:
+        return angle_check(s, len, 3, 0, 0, 180, "longitude over 180 degrees");
+    case HOOK_DEGREES:
+        return angle_check(s, len, 3, 0, 0, 360, "over 360 degrees");
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,507 @@
+/* Validation: the matcher on every auxiliary term (values generated from
+ * the term's own nodes, each then broken at every byte), hand-picked edge
+ * cases of the terms and fields people use most, the ranges, the structure
+ * checks, the paths and positions of findings, and running out of memory. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "dict.h"
+#include "dict_ids.h"
+#include "validate_internal.h"
+#include "validate_table.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static const vterm *term(const char *name)
+{
+    for (unsigned i = 0; i < vterm_count; i++)
+        if (strcmp(vterms[i].name, name) == 0)
+            return &vterms[i];
+    fail_msg("no term %s", name);
+    return NULL;
+}
+
+static int term_ok(const char *name, const char *s)
+{
+    vmatch m;
+    return vmatch_run(&m, term(name)->node, s, strlen(s), 1);
+}
+
+/* 1 valid, 0 bad syntax, 2 syntax ok but out of range */
+static int classify(unsigned node, const char *s, size_t n)
+{
+    vmatch m;
+    if (vmatch_run(&m, node, s, n, 1))
+        return 1;
+    return vmatch_run(&m, node, s, n, 0) ? 2 : 0;
+}
+
+/* A member of node's language, chosen by seed: each choice (a byte of a
+ * set, an alternative, a count) is drawn from it. */
+typedef struct gen {
+    char buf[512];
+    size_t n;
+    uint64_t seed;
+    int overflow;
+} gen;
+
+static unsigned draw(gen *g, unsigned n)
+{
+    g->seed = g->seed * 6364136223846793005u + 1442695040888963407u;
+    return n ? (unsigned)((g->seed >> 33) % n) : 0;
+}
+
+static void put(gen *g, const char *s, size_t n)
+{
+    if (g->n + n >= sizeof g->buf) {
+        g->overflow = 1;
+        return;
+    }
+    memcpy(g->buf + g->n, s, n);
+    g->n += n;
+}
+
+static void generate(gen *g, unsigned id, int depth)
+{
+    const vnode *n = &vnodes[id];
+    if (depth > 40)
+        return;
+    switch (n->op) {
+    case VN_SET: {
+        /* printable bytes only, upper case first */
+        char pick[256];
+        unsigned k = 0;
+        for (unsigned ch = 0x20; ch < 0x7F; ch++)
+            if ((vsets[n->a][ch >> 6] >> (ch & 63)) & 1)
+                pick[k++] = (char)ch;
+        if (k)
+            put(g, &pick[draw(g, k)], 1);
+        break;
+    }
+    case VN_LIT:
+        put(g, vstrings[n->a], n->b);
+        break;
+    case VN_CAT:
+    case VN_SEQ:
+        for (unsigned i = 0; i < n->b; i++) {
+            size_t before = g->n;
+            if (n->op == VN_SEQ && g->n && i)
+                put(g, " ", 1);
+            size_t at = g->n;
+            generate(g, vkids[n->a + i], depth + 1);
+            if (g->n == at)
+                g->n = before;     /* an absent part takes no separator */
+        }
+        break;
+    case VN_ALT:
+        generate(g, vkids[n->a + draw(g, n->b)], depth + 1);
+        break;
+    case VN_REP: {
+        unsigned hi = n->c == 0xFFFF ? n->b + 3u : n->c;
+        unsigned count = n->b + draw(g, hi - n->b + 1u);
+        for (unsigned i = 0; i < count && !g->overflow; i++)
+            generate(g, n->a, depth + 1);
+        break;
+    }
+    case VN_HOOK:
+        generate(g, n->a, depth + 1);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- every term */
+
+/* Every auxiliary term: a generated value that passes (with its ranges)
+ * is found within a few draws; each byte of it replaced by '-' (no term
+ * but CHARACTER text takes it), and '-' appended, make it fail. */
+static void every_term_valid_and_invalid(void **state)
+{
+    (void)state;
+    unsigned with_valid = 0, free_text = 0;
+    for (unsigned t = 0; t < vterm_count; t++) {
+        unsigned node = vterms[t].node;
+        gen g;
+        int found = 0;
+        for (uint64_t seed = 1; seed <= 400 && !found; seed++) {
+            memset(&g, 0, sizeof g);
+            g.seed = seed * 7919;
+            generate(&g, node, 0);
+            if (!g.overflow && classify(node, g.buf, g.n) == 1)
+                found = 1;
+        }
+        if (!found)
+            fail_msg("term %s: no valid value generated", vterms[t].name);
+        with_valid++;
+        char bad[520];
+        memcpy(bad, g.buf, g.n);
+        bad[g.n] = '-';
+        if (classify(node, bad, g.n + 1) == 1) {
+            free_text++;           /* CHARACTER text: anything goes */
+            continue;
+        }
+        for (size_t i = 0; i < g.n; i++) {
+            memcpy(bad, g.buf, g.n);
+            bad[i] = '-';
+            if (classify(node, bad, g.n) != 0)
+                fail_msg("term %s: '%.*s' accepted", vterms[t].name, (int)g.n, bad);
+        }
+    }
+    assert_int_equal(with_valid, vterm_count);
+    assert_true(free_text <= 3);   /* adexpmsg, icaomsg */
+    assert_true(vterm_count >= 100);
+}
+
+/* ---------------------------------------------------------------- DFA vs matcher */
+
+static void agree(const char *kw, unsigned id, const char *s, size_t n)
+{
+    const vrule *r = &vrules[id];
+    vmatch m;
+    /* the parser never starts a value with a separator (fuzz_validate
+     * checks it); there a nullable first part lets the DFA skip it */
+    if (n && (s[0] == ' ' || s[0] == '\t' || s[0] == '\r' || s[0] == '\n'))
+        return;
+    int slow = vmatch_run(&m, r->value, s, n, 1);
+    if (m.gave_up)
+        return;
+    if (vrule_accepts(r, s, n) != slow)
+        fail_msg("%s '%.*s': DFA says %d, matcher %d", kw, (int)n, s, !slow, slow);
+}
+
+/* The two implementations of every value rule, the DFA (ranges compiled
+ * in by gen_validate_dfa.py) and the matcher with the C range checks, agree
+ * on generated values and each of them changed at one byte; on every hhmm
+ * of EOBT, every yymmdd of EOBD whose month and day start as the syntax
+ * allows, and a sample of LATTD and LONGTD. */
+static void dfa_agrees_with_matcher(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "0123456789ANSEWFZ /-";
+    for (unsigned id = 0; id < dict_count; id++) {
+        const vrule *r = &vrules[id];
+        if (!r->value)
+            continue;
+        for (uint64_t seed = 1; seed <= 40; seed++) {
+            gen g;
+            memset(&g, 0, sizeof g);
+            g.seed = seed * 104729;
+            generate(&g, r->value, 0);
+            if (g.overflow)
+                continue;
+            agree(dict_table[id].keyword, id, g.buf, g.n);
+            for (size_t i = 0; i < g.n && i < 16; i++) {
+                char save = g.buf[i];
+                g.buf[i] = alphabet[(seed + i) % (sizeof alphabet - 1)];
+                agree(dict_table[id].keyword, id, g.buf, g.n);
+                g.buf[i] = save;
+            }
+        }
+    }
+    char buf[16];
+    for (int v = 0; v < 10000; v++) {             /* EOBT: every hhmm */
+        snprintf(buf, sizeof buf, "%04d", v);
+        agree("EOBT", DICT_ID_EOBT, buf, 4);
+    }
+    for (int y = 0; y < 100; y++)                 /* EOBD: yymmdd, mm < 20, dd < 40 */
+        for (int md = 0; md < 2000; md++) {
+            if (md % 100 >= 40)
+                continue;
+            snprintf(buf, sizeof buf, "%02d%04d", y, md);
+            agree("EOBD", DICT_ID_EOBD, buf, 6);
+        }
+    for (int v = 0; v < 1000000; v += 13) {       /* LATTD: ddmmss N */
+        snprintf(buf, sizeof buf, "%06dN", v);
+        agree("LATTD", DICT_ID_LATTD, buf, 7);
+    }
+    for (int v = 0; v < 10000000; v += 101) {     /* LONGTD: dddmmss E */
+        snprintf(buf, sizeof buf, "%07dE", v);
+        agree("LONGTD", DICT_ID_LONGTD, buf, 8);
+    }
+}
+
+/* ---------------------------------------------------------------- edge cases */
+
+static void hand_picked_terms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *term, *value;
+        int ok;
+    } cases[] = {
+        {"flightlevel", "F350", 1}, {"flightlevel", "A045", 1},
+        {"flightlevel", "S1130", 1}, {"flightlevel", "M0840", 1},
+        {"flightlevel", "F35O", 0}, {"flightlevel", "F35", 0},
+        {"flightlevel", "F3500", 0}, {"flightlevel", "S113", 0},
+        {"flightlevel", "f350", 0}, {"flightlevel", "", 0},
+        {"timehhmm", "0000", 1}, {"timehhmm", "2359", 1},
+        {"timehhmm", "2400", 0}, {"timehhmm", "0860", 0},
+        {"timehhmm", "3000", 0}, {"timehhmm", "123", 0},
+        {"timehhmm_elapsed", "9959", 1}, {"timehhmm_elapsed", "0160", 0},
+        {"date", "240229", 1}, {"date", "230229", 0}, {"date", "000229", 1},
+        {"date", "700229", 0}, {"date", "720229", 1}, {"date", "231131", 0},
+        {"date", "231231", 1}, {"date", "231301", 0}, {"date", "231200", 0},
+        {"date", "230100", 0}, {"date", "2301011", 0},
+        {"icaoaerodrome", "EDDF", 1}, {"icaoaerodrome", "EDD", 0},
+        {"icaoaerodrome", "EDDF1", 0}, {"icaoaerodrome", "ED1F", 0},
+        {"aircraftid", "AB", 1}, {"aircraftid", "ABC1234", 1},
+        {"aircraftid", "A", 0}, {"aircraftid", "ABC12345", 0},
+        {"aircraftid", "ABC 12", 0},
+        {"latitudelong", "900000", 1}, {"latitudelong", "895959", 1},
+        {"latitudelong", "900001", 0}, {"latitudelong", "916000", 0},
+        {"latitudelong", "456000", 0}, {"latitudelong", "45000", 0},
+        {"longitudelong", "1800000", 1}, {"longitudelong", "1795959", 1},
+        {"longitudelong", "1800100", 0}, {"longitudelong", "0006000", 0},
+        {"point", "AB", 1}, {"point", "LIFFY", 1}, {"point", "*1ROL", 0},
+        {"point", "A", 0}, {"point", "ABCDEF", 0},
+        {"seconds", "59", 1}, {"seconds", "60", 0},
+        {"month", "12", 1}, {"month", "13", 0}, {"month", "00", 0},
+        {"day", "31", 1}, {"day", "32", 0}, {"day", "00", 0},
+        {"fulldate", "20000229", 1}, {"fulldate", "19000229", 0},
+        {"spd", "N0450", 1}, {"spd", "K0830", 1}, {"spd", "M082", 0},
+        {"machnumber", "M082", 1}, {"machnumber", "M82", 0},
+        {"titleid", "IFPL", 1}, {"titleid", "IFPL1", 0},
+        {"hexadecimal", "F", 1}, {"hexadecimal", "G", 0}, {"hexadecimal", "", 0},
+        {"heading", "360", 1}, {"heading", "361", 0},
+        {"surequipment", "N", 1}, {"surequipment", "SB1", 1},
+        {"surequipment", "C", 1}, {"surequipment", "EB1B2", 1},
+        {"surequipment", "NB1", 0},
+        {"icaoaerodromewldcrd", "ED+", 1}, {"performancecategory", "C", 1},
+        {"performancecategory", "F", 0}, {"datewldcrd", "23?", 1},
+        {"flightplanstatus", "HOSP", 1}, {"flightplanstatus", "T", 0},
+        {"atfmmodeltype", "CAL", 1}, {"atfmmodeltype", " CAL", 0},
+        {"timeyyyymmddhhmmss", "20231231235959", 1},
+        {"timeyyyymmddhhmmss", "20230231235959", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (term_ok(cases[i].term, cases[i].value) != cases[i].ok)
+            fail_msg("%s '%s': expected %s", cases[i].term, cases[i].value,
+                     cases[i].ok ? "valid" : "invalid");
+}
+
+/* ---------------------------------------------------------------- messages */
+
+typedef struct run {
+    adexp_arena arena;
+    adexp_msg msg;
+    adexp_findings f;
+} run;
+
+static void validate_text(run *r, const char *text)
+{
+    adexp_arena_init(&r->arena, NULL);
+    adexp_findings_init(&r->f);
+    adexp_parse(text, strlen(text), &r->arena, &r->msg);
+    assert_int_equal(adexp_validate(&r->msg, &r->arena, &r->f), ADEXP_OK);
+}
+
+static void run_free(run *r)
+{
+    adexp_arena_free(&r->arena);
+}
+
+#define IFPL                                                                   \
+    "-TITLE IFPL\n-ARCID ABC123\n-ARCTYP A320\n-ADEP EDDF\n-ADES LFPG\n"       \
+    "-EOBT 0830\n-EOBD 231130\n-RFL F350\n-SSRCODE A1234\n-SPEED N0450\n"      \
+    "-FLTRUL I\n-FLTTYP S\n-WKTRC M\n-IFPLID AA12345678\n-FILTIM 301200\n"     \
+    "-ROUTE N0450F350 DCT ABC\n-EETFIR LFFF 0045\n"                            \
+    "-BEGIN ADDR\n-FAC LFPYZQZX\n-END ADDR\n"                                  \
+    "-BEGIN RTEPTS\n-PT -PTID EDDF -FL F000 -ETO 231130083000\n"               \
+    "-PT -PTID ABC -FL F350 -ETO 231130090000\n-END RTEPTS\n"                  \
+    "-GEO -GEOID GEO01 -LATTD 450000N -LONGTD 0100000E\n"                      \
+    "-ESTDATA -PTID ABC -ETO 231130090000 -FL F350\n"
+
+static void valid_ifpl_is_clean(void **state)
+{
+    (void)state;
+    run r;
+    validate_text(&r, IFPL);
+    for (size_t i = 0; i < r.f.n; i++)
+        print_message("%s: %s: %s\n", adexp_finding_name(r.f.v[i].code), r.f.v[i].field,
+                      r.f.v[i].message);
+    assert_int_equal(r.f.n, 0);
+    run_free(&r);
+}
+
+/* One bad value in a copy of the valid IFPL: one finding, at its field. */
+static void one_bad_value(const char *good, const char *bad, adexp_finding_code code,
+                          const char *field)
+{
+    char text[2048];
+    const char *at = strstr(IFPL, good);
+    assert_non_null(at);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - IFPL), IFPL, bad, at + strlen(good));
+    run r;
+    validate_text(&r, text);
+    if (r.f.n != 1)
+        fail_msg("'%s': %zu findings", bad, r.f.n);
+    assert_string_equal(adexp_finding_name(r.f.v[0].code), adexp_finding_name(code));
+    assert_string_equal(r.f.v[0].field, field);
+    run_free(&r);
+}
+
+static void each_bad_value_at_its_field(void **state)
+{
+    (void)state;
+    one_bad_value("-RFL F350", "-RFL F35O", ADEXP_V_BAD_VALUE, "RFL");
+    one_bad_value("-EOBT 0830", "-EOBT 0875", ADEXP_V_BAD_VALUE, "EOBT");
+    one_bad_value("-EOBT 0830", "-EOBT 2430", ADEXP_V_OUT_OF_RANGE, "EOBT");
+    one_bad_value("-EOBD 231130", "-EOBD 231312", ADEXP_V_OUT_OF_RANGE, "EOBD");
+    one_bad_value("-EOBD 231130", "-EOBD 230230", ADEXP_V_OUT_OF_RANGE, "EOBD");
+    one_bad_value("-ADEP EDDF", "-ADEP EDD", ADEXP_V_BAD_VALUE, "ADEP");
+    one_bad_value("-ADES LFPG", "-ADES LFPG1", ADEXP_V_BAD_VALUE, "ADES");
+    one_bad_value("-SSRCODE A1234", "-SSRCODE A1289", ADEXP_V_BAD_VALUE, "SSRCODE");
+    one_bad_value("-ARCID ABC123", "-ARCID ABC12345", ADEXP_V_BAD_VALUE, "ARCID");
+    one_bad_value("-ARCID ABC123", "-ARCID A", ADEXP_V_BAD_VALUE, "ARCID");
+    one_bad_value("-FILTIM 301200", "-FILTIM 321200", ADEXP_V_OUT_OF_RANGE, "FILTIM");
+    one_bad_value("-EETFIR LFFF 0045", "-EETFIR LFFF0045", ADEXP_V_BAD_VALUE, "EETFIR");
+    one_bad_value("-ETO 231130090000\n", "-ETO 231130250000\n", ADEXP_V_OUT_OF_RANGE,
+                  "RTEPTS/PT[2]/ETO");
+    one_bad_value("-FL F000", "-FL 000", ADEXP_V_BAD_VALUE, "RTEPTS/PT[1]/FL");
+    one_bad_value("-PTID ABC -FL F350", "-PTID A -FL F350", ADEXP_V_BAD_VALUE,
+                  "RTEPTS/PT[2]/PTID");
+    one_bad_value("-LATTD 450000N", "-LATTD 950000N", ADEXP_V_OUT_OF_RANGE, "GEO/LATTD");
+    one_bad_value("-LATTD 450000N", "-LATTD 450000E", ADEXP_V_BAD_VALUE, "GEO/LATTD");
+    one_bad_value("-LONGTD 0100000E", "-LONGTD 1900000E", ADEXP_V_OUT_OF_RANGE,
+                  "GEO/LONGTD");
+    one_bad_value("-ESTDATA -PTID ABC -ETO 231130090000", "-ESTDATA -PTID ABC -ETO 231131090000",
+                  ADEXP_V_OUT_OF_RANGE, "ESTDATA/ETO");
+}
+
+static void structure_checks(void **state)
+{
+    (void)state;
+    run r;
+    /* ESTDATA without its ETO; an ETO at the top; ARCID inside ADDR */
+    validate_text(&r, "-TITLE IFPL -ESTDATA -PTID ABC -FL F350 "
+                      "-BEGIN ADDR -FAC X -ARCID ABC -END ADDR -CFL F190\n");
+    assert_int_equal(r.f.n, 3);
+    assert_string_equal(r.f.v[0].field, "ESTDATA");
+    assert_int_equal(r.f.v[0].code, ADEXP_V_MISSING_SUBFIELD);
+    assert_string_equal(r.f.v[0].message, "missing subfield ETO");
+    assert_string_equal(r.f.v[1].field, "ADDR/ARCID[1]");
+    assert_int_equal(r.f.v[1].code, ADEXP_V_NOT_ALLOWED);
+    assert_string_equal(r.f.v[2].field, "CFL");
+    assert_int_equal(r.f.v[2].code, ADEXP_V_UNEXPECTED_VALUE);
+    run_free(&r);
+    /* the -ETO after the compound ends it: a misplaced subfield */
+    validate_text(&r, "-TITLE IFPL -ARCID ABC -ETO 231130090000\n");
+    assert_int_equal(r.f.n, 1);
+    assert_int_equal(r.f.v[0].code, ADEXP_V_MISPLACED);
+    assert_string_equal(r.f.v[0].field, "ETO");
+    run_free(&r);
+    /* one of two: COORDATA needs TO or STO */
+    validate_text(&r, "-TITLE ACT -COORDATA -PTID ABC -TFL F350\n");
+    assert_int_equal(r.f.n, 1);
+    assert_int_equal(r.f.v[0].code, ADEXP_V_MISSING_SUBFIELD);
+    assert_string_equal(r.f.v[0].message, "missing one of (TO | STO)");
+    run_free(&r);
+}
+
+static void paths_and_positions(void **state)
+{
+    (void)state;
+    run r;
+    validate_text(&r, "-TITLE IFPL\r\n-EETFIR LFFF 0045\r\n-EETFIR EDGG 99\n"
+                      "\r-BEGIN RTEPTS -PT -PTID AB -PT -PTID CD -ETO x\n-END RTEPTS\n");
+    assert_int_equal(r.f.n, 2);
+    assert_string_equal(r.f.v[0].field, "EETFIR[2]");
+    assert_int_equal(r.f.v[0].line, 3);
+    assert_int_equal(r.f.v[0].column, 9);
+    assert_int_equal(r.f.v[0].offset, 40);
+    assert_int_equal(r.f.v[0].value.len, 7);
+    assert_string_equal(r.f.v[0].expected, "firindicator timehhmm_elapsed");
+    assert_string_equal(r.f.v[1].field, "RTEPTS/PT[2]/ETO");
+    assert_int_equal(r.f.v[1].line, 5);
+    run_free(&r);
+}
+
+/* A multi-line value: separators between the parts may be line breaks. */
+static void separators_and_lines(void **state)
+{
+    (void)state;
+    run r;
+    validate_text(&r, "-TITLE IFPL -EETFIR LFFF\n 0045 -RFL F350 LIFFY -SPEED N0450\n");
+    assert_int_equal(r.f.n, 0);
+    run_free(&r);
+}
+
+/* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
+static int budget;
+static void *failing_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return budget-- > 0 ? malloc(size) : NULL;
+}
+static void plain_free(void *ctx, void *p, size_t size)
+{
+    (void)ctx, (void)size;
+    free(p);
+}
+
+static void out_of_memory(void **state)
+{
+    (void)state;
+    const char *text = "-TITLE IFPL -RFL X -EOBT Y -ADEP Z -ETO 1\n";
+    adexp_allocator hooks = {failing_alloc, plain_free, NULL};
+    for (int b = 0; b < 10; b++) {
+        adexp_arena arena;
+        adexp_msg msg;
+        adexp_findings f;
+        budget = 1 << 20;
+        adexp_arena_init(&arena, &hooks);
+        arena.chunk_size = 64;
+        adexp_findings_init(&f);
+        adexp_parse(text, strlen(text), &arena, &msg);
+        budget = b;
+        adexp_status st = adexp_validate(&msg, &arena, &f);
+        assert_true(st == ADEXP_OK || st == ADEXP_E_NOMEM);
+        assert_true(f.n <= 4);
+        for (size_t i = 0; i < f.n; i++)
+            assert_non_null(f.v[i].field);
+        adexp_arena_free(&arena);
+    }
+}
+
+/* A value that needs more steps than the budget is NOT_CHECKED, fast. */
+static void budget_runs_out(void **state)
+{
+    (void)state;
+    static char text[200000];
+    size_t n = (size_t)snprintf(text, sizeof text, "-TITLE IFPL -CEQPT ");
+    while (n < sizeof text - 10)
+        text[n++] = 'S';
+    text[n++] = '?';
+    text[n] = '\0';
+    run r;
+    validate_text(&r, text);
+    assert_int_equal(r.f.n, 1);
+    assert_true(r.f.v[0].code == ADEXP_V_NOT_CHECKED || r.f.v[0].code == ADEXP_V_BAD_VALUE);
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_term_valid_and_invalid),
+        cmocka_unit_test(hand_picked_terms),
+        cmocka_unit_test(dfa_agrees_with_matcher),
+        cmocka_unit_test(valid_ifpl_is_clean),
+        cmocka_unit_test(each_bad_value_at_its_field),
+        cmocka_unit_test(structure_checks),
+        cmocka_unit_test(paths_and_positions),
+        cmocka_unit_test(separators_and_lines),
+        cmocka_unit_test(out_of_memory),
+        cmocka_unit_test(budget_runs_out),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,631 @@
+/* The typed view as one JSON line per message (--format view): the view's
+ * fields under lower-case keys, raw values folded as in the tree, decoded
+ * companions beside them (_ft, _m, _utc, _deg), and every other top-level
+ * field under "other". The README's "Typed view" table is the schema. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "dict_ids.h"
+#include "json_out.h"
+#include "json_string.h"
+#include "out_room.h"
+#include "select.h"
+
+/* ------------------------------------------------------------ writing */
+
+typedef struct vw {
+    adexp_buf *b;
+    int ok;
+    int comma;                 /* the next key or element needs a ',' */
+    int trim;                  /* the selection names fields */
+    const adexp_select *sel;
+    adexp_slice eobd;          /* for eobt_utc */
+} vw;
+
+/* Room for n more bytes at the end of the output: a pointer to them, or
+ * NULL (and the writer fails). Reserving a member's worst case once and
+ * then writing without checks keeps the view as cheap as the tree's JSON. */
+static inline char *room(vw *w, size_t n)
+{
+    adexp_buf *b = w->b;
+    if (w->ok && b->cap - b->len >= n)
+        return b->data + b->len;
+    char *o = w->ok ? adexp__buf_room(b, n) : NULL;
+    if (!o)
+        w->ok = 0;
+    return o;
+}
+
+static void commit(vw *w, char *end)
+{
+    w->b->len = (size_t)(end - w->b->data);
+}
+
+static inline void raw(vw *w, const char *s, size_t n)
+{
+    char *o = room(w, n);
+    if (!o)
+        return;
+    if (n == 1)
+        *o = *s;
+    else
+        memcpy(o, s, n);
+    commit(w, o + n);
+}
+#define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
+
+/* s as a JSON string, folded: the library's one rule (json_string.h). */
+static void str(vw *w, adexp_slice s)
+{
+    size_t need = json_string_room(s.len);
+    char *o = need == SIZE_MAX ? NULL : room(w, need);
+    if (o)
+        commit(w, json_string(o, s, 1));
+    else
+        w->ok = 0;
+}
+
+static void sep(vw *w)
+{
+    if (w->comma)
+        RAW(w, ",");
+    w->comma = 1;
+}
+
+/* A key with its ',' before and its ':' after: ",\"arcid\":", in a
+ * fixed-size array so that it is copied by one fixed-size move: writing a
+ * key reserves KEY_ROOM bytes. */
+#define KEY_ROOM 24
+typedef struct key_text {
+    char s[KEY_ROOM + 1];
+    uint8_t len;
+} key_text;
+#define KT(lit) {lit, sizeof(lit) - 1}
+_Static_assert(sizeof(",\"sender_fac_deg\":") <= KEY_ROOM, "the longest key fits");
+
+/* The key at o (room: KEY_ROOM), with its comma when one is due. */
+static inline char *put_key(vw *w, char *o, const key_text *k)
+{
+    size_t skip = !w->comma;
+    memcpy(o, k->s + skip, KEY_ROOM);
+    w->comma = 1;
+    return o + k->len - skip;
+}
+
+static void key(vw *w, const key_text *k)
+{
+    char *o = room(w, KEY_ROOM);
+    if (o)
+        commit(w, put_key(w, o, k));
+}
+
+static void open_(vw *w, const char *c)
+{
+    raw(w, c, 1);
+    w->comma = 0;
+}
+
+static void close_(vw *w, const char *c)
+{
+    raw(w, c, 1);
+    w->comma = 1;
+}
+
+static void put_u64(vw *w, uint64_t v)
+{
+    char tmp[20];
+    size_t n = sizeof tmp;
+    do
+        tmp[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    raw(w, tmp + n, sizeof tmp - n);
+}
+
+/* ------------------------------------------------------------ values */
+
+/* How a member decodes. */
+enum dec { D_NONE = 0, D_LEVEL, D_DATETIME, D_DATE, D_TIME, D_COORD, D_EOBT };
+
+static const adexp_value_type when_type[] = {
+    [D_DATETIME] = ADEXP_VALUE_DATETIME, [D_DATE] = ADEXP_VALUE_DATE,
+    [D_TIME] = ADEXP_VALUE_TIME, [D_EOBT] = ADEXP_VALUE_TIME,
+};
+
+/* A member's keys: its own, then with _ft, _m, _utc, _deg. */
+typedef struct keys {
+    key_text k[5];
+} keys;
+#define KEYS(name) \
+    {{KT(",\"" name "\":"), KT(",\"" name "_ft\":"), KT(",\"" name "_m\":"), \
+      KT(",\"" name "_utc\":"), KT(",\"" name "_deg\":")}}
+
+/* The companions of v at o (room: COMPANION_ROOM). */
+#define COMPANION_ROOM (2 * (KEY_ROOM + SEL_TEXT_BUF + 2))
+static char *companions(vw *w, char *o, const keys *ks, adexp_slice v, int dec)
+{
+    char *e;
+    switch (dec) {
+    case D_LEVEL: {
+        char *at = put_key(w, o, &ks->k[SUF_FT]);
+        if (!(e = sel_companion_at(at, SUF_FT, 0, v, (adexp_slice){0})))
+            return o;
+        o = e;
+        if (v.ptr[0] == 'S' || v.ptr[0] == 'M')
+            o = sel_companion_at(put_key(w, o, &ks->k[SUF_M]), SUF_M, 0, v, (adexp_slice){0});
+        return o;
+    }
+    case D_COORD: {
+        char *at = put_key(w, o, &ks->k[SUF_DEG]);
+        return (e = sel_companion_at(at, SUF_DEG, 0, v, (adexp_slice){0})) ? e : o;
+    }
+    case D_DATETIME: case D_DATE: case D_TIME: case D_EOBT: {
+        char *at = put_key(w, o, &ks->k[SUF_UTC]);
+        *at = '"';
+        e = sel_companion_at(at + 1, SUF_UTC, when_type[dec], v,
+                             dec == D_EOBT ? w->eobd : (adexp_slice){0});
+        if (!e)
+            return o;
+        *e++ = '"';
+        return e;
+    }
+    default:
+        return o;
+    }
+}
+
+/* "k": value and its companions, if the value is there: one reservation
+ * for all three pieces. */
+static void member(vw *w, const keys *ks, adexp_slice v, int dec)
+{
+    if (!v.ptr)
+        return;
+    size_t need = json_string_room(v.len);
+    if (need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
+        w->ok = 0;
+        return;
+    }
+    char *o = room(w, KEY_ROOM + need + COMPANION_ROOM);
+    if (!o)
+        return;
+    o = json_string(put_key(w, o, &ks->k[0]), v, 1);
+    if (dec != D_NONE && v.len)
+        o = companions(w, o, ks, v, dec);
+    commit(w, o);
+}
+
+/* ------------------------------------------------------------ the view */
+
+typedef struct single {
+    keys ks;
+    adexp_slice kw;
+    uint16_t off;              /* offset of its slice in adexp_view */
+    uint8_t dec;
+} single;
+
+#define S(k, KW, d) {KEYS(#k), {#KW, sizeof(#KW) - 1}, offsetof(adexp_view, k), d}
+static const single singles[] = {
+    S(arcid, ARCID, D_NONE), S(adep, ADEP, D_NONE), S(ades, ADES, D_NONE),
+    S(arctyp, ARCTYP, D_NONE), S(eobt, EOBT, D_EOBT), S(eobd, EOBD, D_DATE),
+    S(ifplid, IFPLID, D_NONE), S(ssrcode, SSRCODE, D_NONE), S(fltrul, FLTRUL, D_NONE),
+    S(flttyp, FLTTYP, D_NONE), S(wktrc, WKTRC, D_NONE), S(ceqpt, CEQPT, D_NONE),
+    S(seqpt, SEQPT, D_NONE), S(rfl, RFL, D_LEVEL), S(route, ROUTE, D_NONE),
+    S(altrnt1, ALTRNT1, D_NONE), S(altrnt2, ALTRNT2, D_NONE), S(reg, REG, D_NONE),
+    S(opr, OPR, D_NONE), S(pbn, PBN, D_NONE), S(msgtxt, MSGTXT, D_NONE),
+    S(comment, COMMENT, D_NONE), S(filtim, FILTIM, D_NONE), S(orgnid, ORGNID, D_NONE),
+    S(ctot, CTOT, D_TIME), S(altnz, ALTNZ, D_NONE),
+};
+#undef S
+
+/* The subfields' keys, one table for all the view's objects. */
+enum { K_PTID, K_FL, K_ETO, K_TO, K_SFL, K_LATTD, K_LONGTD, K_GEOID, K_SENDER,
+       K_RECVR, K_SEQNUM, K_STO, K_TFL, K_COUNT };
+static const keys sub_keys[K_COUNT] = {
+    KEYS("ptid"), KEYS("fl"), KEYS("eto"), KEYS("to"), KEYS("sfl"), KEYS("lattd"),
+    KEYS("longtd"), KEYS("geoid"), KEYS("sender_fac"), KEYS("recvr_fac"),
+    KEYS("seqnum"), KEYS("sto"), KEYS("tfl"),
+};
+#define SUB(w, k, v, d) member((w), &sub_keys[k], (v), (d))
+
+static const key_text
+    k_addr = KT(",\"addr\":"), k_eetfir = KT(",\"eetfir\":"), k_speed = KT(",\"speed\":"),
+    k_regul = KT(",\"regul\":"), k_rtepts = KT(",\"rtepts\":"), k_estdata = KT(",\"estdata\":"),
+    k_geo = KT(",\"geo\":"), k_refdata = KT(",\"refdata\":"), k_msgref = KT(",\"msgref\":"),
+    k_coordata = KT(",\"coordata\":"), k_other = KT(",\"other\":"),
+    k_errors = KT(",\"errors\":"), k_value = KT(",\"value\":");
+#define KW(lit) ((adexp_slice){lit, sizeof(lit) - 1})
+
+static int kept(const vw *w, adexp_slice kw)
+{
+    return !w->trim || sel_keeps_keyword(w->sel, kw);
+}
+
+static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
+{
+    if (!s.n || !kept(w, kw))
+        return;
+    key(w, k);
+    open_(w, "[");
+    for (size_t i = 0; i < s.n; i++) {
+        sep(w);
+        str(w, s.v[i]);
+    }
+    close_(w, "]");
+}
+
+static void points(vw *w, const adexp_view *v)
+{
+    if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
+        return;
+    key(w, &k_rtepts);
+    open_(w, "[");
+    for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
+        const adexp_point *p = &v->rtepts[i];
+        sep(w);
+        open_(w, "{");
+        SUB(w, K_PTID, p->ptid, D_NONE);
+        SUB(w, K_FL, p->fl, D_LEVEL);
+        SUB(w, K_ETO, p->eto, D_DATETIME);
+        SUB(w, K_TO, p->to, D_TIME);
+        SUB(w, K_SFL, p->sfl, D_LEVEL);
+        SUB(w, K_LATTD, p->lattd, D_COORD);
+        SUB(w, K_LONGTD, p->longtd, D_COORD);
+        close_(w, "}");
+    }
+    close_(w, "]");
+}
+
+static void estdata(vw *w, const adexp_view *v)
+{
+    if (!v->n_estdata || !kept(w, KW("ESTDATA")))
+        return;
+    key(w, &k_estdata);
+    open_(w, "[");
+    for (size_t i = 0; i < v->n_estdata; i++) {
+        const adexp_estdata *e = &v->estdata[i];
+        sep(w);
+        open_(w, "{");
+        SUB(w, K_PTID, e->ptid, D_NONE);
+        SUB(w, K_ETO, e->eto, D_DATETIME);
+        SUB(w, K_FL, e->fl, D_LEVEL);
+        SUB(w, K_SFL, e->sfl, D_LEVEL);
+        close_(w, "}");
+    }
+    close_(w, "]");
+}
+
+static void geo(vw *w, const adexp_view *v)
+{
+    if (!v->n_geo || !kept(w, KW("GEO")))
+        return;
+    key(w, &k_geo);
+    open_(w, "[");
+    for (size_t i = 0; i < v->n_geo; i++) {
+        const adexp_geo *g = &v->geo[i];
+        sep(w);
+        open_(w, "{");
+        SUB(w, K_GEOID, g->geoid, D_NONE);
+        SUB(w, K_LATTD, g->lattd, D_COORD);
+        SUB(w, K_LONGTD, g->longtd, D_COORD);
+        close_(w, "}");
+    }
+    close_(w, "]");
+}
+
+static void ref(vw *w, const key_text *k, adexp_slice kw, int has, const adexp_ref *r)
+{
+    if (!has || !kept(w, kw))
+        return;
+    key(w, k);
+    open_(w, "{");
+    SUB(w, K_SENDER, r->sender_fac, D_NONE);
+    SUB(w, K_RECVR, r->recvr_fac, D_NONE);
+    SUB(w, K_SEQNUM, r->seqnum, D_NONE);
+    close_(w, "}");
+}
+
+static void coordata(vw *w, const adexp_view *v)
+{
+    if (!v->has_coordata || !kept(w, KW("COORDATA")))
+        return;
+    const adexp_coordata *c = &v->coordata;
+    key(w, &k_coordata);
+    open_(w, "{");
+    SUB(w, K_PTID, c->ptid, D_NONE);
+    SUB(w, K_TO, c->to, D_TIME);
+    SUB(w, K_STO, c->sto, D_TIME);
+    SUB(w, K_TFL, c->tfl, D_LEVEL);
+    SUB(w, K_SFL, c->sfl, D_LEVEL);
+    close_(w, "}");
+}
+
+/* ------------------------------------------------------------ other */
+
+/* What the view takes of a top-level field, by dict_id: the first
+ * occurrence of a single field (its bit in a mask, plus 2), or every
+ * occurrence. Tables have 1024 entries: ADEXP_DICT_NONE masks to a zero
+ * one past DICT_COUNT. */
+enum { TAKES_ALL = 1, TAKES_FIRST = 2 };
+#define ID_TABLE 1024u
+_Static_assert(DICT_COUNT < ID_TABLE && (ADEXP_DICT_NONE & (ID_TABLE - 1)) >= DICT_COUNT,
+               "unknown fields look up a zero entry");
+#define F(n) (TAKES_FIRST + (n))
+static const uint8_t takes[ID_TABLE] = {
+    [DICT_ID_TITLE] = F(0), [DICT_ID_ARCID] = F(1), [DICT_ID_ADEP] = F(2),
+    [DICT_ID_ADES] = F(3), [DICT_ID_ARCTYP] = F(4), [DICT_ID_EOBT] = F(5),
+    [DICT_ID_EOBD] = F(6), [DICT_ID_IFPLID] = F(7), [DICT_ID_SSRCODE] = F(8),
+    [DICT_ID_FLTRUL] = F(9), [DICT_ID_FLTTYP] = F(10), [DICT_ID_WKTRC] = F(11),
+    [DICT_ID_CEQPT] = F(12), [DICT_ID_SEQPT] = F(13), [DICT_ID_RFL] = F(14),
+    [DICT_ID_ROUTE] = F(15), [DICT_ID_ALTRNT1] = F(16), [DICT_ID_ALTRNT2] = F(17),
+    [DICT_ID_REG] = F(18), [DICT_ID_OPR] = F(19), [DICT_ID_PBN] = F(20),
+    [DICT_ID_MSGTXT] = F(21), [DICT_ID_COMMENT] = F(22), [DICT_ID_FILTIM] = F(23),
+    [DICT_ID_ORGNID] = F(24), [DICT_ID_CTOT] = F(25), [DICT_ID_ALTNZ] = F(26),
+    [DICT_ID_REFDATA] = F(27), [DICT_ID_MSGREF] = F(28), [DICT_ID_COORDATA] = F(29),
+    [DICT_ID_EETFIR] = TAKES_ALL, [DICT_ID_SPEED] = TAKES_ALL,
+    [DICT_ID_REGUL] = TAKES_ALL, [DICT_ID_ESTDATA] = TAKES_ALL,
+    [DICT_ID_GEO] = TAKES_ALL, [DICT_ID_ADDR] = TAKES_ALL, [DICT_ID_RTEPTS] = TAKES_ALL,
+};
+#undef F
+
+/* Pointer windows for grouping siblings by keyword: a stack block, and a
+ * heap block for a level that does not fit. */
+#define SCRATCH 256
+typedef struct scratch {
+    const adexp_field **v;
+    size_t used, cap;
+    adexp_allocator a;
+} scratch;
+
+/* Known keywords by dictionary id (the table is in byte order of
+ * keywords), unknown ones after them by bytes; equal keywords by offset. */
+static int before(const adexp_field *a, const adexp_field *b)
+{
+    if (a->dict_id != b->dict_id)
+        return a->dict_id < b->dict_id;
+    if (a->dict_id == ADEXP_DICT_NONE) {
+        size_t n = a->keyword.len < b->keyword.len ? a->keyword.len : b->keyword.len;
+        int c = memcmp(a->keyword.ptr, b->keyword.ptr, n);
+        if (c || a->keyword.len != b->keyword.len)
+            return c ? c < 0 : a->keyword.len < b->keyword.len;
+    }
+    return a->offset < b->offset;
+}
+
+static int by_keyword(const void *pa, const void *pb)
+{
+    const adexp_field *a = *(const adexp_field *const *)pa, *b = *(const adexp_field *const *)pb;
+    return before(a, b) ? -1 : before(b, a);
+}
+
+/* Insertion sort for the usual few fields, qsort beyond. */
+static void sort_fields(const adexp_field **v, size_t n)
+{
+    if (n > 64) {
+        qsort(v, n, sizeof *v, by_keyword);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        const adexp_field *f = v[i];
+        size_t j = i;
+        for (; j > 0 && before(f, v[j - 1]); j--)
+            v[j] = v[j - 1];
+        v[j] = f;
+    }
+}
+
+static int same_keyword(const adexp_field *a, const adexp_field *b)
+{
+    if (a->dict_id != ADEXP_DICT_NONE || b->dict_id != ADEXP_DICT_NONE)
+        return a->dict_id == b->dict_id;
+    return a->keyword.len == b->keyword.len &&
+           memcmp(a->keyword.ptr, b->keyword.ptr, a->keyword.len) == 0;
+}
+
+static void put_value(vw *w, const adexp_field *f, scratch *s);
+
+static void kw_key(vw *w, adexp_slice kw)
+{
+    sep(w);
+    str(w, kw);
+    RAW(w, ":");
+}
+
+/* The fields v[0..n) as object members, grouped by keyword (sorted as
+ * before says):
+ * one occurrence a value, more an array of values. */
+static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
+{
+    sort_fields(v, n);
+    for (size_t i = 0, j; i < n && w->ok; i = j) {
+        for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
+            ;
+        kw_key(w, v[i]->keyword);
+        if (j - i > 1)
+            open_(w, "[");
+        for (size_t k = i; k < j; k++) {
+            if (j - i > 1)
+                sep(w);
+            put_value(w, v[k], s);
+        }
+        if (j - i > 1)
+            close_(w, "]");
+    }
+}
+
+/* A window of n pointers: from the scratch, or its own block (*own). */
+static const adexp_field **window(scratch *s, size_t n, int *own)
+{
+    *own = 0;
+    if (s->cap - s->used >= n) {
+        const adexp_field **v = s->v + s->used;
+        s->used += n;
+        return v;
+    }
+    *own = 1;
+    return n > SIZE_MAX / sizeof *s->v ? NULL : s->a.alloc(s->a.ctx, n * sizeof *s->v);
+}
+
+static void release(scratch *s, const adexp_field **v, size_t n, int own)
+{
+    if (own)
+        s->a.free(s->a.ctx, (void *)v, n * sizeof *v);
+    else
+        s->used -= n;
+}
+
+/* A compound's subfields as an object (its own text under "value"). */
+static void put_compound(vw *w, const adexp_field *f, scratch *s)
+{
+    int own;
+    const adexp_field **v = window(s, f->nchildren, &own);
+    if (!v) {
+        w->ok = 0;
+        return;
+    }
+    size_t n = 0;
+    for (const adexp_field *c = f->child; c && n < f->nchildren; c = c->next)
+        v[n++] = c;
+    open_(w, "{");
+    if (f->value.len) {
+        key(w, &k_value);
+        str(w, f->value);
+    }
+    put_grouped(w, v, n, s);
+    close_(w, "}");
+    release(s, v, f->nchildren, own);
+}
+
+/* A basic field's value; a compound's object; a list's items, each a
+ * one-member object {KEYWORD: value}. */
+static void put_value(vw *w, const adexp_field *f, scratch *s)
+{
+    if (f->kind == ADEXP_LIST) {
+        open_(w, "[");
+        for (const adexp_field *c = f->child; c && w->ok; c = c->next) {
+            sep(w);
+            open_(w, "{");
+            kw_key(w, c->keyword);
+            put_value(w, c, s);
+            close_(w, "}");
+        }
+        close_(w, "]");
+    } else if (f->kind == ADEXP_COMPOUND && f->child) {
+        put_compound(w, f, s);
+    } else {
+        str(w, f->value);
+    }
+}
+
+/* The top-level fields the view does not hold, under "other". */
+static void other(vw *w, const adexp_msg *m, scratch *s)
+{
+    size_t n = 0;
+    uint64_t seen = 0;
+    for (const adexp_field *f = m->fields; f; f = f->next)
+        n++;
+    int own;
+    const adexp_field **v = window(s, n, &own);
+    if (!v) {
+        w->ok = 0;
+        return;
+    }
+    size_t k = 0;
+    for (const adexp_field *f = m->fields; f; f = f->next) {
+        unsigned t = takes[f->dict_id & (ID_TABLE - 1)];
+        if (t == TAKES_ALL)
+            continue;
+        if (t >= TAKES_FIRST) {
+            uint64_t bit = (uint64_t)1 << (t - TAKES_FIRST);
+            if (!(seen & bit)) {
+                seen |= bit;
+                continue;
+            }
+        }
+        if (!w->trim || sel_keeps_keyword(w->sel, f->keyword))
+            v[k++] = f;
+    }
+    if (k) {
+        key(w, &k_other);
+        open_(w, "{");
+        put_grouped(w, v, k, s);
+        close_(w, "}");
+    }
+    release(s, v, n, own);
+}
+
+/* ------------------------------------------------------------ the line */
+
+static void errors(vw *w, const adexp_msg *m)
+{
+    key(w, &k_errors);
+    open_(w, "[");
+    for (size_t i = 0; i < m->nerrors; i++) {
+        const adexp_error *e = &m->errors[i];
+        const char *name = adexp_status_name(e->code);
+        sep(w);
+        RAW(w, "{\"code\":\"");
+        raw(w, name, strlen(name));
+        RAW(w, "\",\"message\":");
+        str(w, (adexp_slice){e->message, strlen(e->message)});
+        RAW(w, ",\"line\":");
+        put_u64(w, e->line);
+        RAW(w, ",\"column\":");
+        put_u64(w, e->column);
+        RAW(w, ",\"offset\":");
+        put_u64(w, e->offset);
+        RAW(w, "}");
+    }
+    close_(w, "]");
+}
+
+static void head(vw *w, const adexp_msg *m, const char *source)
+{
+    RAW(w, "{\"source\":");
+    if (w->ok && !adexp_json_put_name(w->b, (adexp_slice){source, strlen(source)}))
+        w->ok = 0;
+    RAW(w, ",\"index\":");
+    put_u64(w, m->index);
+    RAW(w, ",\"offset\":");
+    put_u64(w, m->offset);
+    RAW(w, ",\"title\":");
+    if (m->view.title.ptr)
+        str(w, m->view.title);
+    else
+        RAW(w, "null");
+    w->comma = 1;
+}
+
+adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const char *source,
+                                   const adexp_select *sel)
+{
+    const adexp_field *stack[SCRATCH];
+    scratch s = {stack, 0, SCRATCH, out->a};
+    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, msg->view.eobd};
+    size_t start = out->len;
+    const adexp_view *v = &msg->view;
+    head(&w, msg, source);
+    for (size_t i = 0; i < sizeof singles / sizeof *singles; i++) {
+        const single *e = &singles[i];
+        adexp_slice val = *(const adexp_slice *)(const void *)((const char *)v + e->off);
+        if (val.ptr && kept(&w, e->kw))
+            member(&w, &e->ks, val, e->dec);
+    }
+    strings(&w, &k_addr, KW("ADDR"), v->addr);
+    strings(&w, &k_eetfir, KW("EETFIR"), v->eetfir);
+    strings(&w, &k_speed, KW("SPEED"), v->speed);
+    strings(&w, &k_regul, KW("REGUL"), v->regul);
+    points(&w, v);
+    estdata(&w, v);
+    geo(&w, v);
+    ref(&w, &k_refdata, KW("REFDATA"), v->has_refdata, &v->refdata);
+    ref(&w, &k_msgref, KW("MSGREF"), v->has_msgref, &v->msgref);
+    coordata(&w, v);
+    other(&w, msg, &s);
+    errors(&w, msg);
+    RAW(&w, "}\n");
+    if (!w.ok) {
+        out->len = start;
+        return ADEXP_E_NOMEM;
+    }
+    return ADEXP_OK;
+}
