@@ -2,8 +2,10 @@
  * is one buffer given to the batch driver, which knows gzip, zstd, xz,
  * bzip2, tar and zip by their first bytes and parses what they hold (seeds
  * in fuzz/corpus/fuzz_unpack). Nothing may crash, leak or over-read; the
- * run must end with every input counted, and a decompressed member is
- * bounded by max_file_size (1 MiB here, so that a bomb stays cheap). */
+ * run must end with every input counted. A plain member is parsed as a
+ * stream, whose held bytes (a message) are bounded by max_file_size; a
+ * packed one is read whole, bounded by it too (1 MiB here, so that a bomb
+ * of nested archives stays cheap). */
 #include <fcntl.h>
 #include <unistd.h>
 

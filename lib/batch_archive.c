@@ -501,6 +501,8 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
 void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
 {
     member_buf head = {0};
+    if (batch_turn(w) != 0)    /* what comes before goes out before waiting */
+        return;
     int kind = probe_stream(w, path, rd, &head);
     prefix_reader p = {.r = {.read = prefix_read}, .rest = rd, .head = head.data,
                        .len = head.len};
