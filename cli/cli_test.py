@@ -348,6 +348,12 @@ def test_archives(tmp):
     rc, out, err = run(zp)
     check("archives: zip members in order", rc == 0 and
           sources(out) == [f"{zp}:z2.adexp", f"{zp}:sub/z1.adexp", f"{zp}:sub/z1.adexp"], err)
+    zd = os.path.join(d, "dirs.zip")
+    with zipfile.ZipFile(zd, "w") as zf:
+        zf.writestr(zipfile.ZipInfo("only/"), "")
+    rc, out, err = run(zd)
+    check("archives: an archive of directories only fails (it is still counted)",
+          rc == 1 and f"{zd}: archive with no member" in err and out == "", err)
     rc, out, err = run("-", stdin=gzip.compress(text))
     check("archives: gzip on standard input", rc == 0 and sources(out) == ["-"] * 3, err)
 

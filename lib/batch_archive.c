@@ -326,7 +326,7 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
             batch_fail(w, path, "out of memory");
             break;
         }
-        members++;
+        members += archive_entry_filetype(e) != AE_IFDIR;   /* a directory is a place */
         if (do_member(w, a, e, last, &mb, depth) != 0) {
             rc = ARCHIVE_OK;   /* reported with the member's name */
             break;
@@ -341,7 +341,7 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
                  (long long)archive_filter_bytes(a, 0), archive_error_string(a));
         batch_fail(w, path, why);
     } else if (members == 0 && rc == ARCHIVE_EOF) {
-        batch_fail(w, path, "archive with no member");
+        batch_fail(w, path, "archive with no member (directories only, or none)");
     }
     free(last);
     free(mb.data);
