@@ -494,6 +494,30 @@ def test_output_safety(tmp):
           int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data), err)
     check("full output: every line it holds is whole JSON",
           all(json.loads(l) for l in data.splitlines()))
+    # The same through a big file cut across workers (its pieces written by
+    # writev) and through a .gz parsed as a stream.
+    import gzip
+    huge = os.path.join(tmp, "huge-out")
+    text = messages_text(16000).encode()   # 2.4 MB: cut into pieces with -j 2
+    write(os.path.join(huge, "big.adexp"), text)
+    write(os.path.join(huge, "big.adexp.gz"), gzip.compress(text))
+    for name in ("big.adexp", "big.adexp.gz"):
+        with open(limited, "wb"):
+            pass
+
+        def five_mb():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (5 << 20, 5 << 20))
+        p = subprocess.run([EXE, "-j", "2", "-o", limited, os.path.join(huge, name)],
+                           capture_output=True, preexec_fn=five_mb, timeout=60)
+        err = p.stderr.decode()
+        data = open(limited, "rb").read()
+        m = re.search(r"output stopped after (\d+) messages \((\d+) bytes", err)
+        check(f"full output from {name}: ends at its last complete line, counted",
+              p.returncode == 1 and m and data.endswith(b"\n") and
+              int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data) and
+              [json.loads(l)["index"] for l in data.splitlines()] ==
+              list(range(data.count(b"\n"))), err)
     mnt = os.path.join(tmp, "tmpfs")
     os.makedirs(mnt)
     if os.geteuid() == 0 and subprocess.run(
