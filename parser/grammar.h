@@ -29,27 +29,58 @@ static ALWAYS_INLINE int stray_subfield(const frame *f, const dict_entry *e)
     return e && is_subfield_level(e) && !(f->entry && dict_allows_entry(f->entry, e));
 }
 
+/* Whether a compound standing in frame around is a list element: the
+ * compound's own subfields aside, the list decides what ends it. A message
+ * list (IFPDLONG) holds a whole message, whose compounds end as at the top. */
+static ALWAYS_INLINE int in_element(const frame *around)
+{
+    return around->kind == FR_LIST &&
+           !(around->entry && (around->entry->flags & DICT_MSG_LIST));
+}
+
+/* Whether e is a keyword that list l holds directly (PT in RTEPTS, FAC in
+ * ADDR), in element ce: the dictionary says which; in a list it does not
+ * know, the keyword of the element itself. */
+static ALWAYS_INLINE int list_item_keyword(const frame *l, const dict_entry *ce,
+                                           const dict_entry *e)
+{
+    return l->entry ? dict_allows_entry(l->entry, e) : e == ce;
+}
+
 /* Whether an unknown field standing in frame f takes field e (entry, NULL
- * if unknown) as its subfield: the spec skips an unknown field up to the
- * next primary keyword; here it takes the known subfields that f has no
- * place for. */
+ * if unknown) as its subfield. At the top, S31 4.3.2 skips an unknown field
+ * up to the next known primary field that is not within a list: here it
+ * takes the known subfields that follow it (a primary or unknown keyword
+ * ends it). Inside a list element it takes only what neither its element
+ * nor its list has a place for: the list's next element and its -END are
+ * never an unknown field's. */
 static ALWAYS_INLINE int grammar_unknown_takes(const frame *f, const dict_entry *e)
 {
-    return stray_subfield(f, e);
+    if (!stray_subfield(f, e))
+        return 0;
+    return !(f->kind == FR_COMPOUND && in_element(f->up) && list_item_keyword(f->up, f->entry, e));
 }
 
 /* Field e (NULL if unknown; not -BEGIN or -END) in compound ce, which stands
- * in frame around (the runs' compounds have no frame of their own): its own
- * subfields are its children; a list element also keeps unknown and stray
- * subfields, up to the next element or primary field. */
+ * in frame around (the runs' compounds have no frame of their own). A
+ * compound's own subfields are its children (S31 4.2: it has no end marker,
+ * it ends at the first keyword it does not allow). In a list element, the
+ * list's element keyword ends the element and starts the list's next item
+ * (no compound nested in an element allows it: dict_test checks); the
+ * element also keeps unknown and stray subfields, up to its next element or
+ * a primary field. */
 static ALWAYS_INLINE grammar_step grammar_in_compound(const dict_entry *ce, const frame *around,
                                                       const dict_entry *e)
 {
     if (e && dict_allows_entry(ce, e))
         return GR_CHILD;
-    if (around->kind == FR_LIST && (!e || stray_subfield(around, e)))
+    if (!in_element(around))
+        return GR_CLOSE;
+    if (e && list_item_keyword(around, ce, e))
+        return GR_NEW_ITEM;
+    if (!e || stray_subfield(around, e))
         return GR_CHILD;
-    return around->kind == FR_LIST ? GR_NEW_ITEM : GR_CLOSE;
+    return GR_CLOSE;
 }
 
 /* Field e (NULL if unknown; not -BEGIN or -END) in frame f, the message or a
@@ -104,20 +135,21 @@ static ALWAYS_INLINE grammar_step grammar_list_in_compound(const dict_entry *ce,
     return x && dict_allows_entry(ce, x) ? GR_CHILD : GR_CLOSE;
 }
 
-/* -BEGIN X in any frame f: the message and a list hold any list. */
+/* -BEGIN X in any frame f: the message and a list hold any list; an
+ * unknown field takes subfields only. */
 static inline grammar_step grammar_list(const frame *f, const dict_entry *x)
 {
     if (f->kind == FR_COMPOUND)
         return grammar_list_in_compound(f->entry, f->up, x);
-    return GR_CHILD;
+    return f->kind == FR_UNKNOWN ? GR_CLOSE : GR_CHILD;
 }
 
-/* Whether -END ends frame f: a compound and a list end at it (the list
- * checks its name); the message and an unknown field's frame report it as
- * having no -BEGIN. */
+/* Whether -END ends frame f: every frame but the message does, up to the
+ * list it closes (which checks its name); in the message, no list is open
+ * and it is reported as having no -BEGIN. */
 static inline int grammar_end_closes(const frame *f)
 {
-    return f->kind == FR_COMPOUND || f->kind == FR_LIST;
+    return f->kind != FR_ROOT;
 }
 
 #endif
