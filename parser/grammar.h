@@ -62,13 +62,17 @@ static ALWAYS_INLINE int grammar_unknown_takes(const frame *f, const dict_entry 
 }
 
 /* Field e (NULL if unknown; not -BEGIN or -END) in compound ce, which stands
- * in frame around (the runs' compounds have no frame of their own). A
- * compound's own subfields are its children (S31 4.2: it has no end marker,
- * it ends at the first keyword it does not allow). In a list element, the
- * list's element keyword ends the element and starts the list's next item
- * (no compound nested in an element allows it: dict_test checks); the
- * element also keeps unknown and stray subfields, up to its next element or
- * a primary field. */
+ * in frame around (the runs' compounds have no frame of their own).
+ * - A compound's own subfields are its children (S31 4.2: it has no end
+ *   marker, it ends at the first keyword it does not allow).
+ * - In a list element, the list's element keyword ends the element and
+ *   starts the list's next item (no compound nested in an element allows
+ *   it: dict_test checks); -TITLE starts the next message.
+ * - Any other keyword belongs to the element: its known subfields, primary
+ *   keywords ("inclusion within a list field is the only occasion when a
+ *   primary field may be used as a subfield", S31 4.3.7, example 3: -RFL
+ *   after a -PT's subfields) and unknown fields alike.
+ * - A compound elsewhere ends at any keyword it does not allow. */
 static ALWAYS_INLINE grammar_step grammar_in_compound(const dict_entry *ce, const frame *around,
                                                       const dict_entry *e)
 {
@@ -78,9 +82,7 @@ static ALWAYS_INLINE grammar_step grammar_in_compound(const dict_entry *ce, cons
         return GR_CLOSE;
     if (e && list_item_keyword(around, ce, e))
         return GR_NEW_ITEM;
-    if (!e || stray_subfield(around, e))
-        return GR_CHILD;
-    return GR_CLOSE;
+    return is_entry(e, DICT_ID_TITLE) ? GR_CLOSE : GR_CHILD;
 }
 
 /* Field e (NULL if unknown; not -BEGIN or -END) in frame f, the message or a
@@ -126,13 +128,19 @@ static inline grammar_step grammar_field(const frame *f, const dict_entry *e)
 }
 
 /* -BEGIN X (x: X's entry, NULL if unknown) in compound ce standing in frame
- * around: a list that ce has a place for is its child; any other ends it. */
+ * around: a list that ce has a place for is its child; in a list element,
+ * as a field would be (grammar_in_compound), a list the list holds
+ * directly starts its next item and any other belongs to the element;
+ * elsewhere it ends ce. */
 static ALWAYS_INLINE grammar_step grammar_list_in_compound(const dict_entry *ce,
                                                            const frame *around,
                                                            const dict_entry *x)
 {
-    (void)around;
-    return x && dict_allows_entry(ce, x) ? GR_CHILD : GR_CLOSE;
+    if (x && dict_allows_entry(ce, x))
+        return GR_CHILD;
+    if (!in_element(around))
+        return GR_CLOSE;
+    return x && list_item_keyword(around, ce, x) ? GR_NEW_ITEM : GR_CHILD;
 }
 
 /* -BEGIN X in any frame f: the message and a list hold any list; an

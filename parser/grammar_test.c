@@ -143,12 +143,38 @@ static void test_unknown_field_ends_element(void **state)
            "TITLE XL?[PT(PTID XQ?) PT(PTID)]");
 }
 
+/* Inside a list element, a primary keyword belongs to the element (S31
+ * 4.3.7, example 3), and so does a list. */
+static void test_primary_in_element(void **state)
+{
+    (void)state;
+    expect("-TITLE IFPL -BEGIN RTEPTS -PT -PTID CMB -ETO 9305091430 -RFL F370 "
+           "-PT -PTID BBB -ETO 9305091500 -END RTEPTS",
+           "TITLE RTEPTS[PT(PTID ETO RFL) PT(PTID ETO)]");
+    expect("-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -RFL F370 -SPEED N0450 -XL 1 -FL F370 "
+           "-PT -PTID B -END RTEPTS",
+           "TITLE RTEPTS[PT(PTID RFL SPEED XL? FL) PT(PTID)]");
+    expect("-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -ESTDATA -PTID B -ETO 1 -PT -PTID C "
+           "-END RTEPTS",
+           "TITLE RTEPTS[PT(PTID ESTDATA(PTID ETO)) PT(PTID)]");
+    expect("-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -BEGIN XL -FAC 1 -END XL -PT -PTID B "
+           "-END RTEPTS",
+           "TITLE RTEPTS[PT(PTID XL?[FAC]) PT(PTID)]");
+    /* a message list holds a message: its compounds end as at the top */
+    expect("-TITLE IFPDQR -BEGIN IFPDLIST -BEGIN IFPDLONG -TITLE IFPL -ORIGIN -FAC A "
+           "-ADEP EDDF -END IFPDLONG -END IFPDLIST",
+           "TITLE IFPDLIST[IFPDLONG[TITLE ORIGIN(FAC) ADEP]]");
+    /* -TITLE still starts the next message */
+    expect("-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -TITLE ACK -ARCID B",
+           "TITLE RTEPTS[PT(PTID)] ; LIST_UNCLOSED:13\nTITLE ARCID");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_shapes),
         cmocka_unit_test(test_unknown_field_ends_element),
-        /* PRIMARY_TEST */
+        cmocka_unit_test(test_primary_in_element),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
