@@ -32,6 +32,15 @@ static int list_open(const frame *f, adexp_slice name)
     return 0;
 }
 
+/* Step over an -END token, reporting text after its list name (-END RTEPTS
+ * NNNN: BEGIN_NO_NAME, as for -BEGIN), which would vanish otherwise. */
+static void take_end(adexp_parser *p)
+{
+    if (p->tok->code != ADEXP_OK)
+        record_error(p, p->tok->code, p->tok->value_offset);
+    advance(p);
+}
+
 /* After the items of list n in frame f: its -END, or an error. */
 void close_list(adexp_parser *p, const frame *f, const adexp_field *n)
 {
@@ -40,7 +49,7 @@ void close_list(adexp_parser *p, const frame *f, const adexp_field *n)
     if (p->tok->kind != FT_END)
         record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
     else if (same_name(p->tok->keyword, n->keyword) || !list_open(f, p->tok->keyword))
-        advance(p);            /* ours, or a mismatch (reported) that closes it */
+        take_end(p);           /* ours, or a mismatch (reported) that closes it */
 }
 
 static void add_list(adexp_parser *p, frame *f)
@@ -72,7 +81,7 @@ static int end_list(adexp_parser *p, const frame *f)
         return 0;
     }
     record_error(p, ADEXP_E_END_WITHOUT_BEGIN, p->tok->offset);
-    advance(p);
+    take_end(p);
     return 1;
 }
 

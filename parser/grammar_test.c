@@ -169,12 +169,26 @@ static void test_primary_in_element(void **state)
            "TITLE RTEPTS[PT(PTID)] ; LIST_UNCLOSED:13\nTITLE ARCID");
 }
 
+/* Where the input breaks a rule, the parser keeps what it read and says so:
+ * nothing is dropped without an error. */
+static void test_nothing_vanishes(void **state)
+{
+    (void)state;
+    expect("-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -END RTEPTS NNNN -ADEP X",
+           "TITLE RTEPTS[PT(PTID)] ADEP ; BEGIN_NO_NAME:44");
+    expect("-TITLE IFPL -END ADDR JUNK -ADEP X",
+           "TITLE ADEP ; END_WITHOUT_BEGIN:13 ; BEGIN_NO_NAME:18");
+    expect("-TITLE IFPL -BEGIN ADDR JUNK -FAC A -END ADDR",
+           "TITLE ADDR[FAC] ; BEGIN_NO_NAME:20");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_shapes),
         cmocka_unit_test(test_unknown_field_ends_element),
         cmocka_unit_test(test_primary_in_element),
+        cmocka_unit_test(test_nothing_vanishes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
