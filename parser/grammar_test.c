@@ -182,6 +182,20 @@ static void test_nothing_vanishes(void **state)
            "TITLE ADDR[FAC] ; BEGIN_NO_NAME:20");
 }
 
+/* A UTF-8 byte order mark at the start of the input is skipped; form feed
+ * and vertical tab separate as TAB does (a -TITLE after them starts the
+ * next message). */
+static void test_bom_and_separators(void **state)
+{
+    (void)state;
+    expect("\xEF\xBB\xBF-TITLE IFPL -ARCID A", "TITLE ARCID");
+    expect("\xEF\xBB\xBF-ARCID A", " ; NO_TITLE:1");
+    expect("-TITLE IFPL -ARCID A\f-TITLE ACK -ARCID B\v-TITLE LAM\f\v-ARCID C",
+           "TITLE ARCID\nTITLE ARCID\nTITLE ARCID");
+    expect("-TITLE IFPL -BEGIN\fRTEPTS\v-PT\f-PTID\vA\f\v-END\vRTEPTS",
+           "TITLE RTEPTS[PT(PTID)]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_unknown_field_ends_element),
         cmocka_unit_test(test_primary_in_element),
         cmocka_unit_test(test_nothing_vanishes),
+        cmocka_unit_test(test_bom_and_separators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

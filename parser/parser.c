@@ -76,9 +76,9 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->buf = buf;
     p->len = buf ? len : 0;
     p->index = 0;
-    p->lc_off = p->lc_bol = 0;
-    p->lc_line = 1;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
+    p->lc_off = p->lc_bol = p->lx.pos;     /* after a byte order mark: column 1 */
+    p->lc_line = 1;
 #if RUN_FUSED
     if (p->fused) {
         p->lx.batch = FUSED_BATCH;
