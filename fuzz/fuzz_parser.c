@@ -85,7 +85,8 @@ static void check_fields(ctx *c, const adexp_field *f, size_t after, uint32_t de
             FUZZ_CHECK(f->keyword.len <= c->o->max_keyword_len);
         if (f->value.len)
             FUZZ_CHECK((size_t)(f->value.ptr - c->buf) > f->offset);
-        FUZZ_CHECK(!(f->flags & ~(ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_TEXT)));
+        FUZZ_CHECK(!(f->flags & ~(ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_TEXT |
+                                   ADEXP_FIELD_MISPLACED)));
         if (f->kind != ADEXP_LIST)
             FUZZ_CHECK(!(f->flags & ADEXP_FIELD_UNKNOWN) == (f->dict_id != ADEXP_DICT_NONE));
         if (f->kind == ADEXP_BASIC)

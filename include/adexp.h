@@ -118,7 +118,9 @@ typedef enum adexp_kind {
 
 enum {
     ADEXP_FIELD_UNKNOWN = 1u << 0,   /* keyword not in the dictionary */
-    ADEXP_FIELD_TEXT = 1u << 1       /* value read as ICAO text (may hold '-') */
+    ADEXP_FIELD_TEXT = 1u << 1,      /* value read as ICAO text (may hold '-') */
+    ADEXP_FIELD_MISPLACED = 1u << 2  /* a known subfield where no open compound
+                                        or list has a place for it (kept) */
 };
 
 typedef struct adexp_field adexp_field;

@@ -147,6 +147,8 @@ static char *put_end(char *o, const adexp_field *f)
 {
     if (f->flags & ADEXP_FIELD_UNKNOWN)
         o = LIT(o, ",\"unknown\":true");
+    else if (f->flags & ADEXP_FIELD_MISPLACED)
+        o = LIT(o, ",\"misplaced\":true");
     *o++ = '}';
     return o;
 }

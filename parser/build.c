@@ -1,5 +1,8 @@
 /* Errors with their line and column, and the frames of a node's children. */
 #include "build.h"
+#include "grammar.h"
+
+const uint64_t grammar_any_row[DICT_SUB_WORDS] = {~0ull, ~0ull, ~0ull, ~0ull};
 
 /* Line and column of off, scanning on from the last answer (errors come in
  * order), so reporting stays linear. LF, CRLF and a lone CR end a line. */
@@ -52,6 +55,7 @@ void parse_children(adexp_parser *p, frame *f, adexp_field *node, frame_kind kin
         .up = f, .kind = kind, .node = node, .tail = &node->child,
         .entry = entry, .depth = f->depth + 1,
         .max_items = kind == FR_LIST ? p->opt.max_list_items : UINT32_MAX,
+        .holds = kind == FR_LIST ? frame_row(kind, entry) : NULL,
     };
     parse_body(p, &child);
     node->nchildren = child.items;

@@ -4,11 +4,12 @@
 #include "build.h"
 #include "grammar.h"
 
-static void add_field(adexp_parser *p, frame *f)
+/* The field at p->tok in frame f, its flags with flags added. */
+static void add_field(adexp_parser *p, frame *f, unsigned flags)
 {
     const dict_entry *e = p->tok->entry;
     adexp_kind kind = e && e->kind == ADEXP_COMPOUND ? ADEXP_COMPOUND : ADEXP_BASIC;
-    unsigned flags = !e ? ADEXP_FIELD_UNKNOWN : e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    flags |= !e ? ADEXP_FIELD_UNKNOWN : e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
     adexp_field *n = new_node(p, f, kind, flags, p->tok->value);
     if (!n)
         return;
@@ -85,15 +86,21 @@ static int end_list(adexp_parser *p, const frame *f)
     return 1;
 }
 
-/* Whether field token t belongs in frame f (else f ends before it). */
-static int field_here(frame *f, const ftok *t)
+/* Read field token t in frame f if it belongs there: returns 0 if f ends
+ * before it. */
+static int field_here(adexp_parser *p, frame *f, const ftok *t)
 {
     switch (grammar_field(f, t->entry)) {
     case GR_CHILD:
         if (f->kind == FR_LIST && is_entry(t->entry, DICT_ID_TITLE))
             f->seen_title = 1;     /* a message list's own -TITLE */
+        add_field(p, f, 0);
         return 1;
     case GR_TAKEN:
+        add_field(p, f, 0);
+        return 1;
+    case GR_MISPLACED:
+        add_field(p, f, ADEXP_FIELD_MISPLACED);
         return 1;
     case GR_NEW_ITEM:
     case GR_CLOSE:
@@ -124,9 +131,8 @@ void parse_body(adexp_parser *p, frame *f)
             advance(p);
             break;
         case FT_FIELD:
-            if (!field_here(f, t))
+            if (!field_here(p, f, t))
                 return;
-            add_field(p, f);
             break;
         case FT_BEGIN:
             if (grammar_list(f, t->entry) != GR_CHILD)

@@ -362,6 +362,7 @@ again:
                 fs->lf = (frame){
                     .up = f, .kind = FR_LIST, .node = list, .tail = &list->child,
                     .entry = le, .depth = f->depth + 1, .max_items = p->opt.max_list_items,
+                    .holds = frame_row(FR_LIST, le),
                 };
                 fr = &fs->lf;
                 tail = &list->child;

@@ -13,6 +13,7 @@
 
 typedef enum grammar_step {
     GR_CHILD,      /* a field of the innermost open frame */
+    GR_MISPLACED,  /* one too, flagged ADEXP_FIELD_MISPLACED */
     GR_TAKEN,      /* a subfield of the unknown field that is open */
     GR_NEW_ITEM,   /* ends the open list element: the list's next item */
     GR_CLOSE,      /* ends the innermost open frame: the one around decides */
@@ -85,30 +86,62 @@ static ALWAYS_INLINE grammar_step grammar_in_compound(const dict_entry *ce, cons
     return is_entry(e, DICT_ID_TITLE) ? GR_CLOSE : GR_CHILD;
 }
 
+/* The row of dict_sub_rows (or one like it) of the subfields that the
+ * message or a list holds directly, for frame.holds: a list its items (PT
+ * in RTEPTS; a list the dictionary does not know, any); the message none
+ * (list NULL, row 0). */
+extern const uint64_t grammar_any_row[DICT_SUB_WORDS];
+
+static inline const uint64_t *frame_row(frame_kind kind, const dict_entry *list)
+{
+    if (list)
+        return dict_sub_rows[list->sub_row];
+    return kind == FR_LIST ? grammar_any_row : dict_sub_rows[0];
+}
+
+/* Whether frame f, the message or a list, has a place for known subfield
+ * e (frame_row). */
+static ALWAYS_INLINE int frame_holds(const frame *f, const dict_entry *e)
+{
+    return dict_row_allows(f->holds, e);
+}
+
 /* Field e (NULL if unknown; not -BEGIN or -END) in frame f, the message or a
- * list, with items fields in it so far. A -TITLE after the first starts
- * the next message: it ends the message, and a list left open; a message
- * list (IFPDLONG) holds one whole message, its own -TITLE first (the
- * descent marks it seen). Any other field is a child. */
+ * list, with items fields in it so far.
+ * - A -TITLE after the first starts the next message (S31 5.2.2: a message
+ *   starts with -TITLE): it ends the message, and a list left open; a
+ *   message list (IFPDLONG) holds one whole message, its own -TITLE first
+ *   (the descent marks it seen).
+ * - A known subfield that f has no place for, where no compound is open
+ *   (-GEOID with no -GEO), is kept and flagged misplaced.
+ * - Any other field is a child (in a list, any primary keyword is an item,
+ *   S31 4.3.5). */
 static ALWAYS_INLINE grammar_step grammar_in_frame(const frame *f, uint32_t items,
                                                    const dict_entry *e)
 {
-    if (!is_entry(e, DICT_ID_TITLE))
-        return GR_CHILD;
-    if (f->kind == FR_ROOT)
-        return items == 0 ? GR_CHILD : GR_CLOSE;
-    if (f->entry && (f->entry->flags & DICT_MSG_LIST) && !f->seen_title)
-        return GR_CHILD;
-    return GR_CLOSE;
+    if (is_entry(e, DICT_ID_TITLE)) {
+        if (f->kind == FR_ROOT)
+            return items == 0 ? GR_CHILD : GR_CLOSE;
+        if (f->entry && (f->entry->flags & DICT_MSG_LIST) && !f->seen_title)
+            return GR_CHILD;
+        return GR_CLOSE;
+    }
+    return e && is_subfield_level(e) && !frame_holds(f, e) ? GR_MISPLACED : GR_CHILD;
 }
 
 /* Whether the runs may read field e (known, its id id) in frame f, the
  * message or a list, with items fields so far, as a child with no more to
- * decide: grammar_in_frame's GR_CHILD, less a message list's own -TITLE. */
+ * decide: grammar_in_frame's GR_CHILD, less a message list's own -TITLE.
+ * (The levels are 0 to 4: the subfields' are the odd ones.) */
 static ALWAYS_INLINE int grammar_plain_child(const frame *f, uint32_t items,
                                              const dict_entry *e, unsigned id)
 {
-    (void)e;
+    _Static_assert((DICT_SUBFIELD & 1) && (DICT_RESERVED_SUBFIELD & 1) &&
+                       !(DICT_PRIMARY & 1) && !(DICT_RESERVED_PRIMARY & 1) &&
+                       !(DICT_SYNTAX & 1),
+                   "the subfield levels are the odd ones");
+    if (e->level & 1)
+        return frame_holds(f, e);
     return id != DICT_ID_TITLE || (f->kind == FR_ROOT && items == 0);
 }
 

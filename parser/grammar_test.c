@@ -43,10 +43,8 @@ static void draw(out *o, const adexp_field *f)
         put(o, f->keyword.ptr, f->keyword.len);
         if (f->flags & ADEXP_FIELD_UNKNOWN)
             put(o, "?", 1);
-#ifdef ADEXP_FIELD_MISPLACED
         if (f->flags & ADEXP_FIELD_MISPLACED)
             put(o, "!", 1);
-#endif
         if (f->child) {
             put(o, f->kind == ADEXP_LIST ? "[" : "(", 1);
             draw(o, f->child);
@@ -196,6 +194,27 @@ static void test_bom_and_separators(void **state)
            "TITLE RTEPTS[PT(PTID)]");
 }
 
+/* A known subfield where no compound or list has a place for it is kept,
+ * flagged misplaced (an unknown field before it takes it, as S31 4.3.2
+ * skips an unknown field; a list element keeps it as its own). */
+static void test_misplaced_subfields(void **state)
+{
+    (void)state;
+    expect("-TITLE IFPL -GEOID 01 -LATTD 520000N -ARCID A", "TITLE GEOID! LATTD! ARCID");
+    expect("-TITLE IFPL -ESTDATA -PTID A -ETO 1 -GEOID G -ARCID X",
+           "TITLE ESTDATA(PTID ETO) GEOID! ARCID");
+    expect("-TITLE IFPL -BEGIN RTEPTS -PTID A -PT -PTID B -END RTEPTS",
+           "TITLE RTEPTS[PTID! PT(PTID)]");
+    expect("-TITLE CAM -FAC LFFFZXZX -SENDER -FAC A -ARCID B", "TITLE FAC! SENDER!(FAC) ARCID");
+    expect("-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -LATTD 1 -END RTEPTS",
+           "TITLE RTEPTS[PT(PTID LATTD)]");
+    expect("-TITLE SAM -TTO -PTID X -TO 1945 -FL F350", "TITLE TTO?(PTID TO FL)");
+    expect("-TITLE IFPL -ARCID A -LATTD 520000N 520000N 520000N 520000N 520000N",
+           "TITLE ARCID LATTD!");
+    expect("-TITLE IFPL -PT -PTID A -FL F1 -ETO 1 -PT -PTID B -FL F1 -ETO 2 -ARCID A",
+           "TITLE PT!(PTID FL ETO) PT!(PTID FL ETO) ARCID");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_primary_in_element),
         cmocka_unit_test(test_nothing_vanishes),
         cmocka_unit_test(test_bom_and_separators),
+        cmocka_unit_test(test_misplaced_subfields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

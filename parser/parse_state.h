@@ -57,6 +57,8 @@ typedef struct frame {
     uint32_t items;            /* children so far: node->nchildren at the end */
     uint32_t max_items;        /* max_list_items in a list, else no limit */
     int seen_title;
+    const uint64_t *holds;     /* the message and a list: the row of the
+                                  subfields it holds directly (frame_row) */
 } frame;
 
 struct adexp_parser {

@@ -3,6 +3,7 @@
  * message is read is said in parse_state.h (the rooms) and grammar.h (the
  * rules). */
 #include "build.h"
+#include "grammar.h"
 
 adexp_options adexp_options_default(void)
 {
@@ -131,7 +132,8 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     msg->index = p->index++;
     msg->offset = p->tok->offset;
     if (p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE)) {
-        frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX};
+        frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX,
+                      .holds = frame_row(FR_ROOT, NULL)};
         parse_body(p, &root);
         if (p->fatal) {
             /* stopped on its own -TITLE (a title past max_message_size,

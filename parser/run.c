@@ -236,6 +236,7 @@ static ALWAYS_INLINE int run_list(adexp_parser *p, frame *f, run *s, ftok *t,
     frame child = {
         .up = f, .kind = FR_LIST, .node = n, .tail = &n->child, .entry = x,
         .depth = f->depth + 1, .max_items = p->opt.max_list_items,
+        .holds = frame_row(FR_LIST, x),
     };
     run cr = *s;
     cr.tail = &n->child;
