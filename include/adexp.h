@@ -204,10 +204,14 @@ typedef struct adexp_msg {
     size_t nfields;            /* all fields in the tree */
     size_t offset, length;     /* the message's span in the buffer */
     size_t index;              /* position in the buffer, from 0 */
-    adexp_error *errors;       /* nerrors entries, at most max_errors */
+    adexp_error *errors;       /* nerrors entries, at most max_errors: in the
+                                  arena, or &lost */
     size_t nerrors;
     size_t nerrors_total;      /* including those not stored */
     adexp_view view;
+    adexp_error lost;          /* errors' one entry (NOMEM) when the arena had
+                                  no room for them: a copy of the message
+                                  keeps pointing at the original's */
 } adexp_msg;
 
 /* ---------------------------------------------------------------- parser */

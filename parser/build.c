@@ -9,7 +9,7 @@ const uint64_t grammar_any_row[DICT_SUB_WORDS] = {~0ull, ~0ull, ~0ull, ~0ull};
 static void locate(adexp_parser *p, size_t off, adexp_error *e)
 {
     if (off < p->lc_off) {
-        p->lc_off = p->lc_bol = 0;
+        p->lc_off = p->lc_bol = p->lc_start;
         p->lc_line = 1;
     }
     const char *b = p->buf;
@@ -24,16 +24,19 @@ static void locate(adexp_parser *p, size_t off, adexp_error *e)
     e->column = (uint32_t)(off - p->lc_bol + 1);
 }
 
+void error_at(adexp_parser *p, adexp_error *e, adexp_status code, size_t offset)
+{
+    e->code = code;
+    e->message = adexp_status_message(code);
+    e->offset = offset;
+    locate(p, offset, e);
+}
+
 void record_error(adexp_parser *p, adexp_status code, size_t offset)
 {
     adexp_msg *m = p->msg;
-    if (m->nerrors < p->opt.max_errors) {
-        adexp_error *e = &p->errors[m->nerrors++];
-        e->code = code;
-        e->message = adexp_status_message(code);
-        e->offset = offset;
-        locate(p, offset, e);
-    }
+    if (m->nerrors < p->opt.max_errors)
+        error_at(p, &p->errors[m->nerrors++], code, offset);
     m->nerrors_total++;
 }
 

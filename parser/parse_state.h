@@ -77,6 +77,7 @@ struct adexp_parser {
                                   max_keyword_len allows all hot keywords) */
     adexp_error *errors;       /* opt.max_errors of them */
     size_t lc_off, lc_bol;     /* line cache: offset, start of its line */
+    size_t lc_start;           /* where line 1 starts (after a byte order mark) */
     uint32_t lc_line;
 };
 
@@ -129,7 +130,8 @@ static inline int same_name(adexp_slice a, adexp_slice b)
     return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* build.c: errors, with line and column */
+/* build.c: errors, with line and column; error_at fills e alone */
+void error_at(adexp_parser *p, adexp_error *e, adexp_status code, size_t offset);
 void record_error(adexp_parser *p, adexp_status code, size_t offset);
 void fatal(adexp_parser *p, adexp_status code, size_t offset);
 

@@ -78,7 +78,7 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->len = buf ? len : 0;
     p->index = 0;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
-    p->lc_off = p->lc_bol = p->lx.pos;     /* after a byte order mark: column 1 */
+    p->lc_start = p->lc_off = p->lc_bol = p->lx.pos;   /* after a byte order mark */
     p->lc_line = 1;
 #if RUN_FUSED
     if (p->fused) {
@@ -98,18 +98,38 @@ static void skip_to_title(adexp_parser *p)
     advance(p);
 }
 
-/* Keep the errors with the message: copy them into the arena. */
+/* Keep the errors with the message: copy them into the arena, never leaving
+ * msg->errors in the parser's scratch array (which the next call, or
+ * adexp_parser_free, would take from under it). With no memory for them,
+ * the message holds one NOMEM error at its start, in msg->lost
+ * (nerrors_total still counts them all). */
 static void keep_errors(adexp_parser *p, adexp_msg *msg)
 {
     if (msg->nerrors == 0)
         return;
     adexp_error *e = adexp_arena_alloc(p->arena, msg->nerrors * sizeof *e);
-    if (e)
-        memcpy(e, p->errors, msg->nerrors * sizeof *e);
-    msg->errors = e ? e : p->errors;   /* else valid until the next call */
+    if (!e) {
+        error_at(p, &msg->lost, ADEXP_E_NOMEM, msg->offset);
+        msg->errors = &msg->lost;
+        msg->nerrors = 1;
+        msg->nerrors_total++;
+        return;
+    }
+    memcpy(e, p->errors, msg->nerrors * sizeof *e);
+    msg->errors = e;
 }
 
-/* Zero the message (800 bytes) with the C library's memset: for a memset of
+/* Out of memory for the view: the message is not whole, so it is said even
+ * when max_errors errors are stored already (it takes the last one's
+ * place; nerrors_total counts both). */
+static void view_nomem(adexp_parser *p, adexp_msg *msg)
+{
+    if (msg->nerrors == p->opt.max_errors)
+        msg->nerrors--;
+    record_error(p, ADEXP_E_NOMEM, msg->offset);
+}
+
+/* Zero the message (over 800 bytes) with the C library's memset: for a memset of
  * a known size this large gcc emits a rep stos, which starts slowly on AMD
  * CPUs and took 5% of a message's parse. The empty asm hides the size. */
 static void clear_msg(adexp_msg *msg)
@@ -152,7 +172,7 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
         end--;
     msg->length = end - msg->offset;
     if (!adexp_view_build(msg, arena))
-        record_error(p, ADEXP_E_NOMEM, msg->offset);
+        view_nomem(p, msg);
     keep_errors(p, msg);
     p->msg = NULL;
     return msg->nerrors ? msg->errors[0].code : ADEXP_OK;
@@ -167,10 +187,6 @@ adexp_status adexp_parse(const char *buf, size_t len, adexp_arena *arena, adexp_
     }
     adexp_parser_reset(p, buf, len);
     adexp_status st = adexp_parser_next(p, arena, msg);
-    if (msg->errors == p->errors) {     /* would dangle */
-        msg->errors = NULL;
-        msg->nerrors = 0;
-    }
-    adexp_parser_free(p);
+    adexp_parser_free(p);              /* msg->errors is not the parser's */
     return st;
 }
