@@ -32,7 +32,8 @@ static void index_lines(ctx *c)
     c->bol = malloc(n * sizeof *c->bol);
     if (!c->bol)
         abort();
-    c->bol[0] = 0;
+    /* line 1 starts after a UTF-8 byte order mark, which the lexer skips */
+    c->bol[0] = c->len >= 3 && memcmp(c->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     c->nlines = 1;
     for (size_t i = 0; i < c->len; i++)
         if (c->buf[i] == '\n' || (c->buf[i] == '\r' && (i + 1 == c->len || c->buf[i + 1] != '\n')))
