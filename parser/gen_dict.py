@@ -805,7 +805,10 @@ def gen_fuzz_dict(entries):
     for e in entries:
         if e["level"] != "syntax":
             out.append('"-%s "' % e["keyword"])
-    out += ['"-BEGIN "', '"-END "', '"("', '")"', '"\\x0D\\x0A"', ""]
+    out += ['"-BEGIN "', '"-END "', '"("', '")"', '"\\x0D\\x0A"',
+            # FF, VT and a byte order mark (separators and a start met in
+            # real files), a local field, -END with text after its name
+            '"\\x0C"', '"\\x0B"', '"\\xEF\\xBB\\xBF"', '"-ISPASS Y "', '"-END RTEPTS NNNN"', ""]
     return "\n".join(out)
 
 
