@@ -16,6 +16,11 @@
  * Every string in a message is a slice of the caller's buffer: keep the
  * buffer alive while the message is in use. Every node comes from the arena:
  * resetting it invalidates the messages parsed before.
+ *
+ * NULL: a pointer argument must not be NULL unless its function's comment
+ * says "may be NULL". The free functions (adexp_arena_free,
+ * adexp_parser_free) accept NULL, as free() does; adexp_buf_free does not
+ * yet. A slice's ptr may be NULL when its len is 0.
  */
 #ifndef ADEXP_H
 #define ADEXP_H
@@ -97,10 +102,12 @@ typedef struct adexp_arena {
     size_t chunk_size;
 } adexp_arena;
 
-/* hooks == NULL uses malloc and free. */
+/* hooks may be NULL: malloc and free. */
 ADEXP_API void adexp_arena_init(adexp_arena *arena, const adexp_allocator *hooks);
+/* size bytes aligned for any type, or NULL on no memory. */
 ADEXP_API void *adexp_arena_alloc(adexp_arena *arena, size_t size);
 ADEXP_API void adexp_arena_reset(adexp_arena *arena);
+/* arena may be NULL (nothing is done). */
 ADEXP_API void adexp_arena_free(adexp_arena *arena);
 
 /* ---------------------------------------------------------------- tree */
@@ -145,8 +152,9 @@ ADEXP_API const adexp_field *adexp_field_find(const adexp_field *first,
 ADEXP_API int adexp_slice_eq(adexp_slice s, const char *cstr);
 
 /* Copy s into dst (size cap, always NUL-terminated when cap > 0) with runs of
- * space, CR, LF and TAB folded to one space and both ends trimmed. Returns the
- * folded length (which may exceed cap - 1: then the copy was truncated). */
+ * space, CR, LF, TAB, FF and VT folded to one space and both ends trimmed.
+ * Returns the folded length (which may exceed cap - 1: then the copy was
+ * truncated). dst may be NULL when cap is 0 (to learn the length). */
 ADEXP_API size_t adexp_fold_copy(adexp_slice s, char *dst, size_t cap);
 
 /* ---------------------------------------------------------------- typed view */
@@ -238,20 +246,27 @@ ADEXP_API adexp_options adexp_options_default(void);
 
 typedef struct adexp_parser adexp_parser;
 
-/* opts == NULL: defaults; hooks == NULL: malloc. Returns NULL on no memory. */
+/* opts may be NULL: defaults; hooks may be NULL: malloc. Returns NULL on no
+ * memory. */
 ADEXP_API adexp_parser *adexp_parser_new(const adexp_options *opts,
                                          const adexp_allocator *hooks);
+/* p may be NULL (nothing is done). */
 ADEXP_API void adexp_parser_free(adexp_parser *p);
-/* Start on a new buffer. No NUL terminator is needed. */
+/* Start on a new buffer. No NUL terminator is needed; buf may be NULL (an
+ * empty input, len ignored). A UTF-8 byte order mark at its start is
+ * skipped. */
 ADEXP_API void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len);
 /* Parse the next message into msg, allocating from arena. Returns ADEXP_END
  * when the buffer holds no more; otherwise the code of the message's first
  * error, or ADEXP_OK. A message with errors still holds what was parsed, and
- * the next call resumes at the next top-level -TITLE. */
+ * the next call resumes at the next top-level -TITLE. msg->errors lives in
+ * the arena (or in msg->lost): it stays valid after later calls and after
+ * adexp_parser_free. */
 ADEXP_API adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena,
                                          adexp_msg *msg);
 
-/* One-shot: parse the first message of buf. */
+/* One-shot: parse the first message of buf (buf may be NULL if len is 0),
+ * with the arena's allocator. */
 ADEXP_API adexp_status adexp_parse(const char *buf, size_t len,
                                    adexp_arena *arena, adexp_msg *msg);
 
@@ -267,7 +282,8 @@ typedef struct adexp_datetime {
     int year, month, day, hour, minute, second;   /* absent parts are 0 */
 } adexp_datetime;
 
-/* Each returns 1 on success, 0 if s is not of the form. */
+/* Each returns 1 on success, 0 if s is not of the form (out may then be
+ * partly written). */
 ADEXP_API int adexp_decode_level(adexp_slice s, adexp_level *out);
 /* ETO: YYMMDDhhmmss; also accepts YYMMDDhhmm. Years 00-69 are 20xx. */
 ADEXP_API int adexp_decode_datetime(adexp_slice s, adexp_datetime *out);
@@ -285,7 +301,9 @@ typedef struct adexp_buf {
     adexp_allocator a;
 } adexp_buf;
 
+/* hooks may be NULL: malloc. */
 ADEXP_API void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks);
+/* b must not be NULL (yet: the JSON writer's own change). */
 ADEXP_API void adexp_buf_free(adexp_buf *b);
 
 /* Append one NDJSON line (with its '\n') for msg. source is the input's
