@@ -1,5 +1,5 @@
-/* fuzz_paths: the parser's runs against its general code alone (parser.c
- * built with ADEXP_PARSER_NO_RUN, symbols renamed general_*, see
+/* fuzz_paths: the parser's runs against its general code alone (parser.c,
+ * build.c and descent.c built with ADEXP_PARSER_NO_RUN, symbols renamed general_*, see
  * parser/meson.build): the same messages, nodes, errors and statuses for
  * any input and limits, with the arena reset per message or not. The runs
  * read only what parser/grammar.h calls a plain child; the corpus and

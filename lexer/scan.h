@@ -2,7 +2,7 @@
  * that reads the common field (a hot keyword with a short basic value). It
  * is shared by the lexer's field loop and the parser's runs, which read such
  * fields straight from the input when the lexer's batch is used up (see
- * run_fused in parser.c), so both take exactly the same fields. */
+ * run_fused in parser/fused.c), so both take exactly the same fields. */
 #ifndef ADEXP_LEXER_SCAN_H
 #define ADEXP_LEXER_SCAN_H
 

@@ -1,5 +1,5 @@
 /* The parser's runs (the loop that reads plain fields with its state in
- * locals) against its general code alone: parser.c built with
+ * locals) against its general code alone: parser.c, build.c and descent.c built with
  * ADEXP_PARSER_NO_RUN, public symbols renamed general_* (see
  * parser/meson.build), must give the same messages: every node, error,
  * status and span, on testdata, a generated corpus and mutations of it
