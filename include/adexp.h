@@ -152,7 +152,8 @@ ADEXP_API const adexp_field *adexp_field_find(const adexp_field *first,
 ADEXP_API int adexp_slice_eq(adexp_slice s, const char *cstr);
 
 /* Copy s into dst (size cap, always NUL-terminated when cap > 0) with runs of
- * space, CR, LF, TAB, FF and VT folded to one space and both ends trimmed.
+ * space, CR, LF and TAB folded to one space and both ends trimmed (as the
+ * JSON writer folds; FF and VT inside a value are kept).
  * Returns the folded length (which may exceed cap - 1: then the copy was
  * truncated). dst may be NULL when cap is 0 (to learn the length). */
 ADEXP_API size_t adexp_fold_copy(adexp_slice s, char *dst, size_t cap);

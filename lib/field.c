@@ -19,7 +19,7 @@ const adexp_field *adexp_field_find(const adexp_field *first, const char *keywor
 
 static int is_fold_sep(char c)
 {
-    return c == ' ' || (c >= '\t' && c <= '\r');   /* TAB, LF, VT, FF, CR */
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
 size_t adexp_fold_copy(adexp_slice s, char *dst, size_t cap)
