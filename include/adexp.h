@@ -241,11 +241,47 @@ typedef struct adexp_options {
     uint32_t max_keyword_len;  /* bytes in one keyword */
     uint32_t max_errors;       /* errors stored per message */
     size_t max_message_size;   /* bytes in one message */
+    const struct adexp_dictionary *dictionary;   /* NULL: Edition 3.1 as built
+                                  in; else an extended one (adexp_dict_load),
+                                  which must outlive the parser */
 } adexp_options;
 
 ADEXP_API adexp_options adexp_options_default(void);
 
 typedef struct adexp_parser adexp_parser;
+
+/* ------------------------------------------------------ dictionary extensions */
+
+/* A dictionary extended at run time: Edition 3.1 plus the rows of an
+ * extension file, in the columns of parser/fields.tsv, tab-separated:
+ *   keyword  level  kind  flags  subfields  value_class
+ * (level: primary, subfield, reserved_primary, reserved_subfield; kind: b, c,
+ * l; flags: TEXT, MSG_LIST comma-separated or -; subfields: space-separated
+ * keywords or -; value_class: text or -; '#' starts a comment line; a header
+ * line "keyword\tlevel..." is allowed). A new keyword is added; a known one
+ * gets the union of its subfields and flags (its level and kind must be
+ * those it has), and a value class given replaces its own. Extended fields
+ * are known: no ADEXP_FIELD_UNKNOWN; their dict_id may be >= the built-in
+ * count (look them up in the dictionary that parsed them). */
+typedef struct adexp_dictionary adexp_dictionary;
+
+typedef struct adexp_dict_error {
+    unsigned line, column;     /* 1-based; 0 when the error is not on a line */
+    char message[200];
+} adexp_dict_error;
+
+/* Load an extension from data[0..len) on top of base (NULL: Edition 3.1).
+ * The result does not refer to base or data: either may be freed first.
+ * Returns NULL on a bad file or no memory, with *err (may be NULL) filled. */
+ADEXP_API adexp_dictionary *adexp_dict_load(const adexp_dictionary *base,
+                                            const char *data, size_t len,
+                                            adexp_dict_error *err);
+/* The same from a file (at most 64 MiB); I/O errors have line 0. */
+ADEXP_API adexp_dictionary *adexp_dict_load_file(const adexp_dictionary *base,
+                                                 const char *path,
+                                                 adexp_dict_error *err);
+/* Accepts NULL. */
+ADEXP_API void adexp_dict_free(adexp_dictionary *d);
 
 /* opts may be NULL: defaults; hooks may be NULL: malloc. Returns NULL on no
  * memory. */
