@@ -1,6 +1,7 @@
 /* The ADEXP lexer. See lexer.h for the design, FORMAT.md rules in comments. */
 #include <string.h>
 
+#include "dict_ext.h"
 #include "dict_ids.h"
 #include "lexer.h"
 #include "scan.h"
@@ -231,11 +232,22 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->pos = lx->len >= 3 && memcmp(lx->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     lx->state = state(lex_between);
     lx->max_keyword_len = max_keyword_len;
+    lx->dict = NULL;
     lx->batch = LEX_BATCH;
     lx->at_dash = 0;
     lx->ntok = lx->itok = 0;
     lx->paren_horizon = 0;
     lx->split_value = 0;
+}
+
+void lexer_use_dictionary(lexer *lx, const adexp_dictionary *d)
+{
+    lx->dict = d;
+}
+
+const dict_entry *lexer_entry(const lexer *lx, const char *s, size_t n)
+{
+    return lx->dict ? dict_ext_lookup(lx->dict, s, n) : lexer_lookup(s, n);
 }
 
 void lexer_fill(lexer *lx)
@@ -394,6 +406,8 @@ __attribute__((target(AVX2_TARGET))) void lexer_start(lexer *lx)
  * field a call. */
 static state_fn lex_dash(lexer *lx)
 {
+    if (lx->dict)
+        return lex_dash_full(lx);
 #if AVX2_SCAN
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
         __builtin_cpu_supports("bmi2"))
@@ -484,9 +498,9 @@ static state_fn lex_dash_full(lexer *lx)
     if (kwlen && (i == n || b[i] == '-' || is_sep((unsigned char)b[i]))) {
         if (kwlen <= lx->max_keyword_len) {
             field_token *t = &lx->tok[lx->ntok];
-            const dict_entry *e = kwlen <= 8 ? hot_keyword(key) : NULL;
+            const dict_entry *e = kwlen <= 8 && !lx->dict ? hot_keyword(key) : NULL;
             if (!e)
-                e = dict_lookup(b + kw, kwlen);
+                e = dict_ext_lookup(lx->dict, b + kw, kwlen);
             t->keyword.ptr = b + kw;
             t->keyword.len = kwlen;
             t->offset = dash;
@@ -711,7 +725,7 @@ static size_t next_primary_field(const lexer *lx, size_t i)
         size_t kw, kwlen;
         if (!field_start(lx, i, &kw, &kwlen))
             continue;
-        const dict_entry *e = dict_lookup(lx->buf + kw, kwlen);
+        const dict_entry *e = dict_ext_lookup(lx->dict, lx->buf + kw, kwlen);
         if (e && (e->level == DICT_PRIMARY || e->level == DICT_RESERVED_PRIMARY ||
                   e->level == DICT_SYNTAX))
             return i;
