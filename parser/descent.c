@@ -113,7 +113,9 @@ void parse_body(adexp_parser *p, frame *f)
 {
     while (!p->fatal) {
 #if !defined(ADEXP_PARSER_NO_RUN)
-        run_fields(p, f);
+        /* the runs know the built-in dictionary only */
+        if (!p->opt.dictionary)
+            run_fields(p, f);
 #endif
         if (p->fatal)
             return;

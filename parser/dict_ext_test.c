@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,153 @@ static void test_file_and_null(void **state)
     adexp_dict_free(NULL);
 }
 
+/* ------------------------------------------------ parsing with an extension */
+
+static const char etfms[] =
+    "# ETFMS target time over, a national point field and a local list\n"
+    "TTO\tprimary\tc\t-\tPTID TO FL\t-\n"
+    "ISPASS\tsubfield\tb\t-\t-\tY|N\n"
+    "TEAM18\tsubfield\tc\t-\tPTID ETO\t-\n"
+    "PT\tsubfield\tc\t-\tISPASS TEAM18\t-\n"
+    "LOCALLIST\tprimary\tl\t-\tLOCALITEM\t-\n"
+    "LOCALITEM\tsubfield\tc\t-\tPTID ISPASS\t-\n"
+    "LOCALTEXT\tprimary\tb\tTEXT\t-\t-\n";
+
+/* The JSON line of the first message of text, parsed with dictionary d. */
+static char *json_of(const adexp_dictionary *d, const char *text, size_t len)
+{
+    adexp_options o = adexp_options_default();
+    o.dictionary = d;
+    adexp_parser *p = adexp_parser_new(&o, NULL);
+    adexp_arena arena;
+    adexp_arena_init(&arena, NULL);
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    adexp_msg m;
+    adexp_parser_reset(p, text, len);
+    while (adexp_parser_next(p, &arena, &m) != ADEXP_END) {
+        assert_int_equal(adexp_json_write(&out, &m, "t"), ADEXP_OK);
+        adexp_arena_reset(&arena);
+    }
+    char *s = malloc(out.len + 1);
+    memcpy(s, out.data ? out.data : "", out.len);
+    s[out.len] = '\0';
+    adexp_buf_free(&out);
+    adexp_arena_free(&arena);
+    adexp_parser_free(p);
+    return s;
+}
+
+static void expect_json(const adexp_dictionary *d, const char *text, const char *json)
+{
+    char *got = json_of(d, text, strlen(text));
+    if (!strstr(got, json))
+        fail_msg("parsed\n  %s\ngot\n  %s\nwanted in it\n  %s", text, got, json);
+    free(got);
+}
+
+static void test_parse_extended(void **state)
+{
+    (void)state;
+    adexp_dictionary *d = load(NULL, etfms, NULL);
+    assert_non_null(d);
+    /* TTO: known, a compound of its three subfields; REGUL after it is
+     * the message's again */
+    const char *sam = "-TITLE SAM -ARCID ABC12 -TTO -PTID VEULE -TO 1050 -FL F300 -REGUL LFPG1\n";
+    expect_json(NULL, sam, "{\"name\":\"TTO\",\"fields\":[");
+    expect_json(NULL, sam, "\"unknown\":true");
+    expect_json(d, sam, "{\"name\":\"TTO\",\"fields\":[{\"name\":\"PTID\",\"value\":\"VEULE\"},"
+                "{\"name\":\"TO\",\"value\":\"1050\"},{\"name\":\"FL\",\"value\":\"F300\"}]},"
+                "{\"name\":\"REGUL\",\"value\":\"LFPG1\"}],\"errors\":[]}");
+    char *j = json_of(d, sam, strlen(sam));
+    assert_null(strstr(j, "unknown"));
+    free(j);
+    /* ISPASS and the compound TEAM18 inside route points */
+    const char *ifpl = "-TITLE IFPL -BEGIN RTEPTS -PT -PTID A -FL F300 -ISPASS Y -TEAM18 -PTID A -ETO 231012010000"
+                       " -PT -PTID B -ISPASS N -END RTEPTS";
+    expect_json(d, ifpl, "{\"name\":\"RTEPTS\",\"items\":["
+                "{\"name\":\"PT\",\"fields\":[{\"name\":\"PTID\",\"value\":\"A\"},"
+                "{\"name\":\"FL\",\"value\":\"F300\"},{\"name\":\"ISPASS\",\"value\":\"Y\"},"
+                "{\"name\":\"TEAM18\",\"fields\":[{\"name\":\"PTID\",\"value\":\"A\"},"
+                "{\"name\":\"ETO\",\"value\":\"231012010000\"}]}]},"
+                "{\"name\":\"PT\",\"fields\":[{\"name\":\"PTID\",\"value\":\"B\"},"
+                "{\"name\":\"ISPASS\",\"value\":\"N\"}]}]}],\"errors\":[]}");
+    j = json_of(d, ifpl, strlen(ifpl));
+    assert_null(strstr(j, "unknown"));
+    free(j);
+    /* a new list of new items */
+    expect_json(d, "-TITLE X -BEGIN LOCALLIST -LOCALITEM -PTID P -ISPASS Y -LOCALITEM -PTID Q -END LOCALLIST",
+                "{\"name\":\"LOCALLIST\",\"items\":[{\"name\":\"LOCALITEM\",\"fields\":["
+                "{\"name\":\"PTID\",\"value\":\"P\"},{\"name\":\"ISPASS\",\"value\":\"Y\"}]},"
+                "{\"name\":\"LOCALITEM\",\"fields\":[{\"name\":\"PTID\",\"value\":\"Q\"}]}]}],"
+                "\"errors\":[]}");
+    /* a new text field: ICAO text with hyphens, in its brackets */
+    expect_json(d, "-TITLE X -LOCALTEXT (FPL-ABC-IS) -ARCID ABC",
+                "{\"name\":\"LOCALTEXT\",\"value\":\"(FPL-ABC-IS)\"},{\"name\":\"ARCID\"");
+    adexp_dict_free(d);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* With an empty extension, and with one that the messages do not use, every
+ * message of testdata parses exactly as with the built-in dictionary (the
+ * general path then reads everything: this also checks it against the
+ * runs). */
+static void test_testdata_unchanged(void **state)
+{
+    (void)state;
+    const char *testdata = getenv("ADEXP_TESTDATA");
+    if (!testdata)
+        skip();
+    adexp_dictionary *empty = load(NULL, "", NULL);
+    adexp_dictionary *unused = load(NULL, "LOCALLIST\tprimary\tl\t-\tLOCALITEM\t-\n"
+                                          "LOCALITEM\tsubfield\tc\t-\tPTID\t-\n", NULL);
+    assert_non_null(empty);
+    assert_non_null(unused);
+    static const char *const dirs[] = {"messages", "invalid", "tricky"};
+    size_t files = 0;
+    for (size_t k = 0; k < 3; k++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s", testdata, dirs[k]);
+        DIR *dp = opendir(dir);
+        if (!dp)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(dp))) {
+            size_t n = strlen(de->d_name);
+            if (n < 6 || strcmp(de->d_name + n - 6, ".adexp") != 0)
+                continue;
+            char path[8192], *a, *b, *c;
+            size_t len;
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            char *text = read_all(path, &len);
+            a = json_of(NULL, text, len);
+            b = json_of(empty, text, len);
+            c = json_of(unused, text, len);
+            if (strcmp(a, b) != 0 || strcmp(a, c) != 0)
+                fail_msg("%s: parsed differently with an extension", path);
+            free(a), free(b), free(c), free(text);
+            files++;
+        }
+        closedir(dp);
+    }
+    assert_true(files > 20);
+    adexp_dict_free(empty);
+    adexp_dict_free(unused);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +348,8 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_too_many_subfields),
         cmocka_unit_test(test_file_and_null),
+        cmocka_unit_test(test_parse_extended),
+        cmocka_unit_test(test_testdata_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,6 +123,10 @@ static ALWAYS_INLINE void advance(adexp_parser *p)
 {
     ftok *f = p->tok = lexer_next_field(&p->lx);
     classify(f);
+    /* a list name in an extended dictionary (list_bracket knows the
+     * built-in one) */
+    if (p->lx.dict && (f->kind == FT_BEGIN || f->kind == FT_END))
+        f->entry = lexer_entry(&p->lx, f->keyword.ptr, f->keyword.len);
 }
 
 static inline int same_name(adexp_slice a, adexp_slice b)

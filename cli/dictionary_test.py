@@ -1,0 +1,85 @@
+"""adexp-parse --dictionary: extension files on the command line.
+
+Run: python3 cli/dictionary_test.py BUILD/cli/adexp-parse SOURCE_ROOT
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE, ROOT = sys.argv[1], sys.argv[2]
+EXT = os.path.join(ROOT, "parser", "extensions")
+failures = []
+passed = [0]
+
+
+def run(args, stdin=b""):
+    return subprocess.run([EXE, "-q"] + args, input=stdin, capture_output=True)
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(name)
+        print("FAIL", name, detail)
+    else:
+        passed[0] += 1
+        print("ok", name)
+
+
+def fields(out):
+    return [json.loads(l)["fields"] for l in out.decode().splitlines()]
+
+
+SAM = (b"-TITLE SAM -ARCID AFR1234 -ADEP LFPG -TTO -PTID VEULE -TO 1050 -FL F300 "
+       b"-REGUL LFFUA12 -CTOT 1043\n")
+IFPL = (b"-TITLE IFPL -ARCID CES123 -BEGIN RTEPTS "
+        b"-PT -PTID ZSNB -FL S0841 -ETO 231012010000 -ISPASS Y "
+        b"-PT -PTID P448 -FL S0841 -ETO 231012011000 -ISPASS N "
+        b"-PT -PTID XYZ -ETO 231012012000 -END RTEPTS\n")
+
+# Without an extension TTO is unknown; with etfms.tsv it is a known compound.
+r = run(["-"], SAM)
+tto = [f for f in fields(r.stdout)[0] if f["name"] == "TTO"][0]
+check("tto unknown without extension", tto.get("unknown") is True, tto)
+r = run(["--dictionary", os.path.join(EXT, "etfms.tsv"), "-"], SAM)
+fs = fields(r.stdout)[0]
+tto = [f for f in fs if f["name"] == "TTO"][0]
+check("tto known with etfms.tsv", r.returncode == 0 and "unknown" not in tto
+      and [s["name"] for s in tto["fields"]] == ["PTID", "TO", "FL"], (r, tto))
+check("fields after tto at top level",
+      [f["name"] for f in fs] == ["TITLE", "ARCID", "ADEP", "TTO", "REGUL", "CTOT"], fs)
+
+# Two files: the second extends the first; PT gains ISPASS.
+r = run(["--dictionary", os.path.join(EXT, "etfms.tsv"),
+         "--dictionary", os.path.join(EXT, "local-route-points.tsv"), "-"], IFPL)
+rte = [f for f in fields(r.stdout)[0] if f["name"] == "RTEPTS"][0]
+pts = rte["items"]
+check("three points, ISPASS known in each", r.returncode == 0 and len(pts) == 3 and
+      [[s["name"] for s in p["fields"]] for p in pts] ==
+      [["PTID", "FL", "ETO", "ISPASS"], ["PTID", "FL", "ETO", "ISPASS"], ["PTID", "ETO"]]
+      and "unknown" not in json.dumps(rte), rte)
+
+# A broken file: exit 2, its path, line and column.
+with tempfile.TemporaryDirectory() as d:
+    bad = os.path.join(d, "bad.tsv")
+    with open(bad, "w") as f:
+        f.write("# ok so far\nTTO\tprimary\tc\t-\tPTID NOSUCH\t-\n")
+    r = run(["--dictionary", bad, "-"], SAM)
+    err = r.stderr.decode()
+    check("broken file: exit 2 with line and column",
+          r.returncode == 2 and (bad + ":2:22: subfield NOSUCH is not defined") in err
+          and r.stdout == b"", (r.returncode, err))
+    r = run(["--dictionary", os.path.join(d, "missing.tsv"), "-"], SAM)
+    check("missing file: exit 2", r.returncode == 2 and "missing.tsv: No such file"
+          in r.stderr.decode(), r.stderr)
+    r = run(["--dictionary"])
+    check("no file name: exit 2", r.returncode == 2 and b"needs a file name" in r.stderr,
+          r.stderr)
+
+# --help documents the option.
+r = subprocess.run([EXE, "--help"], capture_output=True)
+check("--help names --dictionary", b"--dictionary FILE" in r.stdout)
+
+print("%d passed, %d failed" % (passed[0], len(failures)))
+sys.exit(1 if failures else 0)
