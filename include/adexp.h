@@ -265,6 +265,10 @@ typedef struct adexp_parser adexp_parser;
  * count (look them up in the dictionary that parsed them). */
 typedef struct adexp_dictionary adexp_dictionary;
 
+/* Keywords an extended dictionary holds at most, the built-in ones
+ * included: dict_id stays below it (tables by dict_id have this size). */
+#define ADEXP_DICT_MAX_KEYWORDS 1023u
+
 typedef struct adexp_dict_error {
     unsigned line, column;     /* 1-based; 0 when the error is not on a line */
     char message[200];

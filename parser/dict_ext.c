@@ -14,7 +14,8 @@
 
 #define SUB_BIT_NONE (DICT_SUB_WORDS * 64 - 1)
 #define MAX_KEYWORD 255                /* dict_entry.len is a uint8_t */
-#define MAX_ENTRIES 0xFFFEu            /* ids are uint16_t, ADEXP_DICT_NONE apart */
+#define MAX_ENTRIES ADEXP_DICT_MAX_KEYWORDS
+_Static_assert(DICT_COUNT < ADEXP_DICT_MAX_KEYWORDS, "room for new keywords");
 
 /* One row of the file, its cells as slices of the text. */
 typedef struct ext_row {
@@ -235,7 +236,8 @@ static int add_entry(loader *L, const ext_row *r, int level, int kind, unsigned 
 {
     adexp_dictionary *d = L->d;
     if (d->count >= MAX_ENTRIES)
-        return fail(L, r->line, 1, "too many keywords (at most %u)", MAX_ENTRIES);
+        return fail(L, r->line, 1, "too many keywords (at most %u in all, "
+                    "the built-in %zu included)", MAX_ENTRIES, dict_count);
     char *kw = own_str(d, r->cell[0].ptr, r->cell[0].len);
     if (!kw)
         return fail(L, r->line, 1, "out of memory");

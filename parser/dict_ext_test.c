@@ -178,6 +178,26 @@ static void test_too_many_subfields(void **state)
     free(t);
 }
 
+/* dict_id stays below ADEXP_DICT_MAX_KEYWORDS: the 400th new keyword is
+ * refused with its line. */
+static void test_too_many_keywords(void **state)
+{
+    (void)state;
+    size_t cap = 1 << 16, n = 0;
+    char *t = malloc(cap);
+    for (int i = 0; i < 400; i++)
+        n += (size_t)snprintf(t + n, cap - n, "NEWKW%d\tprimary\tb\t-\t-\t-\n", i);
+    adexp_dict_error err;
+    assert_null(adexp_dict_load(NULL, t, n, &err));
+    assert_int_equal(err.line, ADEXP_DICT_MAX_KEYWORDS - dict_count + 1);
+    assert_non_null(strstr(err.message, "too many keywords"));
+    adexp_dictionary *d = adexp_dict_load(NULL, t, n - strlen("NEWKW399\tprimary\tb\t-\t-\t-\n"), &err);
+    assert_non_null(d);
+    assert_int_equal(d->count, ADEXP_DICT_MAX_KEYWORDS);
+    adexp_dict_free(d);
+    free(t);
+}
+
 static void test_file_and_null(void **state)
 {
     (void)state;
@@ -347,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_layers),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_too_many_subfields),
+        cmocka_unit_test(test_too_many_keywords),
         cmocka_unit_test(test_file_and_null),
         cmocka_unit_test(test_parse_extended),
         cmocka_unit_test(test_testdata_unchanged),
