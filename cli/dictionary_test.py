@@ -77,6 +77,22 @@ with tempfile.TemporaryDirectory() as d:
     check("no file name: exit 2", r.returncode == 2 and b"needs a file name" in r.stderr,
           r.stderr)
 
+# Validation knows the extended structure: ADEP made a subfield of PT is
+# no longer NOT_ALLOWED there.
+PTADEP = (b"-TITLE IFPL -ARCID ABC123 -BEGIN RTEPTS -PT -PTID EDDM -ETO 231012010000 "
+          b"-ADEP EDDM -PT -PTID INPUD -ETO 231012011000 -END RTEPTS\n")
+with tempfile.TemporaryDirectory() as d:
+    ext = os.path.join(d, "pt-adep.tsv")
+    with open(ext, "w") as f:
+        f.write("PT\tsubfield\tc\t-\tADEP\t-\n")
+    r = run(["--validate", "-"], PTADEP)
+    w = json.loads(r.stdout)["warnings"]
+    check("validate: ADEP in PT not allowed without extension",
+          [x["code"] for x in w] == ["NOT_ALLOWED"], w)
+    r = run(["--validate", "--dictionary", ext, "-"], PTADEP)
+    w = json.loads(r.stdout)["warnings"]
+    check("validate: ADEP in PT allowed with extension", w == [] and r.returncode == 0, w)
+
 # --help documents the option.
 r = subprocess.run([EXE, "--help"], capture_output=True)
 check("--help names --dictionary", b"--dictionary FILE" in r.stdout)

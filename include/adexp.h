@@ -534,6 +534,11 @@ typedef struct adexp_findings {
     adexp_finding *v;          /* n entries, from the arena given to validate */
     size_t n;
     size_t cap;
+    const struct adexp_dictionary *dictionary;   /* the extended dictionary the
+                                  messages were parsed with, or NULL (set it
+                                  after adexp_findings_init): extended fields
+                                  are then checked for their structure; their
+                                  values have no generated check */
     const char *lc_base;       /* line cache: buffer, offset, line, its start */
     size_t lc_off, lc_bol, lc_index;
     uint32_t lc_line;

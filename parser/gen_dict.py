@@ -669,8 +669,6 @@ def sub_bitmaps(entries):
             index[r] = len(rows)
             rows.append(r)
         row_of.append(index[r])
-    if len(rows) > 256:
-        raise SystemExit("too many subfield rows for uint8_t sub_row")
     return bits, rows, row_of
 
 

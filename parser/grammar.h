@@ -95,7 +95,7 @@ extern const uint64_t grammar_any_row[DICT_SUB_WORDS];
 static inline const uint64_t *frame_row(frame_kind kind, const dict_entry *list)
 {
     if (list)
-        return dict_sub_rows[list->sub_row];
+        return list->row;
     return kind == FR_LIST ? grammar_any_row : dict_sub_rows[0];
 }
 
