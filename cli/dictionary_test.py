@@ -9,6 +9,7 @@ import sys
 import tempfile
 
 EXE, ROOT = sys.argv[1], sys.argv[2]
+WRITE = os.path.join(os.path.dirname(EXE), "adexp-write")
 EXT = os.path.join(ROOT, "parser", "extensions")
 failures = []
 passed = [0]
@@ -92,6 +93,24 @@ with tempfile.TemporaryDirectory() as d:
     r = run(["--validate", "--dictionary", ext, "-"], PTADEP)
     w = json.loads(r.stdout)["warnings"]
     check("validate: ADEP in PT allowed with extension", w == [] and r.returncode == 0, w)
+
+# adexp-write --dictionary: a new ICAO text field (TEXT flag) with hyphens
+# is written back; without the extension it cannot be.
+LT = b"-TITLE X -ARCID A -LOCALTEXT (FPL-ABC-IS) -TTO -PTID VEULE -TO 1050 -FL F300\n"
+with tempfile.TemporaryDirectory() as d:
+    ext = os.path.join(d, "lt.tsv")
+    with open(ext, "w") as f:
+        f.write("TTO\tprimary\tc\t-\tPTID TO FL\t-\nLOCALTEXT\tprimary\tb\tTEXT\t-\t-\n")
+    j = run(["--dictionary", ext, "-"], LT).stdout
+    w = subprocess.run([WRITE, "--dictionary", ext], input=j, capture_output=True)
+    check("adexp-write --dictionary writes a new text field", w.returncode == 0 and
+          w.stdout == LT, (w.returncode, w.stdout, w.stderr))
+    w = subprocess.run([WRITE], input=j, capture_output=True)
+    check("adexp-write without it refuses the hyphens", w.returncode == 1 and
+          b"WRITE_VALUE at LOCALTEXT" in w.stderr, w.stderr)
+    w = subprocess.run([WRITE, "--dictionary", os.path.join(d, "none.tsv")], input=j,
+                       capture_output=True)
+    check("adexp-write: missing dictionary is a usage error", w.returncode == 2, w.stderr)
 
 # --help documents the option.
 r = subprocess.run([EXE, "--help"], capture_output=True)

@@ -398,6 +398,8 @@ typedef struct adexp_write_options {
                                   msg (adexp_tree_same; folded with fold):
                                   catches trees no text reads back as, e.g. a
                                   subfield its compound does not allow */
+    const struct adexp_dictionary *dictionary;   /* the extended dictionary the
+                                  messages are read with, or NULL */
 } adexp_write_options;
 
 /* Line layout, values kept, indent 2, no verify. */
@@ -457,6 +459,9 @@ typedef struct adexp_builder adexp_builder;
 
 /* NULL when the arena is out of memory. */
 ADEXP_API adexp_builder *adexp_builder_new(adexp_arena *arena);
+/* Look keywords up in the extended dictionary d (NULL: the built-in one)
+ * from now on; d must outlive the builder's messages. */
+ADEXP_API void adexp_builder_use_dictionary(adexp_builder *b, const adexp_dictionary *d);
 /* Starts a new message (forgetting any unfinished one) with -TITLE title. */
 ADEXP_API adexp_status adexp_builder_begin(adexp_builder *b, const char *title);
 /* A basic field; value NULL is an empty value. The _n forms take lengths
