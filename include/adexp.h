@@ -19,8 +19,8 @@
  *
  * NULL: a pointer argument must not be NULL unless its function's comment
  * says "may be NULL". The free functions (adexp_arena_free,
- * adexp_parser_free) accept NULL, as free() does; adexp_buf_free does not
- * yet. A slice's ptr may be NULL when its len is 0.
+ * adexp_parser_free, adexp_buf_free, adexp_dict_free) accept NULL, as free()
+ * does. A slice's ptr may be NULL when its len is 0.
  */
 #ifndef ADEXP_H
 #define ADEXP_H
@@ -344,7 +344,7 @@ typedef struct adexp_buf {
 
 /* hooks may be NULL: malloc. */
 ADEXP_API void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks);
-/* b must not be NULL (yet: the JSON writer's own change). */
+/* b may be NULL (nothing is done). */
 ADEXP_API void adexp_buf_free(adexp_buf *b);
 
 /* Append one NDJSON line (with its '\n') for msg. source is the input's

@@ -248,6 +248,8 @@ static void test_free_null(void **state)
     (void)state;
     adexp_arena_free(NULL);
     adexp_parser_free(NULL);
+    adexp_buf_free(NULL);
+    adexp_dict_free(NULL);
 }
 
 int main(void)

@@ -18,6 +18,8 @@ void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
 
 void adexp_buf_free(adexp_buf *b)
 {
+    if (!b)
+        return;
     if (b->data)
         b->a.free(b->a.ctx, b->data, b->cap);
     b->data = NULL;
