@@ -52,7 +52,10 @@ static const char usage[] =
     "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
     "                          (RTEPTS: one per route point)\n"
     "      --title LIST        keep only messages of these titles (IFPL,CHG);\n"
-    "                          the others are counted in the summary\n"
+    "                          the others are counted in the summary\n";
+/* The rest of --help (one string would pass the length C99 compilers
+ * must support). */
+static const char usage_notes[] =
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin);\n"
@@ -74,13 +77,13 @@ static const char usage[] =
     "                          and ranges, and compounds' subfields: each line\n"
     "                          gets \"warnings\", each finding a line on stderr\n"
     "      --strict            with --validate: exit 1 if any warning\n"
+    "      --dictionary FILE   extend the field dictionary with FILE (TSV in\n"
+    "                          the columns of parser/fields.tsv); repeatable,\n"
+    "                          later files extend earlier ones\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
-    "\n";
-/* The rest of --help (one string would pass the length C99 compilers
- * must support). */
-static const char usage_notes[] =
+    "\n"
     "Errors go to standard error as PATH:LINE:COLUMN: CODE: message, or\n"
     "PATH: message for a file that cannot be parsed at all (missing, empty,\n"
     "binary: a NUL byte in its first 4 KiB and no -TITLE, or no '-' in it;\n"
@@ -96,6 +99,7 @@ static const char usage_notes[] =
 
 typedef struct cli {
     adexp_batch_options o;
+    adexp_dictionary *dict;    /* --dictionary files, each on the one before */
     const char *output, *files_from;
     const char *fields, *rows, *titles;
     int quiet, npaths, stdin_paths, strict, list_nul;
@@ -212,6 +216,27 @@ static void set_layout(adexp_write_options *o, int ifps)
     o->fold = !ifps;
 }
 
+/* --dictionary FILE: FILE extends the dictionary so far. A broken file is
+ * a usage error naming its line and column. */
+static int load_dictionary(cli *c, const char *path)
+{
+    adexp_dict_error err;
+    adexp_dictionary *d = adexp_dict_load_file(c->dict, path, &err);
+    if (!d) {
+        if (err.line)
+            fprintf(stderr, "adexp-parse: %s:%u:%u: %s\n", path, err.line, err.column,
+                    err.message);
+        else
+            fprintf(stderr, "adexp-parse: %s: %s\n", path, err.message);
+        fputs("Try 'adexp-parse --help'.\n", stderr);
+        return 2;
+    }
+    adexp_dict_free(c->dict);
+    c->dict = d;
+    c->o.parser.dictionary = d;
+    return -1;
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_option(cli *c, int argc, char **argv, int *i)
 {
@@ -317,6 +342,11 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         if (!(v = value(argc, argv, i, "--max-file-size")))
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.max_file_size) ? usage_error("bad size '%s'", v) : -1;
+    }
+    if (is(a, NULL, "--dictionary")) {
+        if (!(v = value(argc, argv, i, "--dictionary")))
+            return usage_error("%s needs a file name", a);
+        return load_dictionary(c, v);
     }
     return usage_error("unknown option %s", a);
 }
@@ -543,5 +573,6 @@ int main(int argc, char **argv)
     if (rc < 0)
         rc = run(&c);
     free(c.paths);
+    adexp_dict_free(c.dict);
     return rc;
 }

@@ -21,6 +21,8 @@ static const char usage[] =
     "      --layout LAYOUT     line (default): a message a line, values\n"
     "                          folded; ifps: a primary field a line, list\n"
     "                          items indented, values as they are\n"
+    "      --dictionary FILE   extend the field dictionary with FILE, as\n"
+    "                          adexp-parse --dictionary does (repeatable)\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
     "\n"
@@ -39,6 +41,7 @@ typedef struct run {
     FILE *out;
     adexp_buf buf;
     adexp_arena arena;
+    adexp_dictionary *dict;    /* --dictionary files, each on the one before */
     int failed;
 } run;
 
@@ -77,6 +80,8 @@ static void do_line(run *r, const char *name, size_t lineno, const char *line, s
     }
     adexp_arena_reset(&r->arena);
     adexp_builder *b = adexp_builder_new(&r->arena);
+    if (b)
+        adexp_builder_use_dictionary(b, r->dict);
     adexp_msg msg;
     adexp_write_error err;
     if (!b) {
@@ -155,6 +160,24 @@ static int parse_args(run *r, const char **output, int argc, char **argv, int *n
                 return usage_error("unknown layout '%s' (line or ifps)", v);
             r->wo.layout = v[0] == 'i' ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
             r->wo.fold = v[0] != 'i';
+        } else if (strcmp(a, "--dictionary") == 0 || strncmp(a, "--dictionary=", 13) == 0) {
+            const char *v = a[12] == '=' ? a + 13 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v)
+                return usage_error("%s needs a file name", "--dictionary");
+            adexp_dict_error de;
+            adexp_dictionary *d = adexp_dict_load_file(r->dict, v, &de);
+            if (!d) {
+                if (de.line)
+                    fprintf(stderr, "adexp-write: %s:%u:%u: %s\n", v, de.line, de.column,
+                            de.message);
+                else
+                    fprintf(stderr, "adexp-write: %s: %s\n", v, de.message);
+                fputs("Try 'adexp-write --help'.\n", stderr);
+                return 2;
+            }
+            adexp_dict_free(r->dict);
+            r->dict = d;
+            r->wo.dictionary = d;
         } else {
             return usage_error("unknown option %s", a);
         }
@@ -172,8 +195,10 @@ int main(int argc, char **argv)
     const char *output = NULL;
     int nfiles;
     int rc = parse_args(&r, &output, argc, argv, &nfiles);
-    if (rc >= 0)
+    if (rc >= 0) {
+        adexp_dict_free(r.dict);
         return rc;
+    }
     r.out = output ? fopen(output, "wb") : stdout;
     if (!r.out) {
         fprintf(stderr, "adexp-write: %s: %s\n", output, strerror(errno));
@@ -191,5 +216,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "adexp-write: %s: %s\n", output ? output : "output", strerror(errno));
     adexp_buf_free(&r.buf);
     adexp_arena_free(&r.arena);
+    adexp_dict_free(r.dict);
     return werr || r.failed ? 1 : 0;
 }

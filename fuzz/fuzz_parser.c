@@ -10,7 +10,9 @@
  *    the counts, kinds valid, basic fields childless, depth <= max_depth,
  *    keywords A-Z0-9 within the limit, TITLE first;
  *  - adexp_parse() returns the first message's status;
- *  - the same holds when one of the first allocations fails. */
+ *  - the same holds when one of the first allocations fails, and with a
+ *    dictionary extension loaded (new compounds, lists, text fields, and
+ *    subfields added to PT). */
 #include "fuzz_common.h"
 #include "lexer.h"
 
@@ -32,7 +34,8 @@ static void index_lines(ctx *c)
     c->bol = malloc(n * sizeof *c->bol);
     if (!c->bol)
         abort();
-    c->bol[0] = 0;
+    /* line 1 starts after a UTF-8 byte order mark, which the lexer skips */
+    c->bol[0] = c->len >= 3 && memcmp(c->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     c->nlines = 1;
     for (size_t i = 0; i < c->len; i++)
         if (c->buf[i] == '\n' || (c->buf[i] == '\r' && (i + 1 == c->len || c->buf[i + 1] != '\n')))
@@ -85,7 +88,8 @@ static void check_fields(ctx *c, const adexp_field *f, size_t after, uint32_t de
             FUZZ_CHECK(f->keyword.len <= c->o->max_keyword_len);
         if (f->value.len)
             FUZZ_CHECK((size_t)(f->value.ptr - c->buf) > f->offset);
-        FUZZ_CHECK(!(f->flags & ~(ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_TEXT)));
+        FUZZ_CHECK(!(f->flags & ~(ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_TEXT |
+                                   ADEXP_FIELD_MISPLACED)));
         if (f->kind != ADEXP_LIST)
             FUZZ_CHECK(!(f->flags & ADEXP_FIELD_UNKNOWN) == (f->dict_id != ADEXP_DICT_NONE));
         if (f->kind == ADEXP_BASIC)
@@ -197,6 +201,25 @@ static adexp_status parse_all(ctx *c, adexp_options o, const adexp_allocator *ho
     return first;
 }
 
+static const char extension[] =
+    "TTO\tprimary\tc\t-\tPTID TO FL\t-\n"
+    "ISPASS\tsubfield\tb\t-\t-\t-\n"
+    "TEAM18\tsubfield\tc\t-\tPTID ETO TTO\t-\n"
+    "PT\tsubfield\tc\t-\tISPASS TEAM18 RTEPTS\t-\n"
+    "LOCALLIST\tprimary\tl\t-\tLOCALITEM PT\t-\n"
+    "LOCALITEM\tsubfield\tc\t-\tPTID ISPASS LOCALLIST\t-\n"
+    "LOCALTEXT\tprimary\tb\tTEXT\t-\t-\n";
+
+/* Loaded once, kept for the process (reachable: not a leak). */
+static const adexp_dictionary *fuzz_extension(void)
+{
+    static adexp_dictionary *d;
+    if (!d)
+        d = adexp_dict_load(NULL, extension, sizeof extension - 1, NULL);
+    FUZZ_CHECK(d != NULL);
+    return d;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int has_options = size && fuzz_is_option_byte(data[0]);
@@ -215,6 +238,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(st == first);
         adexp_arena_free(&arena);
     }
+
+    /* with the extension: the same invariants */
+    adexp_options oe = o;
+    oe.dictionary = fuzz_extension();
+    parse_all(&c, oe, NULL);
 
     /* again with the 1st to 4th allocation failing: no crash, no leak, and
      * the same invariants (NOMEM is just another error) */

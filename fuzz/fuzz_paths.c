@@ -1,7 +1,12 @@
-/* fuzz_paths: the parser's runs against its general code alone (parser.c
- * built with ADEXP_PARSER_NO_RUN, symbols renamed general_*, see
+/* fuzz_paths: the parser's runs against its general code alone (parser.c,
+ * build.c and descent.c built with ADEXP_PARSER_NO_RUN, symbols renamed general_*, see
  * parser/meson.build): the same messages, nodes, errors and statuses for
- * any input and limits, with the arena reset per message or not. */
+ * any input and limits, with the arena reset per message or not. The runs
+ * read only what parser/grammar.h calls a plain child; the corpus and
+ * fuzz/adexp.dict hold the shapes where it says anything else (local fields
+ * ending route points, primary keywords in them, misplaced subfields,
+ * -END X junk, FF, VT, a byte order mark). The flags compared include
+ * ADEXP_FIELD_MISPLACED. */
 #include "fuzz_common.h"
 
 adexp_parser *general_adexp_parser_new(const adexp_options *opts,

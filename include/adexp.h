@@ -16,6 +16,11 @@
  * Every string in a message is a slice of the caller's buffer: keep the
  * buffer alive while the message is in use. Every node comes from the arena:
  * resetting it invalidates the messages parsed before.
+ *
+ * NULL: a pointer argument must not be NULL unless its function's comment
+ * says "may be NULL". The free functions (adexp_arena_free,
+ * adexp_parser_free, adexp_buf_free, adexp_dict_free) accept NULL, as free()
+ * does. A slice's ptr may be NULL when its len is 0.
  */
 #ifndef ADEXP_H
 #define ADEXP_H
@@ -98,10 +103,12 @@ typedef struct adexp_arena {
     size_t chunk_size;
 } adexp_arena;
 
-/* hooks == NULL uses malloc and free. */
+/* hooks may be NULL: malloc and free. */
 ADEXP_API void adexp_arena_init(adexp_arena *arena, const adexp_allocator *hooks);
+/* size bytes aligned for any type, or NULL on no memory. */
 ADEXP_API void *adexp_arena_alloc(adexp_arena *arena, size_t size);
 ADEXP_API void adexp_arena_reset(adexp_arena *arena);
+/* arena may be NULL (nothing is done). */
 ADEXP_API void adexp_arena_free(adexp_arena *arena);
 
 /* ---------------------------------------------------------------- tree */
@@ -119,7 +126,9 @@ typedef enum adexp_kind {
 
 enum {
     ADEXP_FIELD_UNKNOWN = 1u << 0,   /* keyword not in the dictionary */
-    ADEXP_FIELD_TEXT = 1u << 1       /* value read as ICAO text (may hold '-') */
+    ADEXP_FIELD_TEXT = 1u << 1,      /* value read as ICAO text (may hold '-') */
+    ADEXP_FIELD_MISPLACED = 1u << 2  /* a known subfield where no open compound
+                                        or list has a place for it (kept) */
 };
 
 typedef struct adexp_field adexp_field;
@@ -144,8 +153,10 @@ ADEXP_API const adexp_field *adexp_field_find(const adexp_field *first,
 ADEXP_API int adexp_slice_eq(adexp_slice s, const char *cstr);
 
 /* Copy s into dst (size cap, always NUL-terminated when cap > 0) with runs of
- * space, CR, LF and TAB folded to one space and both ends trimmed. Returns the
- * folded length (which may exceed cap - 1: then the copy was truncated). */
+ * space, CR, LF and TAB folded to one space and both ends trimmed (as the
+ * JSON writer folds; FF and VT inside a value are kept).
+ * Returns the folded length (which may exceed cap - 1: then the copy was
+ * truncated). dst may be NULL when cap is 0 (to learn the length). */
 ADEXP_API size_t adexp_fold_copy(adexp_slice s, char *dst, size_t cap);
 
 /* ---------------------------------------------------------------- typed view */
@@ -203,10 +214,14 @@ typedef struct adexp_msg {
     size_t nfields;            /* all fields in the tree */
     size_t offset, length;     /* the message's span in the buffer */
     size_t index;              /* position in the buffer, from 0 */
-    adexp_error *errors;       /* nerrors entries, at most max_errors */
+    adexp_error *errors;       /* nerrors entries, at most max_errors: in the
+                                  arena, or &lost */
     size_t nerrors;
     size_t nerrors_total;      /* including those not stored */
     adexp_view view;
+    adexp_error lost;          /* errors' one entry (NOMEM) when the arena had
+                                  no room for them: a copy of the message
+                                  keeps pointing at the original's */
 } adexp_msg;
 
 /* ---------------------------------------------------------------- parser */
@@ -227,26 +242,73 @@ typedef struct adexp_options {
     uint32_t max_keyword_len;  /* bytes in one keyword */
     uint32_t max_errors;       /* errors stored per message */
     size_t max_message_size;   /* bytes in one message */
+    const struct adexp_dictionary *dictionary;   /* NULL: Edition 3.1 as built
+                                  in; else an extended one (adexp_dict_load),
+                                  which must outlive the parser */
 } adexp_options;
 
 ADEXP_API adexp_options adexp_options_default(void);
 
 typedef struct adexp_parser adexp_parser;
 
-/* opts == NULL: defaults; hooks == NULL: malloc. Returns NULL on no memory. */
+/* ------------------------------------------------------ dictionary extensions */
+
+/* A dictionary extended at run time: Edition 3.1 plus the rows of an
+ * extension file, in the columns of parser/fields.tsv, tab-separated:
+ *   keyword  level  kind  flags  subfields  value_class
+ * (level: primary, subfield, reserved_primary, reserved_subfield; kind: b, c,
+ * l; flags: TEXT, MSG_LIST comma-separated or -; subfields: space-separated
+ * keywords or -; value_class: text or -; '#' starts a comment line; a header
+ * line "keyword\tlevel..." is allowed). A new keyword is added; a known one
+ * gets the union of its subfields and flags (its level and kind must be
+ * those it has), and a value class given replaces its own. Extended fields
+ * are known: no ADEXP_FIELD_UNKNOWN; their dict_id may be >= the built-in
+ * count (look them up in the dictionary that parsed them). */
+typedef struct adexp_dictionary adexp_dictionary;
+
+/* Keywords an extended dictionary holds at most, the built-in ones
+ * included: dict_id stays below it (tables by dict_id have this size). */
+#define ADEXP_DICT_MAX_KEYWORDS 1023u
+
+typedef struct adexp_dict_error {
+    unsigned line, column;     /* 1-based; 0 when the error is not on a line */
+    char message[200];
+} adexp_dict_error;
+
+/* Load an extension from data[0..len) on top of base (NULL: Edition 3.1).
+ * The result does not refer to base or data: either may be freed first.
+ * Returns NULL on a bad file or no memory, with *err (may be NULL) filled. */
+ADEXP_API adexp_dictionary *adexp_dict_load(const adexp_dictionary *base,
+                                            const char *data, size_t len,
+                                            adexp_dict_error *err);
+/* The same from a file (at most 64 MiB); I/O errors have line 0. */
+ADEXP_API adexp_dictionary *adexp_dict_load_file(const adexp_dictionary *base,
+                                                 const char *path,
+                                                 adexp_dict_error *err);
+/* Accepts NULL. */
+ADEXP_API void adexp_dict_free(adexp_dictionary *d);
+
+/* opts may be NULL: defaults; hooks may be NULL: malloc. Returns NULL on no
+ * memory. */
 ADEXP_API adexp_parser *adexp_parser_new(const adexp_options *opts,
                                          const adexp_allocator *hooks);
+/* p may be NULL (nothing is done). */
 ADEXP_API void adexp_parser_free(adexp_parser *p);
-/* Start on a new buffer. No NUL terminator is needed. */
+/* Start on a new buffer. No NUL terminator is needed; buf may be NULL (an
+ * empty input, len ignored). A UTF-8 byte order mark at its start is
+ * skipped. */
 ADEXP_API void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len);
 /* Parse the next message into msg, allocating from arena. Returns ADEXP_END
  * when the buffer holds no more; otherwise the code of the message's first
  * error, or ADEXP_OK. A message with errors still holds what was parsed, and
- * the next call resumes at the next top-level -TITLE. */
+ * the next call resumes at the next top-level -TITLE. msg->errors lives in
+ * the arena (or in msg->lost): it stays valid after later calls and after
+ * adexp_parser_free. */
 ADEXP_API adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena,
                                          adexp_msg *msg);
 
-/* One-shot: parse the first message of buf. */
+/* One-shot: parse the first message of buf (buf may be NULL if len is 0),
+ * with the arena's allocator. */
 ADEXP_API adexp_status adexp_parse(const char *buf, size_t len,
                                    adexp_arena *arena, adexp_msg *msg);
 
@@ -262,7 +324,8 @@ typedef struct adexp_datetime {
     int year, month, day, hour, minute, second;   /* absent parts are 0 */
 } adexp_datetime;
 
-/* Each returns 1 on success, 0 if s is not of the form. */
+/* Each returns 1 on success, 0 if s is not of the form (out may then be
+ * partly written). */
 ADEXP_API int adexp_decode_level(adexp_slice s, adexp_level *out);
 /* ETO: YYMMDDhhmmss; also accepts YYMMDDhhmm. Years 00-69 are 20xx. */
 ADEXP_API int adexp_decode_datetime(adexp_slice s, adexp_datetime *out);
@@ -280,7 +343,9 @@ typedef struct adexp_buf {
     adexp_allocator a;
 } adexp_buf;
 
+/* hooks may be NULL: malloc. */
 ADEXP_API void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks);
+/* b may be NULL (nothing is done). */
 ADEXP_API void adexp_buf_free(adexp_buf *b);
 
 /* Append one NDJSON line (with its '\n') for msg. source is the input's
@@ -334,6 +399,8 @@ typedef struct adexp_write_options {
                                   msg (adexp_tree_same; folded with fold):
                                   catches trees no text reads back as, e.g. a
                                   subfield its compound does not allow */
+    const struct adexp_dictionary *dictionary;   /* the extended dictionary the
+                                  messages are read with, or NULL */
 } adexp_write_options;
 
 /* Line layout, values kept, indent 2, no verify. */
@@ -393,6 +460,9 @@ typedef struct adexp_builder adexp_builder;
 
 /* NULL when the arena is out of memory. */
 ADEXP_API adexp_builder *adexp_builder_new(adexp_arena *arena);
+/* Look keywords up in the extended dictionary d (NULL: the built-in one)
+ * from now on; d must outlive the builder's messages. */
+ADEXP_API void adexp_builder_use_dictionary(adexp_builder *b, const adexp_dictionary *d);
 /* Starts a new message (forgetting any unfinished one) with -TITLE title. */
 ADEXP_API adexp_status adexp_builder_begin(adexp_builder *b, const char *title);
 /* A basic field; value NULL is an empty value. The _n forms take lengths
@@ -470,6 +540,11 @@ typedef struct adexp_findings {
     adexp_finding *v;          /* n entries, from the arena given to validate */
     size_t n;
     size_t cap;
+    const struct adexp_dictionary *dictionary;   /* the extended dictionary the
+                                  messages were parsed with, or NULL (set it
+                                  after adexp_findings_init): extended fields
+                                  are then checked for their structure; their
+                                  values have no generated check */
     const char *lc_base;       /* line cache: buffer, offset, line, its start */
     size_t lc_off, lc_bol, lc_index;
     uint32_t lc_line;

@@ -1,6 +1,7 @@
 /* The ADEXP lexer. See lexer.h for the design, FORMAT.md rules in comments. */
 #include <string.h>
 
+#include "dict_ext.h"
 #include "dict_ids.h"
 #include "lexer.h"
 #include "scan.h"
@@ -9,7 +10,7 @@
 #define A CC_ALNUM
 /* Separators: space, CR, LF and, for robustness, TAB. Keywords: A-Z 0-9. */
 const uint8_t lexer_class[256] = {
-    ['\t'] = S, ['\n'] = S, ['\r'] = S, [' '] = S,
+    ['\t'] = S, ['\n'] = S, ['\v'] = S, ['\f'] = S, ['\r'] = S, [' '] = S,
     ['0'] = A, ['1'] = A, ['2'] = A, ['3'] = A, ['4'] = A,
     ['5'] = A, ['6'] = A, ['7'] = A, ['8'] = A, ['9'] = A,
     ['A'] = A, ['B'] = A, ['C'] = A, ['D'] = A, ['E'] = A, ['F'] = A,
@@ -226,14 +227,27 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
 {
     lx->buf = buf ? buf : "";     /* no arithmetic on a null pointer */
     lx->len = buf ? len : 0;
-    lx->pos = 0;
+    /* a UTF-8 byte order mark, which editors write at the start of a file,
+     * is no part of the input (offsets still count from its first byte) */
+    lx->pos = lx->len >= 3 && memcmp(lx->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     lx->state = state(lex_between);
     lx->max_keyword_len = max_keyword_len;
+    lx->dict = NULL;
     lx->batch = LEX_BATCH;
     lx->at_dash = 0;
     lx->ntok = lx->itok = 0;
     lx->paren_horizon = 0;
     lx->split_value = 0;
+}
+
+void lexer_use_dictionary(lexer *lx, const adexp_dictionary *d)
+{
+    lx->dict = d;
+}
+
+const dict_entry *lexer_entry(const lexer *lx, const char *s, size_t n)
+{
+    return lx->dict ? dict_ext_lookup(lx->dict, s, n) : lexer_lookup(s, n);
 }
 
 void lexer_fill(lexer *lx)
@@ -294,11 +308,10 @@ static state_fn lex_between(lexer *lx)
 static inline void sse2_value_masks(const char *p, uint32_t *nsep, uint32_t *dash)
 {
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i sp = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
-                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
-                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+    /* TAB, LF, VT, FF and CR are the bytes 9 to 13: x - 9 <= 4 unsigned */
+    __m128i low = _mm_sub_epi8(x, _mm_set1_epi8('\t'));
+    __m128i sp = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                              _mm_cmpeq_epi8(_mm_min_epu8(low, _mm_set1_epi8(4)), low));
     *nsep = ~(uint32_t)_mm_movemask_epi8(sp);
     *dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
 }
@@ -376,7 +389,7 @@ void lexer_resume(lexer *lx, size_t dash, const field_scan *x)
 
 __attribute__((target(AVX2_TARGET))) void lexer_start(lexer *lx)
 {
-    size_t dash = skip_seps(lx, 0);
+    size_t dash = skip_seps(lx, lx->pos);
     unsigned kmax = lx->max_keyword_len < 8 ? lx->max_keyword_len : 8;
     field_scan x;
     if (lx->len - dash > 32 && lx->buf[dash] == '-' &&
@@ -393,6 +406,8 @@ __attribute__((target(AVX2_TARGET))) void lexer_start(lexer *lx)
  * field a call. */
 static state_fn lex_dash(lexer *lx)
 {
+    if (lx->dict)
+        return lex_dash_full(lx);
 #if AVX2_SCAN
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
         __builtin_cpu_supports("bmi2"))
@@ -483,9 +498,9 @@ static state_fn lex_dash_full(lexer *lx)
     if (kwlen && (i == n || b[i] == '-' || is_sep((unsigned char)b[i]))) {
         if (kwlen <= lx->max_keyword_len) {
             field_token *t = &lx->tok[lx->ntok];
-            const dict_entry *e = kwlen <= 8 ? hot_keyword(key) : NULL;
+            const dict_entry *e = kwlen <= 8 && !lx->dict ? hot_keyword(key) : NULL;
             if (!e)
-                e = dict_lookup(b + kw, kwlen);
+                e = dict_ext_lookup(lx->dict, b + kw, kwlen);
             t->keyword.ptr = b + kw;
             t->keyword.len = kwlen;
             t->offset = dash;
@@ -710,7 +725,7 @@ static size_t next_primary_field(const lexer *lx, size_t i)
         size_t kw, kwlen;
         if (!field_start(lx, i, &kw, &kwlen))
             continue;
-        const dict_entry *e = dict_lookup(lx->buf + kw, kwlen);
+        const dict_entry *e = dict_ext_lookup(lx->dict, lx->buf + kw, kwlen);
         if (e && (e->level == DICT_PRIMARY || e->level == DICT_RESERVED_PRIMARY ||
                   e->level == DICT_SYNTAX))
             return i;

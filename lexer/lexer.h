@@ -70,6 +70,10 @@ struct lexer {
     size_t pos;                /* next byte to scan */
     state_fn state;
     uint32_t max_keyword_len;
+    const adexp_dictionary *dict;   /* NULL: the built-in dictionary; else an
+                                  extended one: every keyword is looked up
+                                  in it, and the fast loops (which know only
+                                  the built-in hot keywords) are left out */
     unsigned batch;            /* tokens a fill makes at most: LEX_BATCH, or
                                   fewer for a parser that reads the common
                                   fields itself */
@@ -83,6 +87,11 @@ struct lexer {
 };
 
 void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len);
+/* After lexer_init: read keywords in the extended dictionary d (NULL: the
+ * built-in one). */
+void lexer_use_dictionary(lexer *lx, const adexp_dictionary *d);
+/* The entry of keyword s[0..n) in lx's dictionary, or NULL. */
+const dict_entry *lexer_entry(const lexer *lx, const char *s, size_t n);
 /* Run states until a new batch holds tokens (up to lx->batch). */
 void lexer_fill(lexer *lx);
 /* The next field token, valid until the next call. After FT_EOF, returns

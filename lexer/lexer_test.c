@@ -103,6 +103,17 @@ static void test_keyword_at_end_of_input(void **state)
     CHECK("-TITLE IFPL -END", FIELD("TITLE", 0, "IFPL", 7), FIELD("END", 12, "", 16), END_OF(16));
 }
 
+/* FF and VT separate as TAB does (in real files: page breaks); a UTF-8 byte
+ * order mark at the start is skipped, offsets still counted from it. */
+static void test_ff_vt_and_bom(void **state)
+{
+    (void)state;
+    CHECK("-TITLE\fIFPL\v-\vARCID A\f\v-RFL F330",
+          FIELD("TITLE", 0, "IFPL", 7), FIELD("ARCID", 12, "A", 20),
+          FIELD("RFL", 23, "F330", 28), END_OF(32));
+    CHECK("\xEF\xBB\xBF-TITLE IFPL", FIELD("TITLE", 3, "IFPL", 10), END_OF(14));
+}
+
 static void test_value_spans_lines_and_is_trimmed(void **state)
 {
     (void)state;
@@ -286,6 +297,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic_fields),
+        cmocka_unit_test(test_ff_vt_and_bom),
         cmocka_unit_test(test_separators_after_dash),
         cmocka_unit_test(test_no_separator_before_dash),
         cmocka_unit_test(test_keyword_glued_to_next_field),

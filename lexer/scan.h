@@ -2,7 +2,7 @@
  * that reads the common field (a hot keyword with a short basic value). It
  * is shared by the lexer's field loop and the parser's runs, which read such
  * fields straight from the input when the lexer's batch is used up (see
- * run_fused in parser.c), so both take exactly the same fields. */
+ * run_fused in parser/fused.c), so both take exactly the same fields. */
 #ifndef ADEXP_LEXER_SCAN_H
 #define ADEXP_LEXER_SCAN_H
 
@@ -81,15 +81,15 @@ static inline const dict_entry *hot_hit(uint64_t key, unsigned k)
 #if AVX2_SCAN
 #define AVX2_TARGET "avx2,bmi,bmi2"
 
-/* The separators (space, TAB, LF, CR) among the 32 bytes of x, as a bit
+/* The separators (space, TAB, LF, VT, FF, CR) among the 32 bytes of x, as a bit
  * mask: one byte shuffle, as a byte is a separator if it equals the entry
  * of its low nibble in this table. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline uint32_t
 avx2_sep_mask(__m256i x)
 {
-    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0,
-                                          '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t',
-                                          '\n', 0, 0, '\r', 0, 0);
+    const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', '\v',
+                                          '\f', '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0,
+                                          '\t', '\n', '\v', '\f', '\r', 0, 0);
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
 }
 

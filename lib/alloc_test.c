@@ -176,12 +176,91 @@ static void test_out_of_memory_at_the_view(void **state)
     assert_true(seen > 0);
 }
 
+/* Many errors, then a view that needs a second chunk: src for the tests
+ * below. */
+static size_t errors_then_big_view(char *src, size_t cap)
+{
+    size_t len = (size_t)snprintf(src, cap, "-TITLE IFPL -ARCID A ");
+    for (int i = 0; i < 20; i++)
+        len += (size_t)snprintf(src + len, cap - len, "-END X ");
+    for (int i = 0; i < 990; i++)
+        len += (size_t)snprintf(src + len, cap - len, "-EETFIR X %04d ", i);
+    return len;
+}
+
+/* Out of memory at the view is reported even when max_errors errors are
+ * stored already: it takes the last one's place. */
+static void nomem_stored(adexp_status st, const adexp_msg *m, int *seen)
+{
+    (void)st;
+    if (!m->view.title.ptr || m->view.eetfir.n == 990)
+        return;                /* no message, or the view was built */
+    (*seen)++;
+    int found = 0;
+    for (size_t i = 0; i < m->nerrors; i++)
+        found |= m->errors[i].code == ADEXP_E_NOMEM;
+    assert_true(found);
+    assert_true(m->nerrors_total > m->nerrors);
+}
+
+static void test_out_of_memory_at_the_view_with_errors_full(void **state)
+{
+    (void)state;
+    static char src[990 * 16 + 256];
+    size_t len = errors_then_big_view(src, sizeof src);
+    int seen = 0;
+    for (size_t k = 0; k < 8; k++)
+        parse_failing_after(k, src, len, nomem_stored, &seen);
+    assert_true(seen > 0);
+}
+
+/* msg.errors never points into the parser: the errors read after the parser
+ * is freed (ASan and valgrind see a read of freed memory), whichever
+ * allocation fails. */
+static void test_errors_outlive_the_parser(void **state)
+{
+    (void)state;
+    static char src[990 * 16 + 256];
+    size_t len = errors_then_big_view(src, sizeof src);
+    for (size_t k = 0; k < 8; k++) {
+        size_t budget = k;
+        adexp_allocator hooks = {failing_alloc, plain_free, &budget};
+        adexp_parser *p = adexp_parser_new(NULL, &hooks);
+        if (!p)
+            continue;
+        adexp_arena arena;
+        adexp_msg m;
+        adexp_arena_init(&arena, &hooks);
+        adexp_parser_reset(p, src, len);
+        adexp_status st = adexp_parser_next(p, &arena, &m);
+        adexp_parser_free(p);
+        assert_true(m.nerrors > 0);
+        assert_int_equal(st, m.errors[0].code);
+        for (size_t i = 0; i < m.nerrors; i++)
+            assert_true(m.errors[i].code > ADEXP_END && m.errors[i].code < ADEXP_STATUS_COUNT);
+        adexp_arena_free(&arena);
+    }
+}
+
+/* The free functions accept NULL, as free() does. */
+static void test_free_null(void **state)
+{
+    (void)state;
+    adexp_arena_free(NULL);
+    adexp_parser_free(NULL);
+    adexp_buf_free(NULL);
+    adexp_dict_free(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_allocations_per_message),
         cmocka_unit_test(test_out_of_memory_is_an_error),
         cmocka_unit_test(test_out_of_memory_at_the_view),
+        cmocka_unit_test(test_out_of_memory_at_the_view_with_errors_full),
+        cmocka_unit_test(test_errors_outlive_the_parser),
+        cmocka_unit_test(test_free_null),
     };
     return cmocka_run_group_tests_name("alloc", tests, NULL, NULL);
 }

@@ -96,6 +96,8 @@ void adexp_arena_reset(adexp_arena *arena)
 
 void adexp_arena_free(adexp_arena *arena)
 {
+    if (!arena)
+        return;
     adexp_chunk *c = arena->head;
     while (c) {
         adexp_chunk *next = c->next;

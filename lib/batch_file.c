@@ -65,6 +65,7 @@ int batch_worker_init(batch_worker *w, const adexp_batch *b)
     adexp_arena_init(&w->arena, NULL);
     adexp_buf_init(&w->out, NULL);
     adexp_buf_init(&w->scratch, NULL);
+    w->findings.dictionary = b->o.parser.dictionary;
     return 0;
 }
 

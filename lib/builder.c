@@ -4,6 +4,7 @@
 
 #include "adexp.h"
 #include "dict.h"
+#include "dict_ext.h"
 #include "internal.h"
 #include "lexer.h"
 
@@ -23,6 +24,7 @@ struct adexp_builder {
     open_field *open;          /* innermost open compound or list */
     open_field *spare;         /* closed ones, for reuse */
     size_t nfields;
+    const adexp_dictionary *dict;   /* NULL: the built-in dictionary */
 };
 
 adexp_builder *adexp_builder_new(adexp_arena *arena)
@@ -34,6 +36,11 @@ adexp_builder *adexp_builder_new(adexp_arena *arena)
         b->tail = &b->fields;
     }
     return b;
+}
+
+void adexp_builder_use_dictionary(adexp_builder *b, const adexp_dictionary *d)
+{
+    b->dict = d;
 }
 
 static adexp_status fail(adexp_builder *b, adexp_status code)
@@ -79,7 +86,7 @@ static adexp_field *add_node(adexp_builder *b, const char *k, size_t klen, const
         fail(b, ADEXP_E_BUILD_ORDER);
         return NULL;
     }
-    const dict_entry *e = keyword_ok(k, klen) ? dict_lookup(k, klen) : NULL;
+    const dict_entry *e = keyword_ok(k, klen) ? dict_ext_lookup(b->dict, k, klen) : NULL;
     if (!keyword_ok(k, klen) || (kind != ADEXP_LIST && e && e->level == DICT_SYNTAX)) {
         fail(b, ADEXP_E_WRITE_KEYWORD);
         return NULL;

@@ -18,6 +18,8 @@ void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
 
 void adexp_buf_free(adexp_buf *b)
 {
+    if (!b)
+        return;
     if (b->data)
         b->a.free(b->a.ctx, b->data, b->cap);
     b->data = NULL;
@@ -147,6 +149,8 @@ static char *put_end(char *o, const adexp_field *f)
 {
     if (f->flags & ADEXP_FIELD_UNKNOWN)
         o = LIT(o, ",\"unknown\":true");
+    else if (f->flags & ADEXP_FIELD_MISPLACED)
+        o = LIT(o, ",\"misplaced\":true");
     *o++ = '}';
     return o;
 }

@@ -6,9 +6,10 @@
 
 #include "adexp.h"
 
+/* The lexer's separators (FF and VT too), which the writer folds. */
 static int is_fold_sep(char c)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
 /* The next folded byte of s from *i on ('\0' past the end: values may hold

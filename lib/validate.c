@@ -8,6 +8,7 @@
 
 #include "adexp.h"
 #include "dict.h"
+#include "dict_ext.h"
 #include "validate_internal.h"
 #include "validate_table.h"
 
@@ -326,23 +327,28 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
                          const dict_entry *parent, int lax, int want)
 {
     place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
-    const uint64_t *row = parent ? dict_sub_rows[parent->sub_row] : NULL;
+    const uint64_t *row = parent ? parent->row : NULL;
     present p = {{0}};
     for (const adexp_field *f = first; f; f = f->next) {
         pl.f = f;
         unsigned id = f->dict_id;
-        if (id >= dict_count) {                /* unknown: its fields only */
+        const dict_entry *e = dict_ext_entry(w->out->dictionary, id);
+        if (!e) {                              /* unknown: its fields only */
             if (f->child)
                 visit_all(w, f->child, &pl, NULL, 1, 0);
             continue;
         }
-        const dict_entry *e = &dict_table[id];
-        const vrule *r = &vrules[id];
         if (want)
             p.w[e->sub_bit >> 6] |= (uint64_t)1 << (e->sub_bit & 63);
         if (!lax && (row ? !dict_row_allows(row, e)
                          : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
             misplaced(w, &pl, parent);
+        if (id >= dict_count) {                /* an extension's: structure only */
+            if (e->kind != ADEXP_BASIC)
+                visit_all(w, f->child, &pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0, 0);
+            continue;
+        }
+        const vrule *r = &vrules[id];
         if (e->kind != ADEXP_BASIC)
             visit_structured(w, &pl, e, r);
         else if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))

@@ -15,6 +15,7 @@
 
 #include "adexp.h"
 #include "dict.h"
+#include "dict_ext.h"
 #include "json_out.h"
 #include "lexer.h"
 
@@ -37,7 +38,7 @@ typedef struct writer {
 
 adexp_write_options adexp_write_options_default(void)
 {
-    adexp_write_options o = {ADEXP_LAYOUT_LINE, 0, 2, 0};
+    adexp_write_options o = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL};
     return o;
 }
 
@@ -184,6 +185,7 @@ static int text_value_ok(writer *w, const adexp_field *f, size_t dash, size_t vo
     const adexp_buf *b = w->out;
     lexer lx;
     lexer_init(&lx, b->data + dash, b->len - dash, UINT32_MAX);
+    lexer_use_dictionary(&lx, w->o->dictionary);
     const field_token *t = lexer_next_field(&lx);
     size_t vlen = b->len - voff;
     int same = t->kind == FT_FIELD && t->code == ADEXP_OK && t->value.len == vlen &&
@@ -276,7 +278,7 @@ static int put_plain(writer *w, const adexp_field *f, int newline, unsigned dept
 /* The dictionary entry of f's keyword, or NULL. The node's dict_id (the
  * parser's and the builder's) is taken when it names that keyword: a
  * compare instead of a lookup. */
-static const dict_entry *entry_of(const adexp_field *f)
+static const dict_entry *entry_of(const writer *w, const adexp_field *f)
 {
     if (f->dict_id < dict_count) {
         const dict_entry *e = &dict_table[f->dict_id];
@@ -287,13 +289,13 @@ static const dict_entry *entry_of(const adexp_field *f)
         if (i == f->keyword.len && i == e->len)
             return e;
     }
-    return dict_lookup(f->keyword.ptr, f->keyword.len);
+    return dict_ext_lookup(w->o->dictionary, f->keyword.ptr, f->keyword.len);
 }
 
 /* -KEYWORD value: a basic field, or a compound's own part. */
 static int put_field(writer *w, const adexp_field *f, int newline, unsigned depth)
 {
-    const dict_entry *e = entry_of(f);
+    const dict_entry *e = entry_of(w, f);
     if ((!e && !keyword_ok(f->keyword)) || (e && e->level == DICT_SYNTAX))
         return fail(w, ADEXP_E_WRITE_KEYWORD, f);
     int text = e && (e->flags & DICT_TEXT);
@@ -368,7 +370,9 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
 {
     adexp_arena arena;
     adexp_arena_init(&arena, &w->out->a);
-    adexp_parser *p = adexp_parser_new(NULL, &w->out->a);
+    adexp_options po = adexp_options_default();
+    po.dictionary = w->o->dictionary;
+    adexp_parser *p = adexp_parser_new(&po, &w->out->a);
     if (!p)
         return fail(w, ADEXP_E_NOMEM, NULL);
     adexp_parser_reset(p, w->out->data + start, w->out->len - start);

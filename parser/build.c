@@ -1,12 +1,15 @@
 /* Errors with their line and column, and the frames of a node's children. */
 #include "build.h"
+#include "grammar.h"
+
+const uint64_t grammar_any_row[DICT_SUB_WORDS] = {~0ull, ~0ull, ~0ull, ~0ull};
 
 /* Line and column of off, scanning on from the last answer (errors come in
  * order), so reporting stays linear. LF, CRLF and a lone CR end a line. */
 static void locate(adexp_parser *p, size_t off, adexp_error *e)
 {
     if (off < p->lc_off) {
-        p->lc_off = p->lc_bol = 0;
+        p->lc_off = p->lc_bol = p->lc_start;
         p->lc_line = 1;
     }
     const char *b = p->buf;
@@ -21,16 +24,19 @@ static void locate(adexp_parser *p, size_t off, adexp_error *e)
     e->column = (uint32_t)(off - p->lc_bol + 1);
 }
 
+void error_at(adexp_parser *p, adexp_error *e, adexp_status code, size_t offset)
+{
+    e->code = code;
+    e->message = adexp_status_message(code);
+    e->offset = offset;
+    locate(p, offset, e);
+}
+
 void record_error(adexp_parser *p, adexp_status code, size_t offset)
 {
     adexp_msg *m = p->msg;
-    if (m->nerrors < p->opt.max_errors) {
-        adexp_error *e = &p->errors[m->nerrors++];
-        e->code = code;
-        e->message = adexp_status_message(code);
-        e->offset = offset;
-        locate(p, offset, e);
-    }
+    if (m->nerrors < p->opt.max_errors)
+        error_at(p, &p->errors[m->nerrors++], code, offset);
     m->nerrors_total++;
 }
 
@@ -52,6 +58,7 @@ void parse_children(adexp_parser *p, frame *f, adexp_field *node, frame_kind kin
         .up = f, .kind = kind, .node = node, .tail = &node->child,
         .entry = entry, .depth = f->depth + 1,
         .max_items = kind == FR_LIST ? p->opt.max_list_items : UINT32_MAX,
+        .holds = kind == FR_LIST ? frame_row(kind, entry) : NULL,
     };
     parse_body(p, &child);
     node->nchildren = child.items;

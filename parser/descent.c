@@ -4,11 +4,12 @@
 #include "build.h"
 #include "grammar.h"
 
-static void add_field(adexp_parser *p, frame *f)
+/* The field at p->tok in frame f, its flags with flags added. */
+static void add_field(adexp_parser *p, frame *f, unsigned flags)
 {
     const dict_entry *e = p->tok->entry;
     adexp_kind kind = e && e->kind == ADEXP_COMPOUND ? ADEXP_COMPOUND : ADEXP_BASIC;
-    unsigned flags = !e ? ADEXP_FIELD_UNKNOWN : e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    flags |= !e ? ADEXP_FIELD_UNKNOWN : e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
     adexp_field *n = new_node(p, f, kind, flags, p->tok->value);
     if (!n)
         return;
@@ -32,6 +33,15 @@ static int list_open(const frame *f, adexp_slice name)
     return 0;
 }
 
+/* Step over an -END token, reporting text after its list name (-END RTEPTS
+ * NNNN: BEGIN_NO_NAME, as for -BEGIN), which would vanish otherwise. */
+static void take_end(adexp_parser *p)
+{
+    if (p->tok->code != ADEXP_OK)
+        record_error(p, p->tok->code, p->tok->value_offset);
+    advance(p);
+}
+
 /* After the items of list n in frame f: its -END, or an error. */
 void close_list(adexp_parser *p, const frame *f, const adexp_field *n)
 {
@@ -40,7 +50,7 @@ void close_list(adexp_parser *p, const frame *f, const adexp_field *n)
     if (p->tok->kind != FT_END)
         record_error(p, ADEXP_E_LIST_UNCLOSED, n->offset);
     else if (same_name(p->tok->keyword, n->keyword) || !list_open(f, p->tok->keyword))
-        advance(p);            /* ours, or a mismatch (reported) that closes it */
+        take_end(p);           /* ours, or a mismatch (reported) that closes it */
 }
 
 static void add_list(adexp_parser *p, frame *f)
@@ -72,19 +82,25 @@ static int end_list(adexp_parser *p, const frame *f)
         return 0;
     }
     record_error(p, ADEXP_E_END_WITHOUT_BEGIN, p->tok->offset);
-    advance(p);
+    take_end(p);
     return 1;
 }
 
-/* Whether field token t belongs in frame f (else f ends before it). */
-static int field_here(frame *f, const ftok *t)
+/* Read field token t in frame f if it belongs there: returns 0 if f ends
+ * before it. */
+static int field_here(adexp_parser *p, frame *f, const ftok *t)
 {
     switch (grammar_field(f, t->entry)) {
     case GR_CHILD:
         if (f->kind == FR_LIST && is_entry(t->entry, DICT_ID_TITLE))
             f->seen_title = 1;     /* a message list's own -TITLE */
+        add_field(p, f, 0);
         return 1;
     case GR_TAKEN:
+        add_field(p, f, 0);
+        return 1;
+    case GR_MISPLACED:
+        add_field(p, f, ADEXP_FIELD_MISPLACED);
         return 1;
     case GR_NEW_ITEM:
     case GR_CLOSE:
@@ -97,7 +113,9 @@ void parse_body(adexp_parser *p, frame *f)
 {
     while (!p->fatal) {
 #if !defined(ADEXP_PARSER_NO_RUN)
-        run_fields(p, f);
+        /* the runs know the built-in dictionary only */
+        if (!p->opt.dictionary)
+            run_fields(p, f);
 #endif
         if (p->fatal)
             return;
@@ -115,9 +133,8 @@ void parse_body(adexp_parser *p, frame *f)
             advance(p);
             break;
         case FT_FIELD:
-            if (!field_here(f, t))
+            if (!field_here(p, f, t))
                 return;
-            add_field(p, f);
             break;
         case FT_BEGIN:
             if (grammar_list(f, t->entry) != GR_CHILD)

@@ -405,6 +405,34 @@ static void test_syntax_keywords(void **state)
     assert_int_equal(nsyntax, 2);
 }
 
+/* parser/grammar.h relies on it: inside a list's element, a compound's own
+ * subfields are its children and the list's element keyword starts the next
+ * item; no compound reachable from a list's elements allows a keyword the
+ * list holds directly, so the two never meet. */
+static void reach_no_item(const dict_entry *list, const dict_entry *e, int depth)
+{
+    assert_true(depth < 16);
+    for (size_t j = 0; e->kind == ADEXP_COMPOUND && j < e->nsub; j++) {
+        const dict_entry *s = &dict_table[e->sub[j]];
+        if (dict_allows(list, e->sub[j]))
+            fail_msg("%s: %s allows %s, an item of the list", list->keyword, e->keyword,
+                     s->keyword);
+        reach_no_item(list, s, depth + 1);
+    }
+}
+
+static void test_elements_never_allow_items(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < dict_count; i++) {
+        const dict_entry *l = &dict_table[i];
+        if (l->kind != ADEXP_LIST)
+            continue;
+        for (size_t j = 0; j < l->nsub; j++)
+            reach_no_item(l, &dict_table[l->sub[j]], 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_kinds_and_relations),
         cmocka_unit_test(test_duplicates_merged),
         cmocka_unit_test(test_flags),
+        cmocka_unit_test(test_elements_never_allow_items),
         cmocka_unit_test(test_syntax_keywords),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -362,6 +362,7 @@ again:
                 fs->lf = (frame){
                     .up = f, .kind = FR_LIST, .node = list, .tail = &list->child,
                     .entry = le, .depth = f->depth + 1, .max_items = p->opt.max_list_items,
+                    .holds = frame_row(FR_LIST, le),
                 };
                 fr = &fs->lf;
                 tail = &list->child;
@@ -390,7 +391,7 @@ again:
             fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
         } else if (e->kind == ADEXP_COMPOUND && fr->depth < p->opt.max_depth) {
             c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
-            crow = dict_sub_rows[e->sub_row];
+            crow = e->row;
             tail = &c->child;
             if (!in_compound && !at_tail && x.id == DICT_ID_PT) {
                 /* its usual subfields at once, and the points after it in
@@ -470,7 +471,7 @@ compound_in_c:  /* an allowed subfield of c that is no basic field */
             fs->nested_c = c;
         }
         adexp_field *in = fused_node(&ptr, &tail, b + dash + 1, &x, dash, ADEXP_COMPOUND);
-        const uint64_t *irow = dict_sub_rows[x.e->sub_row];
+        const uint64_t *irow = x.e->row;
         tail = &in->child;
         dash += 1 + x.de;
         for (;;) {

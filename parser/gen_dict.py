@@ -669,8 +669,6 @@ def sub_bitmaps(entries):
             index[r] = len(rows)
             rows.append(r)
         row_of.append(index[r])
-    if len(rows) > 256:
-        raise SystemExit("too many subfield rows for uint8_t sub_row")
     return bits, rows, row_of
 
 
@@ -711,7 +709,7 @@ def gen_table_c(entries):
             "/* dict_allows in O(1): every keyword that is ever a subfield or",
             " * element has a bit (sub_bit, in id order; the others have bit",
             " * %d, clear in every row), every entry with subfields a row of" % SUB_BIT_NONE,
-            " * dict_sub_rows (sub_row; identical rows shared, row 0 empty). */",
+            " * dict_sub_rows (row; identical rows shared, row 0 empty). */",
             "const uint64_t dict_sub_rows[%d][DICT_SUB_WORDS] = {" % len(rows)]
     for r in rows:
         words = [0] * SUB_WORDS
@@ -726,10 +724,10 @@ def gen_table_c(entries):
         kw = e["keyword"]
         flags = " | ".join(FLAG_C[f] for f in e["flags"]) or "0"
         sub = ("sub_%s" % kw) if e["sub_ids"] else "NULL"
-        out.append("    {%s, %d, %s, %s, %s, %d, %d, %d, %s, %s}," % (
+        out.append("    {%s, %d, %s, %s, %s, %d, %d, %d, %s, dict_sub_rows[%d], %s}," % (
             _c_string(kw), len(kw), LEVEL_C[e["level"]], KIND_C[e["kind"]],
-            flags, len(e["sub_ids"]), row_of[i], bits.get(i, SUB_BIT_NONE), sub,
-            _c_string(e["value_class"])))
+            flags, len(e["sub_ids"]), bits.get(i, SUB_BIT_NONE), i, sub,
+            row_of[i], _c_string(e["value_class"])))
     out += ["};",
             "",
             "const size_t dict_count = sizeof dict_table / sizeof dict_table[0];",
@@ -792,6 +790,8 @@ def gen_table_c(entries):
             "    return dict_allows_entry(parent, &dict_table[child_id]);",
             "}",
             ""]
+    if max(len(e["sub_ids"]) for e in entries) > 255:
+        raise SystemExit("too many subfields of one keyword for uint8_t nsub")
     if maxlen > 255:
         raise SystemExit("keyword too long for uint8_t len")
     if hp["bbits"] == 0:
@@ -805,7 +805,10 @@ def gen_fuzz_dict(entries):
     for e in entries:
         if e["level"] != "syntax":
             out.append('"-%s "' % e["keyword"])
-    out += ['"-BEGIN "', '"-END "', '"("', '")"', '"\\x0D\\x0A"', ""]
+    out += ['"-BEGIN "', '"-END "', '"("', '")"', '"\\x0D\\x0A"',
+            # FF, VT and a byte order mark (separators and a start met in
+            # real files), a local field, -END with text after its name
+            '"\\x0C"', '"\\x0B"', '"\\xEF\\xBB\\xBF"', '"-ISPASS Y "', '"-END RTEPTS NNNN"', ""]
     return "\n".join(out)
 
 

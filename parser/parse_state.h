@@ -57,6 +57,8 @@ typedef struct frame {
     uint32_t items;            /* children so far: node->nchildren at the end */
     uint32_t max_items;        /* max_list_items in a list, else no limit */
     int seen_title;
+    const uint64_t *holds;     /* the message and a list: the row of the
+                                  subfields it holds directly (frame_row) */
 } frame;
 
 struct adexp_parser {
@@ -75,6 +77,7 @@ struct adexp_parser {
                                   max_keyword_len allows all hot keywords) */
     adexp_error *errors;       /* opt.max_errors of them */
     size_t lc_off, lc_bol;     /* line cache: offset, start of its line */
+    size_t lc_start;           /* where line 1 starts (after a byte order mark) */
     uint32_t lc_line;
 };
 
@@ -120,6 +123,10 @@ static ALWAYS_INLINE void advance(adexp_parser *p)
 {
     ftok *f = p->tok = lexer_next_field(&p->lx);
     classify(f);
+    /* a list name in an extended dictionary (list_bracket knows the
+     * built-in one) */
+    if (p->lx.dict && (f->kind == FT_BEGIN || f->kind == FT_END))
+        f->entry = lexer_entry(&p->lx, f->keyword.ptr, f->keyword.len);
 }
 
 static inline int same_name(adexp_slice a, adexp_slice b)
@@ -127,7 +134,8 @@ static inline int same_name(adexp_slice a, adexp_slice b)
     return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* build.c: errors, with line and column */
+/* build.c: errors, with line and column; error_at fills e alone */
+void error_at(adexp_parser *p, adexp_error *e, adexp_status code, size_t offset);
 void record_error(adexp_parser *p, adexp_status code, size_t offset);
 void fatal(adexp_parser *p, adexp_status code, size_t offset);
 

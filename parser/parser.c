@@ -3,6 +3,7 @@
  * message is read is said in parse_state.h (the rooms) and grammar.h (the
  * rules). */
 #include "build.h"
+#include "grammar.h"
 
 adexp_options adexp_options_default(void)
 {
@@ -38,7 +39,8 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     p->a = a;
 #if RUN_FUSED
     p->fused = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-               __builtin_cpu_supports("bmi2") && o.max_keyword_len >= 8;
+               __builtin_cpu_supports("bmi2") && o.max_keyword_len >= 8 &&
+               !o.dictionary;
 #endif
     adexp_parser_reset(p, NULL, 0);
     return p;
@@ -76,9 +78,10 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->buf = buf;
     p->len = buf ? len : 0;
     p->index = 0;
-    p->lc_off = p->lc_bol = 0;
-    p->lc_line = 1;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
+    p->lc_start = p->lc_off = p->lc_bol = p->lx.pos;   /* after a byte order mark */
+    p->lc_line = 1;
+    lexer_use_dictionary(&p->lx, p->opt.dictionary);
 #if RUN_FUSED
     if (p->fused) {
         p->lx.batch = FUSED_BATCH;
@@ -97,18 +100,38 @@ static void skip_to_title(adexp_parser *p)
     advance(p);
 }
 
-/* Keep the errors with the message: copy them into the arena. */
+/* Keep the errors with the message: copy them into the arena, never leaving
+ * msg->errors in the parser's scratch array (which the next call, or
+ * adexp_parser_free, would take from under it). With no memory for them,
+ * the message holds one NOMEM error at its start, in msg->lost
+ * (nerrors_total still counts them all). */
 static void keep_errors(adexp_parser *p, adexp_msg *msg)
 {
     if (msg->nerrors == 0)
         return;
     adexp_error *e = adexp_arena_alloc(p->arena, msg->nerrors * sizeof *e);
-    if (e)
-        memcpy(e, p->errors, msg->nerrors * sizeof *e);
-    msg->errors = e ? e : p->errors;   /* else valid until the next call */
+    if (!e) {
+        error_at(p, &msg->lost, ADEXP_E_NOMEM, msg->offset);
+        msg->errors = &msg->lost;
+        msg->nerrors = 1;
+        msg->nerrors_total++;
+        return;
+    }
+    memcpy(e, p->errors, msg->nerrors * sizeof *e);
+    msg->errors = e;
 }
 
-/* Zero the message (800 bytes) with the C library's memset: for a memset of
+/* Out of memory for the view: the message is not whole, so it is said even
+ * when max_errors errors are stored already (it takes the last one's
+ * place; nerrors_total counts both). */
+static void view_nomem(adexp_parser *p, adexp_msg *msg)
+{
+    if (msg->nerrors == p->opt.max_errors)
+        msg->nerrors--;
+    record_error(p, ADEXP_E_NOMEM, msg->offset);
+}
+
+/* Zero the message (over 800 bytes) with the C library's memset: for a memset of
  * a known size this large gcc emits a rep stos, which starts slowly on AMD
  * CPUs and took 5% of a message's parse. The empty asm hides the size. */
 static void clear_msg(adexp_msg *msg)
@@ -131,7 +154,8 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     msg->index = p->index++;
     msg->offset = p->tok->offset;
     if (p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE)) {
-        frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX};
+        frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX,
+                      .holds = frame_row(FR_ROOT, NULL)};
         parse_body(p, &root);
         if (p->fatal) {
             /* stopped on its own -TITLE (a title past max_message_size,
@@ -150,7 +174,7 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
         end--;
     msg->length = end - msg->offset;
     if (!adexp_view_build(msg, arena))
-        record_error(p, ADEXP_E_NOMEM, msg->offset);
+        view_nomem(p, msg);
     keep_errors(p, msg);
     p->msg = NULL;
     return msg->nerrors ? msg->errors[0].code : ADEXP_OK;
@@ -165,10 +189,6 @@ adexp_status adexp_parse(const char *buf, size_t len, adexp_arena *arena, adexp_
     }
     adexp_parser_reset(p, buf, len);
     adexp_status st = adexp_parser_next(p, arena, msg);
-    if (msg->errors == p->errors) {     /* would dangle */
-        msg->errors = NULL;
-        msg->nerrors = 0;
-    }
-    adexp_parser_free(p);
+    adexp_parser_free(p);              /* msg->errors is not the parser's */
     return st;
 }

@@ -128,11 +128,11 @@ static void test_lists_nest_and_items_keep_order(void **state)
     assert_field(addr, "ADDR", "", ADEXP_LIST);
     assert_int_equal(addr->nchildren, 2);
     assert_field(rte, "RTEPTS", "", ADEXP_LIST);
-    assert_int_equal(rte->nchildren, 3);      /* PT, RFL (primary: an item), PT */
+    assert_int_equal(rte->nchildren, 2);      /* RFL is the first PT's (S31 4.3.7) */
     assert_field(rte->child, "PT", "", ADEXP_COMPOUND);
-    assert_int_equal(rte->child->nchildren, 2);
-    assert_field(nth(rte->child, 1), "RFL", "F300", ADEXP_BASIC);
-    assert_field(nth(rte->child, 2)->child, "PTID", "Y", ADEXP_BASIC);
+    assert_int_equal(rte->child->nchildren, 3);
+    assert_field(nth(rte->child->child, 2), "RFL", "F300", ADEXP_BASIC);
+    assert_field(nth(rte->child, 1)->child, "PTID", "Y", ADEXP_BASIC);
     assert_field(nth(m.fields, 3), "ADEP", "EDDF", ADEXP_BASIC);
     assert_int_equal(m.view.addr.n, 2);
     assert_int_equal(m.view.n_rtepts, 2);

@@ -1,5 +1,5 @@
 /* The parser's runs (the loop that reads plain fields with its state in
- * locals) against its general code alone: parser.c built with
+ * locals) against its general code alone: parser.c, build.c and descent.c built with
  * ADEXP_PARSER_NO_RUN, public symbols renamed general_* (see
  * parser/meson.build), must give the same messages: every node, error,
  * status and span, on testdata, a generated corpus and mutations of it
@@ -177,6 +177,9 @@ static const char *const splices[] = {
     "-REFDATA -SENDER -FAC A", "-ORIGIN -NETWORKTYPE X", "-NETWORKTYPE Y", "-SEQNUM 1",
     "-COORDATA -PTID X", "-ARCID", "-BEGIN EQCST", "-END EQCST", "-EQPT W/EQ",
     "-BEGIN RFPDLONG", "-END RFPDLONG",
+    /* the shapes of issue 14 */
+    "-ISPASS Y", "-RFL F370", "-SPEED N0450", "-XLOC -LATTD 1N -LONGTD 2E", "-TTO -PTID X",
+    "-END RTEPTS NNNN", "-GEOID G -LATTD 1N", "\f", "\v", "-PT -PTID A -FL F1 -ETO 1",
 };
 #define NSPLICES (sizeof splices / sizeof splices[0])
 
@@ -287,6 +290,45 @@ static void test_paths_lists(void **state)
 /* Compounds in a compound as run_fused reads them (-REFDATA -SENDER -FAC X)
  * and every way out of one: the input's end, an unknown or malformed field,
  * -BEGIN/-END, a -TITLE, a text field, a second one, limits. */
+/* The grammar's rules of issue 14 (parser/grammar.h) on route points the
+ * fused loop reads at once: local and unknown fields at the end of a point,
+ * primary keywords inside it, unknown compounds, misplaced subfields, an
+ * -END with text after its name, FF and VT; with the usual points around
+ * them, so that fused_points is running when they come. */
+static void test_paths_element_rules(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "-BEGIN RTEPTS -PT -PTID ZSNB -FL S0841 -ETO 231012010000 -ISPASS Y "
+        "-PT -PTID P448 -FL S0841 -ETO 231012011000 -ISPASS N -PT -PTID XYZ "
+        "-FL F1 -ETO 231012012000 -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -PT -PTID B -FL F2 -ETO 2 -RFL F370 "
+        "-PT -PTID C -FL F3 -ETO 3 -END RTEPTS -ADEP X",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -SPEED N0450 -RFL F3 -ZZ 1 "
+        "-PT -PTID B -FL F2 -ETO 2 -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -XLOC -LATTD 1N -LONGTD 2E -FL F3 "
+        "-PT -PTID B -FL F2 -ETO 2 -XLOC -LATTD 1N -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -ESTDATA -PTID B -ETO 1 "
+        "-PT -PTID B -FL F2 -ETO 2 -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -BEGIN XL -FAC 1 -END XL "
+        "-PT -PTID B -FL F2 -ETO 2 -END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -MSGTXT (A-B) -PT -PTID B -FL F2 -ETO 2 "
+        "-END RTEPTS",
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -END RTEPTS NNNN -ADEP X",
+        "-BEGIN RTEPTS -PTID A -PT -PTID B -FL F2 -ETO 2 -END RTEPTS",
+        "-GEOID G -LATTD 1N -LONGTD 2E -ADEP X -PTID Y",
+        "-PT -PTID A -FL F1 -ETO 1 -PT -PTID B -FL F2 -ETO 2 -ADEP X",
+        "-TTO -PTID X -TO 1945 -FL F350 -ADEP X",
+        "-BEGIN XL -PT -PTID A -FL F1 -ETO 1 -ZZ 1 -PT -PTID B -FL F2 -ETO 2 -END XL",
+        "-BEGIN ADDR -FAC A -XF B -FAC C -END ADDR",
+        "-ADEP X\f-TITLE ACK -ARCID B\v-TITLE LAM\f\v-ARCID C",
+        "-ADEP X -LATTD 520000N 520000N 520000N 520000N 520000N 520000N",
+        "-BEGIN IFPDLIST -BEGIN IFPDLONG -TITLE IFPL -ORIGIN -FAC A -ZZ 1 -GEOID G "
+        "-END IFPDLONG -END IFPDLIST",
+    };
+    same_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
 static void test_paths_nested_compounds(void **state)
 {
     (void)state;
@@ -487,6 +529,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_input_starts),
         cmocka_unit_test(test_paths_input_ends),
         cmocka_unit_test(test_paths_lists),
+        cmocka_unit_test(test_paths_element_rules),
         cmocka_unit_test(test_paths_long_last_values),
         cmocka_unit_test(test_paths_nested_compounds),
         cmocka_unit_test(test_paths_route_points),

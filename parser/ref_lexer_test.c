@@ -106,7 +106,7 @@ static void test_lexer_scan_random_same_tokens(void **state)
     (void)state;
     /* with the neighbours of the keyword ranges: / : @ [ and high-bit bytes
      * whose low 7 bits are A, Z, 0 */
-    static const char alphabet[] = "----  \n\r\tAAPTIDFL09()/.X\x80:@[Z\xC1\xDA\xB0";
+    static const char alphabet[] = "----  \n\r\t\v\fAAPTIDFL09()/.X\x80:@[Z\xC1\xDA\xB0";
     uint64_t s = 12345;
     char buf[300];
     for (int iter = 0; iter < 20000; iter++) {

@@ -56,6 +56,12 @@ static const struct skip {
     {"tricky-no-final-newline-ABI-OAW6210.adexp", ONE_LINE},
     {"tricky-oneline-IFPL-DLH4CK.adexp", ONE_LINE},
     {"tricky-unknown-fields-BFD-OAW6210.adexp", ONE_LINE},
+    {"tricky-local-fields-in-route-points-IFPL-CCA1501.adexp", ONE_LINE},
+    {"tricky-misplaced-subfields-top-level-IFPL-DLH44.adexp", ONE_LINE},
+    {"tricky-primary-and-unknown-in-point-IFPL-AFR77.adexp", ONE_LINE},
+    {"tricky-spec-4.3.7-rfl-in-point-IFPL-CMB01.adexp", ONE_LINE},
+    {"tricky-unknown-compound-TTO-SRM-EZY12.adexp", ONE_LINE},
+    {"multi-bom-ff-vt-3-ACK-SWR12.adexp", ONE_LINE " (and a byte order mark, FF and VT)"},
 #undef ONE_LINE
     /* "- TITLE FSA", "-" at the end of a line with the keyword on the next:
      * separators between '-' and the keyword are legal, but the references

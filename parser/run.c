@@ -236,6 +236,7 @@ static ALWAYS_INLINE int run_list(adexp_parser *p, frame *f, run *s, ftok *t,
     frame child = {
         .up = f, .kind = FR_LIST, .node = n, .tail = &n->child, .entry = x,
         .depth = f->depth + 1, .max_items = p->opt.max_list_items,
+        .holds = frame_row(FR_LIST, x),
     };
     run cr = *s;
     cr.tail = &n->child;
@@ -347,7 +348,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
                                   int closable)
 {
     run s = *r;   /* in registers: r's address is taken */
-    const uint64_t *row = in_compound ? dict_sub_rows[f->entry->sub_row] : NULL;
+    const uint64_t *row = in_compound ? f->entry->row : NULL;
     adexp_field *c = s.c;
     const uint64_t *crow = s.crow;
     for (;;) {
@@ -433,7 +434,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             run_node(&s, t, e, id, ADEXP_BASIC);
         } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
             c = run_node(&s, t, e, id, ADEXP_COMPOUND);
-            crow = dict_sub_rows[e->sub_row];
+            crow = e->row;
             s.tail = &c->child;
         } else {
             break;

@@ -18,6 +18,7 @@ static const struct {
     PyObject **key;
 } field_flags[] = {
     {ADEXP_FIELD_UNKNOWN, &pa_k.unknown},
+    {ADEXP_FIELD_MISPLACED, &pa_k.misplaced},
 };
 
 static PyObject *children_list(const adexp_field *first)

@@ -22,7 +22,7 @@ void pa_text_clear(void);
 /* Interned dict keys, created once at import. */
 typedef struct pa_keys {
     PyObject *source, *index, *offset, *title, *fields, *errors, *name,
-        *value, *items, *unknown, *code, *message, *line, *column;
+        *value, *items, *unknown, *code, *message, *line, *column, *misplaced;
 } pa_keys;
 extern pa_keys pa_k;
 int pa_keys_init(void);

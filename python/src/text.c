@@ -14,7 +14,7 @@ int pa_keys_init(void)
 #define KEY(k) if (!(pa_k.k = PyUnicode_InternFromString(#k))) return -1
     KEY(source); KEY(index); KEY(offset); KEY(title); KEY(fields);
     KEY(errors); KEY(name); KEY(value); KEY(items); KEY(unknown);
-    KEY(code); KEY(message); KEY(line); KEY(column);
+    KEY(code); KEY(message); KEY(line); KEY(column); KEY(misplaced);
 #undef KEY
     return 0;
 }
