@@ -16,8 +16,11 @@
 #include "adexp.h"
 #include "dict.h"
 #include "dict_ext.h"
+#include "dict_ids.h"
+#include "json_names.h"
 #include "json_out.h"
 #include "lexer.h"
+#include "write_runs.h"
 
 /* Bytes are gathered here and appended to the buffer in blocks: one call
  * for many small pieces. */
@@ -34,6 +37,7 @@ typedef struct writer {
                                       brackets, which runs on to the next known
                                       primary field or list bracket */
     int started;                   /* a token of this message is written */
+    int fold;                      /* o->fold */
 } writer;
 
 adexp_write_options adexp_write_options_default(void)
@@ -344,12 +348,97 @@ static int put_list(writer *w, const adexp_field *f, unsigned depth)
            put_bracket(w, "-END ", 5, f, depth);
 }
 
+/* What comes before a field on its own line, or after the one before, in
+ * put_fast: the first n bytes of s, which has 32 readable. */
+typedef struct lead {
+    const char *s;
+    size_t n;
+} lead;
+
+static const char nl_spaces[64] = "\n                                                              ";
+static const char spaces[32] = "                               ";
+
+/* The lead of a field on its own line at depth: a space, or in the IFPS
+ * layout a new line indented; n SIZE_MAX when too long for put_fast. */
+static lead line_lead(const writer *w, unsigned depth)
+{
+    lead l = {spaces, 1};
+    if (w->o->layout == ADEXP_LAYOUT_IFPS) {
+        size_t ind = (size_t)w->o->indent;
+        l.s = nl_spaces;
+        l.n = depth < 32 && ind < 32 && 1 + depth * ind <= 32 ? 1 + depth * ind : SIZE_MAX;
+    }
+    return l;
+}
+
+/* Bytes put_fast may store: its lead, '-', a keyword's 16-byte copy, ' ',
+ * the value and its run's slack. */
+#define FAST_ROOM (32 + 1 + 16 + 1 + WRITE_RUN_SLACK)
+
+/* Compares a[0..n) and b[0..n), 0 < n <= 16, in words that overlap. */
+static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y, u, v;
+        memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);
+        memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);
+        return ((x ^ u) | (y ^ v)) == 0;
+    }
+    if (n >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4), memcpy(&y, a + n - 4, 4);
+        memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);
+        return ((x ^ u) | (y ^ v)) == 0;
+    }
+    return a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1];
+}
+
+/* Most fields, straight into the stage: a field whose dict_id names its
+ * keyword's entry (dict_id checked against the table's size, the keyword
+ * against the entry's, so that a tree with any dict_id is written as its
+ * keyword says), an entry that is neither ICAO text nor BEGIN/END, after no
+ * open ICAO text, and a value that is one run (write_runs.h). The keyword is
+ * copied from json_names, whose 16 bytes past '{"name":"' are readable.
+ * Returns 0 with nothing written for put_field, which decides the rest. */
+static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l)
+{
+    size_t k = f->keyword.len, v = f->value.len;
+    if (f->dict_id >= DICT_COUNT || f->dict_id >= dict_count || w->open_text ||
+        l.n == SIZE_MAX || v > STAGE_SIZE - FAST_ROOM)
+        return 0;
+    const dict_entry *e = &dict_table[f->dict_id];
+    const char *name = json_names[f->dict_id].text + 9;
+    if (e->len != k || (e->flags & DICT_TEXT) || e->level == DICT_SYNTAX ||
+        !same_short(f->keyword.ptr, name, k))
+        return 0;
+    if (FAST_ROOM + v > STAGE_SIZE - w->staged && !flush(w))
+        return 0;
+    char *p = w->stage + w->staged;
+    if (w->started) {
+        memcpy(p, l.s, 32);
+        p += l.n;
+    }
+    *p++ = '-';
+    memcpy(p, name, 16);
+    p += k;
+    if (v) {
+        *p++ = ' ';
+        if (!WRITE_RUN((const unsigned char *)f->value.ptr, v, p, w->fold))
+            return 0;
+        p += v;
+    }
+    w->staged = (size_t)(p - w->stage);
+    w->started = 1;
+    return 1;
+}
+
 /* The fields of a chain: each on its own line (lines: the message's fields,
  * a list's items), or after the one before (a compound's subfields), but
  * for a list and the field after it. */
 static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines)
 {
     int after_list = 0;
+    lead own = line_lead(w, depth), next = {spaces, 1};
     for (; f; f = f->next) {
         if (f->kind == ADEXP_LIST) {
             if (!put_list(w, f, depth))
@@ -357,8 +446,10 @@ static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines)
             after_list = 1;
             continue;
         }
-        if (!put_field(w, f, lines || after_list, depth) ||
-            !put_chain(w, f->child, depth + 1, 0))
+        int newline = lines || after_list;
+        if (!put_fast(w, f, newline ? own : next) && !put_field(w, f, newline, depth))
+            return 0;
+        if (f->child && !put_chain(w, f->child, depth + 1, 0))
             return 0;
         after_list = 0;
     }
@@ -405,6 +496,7 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
     w.started = 0;
+    w.fold = w.o->fold != 0;
     size_t start = out->len;
     if (put_chain(&w, msg->fields, 0, 1) && put(&w, "\n", 1) && flush(&w) && w.o->verify)
         verify(&w, msg, start);
