@@ -390,7 +390,13 @@ static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
         memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);
         return ((x ^ u) | (y ^ v)) == 0;
     }
-    return a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1];
+    if (n >= 2) {
+        uint16_t x, y, u, v;
+        memcpy(&x, a, 2), memcpy(&y, a + n - 2, 2);
+        memcpy(&u, b, 2), memcpy(&v, b + n - 2, 2);
+        return ((x ^ u) | (y ^ v)) == 0;
+    }
+    return a[0] == b[0];
 }
 
 /* Most fields, straight into the stage: a field whose dict_id names its
@@ -399,19 +405,21 @@ static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
  * keyword says), an entry that is neither ICAO text nor BEGIN/END, after no
  * open ICAO text, and a value that is one run (write_runs.h). The keyword is
  * copied from json_names, whose 16 bytes past '{"name":"' are readable.
- * Returns 0 with nothing written for put_field, which decides the rest. */
-static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l)
+ * (DICT_COUNT is dict_count, the table's size: write_test checks it.) fold
+ * is w->fold, a constant where this is inlined. Returns 0 with nothing
+ * written for put_field, which decides the rest. */
+static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l, int fold)
 {
     size_t k = f->keyword.len, v = f->value.len;
-    if (f->dict_id >= DICT_COUNT || f->dict_id >= dict_count || w->open_text ||
-        l.n == SIZE_MAX || v > STAGE_SIZE - FAST_ROOM)
+    if (f->dict_id >= DICT_COUNT || w->open_text || l.n == SIZE_MAX)
         return 0;
     const dict_entry *e = &dict_table[f->dict_id];
     const char *name = json_names[f->dict_id].text + 9;
     if (e->len != k || (e->flags & DICT_TEXT) || e->level == DICT_SYNTAX ||
         !same_short(f->keyword.ptr, name, k))
         return 0;
-    if (FAST_ROOM + v > STAGE_SIZE - w->staged && !flush(w))
+    if (FAST_ROOM + v > STAGE_SIZE - w->staged &&
+        (v > STAGE_SIZE - FAST_ROOM || !flush(w)))
         return 0;
     char *p = w->stage + w->staged;
     if (w->started) {
@@ -423,7 +431,7 @@ static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l)
     p += k;
     if (v) {
         *p++ = ' ';
-        if (!WRITE_RUN((const unsigned char *)f->value.ptr, v, p, w->fold))
+        if (!WRITE_RUN((const unsigned char *)f->value.ptr, v, p, fold))
             return 0;
         p += v;
     }
@@ -447,7 +455,9 @@ static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines)
             continue;
         }
         int newline = lines || after_list;
-        if (!put_fast(w, f, newline ? own : next) && !put_field(w, f, newline, depth))
+        lead l = newline ? own : next;
+        int done = w->fold ? put_fast(w, f, l, 1) : put_fast(w, f, l, 0);
+        if (!done && !put_field(w, f, newline, depth))
             return 0;
         if (f->child && !put_chain(w, f->child, depth + 1, 0))
             return 0;
