@@ -137,8 +137,29 @@ static int keyword_ok(adexp_slice k)
     return 1;
 }
 
-/* Appends v folded: runs of separators one space, none at the ends. */
-static int put_folded(writer *w, adexp_slice v)
+/* v folded into p (room for v.len + WRITE_RUN_SLACK bytes): the runs
+ * folding keeps copied at once (write_runs.h), each separator run between
+ * them one space; returns the end. */
+static char *fold_into(char *p, adexp_slice v)
+{
+    const unsigned char *s = (const unsigned char *)v.ptr;
+    size_t i = 0, n = v.len;
+    while (i < n && is_sep(s[i]))
+        i++;
+    while (i < n) {
+        size_t r = WRITE_FOLD_RUN(s + i, n - i, p);
+        p += r;
+        i += r;
+        while (i < n && is_sep(s[i]))
+            i++;
+        if (i < n)
+            *p++ = ' ';
+    }
+    return p;
+}
+
+/* Appends v folded, a word at a time (values longer than the stage). */
+static int put_folded_long(writer *w, adexp_slice v)
 {
     size_t i = 0;
     int first = 1;
@@ -153,6 +174,20 @@ static int put_folded(writer *w, adexp_slice v)
         first = 0;
         i = j;
     }
+    return 1;
+}
+
+/* Appends v folded: runs of separators one space, none at the ends; in
+ * the stage by fold_into when it fits there. */
+static int put_folded(writer *w, adexp_slice v)
+{
+    if (v.len + WRITE_RUN_SLACK > STAGE_SIZE - w->staged) {
+        if (!flush(w))
+            return 0;
+        if (v.len + WRITE_RUN_SLACK > STAGE_SIZE)
+            return put_folded_long(w, v);
+    }
+    w->staged = (size_t)(fold_into(w->stage + w->staged, v) - w->stage);
     return 1;
 }
 
@@ -201,46 +236,6 @@ static int text_value_ok(writer *w, const adexp_field *f, size_t dash, size_t vo
     return 1;
 }
 
-/* Whether v is folded already (most values are): no separator but single
- * spaces between words. (An eight-bytes-a-step version of this loop took
- * more instructions on the generated corpus, whose values are short.) */
-static int is_folded(adexp_slice v)
-{
-    const unsigned char *s = (const unsigned char *)v.ptr;
-    if (v.len && (s[0] == ' ' || s[v.len - 1] == ' '))
-        return 0;
-    for (size_t i = 0; i < v.len; i++) {
-        if (s[i] > ' ')
-            continue;
-        if (s[i] == ' ' ? is_sep(s[i + 1]) : is_sep(s[i]))   /* s[i + 1]: no ' ' ends v */
-            return 0;
-    }
-    return 1;
-}
-
-/* v folded into p (room for v.len bytes); returns the end. */
-static char *fold_into(char *p, adexp_slice v)
-{
-    if (is_folded(v)) {
-        memcpy(p, v.ptr, v.len);
-        return p + v.len;
-    }
-    char *start = p;
-    int pending = 0;           /* a separator run waits for the next byte */
-    for (size_t i = 0; i < v.len; i++) {
-        char c = v.ptr[i];
-        if (is_sep((unsigned char)c)) {
-            pending = p > start;
-            continue;
-        }
-        if (pending)
-            *p++ = ' ';
-        pending = 0;
-        *p++ = c;
-    }
-    return p;
-}
-
 /* The separator, -KEYWORD and value of a field that is not ICAO text,
  * straight into the stage when they fit there (most fields): one check of
  * room instead of one per piece. Returns 0 to leave it to the general path
@@ -250,7 +245,7 @@ static int put_plain(writer *w, const adexp_field *f, int newline, unsigned dept
     int line = newline && w->o->layout == ADEXP_LAYOUT_IFPS;
     size_t ind = !w->started ? 0 : 1 + (line ? (size_t)depth * w->o->indent : 0);
     size_t k = f->keyword.len, v = f->value.len;
-    size_t n = ind + 1 + k + (v ? 1 + v : 0);
+    size_t n = ind + 1 + k + (v ? 1 + v : 0) + WRITE_RUN_SLACK;   /* fold_into's */
     if (n > STAGE_SIZE - w->staged) {
         if (n > STAGE_SIZE || !flush(w))
             return 0;
@@ -296,8 +291,15 @@ static const dict_entry *entry_of(const writer *w, const adexp_field *f)
     return dict_ext_lookup(w->o->dictionary, f->keyword.ptr, f->keyword.len);
 }
 
-/* -KEYWORD value: a basic field, or a compound's own part. */
-static int put_field(writer *w, const adexp_field *f, int newline, unsigned depth)
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+/* -KEYWORD value: a basic field, or a compound's own part. Out of line: the
+ * fields put_fast leaves (few) need not cost the chain's loop registers. */
+static NOINLINE int put_field(writer *w, const adexp_field *f, int newline, unsigned depth)
 {
     const dict_entry *e = entry_of(w, f);
     if ((!e && !keyword_ok(f->keyword)) || (e && e->level == DICT_SYNTAX))

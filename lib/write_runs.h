@@ -176,4 +176,106 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
 #define WRITE_RUN write_run_bytes
 #endif
 
+/* ---------------------------------------------------------- fold runs
+ *
+ * Folding a value that is not folded already (fold_into, write.c): the
+ * longest prefix of p[0..n) (n > 0, p[0] no separator) that folding keeps
+ * as it is: no TAB, CR or LF, and no space that is followed by a
+ * separator or ends the value. It is copied to o (up to WRITE_RUN_SLACK
+ * bytes more may be stored) and its length returned. */
+static inline size_t write_fold_run_bytes(const unsigned char *p, size_t n, char *o)
+{
+    size_t r = 0;
+    for (; r < n; r++) {
+        unsigned char c = p[r];
+        if (is_sep(c) && (c != ' ' || r + 1 == n || is_sep(p[r + 1])))
+            break;
+        o[r] = (char)c;
+    }
+    return r;
+}
+
+#if SWAR_RUNS
+/* The bytes of x that end a fold run; last: the high bit of a byte whose
+ * space ends the run when it is one (the last before the end or a
+ * separator), else 0. */
+static ALWAYS_INLINE uint64_t write_swar_fold_stops(uint64_t x, uint64_t last)
+{
+    uint64_t sp = swar_eq(x, ' ');
+    uint64_t sep = sp | swar_eq(x, '\t') | swar_eq(x, '\n') | swar_eq(x, '\r');
+    return (sep & ~sp) | (sp & ((sep >> 8) | last));
+}
+
+static ALWAYS_INLINE size_t write_fold_run_swar(const unsigned char *p, size_t n, char *o)
+{
+    uint64_t x, m;
+    if (n < 8) {
+        x = swar_load_short(p, n);
+        memcpy(o, &x, 8);
+        m = write_swar_fold_stops(x, (uint64_t)0x80 << (8 * (n - 1)));
+        return m ? (size_t)__builtin_ctzll(m) >> 3 : n;   /* the zero bytes pass */
+    }
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, p + i, 8);
+        memcpy(o + i, &x, 8);
+        uint64_t last = i + 8 == n || is_sep(p[i + 8]) ? (uint64_t)1 << 63 : 0;
+        if ((m = write_swar_fold_stops(x, last)))
+            return i + ((size_t)__builtin_ctzll(m) >> 3);
+    }
+    if (i == n)
+        return n;
+    memcpy(&x, p + n - 8, 8);          /* the word that ends at n */
+    memcpy(o + n - 8, &x, 8);
+    m = write_swar_fold_stops(x, (uint64_t)1 << 63) >> (8 * (i - (n - 8)));
+    return m ? i + ((size_t)__builtin_ctzll(m) >> 3) : n;
+}
+#endif
+
+#if JSON_STRING_SSE2
+/* write_swar_fold_stops for 16 bytes, as a 16-bit mask. */
+static ALWAYS_INLINE unsigned write_sse2_fold_stops(__m128i x, unsigned last)
+{
+    __m128i ctl = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\t')),
+                               _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+    ctl = _mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')));
+    unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+    unsigned c = (unsigned)_mm_movemask_epi8(ctl);
+    return c | (sp & (((sp | c) >> 1) | last));
+}
+
+static ALWAYS_INLINE size_t write_fold_run_sse2(const unsigned char *p, size_t n, char *o)
+{
+    __m128i x;
+    unsigned m;
+    if (n < 16) {
+        x = sse2_load_short(p, n);
+        _mm_storeu_si128((__m128i *)(void *)o, x);
+        m = write_sse2_fold_stops(x, 1u << (n - 1));
+        return m ? (size_t)__builtin_ctz(m) : n;          /* the zero bytes pass */
+    }
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        _mm_storeu_si128((__m128i *)(void *)(o + i), x);
+        if ((m = write_sse2_fold_stops(x, i + 16 == n || is_sep(p[i + 16]) ? 1u << 15 : 0)))
+            return i + (size_t)__builtin_ctz(m);
+    }
+    if (i == n)
+        return n;
+    x = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));   /* ends at n */
+    _mm_storeu_si128((__m128i *)(void *)(o + n - 16), x);
+    m = write_sse2_fold_stops(x, 1u << 15) >> (i - (n - 16));
+    return m ? i + (size_t)__builtin_ctz(m) : n;
+}
+#endif
+
+#if JSON_STRING_SSE2
+#define WRITE_FOLD_RUN write_fold_run_sse2
+#elif SWAR_RUNS
+#define WRITE_FOLD_RUN write_fold_run_swar
+#else
+#define WRITE_FOLD_RUN write_fold_run_bytes
+#endif
+
 #endif

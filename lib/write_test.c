@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -321,6 +322,18 @@ static run_check_fn *const runs[] = {
 #endif
 };
 
+typedef size_t fold_run_fn(const unsigned char *p, size_t n, char *o);
+
+static fold_run_fn *const fold_runs[] = {
+#if SWAR_RUNS
+    write_fold_run_swar,
+#endif
+#if JSON_STRING_SSE2
+    write_fold_run_sse2,
+#endif
+    write_fold_run_bytes,
+};
+
 #define RUN_MAXLEN 80
 
 /* Every run function against the reference on s[0..n), copied to end right
@@ -341,6 +354,13 @@ static void check_runs(const unsigned char *s, size_t n)
     memcpy(in, s, n);
     char *o = malloc(n + WRITE_RUN_SLACK);
     assert_non_null(o);
+    size_t want_fold = write_fold_run_bytes(in, n, o);
+    for (size_t r = 0; r < sizeof fold_runs / sizeof fold_runs[0]; r++) {
+        size_t got = fold_runs[r](in, n, o);
+        if (got != want_fold)
+            fail_msg("fold run %zu, n %zu: %zu, want %zu", r, n, got, want_fold);
+        assert_memory_equal(o, in, got);
+    }
     for (int fold = 0; fold < 2; fold++) {
         int want = run_reference(in, n, fold);
         for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
@@ -385,6 +405,29 @@ static void test_runs_against_the_rule(void **state)
     }
 }
 
+/* Folded values (fold_into and its runs, through the fast path and the
+ * general one: a known and an unknown keyword) against adexp_fold_copy. */
+static void test_fold_against_fold_copy(void **state)
+{
+    fixture *f = *state;
+    static const char mix[] = "AB9/ \t\n\r";
+    char v[200], folded[256], want[512];
+    srand(7);
+    for (int t = 0; t < 20000; t++) {
+        size_t n = (size_t)rand() % (sizeof v);
+        for (size_t i = 0; i < n; i++)
+            v[i] = rand() % 3 ? mix[rand() % 3] : mix[rand() % (sizeof mix - 1)];
+        v[n] = '\0';
+        size_t fn = adexp_fold_copy((adexp_slice){v, n}, folded, sizeof folded);
+        parse(f, t % 2 ? "-TITLE IFPL -ROUTE X" : "-TITLE IFPL -ZZUNKNOWN X");
+        adexp_field *x = (adexp_field *)f->msg.fields->next;
+        set_value(x, v);
+        snprintf(want, sizeof want, "-TITLE IFPL -%s%s%.*s\n", t % 2 ? "ROUTE" : "ZZUNKNOWN",
+                 fn ? " " : "", (int)fn, folded);
+        assert_string_equal(write_as(f, ADEXP_LAYOUT_LINE, 1), want);
+    }
+}
+
 /* A tree's dict_id is trusted only where it names the field's keyword: a
  * wrong one (another entry of the same length, ICAO text, BEGIN, one past
  * the table) writes what the keyword says, byte for byte. */
@@ -422,6 +465,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tree_same_and_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
         cmocka_unit_test(test_runs_against_the_rule),
+        cmocka_unit_test_setup_teardown(test_fold_against_fold_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dict_id_must_name_the_keyword, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
