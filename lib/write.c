@@ -22,6 +22,12 @@
 #include "lexer.h"
 #include "write_runs.h"
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* Bytes are gathered here and appended to the buffer in blocks: one call
  * for many small pieces. */
 #define STAGE_SIZE 4096
@@ -291,11 +297,6 @@ static const dict_entry *entry_of(const writer *w, const adexp_field *f)
     return dict_ext_lookup(w->o->dictionary, f->keyword.ptr, f->keyword.len);
 }
 
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
 
 /* -KEYWORD value: a basic field, or a compound's own part. Out of line: the
  * fields put_fast leaves (few) need not cost the chain's loop registers. */
@@ -329,25 +330,6 @@ static NOINLINE int put_field(writer *w, const adexp_field *f, int newline, unsi
         }
     }
     return !text || text_value_ok(w, f, dash, voff);
-}
-
-/* -BEGIN name or -END name. */
-static int put_bracket(writer *w, const char *word, size_t n, const adexp_field *list,
-                       unsigned depth)
-{
-    w->open_text = NULL;               /* a list bracket ends any ICAO text */
-    return sep(w, 1, depth) && put(w, word, n) &&
-           put(w, list->keyword.ptr, list->keyword.len);
-}
-
-static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines);
-
-static int put_list(writer *w, const adexp_field *f, unsigned depth)
-{
-    if (!keyword_ok(f->keyword))
-        return fail(w, ADEXP_E_WRITE_KEYWORD, f);
-    return put_bracket(w, "-BEGIN ", 7, f, depth) && put_chain(w, f->child, depth + 1, 1) &&
-           put_bracket(w, "-END ", 5, f, depth);
 }
 
 /* What comes before a field on its own line, or after the one before, in
@@ -440,6 +422,55 @@ static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l, int f
     w->staged = (size_t)(p - w->stage);
     w->started = 1;
     return 1;
+}
+
+/* Copies n bytes, n <= 16, in words that overlap. */
+static ALWAYS_INLINE void copy_short(char *o, const char *s, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        memcpy(&x, s, 8), memcpy(&y, s + n - 8, 8);
+        memcpy(o, &x, 8), memcpy(o + n - 8, &y, 8);
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4), memcpy(&y, s + n - 4, 4);
+        memcpy(o, &x, 4), memcpy(o + n - 4, &y, 4);
+    } else if (n) {
+        o[0] = s[0], o[n >> 1] = s[n >> 1], o[n - 1] = s[n - 1];
+    }
+}
+
+/* -BEGIN name or -END name (word, n bytes, a constant where inlined): on
+ * its own line, in one check of room when its lead and name are short. */
+static int put_bracket(writer *w, const char *word, size_t n,
+                               const adexp_field *list, unsigned depth)
+{
+    w->open_text = NULL;               /* a list bracket ends any ICAO text */
+    lead l = line_lead(w, depth);
+    size_t k = list->keyword.len;
+    if (l.n == SIZE_MAX || k > 16 ||
+        (32 + n + 16 > STAGE_SIZE - w->staged && !flush(w)))
+        return sep(w, 1, depth) && put(w, word, n) && put(w, list->keyword.ptr, k);
+    char *p = w->stage + w->staged;
+    if (w->started) {
+        memcpy(p, l.s, 32);
+        p += l.n;
+    }
+    memcpy(p, word, n);
+    copy_short(p + n, list->keyword.ptr, k);
+    w->staged = (size_t)(p + n + k - w->stage);
+    w->started = 1;
+    return 1;
+}
+
+static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines);
+
+static int put_list(writer *w, const adexp_field *f, unsigned depth)
+{
+    if (!keyword_ok(f->keyword))
+        return fail(w, ADEXP_E_WRITE_KEYWORD, f);
+    return put_bracket(w, "-BEGIN ", 7, f, depth) && put_chain(w, f->child, depth + 1, 1) &&
+           put_bracket(w, "-END ", 5, f, depth);
 }
 
 /* The fields of a chain: each on its own line (lines: the message's fields,
