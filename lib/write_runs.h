@@ -22,11 +22,18 @@
 
 #define WRITE_RUN_SLACK 16
 
+/* lexer.h's is_sep (space, TAB, LF, CR) without the table: a compare the
+ * branch predictor learns for the bytes above ' ' that most are. */
+static ALWAYS_INLINE int write_is_sep(unsigned char c)
+{
+    return c <= ' ' && ((0x100002600ull >> c) & 1);
+}
+
 /* The rule, one byte at a time: the reference, and the run of builds with
  * neither SSE2 nor SWAR. */
 static inline int write_run_bytes(const unsigned char *p, size_t n, char *o, int fold)
 {
-    if (!fold && (is_sep(p[0]) || is_sep(p[n - 1])))
+    if (!fold && (write_is_sep(p[0]) || write_is_sep(p[n - 1])))
         return 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = p[i];
@@ -44,9 +51,9 @@ static ALWAYS_INLINE int write_run_tiny(const unsigned char *p, size_t n, char *
 {
     unsigned char a = p[0], b = p[n >> 1], c = p[n - 1];
     o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
-    if (a == '-' || b == '-' || c == '-' || is_sep(a) || is_sep(c))
+    if (a == '-' || b == '-' || c == '-' || write_is_sep(a) || write_is_sep(c))
         return 0;
-    return !fold || b == ' ' || !is_sep(b);   /* b inside: a space there is alone */
+    return !fold || b == ' ' || !write_is_sep(b);   /* b inside: a space there is alone */
 }
 
 #if SWAR_RUNS
@@ -68,7 +75,7 @@ static ALWAYS_INLINE int write_run_swar(const unsigned char *p, size_t n, char *
 {
     if (n < 4)
         return write_run_tiny(p, n, o, fold);
-    if (!fold && (is_sep(p[0]) || is_sep(p[n - 1])))
+    if (!fold && (write_is_sep(p[0]) || write_is_sep(p[n - 1])))
         return 0;
     if (fold && (p[0] == ' ' || p[n - 1] == ' '))
         return 0;
@@ -124,7 +131,7 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
 {
     if (n < 4)
         return write_run_tiny(p, n, o, fold);
-    if (!fold && (is_sep(p[0]) || is_sep(p[n - 1])))
+    if (!fold && (write_is_sep(p[0]) || write_is_sep(p[n - 1])))
         return 0;
     if (fold && (p[0] == ' ' || p[n - 1] == ' '))
         return 0;
@@ -219,7 +226,7 @@ static ALWAYS_INLINE size_t write_fold_run_swar(const unsigned char *p, size_t n
     for (; i + 8 <= n; i += 8) {
         memcpy(&x, p + i, 8);
         memcpy(o + i, &x, 8);
-        uint64_t last = i + 8 == n || is_sep(p[i + 8]) ? (uint64_t)1 << 63 : 0;
+        uint64_t last = i + 8 == n || write_is_sep(p[i + 8]) ? (uint64_t)1 << 63 : 0;
         if ((m = write_swar_fold_stops(x, last)))
             return i + ((size_t)__builtin_ctzll(m) >> 3);
     }
@@ -258,7 +265,7 @@ static ALWAYS_INLINE size_t write_fold_run_sse2(const unsigned char *p, size_t n
     for (; i + 16 <= n; i += 16) {
         x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
         _mm_storeu_si128((__m128i *)(void *)(o + i), x);
-        if ((m = write_sse2_fold_stops(x, i + 16 == n || is_sep(p[i + 16]) ? 1u << 15 : 0)))
+        if ((m = write_sse2_fold_stops(x, i + 16 == n || write_is_sep(p[i + 16]) ? 1u << 15 : 0)))
             return i + (size_t)__builtin_ctz(m);
     }
     if (i == n)
