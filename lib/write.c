@@ -386,8 +386,9 @@ static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
 /* Most fields, straight into the stage: a field whose dict_id names its
  * keyword's entry (dict_id checked against the table's size, the keyword
  * against the entry's, so that a tree with any dict_id is written as its
- * keyword says), an entry that is neither ICAO text nor BEGIN/END, after no
- * open ICAO text, and a value that is one run (write_runs.h). The keyword is
+ * keyword says), a built-in entry (an extension's new or changed ones are
+ * put_field's) that is neither ICAO text nor BEGIN/END, after no open ICAO
+ * text, and a value that is one run (write_runs.h). The keyword is
  * copied from json_names, whose 16 bytes past '{"name":"' are readable.
  * (DICT_COUNT is dict_count, the table's size: write_test checks it.) fold
  * is w->fold, a constant where this is inlined. Returns 0 with nothing
@@ -395,7 +396,9 @@ static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
 static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l, int fold)
 {
     size_t k = f->keyword.len, v = f->value.len;
-    if (f->dict_id >= DICT_COUNT || w->open_text || l.n == SIZE_MAX)
+    const adexp_dictionary *d = w->o->dictionary;
+    if (f->dict_id >= DICT_COUNT || w->open_text || l.n == SIZE_MAX ||
+        (d && d->changed[f->dict_id]))      /* an extension's entry: put_field's */
         return 0;
     const dict_entry *e = &dict_table[f->dict_id];
     const char *name = json_names[f->dict_id].text + 9;
