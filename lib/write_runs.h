@@ -6,9 +6,10 @@
  *
  * A value p[0..n), n > 0, is one run when it holds no '-' (which would end
  * it) and either, kept (fold 0), starts and ends with a byte that is not a
- * separator (the parser trims them), or, folded (fold 1), holds no TAB, CR
- * or LF, no space at either end and no two spaces in a row (folding would
- * change it). Each run function returns whether p[0..n) is one run; o then
+ * separator (the parser trims them), or, folded (fold 1), holds no
+ * separator but the space (TAB, LF, VT, FF, CR: the bytes 9 to 13), no
+ * space at either end and no two spaces in a row (folding would change
+ * it). Each run function returns whether p[0..n) is one run; o then
  * holds its copy. In any case it may store up to WRITE_RUN_SLACK bytes at
  * o past n, and it reads no byte outside p[0..n). */
 #ifndef ADEXP_WRITE_RUNS_H
@@ -22,11 +23,12 @@
 
 #define WRITE_RUN_SLACK 16
 
-/* lexer.h's is_sep (space, TAB, LF, CR) without the table: a compare the
- * branch predictor learns for the bytes above ' ' that most are. */
+/* lexer.h's is_sep (the space and the bytes 9 to 13) without the table: a
+ * compare the branch predictor learns for the bytes above ' ' that most
+ * are. write_test checks both against each other. */
 static ALWAYS_INLINE int write_is_sep(unsigned char c)
 {
-    return c <= ' ' && ((0x100002600ull >> c) & 1);
+    return c <= ' ' && ((0x100003E00ull >> c) & 1);
 }
 
 /* The rule, one byte at a time: the reference, and the run of builds with
@@ -57,15 +59,22 @@ static ALWAYS_INLINE int write_run_tiny(const unsigned char *p, size_t n, char *
 }
 
 #if SWAR_RUNS
-/* The bytes of x that end a run, as high bits: '-', and with fold TAB, CR,
- * LF and a space before a space (next: the byte after x is one, or x ends
- * the value). */
+/* The separators of x but the space (the bytes 9 to 13), as high bits. */
+static ALWAYS_INLINE uint64_t swar_ctl(uint64_t x)
+{
+    return swar_eq(x, '\t') | swar_eq(x, '\n') | swar_eq(x, '\v') | swar_eq(x, '\f') |
+           swar_eq(x, '\r');
+}
+
+/* The bytes of x that end a run, as high bits: '-', and with fold the
+ * separators but the space and a space before a space (next: the byte
+ * after x is one, or x ends the value). */
 static ALWAYS_INLINE uint64_t write_swar_stops(uint64_t x, unsigned next, int fold)
 {
     uint64_t stop = swar_eq(x, '-');
     if (fold) {
         uint64_t sp = swar_eq(x, ' ');
-        stop |= swar_eq(x, '\t') | swar_eq(x, '\n') | swar_eq(x, '\r') |
+        stop |= swar_ctl(x) |
                 (sp & ((sp >> 8) | (uint64_t)next << 63));
     }
     return stop;
@@ -93,7 +102,7 @@ static ALWAYS_INLINE int write_run_swar(const unsigned char *p, size_t n, char *
         uint64_t stop = swar_eq(x, '-');
         if (fold) {
             uint64_t sp = swar_eq(x, ' ');
-            stop |= swar_eq(x, '\t') | swar_eq(x, '\n') | swar_eq(x, '\r') |
+            stop |= swar_ctl(x) |
                     (sp & (sp >> 8) & ~(uint64_t)0x80000000u);
         }
         return stop == 0;
@@ -114,15 +123,21 @@ static ALWAYS_INLINE int write_run_swar(const unsigned char *p, size_t n, char *
 #endif
 
 #if JSON_STRING_SSE2
+/* The separators of x but the space (the bytes 9 to 13), as a vector:
+ * signed compares, which the bytes from 0x80 fail. */
+static ALWAYS_INLINE __m128i sse2_ctl(__m128i x)
+{
+    return _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(8)),
+                         _mm_cmplt_epi8(x, _mm_set1_epi8(14)));
+}
+
 /* write_swar_stops for 16 bytes, as a 16-bit mask. */
 static ALWAYS_INLINE unsigned write_sse2_stops(__m128i x, unsigned next, int fold)
 {
     __m128i stop = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
     if (!fold)
         return (unsigned)_mm_movemask_epi8(stop);
-    stop = _mm_or_si128(stop, _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\t')),
-                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))));
-    stop = _mm_or_si128(stop, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')));
+    stop = _mm_or_si128(stop, sse2_ctl(x));
     unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
     return (unsigned)_mm_movemask_epi8(stop) | (sp & ((sp >> 1) | next << 15));
 }
@@ -187,8 +202,8 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
  *
  * Folding a value that is not folded already (fold_into, write.c): the
  * longest prefix of p[0..n) (n > 0, p[0] no separator) that folding keeps
- * as it is: no TAB, CR or LF, and no space that is followed by a
- * separator or ends the value. It is copied to o (up to WRITE_RUN_SLACK
+ * as it is: no separator but the space, and no space that is followed by
+ * a separator or ends the value. It is copied to o (up to WRITE_RUN_SLACK
  * bytes more may be stored) and its length returned. */
 static inline size_t write_fold_run_bytes(const unsigned char *p, size_t n, char *o)
 {
@@ -209,7 +224,7 @@ static inline size_t write_fold_run_bytes(const unsigned char *p, size_t n, char
 static ALWAYS_INLINE uint64_t write_swar_fold_stops(uint64_t x, uint64_t last)
 {
     uint64_t sp = swar_eq(x, ' ');
-    uint64_t sep = sp | swar_eq(x, '\t') | swar_eq(x, '\n') | swar_eq(x, '\r');
+    uint64_t sep = sp | swar_ctl(x);
     return (sep & ~sp) | (sp & ((sep >> 8) | last));
 }
 
@@ -243,9 +258,7 @@ static ALWAYS_INLINE size_t write_fold_run_swar(const unsigned char *p, size_t n
 /* write_swar_fold_stops for 16 bytes, as a 16-bit mask. */
 static ALWAYS_INLINE unsigned write_sse2_fold_stops(__m128i x, unsigned last)
 {
-    __m128i ctl = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\t')),
-                               _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
-    ctl = _mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')));
+    __m128i ctl = sse2_ctl(x);
     unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
     unsigned c = (unsigned)_mm_movemask_epi8(ctl);
     return c | (sp & (((sp | c) >> 1) | last));
