@@ -5,11 +5,13 @@
  * is emptied per pass, so that only the writing is timed. The writers run
  * by turns, pass after pass, so that all see the same machine speed.
  *
- * usage: bench_write [--corpus N] [--runs K] [--only NAME]
+ * usage: bench_write [--corpus N] [--runs K] [--only NAME [--passes P]]
  * Prints per writer the median of K passes: ns per message, output MB/s,
  * output bytes per message, and the ratio to JSON. --only NAME runs a single
  * writer once (json, line, line-fold, ifps, ifps-fold, verify), for
- * valgrind --tool=callgrind instruction counts. */
+ * valgrind --tool=callgrind instruction counts; --passes P runs it P times
+ * (the count of P passes less that of one is P - 1 passes without the
+ * output buffer's first growth, which --only pays once). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,7 @@ int main(int argc, char **argv)
     size_t n = 20000;
     int runs = 9;
     const char *only = NULL;
+    int passes = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--corpus") == 0)
             n = strtoul(argv[i + 1], NULL, 10);
@@ -77,6 +80,8 @@ int main(int argc, char **argv)
             runs = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--only") == 0)
             only = argv[i + 1];
+        else if (strcmp(argv[i], "--passes") == 0)
+            passes = atoi(argv[i + 1]);
     }
     if (runs < 1 || runs > 99)
         runs = 9;
@@ -112,7 +117,9 @@ int main(int argc, char **argv)
     if (only) {
         for (int i = 0; i < nw; i++)
             if (strcmp(ws[i].name, only) == 0)
-                printf("%s: %zu messages, %zu bytes\n", only, got, pass(&ws[i], msgs, got, &out));
+                for (int k = 0; k < passes; k++)
+                    printf("%s: %zu messages, %zu bytes\n", only, got,
+                           pass(&ws[i], msgs, got, &out));
         return 0;
     }
     double t[6][99];

@@ -16,8 +16,17 @@
 #include "adexp.h"
 #include "dict.h"
 #include "dict_ext.h"
+#include "dict_ids.h"
+#include "json_names.h"
 #include "json_out.h"
 #include "lexer.h"
+#include "write_runs.h"
+
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
 
 /* Bytes are gathered here and appended to the buffer in blocks: one call
  * for many small pieces. */
@@ -34,6 +43,7 @@ typedef struct writer {
                                       brackets, which runs on to the next known
                                       primary field or list bracket */
     int started;                   /* a token of this message is written */
+    int fold;                      /* o->fold */
 } writer;
 
 adexp_write_options adexp_write_options_default(void)
@@ -133,8 +143,29 @@ static int keyword_ok(adexp_slice k)
     return 1;
 }
 
-/* Appends v folded: runs of separators one space, none at the ends. */
-static int put_folded(writer *w, adexp_slice v)
+/* v folded into p (room for v.len + WRITE_RUN_SLACK bytes): the runs
+ * folding keeps copied at once (write_runs.h), each separator run between
+ * them one space; returns the end. */
+static char *fold_into(char *p, adexp_slice v)
+{
+    const unsigned char *s = (const unsigned char *)v.ptr;
+    size_t i = 0, n = v.len;
+    while (i < n && is_sep(s[i]))
+        i++;
+    while (i < n) {
+        size_t r = WRITE_FOLD_RUN(s + i, n - i, p);
+        p += r;
+        i += r;
+        while (i < n && is_sep(s[i]))
+            i++;
+        if (i < n)
+            *p++ = ' ';
+    }
+    return p;
+}
+
+/* Appends v folded, a word at a time (values longer than the stage). */
+static int put_folded_long(writer *w, adexp_slice v)
 {
     size_t i = 0;
     int first = 1;
@@ -149,6 +180,20 @@ static int put_folded(writer *w, adexp_slice v)
         first = 0;
         i = j;
     }
+    return 1;
+}
+
+/* Appends v folded: runs of separators one space, none at the ends; in
+ * the stage by fold_into when it fits there. */
+static int put_folded(writer *w, adexp_slice v)
+{
+    if (v.len + WRITE_RUN_SLACK > STAGE_SIZE - w->staged) {
+        if (!flush(w))
+            return 0;
+        if (v.len + WRITE_RUN_SLACK > STAGE_SIZE)
+            return put_folded_long(w, v);
+    }
+    w->staged = (size_t)(fold_into(w->stage + w->staged, v) - w->stage);
     return 1;
 }
 
@@ -197,46 +242,6 @@ static int text_value_ok(writer *w, const adexp_field *f, size_t dash, size_t vo
     return 1;
 }
 
-/* Whether v is folded already (most values are): no separator but single
- * spaces between words. (An eight-bytes-a-step version of this loop took
- * more instructions on the generated corpus, whose values are short.) */
-static int is_folded(adexp_slice v)
-{
-    const unsigned char *s = (const unsigned char *)v.ptr;
-    if (v.len && (s[0] == ' ' || s[v.len - 1] == ' '))
-        return 0;
-    for (size_t i = 0; i < v.len; i++) {
-        if (s[i] > ' ')
-            continue;
-        if (s[i] == ' ' ? is_sep(s[i + 1]) : is_sep(s[i]))   /* s[i + 1]: no ' ' ends v */
-            return 0;
-    }
-    return 1;
-}
-
-/* v folded into p (room for v.len bytes); returns the end. */
-static char *fold_into(char *p, adexp_slice v)
-{
-    if (is_folded(v)) {
-        memcpy(p, v.ptr, v.len);
-        return p + v.len;
-    }
-    char *start = p;
-    int pending = 0;           /* a separator run waits for the next byte */
-    for (size_t i = 0; i < v.len; i++) {
-        char c = v.ptr[i];
-        if (is_sep((unsigned char)c)) {
-            pending = p > start;
-            continue;
-        }
-        if (pending)
-            *p++ = ' ';
-        pending = 0;
-        *p++ = c;
-    }
-    return p;
-}
-
 /* The separator, -KEYWORD and value of a field that is not ICAO text,
  * straight into the stage when they fit there (most fields): one check of
  * room instead of one per piece. Returns 0 to leave it to the general path
@@ -246,7 +251,7 @@ static int put_plain(writer *w, const adexp_field *f, int newline, unsigned dept
     int line = newline && w->o->layout == ADEXP_LAYOUT_IFPS;
     size_t ind = !w->started ? 0 : 1 + (line ? (size_t)depth * w->o->indent : 0);
     size_t k = f->keyword.len, v = f->value.len;
-    size_t n = ind + 1 + k + (v ? 1 + v : 0);
+    size_t n = ind + 1 + k + (v ? 1 + v : 0) + WRITE_RUN_SLACK;   /* fold_into's */
     if (n > STAGE_SIZE - w->staged) {
         if (n > STAGE_SIZE || !flush(w))
             return 0;
@@ -292,8 +297,10 @@ static const dict_entry *entry_of(const writer *w, const adexp_field *f)
     return dict_ext_lookup(w->o->dictionary, f->keyword.ptr, f->keyword.len);
 }
 
-/* -KEYWORD value: a basic field, or a compound's own part. */
-static int put_field(writer *w, const adexp_field *f, int newline, unsigned depth)
+
+/* -KEYWORD value: a basic field, or a compound's own part. Out of line: the
+ * fields put_fast leaves (few) need not cost the chain's loop registers. */
+static NOINLINE int put_field(writer *w, const adexp_field *f, int newline, unsigned depth)
 {
     const dict_entry *e = entry_of(w, f);
     if ((!e && !keyword_ok(f->keyword)) || (e && e->level == DICT_SYNTAX))
@@ -325,13 +332,138 @@ static int put_field(writer *w, const adexp_field *f, int newline, unsigned dept
     return !text || text_value_ok(w, f, dash, voff);
 }
 
-/* -BEGIN name or -END name. */
-static int put_bracket(writer *w, const char *word, size_t n, const adexp_field *list,
-                       unsigned depth)
+/* What comes before a field on its own line, or after the one before, in
+ * put_fast: the first n bytes of s, which has 32 readable. */
+typedef struct lead {
+    const char *s;
+    size_t n;
+} lead;
+
+static const char nl_spaces[64] = "\n                                                              ";
+static const char spaces[32] = "                               ";
+
+/* The lead of a field on its own line at depth: a space, or in the IFPS
+ * layout a new line indented; n SIZE_MAX when too long for put_fast. */
+static lead line_lead(const writer *w, unsigned depth)
+{
+    lead l = {spaces, 1};
+    if (w->o->layout == ADEXP_LAYOUT_IFPS) {
+        size_t ind = (size_t)w->o->indent;
+        l.s = nl_spaces;
+        l.n = depth < 32 && ind < 32 && 1 + depth * ind <= 32 ? 1 + depth * ind : SIZE_MAX;
+    }
+    return l;
+}
+
+/* Bytes put_fast may store: its lead, '-', a keyword's 16-byte copy, ' ',
+ * the value and its run's slack. */
+#define FAST_ROOM (32 + 1 + 16 + 1 + WRITE_RUN_SLACK)
+
+/* Compares a[0..n) and b[0..n), 0 < n <= 16, in words that overlap. */
+static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y, u, v;
+        memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);
+        memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);
+        return ((x ^ u) | (y ^ v)) == 0;
+    }
+    if (n >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4), memcpy(&y, a + n - 4, 4);
+        memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);
+        return ((x ^ u) | (y ^ v)) == 0;
+    }
+    if (n >= 2) {
+        uint16_t x, y, u, v;
+        memcpy(&x, a, 2), memcpy(&y, a + n - 2, 2);
+        memcpy(&u, b, 2), memcpy(&v, b + n - 2, 2);
+        return ((x ^ u) | (y ^ v)) == 0;
+    }
+    return a[0] == b[0];
+}
+
+/* Most fields, straight into the stage: a field whose dict_id names its
+ * keyword's entry (dict_id checked against the table's size, the keyword
+ * against the entry's, so that a tree with any dict_id is written as its
+ * keyword says), a built-in entry (an extension's new or changed ones are
+ * put_field's) that is neither ICAO text nor BEGIN/END, after no open ICAO
+ * text, and a value that is one run (write_runs.h). The keyword is
+ * copied from json_names, whose 16 bytes past '{"name":"' are readable.
+ * (DICT_COUNT is dict_count, the table's size: write_test checks it.) fold
+ * is w->fold, a constant where this is inlined. Returns 0 with nothing
+ * written for put_field, which decides the rest. */
+static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l, int fold)
+{
+    size_t k = f->keyword.len, v = f->value.len;
+    const adexp_dictionary *d = w->o->dictionary;
+    if (f->dict_id >= DICT_COUNT || w->open_text || l.n == SIZE_MAX ||
+        (d && d->changed[f->dict_id]))      /* an extension's entry: put_field's */
+        return 0;
+    const dict_entry *e = &dict_table[f->dict_id];
+    const char *name = json_names[f->dict_id].text + 9;
+    if (e->len != k || (e->flags & DICT_TEXT) || e->level == DICT_SYNTAX ||
+        !same_short(f->keyword.ptr, name, k))
+        return 0;
+    if (FAST_ROOM + v > STAGE_SIZE - w->staged &&
+        (v > STAGE_SIZE - FAST_ROOM || !flush(w)))
+        return 0;
+    char *p = w->stage + w->staged;
+    if (w->started) {
+        memcpy(p, l.s, 32);
+        p += l.n;
+    }
+    *p++ = '-';
+    memcpy(p, name, 16);
+    p += k;
+    if (v) {
+        *p++ = ' ';
+        if (!WRITE_RUN((const unsigned char *)f->value.ptr, v, p, fold))
+            return 0;
+        p += v;
+    }
+    w->staged = (size_t)(p - w->stage);
+    w->started = 1;
+    return 1;
+}
+
+/* Copies n bytes, n <= 16, in words that overlap. */
+static ALWAYS_INLINE void copy_short(char *o, const char *s, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        memcpy(&x, s, 8), memcpy(&y, s + n - 8, 8);
+        memcpy(o, &x, 8), memcpy(o + n - 8, &y, 8);
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4), memcpy(&y, s + n - 4, 4);
+        memcpy(o, &x, 4), memcpy(o + n - 4, &y, 4);
+    } else if (n) {
+        o[0] = s[0], o[n >> 1] = s[n >> 1], o[n - 1] = s[n - 1];
+    }
+}
+
+/* -BEGIN name or -END name (word, n bytes, a constant where inlined): on
+ * its own line, in one check of room when its lead and name are short. */
+static int put_bracket(writer *w, const char *word, size_t n,
+                               const adexp_field *list, unsigned depth)
 {
     w->open_text = NULL;               /* a list bracket ends any ICAO text */
-    return sep(w, 1, depth) && put(w, word, n) &&
-           put(w, list->keyword.ptr, list->keyword.len);
+    lead l = line_lead(w, depth);
+    size_t k = list->keyword.len;
+    if (l.n == SIZE_MAX || k > 16 ||
+        (32 + n + 16 > STAGE_SIZE - w->staged && !flush(w)))
+        return sep(w, 1, depth) && put(w, word, n) && put(w, list->keyword.ptr, k);
+    char *p = w->stage + w->staged;
+    if (w->started) {
+        memcpy(p, l.s, 32);
+        p += l.n;
+    }
+    memcpy(p, word, n);
+    copy_short(p + n, list->keyword.ptr, k);
+    w->staged = (size_t)(p + n + k - w->stage);
+    w->started = 1;
+    return 1;
 }
 
 static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines);
@@ -350,6 +482,7 @@ static int put_list(writer *w, const adexp_field *f, unsigned depth)
 static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines)
 {
     int after_list = 0;
+    lead own = line_lead(w, depth), next = {spaces, 1};
     for (; f; f = f->next) {
         if (f->kind == ADEXP_LIST) {
             if (!put_list(w, f, depth))
@@ -357,8 +490,12 @@ static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines)
             after_list = 1;
             continue;
         }
-        if (!put_field(w, f, lines || after_list, depth) ||
-            !put_chain(w, f->child, depth + 1, 0))
+        int newline = lines || after_list;
+        lead l = newline ? own : next;
+        int done = w->fold ? put_fast(w, f, l, 1) : put_fast(w, f, l, 0);
+        if (!done && !put_field(w, f, newline, depth))
+            return 0;
+        if (f->child && !put_chain(w, f->child, depth + 1, 0))
             return 0;
         after_list = 0;
     }
@@ -405,6 +542,7 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
     w.started = 0;
+    w.fold = w.o->fold != 0;
     size_t start = out->len;
     if (put_chain(&w, msg->fields, 0, 1) && put(&w, "\n", 1) && flush(&w) && w.o->verify)
         verify(&w, msg, start);

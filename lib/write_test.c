@@ -1,16 +1,23 @@
 /* The ADEXP writer: both layouts byte for byte, folding, the values and
  * keywords it refuses (with the field's path, the output untouched), the
  * verify option, and out-of-memory. */
+#define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "adexp.h"
+#include "dict.h"
+#include "dict_ids.h"
 #include "json_out.h"
+#include "write_runs.h"
 
 typedef struct fixture {
     adexp_arena arena;
@@ -283,6 +290,193 @@ static void test_out_of_memory(void **state)
     adexp_buf_free(&out);
 }
 
+/* ---------------------------------------------------- runs (write_runs.h)
+ *
+ * The rule of a run in the plainest words: the byte loops of write.c
+ * (has_dash, is_folded; plain_value_ok's ends). */
+static int run_reference(const unsigned char *p, size_t n, int fold)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '-')
+            return 0;
+    if (!fold)
+        return !is_sep(p[0]) && !is_sep(p[n - 1]);
+    if (p[0] == ' ' || p[n - 1] == ' ')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((is_sep(p[i]) && p[i] != ' ') ||
+            (p[i] == ' ' && p[i + 1] == ' '))   /* p[n - 1] is no space */
+            return 0;
+    return 1;
+}
+
+typedef int run_check_fn(const unsigned char *p, size_t n, char *o, int fold);
+
+static run_check_fn *const runs[] = {
+    write_run_bytes,
+#if SWAR_RUNS
+    write_run_swar,
+#endif
+#if JSON_STRING_SSE2
+    write_run_sse2,
+#endif
+};
+
+typedef size_t fold_run_fn(const unsigned char *p, size_t n, char *o);
+
+static fold_run_fn *const fold_runs[] = {
+#if SWAR_RUNS
+    write_fold_run_swar,
+#endif
+#if JSON_STRING_SSE2
+    write_fold_run_sse2,
+#endif
+    write_fold_run_bytes,
+};
+
+#define RUN_MAXLEN 80
+
+/* Every run function against the reference on s[0..n), copied to end right
+ * before a PROT_NONE page (a read past it crashes); the output has exactly
+ * n + WRITE_RUN_SLACK bytes (a sanitizer sees a store past it). */
+static void check_runs(const unsigned char *s, size_t n)
+{
+    static unsigned char *guard;
+    if (!guard) {
+        long page = sysconf(_SC_PAGESIZE);
+        unsigned char *m = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        assert_true(m != MAP_FAILED);
+        assert_int_equal(mprotect(m + page, (size_t)page, PROT_NONE), 0);
+        guard = m + page;
+    }
+    unsigned char *in = guard - n;
+    memcpy(in, s, n);
+    char *o = malloc(n + WRITE_RUN_SLACK);
+    assert_non_null(o);
+    size_t want_fold = write_fold_run_bytes(in, n, o);
+    for (size_t r = 0; r < sizeof fold_runs / sizeof fold_runs[0]; r++) {
+        size_t got = fold_runs[r](in, n, o);
+        if (got != want_fold)
+            fail_msg("fold run %zu, n %zu: %zu, want %zu", r, n, got, want_fold);
+        assert_memory_equal(o, in, got);
+    }
+    for (int fold = 0; fold < 2; fold++) {
+        int want = run_reference(in, n, fold);
+        for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+            int got = runs[r](in, n, o, fold);
+            if (got != want)
+                fail_msg("run %zu, fold %d, n %zu: %d, want %d", r, fold, n, got, want);
+            if (got)
+                assert_memory_equal(o, in, n);
+        }
+    }
+    free(o);
+}
+
+static void test_runs_against_the_rule(void **state)
+{
+    (void)state;
+    for (int c = 0; c < 256; c++)
+        assert_int_equal(write_is_sep((unsigned char)c), is_sep((unsigned char)c) != 0);
+    static const char odd[] = " \t\n\v\f\r\b\x0e-";
+    unsigned char s[RUN_MAXLEN];
+    for (size_t n = 1; n <= RUN_MAXLEN; n++) {
+        memset(s, 'A', n);
+        check_runs(s, n);
+        for (size_t i = 0; i < n; i++)          /* each odd byte at each place */
+            for (size_t k = 0; k < sizeof odd - 1; k++) {
+                memset(s, 'A', n);
+                s[i] = (unsigned char)odd[k];
+                check_runs(s, n);
+                if (i + 1 < n) {                /* and a space before it */
+                    s[i + 1] = s[i];
+                    s[i] = ' ';
+                    check_runs(s, n);
+                }
+            }
+    }
+    srand(19);
+    static const char mix[] = "AB9/  \t\n\v\f\r-()\x80\xff\x08\x0e";
+    for (int t = 0; t < 20000; t++) {          /* words, spaces and the rest */
+        size_t n = 1 + (size_t)rand() % RUN_MAXLEN;
+        for (size_t i = 0; i < n; i++)
+            s[i] = rand() % 4 ? (unsigned char)mix[rand() % 4]
+                              : (unsigned char)mix[rand() % (sizeof mix - 1)];
+        check_runs(s, n);
+    }
+}
+
+/* The writer's folding in the plainest words: runs of the lexer's
+ * separators (VT and FF too, which adexp_fold_copy keeps) one space, the
+ * ends trimmed. Returns the length written to dst. */
+static size_t fold_reference(const char *s, size_t n, char *dst)
+{
+    size_t k = 0;
+    int pending = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (is_sep((unsigned char)s[i])) {
+            pending = k > 0;
+            continue;
+        }
+        if (pending)
+            dst[k++] = ' ';
+        pending = 0;
+        dst[k++] = s[i];
+    }
+    return k;
+}
+
+/* Folded values (fold_into and its runs, through the fast path and the
+ * general one: a known and an unknown keyword) against the plain rule, and
+ * against adexp_fold_copy where they agree (no VT, no FF). */
+static void test_fold_against_the_rule(void **state)
+{
+    fixture *f = *state;
+    static const char mix[] = "AB9/ \t\n\v\f\r\x08\x0e\x8d";
+    char v[200], folded[256], want[512];
+    srand(7);
+    for (int t = 0; t < 8000; t++) {
+        size_t n = (size_t)rand() % (sizeof v);
+        for (size_t i = 0; i < n; i++)
+            v[i] = rand() % 3 ? mix[rand() % 3] : mix[rand() % (sizeof mix - 1)];
+        v[n] = '\0';
+        size_t fn = fold_reference(v, n, folded);
+        if (!memchr(v, '\v', n) && !memchr(v, '\f', n))
+            assert_int_equal(adexp_fold_copy((adexp_slice){v, n}, want, sizeof want), fn);
+        parse(f, t % 2 ? "-TITLE IFPL -ROUTE X" : "-TITLE IFPL -ZZUNKNOWN X");
+        adexp_field *x = (adexp_field *)f->msg.fields->next;
+        set_value(x, v);
+        snprintf(want, sizeof want, "-TITLE IFPL -%s%s%.*s\n", t % 2 ? "ROUTE" : "ZZUNKNOWN",
+                 fn ? " " : "", (int)fn, folded);
+        assert_string_equal(write_as(f, ADEXP_LAYOUT_LINE, 1), want);
+    }
+}
+
+/* A tree's dict_id is trusted only where it names the field's keyword: a
+ * wrong one (another entry of the same length, ICAO text, BEGIN, one past
+ * the table) writes what the keyword says, byte for byte. */
+static void test_dict_id_must_name_the_keyword(void **state)
+{
+    fixture *f = *state;
+    static const uint16_t ids[] = {DICT_ID_ADES, DICT_ID_MSGTXT, DICT_ID_BEGIN, DICT_ID_ROUTE,
+                                   DICT_COUNT, 0xFFFF};
+    assert_int_equal(dict_count, DICT_COUNT);
+    parse(f, "-TITLE IFPL -ADEP EDDM -ESTDATA -PTID XETBO -FL F390 -ROUTE N0450F350 DCT\n");
+    for (int fold = 0; fold < 2; fold++) {
+        char want[256];
+        strcpy(want, write_as(f, ADEXP_LAYOUT_LINE, fold));
+        for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+            for (adexp_field *x = (adexp_field *)f->msg.fields; x; x = x->next) {
+                uint16_t keep = x->dict_id;
+                x->dict_id = ids[i];
+                assert_string_equal(write_as(f, ADEXP_LAYOUT_LINE, fold), want);
+                x->dict_id = keep;
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +489,9 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_tree_same_and_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
+        cmocka_unit_test(test_runs_against_the_rule),
+        cmocka_unit_test_setup_teardown(test_fold_against_the_rule, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dict_id_must_name_the_keyword, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,301 @@
+/* Runs for the ADEXP writer (write.c): whether a value that is not ICAO
+ * text is written exactly as it is, decided and copied 16 bytes (SSE2),
+ * 8 bytes (SWAR) or one byte at a time. Most values are: write.c takes the
+ * byte loops (has_dash, is_folded, fold_into) only for the others. The
+ * word and vector helpers are json_runs.h's. Not installed.
+ *
+ * A value p[0..n), n > 0, is one run when it holds no '-' (which would end
+ * it) and either, kept (fold 0), starts and ends with a byte that is not a
+ * separator (the parser trims them), or, folded (fold 1), holds no
+ * separator but the space (TAB, LF, VT, FF, CR: the bytes 9 to 13), no
+ * space at either end and no two spaces in a row (folding would change
+ * it). Each run function returns whether p[0..n) is one run; o then
+ * holds its copy. In any case it may store up to WRITE_RUN_SLACK bytes at
+ * o past n, and it reads no byte outside p[0..n). */
+#ifndef ADEXP_WRITE_RUNS_H
+#define ADEXP_WRITE_RUNS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "json_runs.h"
+#include "lexer.h"
+
+#define WRITE_RUN_SLACK 16
+
+/* lexer.h's is_sep (the space and the bytes 9 to 13) without the table: a
+ * compare the branch predictor learns for the bytes above ' ' that most
+ * are. write_test checks both against each other. */
+static ALWAYS_INLINE int write_is_sep(unsigned char c)
+{
+    return c <= ' ' && ((0x100003E00ull >> c) & 1);
+}
+
+/* The rule, one byte at a time: the reference, and the run of builds with
+ * neither SSE2 nor SWAR. */
+static inline int write_run_bytes(const unsigned char *p, size_t n, char *o, int fold)
+{
+    if (!fold && (write_is_sep(p[0]) || write_is_sep(p[n - 1])))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == '-' || (fold && is_sep(c) && (c != ' ' || i == 0 || i + 1 == n ||
+                                               p[i + 1] == ' ')))
+            return 0;
+        o[i] = (char)c;
+    }
+    return 1;
+}
+
+/* n < 4: too short for a word; the three bytes p[0], p[n/2], p[n-1] are
+ * all of them. */
+static ALWAYS_INLINE int write_run_tiny(const unsigned char *p, size_t n, char *o, int fold)
+{
+    unsigned char a = p[0], b = p[n >> 1], c = p[n - 1];
+    o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
+    if (a == '-' || b == '-' || c == '-' || write_is_sep(a) || write_is_sep(c))
+        return 0;
+    return !fold || b == ' ' || !write_is_sep(b);   /* b inside: a space there is alone */
+}
+
+#if SWAR_RUNS
+/* The separators of x but the space (the bytes 9 to 13), as high bits. */
+static ALWAYS_INLINE uint64_t swar_ctl(uint64_t x)
+{
+    return swar_eq(x, '\t') | swar_eq(x, '\n') | swar_eq(x, '\v') | swar_eq(x, '\f') |
+           swar_eq(x, '\r');
+}
+
+/* The bytes of x that end a run, as high bits: '-', and with fold the
+ * separators but the space and a space before a space (next: the byte
+ * after x is one, or x ends the value). */
+static ALWAYS_INLINE uint64_t write_swar_stops(uint64_t x, unsigned next, int fold)
+{
+    uint64_t stop = swar_eq(x, '-');
+    if (fold) {
+        uint64_t sp = swar_eq(x, ' ');
+        stop |= swar_ctl(x) |
+                (sp & ((sp >> 8) | (uint64_t)next << 63));
+    }
+    return stop;
+}
+
+static ALWAYS_INLINE int write_run_swar(const unsigned char *p, size_t n, char *o, int fold)
+{
+    if (n < 4)
+        return write_run_tiny(p, n, o, fold);
+    if (!fold && (write_is_sep(p[0]) || write_is_sep(p[n - 1])))
+        return 0;
+    if (fold && (p[0] == ' ' || p[n - 1] == ' '))
+        return 0;
+    uint64_t x;
+    if (n < 8) {
+        /* the halves p[0..4) and p[n-4..n), which overlap, in one word:
+         * every pair of neighbours is in one of them, so the pair across
+         * the seam (bytes 3 and 4 of the word) is none */
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+        x = a | (uint64_t)b << 32;
+        uint64_t stop = swar_eq(x, '-');
+        if (fold) {
+            uint64_t sp = swar_eq(x, ' ');
+            stop |= swar_ctl(x) |
+                    (sp & (sp >> 8) & ~(uint64_t)0x80000000u);
+        }
+        return stop == 0;
+    }
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, p + i, 8);
+        memcpy(o + i, &x, 8);
+        if (write_swar_stops(x, i + 8 == n || p[i + 8] == ' ', fold))
+            return 0;
+    }
+    if (i == n)
+        return 1;
+    memcpy(&x, p + n - 8, 8);          /* the word that ends at n */
+    memcpy(o + n - 8, &x, 8);
+    return write_swar_stops(x, 1, fold) == 0;
+}
+#endif
+
+#if JSON_STRING_SSE2
+/* The separators of x but the space (the bytes 9 to 13), as a vector:
+ * signed compares, which the bytes from 0x80 fail. */
+static ALWAYS_INLINE __m128i sse2_ctl(__m128i x)
+{
+    return _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(8)),
+                         _mm_cmplt_epi8(x, _mm_set1_epi8(14)));
+}
+
+/* write_swar_stops for 16 bytes, as a 16-bit mask. */
+static ALWAYS_INLINE unsigned write_sse2_stops(__m128i x, unsigned next, int fold)
+{
+    __m128i stop = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
+    if (!fold)
+        return (unsigned)_mm_movemask_epi8(stop);
+    stop = _mm_or_si128(stop, sse2_ctl(x));
+    unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+    return (unsigned)_mm_movemask_epi8(stop) | (sp & ((sp >> 1) | next << 15));
+}
+
+static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *o, int fold)
+{
+    if (n < 4)
+        return write_run_tiny(p, n, o, fold);
+    if (!fold && (write_is_sep(p[0]) || write_is_sep(p[n - 1])))
+        return 0;
+    if (fold && (p[0] == ' ' || p[n - 1] == ' '))
+        return 0;
+    __m128i x;
+    if (n < 16) {
+        /* two overlapping halves of h bytes (8, or 4 if n < 8) in one
+         * vector, as json_runs.h's sse2_short_run: no pair across the seam */
+        unsigned seam, valid;
+        if (n >= 8) {
+            uint64_t a, b;
+            memcpy(&a, p, 8);
+            memcpy(&b, p + n - 8, 8);
+            memcpy(o, &a, 8);
+            memcpy(o + n - 8, &b, 8);
+            x = _mm_set_epi64x((long long)b, (long long)a);
+            seam = 1u << 7, valid = 0xFFFF;
+        } else {
+            uint32_t a, b;
+            memcpy(&a, p, 4);
+            memcpy(&b, p + n - 4, 4);
+            memcpy(o, &a, 4);
+            memcpy(o + n - 4, &b, 4);
+            x = _mm_set_epi32(0, 0, (int)b, (int)a);
+            seam = 1u << 3, valid = 0xFF;
+        }
+        return (write_sse2_stops(x, 0, fold) & ~seam & valid) == 0;
+    }
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        _mm_storeu_si128((__m128i *)(void *)(o + i), x);
+        if (write_sse2_stops(x, i + 16 == n || p[i + 16] == ' ', fold))
+            return 0;
+    }
+    if (i == n)
+        return 1;
+    x = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));   /* ends at n */
+    _mm_storeu_si128((__m128i *)(void *)(o + n - 16), x);
+    return write_sse2_stops(x, 1, fold) == 0;
+}
+#endif
+
+/* The best run of this build. */
+#if JSON_STRING_SSE2
+#define WRITE_RUN write_run_sse2
+#elif SWAR_RUNS
+#define WRITE_RUN write_run_swar
+#else
+#define WRITE_RUN write_run_bytes
+#endif
+
+/* ---------------------------------------------------------- fold runs
+ *
+ * Folding a value that is not folded already (fold_into, write.c): the
+ * longest prefix of p[0..n) (n > 0, p[0] no separator) that folding keeps
+ * as it is: no separator but the space, and no space that is followed by
+ * a separator or ends the value. It is copied to o (up to WRITE_RUN_SLACK
+ * bytes more may be stored) and its length returned. */
+static inline size_t write_fold_run_bytes(const unsigned char *p, size_t n, char *o)
+{
+    size_t r = 0;
+    for (; r < n; r++) {
+        unsigned char c = p[r];
+        if (is_sep(c) && (c != ' ' || r + 1 == n || is_sep(p[r + 1])))
+            break;
+        o[r] = (char)c;
+    }
+    return r;
+}
+
+#if SWAR_RUNS
+/* The bytes of x that end a fold run; last: the high bit of a byte whose
+ * space ends the run when it is one (the last before the end or a
+ * separator), else 0. */
+static ALWAYS_INLINE uint64_t write_swar_fold_stops(uint64_t x, uint64_t last)
+{
+    uint64_t sp = swar_eq(x, ' ');
+    uint64_t sep = sp | swar_ctl(x);
+    return (sep & ~sp) | (sp & ((sep >> 8) | last));
+}
+
+static ALWAYS_INLINE size_t write_fold_run_swar(const unsigned char *p, size_t n, char *o)
+{
+    uint64_t x, m;
+    if (n < 8) {
+        x = swar_load_short(p, n);
+        memcpy(o, &x, 8);
+        m = write_swar_fold_stops(x, (uint64_t)0x80 << (8 * (n - 1)));
+        return m ? (size_t)__builtin_ctzll(m) >> 3 : n;   /* the zero bytes pass */
+    }
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, p + i, 8);
+        memcpy(o + i, &x, 8);
+        uint64_t last = i + 8 == n || write_is_sep(p[i + 8]) ? (uint64_t)1 << 63 : 0;
+        if ((m = write_swar_fold_stops(x, last)))
+            return i + ((size_t)__builtin_ctzll(m) >> 3);
+    }
+    if (i == n)
+        return n;
+    memcpy(&x, p + n - 8, 8);          /* the word that ends at n */
+    memcpy(o + n - 8, &x, 8);
+    m = write_swar_fold_stops(x, (uint64_t)1 << 63) >> (8 * (i - (n - 8)));
+    return m ? i + ((size_t)__builtin_ctzll(m) >> 3) : n;
+}
+#endif
+
+#if JSON_STRING_SSE2
+/* write_swar_fold_stops for 16 bytes, as a 16-bit mask. */
+static ALWAYS_INLINE unsigned write_sse2_fold_stops(__m128i x, unsigned last)
+{
+    __m128i ctl = sse2_ctl(x);
+    unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+    unsigned c = (unsigned)_mm_movemask_epi8(ctl);
+    return c | (sp & (((sp | c) >> 1) | last));
+}
+
+static ALWAYS_INLINE size_t write_fold_run_sse2(const unsigned char *p, size_t n, char *o)
+{
+    __m128i x;
+    unsigned m;
+    if (n < 16) {
+        x = sse2_load_short(p, n);
+        _mm_storeu_si128((__m128i *)(void *)o, x);
+        m = write_sse2_fold_stops(x, 1u << (n - 1));
+        return m ? (size_t)__builtin_ctz(m) : n;          /* the zero bytes pass */
+    }
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        _mm_storeu_si128((__m128i *)(void *)(o + i), x);
+        if ((m = write_sse2_fold_stops(x, i + 16 == n || write_is_sep(p[i + 16]) ? 1u << 15 : 0)))
+            return i + (size_t)__builtin_ctz(m);
+    }
+    if (i == n)
+        return n;
+    x = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));   /* ends at n */
+    _mm_storeu_si128((__m128i *)(void *)(o + n - 16), x);
+    m = write_sse2_fold_stops(x, 1u << 15) >> (i - (n - 16));
+    return m ? i + (size_t)__builtin_ctz(m) : n;
+}
+#endif
+
+#if JSON_STRING_SSE2
+#define WRITE_FOLD_RUN write_fold_run_sse2
+#elif SWAR_RUNS
+#define WRITE_FOLD_RUN write_fold_run_swar
+#else
+#define WRITE_FOLD_RUN write_fold_run_bytes
+#endif
+
+#endif
