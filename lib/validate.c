@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "batch_internal.h"
 #include "dict.h"
 #include "dict_ext.h"
 #include "validate_internal.h"
@@ -100,56 +101,29 @@ static char *path(walk *w, const place *pl)
     return buf;
 }
 
-/* Whether b[i] ends a line: LF, CR not before LF (lim: where b ends). */
-static int is_line_end(const char *b, size_t i, size_t lim)
-{
-    return b[i] == '\n' || (b[i] == '\r' && (i + 1 >= lim || b[i + 1] != '\n'));
-}
-
-/* The line ends in b[from..to), eight bytes a turn: the LFs of a word
- * without CR are counted at once (a word with a CR byte by byte). */
-static size_t line_ends(const char *b, size_t from, size_t to, size_t lim)
-{
-    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
-    size_t n = 0, i = from;
-    for (; i + 8 <= to; i += 8) {
-        uint64_t x, lf, cr;
-        memcpy(&x, b + i, 8);
-        lf = x ^ (ones * '\n');
-        cr = x ^ (ones * '\r');
-        lf = ~(((lf & low7) + low7) | lf) & ~low7;   /* 0x80 where a byte is LF */
-        cr = ~(((cr & low7) + low7) | cr) & ~low7;
-        if (!cr) {
-            n += (size_t)(((lf >> 7) * ones) >> 56);   /* the bytes' sum */
-            continue;
-        }
-        for (size_t j = i; j < i + 8; j++)
-            n += (size_t)is_line_end(b, j, lim);
-    }
-    for (; i < to; i++)
-        n += (size_t)is_line_end(b, i, lim);
-    return n;
-}
-
-/* Line and column of off, scanning on from the last answer for this buffer.
- * LF, CRLF and a lone CR end a line, as for parse errors. */
+/* Line and column of off, counted on from the last answer for this buffer
+ * (back from it when a finding comes before the previous one, as a
+ * compound's missing subfield after its subfields' findings): one forward
+ * scan of the buffer in all, by the batch driver's vector count. LF, CRLF
+ * and a lone CR end a line, as for parse errors. */
 static void locate(walk *w, size_t off, adexp_finding *fd)
 {
     adexp_findings *o = w->out;
-    if (o->lc_base != w->base || off < o->lc_off || w->msg->index < o->lc_index) {
+    if (o->lc_base != w->base || w->msg->index < o->lc_index) {
         o->lc_base = w->base;
         o->lc_off = o->lc_bol = 0;
         o->lc_line = 1;
     }
     const char *b = w->base;
     size_t lim = w->msg->offset + w->msg->length;
-    size_t ends = line_ends(b, o->lc_off, off, lim);
-    if (ends) {
+    if (off >= o->lc_off) {
+        uint64_t ends = batch_count_lines(b, lim, o->lc_off, off);
         o->lc_line += (uint32_t)ends;
-        size_t i = off;            /* the last line end: one line back */
-        while (!is_line_end(b, i - 1, lim))
-            i--;
-        o->lc_bol = i;
+        if (ends)
+            o->lc_bol = batch_line_start(b, lim, off);
+    } else if (off < o->lc_bol) {
+        o->lc_line -= (uint32_t)batch_count_lines(b, lim, off, o->lc_bol);
+        o->lc_bol = batch_line_start(b, lim, off);
     }
     o->lc_off = off;
     o->lc_index = w->msg->index;
