@@ -263,7 +263,8 @@ static void check_subfields(walk *w, const place *pl, const vrule *r, const pres
 }
 
 static present visit_all(walk *w, const adexp_field *first, const place *up,
-                         const dict_entry *parent, int lax, int want);
+                         const dict_entry *parent);
+static void visit_lax(walk *w, const adexp_field *first, const place *up);
 
 /* A field where the structure says it may not be: out of line, rare. */
 __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
@@ -277,58 +278,123 @@ __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
             "a subfield outside any compound or list%s", NULL);
 }
 
-/* A compound or list: its own value, its subfields, then its fields. */
-static void visit_structured(walk *w, const place *pl, const dict_entry *e, const vrule *r)
+/* A compound or list of the built-in dictionary (with an extended one, its
+ * entry there): its own value, its subfields, then its fields. */
+static void visit_structured(walk *w, const place *pl, const vrule *r)
 {
     const adexp_field *f = pl->f;
+    const dict_entry *e = dict_ext_entry(w->out->dictionary, f->dict_id);
     /* A compound written as a basic field (-CFL F190) gets one finding. */
     int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
     if (as_basic)
         add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
             "a value where %s wants its subfields", e->keyword);
     /* A list of whole messages holds top-level fields. */
-    int want = !as_basic && r->presence;
-    present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0, want);
-    if (want)
+    present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+    if (!as_basic && r->presence)
         check_subfields(w, pl, r, &p);
 }
 
+/* A basic field's value: the fast path, then the reasons out of line. */
+static inline __attribute__((always_inline)) void visit_basic(walk *w, const place *pl,
+                                                             const vrule *r)
+{
+    const adexp_field *f = pl->f;
+    if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))
+        check_value(w, pl, r);
+}
+
+/* A field of an extended dictionary (dict_ext_entry's e): where it may be
+ * and, past the built-in ids, the structure only (no rule of its own);
+ * 1 when the rule of the built-in id is still to apply. */
+static int visit_extended(walk *w, const place *pl, const dict_entry *e,
+                          const dict_entry *parent, present *p)
+{
+    unsigned b = e->sub_bit;
+    p->w[b >> 6] |= (uint64_t)1 << (b & 63);
+    if (parent ? !dict_row_allows(parent->row, e)
+               : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD)
+        misplaced(w, pl, parent);
+    if (e->id < dict_count)
+        return 1;
+    if (e->kind != ADEXP_BASIC)
+        visit_all(w, pl->f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+    return 0;
+}
+
 /* The fields from first on, in the compound or list parent (NULL: at the
- * top of a message); lax: inside an unknown field, whose structure is not
- * known; want: return the subfields met (for the parent's formula). The
- * usual case, a valid basic field, stays in this loop. */
+ * top of a message); returns the subfields met (for the parent's formula).
+ * The usual case, a valid basic field of the built-in dictionary, stays in
+ * this loop, and reads only its rule (vrule.walk holds what it needs of the
+ * dictionary entry); with an extended dictionary the entry is read. */
 static present visit_all(walk *w, const adexp_field *first, const place *up,
-                         const dict_entry *parent, int lax, int want)
+                         const dict_entry *parent)
 {
     place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
-    const uint64_t *row = parent ? parent->row : NULL;
+    const unsigned char *row = parent ? (const unsigned char *)parent->row : NULL;
+    const adexp_dictionary *d = w->out->dictionary;
     present p = {{0}};
     for (const adexp_field *f = first; f; f = f->next) {
         pl.f = f;
         unsigned id = f->dict_id;
-        const dict_entry *e = dict_ext_entry(w->out->dictionary, id);
-        if (!e) {                              /* unknown: its fields only */
-            if (f->child)
-                visit_all(w, f->child, &pl, NULL, 1, 0);
+        if (d) {
+            const dict_entry *e = dict_ext_entry(d, id);
+            if (!e) {
+                if (f->child)
+                    visit_lax(w, f->child, &pl);
+                continue;
+            }
+            if (!visit_extended(w, &pl, e, parent, &p))
+                continue;
+            const vrule *r = &vrules[id];
+            if (e->kind != ADEXP_BASIC)
+                visit_structured(w, &pl, r);
+            else
+                visit_basic(w, &pl, r);
             continue;
         }
-        if (want)
-            p.w[e->sub_bit >> 6] |= (uint64_t)1 << (e->sub_bit & 63);
-        if (!lax && (row ? !dict_row_allows(row, e)
-                         : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
-            misplaced(w, &pl, parent);
-        if (id >= dict_count) {                /* an extension's: structure only */
-            if (e->kind != ADEXP_BASIC)
-                visit_all(w, f->child, &pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0, 0);
+        if (id >= dict_count) {                /* unknown: its fields only */
+            if (f->child)
+                visit_lax(w, f->child, &pl);
             continue;
         }
         const vrule *r = &vrules[id];
-        if (e->kind != ADEXP_BASIC)
-            visit_structured(w, &pl, e, r);
-        else if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))
-            check_value(w, &pl, r);
+        unsigned wb = r->walk, b = wb & VR_SUB_BIT;
+        p.w[b >> 6] |= (uint64_t)1 << (b & 63);
+        if (row ? !((row[b >> 3] >> (b & 7)) & 1) : (wb & VR_SUBFIELD) != 0)
+            misplaced(w, &pl, parent);
+        if (wb & VR_STRUCTURED)
+            visit_structured(w, &pl, r);
+        else
+            visit_basic(w, &pl, r);
     }
     return p;
+}
+
+/* The fields inside an unknown field, whose structure is not known: values
+ * and known compounds checked, no place checked. */
+static void visit_lax(walk *w, const adexp_field *first, const place *up)
+{
+    place pl = {up, NULL, first, 0};
+    for (const adexp_field *f = first; f; f = f->next) {
+        pl.f = f;
+        const dict_entry *e = dict_ext_entry(w->out->dictionary, f->dict_id);
+        if (!e) {
+            if (f->child)
+                visit_lax(w, f->child, &pl);
+            continue;
+        }
+        if (e->id >= dict_count) {             /* an extension's: structure only */
+            if (e->kind != ADEXP_BASIC)
+                visit_all(w, f->child, &pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+            continue;
+        }
+        const vrule *r = &vrules[e->id];
+        if (e->kind != ADEXP_BASIC)
+            visit_structured(w, &pl, r);
+        else
+            visit_basic(w, &pl, r);
+    }
 }
 
 /* The buffer's start: the first field's '-' is at its offset, before its
@@ -351,6 +417,6 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
     walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
-    visit_all(&w, msg->fields, NULL, NULL, 0, 0);
+    visit_all(&w, msg->fields, NULL, NULL);
     return w.nomem ? ADEXP_E_NOMEM : ADEXP_OK;
 }

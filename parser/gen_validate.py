@@ -705,8 +705,15 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
-    uint16_t spare;
+    uint16_t walk;             /* the entry's facts the walk reads for every
+                                  field: its sub_bit (low byte), VR_STRUCTURED
+                                  (a compound or list), VR_SUBFIELD (a
+                                  subfield or reserved subfield) */
 } vrule;
+
+#define VR_SUB_BIT 0xFFu
+#define VR_STRUCTURED 0x100u
+#define VR_SUBFIELD 0x200u
 
 extern const uint64_t vreq[][4];
 
@@ -802,12 +809,17 @@ def gen_c(c, rules, fast, tables):
             mask_index[key] = len(masks)
             masks.append(key)
         reqs.append(mask_index[key])
-    for e, r, sid, fp, rq in zip(c_entries, rules, syntax_ids, fast, reqs):
+    for i, (e, r, sid, fp, rq) in enumerate(zip(c_entries, rules, syntax_ids, fast, reqs)):
         comment = r[2].replace("*/", "* /")
         if len(comment) > 50:
             comment = comment[:47] + "..."
-        out.append("    {%d, %d, %d, %d, %d, %d, %d, 0},  /* %s: %s */" % (
-            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, e["keyword"], comment))
+        walk = "%d" % bits.get(i, gen_dict.SUB_BIT_NONE)
+        if e["kind"] != "b":
+            walk += " | VR_STRUCTURED"
+        if e["level"] in ("subfield", "reserved_subfield"):
+            walk += " | VR_SUBFIELD"
+        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s},  /* %s: %s */" % (
+            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, walk, e["keyword"], comment))
     out.append("};")
     out.append("")
     out.append("const uint64_t vreq[][4] = {")

@@ -1589,630 +1589,630 @@ const char *const vstrings[] = {
  * text length bounds. The comment is the expression the rule came
  * from (corrected). */
 const vrule vrules[DICT_COUNT] = {
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* AABD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AABT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AATOT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ACDI: timehhmm */
-    {0, 17, 222, 0, 0, 0, 1, 0},  /* ACNF: (AD RCNF) */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* ACT: FIELDID */
-    {0, 19, 224, 0, 0, 0, 3, 0},  /* AD: ADID */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* ADA: date */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
-    {25, 0, 226, 0, 1, 20, 0, 0},  /* ADARRZ: 1{LIM_CHAR}20 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* ADD: date */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* ADDR: FAC */
-    {0, 28, 228, 0, 0, 0, 5, 0},  /* ADDRINFO: (NETWORKTYPE FAC) */
-    {30, 0, 229, 30, 0, 0, 0, 0},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {33, 0, 230, 35, 0, 0, 0, 0},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
-    {30, 0, 229, 30, 0, 0, 0, 0},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ADES: (icaoaerodrome | 'ZZZZ') */
-    {34, 0, 231, 40, 0, 0, 0, 0},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
-    {0, 37, 232, 0, 0, 0, 0, 0},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
-    {23, 0, 233, 25, 0, 0, 0, 0},  /* ADID: icaoaerodrome | 'ZZZZ' */
-    {38, 0, 234, 0, 1, 50, 0, 0},  /* ADNAME: 1{LIM_CHAR}50 */
-    {41, 0, 235, 45, 0, 0, 0, 0},  /* ADR: 'STARTUP'| 'TAXI' */
-    {45, 0, 236, 56, 0, 0, 0, 0},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
-    {0, 49, 237, 0, 0, 0, 6, 0},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
-    {52, 0, 238, 95, 0, 0, 0, 0},  /* AF: "ATN" | "FANS1A" */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AFCT: timehhmm */
-    {0, 56, 239, 0, 0, 0, 7, 0},  /* AFILDATA: (PTID FL ETO) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* AFREGULLIST:  */
-    {62, 0, 240, 104, 0, 0, 0, 0},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
-    {67, 0, 241, 107, 0, 0, 0, 0},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
-    {71, 0, 242, 114, 0, 0, 0, 0},  /* AHEAD: (heading | "ZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AIBT: timehhmm */
-    {0, 74, 243, 0, 0, 0, 8, 0},  /* AIN: (ARCID NUM) */
-    {0, 78, 244, 0, 0, 0, 9, 0},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
-    {0, 81, 245, 0, 0, 0, 10, 0},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
-    {83, 0, 246, 122, 0, 0, 0, 0},  /* AIRSPDES: 3 { ALPHANUM }12 */
-    {0, 72, 247, 0, 0, 0, 11, 0},  /* AITTT: ARCID */
-    {87, 0, 248, 135, 0, 0, 0, 0},  /* ALDT: (timeyyyymmddhhmmss) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* ALTNZ:  */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AMANTIME: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, 0},  /* AOARCID: 3{ALPHA}3 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* AOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AOBT: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, 0},  /* AOOPR: 3{ALPHA}3 */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* AOPRIO: 'YES' | 'NO' */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* APPLIPT: point */
-    {95, 0, 252, 180, 0, 0, 0, 0},  /* APPNAME: 'ADS' | 'ATC' */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* APPTOT: timehhmm */
-    {96, 0, 253, 185, 0, 0, 0, 0},  /* APPTYP: 1{ALPHANUM}1 */
-    {98, 0, 254, 187, 0, 0, 0, 0},  /* APPVERSION: 2{ '00' | '01'}2 */
-    {101, 0, 255, 192, 0, 0, 0, 0},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
-    {102, 0, 256, 201, 0, 0, 0, 0},  /* ARCID: aircraftid */
-    {103, 0, 257, 209, 0, 0, 0, 0},  /* ARCIDAO: 1{ALPHANUM}11 */
-    {104, 0, 258, 221, 0, 0, 0, 0},  /* ARCIDATC: 8{DIGIT}8 */
-    {107, 0, 259, 230, 0, 0, 0, 0},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
-    {102, 0, 256, 201, 0, 0, 0, 0},  /* ARCIDOLD: aircraftid */
-    {110, 0, 260, 238, 0, 0, 0, 0},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ARDI: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ARDT: timehhmm */
-    {115, 0, 261, 243, 0, 0, 0, 0},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
-    {119, 0, 262, 253, 0, 0, 0, 0},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {2, 0, 263, 259, 0, 0, 0, 0},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
-    {87, 0, 248, 135, 0, 0, 0, 0},  /* ASAT: (timeyyyymmddhhmmss) */
-    {0, 122, 264, 0, 0, 0, 12, 0},  /* ASP: (AIRSPDES ETI XTI) */
-    {128, 0, 265, 262, 0, 0, 0, 0},  /* ASPEED: (spd | machnumber | "ZZZ") */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* ASPLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ASRT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATA: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATD: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATFMDELAY: timehhmm */
-    {0, 129, 266, 0, 0, 0, 13, 0},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
-    {130, 0, 267, 270, 0, 0, 0, 0},  /* ATIS: 1{ALPHA}1 */
-    {0, 135, 268, 0, 0, 0, 14, 0},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATOT: timehhmm */
-    {136, 0, 269, 272, 0, 0, 0, 0},  /* ATSRT: atsroute point point */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATTOT: timehhmm */
-    {138, 0, 270, 292, 0, 0, 0, 0},  /* AUTFL1: fl3 */
-    {138, 0, 270, 292, 0, 0, 0, 0},  /* AUTFL2: fl3 */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* AUTOMSG:  */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* AVAIL: 'YES'|'NO' */
-    {147, 0, 272, 297, 0, 0, 0, 0},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* BEGIN:  */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* BKCHG: (FLIMP FLMIN FLMAX) */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* BKROW: 1{DIGIT}2 */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* BKT: datetime */
-    {0, 156, 276, 0, 0, 0, 16, 0},  /* BKTCHG: (DELTA1 DELTA2) */
-    {157, 0, 277, 326, 0, 0, 0, 0},  /* BRNG: refbearing */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* CASSADDR:  */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* CDA: date */
-    {203, 0, 278, 332, 0, 0, 0, 0},  /* CEQPT: aidequipment */
-    {0, 54, 279, 0, 0, 0, 17, 0},  /* CFL: FL */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
-    {212, 0, 280, 337, 0, 0, 0, 0},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
-    {0, 213, 281, 0, 0, 0, 18, 0},  /* CMLTSP: HEXADDR */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* COBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* COBT: timehhmm */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* CODETR: 'YES'|'NO' */
-    {38, 0, 283, 0, 1, 50, 0, 0},  /* COM: 1 {LIM_CHAR} 50 */
-    {114, 0, 284, 0, 1, 65535, 0, 0},  /* COMMENT: 1 { LIM_CHAR } */
-    {218, 0, 285, 0, 1, 30, 0, 0},  /* CONDID: 1 {LIM_CHAR} 30 */
-    {219, 0, 286, 360, 0, 0, 0, 0},  /* CONDITION: 2 {ALPHA} 20 */
-    {220, 0, 287, 381, 0, 0, 0, 0},  /* CONFID: 1{DIGIT}5 */
-    {0, 221, 288, 0, 0, 0, 19, 0},  /* CONFL: EOPOS */
-    {0, 226, 289, 0, 0, 0, 0, 0},  /* COORDATA: (PTID (TO | STO) TFL) */
-    {236, 0, 290, 387, 0, 0, 0, 0},  /* COORPT: coordpoints */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* COP: point */
-    {0, 238, 291, 0, 0, 0, 20, 0},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
-    {45, 0, 292, 56, 0, 0, 0, 0},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* CRFL1: flightlevel */
-    {245, 0, 294, 398, 0, 0, 0, 0},  /* CRFL2: (flightlevel | "PLUS") */
-    {127, 0, 295, 407, 0, 0, 0, 0},  /* CRMACH: machnumber */
-    {0, 251, 296, 0, 0, 0, 0, 0},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* CRSPD: 1{DIGIT}4 */
-    {125, 0, 298, 417, 0, 0, 0, 0},  /* CRSPEED: spd */
-    {0, 253, 299, 0, 0, 0, 21, 0},  /* CSTAT: STATID */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* CTA: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* CTDEST: centreidentification */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* CTO: timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* CTOD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* CTOT: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* CTRIPE: centreidentification */
-    {255, 0, 301, 428, 0, 0, 0, 0},  /* CTROW: 1{DIGIT}1 */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* CTSRC: centreidentification */
-    {258, 0, 302, 430, 0, 0, 0, 0},  /* CTXTCT: 'OPE' | 'TST' */
-    {264, 0, 303, 436, 0, 0, 0, 0},  /* CTXTFDPS: contextfdpsid */
-    {268, 0, 304, 452, 0, 0, 0, 0},  /* CTXTPOS: contextphidiasid */
-    {138, 0, 270, 292, 0, 0, 0, 0},  /* CURFL: fl3 */
-    {0, 272, 305, 0, 0, 0, 0, 0},  /* CURPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* CURPOST: datetime */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* CURPTT: datetime */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* CURPTX: 1{DIGIT}2 */
-    {38, 0, 306, 463, 0, 0, 0, 0},  /* DAT: datalink */
-    {279, 0, 307, 514, 0, 0, 0, 0},  /* DAYS: numdays */
-    {282, 0, 308, 522, 0, 0, 0, 0},  /* DAYSK: (numdays | numdayswldcrd) */
-    {279, 0, 307, 514, 0, 0, 0, 0},  /* DAYSOLD: numdays */
-    {21, 0, 309, 530, 0, 0, 0, 0},  /* DCATCID: icaoaerodrome */
-    {287, 0, 310, 535, 0, 0, 0, 0},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {287, 0, 310, 535, 0, 0, 0, 0},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {290, 0, 311, 568, 0, 0, 0, 0},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* DCDT: datetime ! seconds */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* DCID: 1{DIGIT}3 */
-    {293, 0, 314, 608, 0, 0, 0, 0},  /* DCMTYP: 1{ALPHA}3 */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* DCREF: 1{ALPHANUM}5 */
-    {295, 0, 316, 0, 1, 80, 0, 0},  /* DCRMK: 1{LIM_CHAR}80 */
-    {300, 0, 317, 618, 0, 0, 0, 0},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
-    {303, 0, 318, 688, 0, 0, 0, 0},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
-    {304, 0, 319, 720, 0, 0, 0, 0},  /* DCT: point point */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* DEACT: timehhmm */
-    {11, 0, 320, 732, 0, 0, 0, 0},  /* DEICE: '0'| '1'| '2' */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* DELAY: timehhmm */
-    {305, 0, 321, 734, 0, 0, 0, 0},  /* DELCODE: 1{ALPHANUM}20 */
-    {86, 0, 322, 755, 0, 0, 0, 0},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {86, 0, 322, 755, 0, 0, 0, 0},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* DELTSP1: 1{DIGIT}4 */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* DELTSP2: 1{DIGIT}4 */
-    {119, 0, 262, 253, 0, 0, 0, 0},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {114, 0, 323, 0, 1, 65535, 0, 0},  /* DEPSTATUS: 1 {LIM_CHAR} */
-    {0, 307, 324, 0, 0, 0, 0, 0},  /* DEPZ: (ADNAME | PTID) */
-    {114, 0, 323, 0, 1, 65535, 0, 0},  /* DESC: 1 {LIM_CHAR} */
-    {0, 310, 325, 0, 0, 0, 22, 0},  /* DESTID: (CTDEST SECRIP) */
-    {0, 307, 324, 0, 0, 0, 0, 0},  /* DESTZ: (ADNAME | PTID) */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* DFDPSID: datetime ! seconds */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* DISTNC: 1{ DIGIT }3 */
-    {312, 0, 327, 758, 0, 0, 0, 0},  /* DLE: point timehhmm_elapsed */
-    {313, 0, 328, 769, 0, 0, 0, 0},  /* DOUBID: 1{ALPHANUM}2 */
-    {319, 0, 329, 772, 0, 0, 0, 0},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ECURPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EDA: date */
-    {321, 0, 330, 792, 0, 0, 0, 0},  /* EDTO: datetime|"WT" */
-    {322, 0, 331, 816, 0, 0, 0, 0},  /* EETFIR: firindicator timehhmm_elapsed */
-    {0, 324, 332, 0, 0, 0, 23, 0},  /* EETLAT: (LATTD TIME) */
-    {0, 325, 333, 0, 0, 0, 24, 0},  /* EETLONG: (LONGTD TIME) */
-    {312, 0, 327, 758, 0, 0, 0, 0},  /* EETPT: point timehhmm_elapsed */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* EFL: flightlevel */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ELASTPTT: datetime */
-    {326, 0, 334, 826, 0, 0, 0, 0},  /* ELDT: date ! timehhmm ! seconds */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* END:  */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ENDHLDT: datetime */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* ENDREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* ENDTIME: day ! timehhmm */
-    {341, 0, 337, 861, 0, 0, 0, 0},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
-    {0, 343, 338, 0, 0, 0, 0, 0},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ENTRYT: datetime */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ENXTPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EOBD: date */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EOBDK: date */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EOBDOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* EOBDT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* EOBT: timehhmm */
-    {345, 0, 339, 864, 0, 0, 0, 0},  /* EOBTK: (timehhmm | timewldcrd) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* EOBTOLD: timehhmm */
-    {346, 0, 340, 869, 0, 0, 0, 0},  /* EOID: eoidentification */
-    {0, 347, 341, 0, 0, 0, 25, 0},  /* EOLIST: EOID */
-    {0, 348, 342, 0, 0, 0, 26, 0},  /* EOPOS: POSID */
-    {346, 0, 340, 869, 0, 0, 0, 0},  /* EOSRC: eoidentification */
-    {0, 351, 343, 0, 0, 0, 0, 0},  /* EQCST: (EQPT | SUREQPT) */
-    {358, 0, 344, 876, 0, 0, 0, 0},  /* EQPT: eqptcode ! '/' ! eqptstatus */
-    {359, 0, 345, 886, 0, 0, 0, 0},  /* ERRFIELD: fieldid */
-    {361, 0, 346, 888, 0, 0, 0, 0},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* ESPFL: flightlevel */
-    {0, 362, 347, 0, 0, 0, 7, 0},  /* ESTDATA: (PTID ETO FL) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ETA: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* ETI: datetime ! seconds */
-    {87, 0, 248, 135, 0, 0, 0, 0},  /* ETIME: (timeyyyymmddhhmmss) */
-    {326, 0, 334, 826, 0, 0, 0, 0},  /* ETO: date ! timehhmm ! seconds */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* ETOD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ETOT: timehhmm */
-    {364, 0, 348, 890, 0, 0, 0, 0},  /* ETRFL: flightlevel|flighttendancy */
-    {365, 0, 349, 0, 1, 10, 0, 0},  /* ETYPE: 1{LIM_CHAR}10 */
-    {367, 0, 350, 897, 0, 0, 0, 0},  /* EUR: eurflightplanstatus */
-    {393, 0, 351, 907, 0, 0, 0, 0},  /* EVENT: eventtype | sendingreason */
-    {398, 0, 352, 953, 0, 0, 0, 0},  /* EVENTCLASS: atfmreasonclass */
-    {0, 404, 353, 0, 0, 0, 27, 0},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* EXTADDR:  */
-    {218, 0, 354, 0, 1, 30, 0, 0},  /* FAC: 1{ LIM_CHAR }30 */
-    {0, 407, 355, 0, 0, 0, 28, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* FIELDID:  */
-    {0, 0, 356, 0, 0, 0, 0, 0},  /* FILRTE: {LIM_CHAR} */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* FILTIM: day ! timehhmm */
-    {417, 0, 357, 961, 0, 0, 0, 0},  /* FIR: 7{ ALPHA }7 */
-    {294, 0, 358, 969, 0, 0, 0, 0},  /* FIRSTPID: pointcautra */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* FIXTIME: 'YES' | 'NO' */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FL: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLB: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 0},  /* FLBAND: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLBK: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 0},  /* FLBLOCK: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLIMP: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLMAX: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLMIN: flightlevel */
-    {0, 422, 360, 0, 0, 0, 29, 0},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
-    {0, 423, 361, 0, 0, 0, 30, 0},  /* FLOWLST: FLOW */
-    {424, 0, 362, 975, 0, 0, 0, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
-    {429, 0, 363, 983, 0, 0, 0, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
-    {430, 0, 364, 987, 0, 0, 0, 0},  /* FLTRUL: flightrule */
-    {431, 0, 365, 989, 0, 0, 0, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
-    {440, 0, 366, 991, 0, 0, 0, 0},  /* FLTSTATE: atfmflightstate */
-    {441, 0, 367, 997, 0, 0, 0, 0},  /* FLTTYP: flighttype */
-    {21, 0, 368, 999, 0, 0, 0, 0},  /* FMP: 4{ ALPHA }4 */
-    {0, 444, 369, 0, 0, 0, 31, 0},  /* FMPLIST: (FMP REGLIST) */
-    {291, 0, 370, 579, 0, 0, 0, 0},  /* FPBASEID: datetime!seconds */
-    {449, 0, 371, 1004, 0, 0, 0, 0},  /* FPCTST: fpcentrestate */
-    {0, 454, 372, 0, 0, 0, 32, 0},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
-    {0, 455, 373, 0, 0, 0, 33, 0},  /* FPKWL: FPIDENT */
-    {456, 0, 374, 1023, 0, 0, 0, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
-    {0, 457, 375, 0, 0, 0, 34, 0},  /* FPLIST: FPSUM */
-    {0, 463, 376, 0, 0, 0, 35, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
-    {0, 464, 377, 0, 0, 0, 36, 0},  /* FPLLIST: FPLLGR */
-    {255, 0, 301, 428, 0, 0, 0, 0},  /* FPLNB: 1{DIGIT}1 */
-    {465, 0, 378, 1025, 0, 0, 0, 0},  /* FPLSTAT: "T" | "C" */
-    {466, 0, 379, 0, 1, 8, 0, 0},  /* FPRMK: 1{LIM_CHAR}8 */
-    {476, 0, 380, 1027, 0, 0, 0, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
-    {0, 479, 381, 0, 0, 0, 37, 0},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
-    {0, 455, 373, 0, 0, 0, 33, 0},  /* FPUNKL: FPIDENT */
-    {0, 480, 382, 0, 0, 0, 38, 0},  /* FREETXT: TXT */
-    {481, 0, 383, 1045, 0, 0, 0, 0},  /* FREQ: rtf */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* FROM: day!timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* FSTDAY: date */
-    {483, 0, 385, 1068, 0, 0, 0, 0},  /* FTXID: 1{ALPHANUM}14 */
-    {484, 0, 386, 1083, 0, 0, 0, 0},  /* FTXNAME: 1{ALPHANUM}4 */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* FTXNUM: 1{DIGIT}2 */
-    {0, 0, 356, 0, 0, 0, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
-    {0, 486, 387, 0, 0, 0, 39, 0},  /* GEO: (GEOID LATTD LONGTD) */
-    {488, 0, 388, 1088, 0, 0, 0, 0},  /* GEOID: geoname */
-    {489, 0, 389, 1094, 0, 0, 0, 0},  /* GMEPT: 1{ALPHANUM}30 */
-    {489, 0, 389, 1094, 0, 0, 0, 0},  /* GMSPT: 1{ALPHANUM}30 */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* GRSPD: 1{DIGIT}4 */
-    {45, 0, 292, 56, 0, 0, 0, 0},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* HLDBKRW: 1{DIGIT}2 */
-    {484, 0, 386, 1083, 0, 0, 0, 0},  /* HOV: 1{ALPHANUM}4 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* HOVTM: timehhmm */
-    {346, 0, 390, 1125, 0, 0, 0, 0},  /* ICEZ: 1{ALPHANUM}6 */
-    {490, 0, 391, 1132, 0, 0, 0, 0},  /* ICING: 1{ALPHA}8 */
-    {504, 0, 392, 1141, 0, 0, 0, 0},  /* IFP: ifpvalue */
-    {0, 505, 393, 0, 0, 0, 40, 0},  /* IFPDLIST: IFPDLONG */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* IFPDLONG:  */
-    {0, 506, 394, 0, 0, 0, 41, 0},  /* IFPDSLIST: IFPDSUM */
-    {0, 508, 395, 0, 0, 0, 42, 0},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
-    {510, 0, 396, 1196, 0, 0, 0, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
-    {511, 0, 397, 1207, 0, 0, 0, 0},  /* IFPSMOD: fieldid modifind */
-    {359, 0, 398, 1211, 0, 0, 0, 0},  /* IFPURESP: ifpuid */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* IGNORE:  */
-    {516, 0, 399, 1213, 0, 0, 0, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
-    {517, 0, 400, 1222, 0, 0, 0, 0},  /* INDSTIP: 'STIP' */
-    {255, 0, 301, 428, 0, 0, 0, 0},  /* INITID: 1{DIGIT}1 */
-    {518, 0, 401, 1227, 0, 0, 0, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* IOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* IOBT: timehhmm */
-    {523, 0, 402, 1234, 0, 0, 0, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LACDR:  */
-    {0, 271, 403, 0, 0, 0, 43, 0},  /* LALG: (LATTD LONGTD) */
-    {0, 524, 404, 0, 0, 0, 44, 0},  /* LALGLIST: LALG */
-    {525, 0, 405, 1252, 0, 0, 0, 0},  /* LANG: '?' */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* LASTNUM: 3{DIGIT}3 */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* LASTRADT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LATSA:  */
-    {527, 0, 407, 1258, 0, 0, 0, 0},  /* LATTD: latitudelong ! latitudeside */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LCATSRTE:  */
-    {0, 536, 408, 0, 0, 0, 0, 0},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
-    {96, 0, 253, 185, 0, 0, 0, 0},  /* LIGHTS: 1{ALPHANUM}1 */
-    {540, 0, 409, 1271, 0, 0, 0, 0},  /* LONGTD: longitudelong ! longitudeside */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LRAR:  */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LRCA:  */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* LSTDAY: date */
-    {542, 0, 410, 1286, 0, 0, 0, 0},  /* MACH: machnumber [ point ] */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* MAINT: 'YES'|'NO' */
-    {544, 0, 411, 1297, 0, 0, 0, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* MFX: point */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* MINLINEUP: timehhmm */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MOD: FIELDID */
-    {545, 0, 412, 1353, 0, 0, 0, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* MODEC: flightlevel */
-    {548, 0, 413, 1359, 0, 0, 0, 0},  /* MODELTYP: atfmmodeltype */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MODH: FIELDID */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* MODIFNB: 1{ DIGIT }3 */
-    {0, 0, 414, 0, 0, 0, 0, 0},  /* MSGBODY: 1{CHARACTER} */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* MSGCT: datetime ! seconds */
-    {0, 552, 415, 0, 0, 0, 45, 0},  /* MSGREF: (SENDER RECVR SEQNUM) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* MSGSUM:  */
-    {0, 0, 416, 0, 0, 0, 0, 0},  /* MSGTXT: icaomsg */
-    {553, 0, 417, 1366, 0, 0, 0, 0},  /* MSGTYP: titleid */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MVT: FIELDID */
-    {130, 0, 267, 270, 0, 0, 0, 0},  /* NAT: 1{ALPHA}1 */
-    {38, 0, 283, 0, 1, 50, 0, 0},  /* NAV: 1 {LIM_CHAR} 50 */
-    {152, 0, 418, 300, 0, 0, 0, 0},  /* NBARC: 1{ DIGIT }2 */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* NBRFPD: 1{ DIGIT }3 */
-    {554, 0, 419, 1377, 0, 0, 0, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* NEWCTOT: timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* NEWENDTIME: day ! timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* NEWEOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* NEWEOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* NEWPTOT: timehhmm */
-    {0, 0, 420, 0, 0, 0, 0, 0},  /* NEWRTE: { LIM_CHAR } */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* NEWSTARTTIME: day ! timehhmm */
-    {545, 0, 421, 1353, 0, 0, 0, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
-    {556, 0, 422, 1388, 0, 0, 0, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* NUM: 3{DIGIT}3 */
-    {21, 0, 309, 530, 0, 0, 0, 0},  /* NXTFIR: icaoaerodrome */
-    {0, 272, 305, 0, 0, 0, 0, 0},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* NXTPOST: datetime */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* OCLFL: flightlevel */
-    {0, 0, 423, 0, 0, 0, 0, 0},  /* OLDMSG: { CHARACTER } */
-    {114, 0, 284, 0, 1, 65535, 0, 0},  /* OPR: 1 { LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* OPRFL: flightlevel */
-    {0, 557, 424, 0, 0, 0, 46, 0},  /* OPRMK: RMKTXT */
-    {25, 0, 226, 0, 1, 20, 0, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
-    {553, 0, 417, 1366, 0, 0, 0, 0},  /* ORGMSG: titleid */
-    {218, 0, 425, 0, 1, 30, 0, 0},  /* ORGN: 1{LIM_CHAR}30 */
-    {558, 0, 426, 1396, 0, 0, 0, 0},  /* ORGNID: originatorid */
-    {0, 0, 420, 0, 0, 0, 0, 0},  /* ORGRTE: { LIM_CHAR } */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* ORIENTED: 'YES'|'NO' */
-    {0, 559, 427, 0, 0, 0, 0, 0},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ORIGINDT: datetime */
-    {0, 561, 428, 0, 0, 0, 47, 0},  /* PART: (NUM LASTNUM) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PASSIVE: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PBG: timehhmm */
-    {587, 0, 429, 1407, 0, 0, 0, 0},  /* PBN: pbncode */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PBR: timehhmm */
-    {424, 0, 362, 975, 0, 0, 0, 0},  /* PENRATE: 3{LIM_CHAR}7 */
-    {590, 0, 430, 1448, 0, 0, 0, 0},  /* PER: performancecategory */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* PFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
-    {593, 0, 431, 1450, 0, 0, 0, 0},  /* PFLT: flightlevel!('NA'|NIL) */
-    {0, 598, 432, 0, 0, 0, 48, 0},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* PISTID: 1{DIGIT}4 */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* PKA: 1{ALPHANUM}3 */
-    {0, 599, 434, 0, 0, 0, 49, 0},  /* PKARR: PKATT */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* PKATT: 'YES' | 'NO' */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* PKC: 1{ALPHANUM}3 */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* PKDEP: 1{ALPHANUM}3 */
-    {0, 604, 435, 0, 0, 0, 0, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
-    {124, 0, 436, 1462, 0, 0, 0, 0},  /* PLNID: 4{DIGIT}4 */
-    {124, 0, 436, 1462, 0, 0, 0, 0},  /* PLNOLD: 4{DIGIT}4 */
-    {605, 0, 437, 1467, 0, 0, 0, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
-    {294, 0, 358, 969, 0, 0, 0, 0},  /* POINTID: pointcautra */
-    {346, 0, 438, 1476, 0, 0, 0, 0},  /* POSID: positionidentification */
-    {0, 600, 439, 0, 0, 0, 0, 0},  /* POSITION: (ADID | PTID) */
-    {611, 0, 440, 1483, 0, 0, 0, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
-    {0, 0, 441, 0, 0, 0, 0, 0},  /* POSTPROCTXT: adexpmsg */
-    {0, 0, 441, 0, 0, 0, 0, 0},  /* PREPROCTXT: adexpmsg */
-    {102, 0, 256, 201, 0, 0, 0, 0},  /* PREVARCID: aircraftid */
-    {545, 0, 442, 1353, 0, 0, 0, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
-    {489, 0, 389, 1094, 0, 0, 0, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
-    {0, 225, 443, 0, 0, 0, 50, 0},  /* PROPFL: TFL */
-    {612, 0, 444, 1493, 0, 0, 0, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {612, 0, 444, 1493, 0, 0, 0, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {0, 53, 445, 0, 0, 0, 51, 0},  /* PT: PTID */
-    {0, 614, 446, 0, 0, 0, 52, 0},  /* PTC: (PTCID EDTO) */
-    {615, 0, 447, 1497, 0, 0, 0, 0},  /* PTCID: pointcautra|geoname */
-    {0, 616, 448, 0, 0, 0, 0, 0},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {206, 0, 449, 1503, 0, 0, 0, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* PTID: point */
-    {127, 0, 295, 407, 0, 0, 0, 0},  /* PTMACH: machnumber */
-    {209, 0, 450, 1507, 0, 0, 0, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* PTNB: 1{DIGIT}2 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PTOT: timehhmm */
-    {0, 617, 451, 0, 0, 0, 53, 0},  /* PTPRO: POINTID */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* PTRFL: flightlevel */
-    {618, 0, 452, 1511, 0, 0, 0, 0},  /* PTRTE: 2{LIM_CHAR} */
-    {619, 0, 453, 1514, 0, 0, 0, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
-    {125, 0, 298, 417, 0, 0, 0, 0},  /* PTSPEED: spd */
-    {622, 0, 454, 1566, 0, 0, 0, 0},  /* PTSTAY: stayidentifier timehhmm */
-    {624, 0, 455, 1578, 0, 0, 0, 0},  /* QFU: qfuid */
-    {624, 0, 455, 1578, 0, 0, 0, 0},  /* QFUL: qfuid */
-    {0, 625, 456, 0, 0, 0, 54, 0},  /* QFULIST: QFUL */
-    {558, 0, 426, 1396, 0, 0, 0, 0},  /* QRORGN: originatorid */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* QUEBEC: 'YES'|'NO' */
-    {305, 0, 321, 734, 0, 0, 0, 0},  /* RADIOID: 1{ALPHANUM}20 */
-    {626, 0, 457, 0, 1, 100, 0, 0},  /* RALT: 1 {LIM_CHAR} 100 */
-    {630, 0, 458, 1582, 0, 0, 0, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
-    {635, 0, 459, 1588, 0, 0, 0, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {0, 636, 460, 0, 0, 0, 55, 0},  /* RATEPDLST: RATEPERIOD */
-    {0, 641, 461, 0, 0, 0, 56, 0},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
-    {642, 0, 462, 1595, 0, 0, 0, 0},  /* RCNF: 1{ALPHA}5 */
-    {645, 0, 463, 1601, 0, 0, 0, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
-    {646, 0, 464, 1604, 0, 0, 0, 0},  /* REASON: 4{ALPHA}12 */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* RECVR: FAC */
-    {0, 653, 465, 0, 0, 0, 0, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
-    {655, 0, 466, 1617, 0, 0, 0, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
-    {657, 0, 467, 1623, 0, 0, 0, 0},  /* REFATSRTE: atsroute point [country] point [country] */
-    {0, 551, 468, 0, 0, 0, 57, 0},  /* REFDATA: SEQNUM */
-    {658, 0, 469, 1649, 0, 0, 0, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
-    {659, 0, 470, 0, 1, 15, 0, 0},  /* REFLOC: 1{LIM_CHAR}15 */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* REG: 1{ LIM_CHAR }50 */
-    {665, 0, 472, 1655, 0, 0, 0, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* REGCOND:  */
-    {114, 0, 473, 0, 1, 65535, 0, 0},  /* REGDESC: 1{LIM_CHAR} */
-    {305, 0, 474, 1661, 0, 0, 0, 0},  /* REGID: regulid */
-    {0, 666, 475, 0, 0, 0, 58, 0},  /* REGLIST: REGULATION */
-    {659, 0, 476, 0, 1, 15, 0, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
-    {667, 0, 477, 1682, 0, 0, 0, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
-    {646, 0, 478, 1604, 0, 0, 0, 0},  /* REGREASON: 4 {ALPHA} 12 */
-    {305, 0, 474, 1661, 0, 0, 0, 0},  /* REGUL: regulid */
-    {0, 670, 479, 0, 0, 0, 59, 0},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* REGULID1: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* REGULID2: 1{ALPHANUM}5 */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* REGULT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* REJCTOT: timehhmm */
-    {2, 0, 480, 259, 0, 0, 0, 0},  /* RELDIST: 2{DIGIT}2 */
-    {130, 0, 267, 270, 0, 0, 0, 0},  /* RELEASE: 1{ALPHA}1 */
-    {2, 0, 480, 259, 0, 0, 0, 0},  /* REMAINTIME: 2{DIGIT}2 */
-    {114, 0, 473, 0, 1, 65535, 0, 0},  /* REMARK: 1{LIM_CHAR} */
-    {0, 672, 481, 0, 0, 0, 60, 0},  /* RENAME: (RENID PTID) */
-    {674, 0, 482, 1689, 0, 0, 0, 0},  /* RENID: renameid */
-    {220, 0, 287, 381, 0, 0, 0, 0},  /* REQID: 1{DIGIT}5 */
-    {676, 0, 483, 1695, 0, 0, 0, 0},  /* REQTYP: ('STPV' | 'STIP') */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* RESPBY: timehhmm */
-    {677, 0, 484, 1701, 0, 0, 0, 0},  /* RESPUNIT: 3{ALPHA}12 */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* RET: FIELDID */
-    {678, 0, 485, 1714, 0, 0, 0, 0},  /* RFL: flightlevel [point] */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
-    {680, 0, 486, 1726, 0, 0, 0, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RFPDLIST:  */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RFPDLONG:  */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RFPDSLIST:  */
-    {0, 684, 487, 0, 0, 0, 61, 0},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* RHP: 'YES' | 'NO' */
-    {685, 0, 488, 1730, 0, 0, 0, 0},  /* RIF: 4{LIM_CHAR} */
-    {0, 686, 489, 0, 0, 0, 62, 0},  /* RIPEL: DESTID */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* RIPSRC: centreidentification */
-    {114, 0, 490, 0, 1, 65535, 0, 0},  /* RMK: 1{ LIM_CHAR } */
-    {25, 0, 226, 0, 1, 20, 0, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
-    {0, 0, 356, 0, 0, 0, 0, 0},  /* ROUTE: {LIM_CHAR} */
-    {0, 689, 491, 0, 0, 0, 63, 0},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {305, 0, 492, 1735, 0, 0, 0, 0},  /* RRTEREF: rrteid */
-    {0, 689, 491, 0, 0, 0, 63, 0},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {690, 0, 493, 1756, 0, 0, 0, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
-    {0, 691, 494, 0, 0, 0, 64, 0},  /* RTE: PTC */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RTEPTS:  */
-    {0, 692, 495, 0, 0, 0, 65, 0},  /* RTETR: PTPRO */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* RVR: 1{ DIGIT }3 */
-    {0, 693, 496, 0, 0, 0, 66, 0},  /* RVRCOND: RVRPERIOD */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* RVRLIMIT: 3{DIGIT}3 */
-    {0, 695, 497, 0, 0, 0, 67, 0},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
-    {696, 0, 498, 1758, 0, 0, 0, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {697, 0, 499, 1763, 0, 0, 0, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
-    {696, 0, 498, 1758, 0, 0, 0, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {612, 0, 500, 1493, 0, 0, 0, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
-    {0, 700, 501, 0, 0, 0, 68, 0},  /* RWYINFO: (RWYID RWYAVAIL) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RWYLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* SAT: timehhmm */
-    {0, 701, 502, 0, 0, 0, 69, 0},  /* SCNF: ACNF */
-    {0, 702, 503, 0, 0, 0, 70, 0},  /* SEC: SECID */
-    {710, 0, 504, 1765, 0, 0, 0, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {718, 0, 505, 1770, 0, 0, 0, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {0, 702, 503, 0, 0, 0, 70, 0},  /* SECCT: SECID */
-    {313, 0, 506, 1775, 0, 0, 0, 0},  /* SECDEST: secidentification */
-    {313, 0, 506, 1775, 0, 0, 0, 0},  /* SECID: secidentification */
-    {0, 719, 507, 0, 0, 0, 71, 0},  /* SECLIST: SEC */
-    {0, 720, 508, 0, 0, 0, 72, 0},  /* SECLISTCT: SECCT */
-    {0, 719, 507, 0, 0, 0, 71, 0},  /* SECRIP: SEC */
-    {313, 0, 506, 1775, 0, 0, 0, 0},  /* SECSRC: secidentification */
-    {605, 0, 509, 1467, 0, 0, 0, 0},  /* SECTOR: 1{ ALPHANUM }8 */
-    {721, 0, 510, 1778, 0, 0, 0, 0},  /* SEL: 4{ ALPHA }5 */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* SENDER: FAC */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* SENDT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* SENDTO:  */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* SEPFIX: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* SEPNAME: 1{ALPHANUM}5 */
-    {722, 0, 511, 1784, 0, 0, 0, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* SEQNUM: 3{DIGIT}3 */
-    {737, 0, 512, 1789, 0, 0, 0, 0},  /* SEQPT: surequipment */
-    {0, 739, 513, 0, 0, 0, 73, 0},  /* SEQUENCEDATA: (TXTIME NUM) */
-    {114, 0, 514, 0, 1, 65535, 0, 0},  /* SEVERITY: 1{ LIM_CHAR} */
-    {741, 0, 515, 1824, 0, 0, 0, 0},  /* SFL: flightlevel ! ('A'|'B') */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
-    {743, 0, 516, 1831, 0, 0, 0, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* SOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* SOBT: timehhmm */
-    {0, 746, 517, 0, 0, 0, 74, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
-    {747, 0, 518, 1844, 0, 0, 0, 0},  /* SPEED: spd [ point ] */
-    {635, 0, 459, 1588, 0, 0, 0, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* SPFL: flightlevel */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* SPLA: 1{ LIM_CHAR }50 */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* SPLADDR:  */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* SPLC: 1{ LIM_CHAR }50 */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* SPLDCAP: 1{ DIGIT }3 */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
-    {748, 0, 519, 1856, 0, 0, 0, 0},  /* SPLDCOV: ('T' | 'F') */
-    {152, 0, 418, 300, 0, 0, 0, 0},  /* SPLDNB: 1{ DIGIT }2 */
-    {311, 0, 520, 1858, 0, 0, 0, 0},  /* SPLE: timehhmm_elapsed */
-    {750, 0, 521, 1863, 0, 0, 0, 0},  /* SPLJ: lifejackets */
-    {114, 0, 490, 0, 1, 65535, 0, 0},  /* SPLN: 1{ LIM_CHAR } */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* SPLP: 1{DIGIT}3 */
-    {752, 0, 522, 1868, 0, 0, 0, 0},  /* SPLR: emergradio */
-    {754, 0, 523, 1872, 0, 0, 0, 0},  /* SPLS: survivaleqpt */
-    {762, 0, 524, 1877, 0, 0, 0, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
-    {764, 0, 525, 1895, 0, 0, 0, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
-    {0, 770, 526, 0, 0, 0, 0, 0},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
-    {0, 773, 527, 0, 0, 0, 75, 0},  /* SSS: (SEPNAME SEPTYPE) */
-    {774, 0, 528, 1903, 0, 0, 0, 0},  /* STAMP: 3{DIGIT}3 ! timehhmm */
-    {743, 0, 516, 1831, 0, 0, 0, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* STARTREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* STARTTIME: day ! timehhmm */
-    {88, 0, 529, 1912, 0, 0, 0, 0},  /* STATID: coorstatusident */
-    {775, 0, 530, 1916, 0, 0, 0, 0},  /* STATREASON: coorstatusreason */
-    {0, 776, 531, 0, 0, 0, 76, 0},  /* STATTOBT: AOPRIO */
-    {0, 784, 532, 0, 0, 0, 0, 0},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
-    {0, 791, 533, 0, 0, 0, 0, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
-    {621, 0, 534, 1924, 0, 0, 0, 0},  /* STAYIDENT: stayidentifier */
-    {0, 793, 535, 0, 0, 0, 77, 0},  /* STAYINFO: (STAYIDENT REMARK) */
-    {794, 0, 536, 1930, 0, 0, 0, 0},  /* STO: timehhmm ! seconds */
-    {795, 0, 537, 1938, 0, 0, 0, 0},  /* STREASON: starreason */
-    {796, 0, 538, 1944, 0, 0, 0, 0},  /* STRID: 1{DIGIT} */
-    {810, 0, 539, 1946, 0, 0, 0, 0},  /* STS: flightplanstatus */
-    {38, 0, 234, 0, 1, 50, 0, 0},  /* SUR: 1{LIM_CHAR}50 */
-    {820, 0, 540, 1988, 0, 0, 0, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
-    {626, 0, 457, 0, 1, 100, 0, 0},  /* TALT: 1 {LIM_CHAR} 100 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TAXITIME: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TCDI: timehhmm */
-    {822, 0, 541, 2002, 0, 0, 0, 0},  /* TEMP: temperature */
-    {313, 0, 328, 769, 0, 0, 0, 0},  /* TERMINAL: 1{ALPHANUM}2 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* TFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
-    {0, 689, 491, 0, 0, 0, 63, 0},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {482, 0, 542, 1052, 0, 0, 0, 0},  /* TFVID: 1{ALPHANUM}15 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TIME: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* TIMESTAMP: datetime ! seconds */
-    {553, 0, 417, 1366, 0, 0, 0, 0},  /* TITLE: titleid */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TO: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOAT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOFC: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOM: timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
-    {71, 0, 543, 114, 0, 0, 0, 0},  /* TRACK: heading|"ZZZ" */
-    {827, 0, 544, 2006, 0, 0, 0, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* TRANSID:  */
-    {0, 833, 545, 0, 0, 0, 78, 0},  /* TRANSLIST: TRANSID */
-    {364, 0, 546, 890, 0, 0, 0, 0},  /* TRFL: flightlevel | flighttendancy */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TSAT: timehhmm */
-    {311, 0, 547, 2010, 0, 0, 0, 0},  /* TTG: timemmss_elapsed */
-    {311, 0, 547, 2010, 0, 0, 0, 0},  /* TTL: timemmss_elapsed */
-    {311, 0, 520, 1858, 0, 0, 0, 0},  /* TTLEET: timehhmm_elapsed */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TTOT: timehhmm */
-    {490, 0, 391, 1132, 0, 0, 0, 0},  /* TURB: 1{ALPHA}8 */
-    {365, 0, 349, 0, 1, 10, 0, 0},  /* TWYARR: 1{LIM_CHAR}10 */
-    {365, 0, 349, 0, 1, 10, 0, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TXC: timehhmm */
-    {295, 0, 316, 0, 1, 80, 0, 0},  /* TXT: 1{LIM_CHAR}80 */
-    {834, 0, 548, 2015, 0, 0, 0, 0},  /* TXTIME: datetime seconds */
-    {835, 0, 549, 0, 1, 60, 0, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
-    {838, 0, 550, 2041, 0, 0, 0, 0},  /* UDPT: updatereason */
-    {0, 839, 551, 0, 0, 0, 79, 0},  /* UNIT: UNITID */
-    {554, 0, 552, 1377, 0, 0, 0, 0},  /* UNITID: 2{ ALPHANUM}10 */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* UNTIL: day!timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALFROM: date */
-    {841, 0, 553, 2044, 0, 0, 0, 0},  /* VALFROMK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALFROMOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* VALIDEND: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALIDITYDATE: date */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* VALIDST: datetime */
-    {544, 0, 411, 1297, 0, 0, 0, 0},  /* VALPERIOD: fulldatetime fulldatetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALUNTIL: date */
-    {841, 0, 553, 2044, 0, 0, 0, 0},  /* VALUNTILK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALUNTILOLD: date */
-    {0, 843, 554, 0, 0, 0, 80, 0},  /* VEC: (FL ETO RELDIST) */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA1: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA2: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA3: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA4: 1 {ALPHANUM} 15 */
-    {845, 0, 555, 2051, 0, 0, 0, 0},  /* VIEW: ('V'|'VNX') */
-    {305, 0, 321, 734, 0, 0, 0, 0},  /* VISI: 1{ALPHANUM}20 */
-    {846, 0, 556, 2055, 0, 0, 0, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
-    {846, 0, 556, 2055, 0, 0, 0, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* WDDIR: 1{DIGIT}3 */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* WDSPD: 1{DIGIT}3 */
-    {847, 0, 557, 2063, 0, 0, 0, 0},  /* WKTRC: waketurbcat */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* XFL: flightlevel */
-    {0, 848, 558, 0, 0, 0, 81, 0},  /* XFLCHG: (FLMIN FLMAX) */
-    {0, 0, 559, 0, 0, 0, 0, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
-    {850, 0, 560, 2065, 0, 0, 0, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* XTI: datetime ! seconds */
-    {850, 0, 560, 2065, 0, 0, 0, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* AABD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AABT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AATOT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ACDI: timehhmm */
+    {0, 17, 222, 0, 0, 0, 1, 0 | VR_STRUCTURED},  /* ACNF: (AD RCNF) */
+    {0, 18, 223, 0, 0, 0, 2, 1 | VR_STRUCTURED | VR_SUBFIELD},  /* ACT: FIELDID */
+    {0, 19, 224, 0, 0, 0, 3, 2 | VR_STRUCTURED},  /* AD: ADID */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* ADA: date */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
+    {25, 0, 226, 0, 1, 20, 0, 255},  /* ADARRZ: 1{LIM_CHAR}20 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* ADD: date */
+    {0, 26, 227, 0, 0, 0, 4, 255 | VR_STRUCTURED},  /* ADDR: FAC */
+    {0, 28, 228, 0, 0, 0, 5, 3 | VR_STRUCTURED | VR_SUBFIELD},  /* ADDRINFO: (NETWORKTYPE FAC) */
+    {30, 0, 229, 30, 0, 0, 0, 4},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {33, 0, 230, 35, 0, 0, 0, 255},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
+    {30, 0, 229, 30, 0, 0, 0, 255},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0, 5},  /* ADES: (icaoaerodrome | 'ZZZZ') */
+    {34, 0, 231, 40, 0, 0, 0, 255},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
+    {0, 37, 232, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
+    {23, 0, 233, 25, 0, 0, 0, 6 | VR_SUBFIELD},  /* ADID: icaoaerodrome | 'ZZZZ' */
+    {38, 0, 234, 0, 1, 50, 0, 7 | VR_SUBFIELD},  /* ADNAME: 1{LIM_CHAR}50 */
+    {41, 0, 235, 45, 0, 0, 0, 255},  /* ADR: 'STARTUP'| 'TAXI' */
+    {45, 0, 236, 56, 0, 0, 0, 8 | VR_SUBFIELD},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
+    {0, 49, 237, 0, 0, 0, 6, 9 | VR_STRUCTURED | VR_SUBFIELD},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
+    {52, 0, 238, 95, 0, 0, 0, 255},  /* AF: "ATN" | "FANS1A" */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AFCT: timehhmm */
+    {0, 56, 239, 0, 0, 0, 7, 255 | VR_STRUCTURED},  /* AFILDATA: (PTID FL ETO) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* AFREGULLIST:  */
+    {62, 0, 240, 104, 0, 0, 0, 10 | VR_SUBFIELD},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
+    {67, 0, 241, 107, 0, 0, 0, 11 | VR_SUBFIELD},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
+    {71, 0, 242, 114, 0, 0, 0, 255},  /* AHEAD: (heading | "ZZZ") */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AIBT: timehhmm */
+    {0, 74, 243, 0, 0, 0, 8, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* AIN: (ARCID NUM) */
+    {0, 78, 244, 0, 0, 0, 9, 12 | VR_STRUCTURED | VR_SUBFIELD},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
+    {0, 81, 245, 0, 0, 0, 10, 13 | VR_STRUCTURED | VR_SUBFIELD},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
+    {83, 0, 246, 122, 0, 0, 0, 14 | VR_SUBFIELD},  /* AIRSPDES: 3 { ALPHANUM }12 */
+    {0, 72, 247, 0, 0, 0, 11, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* AITTT: ARCID */
+    {87, 0, 248, 135, 0, 0, 0, 255},  /* ALDT: (timeyyyymmddhhmmss) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ALTNZ:  */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AMANTIME: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0, 255},  /* AOARCID: 3{ALPHA}3 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* AOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AOBT: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0, 255},  /* AOOPR: 3{ALPHA}3 */
+    {91, 0, 250, 169, 0, 0, 0, 15 | VR_SUBFIELD},  /* AOPRIO: 'YES' | 'NO' */
+    {92, 0, 251, 174, 0, 0, 0, 255},  /* APPLIPT: point */
+    {95, 0, 252, 180, 0, 0, 0, 16 | VR_SUBFIELD},  /* APPNAME: 'ADS' | 'ATC' */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* APPTOT: timehhmm */
+    {96, 0, 253, 185, 0, 0, 0, 255},  /* APPTYP: 1{ALPHANUM}1 */
+    {98, 0, 254, 187, 0, 0, 0, 17 | VR_SUBFIELD},  /* APPVERSION: 2{ '00' | '01'}2 */
+    {101, 0, 255, 192, 0, 0, 0, 255},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
+    {102, 0, 256, 201, 0, 0, 0, 18},  /* ARCID: aircraftid */
+    {103, 0, 257, 209, 0, 0, 0, 255},  /* ARCIDAO: 1{ALPHANUM}11 */
+    {104, 0, 258, 221, 0, 0, 0, 19},  /* ARCIDATC: 8{DIGIT}8 */
+    {107, 0, 259, 230, 0, 0, 0, 255},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
+    {102, 0, 256, 201, 0, 0, 0, 255},  /* ARCIDOLD: aircraftid */
+    {110, 0, 260, 238, 0, 0, 0, 255},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ARDI: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ARDT: timehhmm */
+    {115, 0, 261, 243, 0, 0, 0, 255},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
+    {119, 0, 262, 253, 0, 0, 0, 255},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {2, 0, 263, 259, 0, 0, 0, 255},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
+    {87, 0, 248, 135, 0, 0, 0, 255},  /* ASAT: (timeyyyymmddhhmmss) */
+    {0, 122, 264, 0, 0, 0, 12, 20 | VR_STRUCTURED | VR_SUBFIELD},  /* ASP: (AIRSPDES ETI XTI) */
+    {128, 0, 265, 262, 0, 0, 0, 255},  /* ASPEED: (spd | machnumber | "ZZZ") */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ASPLIST:  */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ASRT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATA: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATD: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATFMDELAY: timehhmm */
+    {0, 129, 266, 0, 0, 0, 13, 21 | VR_STRUCTURED | VR_SUBFIELD},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
+    {130, 0, 267, 270, 0, 0, 0, 255},  /* ATIS: 1{ALPHA}1 */
+    {0, 135, 268, 0, 0, 0, 14, 255 | VR_STRUCTURED},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATOT: timehhmm */
+    {136, 0, 269, 272, 0, 0, 0, 255},  /* ATSRT: atsroute point point */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATTOT: timehhmm */
+    {138, 0, 270, 292, 0, 0, 0, 255},  /* AUTFL1: fl3 */
+    {138, 0, 270, 292, 0, 0, 0, 255},  /* AUTFL2: fl3 */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* AUTOMSG:  */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* AVAIL: 'YES'|'NO' */
+    {147, 0, 272, 297, 0, 0, 0, 255},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
+    {0, 0, 0, 0, 0, 0, 0, 255},  /* BEGIN:  */
+    {0, 151, 273, 0, 0, 0, 15, 22 | VR_STRUCTURED | VR_SUBFIELD},  /* BKCHG: (FLIMP FLMIN FLMAX) */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* BKROW: 1{DIGIT}2 */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* BKT: datetime */
+    {0, 156, 276, 0, 0, 0, 16, 23 | VR_STRUCTURED | VR_SUBFIELD},  /* BKTCHG: (DELTA1 DELTA2) */
+    {157, 0, 277, 326, 0, 0, 0, 24 | VR_SUBFIELD},  /* BRNG: refbearing */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CASSADDR:  */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* CDA: date */
+    {203, 0, 278, 332, 0, 0, 0, 255},  /* CEQPT: aidequipment */
+    {0, 54, 279, 0, 0, 0, 17, 255 | VR_STRUCTURED},  /* CFL: FL */
+    {0, 151, 273, 0, 0, 0, 15, 25 | VR_STRUCTURED | VR_SUBFIELD},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
+    {212, 0, 280, 337, 0, 0, 0, 255},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
+    {0, 213, 281, 0, 0, 0, 18, 26 | VR_STRUCTURED | VR_SUBFIELD},  /* CMLTSP: HEXADDR */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* COBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* COBT: timehhmm */
+    {217, 0, 282, 354, 0, 0, 0, 27 | VR_SUBFIELD},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, 28 | VR_SUBFIELD},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, 29 | VR_SUBFIELD},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, 30 | VR_SUBFIELD},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* CODETR: 'YES'|'NO' */
+    {38, 0, 283, 0, 1, 50, 0, 255},  /* COM: 1 {LIM_CHAR} 50 */
+    {114, 0, 284, 0, 1, 65535, 0, 255},  /* COMMENT: 1 { LIM_CHAR } */
+    {218, 0, 285, 0, 1, 30, 0, 255},  /* CONDID: 1 {LIM_CHAR} 30 */
+    {219, 0, 286, 360, 0, 0, 0, 31 | VR_SUBFIELD},  /* CONDITION: 2 {ALPHA} 20 */
+    {220, 0, 287, 381, 0, 0, 0, 255},  /* CONFID: 1{DIGIT}5 */
+    {0, 221, 288, 0, 0, 0, 19, 255 | VR_STRUCTURED},  /* CONFL: EOPOS */
+    {0, 226, 289, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* COORDATA: (PTID (TO | STO) TFL) */
+    {236, 0, 290, 387, 0, 0, 0, 32 | VR_SUBFIELD},  /* COORPT: coordpoints */
+    {92, 0, 251, 174, 0, 0, 0, 255},  /* COP: point */
+    {0, 238, 291, 0, 0, 0, 20, 33 | VR_STRUCTURED | VR_SUBFIELD},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
+    {45, 0, 292, 56, 0, 0, 0, 34 | VR_SUBFIELD},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {243, 0, 293, 392, 0, 0, 0, 35 | VR_SUBFIELD},  /* CRFL1: flightlevel */
+    {245, 0, 294, 398, 0, 0, 0, 36 | VR_SUBFIELD},  /* CRFL2: (flightlevel | "PLUS") */
+    {127, 0, 295, 407, 0, 0, 0, 37 | VR_SUBFIELD},  /* CRMACH: machnumber */
+    {0, 251, 296, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {252, 0, 297, 412, 0, 0, 0, 255},  /* CRSPD: 1{DIGIT}4 */
+    {125, 0, 298, 417, 0, 0, 0, 38 | VR_SUBFIELD},  /* CRSPEED: spd */
+    {0, 253, 299, 0, 0, 0, 21, 255 | VR_STRUCTURED},  /* CSTAT: STATID */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* CTA: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0, 39 | VR_SUBFIELD},  /* CTDEST: centreidentification */
+    {14, 0, 221, 19, 0, 0, 0, 40 | VR_SUBFIELD},  /* CTO: timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* CTOD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* CTOT: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0, 255},  /* CTRIPE: centreidentification */
+    {255, 0, 301, 428, 0, 0, 0, 41},  /* CTROW: 1{DIGIT}1 */
+    {254, 0, 300, 423, 0, 0, 0, 255},  /* CTSRC: centreidentification */
+    {258, 0, 302, 430, 0, 0, 0, 255},  /* CTXTCT: 'OPE' | 'TST' */
+    {264, 0, 303, 436, 0, 0, 0, 255},  /* CTXTFDPS: contextfdpsid */
+    {268, 0, 304, 452, 0, 0, 0, 255},  /* CTXTPOS: contextphidiasid */
+    {138, 0, 270, 292, 0, 0, 0, 255},  /* CURFL: fl3 */
+    {0, 272, 305, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CURPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* CURPOST: datetime */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* CURPTT: datetime */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* CURPTX: 1{DIGIT}2 */
+    {38, 0, 306, 463, 0, 0, 0, 255},  /* DAT: datalink */
+    {279, 0, 307, 514, 0, 0, 0, 42},  /* DAYS: numdays */
+    {282, 0, 308, 522, 0, 0, 0, 255},  /* DAYSK: (numdays | numdayswldcrd) */
+    {279, 0, 307, 514, 0, 0, 0, 255},  /* DAYSOLD: numdays */
+    {21, 0, 309, 530, 0, 0, 0, 255},  /* DCATCID: icaoaerodrome */
+    {287, 0, 310, 535, 0, 0, 0, 255},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {287, 0, 310, 535, 0, 0, 0, 255},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {290, 0, 311, 568, 0, 0, 0, 255},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* DCDT: datetime ! seconds */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* DCID: 1{DIGIT}3 */
+    {293, 0, 314, 608, 0, 0, 0, 255},  /* DCMTYP: 1{ALPHA}3 */
+    {294, 0, 315, 612, 0, 0, 0, 255},  /* DCREF: 1{ALPHANUM}5 */
+    {295, 0, 316, 0, 1, 80, 0, 255},  /* DCRMK: 1{LIM_CHAR}80 */
+    {300, 0, 317, 618, 0, 0, 0, 255},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
+    {303, 0, 318, 688, 0, 0, 0, 255},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
+    {304, 0, 319, 720, 0, 0, 0, 255},  /* DCT: point point */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* DEACT: timehhmm */
+    {11, 0, 320, 732, 0, 0, 0, 255},  /* DEICE: '0'| '1'| '2' */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* DELAY: timehhmm */
+    {305, 0, 321, 734, 0, 0, 0, 255},  /* DELCODE: 1{ALPHANUM}20 */
+    {86, 0, 322, 755, 0, 0, 0, 43 | VR_SUBFIELD},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {86, 0, 322, 755, 0, 0, 0, 44 | VR_SUBFIELD},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {252, 0, 297, 412, 0, 0, 0, 45 | VR_SUBFIELD},  /* DELTSP1: 1{DIGIT}4 */
+    {252, 0, 297, 412, 0, 0, 0, 46 | VR_SUBFIELD},  /* DELTSP2: 1{DIGIT}4 */
+    {119, 0, 262, 253, 0, 0, 0, 255},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {114, 0, 323, 0, 1, 65535, 0, 255},  /* DEPSTATUS: 1 {LIM_CHAR} */
+    {0, 307, 324, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* DEPZ: (ADNAME | PTID) */
+    {114, 0, 323, 0, 1, 65535, 0, 255},  /* DESC: 1 {LIM_CHAR} */
+    {0, 310, 325, 0, 0, 0, 22, 47 | VR_STRUCTURED | VR_SUBFIELD},  /* DESTID: (CTDEST SECRIP) */
+    {0, 307, 324, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* DESTZ: (ADNAME | PTID) */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* DFDPSID: datetime ! seconds */
+    {292, 0, 326, 604, 0, 0, 0, 48 | VR_SUBFIELD},  /* DISTNC: 1{ DIGIT }3 */
+    {312, 0, 327, 758, 0, 0, 0, 255},  /* DLE: point timehhmm_elapsed */
+    {313, 0, 328, 769, 0, 0, 0, 255},  /* DOUBID: 1{ALPHANUM}2 */
+    {319, 0, 329, 772, 0, 0, 0, 255},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ECURPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* EDA: date */
+    {321, 0, 330, 792, 0, 0, 0, 49 | VR_SUBFIELD},  /* EDTO: datetime|"WT" */
+    {322, 0, 331, 816, 0, 0, 0, 255},  /* EETFIR: firindicator timehhmm_elapsed */
+    {0, 324, 332, 0, 0, 0, 23, 255 | VR_STRUCTURED},  /* EETLAT: (LATTD TIME) */
+    {0, 325, 333, 0, 0, 0, 24, 255 | VR_STRUCTURED},  /* EETLONG: (LONGTD TIME) */
+    {312, 0, 327, 758, 0, 0, 0, 255},  /* EETPT: point timehhmm_elapsed */
+    {243, 0, 293, 392, 0, 0, 0, 255 | VR_SUBFIELD},  /* EFL: flightlevel */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ELASTPTT: datetime */
+    {326, 0, 334, 826, 0, 0, 0, 255},  /* ELDT: date ! timehhmm ! seconds */
+    {0, 0, 0, 0, 0, 0, 0, 255},  /* END:  */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENDHLDT: datetime */
+    {327, 0, 335, 851, 0, 0, 0, 50 | VR_SUBFIELD},  /* ENDREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* ENDTIME: day ! timehhmm */
+    {341, 0, 337, 861, 0, 0, 0, 51},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
+    {0, 343, 338, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENTRYT: datetime */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENXTPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, 52},  /* EOBD: date */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* EOBDK: date */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* EOBDOLD: date */
+    {153, 0, 275, 303, 0, 0, 0, 53},  /* EOBDT: datetime */
+    {14, 0, 221, 19, 0, 0, 0, 54},  /* EOBT: timehhmm */
+    {345, 0, 339, 864, 0, 0, 0, 255},  /* EOBTK: (timehhmm | timewldcrd) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* EOBTOLD: timehhmm */
+    {346, 0, 340, 869, 0, 0, 0, 55 | VR_SUBFIELD},  /* EOID: eoidentification */
+    {0, 347, 341, 0, 0, 0, 25, 56 | VR_STRUCTURED | VR_SUBFIELD},  /* EOLIST: EOID */
+    {0, 348, 342, 0, 0, 0, 26, 57 | VR_STRUCTURED | VR_SUBFIELD},  /* EOPOS: POSID */
+    {346, 0, 340, 869, 0, 0, 0, 255},  /* EOSRC: eoidentification */
+    {0, 351, 343, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* EQCST: (EQPT | SUREQPT) */
+    {358, 0, 344, 876, 0, 0, 0, 58 | VR_SUBFIELD},  /* EQPT: eqptcode ! '/' ! eqptstatus */
+    {359, 0, 345, 886, 0, 0, 0, 255},  /* ERRFIELD: fieldid */
+    {361, 0, 346, 888, 0, 0, 0, 255},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* ESPFL: flightlevel */
+    {0, 362, 347, 0, 0, 0, 7, 255 | VR_STRUCTURED},  /* ESTDATA: (PTID ETO FL) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ETA: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0, 59 | VR_SUBFIELD},  /* ETI: datetime ! seconds */
+    {87, 0, 248, 135, 0, 0, 0, 255},  /* ETIME: (timeyyyymmddhhmmss) */
+    {326, 0, 334, 826, 0, 0, 0, 60 | VR_SUBFIELD},  /* ETO: date ! timehhmm ! seconds */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* ETOD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ETOT: timehhmm */
+    {364, 0, 348, 890, 0, 0, 0, 255},  /* ETRFL: flightlevel|flighttendancy */
+    {365, 0, 349, 0, 1, 10, 0, 255},  /* ETYPE: 1{LIM_CHAR}10 */
+    {367, 0, 350, 897, 0, 0, 0, 255},  /* EUR: eurflightplanstatus */
+    {393, 0, 351, 907, 0, 0, 0, 255},  /* EVENT: eventtype | sendingreason */
+    {398, 0, 352, 953, 0, 0, 0, 255},  /* EVENTCLASS: atfmreasonclass */
+    {0, 404, 353, 0, 0, 0, 27, 61 | VR_STRUCTURED | VR_SUBFIELD},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* EXTADDR:  */
+    {218, 0, 354, 0, 1, 30, 0, 62 | VR_SUBFIELD},  /* FAC: 1{ LIM_CHAR }30 */
+    {0, 407, 355, 0, 0, 0, 28, 255 | VR_STRUCTURED},  /* FANSLOGON: (APPNAME APPVERSION) */
+    {0, 0, 0, 0, 0, 0, 0, 63 | VR_STRUCTURED | VR_SUBFIELD},  /* FIELDID:  */
+    {0, 0, 356, 0, 0, 0, 0, 255},  /* FILRTE: {LIM_CHAR} */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* FILTIM: day ! timehhmm */
+    {417, 0, 357, 961, 0, 0, 0, 64 | VR_SUBFIELD},  /* FIR: 7{ ALPHA }7 */
+    {294, 0, 358, 969, 0, 0, 0, 65},  /* FIRSTPID: pointcautra */
+    {91, 0, 250, 169, 0, 0, 0, 66 | VR_SUBFIELD},  /* FIXTIME: 'YES' | 'NO' */
+    {243, 0, 293, 392, 0, 0, 0, 67 | VR_SUBFIELD},  /* FL: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, 68 | VR_SUBFIELD},  /* FLB: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 255 | VR_STRUCTURED},  /* FLBAND: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* FLBK: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 69 | VR_STRUCTURED | VR_SUBFIELD},  /* FLBLOCK: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0, 70 | VR_SUBFIELD},  /* FLIMP: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, 71 | VR_SUBFIELD},  /* FLMAX: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, 72 | VR_SUBFIELD},  /* FLMIN: flightlevel */
+    {0, 422, 360, 0, 0, 0, 29, 73 | VR_STRUCTURED | VR_SUBFIELD},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
+    {0, 423, 361, 0, 0, 0, 30, 74 | VR_STRUCTURED | VR_SUBFIELD},  /* FLOWLST: FLOW */
+    {424, 0, 362, 975, 0, 0, 0, 75 | VR_SUBFIELD},  /* FLOWRATE: 3{LIM_CHAR}7 */
+    {429, 0, 363, 983, 0, 0, 0, 76 | VR_SUBFIELD},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
+    {430, 0, 364, 987, 0, 0, 0, 255},  /* FLTRUL: flightrule */
+    {431, 0, 365, 989, 0, 0, 0, 255},  /* FLTSRC: 'F' | 'M' | 'A' */
+    {440, 0, 366, 991, 0, 0, 0, 255},  /* FLTSTATE: atfmflightstate */
+    {441, 0, 367, 997, 0, 0, 0, 255},  /* FLTTYP: flighttype */
+    {21, 0, 368, 999, 0, 0, 0, 77},  /* FMP: 4{ ALPHA }4 */
+    {0, 444, 369, 0, 0, 0, 31, 255 | VR_STRUCTURED},  /* FMPLIST: (FMP REGLIST) */
+    {291, 0, 370, 579, 0, 0, 0, 255},  /* FPBASEID: datetime!seconds */
+    {449, 0, 371, 1004, 0, 0, 0, 255},  /* FPCTST: fpcentrestate */
+    {0, 454, 372, 0, 0, 0, 32, 78 | VR_STRUCTURED | VR_SUBFIELD},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
+    {0, 455, 373, 0, 0, 0, 33, 255 | VR_STRUCTURED},  /* FPKWL: FPIDENT */
+    {456, 0, 374, 1023, 0, 0, 0, 255},  /* FPLCAT: "T" | "E" | "S" | "I" */
+    {0, 457, 375, 0, 0, 0, 34, 255 | VR_STRUCTURED},  /* FPLIST: FPSUM */
+    {0, 463, 376, 0, 0, 0, 35, 79 | VR_STRUCTURED | VR_SUBFIELD},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
+    {0, 464, 377, 0, 0, 0, 36, 255 | VR_STRUCTURED},  /* FPLLIST: FPLLGR */
+    {255, 0, 301, 428, 0, 0, 0, 255},  /* FPLNB: 1{DIGIT}1 */
+    {465, 0, 378, 1025, 0, 0, 0, 255},  /* FPLSTAT: "T" | "C" */
+    {466, 0, 379, 0, 1, 8, 0, 255},  /* FPRMK: 1{LIM_CHAR}8 */
+    {476, 0, 380, 1027, 0, 0, 0, 255},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
+    {0, 479, 381, 0, 0, 0, 37, 80 | VR_STRUCTURED | VR_SUBFIELD},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
+    {0, 455, 373, 0, 0, 0, 33, 255 | VR_STRUCTURED},  /* FPUNKL: FPIDENT */
+    {0, 480, 382, 0, 0, 0, 38, 255 | VR_STRUCTURED},  /* FREETXT: TXT */
+    {481, 0, 383, 1045, 0, 0, 0, 255},  /* FREQ: rtf */
+    {327, 0, 335, 851, 0, 0, 0, 81 | VR_SUBFIELD},  /* FROM: day!timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0, 82 | VR_SUBFIELD},  /* FROMPOS: 1 {ALPHANUM} 15 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* FSTDAY: date */
+    {483, 0, 385, 1068, 0, 0, 0, 255},  /* FTXID: 1{ALPHANUM}14 */
+    {484, 0, 386, 1083, 0, 0, 0, 255},  /* FTXNAME: 1{ALPHANUM}4 */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* FTXNUM: 1{DIGIT}2 */
+    {0, 0, 356, 0, 0, 0, 0, 255},  /* FURTHRTE: {LIM_CHAR} */
+    {0, 486, 387, 0, 0, 0, 39, 255 | VR_STRUCTURED},  /* GEO: (GEOID LATTD LONGTD) */
+    {488, 0, 388, 1088, 0, 0, 0, 83 | VR_SUBFIELD},  /* GEOID: geoname */
+    {489, 0, 389, 1094, 0, 0, 0, 255},  /* GMEPT: 1{ALPHANUM}30 */
+    {489, 0, 389, 1094, 0, 0, 0, 255},  /* GMSPT: 1{ALPHANUM}30 */
+    {252, 0, 297, 412, 0, 0, 0, 255},  /* GRSPD: 1{DIGIT}4 */
+    {45, 0, 292, 56, 0, 0, 0, 84 | VR_SUBFIELD},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* HLDBKRW: 1{DIGIT}2 */
+    {484, 0, 386, 1083, 0, 0, 0, 255},  /* HOV: 1{ALPHANUM}4 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* HOVTM: timehhmm */
+    {346, 0, 390, 1125, 0, 0, 0, 255},  /* ICEZ: 1{ALPHANUM}6 */
+    {490, 0, 391, 1132, 0, 0, 0, 255},  /* ICING: 1{ALPHA}8 */
+    {504, 0, 392, 1141, 0, 0, 0, 255},  /* IFP: ifpvalue */
+    {0, 505, 393, 0, 0, 0, 40, 255 | VR_STRUCTURED},  /* IFPDLIST: IFPDLONG */
+    {0, 0, 0, 0, 0, 0, 0, 85 | VR_STRUCTURED | VR_SUBFIELD},  /* IFPDLONG:  */
+    {0, 506, 394, 0, 0, 0, 41, 255 | VR_STRUCTURED},  /* IFPDSLIST: IFPDSUM */
+    {0, 508, 395, 0, 0, 0, 42, 86 | VR_STRUCTURED | VR_SUBFIELD},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
+    {510, 0, 396, 1196, 0, 0, 0, 87},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
+    {511, 0, 397, 1207, 0, 0, 0, 255},  /* IFPSMOD: fieldid modifind */
+    {359, 0, 398, 1211, 0, 0, 0, 255},  /* IFPURESP: ifpuid */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* IGNORE:  */
+    {516, 0, 399, 1213, 0, 0, 0, 88 | VR_SUBFIELD},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
+    {517, 0, 400, 1222, 0, 0, 0, 255},  /* INDSTIP: 'STIP' */
+    {255, 0, 301, 428, 0, 0, 0, 255},  /* INITID: 1{DIGIT}1 */
+    {518, 0, 401, 1227, 0, 0, 0, 255},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* IOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* IOBT: timehhmm */
+    {523, 0, 402, 1234, 0, 0, 0, 255},  /* IRULES: rulechg flighttypechg ifpsprocess */
+    {0, 0, 0, 0, 0, 0, 0, 89 | VR_STRUCTURED},  /* LACDR:  */
+    {0, 271, 403, 0, 0, 0, 43, 90 | VR_STRUCTURED | VR_SUBFIELD},  /* LALG: (LATTD LONGTD) */
+    {0, 524, 404, 0, 0, 0, 44, 255 | VR_STRUCTURED},  /* LALGLIST: LALG */
+    {525, 0, 405, 1252, 0, 0, 0, 255},  /* LANG: '?' */
+    {68, 0, 406, 1254, 0, 0, 0, 91 | VR_SUBFIELD},  /* LASTNUM: 3{DIGIT}3 */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* LASTRADT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, 92 | VR_STRUCTURED},  /* LATSA:  */
+    {527, 0, 407, 1258, 0, 0, 0, 93 | VR_SUBFIELD},  /* LATTD: latitudelong ! latitudeside */
+    {0, 0, 0, 0, 0, 0, 0, 94 | VR_STRUCTURED},  /* LCATSRTE:  */
+    {0, 536, 408, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
+    {96, 0, 253, 185, 0, 0, 0, 255},  /* LIGHTS: 1{ALPHANUM}1 */
+    {540, 0, 409, 1271, 0, 0, 0, 95 | VR_SUBFIELD},  /* LONGTD: longitudelong ! longitudeside */
+    {0, 0, 0, 0, 0, 0, 0, 96 | VR_STRUCTURED},  /* LRAR:  */
+    {0, 0, 0, 0, 0, 0, 0, 97 | VR_STRUCTURED},  /* LRCA:  */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* LSTDAY: date */
+    {542, 0, 410, 1286, 0, 0, 0, 255},  /* MACH: machnumber [ point ] */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* MAINT: 'YES'|'NO' */
+    {544, 0, 411, 1297, 0, 0, 0, 255},  /* MESVALPERIOD: fulldatetime fulldatetime */
+    {92, 0, 251, 174, 0, 0, 0, 255},  /* MFX: point */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* MINLINEUP: timehhmm */
+    {0, 18, 223, 0, 0, 0, 2, 98 | VR_STRUCTURED | VR_SUBFIELD},  /* MOD: FIELDID */
+    {545, 0, 412, 1353, 0, 0, 0, 255},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* MODEC: flightlevel */
+    {548, 0, 413, 1359, 0, 0, 0, 255},  /* MODELTYP: atfmmodeltype */
+    {0, 18, 223, 0, 0, 0, 2, 99 | VR_STRUCTURED | VR_SUBFIELD},  /* MODH: FIELDID */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* MODIFNB: 1{ DIGIT }3 */
+    {0, 0, 414, 0, 0, 0, 0, 255},  /* MSGBODY: 1{CHARACTER} */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* MSGCT: datetime ! seconds */
+    {0, 552, 415, 0, 0, 0, 45, 255 | VR_STRUCTURED},  /* MSGREF: (SENDER RECVR SEQNUM) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* MSGSUM:  */
+    {0, 0, 416, 0, 0, 0, 0, 255},  /* MSGTXT: icaomsg */
+    {553, 0, 417, 1366, 0, 0, 0, 255},  /* MSGTYP: titleid */
+    {0, 18, 223, 0, 0, 0, 2, 100 | VR_STRUCTURED | VR_SUBFIELD},  /* MVT: FIELDID */
+    {130, 0, 267, 270, 0, 0, 0, 255},  /* NAT: 1{ALPHA}1 */
+    {38, 0, 283, 0, 1, 50, 0, 255},  /* NAV: 1 {LIM_CHAR} 50 */
+    {152, 0, 418, 300, 0, 0, 0, 255},  /* NBARC: 1{ DIGIT }2 */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* NBRFPD: 1{ DIGIT }3 */
+    {554, 0, 419, 1377, 0, 0, 0, 101 | VR_SUBFIELD},  /* NETWORKTYPE: 2{ALPHANUM}10 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWCTOT: timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* NEWENDTIME: day ! timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* NEWEOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWEOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWPTOT: timehhmm */
+    {0, 0, 420, 0, 0, 0, 0, 255},  /* NEWRTE: { LIM_CHAR } */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* NEWSTARTTIME: day ! timehhmm */
+    {545, 0, 421, 1353, 0, 0, 0, 255},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
+    {556, 0, 422, 1388, 0, 0, 0, 255},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
+    {68, 0, 406, 1254, 0, 0, 0, 102 | VR_SUBFIELD},  /* NUM: 3{DIGIT}3 */
+    {21, 0, 309, 530, 0, 0, 0, 255},  /* NXTFIR: icaoaerodrome */
+    {0, 272, 305, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* NXTPOST: datetime */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* OCLFL: flightlevel */
+    {0, 0, 423, 0, 0, 0, 0, 255},  /* OLDMSG: { CHARACTER } */
+    {114, 0, 284, 0, 1, 65535, 0, 255},  /* OPR: 1 { LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* OPRFL: flightlevel */
+    {0, 557, 424, 0, 0, 0, 46, 255 | VR_STRUCTURED},  /* OPRMK: RMKTXT */
+    {25, 0, 226, 0, 1, 20, 0, 255},  /* OPRMKCT: 1{LIM_CHAR}20 */
+    {553, 0, 417, 1366, 0, 0, 0, 255},  /* ORGMSG: titleid */
+    {218, 0, 425, 0, 1, 30, 0, 103},  /* ORGN: 1{LIM_CHAR}30 */
+    {558, 0, 426, 1396, 0, 0, 0, 255},  /* ORGNID: originatorid */
+    {0, 0, 420, 0, 0, 0, 0, 255},  /* ORGRTE: { LIM_CHAR } */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* ORIENTED: 'YES'|'NO' */
+    {0, 559, 427, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ORIGINDT: datetime */
+    {0, 561, 428, 0, 0, 0, 47, 255 | VR_STRUCTURED},  /* PART: (NUM LASTNUM) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PASSIVE: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PBG: timehhmm */
+    {587, 0, 429, 1407, 0, 0, 0, 255},  /* PBN: pbncode */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PBR: timehhmm */
+    {424, 0, 362, 975, 0, 0, 0, 104 | VR_SUBFIELD},  /* PENRATE: 3{LIM_CHAR}7 */
+    {590, 0, 430, 1448, 0, 0, 0, 255},  /* PER: performancecategory */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* PFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 105 | VR_STRUCTURED | VR_SUBFIELD},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
+    {593, 0, 431, 1450, 0, 0, 0, 106 | VR_SUBFIELD},  /* PFLT: flightlevel!('NA'|NIL) */
+    {0, 598, 432, 0, 0, 0, 48, 255 | VR_STRUCTURED},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
+    {252, 0, 297, 412, 0, 0, 0, 255},  /* PISTID: 1{DIGIT}4 */
+    {108, 0, 433, 1458, 0, 0, 0, 107 | VR_SUBFIELD},  /* PKA: 1{ALPHANUM}3 */
+    {0, 599, 434, 0, 0, 0, 49, 255 | VR_STRUCTURED},  /* PKARR: PKATT */
+    {91, 0, 250, 169, 0, 0, 0, 108 | VR_SUBFIELD},  /* PKATT: 'YES' | 'NO' */
+    {108, 0, 433, 1458, 0, 0, 0, 109 | VR_SUBFIELD},  /* PKC: 1{ALPHANUM}3 */
+    {108, 0, 433, 1458, 0, 0, 0, 255},  /* PKDEP: 1{ALPHANUM}3 */
+    {0, 604, 435, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
+    {124, 0, 436, 1462, 0, 0, 0, 110},  /* PLNID: 4{DIGIT}4 */
+    {124, 0, 436, 1462, 0, 0, 0, 255},  /* PLNOLD: 4{DIGIT}4 */
+    {605, 0, 437, 1467, 0, 0, 0, 255},  /* PNTSECTOR: 1{ALPHANUM}8 */
+    {294, 0, 358, 969, 0, 0, 0, 111 | VR_SUBFIELD},  /* POINTID: pointcautra */
+    {346, 0, 438, 1476, 0, 0, 0, 112 | VR_SUBFIELD},  /* POSID: positionidentification */
+    {0, 600, 439, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* POSITION: (ADID | PTID) */
+    {611, 0, 440, 1483, 0, 0, 0, 255},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
+    {0, 0, 441, 0, 0, 0, 0, 113 | VR_SUBFIELD},  /* POSTPROCTXT: adexpmsg */
+    {0, 0, 441, 0, 0, 0, 0, 114 | VR_SUBFIELD},  /* PREPROCTXT: adexpmsg */
+    {102, 0, 256, 201, 0, 0, 0, 255},  /* PREVARCID: aircraftid */
+    {545, 0, 442, 1353, 0, 0, 0, 255},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
+    {489, 0, 389, 1094, 0, 0, 0, 255},  /* PROCEDURE: 1{ALPHANUM}30 */
+    {0, 225, 443, 0, 0, 0, 50, 255 | VR_STRUCTURED},  /* PROPFL: TFL */
+    {612, 0, 444, 1493, 0, 0, 0, 255 | VR_SUBFIELD},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {612, 0, 444, 1493, 0, 0, 0, 255 | VR_SUBFIELD},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {0, 53, 445, 0, 0, 0, 51, 115 | VR_STRUCTURED | VR_SUBFIELD},  /* PT: PTID */
+    {0, 614, 446, 0, 0, 0, 52, 116 | VR_STRUCTURED | VR_SUBFIELD},  /* PTC: (PTCID EDTO) */
+    {615, 0, 447, 1497, 0, 0, 0, 117 | VR_SUBFIELD},  /* PTCID: pointcautra|geoname */
+    {0, 616, 448, 0, 0, 0, 0, 118 | VR_STRUCTURED | VR_SUBFIELD},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {206, 0, 449, 1503, 0, 0, 0, 119 | VR_SUBFIELD},  /* PTFLTRUL: 'VFR' | 'IFR' */
+    {92, 0, 251, 174, 0, 0, 0, 120 | VR_SUBFIELD},  /* PTID: point */
+    {127, 0, 295, 407, 0, 0, 0, 121 | VR_SUBFIELD},  /* PTMACH: machnumber */
+    {209, 0, 450, 1507, 0, 0, 0, 122 | VR_SUBFIELD},  /* PTMILRUL: 'OAT' | 'GAT' */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* PTNB: 1{DIGIT}2 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PTOT: timehhmm */
+    {0, 617, 451, 0, 0, 0, 53, 123 | VR_STRUCTURED | VR_SUBFIELD},  /* PTPRO: POINTID */
+    {243, 0, 293, 392, 0, 0, 0, 124 | VR_SUBFIELD},  /* PTRFL: flightlevel */
+    {618, 0, 452, 1511, 0, 0, 0, 125 | VR_SUBFIELD},  /* PTRTE: 2{LIM_CHAR} */
+    {619, 0, 453, 1514, 0, 0, 0, 126 | VR_SUBFIELD},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
+    {125, 0, 298, 417, 0, 0, 0, 127 | VR_SUBFIELD},  /* PTSPEED: spd */
+    {622, 0, 454, 1566, 0, 0, 0, 128 | VR_SUBFIELD},  /* PTSTAY: stayidentifier timehhmm */
+    {624, 0, 455, 1578, 0, 0, 0, 255},  /* QFU: qfuid */
+    {624, 0, 455, 1578, 0, 0, 0, 129 | VR_SUBFIELD},  /* QFUL: qfuid */
+    {0, 625, 456, 0, 0, 0, 54, 130 | VR_STRUCTURED | VR_SUBFIELD},  /* QFULIST: QFUL */
+    {558, 0, 426, 1396, 0, 0, 0, 255},  /* QRORGN: originatorid */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* QUEBEC: 'YES'|'NO' */
+    {305, 0, 321, 734, 0, 0, 0, 255},  /* RADIOID: 1{ALPHANUM}20 */
+    {626, 0, 457, 0, 1, 100, 0, 255},  /* RALT: 1 {LIM_CHAR} 100 */
+    {630, 0, 458, 1582, 0, 0, 0, 255},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
+    {635, 0, 459, 1588, 0, 0, 0, 255},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {0, 636, 460, 0, 0, 0, 55, 255 | VR_STRUCTURED},  /* RATEPDLST: RATEPERIOD */
+    {0, 641, 461, 0, 0, 0, 56, 131 | VR_STRUCTURED | VR_SUBFIELD},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
+    {642, 0, 462, 1595, 0, 0, 0, 132 | VR_SUBFIELD},  /* RCNF: 1{ALPHA}5 */
+    {645, 0, 463, 1601, 0, 0, 0, 255},  /* RDYSTATE: readyforimpr ! atfmrdystate */
+    {646, 0, 464, 1604, 0, 0, 0, 255},  /* REASON: 4{ALPHA}12 */
+    {0, 26, 227, 0, 0, 0, 4, 133 | VR_STRUCTURED | VR_SUBFIELD},  /* RECVR: FAC */
+    {0, 653, 465, 0, 0, 0, 0, 134 | VR_STRUCTURED},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
+    {655, 0, 466, 1617, 0, 0, 0, 135 | VR_SUBFIELD},  /* REF1ID: 'REF'!2{DIGIT}2 */
+    {657, 0, 467, 1623, 0, 0, 0, 136 | VR_SUBFIELD},  /* REFATSRTE: atsroute point [country] point [country] */
+    {0, 551, 468, 0, 0, 0, 57, 255 | VR_STRUCTURED},  /* REFDATA: SEQNUM */
+    {658, 0, 469, 1649, 0, 0, 0, 137 | VR_SUBFIELD},  /* REFID: refname | 'REF'!2{DIGIT}2 */
+    {659, 0, 470, 0, 1, 15, 0, 138 | VR_SUBFIELD},  /* REFLOC: 1{LIM_CHAR}15 */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* REG: 1{ LIM_CHAR }50 */
+    {665, 0, 472, 1655, 0, 0, 0, 255},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
+    {0, 0, 0, 0, 0, 0, 0, 139 | VR_STRUCTURED | VR_SUBFIELD},  /* REGCOND:  */
+    {114, 0, 473, 0, 1, 65535, 0, 140 | VR_SUBFIELD},  /* REGDESC: 1{LIM_CHAR} */
+    {305, 0, 474, 1661, 0, 0, 0, 141 | VR_SUBFIELD},  /* REGID: regulid */
+    {0, 666, 475, 0, 0, 0, 58, 142 | VR_STRUCTURED | VR_SUBFIELD},  /* REGLIST: REGULATION */
+    {659, 0, 476, 0, 1, 15, 0, 255},  /* REGLOC: 1 {LIM_CHAR} 15 */
+    {667, 0, 477, 1682, 0, 0, 0, 143 | VR_SUBFIELD},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
+    {646, 0, 478, 1604, 0, 0, 0, 144 | VR_SUBFIELD},  /* REGREASON: 4 {ALPHA} 12 */
+    {305, 0, 474, 1661, 0, 0, 0, 145},  /* REGUL: regulid */
+    {0, 670, 479, 0, 0, 0, 59, 146 | VR_STRUCTURED | VR_SUBFIELD},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
+    {294, 0, 315, 612, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULID1: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULID2: 1{ALPHANUM}5 */
+    {153, 0, 275, 303, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULT: datetime */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* REJCTOT: timehhmm */
+    {2, 0, 480, 259, 0, 0, 0, 147},  /* RELDIST: 2{DIGIT}2 */
+    {130, 0, 267, 270, 0, 0, 0, 255},  /* RELEASE: 1{ALPHA}1 */
+    {2, 0, 480, 259, 0, 0, 0, 148 | VR_SUBFIELD},  /* REMAINTIME: 2{DIGIT}2 */
+    {114, 0, 473, 0, 1, 65535, 0, 149 | VR_SUBFIELD},  /* REMARK: 1{LIM_CHAR} */
+    {0, 672, 481, 0, 0, 0, 60, 255 | VR_STRUCTURED},  /* RENAME: (RENID PTID) */
+    {674, 0, 482, 1689, 0, 0, 0, 150 | VR_SUBFIELD},  /* RENID: renameid */
+    {220, 0, 287, 381, 0, 0, 0, 255},  /* REQID: 1{DIGIT}5 */
+    {676, 0, 483, 1695, 0, 0, 0, 255},  /* REQTYP: ('STPV' | 'STIP') */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* RESPBY: timehhmm */
+    {677, 0, 484, 1701, 0, 0, 0, 151 | VR_SUBFIELD},  /* RESPUNIT: 3{ALPHA}12 */
+    {0, 18, 223, 0, 0, 0, 2, 152 | VR_STRUCTURED | VR_SUBFIELD},  /* RET: FIELDID */
+    {678, 0, 485, 1714, 0, 0, 0, 255},  /* RFL: flightlevel [point] */
+    {0, 151, 273, 0, 0, 0, 15, 153 | VR_STRUCTURED | VR_SUBFIELD},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
+    {680, 0, 486, 1726, 0, 0, 0, 255},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RFPDLIST:  */
+    {0, 0, 0, 0, 0, 0, 0, 154 | VR_STRUCTURED | VR_SUBFIELD},  /* RFPDLONG:  */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RFPDSLIST:  */
+    {0, 684, 487, 0, 0, 0, 61, 155 | VR_STRUCTURED | VR_SUBFIELD},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
+    {91, 0, 250, 169, 0, 0, 0, 156 | VR_SUBFIELD},  /* RHP: 'YES' | 'NO' */
+    {685, 0, 488, 1730, 0, 0, 0, 255},  /* RIF: 4{LIM_CHAR} */
+    {0, 686, 489, 0, 0, 0, 62, 255 | VR_STRUCTURED},  /* RIPEL: DESTID */
+    {254, 0, 300, 423, 0, 0, 0, 255},  /* RIPSRC: centreidentification */
+    {114, 0, 490, 0, 1, 65535, 0, 255},  /* RMK: 1{ LIM_CHAR } */
+    {25, 0, 226, 0, 1, 20, 0, 157 | VR_SUBFIELD},  /* RMKTXT: 1{LIM_CHAR}20 */
+    {0, 0, 356, 0, 0, 0, 0, 255},  /* ROUTE: {LIM_CHAR} */
+    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {305, 0, 492, 1735, 0, 0, 0, 255},  /* RRTEREF: rrteid */
+    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {690, 0, 493, 1756, 0, 0, 0, 255},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
+    {0, 691, 494, 0, 0, 0, 64, 255 | VR_STRUCTURED},  /* RTE: PTC */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RTEPTS:  */
+    {0, 692, 495, 0, 0, 0, 65, 255 | VR_STRUCTURED},  /* RTETR: PTPRO */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* RVR: 1{ DIGIT }3 */
+    {0, 693, 496, 0, 0, 0, 66, 255 | VR_STRUCTURED},  /* RVRCOND: RVRPERIOD */
+    {68, 0, 406, 1254, 0, 0, 0, 158 | VR_SUBFIELD},  /* RVRLIMIT: 3{DIGIT}3 */
+    {0, 695, 497, 0, 0, 0, 67, 159 | VR_STRUCTURED},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
+    {696, 0, 498, 1758, 0, 0, 0, 255},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {697, 0, 499, 1763, 0, 0, 0, 160 | VR_SUBFIELD},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
+    {696, 0, 498, 1758, 0, 0, 0, 255},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {612, 0, 500, 1493, 0, 0, 0, 161 | VR_SUBFIELD},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
+    {0, 700, 501, 0, 0, 0, 68, 162 | VR_STRUCTURED | VR_SUBFIELD},  /* RWYINFO: (RWYID RWYAVAIL) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RWYLIST:  */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* SAT: timehhmm */
+    {0, 701, 502, 0, 0, 0, 69, 255 | VR_STRUCTURED},  /* SCNF: ACNF */
+    {0, 702, 503, 0, 0, 0, 70, 163 | VR_STRUCTURED | VR_SUBFIELD},  /* SEC: SECID */
+    {710, 0, 504, 1765, 0, 0, 0, 164 | VR_SUBFIELD},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {718, 0, 505, 1770, 0, 0, 0, 165 | VR_SUBFIELD},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {0, 702, 503, 0, 0, 0, 70, 166 | VR_STRUCTURED | VR_SUBFIELD},  /* SECCT: SECID */
+    {313, 0, 506, 1775, 0, 0, 0, 255},  /* SECDEST: secidentification */
+    {313, 0, 506, 1775, 0, 0, 0, 167 | VR_SUBFIELD},  /* SECID: secidentification */
+    {0, 719, 507, 0, 0, 0, 71, 255 | VR_STRUCTURED},  /* SECLIST: SEC */
+    {0, 720, 508, 0, 0, 0, 72, 255 | VR_STRUCTURED},  /* SECLISTCT: SECCT */
+    {0, 719, 507, 0, 0, 0, 71, 168 | VR_STRUCTURED | VR_SUBFIELD},  /* SECRIP: SEC */
+    {313, 0, 506, 1775, 0, 0, 0, 255},  /* SECSRC: secidentification */
+    {605, 0, 509, 1467, 0, 0, 0, 255},  /* SECTOR: 1{ ALPHANUM }8 */
+    {721, 0, 510, 1778, 0, 0, 0, 255},  /* SEL: 4{ ALPHA }5 */
+    {0, 26, 227, 0, 0, 0, 4, 169 | VR_STRUCTURED | VR_SUBFIELD},  /* SENDER: FAC */
+    {153, 0, 275, 303, 0, 0, 0, 170 | VR_SUBFIELD},  /* SENDT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SENDTO:  */
+    {294, 0, 315, 612, 0, 0, 0, 255},  /* SEPFIX: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0, 171 | VR_SUBFIELD},  /* SEPNAME: 1{ALPHANUM}5 */
+    {722, 0, 511, 1784, 0, 0, 0, 172 | VR_SUBFIELD},  /* SEPTYPE: 3{ALPHANUM}4 */
+    {108, 0, 433, 1458, 0, 0, 0, 173 | VR_SUBFIELD},  /* SEPVALUE: 1{ALPHANUM}3 */
+    {68, 0, 406, 1254, 0, 0, 0, 174 | VR_SUBFIELD},  /* SEQNUM: 3{DIGIT}3 */
+    {737, 0, 512, 1789, 0, 0, 0, 255},  /* SEQPT: surequipment */
+    {0, 739, 513, 0, 0, 0, 73, 255 | VR_STRUCTURED},  /* SEQUENCEDATA: (TXTIME NUM) */
+    {114, 0, 514, 0, 1, 65535, 0, 255},  /* SEVERITY: 1{ LIM_CHAR} */
+    {741, 0, 515, 1824, 0, 0, 0, 175 | VR_SUBFIELD},  /* SFL: flightlevel ! ('A'|'B') */
+    {0, 151, 273, 0, 0, 0, 15, 176 | VR_STRUCTURED | VR_SUBFIELD},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
+    {743, 0, 516, 1831, 0, 0, 0, 255},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* SOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* SOBT: timehhmm */
+    {0, 746, 517, 0, 0, 0, 74, 177 | VR_STRUCTURED | VR_SUBFIELD},  /* SPDCHG: (DELTSP1 DELTSP2) */
+    {747, 0, 518, 1844, 0, 0, 0, 255},  /* SPEED: spd [ point ] */
+    {635, 0, 459, 1588, 0, 0, 0, 255},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* SPFL: flightlevel */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLA: 1{ LIM_CHAR }50 */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SPLADDR:  */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLC: 1{ LIM_CHAR }50 */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* SPLDCAP: 1{ DIGIT }3 */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLDCOL: 1{ LIM_CHAR }50 */
+    {748, 0, 519, 1856, 0, 0, 0, 255},  /* SPLDCOV: ('T' | 'F') */
+    {152, 0, 418, 300, 0, 0, 0, 255},  /* SPLDNB: 1{ DIGIT }2 */
+    {311, 0, 520, 1858, 0, 0, 0, 255},  /* SPLE: timehhmm_elapsed */
+    {750, 0, 521, 1863, 0, 0, 0, 255},  /* SPLJ: lifejackets */
+    {114, 0, 490, 0, 1, 65535, 0, 255},  /* SPLN: 1{ LIM_CHAR } */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* SPLP: 1{DIGIT}3 */
+    {752, 0, 522, 1868, 0, 0, 0, 255},  /* SPLR: emergradio */
+    {754, 0, 523, 1872, 0, 0, 0, 255},  /* SPLS: survivaleqpt */
+    {762, 0, 524, 1877, 0, 0, 0, 255},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
+    {764, 0, 525, 1895, 0, 0, 0, 255},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
+    {0, 770, 526, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
+    {0, 773, 527, 0, 0, 0, 75, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* SSS: (SEPNAME SEPTYPE) */
+    {774, 0, 528, 1903, 0, 0, 0, 178},  /* STAMP: 3{DIGIT}3 ! timehhmm */
+    {743, 0, 516, 1831, 0, 0, 0, 255},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {327, 0, 335, 851, 0, 0, 0, 179 | VR_SUBFIELD},  /* STARTREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* STARTTIME: day ! timehhmm */
+    {88, 0, 529, 1912, 0, 0, 0, 180 | VR_SUBFIELD},  /* STATID: coorstatusident */
+    {775, 0, 530, 1916, 0, 0, 0, 181 | VR_SUBFIELD},  /* STATREASON: coorstatusreason */
+    {0, 776, 531, 0, 0, 0, 76, 182 | VR_STRUCTURED | VR_SUBFIELD},  /* STATTOBT: AOPRIO */
+    {0, 784, 532, 0, 0, 0, 0, 183 | VR_STRUCTURED | VR_SUBFIELD},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
+    {0, 791, 533, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
+    {621, 0, 534, 1924, 0, 0, 0, 184 | VR_SUBFIELD},  /* STAYIDENT: stayidentifier */
+    {0, 793, 535, 0, 0, 0, 77, 255 | VR_STRUCTURED},  /* STAYINFO: (STAYIDENT REMARK) */
+    {794, 0, 536, 1930, 0, 0, 0, 185 | VR_SUBFIELD},  /* STO: timehhmm ! seconds */
+    {795, 0, 537, 1938, 0, 0, 0, 255},  /* STREASON: starreason */
+    {796, 0, 538, 1944, 0, 0, 0, 255},  /* STRID: 1{DIGIT} */
+    {810, 0, 539, 1946, 0, 0, 0, 255},  /* STS: flightplanstatus */
+    {38, 0, 234, 0, 1, 50, 0, 255},  /* SUR: 1{LIM_CHAR}50 */
+    {820, 0, 540, 1988, 0, 0, 0, 186 | VR_SUBFIELD},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
+    {626, 0, 457, 0, 1, 100, 0, 255},  /* TALT: 1 {LIM_CHAR} 100 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TAXITIME: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TCDI: timehhmm */
+    {822, 0, 541, 2002, 0, 0, 0, 255},  /* TEMP: temperature */
+    {313, 0, 328, 769, 0, 0, 0, 255},  /* TERMINAL: 1{ALPHANUM}2 */
+    {482, 0, 384, 1052, 0, 0, 0, 255},  /* TFCVOL: 1 {ALPHANUM} 15 */
+    {243, 0, 293, 392, 0, 0, 0, 187 | VR_SUBFIELD},  /* TFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 188 | VR_STRUCTURED | VR_SUBFIELD},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
+    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {482, 0, 542, 1052, 0, 0, 0, 189 | VR_SUBFIELD},  /* TFVID: 1{ALPHANUM}15 */
+    {14, 0, 221, 19, 0, 0, 0, 190 | VR_SUBFIELD},  /* TIME: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* TIMESTAMP: datetime ! seconds */
+    {553, 0, 417, 1366, 0, 0, 0, 255},  /* TITLE: titleid */
+    {14, 0, 221, 19, 0, 0, 0, 191 | VR_SUBFIELD},  /* TO: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOAT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 192},  /* TOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOFC: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOM: timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0, 193 | VR_SUBFIELD},  /* TOPOS: 1 {ALPHANUM} 15 */
+    {71, 0, 543, 114, 0, 0, 0, 255},  /* TRACK: heading|"ZZZ" */
+    {827, 0, 544, 2006, 0, 0, 0, 194 | VR_SUBFIELD},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
+    {0, 0, 0, 0, 0, 0, 0, 195 | VR_STRUCTURED | VR_SUBFIELD},  /* TRANSID:  */
+    {0, 833, 545, 0, 0, 0, 78, 255 | VR_STRUCTURED},  /* TRANSLIST: TRANSID */
+    {364, 0, 546, 890, 0, 0, 0, 255},  /* TRFL: flightlevel | flighttendancy */
+    {14, 0, 221, 19, 0, 0, 0, 196},  /* TSAT: timehhmm */
+    {311, 0, 547, 2010, 0, 0, 0, 255},  /* TTG: timemmss_elapsed */
+    {311, 0, 547, 2010, 0, 0, 0, 255},  /* TTL: timemmss_elapsed */
+    {311, 0, 520, 1858, 0, 0, 0, 255},  /* TTLEET: timehhmm_elapsed */
+    {14, 0, 221, 19, 0, 0, 0, 197},  /* TTOT: timehhmm */
+    {490, 0, 391, 1132, 0, 0, 0, 255},  /* TURB: 1{ALPHA}8 */
+    {365, 0, 349, 0, 1, 10, 0, 255},  /* TWYARR: 1{LIM_CHAR}10 */
+    {365, 0, 349, 0, 1, 10, 0, 255},  /* TWYDEP: 1{LIM_CHAR}10 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TXC: timehhmm */
+    {295, 0, 316, 0, 1, 80, 0, 198 | VR_SUBFIELD},  /* TXT: 1{LIM_CHAR}80 */
+    {834, 0, 548, 2015, 0, 0, 0, 199 | VR_SUBFIELD},  /* TXTIME: datetime seconds */
+    {835, 0, 549, 0, 1, 60, 0, 255},  /* TYPZ: 1 {LIM_CHAR} 60 */
+    {838, 0, 550, 2041, 0, 0, 0, 200 | VR_SUBFIELD},  /* UDPT: updatereason */
+    {0, 839, 551, 0, 0, 0, 79, 201 | VR_STRUCTURED},  /* UNIT: UNITID */
+    {554, 0, 552, 1377, 0, 0, 0, 202 | VR_SUBFIELD},  /* UNITID: 2{ ALPHANUM}10 */
+    {327, 0, 335, 851, 0, 0, 0, 203 | VR_SUBFIELD},  /* UNTIL: day!timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, 204},  /* VALFROM: date */
+    {841, 0, 553, 2044, 0, 0, 0, 255},  /* VALFROMK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALFROMOLD: date */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* VALIDEND: datetime */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALIDITYDATE: date */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* VALIDST: datetime */
+    {544, 0, 411, 1297, 0, 0, 0, 205 | VR_SUBFIELD},  /* VALPERIOD: fulldatetime fulldatetime */
+    {10, 0, 220, 1, 0, 0, 0, 206},  /* VALUNTIL: date */
+    {841, 0, 553, 2044, 0, 0, 0, 255},  /* VALUNTILK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALUNTILOLD: date */
+    {0, 843, 554, 0, 0, 0, 80, 207 | VR_STRUCTURED},  /* VEC: (FL ETO RELDIST) */
+    {482, 0, 384, 1052, 0, 0, 0, 208 | VR_SUBFIELD},  /* VIA1: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, 209 | VR_SUBFIELD},  /* VIA2: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, 210 | VR_SUBFIELD},  /* VIA3: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, 211 | VR_SUBFIELD},  /* VIA4: 1 {ALPHANUM} 15 */
+    {845, 0, 555, 2051, 0, 0, 0, 212 | VR_SUBFIELD},  /* VIEW: ('V'|'VNX') */
+    {305, 0, 321, 734, 0, 0, 0, 255},  /* VISI: 1{ALPHANUM}20 */
+    {846, 0, 556, 2055, 0, 0, 0, 213 | VR_SUBFIELD},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
+    {846, 0, 556, 2055, 0, 0, 0, 214 | VR_SUBFIELD},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* WDDIR: 1{DIGIT}3 */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* WDSPD: 1{DIGIT}3 */
+    {847, 0, 557, 2063, 0, 0, 0, 255},  /* WKTRC: waketurbcat */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* XFL: flightlevel */
+    {0, 848, 558, 0, 0, 0, 81, 215 | VR_STRUCTURED | VR_SUBFIELD},  /* XFLCHG: (FLMIN FLMAX) */
+    {0, 0, 559, 0, 0, 0, 0, 255},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
+    {850, 0, 560, 2065, 0, 0, 0, 216 | VR_SUBFIELD},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
+    {291, 0, 312, 579, 0, 0, 0, 217 | VR_SUBFIELD},  /* XTI: datetime ! seconds */
+    {850, 0, 560, 2065, 0, 0, 0, 218 | VR_SUBFIELD},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
 };
 
 const uint64_t vreq[][4] = {

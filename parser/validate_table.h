@@ -52,8 +52,15 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
-    uint16_t spare;
+    uint16_t walk;             /* the entry's facts the walk reads for every
+                                  field: its sub_bit (low byte), VR_STRUCTURED
+                                  (a compound or list), VR_SUBFIELD (a
+                                  subfield or reserved subfield) */
 } vrule;
+
+#define VR_SUB_BIT 0xFFu
+#define VR_STRUCTURED 0x100u
+#define VR_SUBFIELD 0x200u
 
 extern const uint64_t vreq[][4];
 
