@@ -718,11 +718,12 @@ typedef struct vrule {
 extern const uint64_t vreq[][4];
 
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
- * accepting states. */
+ * accepting states. vdfa_next holds each next state as its row's offset
+ * (state x VDFA_STRIDE): a step is one add and one load. */
 #define VDFA_CLASSES %d
-#define VDFA_STRIDE 64             /* a row's size: a shift, not a multiply */
+#define VDFA_STRIDE 64             /* a row's size (gen_validate.py's VDFA_STRIDE) */
 extern const uint8_t vdfa_class[256];
-extern const uint16_t vdfa_next[][VDFA_STRIDE];
+extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
 
 #define VSET_WORDS 4
@@ -744,8 +745,11 @@ extern const unsigned vterm_count;
 """ % (SOURCE, hooks, tables.ncls)
 
 
+VDFA_STRIDE = 64               # validate_table.h's: a row of vdfa_next
+
+
 def check_stride(tables):
-    if tables.ncls > 64:
+    if tables.ncls > VDFA_STRIDE:
         raise SystemExit("dfa: %d byte classes, more than VDFA_STRIDE" % tables.ncls)
 
 
@@ -831,10 +835,11 @@ def gen_c(c, rules, fast, tables):
     out.append(gen_dict._wrap([str(x) for x in tables.cls]))
     out.append("};")
     out.append("")
-    out.append("/* State 0 is dead; a rule's start state is in vrules. */")
-    out.append("const uint16_t vdfa_next[][VDFA_STRIDE] = {")
+    out.append("/* State 0 is dead; a rule's start state is in vrules. Each entry is")
+    out.append(" * the next state's row offset, state x VDFA_STRIDE. */")
+    out.append("const uint32_t vdfa_next[][VDFA_STRIDE] = {")
     for row in tables.trans:
-        out.append("    {%s}," % ",".join(str(x) for x in row))
+        out.append("    {%s}," % ",".join(str(x * VDFA_STRIDE) for x in row))
     out.append("};")
     out.append("")
     out.append("const uint8_t vdfa_accept[] = {")

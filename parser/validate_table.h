@@ -65,11 +65,12 @@ typedef struct vrule {
 extern const uint64_t vreq[][4];
 
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
- * accepting states. */
+ * accepting states. vdfa_next holds each next state as its row's offset
+ * (state x VDFA_STRIDE): a step is one add and one load. */
 #define VDFA_CLASSES 46
-#define VDFA_STRIDE 64             /* a row's size: a shift, not a multiply */
+#define VDFA_STRIDE 64             /* a row's size (gen_validate.py's VDFA_STRIDE) */
 extern const uint8_t vdfa_class[256];
-extern const uint16_t vdfa_next[][VDFA_STRIDE];
+extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
 
 #define VSET_WORDS 4
