@@ -280,7 +280,8 @@ __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
 
 /* A compound or list of the built-in dictionary (with an extended one, its
  * entry there): its own value, its subfields, then its fields. */
-static void visit_structured(walk *w, const place *pl, const vrule *r)
+static inline __attribute__((always_inline)) void visit_structured(walk *w, const place *pl,
+                                                                  const vrule *r)
 {
     const adexp_field *f = pl->f;
     const dict_entry *e = dict_ext_entry(w->out->dictionary, f->dict_id);
@@ -331,7 +332,7 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
                          const dict_entry *parent)
 {
     place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
-    const unsigned char *row = parent ? (const unsigned char *)parent->row : NULL;
+    const uint64_t *row = parent ? parent->row : NULL;
     const adexp_dictionary *d = w->out->dictionary;
     present p = {{0}};
     for (const adexp_field *f = first; f; f = f->next) {
@@ -360,8 +361,9 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
         }
         const vrule *r = &vrules[id];
         unsigned wb = r->walk, b = wb & VR_SUB_BIT;
-        p.w[b >> 6] |= (uint64_t)1 << (b & 63);
-        if (row ? !((row[b >> 3] >> (b & 7)) & 1) : (wb & VR_SUBFIELD) != 0)
+        uint64_t bit = (uint64_t)1 << (b & 63);   /* the same word and bit twice */
+        p.w[b >> 6] |= bit;
+        if (row ? !(row[b >> 6] & bit) : (wb & VR_SUBFIELD) != 0)
             misplaced(w, &pl, parent);
         if (wb & VR_STRUCTURED)
             visit_structured(w, &pl, r);
