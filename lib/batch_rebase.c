@@ -20,22 +20,55 @@ static int lone_cr(const char *in, size_t len, size_t i)
     return i + 1 == len || in[i + 1] != '\n';
 }
 
+#if defined(__SSE2__)
+/* The CRs that no LF follows in in[j..j+16). */
+static uint64_t lone_crs16(const char *in, size_t len, size_t j)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + j));
+    unsigned mc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+    unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    uint64_t n = (mc >> 15) && lone_cr(in, len, j + 15);
+    for (unsigned lone = mc & ~(ml >> 1) & 0x7fffu; lone; lone &= lone - 1)
+        n++;
+    return n;
+}
+#endif
+
 uint64_t batch_count_lines(const char *in, size_t len, size_t from, size_t to)
 {
     uint64_t n = 0;
     size_t i = from;
 #if defined(__SSE2__)
-    /* 16 bytes at a time: the LFs, and the CRs that no LF follows. */
-    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-    for (; i + 16 <= to; i += 16) {
+    /* 64 bytes at a time: the LFs summed in byte lanes (at most 4 a turn, 63
+     * turns, then added up; no popcount, a libgcc call without -mpopcnt), the
+     * CRs that no LF follows, looked for only where there is a CR. */
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
+    while (i + 64 <= to) {
+        size_t stop = to - i > 64 * 63 ? i + 64 * 63 : to;
+        __m128i acc = zero;
+        for (; i + 64 <= stop; i += 64) {
+            const __m128i *p = (const __m128i *)(const void *)(in + i);
+            __m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1);
+            __m128i v2 = _mm_loadu_si128(p + 2), v3 = _mm_loadu_si128(p + 3);
+            __m128i l01 = _mm_add_epi8(_mm_cmpeq_epi8(v0, lf), _mm_cmpeq_epi8(v1, lf));
+            __m128i l23 = _mm_add_epi8(_mm_cmpeq_epi8(v2, lf), _mm_cmpeq_epi8(v3, lf));
+            acc = _mm_sub_epi8(acc, _mm_add_epi8(l01, l23));
+            __m128i c = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v0, cr), _mm_cmpeq_epi8(v1, cr)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v2, cr), _mm_cmpeq_epi8(v3, cr)));
+            if (_mm_movemask_epi8(c))
+                n += lone_crs16(in, len, i) + lone_crs16(in, len, i + 16) +
+                     lone_crs16(in, len, i + 32) + lone_crs16(in, len, i + 48);
+        }
+        __m128i sum = _mm_sad_epu8(acc, zero);
+        n += (uint64_t)_mm_cvtsi128_si32(sum) + (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
+    }
+    for (; i + 16 <= to; i += 16) {        /* the rest, 16 bytes a turn */
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i));
         unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
-        unsigned mc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
-        n += (uint64_t)__builtin_popcount(ml);
-        if (mc) {
-            n += (uint64_t)__builtin_popcount(mc & ~(ml >> 1) & 0x7fffu);
-            n += (mc >> 15) && lone_cr(in, len, i + 15);
-        }
+        for (; ml; ml &= ml - 1)
+            n++;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr)))
+            n += lone_crs16(in, len, i);
     }
 #endif
     for (; i < to; i++)

@@ -231,7 +231,7 @@ static void test_stream_reads(void **state)
     result_free(&whole);
 }
 
-/* The line count's 16-byte loop against the rule, byte by byte. */
+/* The line count's vector loops against the rule, byte by byte. */
 static void test_count_lines(void **state)
 {
     (void)state;
@@ -251,11 +251,34 @@ static void test_count_lines(void **state)
     }
 }
 
+/* Long spans: the byte lanes' sums flushed before they overflow (every
+ * byte a LF is the worst case), with CRs here and there. */
+static void test_count_lines_long(void **state)
+{
+    (void)state;
+    static char buf[20000];
+    unsigned seed = 7;
+    for (int round = 0; round < 40; round++) {
+        int every = round % 4 == 0 ? 1 : 1 + rand_r(&seed) % 50;
+        for (size_t i = 0; i < sizeof buf; i++) {
+            int r = rand_r(&seed) % every;
+            buf[i] = r == 0 ? '\n' : r == 1 && round % 2 ? '\r' : 'a';
+        }
+        size_t from = (size_t)rand_r(&seed) % 100, to = sizeof buf - (size_t)rand_r(&seed) % 100;
+        uint64_t want = 0;
+        for (size_t i = from; i < to; i++)
+            want += buf[i] == '\n' ||
+                    (buf[i] == '\r' && (i + 1 == sizeof buf || buf[i + 1] != '\n'));
+        assert_int_equal(batch_count_lines(buf, sizeof buf, from, to), want);
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : "testdata";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count_lines),
+        cmocka_unit_test(test_count_lines_long),
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_summary_pieces),
         cmocka_unit_test(test_stream_reads),

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "batch_internal.h"
 #include "dict.h"
 #include "dict_ext.h"
 #include "validate_internal.h"
@@ -100,56 +101,29 @@ static char *path(walk *w, const place *pl)
     return buf;
 }
 
-/* Whether b[i] ends a line: LF, CR not before LF (lim: where b ends). */
-static int is_line_end(const char *b, size_t i, size_t lim)
-{
-    return b[i] == '\n' || (b[i] == '\r' && (i + 1 >= lim || b[i + 1] != '\n'));
-}
-
-/* The line ends in b[from..to), eight bytes a turn: the LFs of a word
- * without CR are counted at once (a word with a CR byte by byte). */
-static size_t line_ends(const char *b, size_t from, size_t to, size_t lim)
-{
-    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
-    size_t n = 0, i = from;
-    for (; i + 8 <= to; i += 8) {
-        uint64_t x, lf, cr;
-        memcpy(&x, b + i, 8);
-        lf = x ^ (ones * '\n');
-        cr = x ^ (ones * '\r');
-        lf = ~(((lf & low7) + low7) | lf) & ~low7;   /* 0x80 where a byte is LF */
-        cr = ~(((cr & low7) + low7) | cr) & ~low7;
-        if (!cr) {
-            n += (size_t)(((lf >> 7) * ones) >> 56);   /* the bytes' sum */
-            continue;
-        }
-        for (size_t j = i; j < i + 8; j++)
-            n += (size_t)is_line_end(b, j, lim);
-    }
-    for (; i < to; i++)
-        n += (size_t)is_line_end(b, i, lim);
-    return n;
-}
-
-/* Line and column of off, scanning on from the last answer for this buffer.
- * LF, CRLF and a lone CR end a line, as for parse errors. */
+/* Line and column of off, counted on from the last answer for this buffer
+ * (back from it when a finding comes before the previous one, as a
+ * compound's missing subfield after its subfields' findings): one forward
+ * scan of the buffer in all, by the batch driver's vector count. LF, CRLF
+ * and a lone CR end a line, as for parse errors. */
 static void locate(walk *w, size_t off, adexp_finding *fd)
 {
     adexp_findings *o = w->out;
-    if (o->lc_base != w->base || off < o->lc_off || w->msg->index < o->lc_index) {
+    if (o->lc_base != w->base || w->msg->index < o->lc_index) {
         o->lc_base = w->base;
         o->lc_off = o->lc_bol = 0;
         o->lc_line = 1;
     }
     const char *b = w->base;
     size_t lim = w->msg->offset + w->msg->length;
-    size_t ends = line_ends(b, o->lc_off, off, lim);
-    if (ends) {
+    if (off >= o->lc_off) {
+        uint64_t ends = batch_count_lines(b, lim, o->lc_off, off);
         o->lc_line += (uint32_t)ends;
-        size_t i = off;            /* the last line end: one line back */
-        while (!is_line_end(b, i - 1, lim))
-            i--;
-        o->lc_bol = i;
+        if (ends)
+            o->lc_bol = batch_line_start(b, lim, off);
+    } else if (off < o->lc_bol) {
+        o->lc_line -= (uint32_t)batch_count_lines(b, lim, off, o->lc_bol);
+        o->lc_bol = batch_line_start(b, lim, off);
     }
     o->lc_off = off;
     o->lc_index = w->msg->index;
@@ -289,7 +263,8 @@ static void check_subfields(walk *w, const place *pl, const vrule *r, const pres
 }
 
 static present visit_all(walk *w, const adexp_field *first, const place *up,
-                         const dict_entry *parent, int lax, int want);
+                         const dict_entry *parent);
+static void visit_lax(walk *w, const adexp_field *first, const place *up);
 
 /* A field where the structure says it may not be: out of line, rare. */
 __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
@@ -303,58 +278,125 @@ __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
             "a subfield outside any compound or list%s", NULL);
 }
 
-/* A compound or list: its own value, its subfields, then its fields. */
-static void visit_structured(walk *w, const place *pl, const dict_entry *e, const vrule *r)
+/* A compound or list of the built-in dictionary (with an extended one, its
+ * entry there): its own value, its subfields, then its fields. */
+static inline __attribute__((always_inline)) void visit_structured(walk *w, const place *pl,
+                                                                  const vrule *r)
 {
     const adexp_field *f = pl->f;
+    const dict_entry *e = dict_ext_entry(w->out->dictionary, f->dict_id);
     /* A compound written as a basic field (-CFL F190) gets one finding. */
     int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
     if (as_basic)
         add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
             "a value where %s wants its subfields", e->keyword);
     /* A list of whole messages holds top-level fields. */
-    int want = !as_basic && r->presence;
-    present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0, want);
-    if (want)
+    present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+    if (!as_basic && r->presence)
         check_subfields(w, pl, r, &p);
 }
 
+/* A basic field's value: the fast path, then the reasons out of line. */
+static inline __attribute__((always_inline)) void visit_basic(walk *w, const place *pl,
+                                                             const vrule *r)
+{
+    const adexp_field *f = pl->f;
+    if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))
+        check_value(w, pl, r);
+}
+
+/* A field of an extended dictionary (dict_ext_entry's e): where it may be
+ * and, past the built-in ids, the structure only (no rule of its own);
+ * 1 when the rule of the built-in id is still to apply. */
+static int visit_extended(walk *w, const place *pl, const dict_entry *e,
+                          const dict_entry *parent, present *p)
+{
+    unsigned b = e->sub_bit;
+    p->w[b >> 6] |= (uint64_t)1 << (b & 63);
+    if (parent ? !dict_row_allows(parent->row, e)
+               : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD)
+        misplaced(w, pl, parent);
+    if (e->id < dict_count)
+        return 1;
+    if (e->kind != ADEXP_BASIC)
+        visit_all(w, pl->f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+    return 0;
+}
+
 /* The fields from first on, in the compound or list parent (NULL: at the
- * top of a message); lax: inside an unknown field, whose structure is not
- * known; want: return the subfields met (for the parent's formula). The
- * usual case, a valid basic field, stays in this loop. */
+ * top of a message); returns the subfields met (for the parent's formula).
+ * The usual case, a valid basic field of the built-in dictionary, stays in
+ * this loop, and reads only its rule (vrule.walk holds what it needs of the
+ * dictionary entry); with an extended dictionary the entry is read. */
 static present visit_all(walk *w, const adexp_field *first, const place *up,
-                         const dict_entry *parent, int lax, int want)
+                         const dict_entry *parent)
 {
     place pl = {up, NULL, first, parent && parent->kind == ADEXP_LIST};
     const uint64_t *row = parent ? parent->row : NULL;
+    const adexp_dictionary *d = w->out->dictionary;
     present p = {{0}};
     for (const adexp_field *f = first; f; f = f->next) {
         pl.f = f;
         unsigned id = f->dict_id;
-        const dict_entry *e = dict_ext_entry(w->out->dictionary, id);
-        if (!e) {                              /* unknown: its fields only */
-            if (f->child)
-                visit_all(w, f->child, &pl, NULL, 1, 0);
+        if (d) {
+            const dict_entry *e = dict_ext_entry(d, id);
+            if (!e) {
+                if (f->child)
+                    visit_lax(w, f->child, &pl);
+                continue;
+            }
+            if (!visit_extended(w, &pl, e, parent, &p))
+                continue;
+            const vrule *r = &vrules[id];
+            if (e->kind != ADEXP_BASIC)
+                visit_structured(w, &pl, r);
+            else
+                visit_basic(w, &pl, r);
             continue;
         }
-        if (want)
-            p.w[e->sub_bit >> 6] |= (uint64_t)1 << (e->sub_bit & 63);
-        if (!lax && (row ? !dict_row_allows(row, e)
-                         : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD))
-            misplaced(w, &pl, parent);
-        if (id >= dict_count) {                /* an extension's: structure only */
-            if (e->kind != ADEXP_BASIC)
-                visit_all(w, f->child, &pl, (e->flags & DICT_MSG_LIST) ? NULL : e, 0, 0);
+        if (id >= dict_count) {                /* unknown: its fields only */
+            if (f->child)
+                visit_lax(w, f->child, &pl);
             continue;
         }
         const vrule *r = &vrules[id];
-        if (e->kind != ADEXP_BASIC)
-            visit_structured(w, &pl, e, r);
-        else if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))
-            check_value(w, &pl, r);
+        unsigned wb = r->walk, b = wb & VR_SUB_BIT;
+        uint64_t bit = (uint64_t)1 << (b & 63);   /* the same word and bit twice */
+        p.w[b >> 6] |= bit;
+        if (row ? !(row[b >> 6] & bit) : (wb & VR_SUBFIELD) != 0)
+            misplaced(w, &pl, parent);
+        if (wb & VR_STRUCTURED)
+            visit_structured(w, &pl, r);
+        else
+            visit_basic(w, &pl, r);
     }
     return p;
+}
+
+/* The fields inside an unknown field, whose structure is not known: values
+ * and known compounds checked, no place checked. */
+static void visit_lax(walk *w, const adexp_field *first, const place *up)
+{
+    place pl = {up, NULL, first, 0};
+    for (const adexp_field *f = first; f; f = f->next) {
+        pl.f = f;
+        const dict_entry *e = dict_ext_entry(w->out->dictionary, f->dict_id);
+        if (!e) {
+            if (f->child)
+                visit_lax(w, f->child, &pl);
+            continue;
+        }
+        if (e->id >= dict_count) {             /* an extension's: structure only */
+            if (e->kind != ADEXP_BASIC)
+                visit_all(w, f->child, &pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+            continue;
+        }
+        const vrule *r = &vrules[e->id];
+        if (e->kind != ADEXP_BASIC)
+            visit_structured(w, &pl, r);
+        else
+            visit_basic(w, &pl, r);
+    }
 }
 
 /* The buffer's start: the first field's '-' is at its offset, before its
@@ -377,6 +419,6 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
     walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
-    visit_all(&w, msg->fields, NULL, NULL, 0, 0);
+    visit_all(&w, msg->fields, NULL, NULL);
     return w.nomem ? ADEXP_E_NOMEM : ADEXP_OK;
 }

@@ -31,17 +31,18 @@ static inline int vrule_accepts(const vrule *r, const char *s, size_t n)
     if (r->text_max)
         return n >= r->text_min && n <= r->text_max && (n == 0 || !memchr(s, '-', n));
     /* no early exit: the dead state 0 stays dead, and a valid value is read
-     * to its end anyway; four bytes a turn */
-    size_t st = r->dfa, i = 0;
+     * to its end anyway; four bytes a turn; st is a row's offset */
+    const uint32_t *next = vdfa_next[0];
+    size_t st = (size_t)r->dfa * VDFA_STRIDE, i = 0;
     for (; i + 4 <= n; i += 4) {
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i]]];
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 1]]];
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 2]]];
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i + 3]]];
+        st = next[st + vdfa_class[(unsigned char)s[i]]];
+        st = next[st + vdfa_class[(unsigned char)s[i + 1]]];
+        st = next[st + vdfa_class[(unsigned char)s[i + 2]]];
+        st = next[st + vdfa_class[(unsigned char)s[i + 3]]];
     }
     for (; i < n; i++)
-        st = vdfa_next[st][vdfa_class[(unsigned char)s[i]]];
-    return vdfa_accept[st];
+        st = next[st + vdfa_class[(unsigned char)s[i]]];
+    return vdfa_accept[st / VDFA_STRIDE];
 }
 
 #endif

@@ -435,6 +435,42 @@ static void separators_and_lines(void **state)
     run_free(&r);
 }
 
+/* Findings out of offset order (a compound's missing subfield after its
+ * subfields' findings) and every kind of line end: each finding's line
+ * and column as counted from the buffer's start. */
+static void lines_back_and_forth(void **state)
+{
+    (void)state;
+    run r;
+    validate_text(&r, "-TITLE IFPL\r\n-BEGIN RTEPTS\r-PT\n -FL F9X9\r\n -ETO 170302032300\n"
+                      "-PT -PTID ABC\r\r -FL F390 -ETO 171302032300\n-END RTEPTS\n-RFL F35O\n");
+    assert_int_equal(r.f.n, 4);
+    static const struct { const char *field; uint32_t line, column; } want[] = {
+        {"RTEPTS/PT[1]/FL", 4, 6}, {"RTEPTS/PT[1]", 3, 1},
+        {"RTEPTS/PT[2]/ETO", 8, 16}, {"RFL", 10, 6}};
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(r.f.v[i].field, want[i].field);
+        assert_int_equal(r.f.v[i].line, want[i].line);
+        assert_int_equal(r.f.v[i].column, want[i].column);
+    }
+    run_free(&r);
+}
+
+/* The walk reads an entry's place and kind from its rule: they agree with
+ * the dictionary. */
+static void rules_agree_with_dictionary(void **state)
+{
+    (void)state;
+    for (size_t id = 0; id < dict_count; id++) {
+        const dict_entry *e = &dict_table[id];
+        unsigned wb = vrules[id].walk;
+        assert_int_equal(wb & VR_SUB_BIT, e->sub_bit);
+        assert_int_equal(!!(wb & VR_STRUCTURED), e->kind != ADEXP_BASIC);
+        assert_int_equal(!!(wb & VR_SUBFIELD),
+                         e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD);
+    }
+}
+
 /* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
 static int budget;
 static void *failing_alloc(void *ctx, size_t size)
@@ -500,6 +536,8 @@ int main(void)
         cmocka_unit_test(structure_checks),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
+        cmocka_unit_test(lines_back_and_forth),
+        cmocka_unit_test(rules_agree_with_dictionary),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),
     };

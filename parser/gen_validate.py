@@ -705,17 +705,25 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
-    uint16_t spare;
+    uint16_t walk;             /* the entry's facts the walk reads for every
+                                  field: its sub_bit (low byte), VR_STRUCTURED
+                                  (a compound or list), VR_SUBFIELD (a
+                                  subfield or reserved subfield) */
 } vrule;
+
+#define VR_SUB_BIT 0xFFu
+#define VR_STRUCTURED 0x100u
+#define VR_SUBFIELD 0x200u
 
 extern const uint64_t vreq[][4];
 
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
- * accepting states. */
+ * accepting states. vdfa_next holds each next state as its row's offset
+ * (state x VDFA_STRIDE): a step is one add and one load. */
 #define VDFA_CLASSES %d
-#define VDFA_STRIDE 64             /* a row's size: a shift, not a multiply */
+#define VDFA_STRIDE 64             /* a row's size (gen_validate.py's VDFA_STRIDE) */
 extern const uint8_t vdfa_class[256];
-extern const uint16_t vdfa_next[][VDFA_STRIDE];
+extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
 
 #define VSET_WORDS 4
@@ -737,8 +745,11 @@ extern const unsigned vterm_count;
 """ % (SOURCE, hooks, tables.ncls)
 
 
+VDFA_STRIDE = 64               # validate_table.h's: a row of vdfa_next
+
+
 def check_stride(tables):
-    if tables.ncls > 64:
+    if tables.ncls > VDFA_STRIDE:
         raise SystemExit("dfa: %d byte classes, more than VDFA_STRIDE" % tables.ncls)
 
 
@@ -802,12 +813,17 @@ def gen_c(c, rules, fast, tables):
             mask_index[key] = len(masks)
             masks.append(key)
         reqs.append(mask_index[key])
-    for e, r, sid, fp, rq in zip(c_entries, rules, syntax_ids, fast, reqs):
+    for i, (e, r, sid, fp, rq) in enumerate(zip(c_entries, rules, syntax_ids, fast, reqs)):
         comment = r[2].replace("*/", "* /")
         if len(comment) > 50:
             comment = comment[:47] + "..."
-        out.append("    {%d, %d, %d, %d, %d, %d, %d, 0},  /* %s: %s */" % (
-            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, e["keyword"], comment))
+        walk = "%d" % bits.get(i, gen_dict.SUB_BIT_NONE)
+        if e["kind"] != "b":
+            walk += " | VR_STRUCTURED"
+        if e["level"] in ("subfield", "reserved_subfield"):
+            walk += " | VR_SUBFIELD"
+        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s},  /* %s: %s */" % (
+            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, walk, e["keyword"], comment))
     out.append("};")
     out.append("")
     out.append("const uint64_t vreq[][4] = {")
@@ -819,10 +835,11 @@ def gen_c(c, rules, fast, tables):
     out.append(gen_dict._wrap([str(x) for x in tables.cls]))
     out.append("};")
     out.append("")
-    out.append("/* State 0 is dead; a rule's start state is in vrules. */")
-    out.append("const uint16_t vdfa_next[][VDFA_STRIDE] = {")
+    out.append("/* State 0 is dead; a rule's start state is in vrules. Each entry is")
+    out.append(" * the next state's row offset, state x VDFA_STRIDE. */")
+    out.append("const uint32_t vdfa_next[][VDFA_STRIDE] = {")
     for row in tables.trans:
-        out.append("    {%s}," % ",".join(str(x) for x in row))
+        out.append("    {%s}," % ",".join(str(x * VDFA_STRIDE) for x in row))
     out.append("};")
     out.append("")
     out.append("const uint8_t vdfa_accept[] = {")

@@ -1589,630 +1589,630 @@ const char *const vstrings[] = {
  * text length bounds. The comment is the expression the rule came
  * from (corrected). */
 const vrule vrules[DICT_COUNT] = {
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* AABD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AABT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AATOT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ACDI: timehhmm */
-    {0, 17, 222, 0, 0, 0, 1, 0},  /* ACNF: (AD RCNF) */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* ACT: FIELDID */
-    {0, 19, 224, 0, 0, 0, 3, 0},  /* AD: ADID */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* ADA: date */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
-    {25, 0, 226, 0, 1, 20, 0, 0},  /* ADARRZ: 1{LIM_CHAR}20 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* ADD: date */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* ADDR: FAC */
-    {0, 28, 228, 0, 0, 0, 5, 0},  /* ADDRINFO: (NETWORKTYPE FAC) */
-    {30, 0, 229, 30, 0, 0, 0, 0},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {33, 0, 230, 35, 0, 0, 0, 0},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
-    {30, 0, 229, 30, 0, 0, 0, 0},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ADES: (icaoaerodrome | 'ZZZZ') */
-    {34, 0, 231, 40, 0, 0, 0, 0},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
-    {0, 37, 232, 0, 0, 0, 0, 0},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
-    {23, 0, 233, 25, 0, 0, 0, 0},  /* ADID: icaoaerodrome | 'ZZZZ' */
-    {38, 0, 234, 0, 1, 50, 0, 0},  /* ADNAME: 1{LIM_CHAR}50 */
-    {41, 0, 235, 45, 0, 0, 0, 0},  /* ADR: 'STARTUP'| 'TAXI' */
-    {45, 0, 236, 56, 0, 0, 0, 0},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
-    {0, 49, 237, 0, 0, 0, 6, 0},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
-    {52, 0, 238, 95, 0, 0, 0, 0},  /* AF: "ATN" | "FANS1A" */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AFCT: timehhmm */
-    {0, 56, 239, 0, 0, 0, 7, 0},  /* AFILDATA: (PTID FL ETO) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* AFREGULLIST:  */
-    {62, 0, 240, 104, 0, 0, 0, 0},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
-    {67, 0, 241, 107, 0, 0, 0, 0},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
-    {71, 0, 242, 114, 0, 0, 0, 0},  /* AHEAD: (heading | "ZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AIBT: timehhmm */
-    {0, 74, 243, 0, 0, 0, 8, 0},  /* AIN: (ARCID NUM) */
-    {0, 78, 244, 0, 0, 0, 9, 0},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
-    {0, 81, 245, 0, 0, 0, 10, 0},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
-    {83, 0, 246, 122, 0, 0, 0, 0},  /* AIRSPDES: 3 { ALPHANUM }12 */
-    {0, 72, 247, 0, 0, 0, 11, 0},  /* AITTT: ARCID */
-    {87, 0, 248, 135, 0, 0, 0, 0},  /* ALDT: (timeyyyymmddhhmmss) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* ALTNZ:  */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, 0},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AMANTIME: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, 0},  /* AOARCID: 3{ALPHA}3 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* AOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* AOBT: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, 0},  /* AOOPR: 3{ALPHA}3 */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* AOPRIO: 'YES' | 'NO' */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* APPLIPT: point */
-    {95, 0, 252, 180, 0, 0, 0, 0},  /* APPNAME: 'ADS' | 'ATC' */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* APPTOT: timehhmm */
-    {96, 0, 253, 185, 0, 0, 0, 0},  /* APPTYP: 1{ALPHANUM}1 */
-    {98, 0, 254, 187, 0, 0, 0, 0},  /* APPVERSION: 2{ '00' | '01'}2 */
-    {101, 0, 255, 192, 0, 0, 0, 0},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
-    {102, 0, 256, 201, 0, 0, 0, 0},  /* ARCID: aircraftid */
-    {103, 0, 257, 209, 0, 0, 0, 0},  /* ARCIDAO: 1{ALPHANUM}11 */
-    {104, 0, 258, 221, 0, 0, 0, 0},  /* ARCIDATC: 8{DIGIT}8 */
-    {107, 0, 259, 230, 0, 0, 0, 0},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
-    {102, 0, 256, 201, 0, 0, 0, 0},  /* ARCIDOLD: aircraftid */
-    {110, 0, 260, 238, 0, 0, 0, 0},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ARDI: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ARDT: timehhmm */
-    {115, 0, 261, 243, 0, 0, 0, 0},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
-    {119, 0, 262, 253, 0, 0, 0, 0},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {2, 0, 263, 259, 0, 0, 0, 0},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
-    {87, 0, 248, 135, 0, 0, 0, 0},  /* ASAT: (timeyyyymmddhhmmss) */
-    {0, 122, 264, 0, 0, 0, 12, 0},  /* ASP: (AIRSPDES ETI XTI) */
-    {128, 0, 265, 262, 0, 0, 0, 0},  /* ASPEED: (spd | machnumber | "ZZZ") */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* ASPLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ASRT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATA: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATD: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATFMDELAY: timehhmm */
-    {0, 129, 266, 0, 0, 0, 13, 0},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
-    {130, 0, 267, 270, 0, 0, 0, 0},  /* ATIS: 1{ALPHA}1 */
-    {0, 135, 268, 0, 0, 0, 14, 0},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATOT: timehhmm */
-    {136, 0, 269, 272, 0, 0, 0, 0},  /* ATSRT: atsroute point point */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ATTOT: timehhmm */
-    {138, 0, 270, 292, 0, 0, 0, 0},  /* AUTFL1: fl3 */
-    {138, 0, 270, 292, 0, 0, 0, 0},  /* AUTFL2: fl3 */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* AUTOMSG:  */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* AVAIL: 'YES'|'NO' */
-    {147, 0, 272, 297, 0, 0, 0, 0},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* BEGIN:  */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* BKCHG: (FLIMP FLMIN FLMAX) */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* BKROW: 1{DIGIT}2 */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* BKT: datetime */
-    {0, 156, 276, 0, 0, 0, 16, 0},  /* BKTCHG: (DELTA1 DELTA2) */
-    {157, 0, 277, 326, 0, 0, 0, 0},  /* BRNG: refbearing */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* CASSADDR:  */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* CDA: date */
-    {203, 0, 278, 332, 0, 0, 0, 0},  /* CEQPT: aidequipment */
-    {0, 54, 279, 0, 0, 0, 17, 0},  /* CFL: FL */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
-    {212, 0, 280, 337, 0, 0, 0, 0},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
-    {0, 213, 281, 0, 0, 0, 18, 0},  /* CMLTSP: HEXADDR */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* COBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* COBT: timehhmm */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 0},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* CODETR: 'YES'|'NO' */
-    {38, 0, 283, 0, 1, 50, 0, 0},  /* COM: 1 {LIM_CHAR} 50 */
-    {114, 0, 284, 0, 1, 65535, 0, 0},  /* COMMENT: 1 { LIM_CHAR } */
-    {218, 0, 285, 0, 1, 30, 0, 0},  /* CONDID: 1 {LIM_CHAR} 30 */
-    {219, 0, 286, 360, 0, 0, 0, 0},  /* CONDITION: 2 {ALPHA} 20 */
-    {220, 0, 287, 381, 0, 0, 0, 0},  /* CONFID: 1{DIGIT}5 */
-    {0, 221, 288, 0, 0, 0, 19, 0},  /* CONFL: EOPOS */
-    {0, 226, 289, 0, 0, 0, 0, 0},  /* COORDATA: (PTID (TO | STO) TFL) */
-    {236, 0, 290, 387, 0, 0, 0, 0},  /* COORPT: coordpoints */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* COP: point */
-    {0, 238, 291, 0, 0, 0, 20, 0},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
-    {45, 0, 292, 56, 0, 0, 0, 0},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* CRFL1: flightlevel */
-    {245, 0, 294, 398, 0, 0, 0, 0},  /* CRFL2: (flightlevel | "PLUS") */
-    {127, 0, 295, 407, 0, 0, 0, 0},  /* CRMACH: machnumber */
-    {0, 251, 296, 0, 0, 0, 0, 0},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* CRSPD: 1{DIGIT}4 */
-    {125, 0, 298, 417, 0, 0, 0, 0},  /* CRSPEED: spd */
-    {0, 253, 299, 0, 0, 0, 21, 0},  /* CSTAT: STATID */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* CTA: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* CTDEST: centreidentification */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* CTO: timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* CTOD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* CTOT: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* CTRIPE: centreidentification */
-    {255, 0, 301, 428, 0, 0, 0, 0},  /* CTROW: 1{DIGIT}1 */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* CTSRC: centreidentification */
-    {258, 0, 302, 430, 0, 0, 0, 0},  /* CTXTCT: 'OPE' | 'TST' */
-    {264, 0, 303, 436, 0, 0, 0, 0},  /* CTXTFDPS: contextfdpsid */
-    {268, 0, 304, 452, 0, 0, 0, 0},  /* CTXTPOS: contextphidiasid */
-    {138, 0, 270, 292, 0, 0, 0, 0},  /* CURFL: fl3 */
-    {0, 272, 305, 0, 0, 0, 0, 0},  /* CURPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* CURPOST: datetime */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* CURPTT: datetime */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* CURPTX: 1{DIGIT}2 */
-    {38, 0, 306, 463, 0, 0, 0, 0},  /* DAT: datalink */
-    {279, 0, 307, 514, 0, 0, 0, 0},  /* DAYS: numdays */
-    {282, 0, 308, 522, 0, 0, 0, 0},  /* DAYSK: (numdays | numdayswldcrd) */
-    {279, 0, 307, 514, 0, 0, 0, 0},  /* DAYSOLD: numdays */
-    {21, 0, 309, 530, 0, 0, 0, 0},  /* DCATCID: icaoaerodrome */
-    {287, 0, 310, 535, 0, 0, 0, 0},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {287, 0, 310, 535, 0, 0, 0, 0},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {290, 0, 311, 568, 0, 0, 0, 0},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* DCDT: datetime ! seconds */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* DCID: 1{DIGIT}3 */
-    {293, 0, 314, 608, 0, 0, 0, 0},  /* DCMTYP: 1{ALPHA}3 */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* DCREF: 1{ALPHANUM}5 */
-    {295, 0, 316, 0, 1, 80, 0, 0},  /* DCRMK: 1{LIM_CHAR}80 */
-    {300, 0, 317, 618, 0, 0, 0, 0},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
-    {303, 0, 318, 688, 0, 0, 0, 0},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
-    {304, 0, 319, 720, 0, 0, 0, 0},  /* DCT: point point */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* DEACT: timehhmm */
-    {11, 0, 320, 732, 0, 0, 0, 0},  /* DEICE: '0'| '1'| '2' */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* DELAY: timehhmm */
-    {305, 0, 321, 734, 0, 0, 0, 0},  /* DELCODE: 1{ALPHANUM}20 */
-    {86, 0, 322, 755, 0, 0, 0, 0},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {86, 0, 322, 755, 0, 0, 0, 0},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* DELTSP1: 1{DIGIT}4 */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* DELTSP2: 1{DIGIT}4 */
-    {119, 0, 262, 253, 0, 0, 0, 0},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {114, 0, 323, 0, 1, 65535, 0, 0},  /* DEPSTATUS: 1 {LIM_CHAR} */
-    {0, 307, 324, 0, 0, 0, 0, 0},  /* DEPZ: (ADNAME | PTID) */
-    {114, 0, 323, 0, 1, 65535, 0, 0},  /* DESC: 1 {LIM_CHAR} */
-    {0, 310, 325, 0, 0, 0, 22, 0},  /* DESTID: (CTDEST SECRIP) */
-    {0, 307, 324, 0, 0, 0, 0, 0},  /* DESTZ: (ADNAME | PTID) */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* DFDPSID: datetime ! seconds */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* DISTNC: 1{ DIGIT }3 */
-    {312, 0, 327, 758, 0, 0, 0, 0},  /* DLE: point timehhmm_elapsed */
-    {313, 0, 328, 769, 0, 0, 0, 0},  /* DOUBID: 1{ALPHANUM}2 */
-    {319, 0, 329, 772, 0, 0, 0, 0},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ECURPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EDA: date */
-    {321, 0, 330, 792, 0, 0, 0, 0},  /* EDTO: datetime|"WT" */
-    {322, 0, 331, 816, 0, 0, 0, 0},  /* EETFIR: firindicator timehhmm_elapsed */
-    {0, 324, 332, 0, 0, 0, 23, 0},  /* EETLAT: (LATTD TIME) */
-    {0, 325, 333, 0, 0, 0, 24, 0},  /* EETLONG: (LONGTD TIME) */
-    {312, 0, 327, 758, 0, 0, 0, 0},  /* EETPT: point timehhmm_elapsed */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* EFL: flightlevel */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ELASTPTT: datetime */
-    {326, 0, 334, 826, 0, 0, 0, 0},  /* ELDT: date ! timehhmm ! seconds */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* END:  */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ENDHLDT: datetime */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* ENDREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* ENDTIME: day ! timehhmm */
-    {341, 0, 337, 861, 0, 0, 0, 0},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
-    {0, 343, 338, 0, 0, 0, 0, 0},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ENTRYT: datetime */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ENXTPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EOBD: date */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EOBDK: date */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* EOBDOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* EOBDT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* EOBT: timehhmm */
-    {345, 0, 339, 864, 0, 0, 0, 0},  /* EOBTK: (timehhmm | timewldcrd) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* EOBTOLD: timehhmm */
-    {346, 0, 340, 869, 0, 0, 0, 0},  /* EOID: eoidentification */
-    {0, 347, 341, 0, 0, 0, 25, 0},  /* EOLIST: EOID */
-    {0, 348, 342, 0, 0, 0, 26, 0},  /* EOPOS: POSID */
-    {346, 0, 340, 869, 0, 0, 0, 0},  /* EOSRC: eoidentification */
-    {0, 351, 343, 0, 0, 0, 0, 0},  /* EQCST: (EQPT | SUREQPT) */
-    {358, 0, 344, 876, 0, 0, 0, 0},  /* EQPT: eqptcode ! '/' ! eqptstatus */
-    {359, 0, 345, 886, 0, 0, 0, 0},  /* ERRFIELD: fieldid */
-    {361, 0, 346, 888, 0, 0, 0, 0},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* ESPFL: flightlevel */
-    {0, 362, 347, 0, 0, 0, 7, 0},  /* ESTDATA: (PTID ETO FL) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ETA: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* ETI: datetime ! seconds */
-    {87, 0, 248, 135, 0, 0, 0, 0},  /* ETIME: (timeyyyymmddhhmmss) */
-    {326, 0, 334, 826, 0, 0, 0, 0},  /* ETO: date ! timehhmm ! seconds */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* ETOD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* ETOT: timehhmm */
-    {364, 0, 348, 890, 0, 0, 0, 0},  /* ETRFL: flightlevel|flighttendancy */
-    {365, 0, 349, 0, 1, 10, 0, 0},  /* ETYPE: 1{LIM_CHAR}10 */
-    {367, 0, 350, 897, 0, 0, 0, 0},  /* EUR: eurflightplanstatus */
-    {393, 0, 351, 907, 0, 0, 0, 0},  /* EVENT: eventtype | sendingreason */
-    {398, 0, 352, 953, 0, 0, 0, 0},  /* EVENTCLASS: atfmreasonclass */
-    {0, 404, 353, 0, 0, 0, 27, 0},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* EXTADDR:  */
-    {218, 0, 354, 0, 1, 30, 0, 0},  /* FAC: 1{ LIM_CHAR }30 */
-    {0, 407, 355, 0, 0, 0, 28, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* FIELDID:  */
-    {0, 0, 356, 0, 0, 0, 0, 0},  /* FILRTE: {LIM_CHAR} */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* FILTIM: day ! timehhmm */
-    {417, 0, 357, 961, 0, 0, 0, 0},  /* FIR: 7{ ALPHA }7 */
-    {294, 0, 358, 969, 0, 0, 0, 0},  /* FIRSTPID: pointcautra */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* FIXTIME: 'YES' | 'NO' */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FL: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLB: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 0},  /* FLBAND: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLBK: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 0},  /* FLBLOCK: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLIMP: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLMAX: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* FLMIN: flightlevel */
-    {0, 422, 360, 0, 0, 0, 29, 0},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
-    {0, 423, 361, 0, 0, 0, 30, 0},  /* FLOWLST: FLOW */
-    {424, 0, 362, 975, 0, 0, 0, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
-    {429, 0, 363, 983, 0, 0, 0, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
-    {430, 0, 364, 987, 0, 0, 0, 0},  /* FLTRUL: flightrule */
-    {431, 0, 365, 989, 0, 0, 0, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
-    {440, 0, 366, 991, 0, 0, 0, 0},  /* FLTSTATE: atfmflightstate */
-    {441, 0, 367, 997, 0, 0, 0, 0},  /* FLTTYP: flighttype */
-    {21, 0, 368, 999, 0, 0, 0, 0},  /* FMP: 4{ ALPHA }4 */
-    {0, 444, 369, 0, 0, 0, 31, 0},  /* FMPLIST: (FMP REGLIST) */
-    {291, 0, 370, 579, 0, 0, 0, 0},  /* FPBASEID: datetime!seconds */
-    {449, 0, 371, 1004, 0, 0, 0, 0},  /* FPCTST: fpcentrestate */
-    {0, 454, 372, 0, 0, 0, 32, 0},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
-    {0, 455, 373, 0, 0, 0, 33, 0},  /* FPKWL: FPIDENT */
-    {456, 0, 374, 1023, 0, 0, 0, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
-    {0, 457, 375, 0, 0, 0, 34, 0},  /* FPLIST: FPSUM */
-    {0, 463, 376, 0, 0, 0, 35, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
-    {0, 464, 377, 0, 0, 0, 36, 0},  /* FPLLIST: FPLLGR */
-    {255, 0, 301, 428, 0, 0, 0, 0},  /* FPLNB: 1{DIGIT}1 */
-    {465, 0, 378, 1025, 0, 0, 0, 0},  /* FPLSTAT: "T" | "C" */
-    {466, 0, 379, 0, 1, 8, 0, 0},  /* FPRMK: 1{LIM_CHAR}8 */
-    {476, 0, 380, 1027, 0, 0, 0, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
-    {0, 479, 381, 0, 0, 0, 37, 0},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
-    {0, 455, 373, 0, 0, 0, 33, 0},  /* FPUNKL: FPIDENT */
-    {0, 480, 382, 0, 0, 0, 38, 0},  /* FREETXT: TXT */
-    {481, 0, 383, 1045, 0, 0, 0, 0},  /* FREQ: rtf */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* FROM: day!timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* FSTDAY: date */
-    {483, 0, 385, 1068, 0, 0, 0, 0},  /* FTXID: 1{ALPHANUM}14 */
-    {484, 0, 386, 1083, 0, 0, 0, 0},  /* FTXNAME: 1{ALPHANUM}4 */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* FTXNUM: 1{DIGIT}2 */
-    {0, 0, 356, 0, 0, 0, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
-    {0, 486, 387, 0, 0, 0, 39, 0},  /* GEO: (GEOID LATTD LONGTD) */
-    {488, 0, 388, 1088, 0, 0, 0, 0},  /* GEOID: geoname */
-    {489, 0, 389, 1094, 0, 0, 0, 0},  /* GMEPT: 1{ALPHANUM}30 */
-    {489, 0, 389, 1094, 0, 0, 0, 0},  /* GMSPT: 1{ALPHANUM}30 */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* GRSPD: 1{DIGIT}4 */
-    {45, 0, 292, 56, 0, 0, 0, 0},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* HLDBKRW: 1{DIGIT}2 */
-    {484, 0, 386, 1083, 0, 0, 0, 0},  /* HOV: 1{ALPHANUM}4 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* HOVTM: timehhmm */
-    {346, 0, 390, 1125, 0, 0, 0, 0},  /* ICEZ: 1{ALPHANUM}6 */
-    {490, 0, 391, 1132, 0, 0, 0, 0},  /* ICING: 1{ALPHA}8 */
-    {504, 0, 392, 1141, 0, 0, 0, 0},  /* IFP: ifpvalue */
-    {0, 505, 393, 0, 0, 0, 40, 0},  /* IFPDLIST: IFPDLONG */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* IFPDLONG:  */
-    {0, 506, 394, 0, 0, 0, 41, 0},  /* IFPDSLIST: IFPDSUM */
-    {0, 508, 395, 0, 0, 0, 42, 0},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
-    {510, 0, 396, 1196, 0, 0, 0, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
-    {511, 0, 397, 1207, 0, 0, 0, 0},  /* IFPSMOD: fieldid modifind */
-    {359, 0, 398, 1211, 0, 0, 0, 0},  /* IFPURESP: ifpuid */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* IGNORE:  */
-    {516, 0, 399, 1213, 0, 0, 0, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
-    {517, 0, 400, 1222, 0, 0, 0, 0},  /* INDSTIP: 'STIP' */
-    {255, 0, 301, 428, 0, 0, 0, 0},  /* INITID: 1{DIGIT}1 */
-    {518, 0, 401, 1227, 0, 0, 0, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* IOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* IOBT: timehhmm */
-    {523, 0, 402, 1234, 0, 0, 0, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LACDR:  */
-    {0, 271, 403, 0, 0, 0, 43, 0},  /* LALG: (LATTD LONGTD) */
-    {0, 524, 404, 0, 0, 0, 44, 0},  /* LALGLIST: LALG */
-    {525, 0, 405, 1252, 0, 0, 0, 0},  /* LANG: '?' */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* LASTNUM: 3{DIGIT}3 */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* LASTRADT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LATSA:  */
-    {527, 0, 407, 1258, 0, 0, 0, 0},  /* LATTD: latitudelong ! latitudeside */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LCATSRTE:  */
-    {0, 536, 408, 0, 0, 0, 0, 0},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
-    {96, 0, 253, 185, 0, 0, 0, 0},  /* LIGHTS: 1{ALPHANUM}1 */
-    {540, 0, 409, 1271, 0, 0, 0, 0},  /* LONGTD: longitudelong ! longitudeside */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LRAR:  */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* LRCA:  */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* LSTDAY: date */
-    {542, 0, 410, 1286, 0, 0, 0, 0},  /* MACH: machnumber [ point ] */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* MAINT: 'YES'|'NO' */
-    {544, 0, 411, 1297, 0, 0, 0, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* MFX: point */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* MINLINEUP: timehhmm */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MOD: FIELDID */
-    {545, 0, 412, 1353, 0, 0, 0, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* MODEC: flightlevel */
-    {548, 0, 413, 1359, 0, 0, 0, 0},  /* MODELTYP: atfmmodeltype */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MODH: FIELDID */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* MODIFNB: 1{ DIGIT }3 */
-    {0, 0, 414, 0, 0, 0, 0, 0},  /* MSGBODY: 1{CHARACTER} */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* MSGCT: datetime ! seconds */
-    {0, 552, 415, 0, 0, 0, 45, 0},  /* MSGREF: (SENDER RECVR SEQNUM) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* MSGSUM:  */
-    {0, 0, 416, 0, 0, 0, 0, 0},  /* MSGTXT: icaomsg */
-    {553, 0, 417, 1366, 0, 0, 0, 0},  /* MSGTYP: titleid */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MVT: FIELDID */
-    {130, 0, 267, 270, 0, 0, 0, 0},  /* NAT: 1{ALPHA}1 */
-    {38, 0, 283, 0, 1, 50, 0, 0},  /* NAV: 1 {LIM_CHAR} 50 */
-    {152, 0, 418, 300, 0, 0, 0, 0},  /* NBARC: 1{ DIGIT }2 */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* NBRFPD: 1{ DIGIT }3 */
-    {554, 0, 419, 1377, 0, 0, 0, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* NEWCTOT: timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* NEWENDTIME: day ! timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* NEWEOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* NEWEOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* NEWPTOT: timehhmm */
-    {0, 0, 420, 0, 0, 0, 0, 0},  /* NEWRTE: { LIM_CHAR } */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* NEWSTARTTIME: day ! timehhmm */
-    {545, 0, 421, 1353, 0, 0, 0, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
-    {556, 0, 422, 1388, 0, 0, 0, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* NUM: 3{DIGIT}3 */
-    {21, 0, 309, 530, 0, 0, 0, 0},  /* NXTFIR: icaoaerodrome */
-    {0, 272, 305, 0, 0, 0, 0, 0},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* NXTPOST: datetime */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* OCLFL: flightlevel */
-    {0, 0, 423, 0, 0, 0, 0, 0},  /* OLDMSG: { CHARACTER } */
-    {114, 0, 284, 0, 1, 65535, 0, 0},  /* OPR: 1 { LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* OPRFL: flightlevel */
-    {0, 557, 424, 0, 0, 0, 46, 0},  /* OPRMK: RMKTXT */
-    {25, 0, 226, 0, 1, 20, 0, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
-    {553, 0, 417, 1366, 0, 0, 0, 0},  /* ORGMSG: titleid */
-    {218, 0, 425, 0, 1, 30, 0, 0},  /* ORGN: 1{LIM_CHAR}30 */
-    {558, 0, 426, 1396, 0, 0, 0, 0},  /* ORGNID: originatorid */
-    {0, 0, 420, 0, 0, 0, 0, 0},  /* ORGRTE: { LIM_CHAR } */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* ORIENTED: 'YES'|'NO' */
-    {0, 559, 427, 0, 0, 0, 0, 0},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* ORIGINDT: datetime */
-    {0, 561, 428, 0, 0, 0, 47, 0},  /* PART: (NUM LASTNUM) */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PASSIVE: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PBG: timehhmm */
-    {587, 0, 429, 1407, 0, 0, 0, 0},  /* PBN: pbncode */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PBR: timehhmm */
-    {424, 0, 362, 975, 0, 0, 0, 0},  /* PENRATE: 3{LIM_CHAR}7 */
-    {590, 0, 430, 1448, 0, 0, 0, 0},  /* PER: performancecategory */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* PFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
-    {593, 0, 431, 1450, 0, 0, 0, 0},  /* PFLT: flightlevel!('NA'|NIL) */
-    {0, 598, 432, 0, 0, 0, 48, 0},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
-    {252, 0, 297, 412, 0, 0, 0, 0},  /* PISTID: 1{DIGIT}4 */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* PKA: 1{ALPHANUM}3 */
-    {0, 599, 434, 0, 0, 0, 49, 0},  /* PKARR: PKATT */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* PKATT: 'YES' | 'NO' */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* PKC: 1{ALPHANUM}3 */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* PKDEP: 1{ALPHANUM}3 */
-    {0, 604, 435, 0, 0, 0, 0, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
-    {124, 0, 436, 1462, 0, 0, 0, 0},  /* PLNID: 4{DIGIT}4 */
-    {124, 0, 436, 1462, 0, 0, 0, 0},  /* PLNOLD: 4{DIGIT}4 */
-    {605, 0, 437, 1467, 0, 0, 0, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
-    {294, 0, 358, 969, 0, 0, 0, 0},  /* POINTID: pointcautra */
-    {346, 0, 438, 1476, 0, 0, 0, 0},  /* POSID: positionidentification */
-    {0, 600, 439, 0, 0, 0, 0, 0},  /* POSITION: (ADID | PTID) */
-    {611, 0, 440, 1483, 0, 0, 0, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
-    {0, 0, 441, 0, 0, 0, 0, 0},  /* POSTPROCTXT: adexpmsg */
-    {0, 0, 441, 0, 0, 0, 0, 0},  /* PREPROCTXT: adexpmsg */
-    {102, 0, 256, 201, 0, 0, 0, 0},  /* PREVARCID: aircraftid */
-    {545, 0, 442, 1353, 0, 0, 0, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
-    {489, 0, 389, 1094, 0, 0, 0, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
-    {0, 225, 443, 0, 0, 0, 50, 0},  /* PROPFL: TFL */
-    {612, 0, 444, 1493, 0, 0, 0, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {612, 0, 444, 1493, 0, 0, 0, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {0, 53, 445, 0, 0, 0, 51, 0},  /* PT: PTID */
-    {0, 614, 446, 0, 0, 0, 52, 0},  /* PTC: (PTCID EDTO) */
-    {615, 0, 447, 1497, 0, 0, 0, 0},  /* PTCID: pointcautra|geoname */
-    {0, 616, 448, 0, 0, 0, 0, 0},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {206, 0, 449, 1503, 0, 0, 0, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
-    {92, 0, 251, 174, 0, 0, 0, 0},  /* PTID: point */
-    {127, 0, 295, 407, 0, 0, 0, 0},  /* PTMACH: machnumber */
-    {209, 0, 450, 1507, 0, 0, 0, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
-    {152, 0, 274, 300, 0, 0, 0, 0},  /* PTNB: 1{DIGIT}2 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* PTOT: timehhmm */
-    {0, 617, 451, 0, 0, 0, 53, 0},  /* PTPRO: POINTID */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* PTRFL: flightlevel */
-    {618, 0, 452, 1511, 0, 0, 0, 0},  /* PTRTE: 2{LIM_CHAR} */
-    {619, 0, 453, 1514, 0, 0, 0, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
-    {125, 0, 298, 417, 0, 0, 0, 0},  /* PTSPEED: spd */
-    {622, 0, 454, 1566, 0, 0, 0, 0},  /* PTSTAY: stayidentifier timehhmm */
-    {624, 0, 455, 1578, 0, 0, 0, 0},  /* QFU: qfuid */
-    {624, 0, 455, 1578, 0, 0, 0, 0},  /* QFUL: qfuid */
-    {0, 625, 456, 0, 0, 0, 54, 0},  /* QFULIST: QFUL */
-    {558, 0, 426, 1396, 0, 0, 0, 0},  /* QRORGN: originatorid */
-    {91, 0, 271, 169, 0, 0, 0, 0},  /* QUEBEC: 'YES'|'NO' */
-    {305, 0, 321, 734, 0, 0, 0, 0},  /* RADIOID: 1{ALPHANUM}20 */
-    {626, 0, 457, 0, 1, 100, 0, 0},  /* RALT: 1 {LIM_CHAR} 100 */
-    {630, 0, 458, 1582, 0, 0, 0, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
-    {635, 0, 459, 1588, 0, 0, 0, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {0, 636, 460, 0, 0, 0, 55, 0},  /* RATEPDLST: RATEPERIOD */
-    {0, 641, 461, 0, 0, 0, 56, 0},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
-    {642, 0, 462, 1595, 0, 0, 0, 0},  /* RCNF: 1{ALPHA}5 */
-    {645, 0, 463, 1601, 0, 0, 0, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
-    {646, 0, 464, 1604, 0, 0, 0, 0},  /* REASON: 4{ALPHA}12 */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* RECVR: FAC */
-    {0, 653, 465, 0, 0, 0, 0, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
-    {655, 0, 466, 1617, 0, 0, 0, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
-    {657, 0, 467, 1623, 0, 0, 0, 0},  /* REFATSRTE: atsroute point [country] point [country] */
-    {0, 551, 468, 0, 0, 0, 57, 0},  /* REFDATA: SEQNUM */
-    {658, 0, 469, 1649, 0, 0, 0, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
-    {659, 0, 470, 0, 1, 15, 0, 0},  /* REFLOC: 1{LIM_CHAR}15 */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* REG: 1{ LIM_CHAR }50 */
-    {665, 0, 472, 1655, 0, 0, 0, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* REGCOND:  */
-    {114, 0, 473, 0, 1, 65535, 0, 0},  /* REGDESC: 1{LIM_CHAR} */
-    {305, 0, 474, 1661, 0, 0, 0, 0},  /* REGID: regulid */
-    {0, 666, 475, 0, 0, 0, 58, 0},  /* REGLIST: REGULATION */
-    {659, 0, 476, 0, 1, 15, 0, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
-    {667, 0, 477, 1682, 0, 0, 0, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
-    {646, 0, 478, 1604, 0, 0, 0, 0},  /* REGREASON: 4 {ALPHA} 12 */
-    {305, 0, 474, 1661, 0, 0, 0, 0},  /* REGUL: regulid */
-    {0, 670, 479, 0, 0, 0, 59, 0},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* REGULID1: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* REGULID2: 1{ALPHANUM}5 */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* REGULT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* REJCTOT: timehhmm */
-    {2, 0, 480, 259, 0, 0, 0, 0},  /* RELDIST: 2{DIGIT}2 */
-    {130, 0, 267, 270, 0, 0, 0, 0},  /* RELEASE: 1{ALPHA}1 */
-    {2, 0, 480, 259, 0, 0, 0, 0},  /* REMAINTIME: 2{DIGIT}2 */
-    {114, 0, 473, 0, 1, 65535, 0, 0},  /* REMARK: 1{LIM_CHAR} */
-    {0, 672, 481, 0, 0, 0, 60, 0},  /* RENAME: (RENID PTID) */
-    {674, 0, 482, 1689, 0, 0, 0, 0},  /* RENID: renameid */
-    {220, 0, 287, 381, 0, 0, 0, 0},  /* REQID: 1{DIGIT}5 */
-    {676, 0, 483, 1695, 0, 0, 0, 0},  /* REQTYP: ('STPV' | 'STIP') */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* RESPBY: timehhmm */
-    {677, 0, 484, 1701, 0, 0, 0, 0},  /* RESPUNIT: 3{ALPHA}12 */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* RET: FIELDID */
-    {678, 0, 485, 1714, 0, 0, 0, 0},  /* RFL: flightlevel [point] */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
-    {680, 0, 486, 1726, 0, 0, 0, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RFPDLIST:  */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RFPDLONG:  */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RFPDSLIST:  */
-    {0, 684, 487, 0, 0, 0, 61, 0},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
-    {91, 0, 250, 169, 0, 0, 0, 0},  /* RHP: 'YES' | 'NO' */
-    {685, 0, 488, 1730, 0, 0, 0, 0},  /* RIF: 4{LIM_CHAR} */
-    {0, 686, 489, 0, 0, 0, 62, 0},  /* RIPEL: DESTID */
-    {254, 0, 300, 423, 0, 0, 0, 0},  /* RIPSRC: centreidentification */
-    {114, 0, 490, 0, 1, 65535, 0, 0},  /* RMK: 1{ LIM_CHAR } */
-    {25, 0, 226, 0, 1, 20, 0, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
-    {0, 0, 356, 0, 0, 0, 0, 0},  /* ROUTE: {LIM_CHAR} */
-    {0, 689, 491, 0, 0, 0, 63, 0},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {305, 0, 492, 1735, 0, 0, 0, 0},  /* RRTEREF: rrteid */
-    {0, 689, 491, 0, 0, 0, 63, 0},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {690, 0, 493, 1756, 0, 0, 0, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
-    {0, 691, 494, 0, 0, 0, 64, 0},  /* RTE: PTC */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RTEPTS:  */
-    {0, 692, 495, 0, 0, 0, 65, 0},  /* RTETR: PTPRO */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* RVR: 1{ DIGIT }3 */
-    {0, 693, 496, 0, 0, 0, 66, 0},  /* RVRCOND: RVRPERIOD */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* RVRLIMIT: 3{DIGIT}3 */
-    {0, 695, 497, 0, 0, 0, 67, 0},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
-    {696, 0, 498, 1758, 0, 0, 0, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {697, 0, 499, 1763, 0, 0, 0, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
-    {696, 0, 498, 1758, 0, 0, 0, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {612, 0, 500, 1493, 0, 0, 0, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
-    {0, 700, 501, 0, 0, 0, 68, 0},  /* RWYINFO: (RWYID RWYAVAIL) */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* RWYLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* SAT: timehhmm */
-    {0, 701, 502, 0, 0, 0, 69, 0},  /* SCNF: ACNF */
-    {0, 702, 503, 0, 0, 0, 70, 0},  /* SEC: SECID */
-    {710, 0, 504, 1765, 0, 0, 0, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {718, 0, 505, 1770, 0, 0, 0, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {0, 702, 503, 0, 0, 0, 70, 0},  /* SECCT: SECID */
-    {313, 0, 506, 1775, 0, 0, 0, 0},  /* SECDEST: secidentification */
-    {313, 0, 506, 1775, 0, 0, 0, 0},  /* SECID: secidentification */
-    {0, 719, 507, 0, 0, 0, 71, 0},  /* SECLIST: SEC */
-    {0, 720, 508, 0, 0, 0, 72, 0},  /* SECLISTCT: SECCT */
-    {0, 719, 507, 0, 0, 0, 71, 0},  /* SECRIP: SEC */
-    {313, 0, 506, 1775, 0, 0, 0, 0},  /* SECSRC: secidentification */
-    {605, 0, 509, 1467, 0, 0, 0, 0},  /* SECTOR: 1{ ALPHANUM }8 */
-    {721, 0, 510, 1778, 0, 0, 0, 0},  /* SEL: 4{ ALPHA }5 */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* SENDER: FAC */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* SENDT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* SENDTO:  */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* SEPFIX: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, 0},  /* SEPNAME: 1{ALPHANUM}5 */
-    {722, 0, 511, 1784, 0, 0, 0, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
-    {108, 0, 433, 1458, 0, 0, 0, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
-    {68, 0, 406, 1254, 0, 0, 0, 0},  /* SEQNUM: 3{DIGIT}3 */
-    {737, 0, 512, 1789, 0, 0, 0, 0},  /* SEQPT: surequipment */
-    {0, 739, 513, 0, 0, 0, 73, 0},  /* SEQUENCEDATA: (TXTIME NUM) */
-    {114, 0, 514, 0, 1, 65535, 0, 0},  /* SEVERITY: 1{ LIM_CHAR} */
-    {741, 0, 515, 1824, 0, 0, 0, 0},  /* SFL: flightlevel ! ('A'|'B') */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
-    {743, 0, 516, 1831, 0, 0, 0, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* SOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* SOBT: timehhmm */
-    {0, 746, 517, 0, 0, 0, 74, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
-    {747, 0, 518, 1844, 0, 0, 0, 0},  /* SPEED: spd [ point ] */
-    {635, 0, 459, 1588, 0, 0, 0, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* SPFL: flightlevel */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* SPLA: 1{ LIM_CHAR }50 */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* SPLADDR:  */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* SPLC: 1{ LIM_CHAR }50 */
-    {292, 0, 326, 604, 0, 0, 0, 0},  /* SPLDCAP: 1{ DIGIT }3 */
-    {38, 0, 471, 0, 1, 50, 0, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
-    {748, 0, 519, 1856, 0, 0, 0, 0},  /* SPLDCOV: ('T' | 'F') */
-    {152, 0, 418, 300, 0, 0, 0, 0},  /* SPLDNB: 1{ DIGIT }2 */
-    {311, 0, 520, 1858, 0, 0, 0, 0},  /* SPLE: timehhmm_elapsed */
-    {750, 0, 521, 1863, 0, 0, 0, 0},  /* SPLJ: lifejackets */
-    {114, 0, 490, 0, 1, 65535, 0, 0},  /* SPLN: 1{ LIM_CHAR } */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* SPLP: 1{DIGIT}3 */
-    {752, 0, 522, 1868, 0, 0, 0, 0},  /* SPLR: emergradio */
-    {754, 0, 523, 1872, 0, 0, 0, 0},  /* SPLS: survivaleqpt */
-    {762, 0, 524, 1877, 0, 0, 0, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
-    {764, 0, 525, 1895, 0, 0, 0, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
-    {0, 770, 526, 0, 0, 0, 0, 0},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
-    {0, 773, 527, 0, 0, 0, 75, 0},  /* SSS: (SEPNAME SEPTYPE) */
-    {774, 0, 528, 1903, 0, 0, 0, 0},  /* STAMP: 3{DIGIT}3 ! timehhmm */
-    {743, 0, 516, 1831, 0, 0, 0, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* STARTREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 0},  /* STARTTIME: day ! timehhmm */
-    {88, 0, 529, 1912, 0, 0, 0, 0},  /* STATID: coorstatusident */
-    {775, 0, 530, 1916, 0, 0, 0, 0},  /* STATREASON: coorstatusreason */
-    {0, 776, 531, 0, 0, 0, 76, 0},  /* STATTOBT: AOPRIO */
-    {0, 784, 532, 0, 0, 0, 0, 0},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
-    {0, 791, 533, 0, 0, 0, 0, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
-    {621, 0, 534, 1924, 0, 0, 0, 0},  /* STAYIDENT: stayidentifier */
-    {0, 793, 535, 0, 0, 0, 77, 0},  /* STAYINFO: (STAYIDENT REMARK) */
-    {794, 0, 536, 1930, 0, 0, 0, 0},  /* STO: timehhmm ! seconds */
-    {795, 0, 537, 1938, 0, 0, 0, 0},  /* STREASON: starreason */
-    {796, 0, 538, 1944, 0, 0, 0, 0},  /* STRID: 1{DIGIT} */
-    {810, 0, 539, 1946, 0, 0, 0, 0},  /* STS: flightplanstatus */
-    {38, 0, 234, 0, 1, 50, 0, 0},  /* SUR: 1{LIM_CHAR}50 */
-    {820, 0, 540, 1988, 0, 0, 0, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
-    {626, 0, 457, 0, 1, 100, 0, 0},  /* TALT: 1 {LIM_CHAR} 100 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TAXITIME: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TCDI: timehhmm */
-    {822, 0, 541, 2002, 0, 0, 0, 0},  /* TEMP: temperature */
-    {313, 0, 328, 769, 0, 0, 0, 0},  /* TERMINAL: 1{ALPHANUM}2 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* TFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 0},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
-    {0, 689, 491, 0, 0, 0, 63, 0},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {482, 0, 542, 1052, 0, 0, 0, 0},  /* TFVID: 1{ALPHANUM}15 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TIME: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* TIMESTAMP: datetime ! seconds */
-    {553, 0, 417, 1366, 0, 0, 0, 0},  /* TITLE: titleid */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TO: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOAT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOFC: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TOM: timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
-    {71, 0, 543, 114, 0, 0, 0, 0},  /* TRACK: heading|"ZZZ" */
-    {827, 0, 544, 2006, 0, 0, 0, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
-    {0, 0, 0, 0, 0, 0, 0, 0},  /* TRANSID:  */
-    {0, 833, 545, 0, 0, 0, 78, 0},  /* TRANSLIST: TRANSID */
-    {364, 0, 546, 890, 0, 0, 0, 0},  /* TRFL: flightlevel | flighttendancy */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TSAT: timehhmm */
-    {311, 0, 547, 2010, 0, 0, 0, 0},  /* TTG: timemmss_elapsed */
-    {311, 0, 547, 2010, 0, 0, 0, 0},  /* TTL: timemmss_elapsed */
-    {311, 0, 520, 1858, 0, 0, 0, 0},  /* TTLEET: timehhmm_elapsed */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TTOT: timehhmm */
-    {490, 0, 391, 1132, 0, 0, 0, 0},  /* TURB: 1{ALPHA}8 */
-    {365, 0, 349, 0, 1, 10, 0, 0},  /* TWYARR: 1{LIM_CHAR}10 */
-    {365, 0, 349, 0, 1, 10, 0, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
-    {14, 0, 221, 19, 0, 0, 0, 0},  /* TXC: timehhmm */
-    {295, 0, 316, 0, 1, 80, 0, 0},  /* TXT: 1{LIM_CHAR}80 */
-    {834, 0, 548, 2015, 0, 0, 0, 0},  /* TXTIME: datetime seconds */
-    {835, 0, 549, 0, 1, 60, 0, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
-    {838, 0, 550, 2041, 0, 0, 0, 0},  /* UDPT: updatereason */
-    {0, 839, 551, 0, 0, 0, 79, 0},  /* UNIT: UNITID */
-    {554, 0, 552, 1377, 0, 0, 0, 0},  /* UNITID: 2{ ALPHANUM}10 */
-    {327, 0, 335, 851, 0, 0, 0, 0},  /* UNTIL: day!timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALFROM: date */
-    {841, 0, 553, 2044, 0, 0, 0, 0},  /* VALFROMK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALFROMOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* VALIDEND: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALIDITYDATE: date */
-    {153, 0, 275, 303, 0, 0, 0, 0},  /* VALIDST: datetime */
-    {544, 0, 411, 1297, 0, 0, 0, 0},  /* VALPERIOD: fulldatetime fulldatetime */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALUNTIL: date */
-    {841, 0, 553, 2044, 0, 0, 0, 0},  /* VALUNTILK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, 0},  /* VALUNTILOLD: date */
-    {0, 843, 554, 0, 0, 0, 80, 0},  /* VEC: (FL ETO RELDIST) */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA1: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA2: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA3: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 0},  /* VIA4: 1 {ALPHANUM} 15 */
-    {845, 0, 555, 2051, 0, 0, 0, 0},  /* VIEW: ('V'|'VNX') */
-    {305, 0, 321, 734, 0, 0, 0, 0},  /* VISI: 1{ALPHANUM}20 */
-    {846, 0, 556, 2055, 0, 0, 0, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
-    {846, 0, 556, 2055, 0, 0, 0, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* WDDIR: 1{DIGIT}3 */
-    {292, 0, 313, 604, 0, 0, 0, 0},  /* WDSPD: 1{DIGIT}3 */
-    {847, 0, 557, 2063, 0, 0, 0, 0},  /* WKTRC: waketurbcat */
-    {243, 0, 293, 392, 0, 0, 0, 0},  /* XFL: flightlevel */
-    {0, 848, 558, 0, 0, 0, 81, 0},  /* XFLCHG: (FLMIN FLMAX) */
-    {0, 0, 559, 0, 0, 0, 0, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
-    {850, 0, 560, 2065, 0, 0, 0, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
-    {291, 0, 312, 579, 0, 0, 0, 0},  /* XTI: datetime ! seconds */
-    {850, 0, 560, 2065, 0, 0, 0, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* AABD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AABT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AATOT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ACDI: timehhmm */
+    {0, 17, 222, 0, 0, 0, 1, 0 | VR_STRUCTURED},  /* ACNF: (AD RCNF) */
+    {0, 18, 223, 0, 0, 0, 2, 1 | VR_STRUCTURED | VR_SUBFIELD},  /* ACT: FIELDID */
+    {0, 19, 224, 0, 0, 0, 3, 2 | VR_STRUCTURED},  /* AD: ADID */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* ADA: date */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
+    {25, 0, 226, 0, 1, 20, 0, 255},  /* ADARRZ: 1{LIM_CHAR}20 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* ADD: date */
+    {0, 26, 227, 0, 0, 0, 4, 255 | VR_STRUCTURED},  /* ADDR: FAC */
+    {0, 28, 228, 0, 0, 0, 5, 3 | VR_STRUCTURED | VR_SUBFIELD},  /* ADDRINFO: (NETWORKTYPE FAC) */
+    {30, 0, 229, 30, 0, 0, 0, 4},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {33, 0, 230, 35, 0, 0, 0, 255},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
+    {30, 0, 229, 30, 0, 0, 0, 255},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0, 5},  /* ADES: (icaoaerodrome | 'ZZZZ') */
+    {34, 0, 231, 40, 0, 0, 0, 255},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
+    {0, 37, 232, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
+    {23, 0, 233, 25, 0, 0, 0, 6 | VR_SUBFIELD},  /* ADID: icaoaerodrome | 'ZZZZ' */
+    {38, 0, 234, 0, 1, 50, 0, 7 | VR_SUBFIELD},  /* ADNAME: 1{LIM_CHAR}50 */
+    {41, 0, 235, 45, 0, 0, 0, 255},  /* ADR: 'STARTUP'| 'TAXI' */
+    {45, 0, 236, 56, 0, 0, 0, 8 | VR_SUBFIELD},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
+    {0, 49, 237, 0, 0, 0, 6, 9 | VR_STRUCTURED | VR_SUBFIELD},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
+    {52, 0, 238, 95, 0, 0, 0, 255},  /* AF: "ATN" | "FANS1A" */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AFCT: timehhmm */
+    {0, 56, 239, 0, 0, 0, 7, 255 | VR_STRUCTURED},  /* AFILDATA: (PTID FL ETO) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* AFREGULLIST:  */
+    {62, 0, 240, 104, 0, 0, 0, 10 | VR_SUBFIELD},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
+    {67, 0, 241, 107, 0, 0, 0, 11 | VR_SUBFIELD},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
+    {71, 0, 242, 114, 0, 0, 0, 255},  /* AHEAD: (heading | "ZZZ") */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AIBT: timehhmm */
+    {0, 74, 243, 0, 0, 0, 8, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* AIN: (ARCID NUM) */
+    {0, 78, 244, 0, 0, 0, 9, 12 | VR_STRUCTURED | VR_SUBFIELD},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
+    {0, 81, 245, 0, 0, 0, 10, 13 | VR_STRUCTURED | VR_SUBFIELD},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
+    {83, 0, 246, 122, 0, 0, 0, 14 | VR_SUBFIELD},  /* AIRSPDES: 3 { ALPHANUM }12 */
+    {0, 72, 247, 0, 0, 0, 11, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* AITTT: ARCID */
+    {87, 0, 248, 135, 0, 0, 0, 255},  /* ALDT: (timeyyyymmddhhmmss) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ALTNZ:  */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0, 255},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AMANTIME: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0, 255},  /* AOARCID: 3{ALPHA}3 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* AOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* AOBT: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0, 255},  /* AOOPR: 3{ALPHA}3 */
+    {91, 0, 250, 169, 0, 0, 0, 15 | VR_SUBFIELD},  /* AOPRIO: 'YES' | 'NO' */
+    {92, 0, 251, 174, 0, 0, 0, 255},  /* APPLIPT: point */
+    {95, 0, 252, 180, 0, 0, 0, 16 | VR_SUBFIELD},  /* APPNAME: 'ADS' | 'ATC' */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* APPTOT: timehhmm */
+    {96, 0, 253, 185, 0, 0, 0, 255},  /* APPTYP: 1{ALPHANUM}1 */
+    {98, 0, 254, 187, 0, 0, 0, 17 | VR_SUBFIELD},  /* APPVERSION: 2{ '00' | '01'}2 */
+    {101, 0, 255, 192, 0, 0, 0, 255},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
+    {102, 0, 256, 201, 0, 0, 0, 18},  /* ARCID: aircraftid */
+    {103, 0, 257, 209, 0, 0, 0, 255},  /* ARCIDAO: 1{ALPHANUM}11 */
+    {104, 0, 258, 221, 0, 0, 0, 19},  /* ARCIDATC: 8{DIGIT}8 */
+    {107, 0, 259, 230, 0, 0, 0, 255},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
+    {102, 0, 256, 201, 0, 0, 0, 255},  /* ARCIDOLD: aircraftid */
+    {110, 0, 260, 238, 0, 0, 0, 255},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ARDI: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ARDT: timehhmm */
+    {115, 0, 261, 243, 0, 0, 0, 255},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
+    {119, 0, 262, 253, 0, 0, 0, 255},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {2, 0, 263, 259, 0, 0, 0, 255},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
+    {87, 0, 248, 135, 0, 0, 0, 255},  /* ASAT: (timeyyyymmddhhmmss) */
+    {0, 122, 264, 0, 0, 0, 12, 20 | VR_STRUCTURED | VR_SUBFIELD},  /* ASP: (AIRSPDES ETI XTI) */
+    {128, 0, 265, 262, 0, 0, 0, 255},  /* ASPEED: (spd | machnumber | "ZZZ") */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ASPLIST:  */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ASRT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATA: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATD: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATFMDELAY: timehhmm */
+    {0, 129, 266, 0, 0, 0, 13, 21 | VR_STRUCTURED | VR_SUBFIELD},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
+    {130, 0, 267, 270, 0, 0, 0, 255},  /* ATIS: 1{ALPHA}1 */
+    {0, 135, 268, 0, 0, 0, 14, 255 | VR_STRUCTURED},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATOT: timehhmm */
+    {136, 0, 269, 272, 0, 0, 0, 255},  /* ATSRT: atsroute point point */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATTOT: timehhmm */
+    {138, 0, 270, 292, 0, 0, 0, 255},  /* AUTFL1: fl3 */
+    {138, 0, 270, 292, 0, 0, 0, 255},  /* AUTFL2: fl3 */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* AUTOMSG:  */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* AVAIL: 'YES'|'NO' */
+    {147, 0, 272, 297, 0, 0, 0, 255},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
+    {0, 0, 0, 0, 0, 0, 0, 255},  /* BEGIN:  */
+    {0, 151, 273, 0, 0, 0, 15, 22 | VR_STRUCTURED | VR_SUBFIELD},  /* BKCHG: (FLIMP FLMIN FLMAX) */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* BKROW: 1{DIGIT}2 */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* BKT: datetime */
+    {0, 156, 276, 0, 0, 0, 16, 23 | VR_STRUCTURED | VR_SUBFIELD},  /* BKTCHG: (DELTA1 DELTA2) */
+    {157, 0, 277, 326, 0, 0, 0, 24 | VR_SUBFIELD},  /* BRNG: refbearing */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CASSADDR:  */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* CDA: date */
+    {203, 0, 278, 332, 0, 0, 0, 255},  /* CEQPT: aidequipment */
+    {0, 54, 279, 0, 0, 0, 17, 255 | VR_STRUCTURED},  /* CFL: FL */
+    {0, 151, 273, 0, 0, 0, 15, 25 | VR_STRUCTURED | VR_SUBFIELD},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
+    {212, 0, 280, 337, 0, 0, 0, 255},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
+    {0, 213, 281, 0, 0, 0, 18, 26 | VR_STRUCTURED | VR_SUBFIELD},  /* CMLTSP: HEXADDR */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* COBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* COBT: timehhmm */
+    {217, 0, 282, 354, 0, 0, 0, 27 | VR_SUBFIELD},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, 28 | VR_SUBFIELD},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, 29 | VR_SUBFIELD},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, 30 | VR_SUBFIELD},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* CODETR: 'YES'|'NO' */
+    {38, 0, 283, 0, 1, 50, 0, 255},  /* COM: 1 {LIM_CHAR} 50 */
+    {114, 0, 284, 0, 1, 65535, 0, 255},  /* COMMENT: 1 { LIM_CHAR } */
+    {218, 0, 285, 0, 1, 30, 0, 255},  /* CONDID: 1 {LIM_CHAR} 30 */
+    {219, 0, 286, 360, 0, 0, 0, 31 | VR_SUBFIELD},  /* CONDITION: 2 {ALPHA} 20 */
+    {220, 0, 287, 381, 0, 0, 0, 255},  /* CONFID: 1{DIGIT}5 */
+    {0, 221, 288, 0, 0, 0, 19, 255 | VR_STRUCTURED},  /* CONFL: EOPOS */
+    {0, 226, 289, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* COORDATA: (PTID (TO | STO) TFL) */
+    {236, 0, 290, 387, 0, 0, 0, 32 | VR_SUBFIELD},  /* COORPT: coordpoints */
+    {92, 0, 251, 174, 0, 0, 0, 255},  /* COP: point */
+    {0, 238, 291, 0, 0, 0, 20, 33 | VR_STRUCTURED | VR_SUBFIELD},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
+    {45, 0, 292, 56, 0, 0, 0, 34 | VR_SUBFIELD},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {243, 0, 293, 392, 0, 0, 0, 35 | VR_SUBFIELD},  /* CRFL1: flightlevel */
+    {245, 0, 294, 398, 0, 0, 0, 36 | VR_SUBFIELD},  /* CRFL2: (flightlevel | "PLUS") */
+    {127, 0, 295, 407, 0, 0, 0, 37 | VR_SUBFIELD},  /* CRMACH: machnumber */
+    {0, 251, 296, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {252, 0, 297, 412, 0, 0, 0, 255},  /* CRSPD: 1{DIGIT}4 */
+    {125, 0, 298, 417, 0, 0, 0, 38 | VR_SUBFIELD},  /* CRSPEED: spd */
+    {0, 253, 299, 0, 0, 0, 21, 255 | VR_STRUCTURED},  /* CSTAT: STATID */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* CTA: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0, 39 | VR_SUBFIELD},  /* CTDEST: centreidentification */
+    {14, 0, 221, 19, 0, 0, 0, 40 | VR_SUBFIELD},  /* CTO: timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* CTOD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* CTOT: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0, 255},  /* CTRIPE: centreidentification */
+    {255, 0, 301, 428, 0, 0, 0, 41},  /* CTROW: 1{DIGIT}1 */
+    {254, 0, 300, 423, 0, 0, 0, 255},  /* CTSRC: centreidentification */
+    {258, 0, 302, 430, 0, 0, 0, 255},  /* CTXTCT: 'OPE' | 'TST' */
+    {264, 0, 303, 436, 0, 0, 0, 255},  /* CTXTFDPS: contextfdpsid */
+    {268, 0, 304, 452, 0, 0, 0, 255},  /* CTXTPOS: contextphidiasid */
+    {138, 0, 270, 292, 0, 0, 0, 255},  /* CURFL: fl3 */
+    {0, 272, 305, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CURPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* CURPOST: datetime */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* CURPTT: datetime */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* CURPTX: 1{DIGIT}2 */
+    {38, 0, 306, 463, 0, 0, 0, 255},  /* DAT: datalink */
+    {279, 0, 307, 514, 0, 0, 0, 42},  /* DAYS: numdays */
+    {282, 0, 308, 522, 0, 0, 0, 255},  /* DAYSK: (numdays | numdayswldcrd) */
+    {279, 0, 307, 514, 0, 0, 0, 255},  /* DAYSOLD: numdays */
+    {21, 0, 309, 530, 0, 0, 0, 255},  /* DCATCID: icaoaerodrome */
+    {287, 0, 310, 535, 0, 0, 0, 255},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {287, 0, 310, 535, 0, 0, 0, 255},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {290, 0, 311, 568, 0, 0, 0, 255},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* DCDT: datetime ! seconds */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* DCID: 1{DIGIT}3 */
+    {293, 0, 314, 608, 0, 0, 0, 255},  /* DCMTYP: 1{ALPHA}3 */
+    {294, 0, 315, 612, 0, 0, 0, 255},  /* DCREF: 1{ALPHANUM}5 */
+    {295, 0, 316, 0, 1, 80, 0, 255},  /* DCRMK: 1{LIM_CHAR}80 */
+    {300, 0, 317, 618, 0, 0, 0, 255},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
+    {303, 0, 318, 688, 0, 0, 0, 255},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
+    {304, 0, 319, 720, 0, 0, 0, 255},  /* DCT: point point */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* DEACT: timehhmm */
+    {11, 0, 320, 732, 0, 0, 0, 255},  /* DEICE: '0'| '1'| '2' */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* DELAY: timehhmm */
+    {305, 0, 321, 734, 0, 0, 0, 255},  /* DELCODE: 1{ALPHANUM}20 */
+    {86, 0, 322, 755, 0, 0, 0, 43 | VR_SUBFIELD},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {86, 0, 322, 755, 0, 0, 0, 44 | VR_SUBFIELD},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {252, 0, 297, 412, 0, 0, 0, 45 | VR_SUBFIELD},  /* DELTSP1: 1{DIGIT}4 */
+    {252, 0, 297, 412, 0, 0, 0, 46 | VR_SUBFIELD},  /* DELTSP2: 1{DIGIT}4 */
+    {119, 0, 262, 253, 0, 0, 0, 255},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {114, 0, 323, 0, 1, 65535, 0, 255},  /* DEPSTATUS: 1 {LIM_CHAR} */
+    {0, 307, 324, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* DEPZ: (ADNAME | PTID) */
+    {114, 0, 323, 0, 1, 65535, 0, 255},  /* DESC: 1 {LIM_CHAR} */
+    {0, 310, 325, 0, 0, 0, 22, 47 | VR_STRUCTURED | VR_SUBFIELD},  /* DESTID: (CTDEST SECRIP) */
+    {0, 307, 324, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* DESTZ: (ADNAME | PTID) */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* DFDPSID: datetime ! seconds */
+    {292, 0, 326, 604, 0, 0, 0, 48 | VR_SUBFIELD},  /* DISTNC: 1{ DIGIT }3 */
+    {312, 0, 327, 758, 0, 0, 0, 255},  /* DLE: point timehhmm_elapsed */
+    {313, 0, 328, 769, 0, 0, 0, 255},  /* DOUBID: 1{ALPHANUM}2 */
+    {319, 0, 329, 772, 0, 0, 0, 255},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ECURPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* EDA: date */
+    {321, 0, 330, 792, 0, 0, 0, 49 | VR_SUBFIELD},  /* EDTO: datetime|"WT" */
+    {322, 0, 331, 816, 0, 0, 0, 255},  /* EETFIR: firindicator timehhmm_elapsed */
+    {0, 324, 332, 0, 0, 0, 23, 255 | VR_STRUCTURED},  /* EETLAT: (LATTD TIME) */
+    {0, 325, 333, 0, 0, 0, 24, 255 | VR_STRUCTURED},  /* EETLONG: (LONGTD TIME) */
+    {312, 0, 327, 758, 0, 0, 0, 255},  /* EETPT: point timehhmm_elapsed */
+    {243, 0, 293, 392, 0, 0, 0, 255 | VR_SUBFIELD},  /* EFL: flightlevel */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ELASTPTT: datetime */
+    {326, 0, 334, 826, 0, 0, 0, 255},  /* ELDT: date ! timehhmm ! seconds */
+    {0, 0, 0, 0, 0, 0, 0, 255},  /* END:  */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENDHLDT: datetime */
+    {327, 0, 335, 851, 0, 0, 0, 50 | VR_SUBFIELD},  /* ENDREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* ENDTIME: day ! timehhmm */
+    {341, 0, 337, 861, 0, 0, 0, 51},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
+    {0, 343, 338, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENTRYT: datetime */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENXTPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, 52},  /* EOBD: date */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* EOBDK: date */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* EOBDOLD: date */
+    {153, 0, 275, 303, 0, 0, 0, 53},  /* EOBDT: datetime */
+    {14, 0, 221, 19, 0, 0, 0, 54},  /* EOBT: timehhmm */
+    {345, 0, 339, 864, 0, 0, 0, 255},  /* EOBTK: (timehhmm | timewldcrd) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* EOBTOLD: timehhmm */
+    {346, 0, 340, 869, 0, 0, 0, 55 | VR_SUBFIELD},  /* EOID: eoidentification */
+    {0, 347, 341, 0, 0, 0, 25, 56 | VR_STRUCTURED | VR_SUBFIELD},  /* EOLIST: EOID */
+    {0, 348, 342, 0, 0, 0, 26, 57 | VR_STRUCTURED | VR_SUBFIELD},  /* EOPOS: POSID */
+    {346, 0, 340, 869, 0, 0, 0, 255},  /* EOSRC: eoidentification */
+    {0, 351, 343, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* EQCST: (EQPT | SUREQPT) */
+    {358, 0, 344, 876, 0, 0, 0, 58 | VR_SUBFIELD},  /* EQPT: eqptcode ! '/' ! eqptstatus */
+    {359, 0, 345, 886, 0, 0, 0, 255},  /* ERRFIELD: fieldid */
+    {361, 0, 346, 888, 0, 0, 0, 255},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* ESPFL: flightlevel */
+    {0, 362, 347, 0, 0, 0, 7, 255 | VR_STRUCTURED},  /* ESTDATA: (PTID ETO FL) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ETA: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0, 59 | VR_SUBFIELD},  /* ETI: datetime ! seconds */
+    {87, 0, 248, 135, 0, 0, 0, 255},  /* ETIME: (timeyyyymmddhhmmss) */
+    {326, 0, 334, 826, 0, 0, 0, 60 | VR_SUBFIELD},  /* ETO: date ! timehhmm ! seconds */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* ETOD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* ETOT: timehhmm */
+    {364, 0, 348, 890, 0, 0, 0, 255},  /* ETRFL: flightlevel|flighttendancy */
+    {365, 0, 349, 0, 1, 10, 0, 255},  /* ETYPE: 1{LIM_CHAR}10 */
+    {367, 0, 350, 897, 0, 0, 0, 255},  /* EUR: eurflightplanstatus */
+    {393, 0, 351, 907, 0, 0, 0, 255},  /* EVENT: eventtype | sendingreason */
+    {398, 0, 352, 953, 0, 0, 0, 255},  /* EVENTCLASS: atfmreasonclass */
+    {0, 404, 353, 0, 0, 0, 27, 61 | VR_STRUCTURED | VR_SUBFIELD},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* EXTADDR:  */
+    {218, 0, 354, 0, 1, 30, 0, 62 | VR_SUBFIELD},  /* FAC: 1{ LIM_CHAR }30 */
+    {0, 407, 355, 0, 0, 0, 28, 255 | VR_STRUCTURED},  /* FANSLOGON: (APPNAME APPVERSION) */
+    {0, 0, 0, 0, 0, 0, 0, 63 | VR_STRUCTURED | VR_SUBFIELD},  /* FIELDID:  */
+    {0, 0, 356, 0, 0, 0, 0, 255},  /* FILRTE: {LIM_CHAR} */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* FILTIM: day ! timehhmm */
+    {417, 0, 357, 961, 0, 0, 0, 64 | VR_SUBFIELD},  /* FIR: 7{ ALPHA }7 */
+    {294, 0, 358, 969, 0, 0, 0, 65},  /* FIRSTPID: pointcautra */
+    {91, 0, 250, 169, 0, 0, 0, 66 | VR_SUBFIELD},  /* FIXTIME: 'YES' | 'NO' */
+    {243, 0, 293, 392, 0, 0, 0, 67 | VR_SUBFIELD},  /* FL: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, 68 | VR_SUBFIELD},  /* FLB: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 255 | VR_STRUCTURED},  /* FLBAND: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* FLBK: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 69 | VR_STRUCTURED | VR_SUBFIELD},  /* FLBLOCK: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0, 70 | VR_SUBFIELD},  /* FLIMP: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, 71 | VR_SUBFIELD},  /* FLMAX: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, 72 | VR_SUBFIELD},  /* FLMIN: flightlevel */
+    {0, 422, 360, 0, 0, 0, 29, 73 | VR_STRUCTURED | VR_SUBFIELD},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
+    {0, 423, 361, 0, 0, 0, 30, 74 | VR_STRUCTURED | VR_SUBFIELD},  /* FLOWLST: FLOW */
+    {424, 0, 362, 975, 0, 0, 0, 75 | VR_SUBFIELD},  /* FLOWRATE: 3{LIM_CHAR}7 */
+    {429, 0, 363, 983, 0, 0, 0, 76 | VR_SUBFIELD},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
+    {430, 0, 364, 987, 0, 0, 0, 255},  /* FLTRUL: flightrule */
+    {431, 0, 365, 989, 0, 0, 0, 255},  /* FLTSRC: 'F' | 'M' | 'A' */
+    {440, 0, 366, 991, 0, 0, 0, 255},  /* FLTSTATE: atfmflightstate */
+    {441, 0, 367, 997, 0, 0, 0, 255},  /* FLTTYP: flighttype */
+    {21, 0, 368, 999, 0, 0, 0, 77},  /* FMP: 4{ ALPHA }4 */
+    {0, 444, 369, 0, 0, 0, 31, 255 | VR_STRUCTURED},  /* FMPLIST: (FMP REGLIST) */
+    {291, 0, 370, 579, 0, 0, 0, 255},  /* FPBASEID: datetime!seconds */
+    {449, 0, 371, 1004, 0, 0, 0, 255},  /* FPCTST: fpcentrestate */
+    {0, 454, 372, 0, 0, 0, 32, 78 | VR_STRUCTURED | VR_SUBFIELD},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
+    {0, 455, 373, 0, 0, 0, 33, 255 | VR_STRUCTURED},  /* FPKWL: FPIDENT */
+    {456, 0, 374, 1023, 0, 0, 0, 255},  /* FPLCAT: "T" | "E" | "S" | "I" */
+    {0, 457, 375, 0, 0, 0, 34, 255 | VR_STRUCTURED},  /* FPLIST: FPSUM */
+    {0, 463, 376, 0, 0, 0, 35, 79 | VR_STRUCTURED | VR_SUBFIELD},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
+    {0, 464, 377, 0, 0, 0, 36, 255 | VR_STRUCTURED},  /* FPLLIST: FPLLGR */
+    {255, 0, 301, 428, 0, 0, 0, 255},  /* FPLNB: 1{DIGIT}1 */
+    {465, 0, 378, 1025, 0, 0, 0, 255},  /* FPLSTAT: "T" | "C" */
+    {466, 0, 379, 0, 1, 8, 0, 255},  /* FPRMK: 1{LIM_CHAR}8 */
+    {476, 0, 380, 1027, 0, 0, 0, 255},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
+    {0, 479, 381, 0, 0, 0, 37, 80 | VR_STRUCTURED | VR_SUBFIELD},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
+    {0, 455, 373, 0, 0, 0, 33, 255 | VR_STRUCTURED},  /* FPUNKL: FPIDENT */
+    {0, 480, 382, 0, 0, 0, 38, 255 | VR_STRUCTURED},  /* FREETXT: TXT */
+    {481, 0, 383, 1045, 0, 0, 0, 255},  /* FREQ: rtf */
+    {327, 0, 335, 851, 0, 0, 0, 81 | VR_SUBFIELD},  /* FROM: day!timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0, 82 | VR_SUBFIELD},  /* FROMPOS: 1 {ALPHANUM} 15 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* FSTDAY: date */
+    {483, 0, 385, 1068, 0, 0, 0, 255},  /* FTXID: 1{ALPHANUM}14 */
+    {484, 0, 386, 1083, 0, 0, 0, 255},  /* FTXNAME: 1{ALPHANUM}4 */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* FTXNUM: 1{DIGIT}2 */
+    {0, 0, 356, 0, 0, 0, 0, 255},  /* FURTHRTE: {LIM_CHAR} */
+    {0, 486, 387, 0, 0, 0, 39, 255 | VR_STRUCTURED},  /* GEO: (GEOID LATTD LONGTD) */
+    {488, 0, 388, 1088, 0, 0, 0, 83 | VR_SUBFIELD},  /* GEOID: geoname */
+    {489, 0, 389, 1094, 0, 0, 0, 255},  /* GMEPT: 1{ALPHANUM}30 */
+    {489, 0, 389, 1094, 0, 0, 0, 255},  /* GMSPT: 1{ALPHANUM}30 */
+    {252, 0, 297, 412, 0, 0, 0, 255},  /* GRSPD: 1{DIGIT}4 */
+    {45, 0, 292, 56, 0, 0, 0, 84 | VR_SUBFIELD},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* HLDBKRW: 1{DIGIT}2 */
+    {484, 0, 386, 1083, 0, 0, 0, 255},  /* HOV: 1{ALPHANUM}4 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* HOVTM: timehhmm */
+    {346, 0, 390, 1125, 0, 0, 0, 255},  /* ICEZ: 1{ALPHANUM}6 */
+    {490, 0, 391, 1132, 0, 0, 0, 255},  /* ICING: 1{ALPHA}8 */
+    {504, 0, 392, 1141, 0, 0, 0, 255},  /* IFP: ifpvalue */
+    {0, 505, 393, 0, 0, 0, 40, 255 | VR_STRUCTURED},  /* IFPDLIST: IFPDLONG */
+    {0, 0, 0, 0, 0, 0, 0, 85 | VR_STRUCTURED | VR_SUBFIELD},  /* IFPDLONG:  */
+    {0, 506, 394, 0, 0, 0, 41, 255 | VR_STRUCTURED},  /* IFPDSLIST: IFPDSUM */
+    {0, 508, 395, 0, 0, 0, 42, 86 | VR_STRUCTURED | VR_SUBFIELD},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
+    {510, 0, 396, 1196, 0, 0, 0, 87},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
+    {511, 0, 397, 1207, 0, 0, 0, 255},  /* IFPSMOD: fieldid modifind */
+    {359, 0, 398, 1211, 0, 0, 0, 255},  /* IFPURESP: ifpuid */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* IGNORE:  */
+    {516, 0, 399, 1213, 0, 0, 0, 88 | VR_SUBFIELD},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
+    {517, 0, 400, 1222, 0, 0, 0, 255},  /* INDSTIP: 'STIP' */
+    {255, 0, 301, 428, 0, 0, 0, 255},  /* INITID: 1{DIGIT}1 */
+    {518, 0, 401, 1227, 0, 0, 0, 255},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* IOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* IOBT: timehhmm */
+    {523, 0, 402, 1234, 0, 0, 0, 255},  /* IRULES: rulechg flighttypechg ifpsprocess */
+    {0, 0, 0, 0, 0, 0, 0, 89 | VR_STRUCTURED},  /* LACDR:  */
+    {0, 271, 403, 0, 0, 0, 43, 90 | VR_STRUCTURED | VR_SUBFIELD},  /* LALG: (LATTD LONGTD) */
+    {0, 524, 404, 0, 0, 0, 44, 255 | VR_STRUCTURED},  /* LALGLIST: LALG */
+    {525, 0, 405, 1252, 0, 0, 0, 255},  /* LANG: '?' */
+    {68, 0, 406, 1254, 0, 0, 0, 91 | VR_SUBFIELD},  /* LASTNUM: 3{DIGIT}3 */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* LASTRADT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, 92 | VR_STRUCTURED},  /* LATSA:  */
+    {527, 0, 407, 1258, 0, 0, 0, 93 | VR_SUBFIELD},  /* LATTD: latitudelong ! latitudeside */
+    {0, 0, 0, 0, 0, 0, 0, 94 | VR_STRUCTURED},  /* LCATSRTE:  */
+    {0, 536, 408, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
+    {96, 0, 253, 185, 0, 0, 0, 255},  /* LIGHTS: 1{ALPHANUM}1 */
+    {540, 0, 409, 1271, 0, 0, 0, 95 | VR_SUBFIELD},  /* LONGTD: longitudelong ! longitudeside */
+    {0, 0, 0, 0, 0, 0, 0, 96 | VR_STRUCTURED},  /* LRAR:  */
+    {0, 0, 0, 0, 0, 0, 0, 97 | VR_STRUCTURED},  /* LRCA:  */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* LSTDAY: date */
+    {542, 0, 410, 1286, 0, 0, 0, 255},  /* MACH: machnumber [ point ] */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* MAINT: 'YES'|'NO' */
+    {544, 0, 411, 1297, 0, 0, 0, 255},  /* MESVALPERIOD: fulldatetime fulldatetime */
+    {92, 0, 251, 174, 0, 0, 0, 255},  /* MFX: point */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* MINLINEUP: timehhmm */
+    {0, 18, 223, 0, 0, 0, 2, 98 | VR_STRUCTURED | VR_SUBFIELD},  /* MOD: FIELDID */
+    {545, 0, 412, 1353, 0, 0, 0, 255},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* MODEC: flightlevel */
+    {548, 0, 413, 1359, 0, 0, 0, 255},  /* MODELTYP: atfmmodeltype */
+    {0, 18, 223, 0, 0, 0, 2, 99 | VR_STRUCTURED | VR_SUBFIELD},  /* MODH: FIELDID */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* MODIFNB: 1{ DIGIT }3 */
+    {0, 0, 414, 0, 0, 0, 0, 255},  /* MSGBODY: 1{CHARACTER} */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* MSGCT: datetime ! seconds */
+    {0, 552, 415, 0, 0, 0, 45, 255 | VR_STRUCTURED},  /* MSGREF: (SENDER RECVR SEQNUM) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* MSGSUM:  */
+    {0, 0, 416, 0, 0, 0, 0, 255},  /* MSGTXT: icaomsg */
+    {553, 0, 417, 1366, 0, 0, 0, 255},  /* MSGTYP: titleid */
+    {0, 18, 223, 0, 0, 0, 2, 100 | VR_STRUCTURED | VR_SUBFIELD},  /* MVT: FIELDID */
+    {130, 0, 267, 270, 0, 0, 0, 255},  /* NAT: 1{ALPHA}1 */
+    {38, 0, 283, 0, 1, 50, 0, 255},  /* NAV: 1 {LIM_CHAR} 50 */
+    {152, 0, 418, 300, 0, 0, 0, 255},  /* NBARC: 1{ DIGIT }2 */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* NBRFPD: 1{ DIGIT }3 */
+    {554, 0, 419, 1377, 0, 0, 0, 101 | VR_SUBFIELD},  /* NETWORKTYPE: 2{ALPHANUM}10 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWCTOT: timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* NEWENDTIME: day ! timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* NEWEOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWEOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWPTOT: timehhmm */
+    {0, 0, 420, 0, 0, 0, 0, 255},  /* NEWRTE: { LIM_CHAR } */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* NEWSTARTTIME: day ! timehhmm */
+    {545, 0, 421, 1353, 0, 0, 0, 255},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
+    {556, 0, 422, 1388, 0, 0, 0, 255},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
+    {68, 0, 406, 1254, 0, 0, 0, 102 | VR_SUBFIELD},  /* NUM: 3{DIGIT}3 */
+    {21, 0, 309, 530, 0, 0, 0, 255},  /* NXTFIR: icaoaerodrome */
+    {0, 272, 305, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* NXTPOST: datetime */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* OCLFL: flightlevel */
+    {0, 0, 423, 0, 0, 0, 0, 255},  /* OLDMSG: { CHARACTER } */
+    {114, 0, 284, 0, 1, 65535, 0, 255},  /* OPR: 1 { LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* OPRFL: flightlevel */
+    {0, 557, 424, 0, 0, 0, 46, 255 | VR_STRUCTURED},  /* OPRMK: RMKTXT */
+    {25, 0, 226, 0, 1, 20, 0, 255},  /* OPRMKCT: 1{LIM_CHAR}20 */
+    {553, 0, 417, 1366, 0, 0, 0, 255},  /* ORGMSG: titleid */
+    {218, 0, 425, 0, 1, 30, 0, 103},  /* ORGN: 1{LIM_CHAR}30 */
+    {558, 0, 426, 1396, 0, 0, 0, 255},  /* ORGNID: originatorid */
+    {0, 0, 420, 0, 0, 0, 0, 255},  /* ORGRTE: { LIM_CHAR } */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* ORIENTED: 'YES'|'NO' */
+    {0, 559, 427, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* ORIGINDT: datetime */
+    {0, 561, 428, 0, 0, 0, 47, 255 | VR_STRUCTURED},  /* PART: (NUM LASTNUM) */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PASSIVE: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PBG: timehhmm */
+    {587, 0, 429, 1407, 0, 0, 0, 255},  /* PBN: pbncode */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PBR: timehhmm */
+    {424, 0, 362, 975, 0, 0, 0, 104 | VR_SUBFIELD},  /* PENRATE: 3{LIM_CHAR}7 */
+    {590, 0, 430, 1448, 0, 0, 0, 255},  /* PER: performancecategory */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* PFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 105 | VR_STRUCTURED | VR_SUBFIELD},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
+    {593, 0, 431, 1450, 0, 0, 0, 106 | VR_SUBFIELD},  /* PFLT: flightlevel!('NA'|NIL) */
+    {0, 598, 432, 0, 0, 0, 48, 255 | VR_STRUCTURED},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
+    {252, 0, 297, 412, 0, 0, 0, 255},  /* PISTID: 1{DIGIT}4 */
+    {108, 0, 433, 1458, 0, 0, 0, 107 | VR_SUBFIELD},  /* PKA: 1{ALPHANUM}3 */
+    {0, 599, 434, 0, 0, 0, 49, 255 | VR_STRUCTURED},  /* PKARR: PKATT */
+    {91, 0, 250, 169, 0, 0, 0, 108 | VR_SUBFIELD},  /* PKATT: 'YES' | 'NO' */
+    {108, 0, 433, 1458, 0, 0, 0, 109 | VR_SUBFIELD},  /* PKC: 1{ALPHANUM}3 */
+    {108, 0, 433, 1458, 0, 0, 0, 255},  /* PKDEP: 1{ALPHANUM}3 */
+    {0, 604, 435, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
+    {124, 0, 436, 1462, 0, 0, 0, 110},  /* PLNID: 4{DIGIT}4 */
+    {124, 0, 436, 1462, 0, 0, 0, 255},  /* PLNOLD: 4{DIGIT}4 */
+    {605, 0, 437, 1467, 0, 0, 0, 255},  /* PNTSECTOR: 1{ALPHANUM}8 */
+    {294, 0, 358, 969, 0, 0, 0, 111 | VR_SUBFIELD},  /* POINTID: pointcautra */
+    {346, 0, 438, 1476, 0, 0, 0, 112 | VR_SUBFIELD},  /* POSID: positionidentification */
+    {0, 600, 439, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* POSITION: (ADID | PTID) */
+    {611, 0, 440, 1483, 0, 0, 0, 255},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
+    {0, 0, 441, 0, 0, 0, 0, 113 | VR_SUBFIELD},  /* POSTPROCTXT: adexpmsg */
+    {0, 0, 441, 0, 0, 0, 0, 114 | VR_SUBFIELD},  /* PREPROCTXT: adexpmsg */
+    {102, 0, 256, 201, 0, 0, 0, 255},  /* PREVARCID: aircraftid */
+    {545, 0, 442, 1353, 0, 0, 0, 255},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
+    {489, 0, 389, 1094, 0, 0, 0, 255},  /* PROCEDURE: 1{ALPHANUM}30 */
+    {0, 225, 443, 0, 0, 0, 50, 255 | VR_STRUCTURED},  /* PROPFL: TFL */
+    {612, 0, 444, 1493, 0, 0, 0, 255 | VR_SUBFIELD},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {612, 0, 444, 1493, 0, 0, 0, 255 | VR_SUBFIELD},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {0, 53, 445, 0, 0, 0, 51, 115 | VR_STRUCTURED | VR_SUBFIELD},  /* PT: PTID */
+    {0, 614, 446, 0, 0, 0, 52, 116 | VR_STRUCTURED | VR_SUBFIELD},  /* PTC: (PTCID EDTO) */
+    {615, 0, 447, 1497, 0, 0, 0, 117 | VR_SUBFIELD},  /* PTCID: pointcautra|geoname */
+    {0, 616, 448, 0, 0, 0, 0, 118 | VR_STRUCTURED | VR_SUBFIELD},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {206, 0, 449, 1503, 0, 0, 0, 119 | VR_SUBFIELD},  /* PTFLTRUL: 'VFR' | 'IFR' */
+    {92, 0, 251, 174, 0, 0, 0, 120 | VR_SUBFIELD},  /* PTID: point */
+    {127, 0, 295, 407, 0, 0, 0, 121 | VR_SUBFIELD},  /* PTMACH: machnumber */
+    {209, 0, 450, 1507, 0, 0, 0, 122 | VR_SUBFIELD},  /* PTMILRUL: 'OAT' | 'GAT' */
+    {152, 0, 274, 300, 0, 0, 0, 255},  /* PTNB: 1{DIGIT}2 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* PTOT: timehhmm */
+    {0, 617, 451, 0, 0, 0, 53, 123 | VR_STRUCTURED | VR_SUBFIELD},  /* PTPRO: POINTID */
+    {243, 0, 293, 392, 0, 0, 0, 124 | VR_SUBFIELD},  /* PTRFL: flightlevel */
+    {618, 0, 452, 1511, 0, 0, 0, 125 | VR_SUBFIELD},  /* PTRTE: 2{LIM_CHAR} */
+    {619, 0, 453, 1514, 0, 0, 0, 126 | VR_SUBFIELD},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
+    {125, 0, 298, 417, 0, 0, 0, 127 | VR_SUBFIELD},  /* PTSPEED: spd */
+    {622, 0, 454, 1566, 0, 0, 0, 128 | VR_SUBFIELD},  /* PTSTAY: stayidentifier timehhmm */
+    {624, 0, 455, 1578, 0, 0, 0, 255},  /* QFU: qfuid */
+    {624, 0, 455, 1578, 0, 0, 0, 129 | VR_SUBFIELD},  /* QFUL: qfuid */
+    {0, 625, 456, 0, 0, 0, 54, 130 | VR_STRUCTURED | VR_SUBFIELD},  /* QFULIST: QFUL */
+    {558, 0, 426, 1396, 0, 0, 0, 255},  /* QRORGN: originatorid */
+    {91, 0, 271, 169, 0, 0, 0, 255},  /* QUEBEC: 'YES'|'NO' */
+    {305, 0, 321, 734, 0, 0, 0, 255},  /* RADIOID: 1{ALPHANUM}20 */
+    {626, 0, 457, 0, 1, 100, 0, 255},  /* RALT: 1 {LIM_CHAR} 100 */
+    {630, 0, 458, 1582, 0, 0, 0, 255},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
+    {635, 0, 459, 1588, 0, 0, 0, 255},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {0, 636, 460, 0, 0, 0, 55, 255 | VR_STRUCTURED},  /* RATEPDLST: RATEPERIOD */
+    {0, 641, 461, 0, 0, 0, 56, 131 | VR_STRUCTURED | VR_SUBFIELD},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
+    {642, 0, 462, 1595, 0, 0, 0, 132 | VR_SUBFIELD},  /* RCNF: 1{ALPHA}5 */
+    {645, 0, 463, 1601, 0, 0, 0, 255},  /* RDYSTATE: readyforimpr ! atfmrdystate */
+    {646, 0, 464, 1604, 0, 0, 0, 255},  /* REASON: 4{ALPHA}12 */
+    {0, 26, 227, 0, 0, 0, 4, 133 | VR_STRUCTURED | VR_SUBFIELD},  /* RECVR: FAC */
+    {0, 653, 465, 0, 0, 0, 0, 134 | VR_STRUCTURED},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
+    {655, 0, 466, 1617, 0, 0, 0, 135 | VR_SUBFIELD},  /* REF1ID: 'REF'!2{DIGIT}2 */
+    {657, 0, 467, 1623, 0, 0, 0, 136 | VR_SUBFIELD},  /* REFATSRTE: atsroute point [country] point [country] */
+    {0, 551, 468, 0, 0, 0, 57, 255 | VR_STRUCTURED},  /* REFDATA: SEQNUM */
+    {658, 0, 469, 1649, 0, 0, 0, 137 | VR_SUBFIELD},  /* REFID: refname | 'REF'!2{DIGIT}2 */
+    {659, 0, 470, 0, 1, 15, 0, 138 | VR_SUBFIELD},  /* REFLOC: 1{LIM_CHAR}15 */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* REG: 1{ LIM_CHAR }50 */
+    {665, 0, 472, 1655, 0, 0, 0, 255},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
+    {0, 0, 0, 0, 0, 0, 0, 139 | VR_STRUCTURED | VR_SUBFIELD},  /* REGCOND:  */
+    {114, 0, 473, 0, 1, 65535, 0, 140 | VR_SUBFIELD},  /* REGDESC: 1{LIM_CHAR} */
+    {305, 0, 474, 1661, 0, 0, 0, 141 | VR_SUBFIELD},  /* REGID: regulid */
+    {0, 666, 475, 0, 0, 0, 58, 142 | VR_STRUCTURED | VR_SUBFIELD},  /* REGLIST: REGULATION */
+    {659, 0, 476, 0, 1, 15, 0, 255},  /* REGLOC: 1 {LIM_CHAR} 15 */
+    {667, 0, 477, 1682, 0, 0, 0, 143 | VR_SUBFIELD},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
+    {646, 0, 478, 1604, 0, 0, 0, 144 | VR_SUBFIELD},  /* REGREASON: 4 {ALPHA} 12 */
+    {305, 0, 474, 1661, 0, 0, 0, 145},  /* REGUL: regulid */
+    {0, 670, 479, 0, 0, 0, 59, 146 | VR_STRUCTURED | VR_SUBFIELD},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
+    {294, 0, 315, 612, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULID1: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULID2: 1{ALPHANUM}5 */
+    {153, 0, 275, 303, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULT: datetime */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* REJCTOT: timehhmm */
+    {2, 0, 480, 259, 0, 0, 0, 147},  /* RELDIST: 2{DIGIT}2 */
+    {130, 0, 267, 270, 0, 0, 0, 255},  /* RELEASE: 1{ALPHA}1 */
+    {2, 0, 480, 259, 0, 0, 0, 148 | VR_SUBFIELD},  /* REMAINTIME: 2{DIGIT}2 */
+    {114, 0, 473, 0, 1, 65535, 0, 149 | VR_SUBFIELD},  /* REMARK: 1{LIM_CHAR} */
+    {0, 672, 481, 0, 0, 0, 60, 255 | VR_STRUCTURED},  /* RENAME: (RENID PTID) */
+    {674, 0, 482, 1689, 0, 0, 0, 150 | VR_SUBFIELD},  /* RENID: renameid */
+    {220, 0, 287, 381, 0, 0, 0, 255},  /* REQID: 1{DIGIT}5 */
+    {676, 0, 483, 1695, 0, 0, 0, 255},  /* REQTYP: ('STPV' | 'STIP') */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* RESPBY: timehhmm */
+    {677, 0, 484, 1701, 0, 0, 0, 151 | VR_SUBFIELD},  /* RESPUNIT: 3{ALPHA}12 */
+    {0, 18, 223, 0, 0, 0, 2, 152 | VR_STRUCTURED | VR_SUBFIELD},  /* RET: FIELDID */
+    {678, 0, 485, 1714, 0, 0, 0, 255},  /* RFL: flightlevel [point] */
+    {0, 151, 273, 0, 0, 0, 15, 153 | VR_STRUCTURED | VR_SUBFIELD},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
+    {680, 0, 486, 1726, 0, 0, 0, 255},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RFPDLIST:  */
+    {0, 0, 0, 0, 0, 0, 0, 154 | VR_STRUCTURED | VR_SUBFIELD},  /* RFPDLONG:  */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RFPDSLIST:  */
+    {0, 684, 487, 0, 0, 0, 61, 155 | VR_STRUCTURED | VR_SUBFIELD},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
+    {91, 0, 250, 169, 0, 0, 0, 156 | VR_SUBFIELD},  /* RHP: 'YES' | 'NO' */
+    {685, 0, 488, 1730, 0, 0, 0, 255},  /* RIF: 4{LIM_CHAR} */
+    {0, 686, 489, 0, 0, 0, 62, 255 | VR_STRUCTURED},  /* RIPEL: DESTID */
+    {254, 0, 300, 423, 0, 0, 0, 255},  /* RIPSRC: centreidentification */
+    {114, 0, 490, 0, 1, 65535, 0, 255},  /* RMK: 1{ LIM_CHAR } */
+    {25, 0, 226, 0, 1, 20, 0, 157 | VR_SUBFIELD},  /* RMKTXT: 1{LIM_CHAR}20 */
+    {0, 0, 356, 0, 0, 0, 0, 255},  /* ROUTE: {LIM_CHAR} */
+    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {305, 0, 492, 1735, 0, 0, 0, 255},  /* RRTEREF: rrteid */
+    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {690, 0, 493, 1756, 0, 0, 0, 255},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
+    {0, 691, 494, 0, 0, 0, 64, 255 | VR_STRUCTURED},  /* RTE: PTC */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RTEPTS:  */
+    {0, 692, 495, 0, 0, 0, 65, 255 | VR_STRUCTURED},  /* RTETR: PTPRO */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* RVR: 1{ DIGIT }3 */
+    {0, 693, 496, 0, 0, 0, 66, 255 | VR_STRUCTURED},  /* RVRCOND: RVRPERIOD */
+    {68, 0, 406, 1254, 0, 0, 0, 158 | VR_SUBFIELD},  /* RVRLIMIT: 3{DIGIT}3 */
+    {0, 695, 497, 0, 0, 0, 67, 159 | VR_STRUCTURED},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
+    {696, 0, 498, 1758, 0, 0, 0, 255},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {697, 0, 499, 1763, 0, 0, 0, 160 | VR_SUBFIELD},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
+    {696, 0, 498, 1758, 0, 0, 0, 255},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {612, 0, 500, 1493, 0, 0, 0, 161 | VR_SUBFIELD},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
+    {0, 700, 501, 0, 0, 0, 68, 162 | VR_STRUCTURED | VR_SUBFIELD},  /* RWYINFO: (RWYID RWYAVAIL) */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RWYLIST:  */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* SAT: timehhmm */
+    {0, 701, 502, 0, 0, 0, 69, 255 | VR_STRUCTURED},  /* SCNF: ACNF */
+    {0, 702, 503, 0, 0, 0, 70, 163 | VR_STRUCTURED | VR_SUBFIELD},  /* SEC: SECID */
+    {710, 0, 504, 1765, 0, 0, 0, 164 | VR_SUBFIELD},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {718, 0, 505, 1770, 0, 0, 0, 165 | VR_SUBFIELD},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {0, 702, 503, 0, 0, 0, 70, 166 | VR_STRUCTURED | VR_SUBFIELD},  /* SECCT: SECID */
+    {313, 0, 506, 1775, 0, 0, 0, 255},  /* SECDEST: secidentification */
+    {313, 0, 506, 1775, 0, 0, 0, 167 | VR_SUBFIELD},  /* SECID: secidentification */
+    {0, 719, 507, 0, 0, 0, 71, 255 | VR_STRUCTURED},  /* SECLIST: SEC */
+    {0, 720, 508, 0, 0, 0, 72, 255 | VR_STRUCTURED},  /* SECLISTCT: SECCT */
+    {0, 719, 507, 0, 0, 0, 71, 168 | VR_STRUCTURED | VR_SUBFIELD},  /* SECRIP: SEC */
+    {313, 0, 506, 1775, 0, 0, 0, 255},  /* SECSRC: secidentification */
+    {605, 0, 509, 1467, 0, 0, 0, 255},  /* SECTOR: 1{ ALPHANUM }8 */
+    {721, 0, 510, 1778, 0, 0, 0, 255},  /* SEL: 4{ ALPHA }5 */
+    {0, 26, 227, 0, 0, 0, 4, 169 | VR_STRUCTURED | VR_SUBFIELD},  /* SENDER: FAC */
+    {153, 0, 275, 303, 0, 0, 0, 170 | VR_SUBFIELD},  /* SENDT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SENDTO:  */
+    {294, 0, 315, 612, 0, 0, 0, 255},  /* SEPFIX: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0, 171 | VR_SUBFIELD},  /* SEPNAME: 1{ALPHANUM}5 */
+    {722, 0, 511, 1784, 0, 0, 0, 172 | VR_SUBFIELD},  /* SEPTYPE: 3{ALPHANUM}4 */
+    {108, 0, 433, 1458, 0, 0, 0, 173 | VR_SUBFIELD},  /* SEPVALUE: 1{ALPHANUM}3 */
+    {68, 0, 406, 1254, 0, 0, 0, 174 | VR_SUBFIELD},  /* SEQNUM: 3{DIGIT}3 */
+    {737, 0, 512, 1789, 0, 0, 0, 255},  /* SEQPT: surequipment */
+    {0, 739, 513, 0, 0, 0, 73, 255 | VR_STRUCTURED},  /* SEQUENCEDATA: (TXTIME NUM) */
+    {114, 0, 514, 0, 1, 65535, 0, 255},  /* SEVERITY: 1{ LIM_CHAR} */
+    {741, 0, 515, 1824, 0, 0, 0, 175 | VR_SUBFIELD},  /* SFL: flightlevel ! ('A'|'B') */
+    {0, 151, 273, 0, 0, 0, 15, 176 | VR_STRUCTURED | VR_SUBFIELD},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
+    {743, 0, 516, 1831, 0, 0, 0, 255},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* SOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* SOBT: timehhmm */
+    {0, 746, 517, 0, 0, 0, 74, 177 | VR_STRUCTURED | VR_SUBFIELD},  /* SPDCHG: (DELTSP1 DELTSP2) */
+    {747, 0, 518, 1844, 0, 0, 0, 255},  /* SPEED: spd [ point ] */
+    {635, 0, 459, 1588, 0, 0, 0, 255},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* SPFL: flightlevel */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLA: 1{ LIM_CHAR }50 */
+    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SPLADDR:  */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLC: 1{ LIM_CHAR }50 */
+    {292, 0, 326, 604, 0, 0, 0, 255},  /* SPLDCAP: 1{ DIGIT }3 */
+    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLDCOL: 1{ LIM_CHAR }50 */
+    {748, 0, 519, 1856, 0, 0, 0, 255},  /* SPLDCOV: ('T' | 'F') */
+    {152, 0, 418, 300, 0, 0, 0, 255},  /* SPLDNB: 1{ DIGIT }2 */
+    {311, 0, 520, 1858, 0, 0, 0, 255},  /* SPLE: timehhmm_elapsed */
+    {750, 0, 521, 1863, 0, 0, 0, 255},  /* SPLJ: lifejackets */
+    {114, 0, 490, 0, 1, 65535, 0, 255},  /* SPLN: 1{ LIM_CHAR } */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* SPLP: 1{DIGIT}3 */
+    {752, 0, 522, 1868, 0, 0, 0, 255},  /* SPLR: emergradio */
+    {754, 0, 523, 1872, 0, 0, 0, 255},  /* SPLS: survivaleqpt */
+    {762, 0, 524, 1877, 0, 0, 0, 255},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
+    {764, 0, 525, 1895, 0, 0, 0, 255},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
+    {0, 770, 526, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
+    {0, 773, 527, 0, 0, 0, 75, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* SSS: (SEPNAME SEPTYPE) */
+    {774, 0, 528, 1903, 0, 0, 0, 178},  /* STAMP: 3{DIGIT}3 ! timehhmm */
+    {743, 0, 516, 1831, 0, 0, 0, 255},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {327, 0, 335, 851, 0, 0, 0, 179 | VR_SUBFIELD},  /* STARTREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, 255},  /* STARTTIME: day ! timehhmm */
+    {88, 0, 529, 1912, 0, 0, 0, 180 | VR_SUBFIELD},  /* STATID: coorstatusident */
+    {775, 0, 530, 1916, 0, 0, 0, 181 | VR_SUBFIELD},  /* STATREASON: coorstatusreason */
+    {0, 776, 531, 0, 0, 0, 76, 182 | VR_STRUCTURED | VR_SUBFIELD},  /* STATTOBT: AOPRIO */
+    {0, 784, 532, 0, 0, 0, 0, 183 | VR_STRUCTURED | VR_SUBFIELD},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
+    {0, 791, 533, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
+    {621, 0, 534, 1924, 0, 0, 0, 184 | VR_SUBFIELD},  /* STAYIDENT: stayidentifier */
+    {0, 793, 535, 0, 0, 0, 77, 255 | VR_STRUCTURED},  /* STAYINFO: (STAYIDENT REMARK) */
+    {794, 0, 536, 1930, 0, 0, 0, 185 | VR_SUBFIELD},  /* STO: timehhmm ! seconds */
+    {795, 0, 537, 1938, 0, 0, 0, 255},  /* STREASON: starreason */
+    {796, 0, 538, 1944, 0, 0, 0, 255},  /* STRID: 1{DIGIT} */
+    {810, 0, 539, 1946, 0, 0, 0, 255},  /* STS: flightplanstatus */
+    {38, 0, 234, 0, 1, 50, 0, 255},  /* SUR: 1{LIM_CHAR}50 */
+    {820, 0, 540, 1988, 0, 0, 0, 186 | VR_SUBFIELD},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
+    {626, 0, 457, 0, 1, 100, 0, 255},  /* TALT: 1 {LIM_CHAR} 100 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TAXITIME: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TCDI: timehhmm */
+    {822, 0, 541, 2002, 0, 0, 0, 255},  /* TEMP: temperature */
+    {313, 0, 328, 769, 0, 0, 0, 255},  /* TERMINAL: 1{ALPHANUM}2 */
+    {482, 0, 384, 1052, 0, 0, 0, 255},  /* TFCVOL: 1 {ALPHANUM} 15 */
+    {243, 0, 293, 392, 0, 0, 0, 187 | VR_SUBFIELD},  /* TFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 188 | VR_STRUCTURED | VR_SUBFIELD},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
+    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {482, 0, 542, 1052, 0, 0, 0, 189 | VR_SUBFIELD},  /* TFVID: 1{ALPHANUM}15 */
+    {14, 0, 221, 19, 0, 0, 0, 190 | VR_SUBFIELD},  /* TIME: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0, 255},  /* TIMESTAMP: datetime ! seconds */
+    {553, 0, 417, 1366, 0, 0, 0, 255},  /* TITLE: titleid */
+    {14, 0, 221, 19, 0, 0, 0, 191 | VR_SUBFIELD},  /* TO: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOAT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 192},  /* TOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOFC: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOM: timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0, 193 | VR_SUBFIELD},  /* TOPOS: 1 {ALPHANUM} 15 */
+    {71, 0, 543, 114, 0, 0, 0, 255},  /* TRACK: heading|"ZZZ" */
+    {827, 0, 544, 2006, 0, 0, 0, 194 | VR_SUBFIELD},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
+    {0, 0, 0, 0, 0, 0, 0, 195 | VR_STRUCTURED | VR_SUBFIELD},  /* TRANSID:  */
+    {0, 833, 545, 0, 0, 0, 78, 255 | VR_STRUCTURED},  /* TRANSLIST: TRANSID */
+    {364, 0, 546, 890, 0, 0, 0, 255},  /* TRFL: flightlevel | flighttendancy */
+    {14, 0, 221, 19, 0, 0, 0, 196},  /* TSAT: timehhmm */
+    {311, 0, 547, 2010, 0, 0, 0, 255},  /* TTG: timemmss_elapsed */
+    {311, 0, 547, 2010, 0, 0, 0, 255},  /* TTL: timemmss_elapsed */
+    {311, 0, 520, 1858, 0, 0, 0, 255},  /* TTLEET: timehhmm_elapsed */
+    {14, 0, 221, 19, 0, 0, 0, 197},  /* TTOT: timehhmm */
+    {490, 0, 391, 1132, 0, 0, 0, 255},  /* TURB: 1{ALPHA}8 */
+    {365, 0, 349, 0, 1, 10, 0, 255},  /* TWYARR: 1{LIM_CHAR}10 */
+    {365, 0, 349, 0, 1, 10, 0, 255},  /* TWYDEP: 1{LIM_CHAR}10 */
+    {14, 0, 221, 19, 0, 0, 0, 255},  /* TXC: timehhmm */
+    {295, 0, 316, 0, 1, 80, 0, 198 | VR_SUBFIELD},  /* TXT: 1{LIM_CHAR}80 */
+    {834, 0, 548, 2015, 0, 0, 0, 199 | VR_SUBFIELD},  /* TXTIME: datetime seconds */
+    {835, 0, 549, 0, 1, 60, 0, 255},  /* TYPZ: 1 {LIM_CHAR} 60 */
+    {838, 0, 550, 2041, 0, 0, 0, 200 | VR_SUBFIELD},  /* UDPT: updatereason */
+    {0, 839, 551, 0, 0, 0, 79, 201 | VR_STRUCTURED},  /* UNIT: UNITID */
+    {554, 0, 552, 1377, 0, 0, 0, 202 | VR_SUBFIELD},  /* UNITID: 2{ ALPHANUM}10 */
+    {327, 0, 335, 851, 0, 0, 0, 203 | VR_SUBFIELD},  /* UNTIL: day!timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, 204},  /* VALFROM: date */
+    {841, 0, 553, 2044, 0, 0, 0, 255},  /* VALFROMK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALFROMOLD: date */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* VALIDEND: datetime */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALIDITYDATE: date */
+    {153, 0, 275, 303, 0, 0, 0, 255},  /* VALIDST: datetime */
+    {544, 0, 411, 1297, 0, 0, 0, 205 | VR_SUBFIELD},  /* VALPERIOD: fulldatetime fulldatetime */
+    {10, 0, 220, 1, 0, 0, 0, 206},  /* VALUNTIL: date */
+    {841, 0, 553, 2044, 0, 0, 0, 255},  /* VALUNTILK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALUNTILOLD: date */
+    {0, 843, 554, 0, 0, 0, 80, 207 | VR_STRUCTURED},  /* VEC: (FL ETO RELDIST) */
+    {482, 0, 384, 1052, 0, 0, 0, 208 | VR_SUBFIELD},  /* VIA1: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, 209 | VR_SUBFIELD},  /* VIA2: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, 210 | VR_SUBFIELD},  /* VIA3: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, 211 | VR_SUBFIELD},  /* VIA4: 1 {ALPHANUM} 15 */
+    {845, 0, 555, 2051, 0, 0, 0, 212 | VR_SUBFIELD},  /* VIEW: ('V'|'VNX') */
+    {305, 0, 321, 734, 0, 0, 0, 255},  /* VISI: 1{ALPHANUM}20 */
+    {846, 0, 556, 2055, 0, 0, 0, 213 | VR_SUBFIELD},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
+    {846, 0, 556, 2055, 0, 0, 0, 214 | VR_SUBFIELD},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* WDDIR: 1{DIGIT}3 */
+    {292, 0, 313, 604, 0, 0, 0, 255},  /* WDSPD: 1{DIGIT}3 */
+    {847, 0, 557, 2063, 0, 0, 0, 255},  /* WKTRC: waketurbcat */
+    {243, 0, 293, 392, 0, 0, 0, 255},  /* XFL: flightlevel */
+    {0, 848, 558, 0, 0, 0, 81, 215 | VR_STRUCTURED | VR_SUBFIELD},  /* XFLCHG: (FLMIN FLMAX) */
+    {0, 0, 559, 0, 0, 0, 0, 255},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
+    {850, 0, 560, 2065, 0, 0, 0, 216 | VR_SUBFIELD},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
+    {291, 0, 312, 579, 0, 0, 0, 217 | VR_SUBFIELD},  /* XTI: datetime ! seconds */
+    {850, 0, 560, 2065, 0, 0, 0, 218 | VR_SUBFIELD},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
 };
 
 const uint64_t vreq[][4] = {
@@ -2314,2081 +2314,2082 @@ const uint8_t vdfa_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* State 0 is dead; a rule's start state is in vrules. */
-const uint16_t vdfa_next[][VDFA_STRIDE] = {
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2,3,2,3,2,3,2,3,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,4,5,5,5,4,5,5,5,4,5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,5,5,4,5,5,5,4,5,5,5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,6,7,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,8,7,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,9,10,9,11,9,11,9,9,11,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9,11,9,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,9,12,9,11,9,11,9,9,11,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,13,14,14,15,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,13,14,14,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,13,14,14,16,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,13,14,17,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,18,18,18,18,18,18,18,18,18,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18,18,18,18,18,18,18,18,18,18,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18,18,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18,18,18,18,18,18,18,18,18,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20,20,21,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,22,22,22,22,22,22,22,22,22,22,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,22,22,22,22,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,23,23,23,23,23,23,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,24,24,24,24,24,24,24,24,24,24,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,26,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,27,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,28,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,29,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,31,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,33,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,34,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,36,0,0,0,0,0,0,0,0,0,0,0,0,0,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,36,0,0},
-    {0,0,0,37,0,0,0,0,0,0,0,0,0,0,0,0,0,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,37,0,0},
-    {0,0,0,38,0,0,0,0,0,0,0,0,0,0,0,0,0,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,38,0,0},
-    {0,0,0,39,0,0,0,0,0,0,0,0,0,0,0,0,0,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,39,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,41,0,0,0,0,0,0,0,0,0,0,0,0,0,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,41,0,0},
-    {0,0,0,42,0,0,0,0,0,0,0,0,0,0,0,0,0,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,42,0,0},
-    {0,0,0,43,0,0,0,0,0,0,0,0,0,0,0,0,0,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,43,0,0},
-    {0,0,0,44,0,0,0,0,0,0,0,0,0,0,0,0,0,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,44,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46,47,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,51,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,55,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,57,57,57,57,57,57,57,57,57,57,0,57,57,57,57,57,57,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,58,58,58,58,58,58,58,58,58,58,0,58,58,58,58,58,58,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,59,59,59,59,59,59,59,59,59,59,0,59,59,59,59,59,59,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,60,60,60,60,60,60,60,60,60,60,0,60,60,60,60,60,60,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,61,61,61,61,61,61,61,61,61,61,0,61,61,61,61,61,61,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,62,62,62,62,62,62,62,62,62,62,0,62,62,62,62,62,62,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,63,63,63,63,63,63,63,63,63,63,0,63,63,63,63,63,63,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,64,64,64,64,64,64,64,64,64,64,0,64,64,64,64,64,64,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,65,65,65,65,65,65,65,65,65,65,0,65,65,65,65,65,65,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,66,66,66,66,66,66,66,66,66,66,0,66,66,66,66,66,66,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,67,67,67,67,67,67,67,67,67,67,0,67,67,67,67,67,67,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,68,68,68,68,68,68,68,68,68,68,0,68,68,68,68,68,68,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,69,69,69,69,69,69,69,69,69,69,0,69,69,69,69,69,69,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,70,70,70,70,70,70,70,70,70,70,0,70,70,70,70,70,70,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,71,71,71,71,71,71,71,71,71,71,0,71,71,71,71,71,71,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,72,72,72,72,72,72,72,72,72,72,0,72,72,72,72,72,72,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,73,73,73,73,73,73,73,73,73,73,0,73,73,73,73,73,73,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,74,74,74,74,74,74,74,74,74,74,0,74,74,74,74,74,74,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,75,75,75,75,75,75,75,75,75,75,0,75,75,75,75,75,75,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,76,76,76,76,76,76,76,76,76,76,0,76,76,76,76,76,76,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,77,77,77,77,77,77,77,77,77,77,0,77,77,77,77,77,77,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,78,78,78,78,78,78,78,78,78,78,0,78,78,78,78,78,78,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,79,79,79,79,79,79,79,79,79,79,0,79,79,79,79,79,79,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80,80,80,80,80,80,80,80,80,80,0,80,80,80,80,80,80,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81,81,81,81,81,81,81,81,81,81,0,81,81,81,81,81,81,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82,82,82,82,82,82,82,82,82,82,0,82,82,82,82,82,82,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83,83,83,83,83,83,83,83,83,83,0,83,83,83,83,83,83,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84,84,84,84,84,84,84,84,84,84,0,84,84,84,84,84,84,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85,85,85,85,85,85,85,85,85,85,0,85,85,85,85,85,85,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86,86,86,86,86,86,86,86,86,86,0,86,86,86,86,86,86,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,87,87,87,87,87,87,87,87,87,87,0,87,87,87,87,87,87,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,88,88,88,88,88,88,88,88,88,88,0,88,88,88,88,88,88,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,89,89,89,89,89,89,89,89,89,89,0,89,89,89,89,89,89,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,90,90,90,90,90,90,90,90,90,90,0,90,90,90,90,90,90,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,91,91,91,91,91,91,91,91,91,91,0,91,91,91,91,91,91,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,92,92,92,92,92,92,92,92,92,92,0,92,92,92,92,92,92,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93,93,93,93,93,93,93,93,93,93,0,93,93,93,93,93,93,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,94,94,94,94,94,94,94,94,94,94,0,94,94,94,94,94,94,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96,0,0,0,0,97,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,103,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,105,0,106,105,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,105,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,108,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,109,109,109,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,110,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,111,111,111,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,113,113,113,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,115,115,115,116,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,117,0,0},
-    {0,0,0,0,0,0,0,118,118,118,118,118,118,118,118,118,118,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,118,118,118,118,118,118,119,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120,0,0},
-    {0,0,0,0,0,0,0,121,121,121,121,121,121,121,121,121,121,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123,123,123,123,123,123,123,123,123,123,0,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,123,0,0},
-    {0,0,0,0,0,0,0,124,124,124,124,124,124,124,124,124,124,0,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,124,0,0},
-    {0,0,0,0,0,0,0,125,125,125,125,125,125,125,125,125,125,0,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,125,0,0},
-    {0,0,0,0,0,0,0,126,126,126,126,126,126,126,126,126,126,0,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,126,0,0},
-    {0,0,0,0,0,0,0,127,127,127,127,127,127,127,127,127,127,0,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,127,0,0},
-    {0,0,0,0,0,0,0,128,128,128,128,128,128,128,128,128,128,0,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,128,0,0},
-    {0,0,0,0,0,0,0,129,129,129,129,129,129,129,129,129,129,0,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,129,0,0},
-    {0,0,0,0,0,0,0,130,130,130,130,130,130,130,130,130,130,0,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,130,0,0},
-    {0,0,0,0,0,0,0,131,131,131,131,131,131,131,131,131,131,0,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,131,0,0},
-    {0,0,0,0,0,0,0,132,132,132,132,132,132,132,132,132,132,0,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,132,0,0},
-    {0,0,0,0,0,0,0,133,133,133,133,133,133,133,133,133,133,0,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,133,0,0},
-    {0,0,0,0,0,0,0,134,134,134,134,134,134,134,134,134,134,0,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,134,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,136,137,136,137,136,137,136,137,136,137,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,138,139,139,139,138,139,139,139,138,139,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,139,139,138,139,139,139,138,139,139,139,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,140,141,140,141,140,141,140,141,140,141,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,142,141,140,141,140,141,140,141,140,141,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,143,144,144,144,143,144,144,144,143,144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,144,144,143,144,144,144,143,144,144,144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,144,144,144,144,143,144,144,144,143,144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,145,146,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,147,146,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,148,149,148,150,148,150,148,148,150,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,148,150,148,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,148,151,148,150,148,150,148,148,150,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,152,153,153,154,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,152,153,153,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,152,153,153,155,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,152,153,156,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,157,157,157,157,157,157,157,157,157,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,157,157,157,157,157,157,157,157,157,157,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,157,157,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,157,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,157,157,157,157,157,157,157,157,157,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,158,158,159,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,160,160,160,160,160,160,160,160,160,160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,160,160,160,160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,161,161,161,161,161,161,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,162,162,162,162,162,162,162,162,162,162,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,163,163,163,163,163,163,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,164,164,164,164,164,164,164,164,164,164,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,166,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,167,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,168,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,170,0,0,0,0,0,0,0,0,0,0,171,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,172,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,173,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,172,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,175,175,175,175,175,175,175,175,175,175,0,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,175,0,0},
-    {0,0,0,0,0,0,0,176,176,176,176,176,176,176,176,176,176,0,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,176,0,0},
-    {0,0,0,0,0,0,0,177,177,177,177,177,177,177,177,177,177,0,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,177,0,0},
-    {0,0,0,0,0,0,0,178,178,178,178,178,178,178,178,178,178,0,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,178,0,0},
-    {0,0,0,0,0,0,0,179,179,179,179,179,179,179,179,179,179,0,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,179,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,181,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,182,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,183,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,184,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,186,186,186,186,186,186,186,186,186,186,0,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,186,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,188,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,189,189,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,190,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,191,191,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,193,193,193,193,193,193,193,193,193,193,0,193,193,193,193,193,193,0,0,0,0,0,0,0,194,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,195,195,195,195,195,195,195,195,195,195,0,195,195,195,195,195,195,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,196,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,197,197,197,197,197,197,197,197,197,197,0,197,197,197,197,197,197,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,198,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,199,199,199,199,199,199,199,199,199,199,0,199,199,199,199,199,199,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,200,200,200,200,200,200,200,200,200,200,0,200,200,200,200,200,200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,198,198,198,198,198,198,198,198,198,198,0,198,198,198,198,198,198,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,202,202,202,202,202,202,202,202,202,202,0,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,202,0,0},
-    {0,0,0,0,0,0,0,203,203,203,203,203,203,203,203,203,203,0,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,203,0,0},
-    {0,0,0,0,0,0,0,204,204,204,204,204,204,204,204,204,204,0,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,204,0,0},
-    {0,0,0,0,0,0,0,205,205,205,205,205,205,205,205,205,205,0,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,205,0,0},
-    {0,0,0,0,0,0,0,206,206,206,206,206,206,206,206,206,206,0,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,206,0,0},
-    {0,0,0,0,0,0,0,207,207,207,207,207,207,207,207,207,207,0,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,207,0,0},
-    {0,0,0,0,0,0,0,208,208,208,208,208,208,208,208,208,208,0,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,208,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,210,210,210,210,210,210,210,210,210,210,0,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,210,0,0},
-    {0,0,0,0,0,0,0,211,211,211,211,211,211,211,211,211,211,0,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,211,0,0},
-    {0,0,0,0,0,0,0,212,212,212,212,212,212,212,212,212,212,0,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,212,0,0},
-    {0,0,0,0,0,0,0,213,213,213,213,213,213,213,213,213,213,0,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,213,0,0},
-    {0,0,0,0,0,0,0,214,214,214,214,214,214,214,214,214,214,0,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,214,0,0},
-    {0,0,0,0,0,0,0,215,215,215,215,215,215,215,215,215,215,0,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,215,0,0},
-    {0,0,0,0,0,0,0,216,216,216,216,216,216,216,216,216,216,0,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,216,0,0},
-    {0,0,0,0,0,0,0,217,217,217,217,217,217,217,217,217,217,0,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,217,0,0},
-    {0,0,0,0,0,0,0,218,218,218,218,218,218,218,218,218,218,0,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,218,0,0},
-    {0,0,0,0,0,0,0,219,219,219,219,219,219,219,219,219,219,0,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,219,0,0},
-    {0,0,0,0,0,0,0,220,220,220,220,220,220,220,220,220,220,0,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,220,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,222,222,222,222,222,222,222,222,222,222,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,223,223,223,223,223,223,223,223,223,223,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,224,224,224,224,224,224,224,224,224,224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,225,225,225,225,225,225,225,225,225,225,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,226,226,226,226,226,226,226,226,226,226,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,227,227,227,227,227,227,227,227,227,227,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,228,228,228,228,228,228,228,228,228,228,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,229,229,229,229,229,229,229,229,229,229,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,231,0,0,0,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,231,0,0},
-    {0,0,0,232,0,0,0,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,232,0,0},
-    {0,0,0,233,0,0,0,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,233,0,0},
-    {0,0,0,234,0,0,0,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,234,0,0},
-    {0,0,0,235,0,0,0,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,235,0,0},
-    {0,0,0,236,0,0,0,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,236,0,0},
-    {0,0,0,237,0,0,0,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,237,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,239,0,0},
-    {0,0,0,0,0,0,0,240,240,240,240,240,240,240,240,240,240,0,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,240,0,0},
-    {0,0,0,0,0,0,0,241,241,241,241,241,241,241,241,241,241,0,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,241,0,0},
-    {0,0,0,0,0,0,0,242,242,242,242,242,242,242,242,242,242,0,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,242,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,244,0,0,0,0,0,0,0,245,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,246,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,247,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,248,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,244,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,249,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,250,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,251,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {252,252,252,252,0,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252},
-    {252,252,252,252,0,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252,252},
-    {0,0,0,0,0,0,0,254,254,254,254,254,254,254,254,254,254,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,255,255,255,255,255,255,255,255,255,255,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,256,256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,256,256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,257,0,0,0,0,0,0,0,0,257,0,0,0,0,0,257,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,258,0,0,0,0,0,0,0,0,258,0,0,0,0,0,258,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,260,260,260,260,260,260,260,260,260,260,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,261,261,261,261,261,261,261,261,261,261,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,263,0,264,263,0,0,0,0,0,0,0,0,0,0,0,265,0,0},
-    {0,0,0,0,0,0,0,264,264,264,264,264,264,264,264,264,264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,266,266,266,266,266,266,266,266,266,266,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,267,0,0},
-    {0,0,0,0,0,0,0,268,268,268,268,268,268,268,268,268,268,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,269,0,0},
-    {0,0,0,0,0,0,0,269,269,269,269,269,269,269,269,269,269,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,271,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,273,273,273,273,273,273,273,273,273,273,0,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,273,0,0},
-    {0,0,0,0,0,0,0,274,274,274,274,274,274,274,274,274,274,0,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,274,0,0},
-    {0,275,275,0,0,0,0,276,276,276,276,276,276,276,276,276,276,0,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,276,0,0},
-    {0,275,275,0,0,0,0,277,277,277,277,277,277,277,277,277,277,0,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,277,0,0},
-    {0,275,275,0,0,0,0,278,278,278,278,278,278,278,278,278,278,0,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,278,0,0},
-    {0,0,0,0,0,0,0,279,279,279,279,279,279,279,279,279,279,0,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,279,0,0},
-    {0,275,275,0,0,0,0,280,280,280,280,280,280,280,280,280,280,0,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,280,0,0},
-    {0,281,281,0,0,0,0,282,282,282,282,282,282,282,282,282,282,0,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,282,0,0},
-    {0,275,275,0,0,0,0,283,283,283,283,283,283,283,283,283,283,0,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,283,0,0},
-    {0,281,281,0,0,0,0,284,284,284,284,284,284,284,284,284,284,0,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,284,0,0},
-    {0,281,281,0,0,0,0,285,285,285,285,285,285,285,285,285,285,0,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,285,0,0},
-    {0,275,275,0,0,0,0,286,286,286,286,286,286,286,286,286,286,0,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,286,0,0},
-    {0,0,0,0,0,0,0,287,287,287,287,287,287,287,287,287,287,0,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,287,0,0},
-    {0,281,281,0,0,0,0,288,288,288,288,288,288,288,288,288,288,0,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,288,0,0},
-    {0,275,275,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,289,289,289,289,289,289,289,289,289,289,0,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,289,0,0},
-    {0,281,281,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,290,290,290,290,290,290,290,290,290,290,0,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,290,0,0},
-    {0,0,0,0,0,0,0,291,291,291,291,291,291,291,291,291,291,0,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,291,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,293,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,294,294,294,294,294,294,294,294,294,294,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,295,295,295,295,295,295,295,295,295,295,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,296,296,296,296,296,296,296,296,296,296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,298,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,299,299,299,299,299,299,299,299,299,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,301,301,301,301,301,301,301,301,301,301,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,302,302,302,302,302,302,302,302,302,302,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,304,305,304,305,304,305,304,305,304,305,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,306,307,307,307,306,307,307,307,306,307,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,307,307,306,307,307,307,306,307,307,307,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,308,309,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,310,309,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,311,312,311,313,311,313,311,311,313,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,311,313,311,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,311,314,311,313,311,313,311,311,313,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,315,316,316,317,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,315,316,316,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,315,316,316,318,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,315,316,319,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,320,320,320,320,320,320,320,320,320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,320,320,320,320,320,320,320,320,320,320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,320,320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,320,320,320,320,320,320,320,320,320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,321,321,322,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,323,323,323,323,323,323,323,323,323,323,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,323,323,323,323,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,324,324,324,324,324,324,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,325,325,325,325,325,325,325,325,325,325,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,327,327,327,328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,329,329,329,329,329,329,329,329,329,329,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,329,329,329,329,329,329,330,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,331,331,331,331,331,331,331,331,331,331,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,331,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,333,333,333,333,334,333,333,333,333,335,333,333,334,333,333,336,0,333,333,333,333,333,333,333,333,333,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,333,333,333,333,334,333,333,333,333,335,333,333,334,0,333,336,0,333,333,333,333,333,333,333,333,333,0,0},
-    {0,0,0,0,0,0,0,0,333,333,333,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,333,333,333,333,333,333,333,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,333,333,333,333,333,333,333,333,333,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,338,0,339,0,0,0,0,0,338,0,0,0,0,0,0,339,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,340,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,341,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,342,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,343,0,0,0,0,0,0,0,0,0,0},
-    {0,344,344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,345,345,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,344,344,0,0,0,0,346,346,346,346,346,346,346,346,346,346,0,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,346,0,0},
-    {0,345,345,0,0,0,0,346,346,346,346,346,346,346,346,346,346,0,346,346,346,346,346,346,347,346,346,346,346,346,346,346,347,346,346,346,346,346,346,346,346,346,346,346,0,0},
-    {0,0,0,0,0,0,0,348,348,348,348,348,348,348,348,348,348,0,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,0,0},
-    {0,0,0,0,0,0,0,348,348,348,348,348,348,348,348,348,348,0,349,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,348,0,0},
-    {0,0,0,0,0,0,0,350,350,350,350,350,350,350,350,350,350,0,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,0,0},
-    {0,0,0,0,0,0,0,350,350,350,350,350,350,350,350,350,350,0,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,350,351,350,350,350,350,350,350,0,0},
-    {0,0,0,0,0,0,0,352,352,352,352,352,352,352,352,352,352,0,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,0,0},
-    {0,344,344,0,0,0,0,352,352,352,352,352,352,352,352,352,352,0,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,352,0,0},
-    {0,0,0,0,0,0,0,353,353,353,353,353,353,353,353,353,353,0,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,353,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,355,0,355,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,355,0,0,0,0},
-    {0,0,0,0,0,0,0,356,356,356,356,356,356,356,356,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,357,357,357,357,357,357,357,357,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,358,358,358,358,358,358,358,358,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,359,359,359,359,359,359,359,359,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,361,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,362,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,363,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,364,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,365,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,366,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,367,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,368,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,369,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,370,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,371,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,372,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,373,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,374,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,375,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,376,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,377,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,378,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,379,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,380,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,382,382,382,382,382,382,382,382,382,382,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,383,383,383,383,383,383,383,383,383,383,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,384,384,384,384,384,384,384,384,384,384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,385,385,385,385,385,385,385,385,385,385,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,386,386,386,386,386,386,386,386,386,386,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,388,0,0,0,0,0,0,0,0,0,389,0,0,0,390,0,0,0,0,391,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,390,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,391,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,389,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,393,0,0,0,0,393,0,0,0,0,0,0,394,0,0,0,0,0,394,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,395,395,395,395,395,395,395,395,395,395,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,393,393,393,393,393,393,393,393,393,393,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,396,396,396,396,396,396,396,396,396,396,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,397,397,397,397,397,397,397,397,397,397,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,399,0,0,0,0,399,0,0,0,0,0,0,400,0,0,401,0,0,400,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,402,402,402,402,402,402,402,402,402,402,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,399,399,399,399,399,399,399,399,399,399,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,403,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,404,404,404,404,404,404,404,404,404,404,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,405,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,406,406,406,406,406,406,406,406,406,406,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,406,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,409,409,409,409,409,409,409,409,409,409,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,410,410,410,410,410,410,410,410,410,410,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,411,411,411,411,411,411,411,411,411,411,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,413,413,413,413,413,413,413,413,413,413,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,414,414,414,414,414,414,414,414,414,414,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,415,415,415,415,415,415,415,415,415,415,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,416,416,416,416,416,416,416,416,416,416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,418,0,0,418,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,419,419,419,419,419,419,419,419,419,419,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,420,420,420,420,420,420,420,420,420,420,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,421,421,421,421,421,421,421,421,421,421,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,422,422,422,422,422,422,422,422,422,422,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,424,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,425,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,426,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,427,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,429,429,429,429,429,429,429,429,429,429,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,431,0,0,0,0,432,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,433,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,434,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,435,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,435,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,437,0,0,0,0,0,0,0,0,0,438,0,0,0,0,439,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,440,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,441,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,442,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,443,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,444,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,445,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,446,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,447,0,0,448,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,438,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,447,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,449,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,450,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,451,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,451,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,453,0,0,0,0,0,0,0,0,0,454,0,0,0,0,455,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,456,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,457,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,458,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,459,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,460,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,461,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,462,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,460,460,460,460,460,460,460,460,460,460,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,460,460,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {464,464,464,464,0,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464,464},
-    {465,465,465,465,0,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465,465},
-    {466,466,466,466,0,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466,466},
-    {467,467,467,467,0,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467,467},
-    {468,468,468,468,0,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468,468},
-    {469,469,469,469,0,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469,469},
-    {470,470,470,470,0,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470,470},
-    {471,471,471,471,0,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471,471},
-    {472,472,472,472,0,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472,472},
-    {473,473,473,473,0,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473,473},
-    {474,474,474,474,0,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474,474},
-    {475,475,475,475,0,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475,475},
-    {476,476,476,476,0,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476,476},
-    {477,477,477,477,0,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477,477},
-    {478,478,478,478,0,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478,478},
-    {479,479,479,479,0,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479,479},
-    {480,480,480,480,0,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480,480},
-    {481,481,481,481,0,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481,481},
-    {482,482,482,482,0,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482,482},
-    {483,483,483,483,0,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483,483},
-    {484,484,484,484,0,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484,484},
-    {485,485,485,485,0,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485,485},
-    {486,486,486,486,0,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486,486},
-    {487,487,487,487,0,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487,487},
-    {488,488,488,488,0,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488,488},
-    {489,489,489,489,0,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489,489},
-    {490,490,490,490,0,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490,490},
-    {491,491,491,491,0,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491,491},
-    {492,492,492,492,0,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492,492},
-    {493,493,493,493,0,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493,493},
-    {494,494,494,494,0,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494,494},
-    {495,495,495,495,0,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495,495},
-    {496,496,496,496,0,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496,496},
-    {497,497,497,497,0,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497,497},
-    {498,498,498,498,0,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498,498},
-    {499,499,499,499,0,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499,499},
-    {500,500,500,500,0,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500,500},
-    {501,501,501,501,0,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501,501},
-    {502,502,502,502,0,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502,502},
-    {503,503,503,503,0,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503,503},
-    {504,504,504,504,0,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504,504},
-    {505,505,505,505,0,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505,505},
-    {506,506,506,506,0,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506,506},
-    {507,507,507,507,0,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507,507},
-    {508,508,508,508,0,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508,508},
-    {509,509,509,509,0,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509,509},
-    {510,510,510,510,0,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510,510},
-    {511,511,511,511,0,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511,511},
-    {512,512,512,512,0,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512,512},
-    {513,513,513,513,0,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513,513},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,515,515,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,516,0,516,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,517,0,0,517,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,518,0,0,0,518,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,519,0,0,0,0,519,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,520,0,0,0,0,0,520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,521,0,0,0,0,0,0,521,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,523,0,0,0,523,523,523,523,523,523,523,523,523,523,523,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,524,0,0,0,524,524,524,524,524,524,524,524,524,524,524,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,525,0,0,0,525,525,525,525,525,525,525,525,525,525,525,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,526,0,0,0,526,526,526,526,526,526,526,526,526,526,526,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,527,0,0,0,527,527,527,527,527,527,527,527,527,527,527,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,528,0,0,0,528,528,528,528,528,528,528,528,528,528,528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,529,0,0,0,529,529,529,529,529,529,529,529,529,529,529,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,531,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,532,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,533,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,534,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,537,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,538,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,539,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,540,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,541,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,542,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,543,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,545,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,546,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,547,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,548,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,549,0,0,0,0,0,0,0,0},
-    {0,0,550,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,551,0,0,0,0,0,0,0,0,552,0,0,553,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,554,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,555,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,556,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,557,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,558,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,559,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,560,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,561,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,562,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,563,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,564,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,565,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,566,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,563,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,567,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,540,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,540,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,569,570,0,0,0,0,0,0,0,0,0,571,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,572,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,573,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,574,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,575,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,577,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,574,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,578,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,574,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,580,581,580,581,580,581,580,581,580,581,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,582,583,583,583,582,583,583,583,582,583,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,583,583,582,583,583,583,582,583,583,583,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,584,585,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,586,585,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,587,588,587,589,587,589,587,587,589,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,587,589,587,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,587,590,587,589,587,589,587,587,589,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,591,592,592,593,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,591,592,592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,591,592,592,594,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,591,592,595,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,596,596,596,596,596,596,596,596,596,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,596,596,596,596,596,596,596,596,596,596,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,596,596,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,596,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,596,596,596,596,596,596,596,596,596,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,597,597,598,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,599,599,599,599,599,599,599,599,599,599,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,599,599,599,599,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,600,600,600,600,600,600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,601,601,601,601,601,601,601,601,601,601,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,602,602,602,602,602,602,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,603,603,603,603,603,603,603,603,603,603,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,605,605,605,605,605,605,605,605,605,605,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,606,606,606,606,606,606,606,606,606,606,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,607,607,607,607,607,607,607,607,607,607,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,609,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,610,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,611,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,613,613,613,613,613,613,613,613,613,613,0,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,613,0,0},
-    {0,0,0,0,0,0,0,614,614,614,614,614,614,614,614,614,614,0,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,614,0,0},
-    {0,0,0,0,0,0,0,615,615,615,615,615,615,615,615,615,615,0,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,615,0,0},
-    {0,0,0,0,0,0,0,616,616,616,616,616,616,616,616,616,616,0,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,616,0,0},
-    {0,0,0,0,0,0,0,617,617,617,617,617,617,617,617,617,617,0,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,617,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,619,620,0,0,0,0,0,0,0,0,0,0,0,621,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,622,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,623,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,625,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,626,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,627,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,628,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,629,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,630,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,631,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,633,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,634,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,635,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,636,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,637,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,638,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,639,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,640,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,641,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,642,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,643,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,644,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,645,646,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,647,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,649,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,650,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,651,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,652,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,653,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,654,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,655,0,0,0,0,0,0,0,0,0},
-    {0,0,656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,657,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,658,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,659,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,660,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,661,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,662,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,663,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,664,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,665,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,666,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,667,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,668,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,669,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,670,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,671,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,673,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,674,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,675,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,676,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,677,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,678,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,679,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,681,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,682,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,683,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,671,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,684,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,685,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,686,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,687,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,687,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,681,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,689,690,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,691,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,692,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,693,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,694,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,695,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,696,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,697,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,698,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,699,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,700,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,701,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,702,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,703,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,704,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,705,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,706,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,707,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,708,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,709,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,710,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,711,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,712,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,713,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,714,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,715,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,716,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,717,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,718,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,719,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,702,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,721,721,721,721,721,721,721,721,721,721,0,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,721,0,0},
-    {0,0,0,0,0,0,0,722,722,722,722,722,722,722,722,722,722,0,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,722,0,0},
-    {0,723,723,0,0,0,0,724,724,724,724,724,724,724,724,724,724,0,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,724,0,0},
-    {0,723,723,0,0,0,0,725,725,725,725,725,725,725,725,725,725,0,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,725,0,0},
-    {0,723,723,0,0,0,0,726,726,726,726,726,726,726,726,726,726,0,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,726,0,0},
-    {0,0,0,0,0,0,0,727,727,727,727,727,727,727,727,727,727,0,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,727,0,0},
-    {0,723,723,0,0,0,0,728,728,728,728,728,728,728,728,728,728,0,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,728,0,0},
-    {0,0,0,0,0,0,0,729,729,729,729,729,729,729,729,729,729,0,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,729,0,0},
-    {0,723,723,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,730,730,730,730,730,730,730,730,730,730,0,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,730,0,0},
-    {0,0,0,0,0,0,0,731,731,731,731,731,731,731,731,731,731,0,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,731,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,733,733,733,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,735,735,735,735,735,735,735,735,735,735,0,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,735,0,0},
-    {0,0,0,0,0,0,0,736,736,736,736,736,736,736,736,736,736,0,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,736,0,0},
-    {0,0,0,0,0,0,0,737,737,737,737,737,737,737,737,737,737,0,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,737,0,0},
-    {0,0,0,0,0,0,0,738,738,738,738,738,738,738,738,738,738,0,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,738,0,0},
-    {0,0,0,0,0,0,0,739,739,739,739,739,739,739,739,739,739,0,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,739,0,0},
-    {0,0,0,0,0,0,0,740,740,740,740,740,740,740,740,740,740,0,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,740,0,0},
-    {0,0,0,0,0,0,0,741,741,741,741,741,741,741,741,741,741,0,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,741,0,0},
-    {0,0,0,0,0,0,0,742,742,742,742,742,742,742,742,742,742,0,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,742,0,0},
-    {0,0,0,0,0,0,0,743,743,743,743,743,743,743,743,743,743,0,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,743,0,0},
-    {0,0,0,0,0,0,0,744,744,744,744,744,744,744,744,744,744,0,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,744,0,0},
-    {0,0,0,0,0,0,0,745,745,745,745,745,745,745,745,745,745,0,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,745,0,0},
-    {0,0,0,0,0,0,0,746,746,746,746,746,746,746,746,746,746,0,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,746,0,0},
-    {0,0,0,0,0,0,0,747,747,747,747,747,747,747,747,747,747,0,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,747,0,0},
-    {0,0,0,0,0,0,0,748,748,748,748,748,748,748,748,748,748,0,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,748,0,0},
-    {0,0,0,0,0,0,0,749,749,749,749,749,749,749,749,749,749,0,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,749,0,0},
-    {0,0,0,0,0,0,0,750,750,750,750,750,750,750,750,750,750,0,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,750,0,0},
-    {0,0,0,0,0,0,0,751,751,751,751,751,751,751,751,751,751,0,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,751,0,0},
-    {0,0,0,0,0,0,0,752,752,752,752,752,752,752,752,752,752,0,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,752,0,0},
-    {0,0,0,0,0,0,0,753,753,753,753,753,753,753,753,753,753,0,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,753,0,0},
-    {0,0,0,0,0,0,0,754,754,754,754,754,754,754,754,754,754,0,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,754,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,756,756,756,756,756,756,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,757,757,757,757,757,757,757,757,757,757,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,759,759,759,759,759,759,759,759,759,759,0,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,759,0,0},
-    {0,0,0,0,0,0,0,760,760,760,760,760,760,760,760,760,760,0,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,760,0,0},
-    {0,761,761,0,0,0,0,762,762,762,762,762,762,762,762,762,762,0,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,762,0,0},
-    {0,761,761,0,0,0,0,763,763,763,763,763,763,763,763,763,763,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,761,761,0,0,0,0,764,764,764,764,764,764,764,764,764,764,0,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,764,0,0},
-    {0,0,0,0,0,0,0,765,765,765,765,765,765,765,765,765,765,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,761,761,0,0,0,0,766,766,766,766,766,766,766,766,766,766,0,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,766,0,0},
-    {0,0,0,0,0,0,0,767,767,767,767,767,767,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,761,761,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,768,768,768,768,768,768,768,768,768,768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,770,770,770,770,770,770,770,770,770,770,0,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,770,0,0},
-    {0,0,0,0,0,0,0,771,771,771,771,771,771,771,771,771,771,0,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,771,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,773,0,774,0,775,0,0,0,0,0,0,0,0,0,0,776,0,0,777,778,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,779,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,780,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,781,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,782,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,783,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,785,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,785,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,786,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,787,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,785,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,788,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,789,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,785,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,790,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,785,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,791,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,785,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,793,794,793,794,793,794,793,794,793,794,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,795,0,0,0,0,0},
-    {0,0,0,0,0,0,0,796,797,797,797,796,797,797,797,796,797,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,797,797,796,797,797,797,796,797,797,797,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,798,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,799,800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,801,800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,802,803,802,804,802,804,802,802,804,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,802,804,802,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,802,805,802,804,802,804,802,802,804,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,806,807,807,808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,806,807,807,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,806,807,807,809,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,806,807,810,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,811,811,811,811,811,811,811,811,811,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,811,811,811,811,811,811,811,811,811,811,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,811,811,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,811,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,811,811,811,811,811,811,811,811,811,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,812,812,813,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,814,814,814,814,814,814,814,814,814,814,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,814,814,814,814,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,815,815,815,815,815,815,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,798,798,798,798,798,798,798,798,798,798,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,817,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,818,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,819,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,820,0,0},
-    {0,821,821,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,821,821,0,0,0,0,822,822,822,822,822,822,822,822,822,822,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,823,823,823,823,823,823,823,823,823,823,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,824,824,824,824,824,824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,825,825,825,825,825,825,825,825,825,825,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,827,828,827,828,827,828,827,828,827,828,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,829,830,830,830,829,830,830,830,829,830,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,830,830,829,830,830,830,829,830,830,830,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,831,832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,833,832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,834,835,834,836,834,836,834,834,836,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,834,836,834,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,834,837,834,836,834,836,834,834,836,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,838,839,839,840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,838,839,839,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,838,839,839,841,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,838,839,842,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,843,843,843,843,843,843,843,843,843,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,843,843,843,843,843,843,843,843,843,843,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,843,843,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,843,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,843,843,843,843,843,843,843,843,843,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,844,844,845,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,846,846,846,846,846,846,846,846,846,846,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,846,846,846,846,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,847,847,847,847,847,847,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,848,848,848,848,848,848,848,848,848,848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,849,849,849,849,849,849,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,850,850,850,850,850,850,850,850,850,850,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,852,853,853,854,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,855,855,855,855,855,855,855,855,855,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,855,855,855,855,855,855,855,855,855,855,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,855,855,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,856,856,857,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,858,858,858,858,858,858,858,858,858,858,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,858,858,858,858,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,859,859,859,859,859,859,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,860,860,860,860,860,860,860,860,860,860,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,862,863,863,863,863,863,863,863,863,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,863,863,863,863,863,863,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,865,0,0,0,865,865,865,865,865,865,865,865,865,865,865,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,866,0,0,0,866,866,866,866,866,866,866,866,866,866,866,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,867,0,0,0,867,867,867,867,867,867,867,867,867,867,867,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,868,0,0,0,868,868,868,868,868,868,868,868,868,868,868,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,870,870,870,870,870,870,870,870,870,870,0,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,870,0,0},
-    {0,0,0,0,0,0,0,871,871,871,871,871,871,871,871,871,871,0,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,871,0,0},
-    {0,0,0,0,0,0,0,872,872,872,872,872,872,872,872,872,872,0,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,872,0,0},
-    {0,0,0,0,0,0,0,873,873,873,873,873,873,873,873,873,873,0,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,873,0,0},
-    {0,0,0,0,0,0,0,874,874,874,874,874,874,874,874,874,874,0,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,874,0,0},
-    {0,0,0,0,0,0,0,875,875,875,875,875,875,875,875,875,875,0,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,875,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,877,877,877,877,878,877,877,877,877,879,877,877,878,0,877,880,0,877,877,877,877,877,877,877,877,877,0,0},
-    {0,0,0,0,0,0,881,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,877,877,877,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,877,877,877,877,877,877,877,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,877,877,877,877,877,877,877,877,877,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,882,0,0,0,0,0,0,0,0,883,0,0,0,0,0,0,884,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,885,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,885,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,885,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,887,887,887,887,887,887,887,887,887,887,0,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,0,0},
-    {0,0,0,0,0,0,0,887,887,887,887,887,887,887,887,887,887,0,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,887,0,0},
-    {889,889,889,889,0,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889},
-    {889,889,889,889,0,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889,889},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,891,0,0,892,0,891,0,0,0,0,0,0,893,0,0,0,0,0,894,0,892,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,895,895,895,895,895,895,895,895,895,895,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,891,891,891,891,891,891,891,891,891,891,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,891,891,891,891,891,891,891,891,891,891,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,896,896,896,896,896,896,896,896,896,896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,892,892,892,892,892,892,892,892,892,892,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,898,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,899,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,900,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,901,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,902,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,903,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,904,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,905,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,906,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,898,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,908,908,908,908,908,908,908,908,908,908,0,908,908,909,910,911,912,908,908,913,908,908,908,914,908,908,915,908,916,917,918,908,908,908,908,908,908,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,919,919,920,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,921,919,919,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,922,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,923,919,919,919,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,919,924,919,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,919,919,925,919,919,919,919,919,919,926,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,919,919,927,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,928,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,923,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,919,919,919,919,919,919,919,919,919,919,0,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,919,929,919,919,919,919,919,919,919,919,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,930,930,930,930,930,930,931,930,932,933,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,934,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,930,930,930,930,930,930,935,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,936,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,930,930,930,937,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,938,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,939,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,930,930,930,940,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,941,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,930,930,930,930,930,930,930,930,930,930,0,930,930,930,930,930,939,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,930,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,942,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,943,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,944,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,945,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,946,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,947,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,945,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,948,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,945,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,949,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,950,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,951,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,952,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,930,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,954,0,0,0,0,955,956,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,957,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,958,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,958,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,959,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,960,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,960,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,962,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,963,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,964,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,965,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,966,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,967,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,968,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,970,970,970,970,970,970,970,970,970,970,0,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,970,0,0},
-    {0,0,0,0,0,0,0,971,971,971,971,971,971,971,971,971,971,0,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,971,0,0},
-    {0,0,0,0,0,0,0,972,972,972,972,972,972,972,972,972,972,0,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,972,0,0},
-    {0,0,0,0,0,0,0,973,973,973,973,973,973,973,973,973,973,0,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,973,0,0},
-    {0,0,0,0,0,0,0,974,974,974,974,974,974,974,974,974,974,0,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,974,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {976,976,976,976,0,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976,976},
-    {977,977,977,977,0,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977,977},
-    {978,978,978,978,0,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978,978},
-    {979,979,979,979,0,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979,979},
-    {980,980,980,980,0,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980,980},
-    {981,981,981,981,0,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981,981},
-    {982,982,982,982,0,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982,982},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,984,0,0,0,985,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,986,0,0,0,0,0,0,0,0,0,0,986,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,986,0,0,0,0,0,0,0,0,986,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,988,0,0,0,0,0,0,0,0,0,0,0,0,988,0,0,988,988,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,990,0,0,0,0,990,0,0,0,0,0,0,990,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,992,0,992,0,0,993,0,0,0,0,0,0,0,0,0,0,0,0,994,995,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,996,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,996,0,0,0,0,0,0,0,0,0,996,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,996,0,0,0,0,0,0,0,0,0,0,0,996,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,996,0,0,0,996,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,998,0,0,0,0,0,998,998,0,0,0,0,998,0,0,0,0,998,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,1001,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,1002,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,1003,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1005,0,1006,0,1007,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1008,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1009,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1010,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1011,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1012,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1013,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1014,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1015,0,0,0,0,0,0,1016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1017,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1018,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1019,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1020,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1021,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1019,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1014,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1019,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1022,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1019,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1024,0,0,0,1024,0,0,0,0,0,0,0,0,0,1024,1024,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1026,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1026,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1028,0,0,0,0,0,0,0,1029,0,0,0,1030,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1031,0,0,0,0,0,0,1032,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1033,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1032,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1034,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1035,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1035,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1036,0,0,0,1037,0,0,0,0,0,0,0,1038,0,0,1039,0,0,0,1040,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1041,1042,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1032,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1043,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1044,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1042,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1035,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1035,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1035,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1035,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1046,1046,1046,1046,1046,1046,1046,1046,1046,1046,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1047,1047,1047,1047,1047,1047,1047,1047,1047,1047,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1048,1048,1048,1048,1048,1048,1048,1048,1048,1048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1049,1049,1049,1049,1049,1049,1049,1049,1049,1049,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1050,1050,1050,1050,1050,1050,1050,1050,1050,1050,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1051,1051,1051,1051,1051,1051,1051,1051,1051,1051,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,0,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,1053,0,0},
-    {0,0,0,0,0,0,0,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,0,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,1054,0,0},
-    {0,0,0,0,0,0,0,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,0,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,1055,0,0},
-    {0,0,0,0,0,0,0,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,0,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,1056,0,0},
-    {0,0,0,0,0,0,0,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,0,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,1057,0,0},
-    {0,0,0,0,0,0,0,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,0,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,1058,0,0},
-    {0,0,0,0,0,0,0,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,0,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,1059,0,0},
-    {0,0,0,0,0,0,0,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,0,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,1060,0,0},
-    {0,0,0,0,0,0,0,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,0,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,1061,0,0},
-    {0,0,0,0,0,0,0,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,0,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,1062,0,0},
-    {0,0,0,0,0,0,0,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,0,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,1063,0,0},
-    {0,0,0,0,0,0,0,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,0,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,1064,0,0},
-    {0,0,0,0,0,0,0,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,0,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,1065,0,0},
-    {0,0,0,0,0,0,0,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,0,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,1066,0,0},
-    {0,0,0,0,0,0,0,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,0,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,1067,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,0,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,1069,0,0},
-    {0,0,0,0,0,0,0,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,0,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,1070,0,0},
-    {0,0,0,0,0,0,0,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,0,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,1071,0,0},
-    {0,0,0,0,0,0,0,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,0,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,1072,0,0},
-    {0,0,0,0,0,0,0,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,0,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,1073,0,0},
-    {0,0,0,0,0,0,0,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,0,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,1074,0,0},
-    {0,0,0,0,0,0,0,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,0,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,1075,0,0},
-    {0,0,0,0,0,0,0,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,0,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,1076,0,0},
-    {0,0,0,0,0,0,0,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,0,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,1077,0,0},
-    {0,0,0,0,0,0,0,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,0,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,1078,0,0},
-    {0,0,0,0,0,0,0,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,0,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,1079,0,0},
-    {0,0,0,0,0,0,0,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,0,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,1080,0,0},
-    {0,0,0,0,0,0,0,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,0,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,1081,0,0},
-    {0,0,0,0,0,0,0,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,0,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,1082,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,0,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,1084,0,0},
-    {0,0,0,0,0,0,0,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,0,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,1085,0,0},
-    {0,0,0,0,0,0,0,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,0,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,1086,0,0},
-    {0,0,0,0,0,0,0,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,0,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,1087,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1089,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1090,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1091,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1092,1092,1092,1092,1092,1092,1092,1092,1092,1092,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1093,1093,1093,1093,1093,1093,1093,1093,1093,1093,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,0,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,1095,0,0},
-    {0,0,0,0,0,0,0,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,0,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,1096,0,0},
-    {0,0,0,0,0,0,0,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,0,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,1097,0,0},
-    {0,0,0,0,0,0,0,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,0,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,1098,0,0},
-    {0,0,0,0,0,0,0,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,0,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,1099,0,0},
-    {0,0,0,0,0,0,0,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,0,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,1100,0,0},
-    {0,0,0,0,0,0,0,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,0,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,1101,0,0},
-    {0,0,0,0,0,0,0,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,0,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,1102,0,0},
-    {0,0,0,0,0,0,0,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,0,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,1103,0,0},
-    {0,0,0,0,0,0,0,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,0,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,1104,0,0},
-    {0,0,0,0,0,0,0,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,0,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,1105,0,0},
-    {0,0,0,0,0,0,0,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,0,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,1106,0,0},
-    {0,0,0,0,0,0,0,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,0,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,1107,0,0},
-    {0,0,0,0,0,0,0,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,0,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,1108,0,0},
-    {0,0,0,0,0,0,0,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,0,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,1109,0,0},
-    {0,0,0,0,0,0,0,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,0,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,1110,0,0},
-    {0,0,0,0,0,0,0,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,0,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,1111,0,0},
-    {0,0,0,0,0,0,0,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,0,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,1112,0,0},
-    {0,0,0,0,0,0,0,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,0,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,1113,0,0},
-    {0,0,0,0,0,0,0,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,0,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,1114,0,0},
-    {0,0,0,0,0,0,0,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,0,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,1115,0,0},
-    {0,0,0,0,0,0,0,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,0,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,1116,0,0},
-    {0,0,0,0,0,0,0,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,0,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,1117,0,0},
-    {0,0,0,0,0,0,0,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,0,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,1118,0,0},
-    {0,0,0,0,0,0,0,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,0,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,1119,0,0},
-    {0,0,0,0,0,0,0,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,0,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,1120,0,0},
-    {0,0,0,0,0,0,0,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,0,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,1121,0,0},
-    {0,0,0,0,0,0,0,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,0,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,1122,0,0},
-    {0,0,0,0,0,0,0,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,0,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,1123,0,0},
-    {0,0,0,0,0,0,0,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,0,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,1124,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,0,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,1126,0,0},
-    {0,0,0,0,0,0,0,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,0,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,1127,0,0},
-    {0,0,0,0,0,0,0,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,0,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,1128,0,0},
-    {0,0,0,0,0,0,0,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,0,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,1129,0,0},
-    {0,0,0,0,0,0,0,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,0,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,1130,0,0},
-    {0,0,0,0,0,0,0,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,0,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,1131,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,1133,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,1134,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,1135,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,1136,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,1137,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,1138,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,1139,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,1140,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1142,0,0,0,0,0,0,1143,0,0,0,0,0,0,0,1144,1145,0,0,0,1146,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,1147,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1148,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1149,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1150,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1151,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1153,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1154,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1155,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1156,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1157,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1158,0,0,0,0,0,0,1159,0,0,1160,0,0,0,0,1161,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1162,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1163,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1164,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1165,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1166,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1167,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1169,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1170,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1171,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,1172,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1173,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1157,1174,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1175,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1177,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1178,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1179,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1180,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1182,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1183,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1184,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1185,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0,1186,0,0,0,0,1179,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1187,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1142,0,0,0,0,0,0,1143,0,0,0,0,0,0,0,1144,1145,0,0,0,1146,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1188,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1189,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1190,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1191,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1192,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1193,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1181,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1194,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1195,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1192,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,1197,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,1198,0,0},
-    {0,0,0,0,0,0,0,1199,1199,1199,1199,1199,1199,1199,1199,1199,1199,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1200,1200,1200,1200,1200,1200,1200,1200,1200,1200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1201,1201,1201,1201,1201,1201,1201,1201,1201,1201,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1202,1202,1202,1202,1202,1202,1202,1202,1202,1202,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1203,1203,1203,1203,1203,1203,1203,1203,1203,1203,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1204,1204,1204,1204,1204,1204,1204,1204,1204,1204,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1205,1205,1205,1205,1205,1205,1205,1205,1205,1205,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1206,1206,1206,1206,1206,1206,1206,1206,1206,1206,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,0,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,0,0},
-    {0,1209,1209,0,0,0,0,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,0,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,1208,0,0},
-    {0,1209,1209,0,0,0,0,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,0,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,0,0},
-    {0,0,0,0,0,0,0,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,0,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,1210,0,0},
-    {0,0,0,0,0,0,0,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,0,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,0,0},
-    {0,0,0,0,0,0,0,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,0,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,1212,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1214,0,0,0,0,1215,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1217,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1218,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1219,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1220,1220},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1221,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1220,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1223,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1224,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1225,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1226,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1228,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1229,1229,1229,1229,1229,1229,1229,1229,1229,1229,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1230,1230,1230,1230,1230,1230,1230,1230,1230,1230,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1231,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1232,1232,1232,1232,1232,1232,1232,1232,1232,1232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1233,1233,1233,1233,1233,1233,1233,1233,1233,1233,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1235,0,0,0,0,0,0,0,0,0,0,0,0,1235,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1236,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1237,0,0,0,0,0,0,0,0,0,0},
-    {0,1238,1238,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1238,1238,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1239,0,0,0,0,0,0,0,1239,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1241,0,0,0,0,0,0,0,0},
-    {0,1242,1242,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1242,1242,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1243,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1244,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1245,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1246,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1247,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1248,0,0,0,0,0,0,0,0,0,0,0,0,0,1249,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1250,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1251,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1251,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1253,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1255,1255,1255,1255,1255,1255,1255,1255,1255,1255,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1256,1256,1256,1256,1256,1256,1256,1256,1256,1256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1257,1257,1257,1257,1257,1257,1257,1257,1257,1257,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1259,1259,1259,1259,1259,1259,1259,1259,1259,1260,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1261,1261,1261,1261,1261,1261,1261,1261,1261,1261,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1262,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1263,1263,1263,1263,1263,1263,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1265,1265,1265,1265,1265,1265,1265,1265,1265,1265,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1266,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1267,1267,1267,1267,1267,1267,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1268,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1269,1269,1269,1269,1269,1269,1269,1269,1269,1269,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1269,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1270,0,0,0,0,1270,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1272,1273,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1274,1274,1274,1274,1274,1274,1274,1274,1274,1274,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1274,1274,1274,1274,1274,1274,1274,1274,1275,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1276,1276,1276,1276,1276,1276,1276,1276,1276,1276,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1277,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1278,1278,1278,1278,1278,1278,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1279,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1280,1280,1280,1280,1280,1280,1280,1280,1280,1280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1281,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1282,1282,1282,1282,1282,1282,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1283,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1284,1284,1284,1284,1284,1284,1284,1284,1284,1284,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1284,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1285,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1285,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1287,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1288,1288,1288,1288,1288,1288,1288,1288,1288,1288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1289,1289,1289,1289,1289,1289,1289,1289,1289,1289,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1290,1290,1290,1290,1290,1290,1290,1290,1290,1290,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1291,1291,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1291,1291,0,0,0,0,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,0,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,1292,0,0},
-    {0,0,0,0,0,0,0,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,0,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,1293,0,0},
-    {0,0,0,0,0,0,0,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,0,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,1294,0,0},
-    {0,0,0,0,0,0,0,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,0,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,1295,0,0},
-    {0,0,0,0,0,0,0,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,0,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,1296,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1298,1299,1298,1299,1298,1299,1298,1299,1298,1299,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1300,1301,1301,1301,1300,1301,1301,1301,1300,1301,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1301,1301,1300,1301,1301,1301,1300,1301,1301,1301,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1302,1303,1302,1303,1302,1303,1302,1303,1302,1303,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1304,1303,1302,1303,1302,1303,1302,1303,1302,1303,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1305,1306,1306,1306,1305,1306,1306,1306,1305,1306,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1306,1306,1305,1306,1306,1306,1305,1306,1306,1306,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1306,1306,1306,1306,1305,1306,1306,1306,1305,1306,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1307,1308,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1309,1308,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1310,1311,1310,1312,1310,1312,1310,1310,1312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1310,1312,1310,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1310,1313,1310,1312,1310,1312,1310,1310,1312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1314,1315,1315,1316,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1314,1315,1315,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1314,1315,1315,1317,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1314,1315,1318,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1319,1319,1319,1319,1319,1319,1319,1319,1319,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1319,1319,1319,1319,1319,1319,1319,1319,1319,1319,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1319,1319,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1319,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1319,1319,1319,1319,1319,1319,1319,1319,1319,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1320,1320,1321,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1322,1322,1322,1322,1322,1322,1322,1322,1322,1322,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1322,1322,1322,1322,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1323,1323,1323,1323,1323,1323,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1324,1324,1324,1324,1324,1324,1324,1324,1324,1324,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1325,1325,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1325,1325,0,0,0,0,1326,1327,1326,1327,1326,1327,1326,1327,1326,1327,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1328,1329,1329,1329,1328,1329,1329,1329,1328,1329,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1329,1329,1328,1329,1329,1329,1328,1329,1329,1329,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1330,1331,1330,1331,1330,1331,1330,1331,1330,1331,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1332,1331,1330,1331,1330,1331,1330,1331,1330,1331,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1333,1334,1334,1334,1333,1334,1334,1334,1333,1334,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1334,1334,1333,1334,1334,1334,1333,1334,1334,1334,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1334,1334,1334,1334,1333,1334,1334,1334,1333,1334,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1335,1336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1337,1336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1338,1339,1338,1340,1338,1340,1338,1338,1340,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1338,1340,1338,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1338,1341,1338,1340,1338,1340,1338,1338,1340,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1342,1343,1343,1344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1342,1343,1343,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1342,1343,1343,1345,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1342,1343,1346,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1347,1347,1347,1347,1347,1347,1347,1347,1347,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1347,1347,1347,1347,1347,1347,1347,1347,1347,1347,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1347,1347,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1347,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1347,1347,1347,1347,1347,1347,1347,1347,1347,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1348,1348,1349,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1350,1350,1350,1350,1350,1350,1350,1350,1350,1350,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1350,1350,1350,1350,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1351,1351,1351,1351,1351,1351,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1352,1352,1352,1352,1352,1352,1352,1352,1352,1352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1354,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1355,1355,1355,1355,1355,1355,1355,1355,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1356,1356,1356,1356,1356,1356,1356,1356,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1357,1357,1357,1357,1357,1357,1357,1357,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1358,1358,1358,1358,1358,1358,1358,1358,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1360,0,1361,0,1362,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1363,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1364,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1363,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1365,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1365,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,1367,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,1368,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,1369,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,1370,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,1371,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,1372,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,1373,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,1374,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,1375,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,1376,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,0,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,1378,0,0},
-    {0,0,0,0,0,0,0,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,0,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,1379,0,0},
-    {0,0,0,0,0,0,0,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,0,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,1380,0,0},
-    {0,0,0,0,0,0,0,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,0,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,1381,0,0},
-    {0,0,0,0,0,0,0,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,0,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,1382,0,0},
-    {0,0,0,0,0,0,0,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,0,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,1383,0,0},
-    {0,0,0,0,0,0,0,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,0,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,1384,0,0},
-    {0,0,0,0,0,0,0,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,0,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,1385,0,0},
-    {0,0,0,0,0,0,0,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,0,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,1386,0,0},
-    {0,0,0,0,0,0,0,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,0,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,1387,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1389,1389,1389,1389,1389,1389,1389,1389,1389,1389,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1390,1390,1390,1390,1390,1390,1390,1390,1390,1390,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1391,1391,1391,1391,1391,1391,1391,1391,1391,1391,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,1392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1393,1393,1393,1393,1393,1393,1393,1393,1393,1393,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1394,1394,1394,1394,1394,1394,1394,1394,1394,1394,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1395,1395,1395,1395,1395,1395,1395,1395,1395,1395,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,0,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,1397,0,0},
-    {0,0,0,0,0,0,0,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,0,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,1398,0,0},
-    {0,0,0,0,0,0,0,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,0,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,1399,0,0},
-    {0,0,0,0,0,0,0,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,0,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,1400,0,0},
-    {0,0,0,0,0,0,0,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,0,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,1401,0,0},
-    {0,0,0,0,0,0,0,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,0,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,1402,0,0},
-    {0,0,0,0,0,0,0,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,0,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,1403,0,0},
-    {0,0,0,0,0,0,0,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,0,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,1404,0,0},
-    {0,0,0,0,0,0,0,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,0,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,1405,0,0},
-    {0,0,0,0,0,0,0,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,0,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,1406,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1408,1409,1410,1410,0,0,0,0,0,0,0,1408,0,0,1410,0,0,0,1411,1411,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1412,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1412,1412,1412,1412,1412,1412,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1412,1412,1412,1412,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1412,1412,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1413,1414,1415,1415,0,0,0,0,0,0,0,1413,0,0,1415,0,0,0,1416,1416,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1417,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1417,1417,1417,1417,1417,1417,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1417,1417,1417,1417,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1417,1417,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1418,1419,1420,1420,0,0,0,0,0,0,0,1418,0,0,1420,0,0,0,1421,1421,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1422,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1422,1422,1422,1422,1422,1422,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1422,1422,1422,1422,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1422,1422,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1423,1424,1425,1425,0,0,0,0,0,0,0,1423,0,0,1425,0,0,0,1426,1426,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1427,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1427,1427,1427,1427,1427,1427,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1427,1427,1427,1427,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1427,1427,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1428,1429,1430,1430,0,0,0,0,0,0,0,1428,0,0,1430,0,0,0,1431,1431,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1432,1432,1432,1432,1432,1432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1432,1432,1432,1432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1432,1432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1433,1434,1435,1435,0,0,0,0,0,0,0,1433,0,0,1435,0,0,0,1436,1436,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1437,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1437,1437,1437,1437,1437,1437,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1437,1437,1437,1437,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1437,1437,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1438,1439,1440,1440,0,0,0,0,0,0,0,1438,0,0,1440,0,0,0,1441,1441,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1442,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1442,1442,1442,1442,1442,1442,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1442,1442,1442,1442,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1442,1442,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1443,1444,1445,1445,0,0,0,0,0,0,0,1443,0,0,1445,0,0,0,1446,1446,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1447,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1447,1447,1447,1447,1447,1447,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1447,1447,1447,1447,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1447,1447,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1449,1449,1449,1449,1449,0,0,1449,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1451,0,0,0,0,1451,0,0,0,0,0,0,1452,0,0,0,0,0,1452,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1453,1453,1453,1453,1453,1453,1453,1453,1453,1453,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1451,1451,1451,1451,1451,1451,1451,1451,1451,1451,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1454,1454,1454,1454,1454,1454,1454,1454,1454,1454,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1455,1455,1455,1455,1455,1455,1455,1455,1455,1455,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1456,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1457,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,0,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,1459,0,0},
-    {0,0,0,0,0,0,0,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,0,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,1460,0,0},
-    {0,0,0,0,0,0,0,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,0,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,1461,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1463,1463,1463,1463,1463,1463,1463,1463,1463,1463,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1464,1464,1464,1464,1464,1464,1464,1464,1464,1464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1465,1465,1465,1465,1465,1465,1465,1465,1465,1465,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1466,1466,1466,1466,1466,1466,1466,1466,1466,1466,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,0,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,1468,0,0},
-    {0,0,0,0,0,0,0,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,0,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,1469,0,0},
-    {0,0,0,0,0,0,0,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,0,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,1470,0,0},
-    {0,0,0,0,0,0,0,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,0,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,1471,0,0},
-    {0,0,0,0,0,0,0,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,0,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,0,0},
-    {0,0,0,0,0,0,0,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,0,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,1473,0,0},
-    {0,0,0,0,0,0,0,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,0,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,1474,0,0},
-    {0,0,0,0,0,0,0,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,0,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,1475,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,0,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,1477,0,0},
-    {0,0,0,0,0,0,0,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,0,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,1478,0,0},
-    {0,0,0,0,0,0,0,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,0,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,1479,0,0},
-    {0,0,0,0,0,0,0,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,0,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,1480,0,0},
-    {0,0,0,0,0,0,0,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,0,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,1481,0,0},
-    {0,0,0,0,0,0,0,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,0,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,1482,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1484,1485,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1486,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1487,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1488,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1488,0,0,0,0,0,0,0,0,0,0,0,0,0,1488,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1489,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1488,0,0,0,0,0,0,0,0,0,0,1490,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1491,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1492,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1494,1494,1494,1494,1494,1494,1494,1494,1494,1494,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1495,1495,1495,1495,1495,1495,1495,1495,1495,1495,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1496,0,0,0,0,0,0,0,0,1496,0,0,0,0,0,1496,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,0,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,1498,0,0},
-    {0,0,0,0,0,0,0,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,0,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,1499,0,0},
-    {0,0,0,0,0,0,0,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,0,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,1500,0,0},
-    {0,0,0,0,0,0,0,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,0,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,1501,0,0},
-    {0,0,0,0,0,0,0,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,0,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,1502,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1504,0,0,0,0,0,0,0,0,0,0,0,0,1504,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1505,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1506,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1508,0,0,0,0,0,0,0,1508,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1509,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1510,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {1512,1512,1512,1512,0,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512,1512},
-    {1513,1513,1513,1513,0,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513},
-    {1513,1513,1513,1513,0,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513,1513},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1515,0,0,0,0,0,0,0,0,0,0,0,0,1515,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1516,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1517,0,0,0,0,0,0,0,0,0,0},
-    {0,1518,1518,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1518,1518,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1519,0,0,0,0,0,0,0,1519,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1521,0,0,0,0,0,0,0,0},
-    {0,1522,1522,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1523,0,0,0,0,0,0,0,0,0,0,0,0,1523,0,0,0,0,0,0},
-    {0,1522,1522,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1524,0,0,0,0,0,0,0,0,0,0,0,0,1523,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1525,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1526,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1527,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1528,0,1527,0,0,0,0,0,0,0,0,0,0},
-    {0,1529,1529,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1530,0,0,0,0,0,0,0,0,0},
-    {0,1529,1529,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1531,0,0,0,0,0,0,0,1531,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1532,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1533,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1534,0,0,0,0,0,0,0,0,0,0,0,0,0,1535,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1536,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1537,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1538,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1539,1539,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1540,0,0,0,0,0,0,0,0,0,0,0,0,1540,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1538,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1523,0,0,0,0,0,0,0,0,0,0,0,0,1523,0,0,0,0,0,0},
-    {0,1539,1539,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1541,0,0,0,0,0,0,0,0,0,0,0,0,1540,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1542,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1543,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1544,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1545,0,1544,0,0,0,0,0,0,0,0,0,0},
-    {0,1546,1546,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1547,0,0,0,0,0,0,0,0,0},
-    {0,1546,1546,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1548,0,0,0,0,0,0,0,1548,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1549,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1550,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1551,0,0,0,0,0,0,0,0,0,0,0,0,0,1552,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1553,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1554,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1555,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1556,1556,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1555,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1540,0,0,0,0,0,0,0,0,0,0,0,0,1540,0,0,0,0,0,0},
-    {0,1556,1556,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1557,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1558,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1559,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1560,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1561,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1562,0,0,0,0,0,0,0,0,0,0,0,0,0,1563,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1564,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1565,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1565,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1567,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1568,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1569,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1570,0,0,0},
-    {0,0,0,0,0,0,0,0,1571,1571,1571,1571,1571,1571,1571,1571,1571,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1572,1572,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1572,1572,0,0,0,0,1573,1573,1574,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1575,1575,1575,1575,1575,1575,1575,1575,1575,1575,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1575,1575,1575,1575,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1576,1576,1576,1576,1576,1576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1577,1577,1577,1577,1577,1577,1577,1577,1577,1577,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1579,1579,1579,1579,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1580,1580,1580,1580,1580,1580,1580,1580,1580,1580,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1581,0,0,0,0,0,0,0,0,1581,0,0,0,0,0,1581,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1583,1583,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1584,0,0},
-    {0,0,0,0,0,0,0,1585,1585,1585,1585,1585,1585,1585,1585,1585,1585,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1584,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1586,0,0},
-    {0,0,0,0,0,0,0,1587,1587,1587,1587,1587,1587,1587,1587,1587,1587,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1587,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1589,0,0,0,0,0,0,0,1590,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1591,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1592,0,0,0,0,0,0,0,1593,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1594,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1594,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1594,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,1596,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,1597,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,1598,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,1599,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1602,0,0,0,0,0,0,0,0,0,1602,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1603,0,0,0,0,0,0,0,0,0,1603,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,1605,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,1606,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,1607,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,1608,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,1609,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,1610,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,1611,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,1612,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,1613,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,1614,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,1615,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,1616,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1618,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1619,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1620,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1621,1621,1621,1621,1621,1621,1621,1621,1621,1621,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1622,1622,1622,1622,1622,1622,1622,1622,1622,1622,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,0,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,1624,0,0},
-    {0,0,0,0,0,0,0,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,0,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,1625,0,0},
-    {0,1626,1626,0,0,0,0,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,0,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,1627,0,0},
-    {0,1626,1626,0,0,0,0,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,0,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,1628,0,0},
-    {0,1626,1626,0,0,0,0,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,0,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,1629,0,0},
-    {0,0,0,0,0,0,0,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,0,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,1630,0,0},
-    {0,1626,1626,0,0,0,0,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,0,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,1631,0,0},
-    {0,1632,1632,0,0,0,0,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,0,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,1633,0,0},
-    {0,1626,1626,0,0,0,0,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,0,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,1634,0,0},
-    {0,1632,1632,0,0,0,0,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,0,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,1636,0,0},
-    {0,1632,1632,0,0,0,0,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,0,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,1637,0,0},
-    {0,1626,1626,0,0,0,0,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,0,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,1638,0,0},
-    {0,0,0,0,0,0,0,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,0,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,0,0},
-    {0,0,0,0,0,0,0,1639,1639,1639,1639,1639,1639,1639,1639,1639,1639,0,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,1640,0,0},
-    {0,1632,1632,0,0,0,0,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,0,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,1641,0,0},
-    {0,1626,1626,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1642,1642,0,0,0,0,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,0,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,0,0},
-    {0,1644,1644,0,0,0,0,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,0,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,1643,0,0},
-    {0,1632,1632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1642,1642,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,1645,0,0},
-    {0,1642,1642,0,0,0,0,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,0,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,1646,0,0},
-    {0,1644,1644,0,0,0,0,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,0,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,1635,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,1647,0,0},
-    {0,1642,1642,0,0,0,0,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,0,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,1648,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1642,1642,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1650,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1651,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1652,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1653,1653,1653,1653,1653,1653,1653,1653,1653,1653,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1654,1654,1654,1654,1654,1654,1654,1654,1654,1654,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1656,1656,0,0,0,0,1657,1657,1657,1657,1657,1657,1657,1657,1657,1657,0,1658,0,1658,1658,1658,0,1658,0,1658,0,0,0,1658,1658,1658,1658,0,1658,1658,1658,0,1658,1658,0,0,0,0,0},
-    {0,1656,1656,0,0,0,0,1657,1657,1657,1657,1657,1657,1657,1657,1657,1657,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1659,1659,1659,1659,1659,1659,1659,1659,1659,1659,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1656,1656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1660,0,0,1660,1660,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1656,1656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,0,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,1662,0,0},
-    {0,0,0,0,0,0,0,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,0,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,1663,0,0},
-    {0,0,0,0,0,0,0,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,0,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,0,0},
-    {0,0,0,0,0,0,0,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,0,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,1665,0,0},
-    {0,0,0,0,0,0,0,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,0,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,1666,0,0},
-    {0,0,0,0,0,0,0,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,0,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,1667,0,0},
-    {0,0,0,0,0,0,0,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,0,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,1668,0,0},
-    {0,0,0,0,0,0,0,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,0,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,1669,0,0},
-    {0,0,0,0,0,0,0,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,0,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,1670,0,0},
-    {0,0,0,0,0,0,0,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,0,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,1671,0,0},
-    {0,0,0,0,0,0,0,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,0,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,1672,0,0},
-    {0,0,0,0,0,0,0,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,0,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,1673,0,0},
-    {0,0,0,0,0,0,0,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,0,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,1674,0,0},
-    {0,0,0,0,0,0,0,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,0,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,1675,0,0},
-    {0,0,0,0,0,0,0,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,0,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,1676,0,0},
-    {0,0,0,0,0,0,0,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,0,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,1677,0,0},
-    {0,0,0,0,0,0,0,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,0,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,1678,0,0},
-    {0,0,0,0,0,0,0,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,0,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,1679,0,0},
-    {0,0,0,0,0,0,0,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,0,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,1680,0,0},
-    {0,0,0,0,0,0,0,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,0,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,1681,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1683,1683,1683,1683,1683,1683,1683,1683,1683,1683,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1684,1684,1684,1684,1684,1684,1684,1684,1684,1684,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1685,1685,1685,1685,1685,1685,1685,1685,1685,1685,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,1686,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1687,1687,1687,1687,1687,1687,1687,1687,1687,1687,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1688,1688,1688,1688,1688,1688,1688,1688,1688,1688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1690,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1691,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1692,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1693,1693,1693,1693,1693,1693,1693,1693,1693,1693,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1694,1694,1694,1694,1694,1694,1694,1694,1694,1694,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1696,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1697,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1698,0,0,0,0,0,0,1699,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1700,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1700,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,1702,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,1703,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,1704,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,1705,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,1706,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,1707,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,1708,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,1709,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,1710,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,1711,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,1712,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,1713,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1715,0,0,0,0,1715,0,0,0,0,0,0,1716,0,0,0,0,0,1716,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1717,1717,1717,1717,1717,1717,1717,1717,1717,1717,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1715,1715,1715,1715,1715,1715,1715,1715,1715,1715,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1718,1718,1718,1718,1718,1718,1718,1718,1718,1718,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1719,1719,1719,1719,1719,1719,1719,1719,1719,1719,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1720,1720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1720,1720,0,0,0,0,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,0,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,1721,0,0},
-    {0,0,0,0,0,0,0,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,0,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,1722,0,0},
-    {0,0,0,0,0,0,0,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,0,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,1723,0,0},
-    {0,0,0,0,0,0,0,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,0,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,1724,0,0},
-    {0,0,0,0,0,0,0,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,0,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,1725,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1727,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1728,1728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1728,1728,0,0,0,0,0,1729,1729,1729,1729,1729,1729,1729,1729,1729,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {1731,1731,1731,1731,0,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731,1731},
-    {1732,1732,1732,1732,0,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732,1732},
-    {1733,1733,1733,1733,0,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733,1733},
-    {1734,1734,1734,1734,0,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734},
-    {1734,1734,1734,1734,0,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734,1734},
-    {0,0,0,0,0,0,0,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,0,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,1736,0,0},
-    {0,0,0,0,0,0,0,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,0,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,1737,0,0},
-    {0,0,0,0,0,0,0,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,0,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,1738,0,0},
-    {0,0,0,0,0,0,0,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,0,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,1739,0,0},
-    {0,0,0,0,0,0,0,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,0,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,1740,0,0},
-    {0,0,0,0,0,0,0,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,0,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,1741,0,0},
-    {0,0,0,0,0,0,0,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,0,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,1742,0,0},
-    {0,0,0,0,0,0,0,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,0,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,1743,0,0},
-    {0,0,0,0,0,0,0,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,0,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,1744,0,0},
-    {0,0,0,0,0,0,0,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,0,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,1745,0,0},
-    {0,0,0,0,0,0,0,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,0,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,1746,0,0},
-    {0,0,0,0,0,0,0,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,0,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,1747,0,0},
-    {0,0,0,0,0,0,0,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,0,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,1748,0,0},
-    {0,0,0,0,0,0,0,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,0,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,1749,0,0},
-    {0,0,0,0,0,0,0,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,0,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,1750,0,0},
-    {0,0,0,0,0,0,0,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,0,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,1751,0,0},
-    {0,0,0,0,0,0,0,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,0,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,1752,0,0},
-    {0,0,0,0,0,0,0,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,0,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,1753,0,0},
-    {0,0,0,0,0,0,0,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,0,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,1754,0,0},
-    {0,0,0,0,0,0,0,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,0,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,1755,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1757,1757,1757,1757,1757,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1759,1759,1759,1759,1759,1759,1759,1759,1759,1759,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1760,1760,1760,1760,1760,1760,1760,1760,1760,1760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1761,0,0,0,0,0,0,0,0,1761,0,0,0,0,0,1761,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1762,0,0,0,0,0,0,0,0,1762,0,0,0,0,0,1762,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1764,1764,1764,1764,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1766,0,1767,0,0,0,0,0,1768,1769,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1769,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1766,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1771,0,0,0,0,0,1772,1773,0,0,0,0,0,0,0,0,1774,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1772,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1773,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1774,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,0,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,1776,0,0},
-    {0,0,0,0,0,0,0,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,0,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,1777,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,1779,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,1780,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,1781,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,1782,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,1783,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,0,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,1785,0,0},
-    {0,0,0,0,0,0,0,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,0,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,1786,0,0},
-    {0,0,0,0,0,0,0,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,0,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,1787,0,0},
-    {0,0,0,0,0,0,0,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,0,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,1788,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1790,0,1790,0,1791,0,0,1791,1792,0,0,1791,0,1793,0,1792,0,0,1791,0,0,0,0,1792,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1794,1795,1794,1796,1797,0,1796,1797,1798,0,0,1797,0,0,0,1798,0,0,1797,0,1795,1795,0,1798,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1797,1795,1797,1796,1797,0,1796,1797,0,0,0,1797,0,0,0,0,0,0,1797,0,1795,1795,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1798,0,1798,0,0,0,0,0,1798,0,0,0,0,0,0,1798,0,0,0,0,0,0,0,1798,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1799,1795,1799,1796,1799,0,1796,1799,1793,0,0,1799,0,0,0,1793,0,0,1799,0,1795,1795,0,1793,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1800,1800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1799,1795,1799,1796,1799,0,1796,1799,0,0,0,1799,0,0,0,0,0,0,1799,0,1795,1795,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1793,0,1793,0,0,0,0,0,1793,0,0,0,0,0,0,1793,0,0,0,0,0,0,0,1793,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1801,1795,1801,1796,1801,0,1796,1801,0,0,0,1801,0,0,0,0,0,0,1801,0,1795,1795,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1802,0,1803,0,0,1803,0,0,0,0,0,0,0,0,0,0,0,0,0,1802,1802,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1804,1795,1804,1796,1804,0,1796,1804,0,0,0,1804,0,0,0,0,0,0,1804,0,1795,1795,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1805,1805,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1805,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1806,1795,1806,1796,1806,0,1796,1806,0,0,0,1806,0,0,0,0,0,0,1806,0,1795,1795,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1807,0,1808,0,0,1808,0,0,0,0,0,0,0,0,0,0,0,0,0,1807,1807,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1795,0,1796,0,0,1796,0,0,0,0,0,0,0,0,0,0,0,0,0,1795,1795,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1809,1809,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1809,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1810,0,1811,0,0,1811,0,0,0,0,0,0,0,0,0,0,0,0,0,1810,1810,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1812,1812,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1812,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1813,0,1814,0,0,1814,0,0,0,0,0,0,0,0,0,0,0,0,0,1813,1813,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1815,1815,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1815,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1816,0,1817,0,0,1817,0,0,0,0,0,0,0,0,0,0,0,0,0,1816,1816,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1818,1818,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1818,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1819,0,1820,0,0,1820,0,0,0,0,0,0,0,0,0,0,0,0,0,1819,1819,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1821,1821,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1821,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1822,0,1823,0,0,1823,0,0,0,0,0,0,0,0,0,0,0,0,0,1822,1822,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1793,1793,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1793,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1825,0,0,0,0,1825,0,0,0,0,0,0,1826,0,0,0,0,0,1826,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1827,1827,1827,1827,1827,1827,1827,1827,1827,1827,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1825,1825,1825,1825,1825,1825,1825,1825,1825,1825,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1828,1828,1828,1828,1828,1828,1828,1828,1828,1828,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1829,1829,1829,1829,1829,1829,1829,1829,1829,1829,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1830,1830,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,0,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,1832,0,0},
-    {0,0,0,0,0,0,0,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,0,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,1833,0,0},
-    {0,0,0,0,0,0,0,1834,1834,1834,1834,1834,1834,1834,1834,1834,1834,0,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,1835,0,0},
-    {0,0,0,0,0,0,0,1836,1836,1836,1836,1836,1836,1836,1836,1836,1836,0,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,1837,0,0},
-    {0,0,0,0,0,0,0,1836,1836,1836,1836,1836,1836,1836,1836,1836,1836,0,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,1838,0,0},
-    {0,0,0,0,0,0,0,1839,1839,1839,1839,1839,1839,1839,1839,1839,1839,0,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,1840,0,0},
-    {0,0,0,0,0,0,0,1839,1839,1839,1839,1839,1839,1839,1839,1839,1839,0,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,0,0},
-    {0,0,0,0,0,0,0,1839,1839,1839,1839,1839,1839,1839,1839,1839,1839,0,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,1841,0,0},
-    {0,0,0,0,0,0,0,1842,1842,1842,1842,1842,1842,1842,1842,1842,1842,0,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,0,0},
-    {0,0,0,0,0,0,0,1842,1842,1842,1842,1842,1842,1842,1842,1842,1842,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1842,1842,1842,1842,1842,1842,1842,1842,1842,1842,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,1843,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1845,0,0,1845,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1846,1846,1846,1846,1846,1846,1846,1846,1846,1846,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1847,1847,1847,1847,1847,1847,1847,1847,1847,1847,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1848,1848,1848,1848,1848,1848,1848,1848,1848,1848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1849,1849,1849,1849,1849,1849,1849,1849,1849,1849,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1850,1850,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1850,1850,0,0,0,0,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,0,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,1851,0,0},
-    {0,0,0,0,0,0,0,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,0,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,1852,0,0},
-    {0,0,0,0,0,0,0,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,0,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,1853,0,0},
-    {0,0,0,0,0,0,0,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,0,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,1854,0,0},
-    {0,0,0,0,0,0,0,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,0,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,1855,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1857,0,0,0,0,0,0,0,0,0,0,0,0,0,1857,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1859,1859,1859,1859,1859,1859,1859,1859,1859,1859,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1860,1860,1860,1860,1860,1860,1860,1860,1860,1860,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1861,1861,1861,1861,1861,1861,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1862,1862,1862,1862,1862,1862,1862,1862,1862,1862,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1864,0,0,0,0,0,1864,0,0,0,0,0,0,0,0,1864,1864,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1865,0,0,0,0,0,1865,0,0,0,0,0,0,0,0,1865,1865,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1866,0,0,0,0,0,1866,0,0,0,0,0,0,0,0,1866,1866,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1867,0,0,0,0,0,1867,0,0,0,0,0,0,0,0,1867,1867,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1869,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1869,1869,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1870,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1870,1870,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1871,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1871,1871,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1873,0,0,0,0,0,1873,0,0,1873,0,0,1873,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1874,0,0,0,0,0,1874,0,0,1874,0,0,1874,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1875,0,0,0,0,0,1875,0,0,1875,0,0,1875,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1876,0,0,0,0,0,1876,0,0,1876,0,0,1876,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1878,0,0,1879,0,1880,0,0,0,0,0,0,1881,0,0,0,0,1882,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1883,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1884,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1885,0,1886,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1887,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1886,1888,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1886,0,0,0,0,0,0,1889,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1890,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1889,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1889,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1889,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1889,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1891,1891,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,1891,1891,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,1892,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,1893,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,1894,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,1889,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1897,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1898,1898,1898,1898,1898,1898,1898,1898,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1899,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1900,1900,1900,1900,1900,1900,1900,1900,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1901,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1902,1902,1902,1902,1902,1902,1902,1902,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1901,1901,1901,1901,1901,1901,1901,1901,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1904,1904,1904,1904,1904,1904,1904,1904,1904,1904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1905,1905,1905,1905,1905,1905,1905,1905,1905,1905,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1906,1906,1906,1906,1906,1906,1906,1906,1906,1906,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1907,1907,1908,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1909,1909,1909,1909,1909,1909,1909,1909,1909,1909,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1909,1909,1909,1909,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1910,1910,1910,1910,1910,1910,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1911,1911,1911,1911,1911,1911,1911,1911,1911,1911,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,1913,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,1914,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,1915,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,1917,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,1918,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,1919,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,1920,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,1921,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,1922,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,1923,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1925,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1926,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1927,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1928,0,0,0},
-    {0,0,0,0,0,0,0,0,1929,1929,1929,1929,1929,1929,1929,1929,1929,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1931,1931,1932,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1933,1933,1933,1933,1933,1933,1933,1933,1933,1933,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1933,1933,1933,1933,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1934,1934,1934,1934,1934,1934,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1935,1935,1935,1935,1935,1935,1935,1935,1935,1935,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1936,1936,1936,1936,1936,1936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1937,1937,1937,1937,1937,1937,1937,1937,1937,1937,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1939,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1940,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1941,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1942,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1943,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1945,1945,1945,1945,1945,1945,1945,1945,1945,1945,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1945,1945,1945,1945,1945,1945,1945,1945,1945,1945,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1947,0,0,0,0,1948,0,1949,0,0,0,0,1950,1951,0,0,0,0,1952,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1953,0,0,0,0,0,0,0,1954,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1955,0,0,0,0,0,1956,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1957,0,0,0,1958,0,0,0,0,0,0,0,0,0,1959,0,0,0,0,0,1960,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1961,0,0,0,1962,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1963,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1955,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1964,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1965,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1966,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1968,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1969,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1970,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1971,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1972,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1973,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1974,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1975,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1976,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1977,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1978,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1979,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1980,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1981,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1982,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1983,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1985,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1986,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1987,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1960,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1967,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1989,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1990,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,1991,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,1991,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1993,0,0,0,0,0,0,0,0,1994,0,0,0,0,0,0,1995,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1996,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1997,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1997,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1997,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1990,1990,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,1998,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1999,2000,1999,2001,1999,0,2001,1999,1999,0,0,1999,0,0,0,1999,0,0,1999,0,2000,2000,0,1999,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1999,1999,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,1999,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2003,0,2003,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2004,2004,2004,2004,2004,2004,2004,2004,2004,2004,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2005,2005,2005,2005,2005,2005,2005,2005,2005,2005,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2007,0,0,0,0,0,0,0,0,0,0,0,2008,0,0,0,0,0,2009,2007,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2007,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2007,0,0,0,0,0,0,0,0,0,0,0,2008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2011,2011,2011,2011,2011,2011,2011,2011,2011,2011,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2012,2012,2012,2012,2012,2012,2012,2012,2012,2012,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2013,2013,2013,2013,2013,2013,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2014,2014,2014,2014,2014,2014,2014,2014,2014,2014,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2016,2017,2016,2017,2016,2017,2016,2017,2016,2017,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2018,2019,2019,2019,2018,2019,2019,2019,2018,2019,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2019,2019,2018,2019,2019,2019,2018,2019,2019,2019,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2020,2021,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2022,2021,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,2023,2024,2023,2025,2023,2025,2023,2023,2025,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2023,2025,2023,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,2023,2026,2023,2025,2023,2025,2023,2023,2025,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2027,2028,2028,2029,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2027,2028,2028,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2027,2028,2028,2030,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2027,2028,2031,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,2032,2032,2032,2032,2032,2032,2032,2032,2032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2032,2032,2032,2032,2032,2032,2032,2032,2032,2032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2032,2032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2032,2032,2032,2032,2032,2032,2032,2032,2032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2033,2033,2034,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2035,2035,2035,2035,2035,2035,2035,2035,2035,2035,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2035,2035,2035,2035,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2036,2036,2036,2036,2036,2036,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2037,2037,2037,2037,2037,2037,2037,2037,2037,2037,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,2038,2038,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,2038,2038,0,0,0,0,2039,2039,2039,2039,2039,2039,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2040,2040,2040,2040,2040,2040,2040,2040,2040,2040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2042,0,2043,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2042,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2045,0,0,0,2045,2045,2045,2045,2045,2045,2045,2045,2045,2045,2045,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2046,0,0,0,2046,2046,2046,2046,2046,2046,2046,2046,2046,2046,2046,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2047,0,0,0,2047,2047,2047,2047,2047,2047,2047,2047,2047,2047,2047,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2048,0,0,0,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2049,0,0,0,2049,2049,2049,2049,2049,2049,2049,2049,2049,2049,2049,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2050,0,0,0,2050,2050,2050,2050,2050,2050,2050,2050,2050,2050,2050,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2052,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2053,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2054,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2056,0,2056,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,2057,2057,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,2057,2057,0,0,0,0,2058,2058,2058,2058,2058,2058,2058,2058,2058,2058,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2059,2059,2059,2059,2059,2059,2059,2059,2059,2059,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2060,2060,2060,2060,2060,2060,2060,2060,2060,2060,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2061,2061,2061,2061,2061,2061,2061,2061,2061,2061,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2062,2062,2062,2062,2062,2062,2062,2062,2062,2062,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2064,0,2064,0,2064,2064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2066,0,2066,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,2067,2067,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,2067,2067,0,0,0,0,2068,2068,2068,2068,2068,2068,2068,2068,2068,2068,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2069,2069,2069,2069,2069,2069,2069,2069,2069,2069,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2070,2070,2070,2070,2070,2070,2070,2070,2070,2070,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2071,2071,2071,2071,2071,2071,2071,2071,2071,2071,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2072,2072,2072,2072,2072,2072,2072,2072,2072,2072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,2073,2073,2073,2073,2073,2073,2073,2073,2073,2073,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+/* State 0 is dead; a rule's start state is in vrules. Each entry is
+ * the next state's row offset, state x VDFA_STRIDE. */
+const uint32_t vdfa_next[][VDFA_STRIDE] = {
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128,192,128,192,128,192,128,192,128,192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,256,320,320,320,256,320,320,320,256,320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,320,320,256,320,320,320,256,320,320,320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,384,448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,512,448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,576,640,576,704,576,704,576,576,704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,576,704,576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,576,768,576,704,576,704,576,576,704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,832,896,896,960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,832,896,896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,832,896,896,1024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,832,896,1088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,1152,1152,1152,1152,1152,1152,1152,1152,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1152,1152,1152,1152,1152,1152,1152,1152,1152,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1152,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1152,1152,1152,1152,1152,1152,1152,1152,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1280,1280,1344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1408,1408,1408,1408,1408,1408,1408,1408,1408,1408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1408,1408,1408,1408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1472,1472,1472,1472,1472,1472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1536,1536,1536,1536,1536,1536,1536,1536,1536,1536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,2304,0,0,0,0,0,0,0,0,0,0,0,0,0,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,0,0},
+    {0,0,0,2368,0,0,0,0,0,0,0,0,0,0,0,0,0,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,0,0},
+    {0,0,0,2432,0,0,0,0,0,0,0,0,0,0,0,0,0,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,0,0},
+    {0,0,0,2496,0,0,0,0,0,0,0,0,0,0,0,0,0,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,2624,0,0,0,0,0,0,0,0,0,0,0,0,0,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,0,0},
+    {0,0,0,2688,0,0,0,0,0,0,0,0,0,0,0,0,0,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,0,0},
+    {0,0,0,2752,0,0,0,0,0,0,0,0,0,0,0,0,0,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,0,0},
+    {0,0,0,2816,0,0,0,0,0,0,0,0,0,0,0,0,0,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2944,3008,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3072,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3264,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3328,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3456,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3520,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3392,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,3648,3648,3648,3648,3648,3648,3648,3648,3648,3648,0,3648,3648,3648,3648,3648,3648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,3712,3712,3712,3712,3712,3712,3712,3712,3712,3712,0,3712,3712,3712,3712,3712,3712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,3776,3776,3776,3776,3776,3776,3776,3776,3776,3776,0,3776,3776,3776,3776,3776,3776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,3840,3840,3840,3840,3840,3840,3840,3840,3840,3840,0,3840,3840,3840,3840,3840,3840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,3904,3904,3904,3904,3904,3904,3904,3904,3904,3904,0,3904,3904,3904,3904,3904,3904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,3968,3968,3968,3968,3968,3968,3968,3968,3968,3968,0,3968,3968,3968,3968,3968,3968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4032,4032,4032,4032,4032,4032,4032,4032,4032,4032,0,4032,4032,4032,4032,4032,4032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,0,4096,4096,4096,4096,4096,4096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4160,4160,4160,4160,4160,4160,4160,4160,4160,4160,0,4160,4160,4160,4160,4160,4160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4224,4224,4224,4224,4224,4224,4224,4224,4224,4224,0,4224,4224,4224,4224,4224,4224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4288,4288,4288,4288,4288,4288,4288,4288,4288,4288,0,4288,4288,4288,4288,4288,4288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4352,4352,4352,4352,4352,4352,4352,4352,4352,4352,0,4352,4352,4352,4352,4352,4352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4416,4416,4416,4416,4416,4416,4416,4416,4416,4416,0,4416,4416,4416,4416,4416,4416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4480,4480,4480,4480,4480,4480,4480,4480,4480,4480,0,4480,4480,4480,4480,4480,4480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4544,4544,4544,4544,4544,4544,4544,4544,4544,4544,0,4544,4544,4544,4544,4544,4544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4608,4608,4608,4608,4608,4608,4608,4608,4608,4608,0,4608,4608,4608,4608,4608,4608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4672,4672,4672,4672,4672,4672,4672,4672,4672,4672,0,4672,4672,4672,4672,4672,4672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4736,4736,4736,4736,4736,4736,4736,4736,4736,4736,0,4736,4736,4736,4736,4736,4736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4800,4800,4800,4800,4800,4800,4800,4800,4800,4800,0,4800,4800,4800,4800,4800,4800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4864,4864,4864,4864,4864,4864,4864,4864,4864,4864,0,4864,4864,4864,4864,4864,4864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4928,4928,4928,4928,4928,4928,4928,4928,4928,4928,0,4928,4928,4928,4928,4928,4928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,4992,4992,4992,4992,4992,4992,4992,4992,4992,4992,0,4992,4992,4992,4992,4992,4992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5056,5056,5056,5056,5056,5056,5056,5056,5056,5056,0,5056,5056,5056,5056,5056,5056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5120,5120,5120,5120,5120,5120,5120,5120,5120,5120,0,5120,5120,5120,5120,5120,5120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5184,5184,5184,5184,5184,5184,5184,5184,5184,5184,0,5184,5184,5184,5184,5184,5184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5248,5248,5248,5248,5248,5248,5248,5248,5248,5248,0,5248,5248,5248,5248,5248,5248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5312,5312,5312,5312,5312,5312,5312,5312,5312,5312,0,5312,5312,5312,5312,5312,5312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5376,5376,5376,5376,5376,5376,5376,5376,5376,5376,0,5376,5376,5376,5376,5376,5376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5440,5440,5440,5440,5440,5440,5440,5440,5440,5440,0,5440,5440,5440,5440,5440,5440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5504,5504,5504,5504,5504,5504,5504,5504,5504,5504,0,5504,5504,5504,5504,5504,5504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5568,5568,5568,5568,5568,5568,5568,5568,5568,5568,0,5568,5568,5568,5568,5568,5568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5632,5632,5632,5632,5632,5632,5632,5632,5632,5632,0,5632,5632,5632,5632,5632,5632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5696,5696,5696,5696,5696,5696,5696,5696,5696,5696,0,5696,5696,5696,5696,5696,5696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5760,5760,5760,5760,5760,5760,5760,5760,5760,5760,0,5760,5760,5760,5760,5760,5760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5824,5824,5824,5824,5824,5824,5824,5824,5824,5824,0,5824,5824,5824,5824,5824,5824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5888,5888,5888,5888,5888,5888,5888,5888,5888,5888,0,5888,5888,5888,5888,5888,5888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,5952,5952,5952,5952,5952,5952,5952,5952,5952,5952,0,5952,5952,5952,5952,5952,5952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6016,6016,6016,6016,6016,6016,6016,6016,6016,6016,0,6016,6016,6016,6016,6016,6016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6144,0,0,0,0,6208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6272,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6400,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6464,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6528,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,6592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6720,0,6784,6720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,6720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6976,6976,6976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7104,7104,7104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7232,7232,7232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7360,7360,7360,7424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7488,0,0},
+    {0,0,0,0,0,0,0,7552,7552,7552,7552,7552,7552,7552,7552,7552,7552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7552,7552,7552,7552,7552,7552,7616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7680,0,0},
+    {0,0,0,0,0,0,0,7744,7744,7744,7744,7744,7744,7744,7744,7744,7744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7744,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,0,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,0,0},
+    {0,0,0,0,0,0,0,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,0,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,0,0},
+    {0,0,0,0,0,0,0,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,0,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,0,0},
+    {0,0,0,0,0,0,0,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,0,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,0,0},
+    {0,0,0,0,0,0,0,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,0,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,0,0},
+    {0,0,0,0,0,0,0,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,0,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,0,0},
+    {0,0,0,0,0,0,0,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,0,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,0,0},
+    {0,0,0,0,0,0,0,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,0,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,0,0},
+    {0,0,0,0,0,0,0,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,0,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,0,0},
+    {0,0,0,0,0,0,0,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,0,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,0,0},
+    {0,0,0,0,0,0,0,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,0,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,0,0},
+    {0,0,0,0,0,0,0,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,0,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,8704,8768,8704,8768,8704,8768,8704,8768,8704,8768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,8832,8896,8896,8896,8832,8896,8896,8896,8832,8896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,8896,8896,8832,8896,8896,8896,8832,8896,8896,8896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,8960,9024,8960,9024,8960,9024,8960,9024,8960,9024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9088,9024,8960,9024,8960,9024,8960,9024,8960,9024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9152,9216,9216,9216,9152,9216,9216,9216,9152,9216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9216,9216,9152,9216,9216,9216,9152,9216,9216,9216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9216,9216,9216,9216,9152,9216,9216,9216,9152,9216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9280,9344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9408,9344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,9472,9536,9472,9600,9472,9600,9472,9472,9600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9472,9600,9472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,9472,9664,9472,9600,9472,9600,9472,9472,9600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9728,9792,9792,9856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9728,9792,9792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9728,9792,9792,9920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9728,9792,9984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,10048,10048,10048,10048,10048,10048,10048,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10048,10048,10048,10048,10048,10048,10048,10048,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10048,10048,10048,10048,10048,10048,10048,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10112,10112,10176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10240,10240,10240,10240,10240,10240,10240,10240,10240,10240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10240,10240,10240,10240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10304,10304,10304,10304,10304,10304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10368,10368,10368,10368,10368,10368,10368,10368,10368,10368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10432,10432,10432,10432,10432,10432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10496,10496,10496,10496,10496,10496,10496,10496,10496,10496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10880,0,0,0,0,0,0,0,0,0,0,10944,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11008,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11008,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,0,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,0,0},
+    {0,0,0,0,0,0,0,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,0,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,0,0},
+    {0,0,0,0,0,0,0,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,0,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,0,0},
+    {0,0,0,0,0,0,0,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,0,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,0,0},
+    {0,0,0,0,0,0,0,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,0,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11712,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11776,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,0,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12096,12096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12224,12224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12352,12352,12352,12352,12352,12352,12352,12352,12352,12352,0,12352,12352,12352,12352,12352,12352,0,0,0,0,0,0,0,12416,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12480,12480,12480,12480,12480,12480,12480,12480,12480,12480,0,12480,12480,12480,12480,12480,12480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12608,12608,12608,12608,12608,12608,12608,12608,12608,12608,0,12608,12608,12608,12608,12608,12608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,0,12736,12736,12736,12736,12736,12736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,0,12800,12800,12800,12800,12800,12800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12672,12672,12672,12672,12672,12672,12672,12672,12672,12672,0,12672,12672,12672,12672,12672,12672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,0,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,0,0},
+    {0,0,0,0,0,0,0,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,0,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,0,0},
+    {0,0,0,0,0,0,0,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,0,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,0,0},
+    {0,0,0,0,0,0,0,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,0,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,0,0},
+    {0,0,0,0,0,0,0,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,0,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,0,0},
+    {0,0,0,0,0,0,0,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,0,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,0,0},
+    {0,0,0,0,0,0,0,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,0,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,0,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,0,0},
+    {0,0,0,0,0,0,0,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,0,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,0,0},
+    {0,0,0,0,0,0,0,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,0,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,0,0},
+    {0,0,0,0,0,0,0,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,0,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,0,0},
+    {0,0,0,0,0,0,0,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,0,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,0,0},
+    {0,0,0,0,0,0,0,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,0,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,0,0},
+    {0,0,0,0,0,0,0,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,0,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,0,0},
+    {0,0,0,0,0,0,0,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,0,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,0,0},
+    {0,0,0,0,0,0,0,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,0,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,0,0},
+    {0,0,0,0,0,0,0,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,0,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,0,0},
+    {0,0,0,0,0,0,0,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,0,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14208,14208,14208,14208,14208,14208,14208,14208,14208,14208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14272,14272,14272,14272,14272,14272,14272,14272,14272,14272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14336,14336,14336,14336,14336,14336,14336,14336,14336,14336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14400,14400,14400,14400,14400,14400,14400,14400,14400,14400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14464,14464,14464,14464,14464,14464,14464,14464,14464,14464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14528,14528,14528,14528,14528,14528,14528,14528,14528,14528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14592,14592,14592,14592,14592,14592,14592,14592,14592,14592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14656,14656,14656,14656,14656,14656,14656,14656,14656,14656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,14784,0,0,0,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,0,0},
+    {0,0,0,14848,0,0,0,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,0,0},
+    {0,0,0,14912,0,0,0,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,0,0},
+    {0,0,0,14976,0,0,0,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,0,0},
+    {0,0,0,15040,0,0,0,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,0,0},
+    {0,0,0,15104,0,0,0,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,0,0},
+    {0,0,0,15168,0,0,0,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,0,0},
+    {0,0,0,0,0,0,0,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,0,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,0,0},
+    {0,0,0,0,0,0,0,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,0,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,0,0},
+    {0,0,0,0,0,0,0,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,0,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15616,0,0,0,0,0,0,0,15680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15808,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15872,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16000,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {16128,16128,16128,16128,0,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128},
+    {16128,16128,16128,16128,0,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128},
+    {0,0,0,0,0,0,0,16256,16256,16256,16256,16256,16256,16256,16256,16256,16256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16320,16320,16320,16320,16320,16320,16320,16320,16320,16320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,16384,16384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,16384,16384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16448,0,0,0,0,0,0,0,0,16448,0,0,0,0,0,16448,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16512,0,0,0,0,0,0,0,0,16512,0,0,0,0,0,16512,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16640,16640,16640,16640,16640,16640,16640,16640,16640,16640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16704,16704,16704,16704,16704,16704,16704,16704,16704,16704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16832,0,16896,16832,0,0,0,0,0,0,0,0,0,0,0,16960,0,0},
+    {0,0,0,0,0,0,0,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17088,0,0},
+    {0,0,0,0,0,0,0,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17216,0,0},
+    {0,0,0,0,0,0,0,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,0,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,0,0},
+    {0,0,0,0,0,0,0,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,0,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,0,0},
+    {0,17600,17600,0,0,0,0,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,0,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,0,0},
+    {0,17600,17600,0,0,0,0,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,0,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,0,0},
+    {0,17600,17600,0,0,0,0,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,0,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,0,0},
+    {0,0,0,0,0,0,0,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,0,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,0,0},
+    {0,17600,17600,0,0,0,0,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,0,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,0,0},
+    {0,17984,17984,0,0,0,0,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,0,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,0,0},
+    {0,17600,17600,0,0,0,0,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,0,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,0,0},
+    {0,17984,17984,0,0,0,0,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,0,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,0,0},
+    {0,17984,17984,0,0,0,0,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,0,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,0,0},
+    {0,17600,17600,0,0,0,0,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,0,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,0,0},
+    {0,0,0,0,0,0,0,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,0,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,0,0},
+    {0,17984,17984,0,0,0,0,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,0,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,0,0},
+    {0,17600,17600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,0,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,0,0},
+    {0,17984,17984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,0,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,0,0},
+    {0,0,0,0,0,0,0,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,0,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,18816,18816,18816,18816,18816,18816,18816,18816,18816,18816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,18880,18880,18880,18880,18880,18880,18880,18880,18880,18880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,18944,18944,18944,18944,18944,18944,18944,18944,18944,18944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,19072,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,19136,19136,19136,19136,19136,19136,19136,19136,19136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19264,19264,19264,19264,19264,19264,19264,19264,19264,19264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19328,19328,19328,19328,19328,19328,19328,19328,19328,19328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19456,19520,19456,19520,19456,19520,19456,19520,19456,19520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19584,19648,19648,19648,19584,19648,19648,19648,19584,19648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19648,19648,19584,19648,19648,19648,19584,19648,19648,19648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19712,19776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19840,19776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,19904,19968,19904,20032,19904,20032,19904,19904,20032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19904,20032,19904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,19904,20096,19904,20032,19904,20032,19904,19904,20032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20160,20224,20224,20288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20160,20224,20224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20160,20224,20224,20352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20160,20224,20416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20544,20544,20608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20672,20672,20672,20672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20736,20736,20736,20736,20736,20736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20800,20800,20800,20800,20800,20800,20800,20800,20800,20800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20928,20928,20928,20992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21056,21056,21056,21056,21056,21056,21056,21056,21056,21056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21056,21056,21056,21056,21056,21056,21120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21184,21184,21184,21184,21184,21184,21184,21184,21184,21184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21312,21312,21312,21312,21376,21312,21312,21312,21312,21440,21312,21312,21376,21312,21312,21504,0,21312,21312,21312,21312,21312,21312,21312,21312,21312,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21312,21312,21312,21312,21376,21312,21312,21312,21312,21440,21312,21312,21376,0,21312,21504,0,21312,21312,21312,21312,21312,21312,21312,21312,21312,0,0},
+    {0,0,0,0,0,0,0,0,21312,21312,21312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,21312,21312,21312,21312,21312,21312,21312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,21312,21312,21312,21312,21312,21312,21312,21312,21312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21632,0,21696,0,0,0,0,0,21632,0,0,0,0,0,0,21696,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21888,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21952,0,0,0,0,0,0,0,0,0,0},
+    {0,22016,22016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,22080,22080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,22016,22016,0,0,0,0,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,0},
+    {0,22080,22080,0,0,0,0,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,22144,22144,22144,22144,22144,22144,22208,22144,22144,22144,22144,22144,22144,22144,22208,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,0},
+    {0,0,0,0,0,0,0,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,0},
+    {0,0,0,0,0,0,0,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,22336,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,0},
+    {0,0,0,0,0,0,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,0,0},
+    {0,0,0,0,0,0,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22464,22400,22400,22400,22400,22400,22400,0,0},
+    {0,0,0,0,0,0,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,0},
+    {0,22016,22016,0,0,0,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,0},
+    {0,0,0,0,0,0,0,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,0,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,22720,0,22720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,22720,0,0,0,0},
+    {0,0,0,0,0,0,0,22784,22784,22784,22784,22784,22784,22784,22784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22848,22848,22848,22848,22848,22848,22848,22848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22912,22912,22912,22912,22912,22912,22912,22912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22976,22976,22976,22976,22976,22976,22976,22976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24448,24448,24448,24448,24448,24448,24448,24448,24448,24448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24512,24512,24512,24512,24512,24512,24512,24512,24512,24512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24576,24576,24576,24576,24576,24576,24576,24576,24576,24576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24640,24640,24640,24640,24640,24640,24640,24640,24640,24640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24704,24704,24704,24704,24704,24704,24704,24704,24704,24704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24832,0,0,0,0,0,0,0,0,0,24896,0,0,0,24960,0,0,0,0,25024,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24960,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25024,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24896,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25152,0,0,0,0,25152,0,0,0,0,0,0,25216,0,0,0,0,0,25216,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25280,25280,25280,25280,25280,25280,25280,25280,25280,25280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25152,25152,25152,25152,25152,25152,25152,25152,25152,25152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25408,25408,25408,25408,25408,25408,25408,25408,25408,25408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25536,0,0,0,0,25536,0,0,0,0,0,0,25600,0,0,25664,0,0,25600,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25728,25728,25728,25728,25728,25728,25728,25728,25728,25728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25536,25536,25536,25536,25536,25536,25536,25536,25536,25536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25856,25856,25856,25856,25856,25856,25856,25856,25856,25856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25920,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25984,25984,25984,25984,25984,25984,25984,25984,25984,25984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25984,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26752,0,0,26752,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,27456,27456,27456,27456,27456,27456,27456,27456,27456,27456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27584,0,0,0,0,27648,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27712,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27776,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27840,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27968,0,0,0,0,0,0,0,0,0,28032,0,0,0,0,28096,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28160,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28224,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28288,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28480,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28608,0,0,28672,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28032,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28608,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28800,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28864,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28992,0,0,0,0,0,0,0,0,0,29056,0,0,0,0,29120,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29184,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29248,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29312,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29504,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29440,29440,29440,29440,29440,29440,29440,29440,29440,29440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,29440,29440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {29696,29696,29696,29696,0,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696},
+    {29760,29760,29760,29760,0,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760},
+    {29824,29824,29824,29824,0,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824},
+    {29888,29888,29888,29888,0,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888},
+    {29952,29952,29952,29952,0,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952},
+    {30016,30016,30016,30016,0,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016},
+    {30080,30080,30080,30080,0,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080},
+    {30144,30144,30144,30144,0,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144},
+    {30208,30208,30208,30208,0,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208},
+    {30272,30272,30272,30272,0,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272},
+    {30336,30336,30336,30336,0,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336},
+    {30400,30400,30400,30400,0,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400},
+    {30464,30464,30464,30464,0,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464},
+    {30528,30528,30528,30528,0,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528},
+    {30592,30592,30592,30592,0,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592},
+    {30656,30656,30656,30656,0,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656},
+    {30720,30720,30720,30720,0,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720},
+    {30784,30784,30784,30784,0,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784},
+    {30848,30848,30848,30848,0,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848},
+    {30912,30912,30912,30912,0,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912},
+    {30976,30976,30976,30976,0,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976},
+    {31040,31040,31040,31040,0,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040},
+    {31104,31104,31104,31104,0,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104},
+    {31168,31168,31168,31168,0,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168},
+    {31232,31232,31232,31232,0,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232},
+    {31296,31296,31296,31296,0,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296},
+    {31360,31360,31360,31360,0,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360},
+    {31424,31424,31424,31424,0,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424},
+    {31488,31488,31488,31488,0,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488},
+    {31552,31552,31552,31552,0,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552},
+    {31616,31616,31616,31616,0,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616},
+    {31680,31680,31680,31680,0,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680},
+    {31744,31744,31744,31744,0,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744},
+    {31808,31808,31808,31808,0,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808},
+    {31872,31872,31872,31872,0,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872},
+    {31936,31936,31936,31936,0,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936},
+    {32000,32000,32000,32000,0,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000},
+    {32064,32064,32064,32064,0,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064},
+    {32128,32128,32128,32128,0,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128},
+    {32192,32192,32192,32192,0,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192},
+    {32256,32256,32256,32256,0,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256},
+    {32320,32320,32320,32320,0,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320},
+    {32384,32384,32384,32384,0,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384},
+    {32448,32448,32448,32448,0,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448},
+    {32512,32512,32512,32512,0,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512},
+    {32576,32576,32576,32576,0,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576},
+    {32640,32640,32640,32640,0,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640},
+    {32704,32704,32704,32704,0,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704},
+    {32768,32768,32768,32768,0,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768},
+    {32832,32832,32832,32832,0,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,32960,32960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,33024,0,33024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,33088,0,0,33088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,33152,0,0,0,33152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,33216,0,0,0,0,33216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,33280,0,0,0,0,0,33280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,33344,0,0,0,0,0,0,33344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,33472,0,0,0,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,33536,0,0,0,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,33600,0,0,0,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,33664,0,0,0,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,33728,0,0,0,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,33792,0,0,0,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,33856,0,0,0,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34368,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,34688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34752,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34880,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34944,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35072,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35136,0,0,0,0,0,0,0,0},
+    {0,0,35200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35264,0,0,0,0,0,0,0,0,35328,0,0,35392,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35584,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35648,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35840,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35968,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36032,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36160,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36032,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36288,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34560,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36416,36480,0,0,0,0,0,0,0,0,0,36544,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36608,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36736,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36736,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36736,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37120,37184,37120,37184,37120,37184,37120,37184,37120,37184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37248,37312,37312,37312,37248,37312,37312,37312,37248,37312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37312,37312,37248,37312,37312,37312,37248,37312,37312,37312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37376,37440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37504,37440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,37568,37632,37568,37696,37568,37696,37568,37568,37696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37568,37696,37568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,37568,37760,37568,37696,37568,37696,37568,37568,37696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37824,37888,37888,37952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37824,37888,37888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37824,37888,37888,38016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,37824,37888,38080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,38144,38144,38144,38144,38144,38144,38144,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38144,38144,38144,38144,38144,38144,38144,38144,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38144,38144,38144,38144,38144,38144,38144,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38208,38208,38272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38336,38336,38336,38336,38336,38336,38336,38336,38336,38336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38336,38336,38336,38336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38400,38400,38400,38400,38400,38400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38464,38464,38464,38464,38464,38464,38464,38464,38464,38464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38528,38528,38528,38528,38528,38528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38592,38592,38592,38592,38592,38592,38592,38592,38592,38592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38720,38720,38720,38720,38720,38720,38720,38720,38720,38720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38784,38784,38784,38784,38784,38784,38784,38784,38784,38784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,38848,38848,38848,38848,38848,38848,38848,38848,38848,38848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,0,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,0,0},
+    {0,0,0,0,0,0,0,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,0,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,0,0},
+    {0,0,0,0,0,0,0,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,0,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,0,0},
+    {0,0,0,0,0,0,0,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,0,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,0,0},
+    {0,0,0,0,0,0,0,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,0,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39616,39680,0,0,0,0,0,0,0,0,0,0,0,39744,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39808,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40000,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40128,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40192,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40320,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40384,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,40576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40640,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40704,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,40832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40896,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40960,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41024,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,41088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,41152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41280,41344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41728,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41792,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41920,0,0,0,0,0,0,0,0,0},
+    {0,0,41984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42112,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42176,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42240,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42496,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,42624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42752,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42816,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42880,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,43008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,43072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43136,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43264,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43328,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43840,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43968,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43968,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44096,44160,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44288,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44352,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44544,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44608,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44736,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,44864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44928,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44992,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45056,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,45120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45184,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45248,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,45504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45568,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45632,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45696,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45952,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46016,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,0,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,0,0},
+    {0,0,0,0,0,0,0,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,0,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,0,0},
+    {0,46272,46272,0,0,0,0,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,0,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,0,0},
+    {0,46272,46272,0,0,0,0,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,0,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,0,0},
+    {0,46272,46272,0,0,0,0,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,0,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,0,0},
+    {0,0,0,0,0,0,0,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,0,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,0,0},
+    {0,46272,46272,0,0,0,0,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,0,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,0,0},
+    {0,0,0,0,0,0,0,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,0,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,0,0},
+    {0,46272,46272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,0,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,0,0},
+    {0,0,0,0,0,0,0,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,0,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,46912,46912,46912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,0,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,0,0},
+    {0,0,0,0,0,0,0,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,0,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,0,0},
+    {0,0,0,0,0,0,0,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,0,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,0,0},
+    {0,0,0,0,0,0,0,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,0,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,0,0},
+    {0,0,0,0,0,0,0,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,0,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,0,0},
+    {0,0,0,0,0,0,0,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,0,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,0,0},
+    {0,0,0,0,0,0,0,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,0,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,0,0},
+    {0,0,0,0,0,0,0,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,0,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,0,0},
+    {0,0,0,0,0,0,0,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,0,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,0,0},
+    {0,0,0,0,0,0,0,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,0,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,0,0},
+    {0,0,0,0,0,0,0,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,0,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,0,0},
+    {0,0,0,0,0,0,0,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,0,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,0,0},
+    {0,0,0,0,0,0,0,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,0,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,0,0},
+    {0,0,0,0,0,0,0,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,0,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,0,0},
+    {0,0,0,0,0,0,0,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,0,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,0,0},
+    {0,0,0,0,0,0,0,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,0,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,0,0},
+    {0,0,0,0,0,0,0,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,0,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,0,0},
+    {0,0,0,0,0,0,0,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,0,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,0,0},
+    {0,0,0,0,0,0,0,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,0,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,0,0},
+    {0,0,0,0,0,0,0,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,0,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,48384,48384,48384,48384,48384,48384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,48448,48448,48448,48448,48448,48448,48448,48448,48448,48448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,0,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,0,0},
+    {0,0,0,0,0,0,0,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,0,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,0,0},
+    {0,48704,48704,0,0,0,0,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,0,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,0,0},
+    {0,48704,48704,0,0,0,0,48832,48832,48832,48832,48832,48832,48832,48832,48832,48832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,48704,48704,0,0,0,0,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,0,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,0,0},
+    {0,0,0,0,0,0,0,48960,48960,48960,48960,48960,48960,48960,48960,48960,48960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,48704,48704,0,0,0,0,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,0,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,0,0},
+    {0,0,0,0,0,0,0,49088,49088,49088,49088,49088,49088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,48704,48704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,49152,49152,49152,49152,49152,49152,49152,49152,49152,49152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,0,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,0,0},
+    {0,0,0,0,0,0,0,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,0,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49472,0,49536,0,49600,0,0,0,0,0,0,0,0,0,0,49664,0,0,49728,49792,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49856,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49920,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50048,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50304,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50368,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50432,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,50752,50816,50752,50816,50752,50816,50752,50816,50752,50816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50880,0,0,0,0,0},
+    {0,0,0,0,0,0,0,50944,51008,51008,51008,50944,51008,51008,51008,50944,51008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51008,51008,50944,51008,51008,51008,50944,51008,51008,51008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,51072,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51136,51200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51264,51200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,51328,51392,51328,51456,51328,51456,51328,51328,51456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51328,51456,51328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,51328,51520,51328,51456,51328,51456,51328,51328,51456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51584,51648,51648,51712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51584,51648,51648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51584,51648,51648,51776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51584,51648,51840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51968,51968,52032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52096,52096,52096,52096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52160,52160,52160,52160,52160,52160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,0,0},
+    {0,52544,52544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,52544,52544,0,0,0,0,52608,52608,52608,52608,52608,52608,52608,52608,52608,52608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52736,52736,52736,52736,52736,52736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52928,52992,52928,52992,52928,52992,52928,52992,52928,52992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53056,53120,53120,53120,53056,53120,53120,53120,53056,53120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53120,53120,53056,53120,53120,53120,53056,53120,53120,53120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53184,53248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53312,53248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,53376,53440,53376,53504,53376,53504,53376,53376,53504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53376,53504,53376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,53376,53568,53376,53504,53376,53504,53376,53376,53504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53632,53696,53696,53760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53632,53696,53696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53632,53696,53696,53824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53632,53696,53888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,53952,53952,53952,53952,53952,53952,53952,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53952,53952,53952,53952,53952,53952,53952,53952,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53952,53952,53952,53952,53952,53952,53952,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54016,54016,54080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54144,54144,54144,54144,54144,54144,54144,54144,54144,54144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54144,54144,54144,54144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54208,54208,54208,54208,54208,54208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54272,54272,54272,54272,54272,54272,54272,54272,54272,54272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54336,54336,54336,54336,54336,54336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54400,54400,54400,54400,54400,54400,54400,54400,54400,54400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54528,54592,54592,54656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,54720,54720,54720,54720,54720,54720,54720,54720,54720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54720,54720,54720,54720,54720,54720,54720,54720,54720,54720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54720,54720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54784,54784,54848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54912,54912,54912,54912,54912,54912,54912,54912,54912,54912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54912,54912,54912,54912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54976,54976,54976,54976,54976,54976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55040,55040,55040,55040,55040,55040,55040,55040,55040,55040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,55168,55232,55232,55232,55232,55232,55232,55232,55232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55232,55232,55232,55232,55232,55232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,55360,0,0,0,55360,55360,55360,55360,55360,55360,55360,55360,55360,55360,55360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,55424,0,0,0,55424,55424,55424,55424,55424,55424,55424,55424,55424,55424,55424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,55488,0,0,0,55488,55488,55488,55488,55488,55488,55488,55488,55488,55488,55488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,55552,0,0,0,55552,55552,55552,55552,55552,55552,55552,55552,55552,55552,55552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,0,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,0,0},
+    {0,0,0,0,0,0,0,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,0,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,0,0},
+    {0,0,0,0,0,0,0,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,0,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,0,0},
+    {0,0,0,0,0,0,0,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,0,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,0,0},
+    {0,0,0,0,0,0,0,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,0,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,0,0},
+    {0,0,0,0,0,0,0,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,0,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56128,56128,56128,56128,56192,56128,56128,56128,56128,56256,56128,56128,56192,0,56128,56320,0,56128,56128,56128,56128,56128,56128,56128,56128,56128,0,0},
+    {0,0,0,0,0,0,56384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,56128,56128,56128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,56128,56128,56128,56128,56128,56128,56128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,56128,56128,56128,56128,56128,56128,56128,56128,56128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56448,0,0,0,0,0,0,0,0,56512,0,0,0,0,0,0,56576,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56640,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56640,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56640,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,0},
+    {0,0,0,0,0,0,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,0},
+    {56896,56896,56896,56896,0,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896},
+    {56896,56896,56896,56896,0,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57024,0,0,57088,0,57024,0,0,0,0,0,0,57152,0,0,0,0,0,57216,0,57088,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57280,57280,57280,57280,57280,57280,57280,57280,57280,57280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57344,57344,57344,57344,57344,57344,57344,57344,57344,57344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57472,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57536,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57600,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57664,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57856,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57472,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58112,58112,58112,58112,58112,58112,58112,58112,58112,58112,0,58112,58112,58176,58240,58304,58368,58112,58112,58432,58112,58112,58112,58496,58112,58112,58560,58112,58624,58688,58752,58112,58112,58112,58112,58112,58112,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58880,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58944,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59008,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59072,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59136,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59200,58816,58816,58816,58816,58816,58816,59264,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59328,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,59392,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,59072,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59456,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59584,59520,59648,59712,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59776,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59840,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59904,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59968,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,60032,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,60096,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,60160,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,60224,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,60096,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60352,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60416,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60480,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60608,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60480,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60864,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60928,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61056,0,0,0,0,61120,61184,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61312,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61376,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61440,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61440,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,0,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,0,0},
+    {0,0,0,0,0,0,0,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,0,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,0,0},
+    {0,0,0,0,0,0,0,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,0,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,0,0},
+    {0,0,0,0,0,0,0,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,0,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,0,0},
+    {0,0,0,0,0,0,0,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,0,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {62464,62464,62464,62464,0,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464},
+    {62528,62528,62528,62528,0,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528},
+    {62592,62592,62592,62592,0,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592},
+    {62656,62656,62656,62656,0,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656},
+    {62720,62720,62720,62720,0,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720},
+    {62784,62784,62784,62784,0,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784},
+    {62848,62848,62848,62848,0,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,62976,0,0,0,63040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63104,0,0,0,0,0,0,0,0,0,0,63104,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63104,0,0,0,0,0,0,0,0,63104,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63232,0,0,0,0,0,0,0,0,0,0,0,0,63232,0,0,63232,63232,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63360,0,0,0,0,63360,0,0,0,0,0,0,63360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63488,0,63488,0,0,63552,0,0,0,0,0,0,0,0,0,0,0,0,63616,63680,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63872,0,0,0,0,0,63872,63872,0,0,0,0,63872,0,0,0,0,63872,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64320,0,64384,0,64448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64512,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64640,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64704,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64832,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64960,0,0,0,0,0,0,65024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65088,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64896,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65408,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65536,0,0,0,65536,0,0,0,0,0,0,0,0,0,65536,65536,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65664,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,65856,0,0,0,65920,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65984,0,0,0,0,0,0,66048,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66048,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66304,0,0,0,66368,0,0,0,0,0,0,0,66432,0,0,66496,0,0,0,66560,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66624,66688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66048,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66752,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66688,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,66944,66944,66944,66944,66944,66944,66944,66944,66944,66944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,67008,67008,67008,67008,67008,67008,67008,67008,67008,67008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,67072,67072,67072,67072,67072,67072,67072,67072,67072,67072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,67136,67136,67136,67136,67136,67136,67136,67136,67136,67136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,67200,67200,67200,67200,67200,67200,67200,67200,67200,67200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,67264,67264,67264,67264,67264,67264,67264,67264,67264,67264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,0,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,0,0},
+    {0,0,0,0,0,0,0,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,0,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,0,0},
+    {0,0,0,0,0,0,0,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,0,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,0,0},
+    {0,0,0,0,0,0,0,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,0,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,0,0},
+    {0,0,0,0,0,0,0,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,0,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,0,0},
+    {0,0,0,0,0,0,0,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,0,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,0,0},
+    {0,0,0,0,0,0,0,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,0,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,0,0},
+    {0,0,0,0,0,0,0,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,0,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,0,0},
+    {0,0,0,0,0,0,0,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,0,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,0,0},
+    {0,0,0,0,0,0,0,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,0,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,0,0},
+    {0,0,0,0,0,0,0,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,0,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,0,0},
+    {0,0,0,0,0,0,0,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,0,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,0,0},
+    {0,0,0,0,0,0,0,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,0,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,0,0},
+    {0,0,0,0,0,0,0,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,0,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,0,0},
+    {0,0,0,0,0,0,0,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,0,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,0,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,0,0},
+    {0,0,0,0,0,0,0,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,0,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,0,0},
+    {0,0,0,0,0,0,0,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,0,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,0,0},
+    {0,0,0,0,0,0,0,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,0,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,0,0},
+    {0,0,0,0,0,0,0,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,0,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,0,0},
+    {0,0,0,0,0,0,0,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,0,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,0,0},
+    {0,0,0,0,0,0,0,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,0,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,0,0},
+    {0,0,0,0,0,0,0,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,0,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,0,0},
+    {0,0,0,0,0,0,0,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,0,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,0,0},
+    {0,0,0,0,0,0,0,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,0,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,0,0},
+    {0,0,0,0,0,0,0,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,0,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,0,0},
+    {0,0,0,0,0,0,0,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,0,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,0,0},
+    {0,0,0,0,0,0,0,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,0,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,0,0},
+    {0,0,0,0,0,0,0,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,0,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,0,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,0,0},
+    {0,0,0,0,0,0,0,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,0,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,0,0},
+    {0,0,0,0,0,0,0,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,0,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,0,0},
+    {0,0,0,0,0,0,0,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,0,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69824,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,69888,69888,69888,69888,69888,69888,69888,69888,69888,69888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,69952,69952,69952,69952,69952,69952,69952,69952,69952,69952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,0,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,0,0},
+    {0,0,0,0,0,0,0,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,0,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,0,0},
+    {0,0,0,0,0,0,0,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,0,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,0,0},
+    {0,0,0,0,0,0,0,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,0,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,0,0},
+    {0,0,0,0,0,0,0,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,0,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,0,0},
+    {0,0,0,0,0,0,0,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,0,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,0,0},
+    {0,0,0,0,0,0,0,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,0,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,0,0},
+    {0,0,0,0,0,0,0,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,0,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,0,0},
+    {0,0,0,0,0,0,0,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,0,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,0,0},
+    {0,0,0,0,0,0,0,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,0,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,0,0},
+    {0,0,0,0,0,0,0,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,0,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,0,0},
+    {0,0,0,0,0,0,0,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,0,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,0,0},
+    {0,0,0,0,0,0,0,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,0,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,0,0},
+    {0,0,0,0,0,0,0,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,0,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,0,0},
+    {0,0,0,0,0,0,0,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,0,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,0,0},
+    {0,0,0,0,0,0,0,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,0,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,0,0},
+    {0,0,0,0,0,0,0,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,0,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,0,0},
+    {0,0,0,0,0,0,0,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,0,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,0,0},
+    {0,0,0,0,0,0,0,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,0,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,0,0},
+    {0,0,0,0,0,0,0,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,0,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,0,0},
+    {0,0,0,0,0,0,0,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,0,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,0,0},
+    {0,0,0,0,0,0,0,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,0,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,0,0},
+    {0,0,0,0,0,0,0,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,0,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,0,0},
+    {0,0,0,0,0,0,0,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,0,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,0,0},
+    {0,0,0,0,0,0,0,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,0,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,0,0},
+    {0,0,0,0,0,0,0,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,0,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,0,0},
+    {0,0,0,0,0,0,0,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,0,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,0,0},
+    {0,0,0,0,0,0,0,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,0,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,0,0},
+    {0,0,0,0,0,0,0,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,0,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,0,0},
+    {0,0,0,0,0,0,0,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,0,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,0,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,0,0},
+    {0,0,0,0,0,0,0,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,0,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,0,0},
+    {0,0,0,0,0,0,0,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,0,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,0,0},
+    {0,0,0,0,0,0,0,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,0,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,0,0},
+    {0,0,0,0,0,0,0,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,0,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,0,0},
+    {0,0,0,0,0,0,0,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,0,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73088,0,0,0,0,0,0,73152,0,0,0,0,0,0,0,73216,73280,0,0,0,73344,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,73408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73472,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73536,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73600,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73664,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,73728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73792,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73920,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73984,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74048,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74112,0,0,0,0,0,0,74176,0,0,74240,0,0,0,0,74304,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74496,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74624,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74688,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74816,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74880,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74944,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,75008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75072,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74048,75136,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75328,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75392,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75456,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75648,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75776,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,75904,0,0,0,0,75456,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75968,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73088,0,0,0,0,0,0,73152,0,0,0,0,0,0,0,73216,73280,0,0,0,73344,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76032,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76096,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76288,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76416,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76288,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,0,0},
+    {0,0,0,0,0,0,0,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,0},
+    {0,77376,77376,0,0,0,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,0},
+    {0,77376,77376,0,0,0,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,0},
+    {0,0,0,0,0,0,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,0},
+    {0,0,0,0,0,0,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,0},
+    {0,0,0,0,0,0,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77696,0,0,0,0,77760,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77888,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78080,78080},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78080,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78272,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78336,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78464,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78592,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78784,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79040,0,0,0,0,0,0,0,0,0,0,0,0,79040,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79168,0,0,0,0,0,0,0,0,0,0},
+    {0,79232,79232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,79232,79232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79296,0,0,0,0,0,0,0,79296,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79424,0,0,0,0,0,0,0,0},
+    {0,79488,79488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,79488,79488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79680,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79744,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79808,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79872,0,0,0,0,0,0,0,0,0,0,0,0,0,79936,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80000,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80064,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80064,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80320,80320,80320,80320,80320,80320,80320,80320,80320,80320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80384,80384,80384,80384,80384,80384,80384,80384,80384,80384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80448,80448,80448,80448,80448,80448,80448,80448,80448,80448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80576,80576,80576,80576,80576,80576,80576,80576,80576,80640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80704,80704,80704,80704,80704,80704,80704,80704,80704,80704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80832,80832,80832,80832,80832,80832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,80960,80960,80960,80960,80960,80960,80960,80960,80960,80960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81088,81088,81088,81088,81088,81088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81216,81216,81216,81216,81216,81216,81216,81216,81216,81216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81280,0,0,0,0,81280,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81408,81472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81536,81536,81536,81536,81536,81536,81536,81536,81536,81536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81536,81536,81536,81536,81536,81536,81536,81536,81600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81664,81664,81664,81664,81664,81664,81664,81664,81664,81664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81792,81792,81792,81792,81792,81792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81920,81920,81920,81920,81920,81920,81920,81920,81920,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,81984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,82048,82048,82048,82048,82048,82048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,82112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,82176,82176,82176,82176,82176,82176,82176,82176,82176,82176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,82176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82240,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,82432,82432,82432,82432,82432,82432,82432,82432,82432,82432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,82496,82496,82496,82496,82496,82496,82496,82496,82496,82496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,82560,82560,82560,82560,82560,82560,82560,82560,82560,82560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,82624,82624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,82624,82624,0,0,0,0,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,0,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,0,0},
+    {0,0,0,0,0,0,0,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,0,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,0,0},
+    {0,0,0,0,0,0,0,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,0,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,0,0},
+    {0,0,0,0,0,0,0,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,0,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,0,0},
+    {0,0,0,0,0,0,0,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,0,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83072,83136,83072,83136,83072,83136,83072,83136,83072,83136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83200,83264,83264,83264,83200,83264,83264,83264,83200,83264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83264,83264,83200,83264,83264,83264,83200,83264,83264,83264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83328,83392,83328,83392,83328,83392,83328,83392,83328,83392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83456,83392,83328,83392,83328,83392,83328,83392,83328,83392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83520,83584,83584,83584,83520,83584,83584,83584,83520,83584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83584,83584,83520,83584,83584,83584,83520,83584,83584,83584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83584,83584,83584,83584,83520,83584,83584,83584,83520,83584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83648,83712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83776,83712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,83840,83904,83840,83968,83840,83968,83840,83840,83968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83840,83968,83840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,83840,84032,83840,83968,83840,83968,83840,83840,83968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84096,84160,84160,84224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84096,84160,84160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84096,84160,84160,84288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84096,84160,84352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,84416,84416,84416,84416,84416,84416,84416,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84416,84416,84416,84416,84416,84416,84416,84416,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84416,84416,84416,84416,84416,84416,84416,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84480,84480,84544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84608,84608,84608,84608,84608,84608,84608,84608,84608,84608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84608,84608,84608,84608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84672,84672,84672,84672,84672,84672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84736,84736,84736,84736,84736,84736,84736,84736,84736,84736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,84800,84800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,84800,84800,0,0,0,0,84864,84928,84864,84928,84864,84928,84864,84928,84864,84928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84992,85056,85056,85056,84992,85056,85056,85056,84992,85056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85056,85056,84992,85056,85056,85056,84992,85056,85056,85056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85120,85184,85120,85184,85120,85184,85120,85184,85120,85184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85248,85184,85120,85184,85120,85184,85120,85184,85120,85184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85312,85376,85376,85376,85312,85376,85376,85376,85312,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85376,85376,85312,85376,85376,85376,85312,85376,85376,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85376,85376,85376,85376,85312,85376,85376,85376,85312,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85440,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85568,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,85632,85696,85632,85760,85632,85760,85632,85632,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85632,85760,85632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,85632,85824,85632,85760,85632,85760,85632,85632,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85888,85952,85952,86016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85888,85952,85952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85888,85952,85952,86080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85888,85952,86144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,86208,86208,86208,86208,86208,86208,86208,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86208,86208,86208,86208,86208,86208,86208,86208,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86208,86208,86208,86208,86208,86208,86208,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86272,86272,86336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86400,86400,86400,86400,86400,86400,86400,86400,86400,86400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86400,86400,86400,86400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86464,86464,86464,86464,86464,86464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86528,86528,86528,86528,86528,86528,86528,86528,86528,86528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86720,86720,86720,86720,86720,86720,86720,86720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86784,86784,86784,86784,86784,86784,86784,86784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86848,86848,86848,86848,86848,86848,86848,86848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86912,86912,86912,86912,86912,86912,86912,86912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87040,0,87104,0,87168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87232,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87360,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,0,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,0,0},
+    {0,0,0,0,0,0,0,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,0,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,0,0},
+    {0,0,0,0,0,0,0,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,0,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,0,0},
+    {0,0,0,0,0,0,0,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,0,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,0,0},
+    {0,0,0,0,0,0,0,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,0,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,0,0},
+    {0,0,0,0,0,0,0,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,0,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,0,0},
+    {0,0,0,0,0,0,0,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,0,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,0,0},
+    {0,0,0,0,0,0,0,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,0,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,0,0},
+    {0,0,0,0,0,0,0,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,0,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,0,0},
+    {0,0,0,0,0,0,0,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,0,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88896,88896,88896,88896,88896,88896,88896,88896,88896,88896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88960,88960,88960,88960,88960,88960,88960,88960,88960,88960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89024,89024,89024,89024,89024,89024,89024,89024,89024,89024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,89088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89152,89152,89152,89152,89152,89152,89152,89152,89152,89152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89216,89216,89216,89216,89216,89216,89216,89216,89216,89216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89280,89280,89280,89280,89280,89280,89280,89280,89280,89280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,0,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,0,0},
+    {0,0,0,0,0,0,0,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,0,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,0,0},
+    {0,0,0,0,0,0,0,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,0,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,0,0},
+    {0,0,0,0,0,0,0,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,0,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,0,0},
+    {0,0,0,0,0,0,0,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,0,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,0,0},
+    {0,0,0,0,0,0,0,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,0,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,0,0},
+    {0,0,0,0,0,0,0,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,0,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,0,0},
+    {0,0,0,0,0,0,0,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,0,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,0,0},
+    {0,0,0,0,0,0,0,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,0,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,0,0},
+    {0,0,0,0,0,0,0,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,0,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,90112,90176,90240,90240,0,0,0,0,0,0,0,90112,0,0,90240,0,0,0,90304,90304,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90368,90368,90368,90368,90368,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90368,90368,90368,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90368,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,90432,90496,90560,90560,0,0,0,0,0,0,0,90432,0,0,90560,0,0,0,90624,90624,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90688,90688,90688,90688,90688,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90688,90688,90688,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90688,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,90752,90816,90880,90880,0,0,0,0,0,0,0,90752,0,0,90880,0,0,0,90944,90944,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91008,91008,91008,91008,91008,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91008,91008,91008,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91008,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,91072,91136,91200,91200,0,0,0,0,0,0,0,91072,0,0,91200,0,0,0,91264,91264,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91328,91328,91328,91328,91328,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91328,91328,91328,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91328,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,91392,91456,91520,91520,0,0,0,0,0,0,0,91392,0,0,91520,0,0,0,91584,91584,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91648,91648,91648,91648,91648,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91648,91648,91648,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91648,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,91712,91776,91840,91840,0,0,0,0,0,0,0,91712,0,0,91840,0,0,0,91904,91904,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91968,91968,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92032,92096,92160,92160,0,0,0,0,0,0,0,92032,0,0,92160,0,0,0,92224,92224,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92288,92288,92288,92288,92288,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92288,92288,92288,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92288,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92352,92416,92480,92480,0,0,0,0,0,0,0,92352,0,0,92480,0,0,0,92544,92544,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92608,92608,92608,92608,92608,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92608,92608,92608,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92608,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92736,92736,92736,92736,92736,0,0,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92864,0,0,0,0,92864,0,0,0,0,0,0,92928,0,0,0,0,0,92928,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92992,92992,92992,92992,92992,92992,92992,92992,92992,92992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92864,92864,92864,92864,92864,92864,92864,92864,92864,92864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93056,93056,93056,93056,93056,93056,93056,93056,93056,93056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93120,93120,93120,93120,93120,93120,93120,93120,93120,93120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,93184,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,93248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,0,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,0,0},
+    {0,0,0,0,0,0,0,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,0,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,0,0},
+    {0,0,0,0,0,0,0,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,0,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93632,93632,93632,93632,93632,93632,93632,93632,93632,93632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93696,93696,93696,93696,93696,93696,93696,93696,93696,93696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93760,93760,93760,93760,93760,93760,93760,93760,93760,93760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93824,93824,93824,93824,93824,93824,93824,93824,93824,93824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,0,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,0,0},
+    {0,0,0,0,0,0,0,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,0,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,0,0},
+    {0,0,0,0,0,0,0,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,0,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,0,0},
+    {0,0,0,0,0,0,0,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,0,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,0,0},
+    {0,0,0,0,0,0,0,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,0,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,0,0},
+    {0,0,0,0,0,0,0,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,0,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,0,0},
+    {0,0,0,0,0,0,0,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,0,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,0,0},
+    {0,0,0,0,0,0,0,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,0,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,0,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,0,0},
+    {0,0,0,0,0,0,0,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,0,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,0,0},
+    {0,0,0,0,0,0,0,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,0,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,0,0},
+    {0,0,0,0,0,0,0,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,0,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,0,0},
+    {0,0,0,0,0,0,0,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,0,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,0,0},
+    {0,0,0,0,0,0,0,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,0,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,94976,95040,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95168,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95296,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,95360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95488,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95616,95616,95616,95616,95616,95616,95616,95616,95616,95616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95680,95680,95680,95680,95680,95680,95680,95680,95680,95680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95744,0,0,0,0,0,0,0,0,95744,0,0,0,0,0,95744,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,0,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,0,0},
+    {0,0,0,0,0,0,0,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,0,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,0,0},
+    {0,0,0,0,0,0,0,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,0,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,0,0},
+    {0,0,0,0,0,0,0,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,0,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,0,0},
+    {0,0,0,0,0,0,0,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,0,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96384,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96512,0,0,0,0,0,0,0,96512,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96640,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {96768,96768,96768,96768,0,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768},
+    {96832,96832,96832,96832,0,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832},
+    {96832,96832,96832,96832,0,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96960,0,0,0,0,0,0,0,0,0,0,0,0,96960,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97088,0,0,0,0,0,0,0,0,0,0},
+    {0,97152,97152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,97152,97152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97216,0,0,0,0,0,0,0,97216,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97344,0,0,0,0,0,0,0,0},
+    {0,97408,97408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0},
+    {0,97408,97408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97536,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97728,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97792,0,97728,0,0,0,0,0,0,0,0,0,0},
+    {0,97856,97856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97920,0,0,0,0,0,0,0,0,0},
+    {0,97856,97856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97984,0,0,0,0,0,0,0,97984,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98048,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98176,0,0,0,0,0,0,0,0,0,0,0,0,0,98240,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98304,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98368,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98432,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,98496,98496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98432,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0},
+    {0,98496,98496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98624,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98816,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98880,0,98816,0,0,0,0,0,0,0,0,0,0},
+    {0,98944,98944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99008,0,0,0,0,0,0,0,0,0},
+    {0,98944,98944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99072,0,0,0,0,0,0,0,99072,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99136,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99264,0,0,0,0,0,0,0,0,0,0,0,0,0,99328,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99392,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99456,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99520,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,99584,99584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99520,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0},
+    {0,99584,99584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99776,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99840,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99904,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99968,0,0,0,0,0,0,0,0,0,0,0,0,0,100032,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100096,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100160,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100160,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100288,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100352,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100480,0,0,0},
+    {0,0,0,0,0,0,0,0,100544,100544,100544,100544,100544,100544,100544,100544,100544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,100608,100608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,100608,100608,0,0,0,0,100672,100672,100736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,100800,100800,100800,100800,100800,100800,100800,100800,100800,100800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,100800,100800,100800,100800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,100864,100864,100864,100864,100864,100864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,100928,100928,100928,100928,100928,100928,100928,100928,100928,100928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,101056,101056,101056,101056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,101120,101120,101120,101120,101120,101120,101120,101120,101120,101120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101184,0,0,0,0,0,0,0,0,101184,0,0,0,0,0,101184,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101376,0,0},
+    {0,0,0,0,0,0,0,101440,101440,101440,101440,101440,101440,101440,101440,101440,101440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101376,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101504,0,0},
+    {0,0,0,0,0,0,0,101568,101568,101568,101568,101568,101568,101568,101568,101568,101568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101568,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101696,0,0,0,0,0,0,0,101760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101824,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101888,0,0,0,0,0,0,0,101952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102016,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102016,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102528,0,0,0,0,0,0,0,0,0,102528,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102592,0,0,0,0,0,0,0,0,0,102592,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103552,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,0,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,0,0},
+    {0,0,0,0,0,0,0,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,0,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,0,0},
+    {0,104064,104064,0,0,0,0,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,0,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,0,0},
+    {0,104064,104064,0,0,0,0,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,0,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,0,0},
+    {0,104064,104064,0,0,0,0,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,0,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,0,0},
+    {0,0,0,0,0,0,0,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,0,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,0,0},
+    {0,104064,104064,0,0,0,0,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,0,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,0,0},
+    {0,104448,104448,0,0,0,0,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,0,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,0,0},
+    {0,104064,104064,0,0,0,0,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,0,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,0,0},
+    {0,104448,104448,0,0,0,0,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,0,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,0,0},
+    {0,104448,104448,0,0,0,0,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,0,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,0,0},
+    {0,104064,104064,0,0,0,0,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,0,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,0,0},
+    {0,0,0,0,0,0,0,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,0,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,0,0},
+    {0,0,0,0,0,0,0,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,0,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,0,0},
+    {0,104448,104448,0,0,0,0,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,0,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,0,0},
+    {0,104064,104064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,105088,105088,0,0,0,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,0},
+    {0,105216,105216,0,0,0,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,0},
+    {0,104448,104448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,105088,105088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,0,0},
+    {0,105088,105088,0,0,0,0,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,0,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,0,0},
+    {0,105216,105216,0,0,0,0,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,0,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,0,0},
+    {0,105088,105088,0,0,0,0,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,0,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,105088,105088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105600,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,105984,105984,0,0,0,0,106048,106048,106048,106048,106048,106048,106048,106048,106048,106048,0,106112,0,106112,106112,106112,0,106112,0,106112,0,0,0,106112,106112,106112,106112,0,106112,106112,106112,0,106112,106112,0,0,0,0,0},
+    {0,105984,105984,0,0,0,0,106048,106048,106048,106048,106048,106048,106048,106048,106048,106048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,105984,105984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106240,0,0,106240,106240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,105984,105984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,0,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,0,0},
+    {0,0,0,0,0,0,0,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,0,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,0,0},
+    {0,0,0,0,0,0,0,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,0,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,0,0},
+    {0,0,0,0,0,0,0,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,0,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,0,0},
+    {0,0,0,0,0,0,0,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,0,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,0,0},
+    {0,0,0,0,0,0,0,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,0,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,0,0},
+    {0,0,0,0,0,0,0,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,0,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,0,0},
+    {0,0,0,0,0,0,0,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,0,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,0,0},
+    {0,0,0,0,0,0,0,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,0,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,0,0},
+    {0,0,0,0,0,0,0,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,0,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,0,0},
+    {0,0,0,0,0,0,0,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,0,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,0,0},
+    {0,0,0,0,0,0,0,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,0,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,0,0},
+    {0,0,0,0,0,0,0,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,0,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,0,0},
+    {0,0,0,0,0,0,0,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,0,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,0,0},
+    {0,0,0,0,0,0,0,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,0,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,0,0},
+    {0,0,0,0,0,0,0,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,0,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,0,0},
+    {0,0,0,0,0,0,0,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,0,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,0,0},
+    {0,0,0,0,0,0,0,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,0,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,0,0},
+    {0,0,0,0,0,0,0,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,0,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,0,0},
+    {0,0,0,0,0,0,0,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,0,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,107712,107712,107712,107712,107712,107712,107712,107712,107712,107712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,107776,107776,107776,107776,107776,107776,107776,107776,107776,107776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,107840,107840,107840,107840,107840,107840,107840,107840,107840,107840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,107904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,107968,107968,107968,107968,107968,107968,107968,107968,107968,107968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,108032,108032,108032,108032,108032,108032,108032,108032,108032,108032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108160,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108288,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,108352,108352,108352,108352,108352,108352,108352,108352,108352,108352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,108416,108416,108416,108416,108416,108416,108416,108416,108416,108416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108544,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108608,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108672,0,0,0,0,0,0,108736,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108800,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108800,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109760,0,0,0,0,109760,0,0,0,0,0,0,109824,0,0,0,0,0,109824,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,109888,109888,109888,109888,109888,109888,109888,109888,109888,109888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,109760,109760,109760,109760,109760,109760,109760,109760,109760,109760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,109952,109952,109952,109952,109952,109952,109952,109952,109952,109952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,110016,110016,110016,110016,110016,110016,110016,110016,110016,110016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110080,110080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110080,110080,0,0,0,0,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,0,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,0,0},
+    {0,0,0,0,0,0,0,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,0,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,0,0},
+    {0,0,0,0,0,0,0,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,0,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,0,0},
+    {0,0,0,0,0,0,0,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,0,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,0,0},
+    {0,0,0,0,0,0,0,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,0,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110528,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110592,110592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110592,110592,0,0,0,0,0,110656,110656,110656,110656,110656,110656,110656,110656,110656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {110784,110784,110784,110784,0,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784},
+    {110848,110848,110848,110848,0,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848},
+    {110912,110912,110912,110912,0,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912},
+    {110976,110976,110976,110976,0,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976},
+    {110976,110976,110976,110976,0,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976},
+    {0,0,0,0,0,0,0,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,0,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,0,0},
+    {0,0,0,0,0,0,0,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,0,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,0,0},
+    {0,0,0,0,0,0,0,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,0,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,0,0},
+    {0,0,0,0,0,0,0,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,0,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,0,0},
+    {0,0,0,0,0,0,0,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,0,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,0,0},
+    {0,0,0,0,0,0,0,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,0,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,0,0},
+    {0,0,0,0,0,0,0,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,0,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,0,0},
+    {0,0,0,0,0,0,0,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,0,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,0,0},
+    {0,0,0,0,0,0,0,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,0,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,0,0},
+    {0,0,0,0,0,0,0,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,0,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,0,0},
+    {0,0,0,0,0,0,0,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,0,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,0,0},
+    {0,0,0,0,0,0,0,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,0,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,0,0},
+    {0,0,0,0,0,0,0,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,0,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,0,0},
+    {0,0,0,0,0,0,0,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,0,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,0,0},
+    {0,0,0,0,0,0,0,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,0,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,0,0},
+    {0,0,0,0,0,0,0,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,0,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,0,0},
+    {0,0,0,0,0,0,0,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,0,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,0,0},
+    {0,0,0,0,0,0,0,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,0,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,0,0},
+    {0,0,0,0,0,0,0,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,0,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,0,0},
+    {0,0,0,0,0,0,0,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,0,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,112448,112448,112448,112448,112448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112704,0,0,0,0,0,0,0,0,112704,0,0,0,0,0,112704,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112768,0,0,0,0,0,0,0,0,112768,0,0,0,0,0,112768,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112896,112896,112896,112896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113024,0,113088,0,0,0,0,0,113152,113216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113344,0,0,0,0,0,113408,113472,0,0,0,0,0,0,0,0,113536,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113536,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,0,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,0,0},
+    {0,0,0,0,0,0,0,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,0,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,0},
+    {0,0,0,0,0,0,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,0},
+    {0,0,0,0,0,0,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,0},
+    {0,0,0,0,0,0,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114560,0,114560,0,114624,0,0,114624,114688,0,0,114624,0,114752,0,114688,0,0,114624,0,0,0,0,114688,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114816,114880,114816,114944,115008,0,114944,115008,115072,0,0,115008,0,0,0,115072,0,0,115008,0,114880,114880,0,115072,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115008,114880,115008,114944,115008,0,114944,115008,0,0,0,115008,0,0,0,0,0,0,115008,0,114880,114880,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115072,0,115072,0,0,0,0,0,115072,0,0,0,0,0,0,115072,0,0,0,0,0,0,0,115072,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115136,114880,115136,114944,115136,0,114944,115136,114752,0,0,115136,0,0,0,114752,0,0,115136,0,114880,114880,0,114752,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115200,115200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115136,114880,115136,114944,115136,0,114944,115136,0,0,0,115136,0,0,0,0,0,0,115136,0,114880,114880,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114752,0,114752,0,0,0,0,0,114752,0,0,0,0,0,0,114752,0,0,0,0,0,0,0,114752,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115264,114880,115264,114944,115264,0,114944,115264,0,0,0,115264,0,0,0,0,0,0,115264,0,114880,114880,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115328,0,115392,0,0,115392,0,0,0,0,0,0,0,0,0,0,0,0,0,115328,115328,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115456,114880,115456,114944,115456,0,114944,115456,0,0,0,115456,0,0,0,0,0,0,115456,0,114880,114880,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115520,115520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115584,114880,115584,114944,115584,0,114944,115584,0,0,0,115584,0,0,0,0,0,0,115584,0,114880,114880,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115648,0,115712,0,0,115712,0,0,0,0,0,0,0,0,0,0,0,0,0,115648,115648,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114880,0,114944,0,0,114944,0,0,0,0,0,0,0,0,0,0,0,0,0,114880,114880,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115776,115776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115840,0,115904,0,0,115904,0,0,0,0,0,0,0,0,0,0,0,0,0,115840,115840,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115968,115968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116032,0,116096,0,0,116096,0,0,0,0,0,0,0,0,0,0,0,0,0,116032,116032,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116160,116160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116224,0,116288,0,0,116288,0,0,0,0,0,0,0,0,0,0,0,0,0,116224,116224,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116352,116352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116416,0,116480,0,0,116480,0,0,0,0,0,0,0,0,0,0,0,0,0,116416,116416,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116544,116544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116608,0,116672,0,0,116672,0,0,0,0,0,0,0,0,0,0,0,0,0,116608,116608,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,114752,114752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,114752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116800,0,0,0,0,116800,0,0,0,0,0,0,116864,0,0,0,0,0,116864,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,117120,117120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,0,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,0,0},
+    {0,0,0,0,0,0,0,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,0,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,0,0},
+    {0,0,0,0,0,0,0,117376,117376,117376,117376,117376,117376,117376,117376,117376,117376,0,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,0,0},
+    {0,0,0,0,0,0,0,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,0,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,0,0},
+    {0,0,0,0,0,0,0,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,0,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,0,0},
+    {0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,0,0},
+    {0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,0,0},
+    {0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,0,0},
+    {0,0,0,0,0,0,0,117888,117888,117888,117888,117888,117888,117888,117888,117888,117888,0,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,0,0},
+    {0,0,0,0,0,0,0,117888,117888,117888,117888,117888,117888,117888,117888,117888,117888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117888,117888,117888,117888,117888,117888,117888,117888,117888,117888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118080,0,0,118080,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,118144,118144,118144,118144,118144,118144,118144,118144,118144,118144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,118208,118208,118208,118208,118208,118208,118208,118208,118208,118208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,118272,118272,118272,118272,118272,118272,118272,118272,118272,118272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,118336,118336,118336,118336,118336,118336,118336,118336,118336,118336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,118400,118400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,118400,118400,0,0,0,0,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,0,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,0,0},
+    {0,0,0,0,0,0,0,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,0,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,0,0},
+    {0,0,0,0,0,0,0,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,0,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,0,0},
+    {0,0,0,0,0,0,0,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,0,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,0,0},
+    {0,0,0,0,0,0,0,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,0,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118848,0,0,0,0,0,0,0,0,0,0,0,0,0,118848,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,119104,119104,119104,119104,119104,119104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119296,0,0,0,0,0,119296,0,0,0,0,0,0,0,0,119296,119296,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119360,0,0,0,0,0,119360,0,0,0,0,0,0,0,0,119360,119360,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119424,0,0,0,0,0,119424,0,0,0,0,0,0,0,0,119424,119424,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119488,0,0,0,0,0,119488,0,0,0,0,0,0,0,0,119488,119488,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119616,119616,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119680,119680,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119744,119744,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119872,0,0,0,0,0,119872,0,0,119872,0,0,119872,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119936,0,0,0,0,0,119936,0,0,119936,0,0,119936,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120000,0,0,0,0,0,120000,0,0,120000,0,0,120000,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120064,0,0,0,0,0,120064,0,0,120064,0,0,120064,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120192,0,0,120256,0,120320,0,0,0,0,0,0,120384,0,0,0,0,120448,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120640,0,120704,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120704,120832,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120704,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120960,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,121024,121024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,121024,121024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121408,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,121472,121472,121472,121472,121472,121472,121472,121472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,121600,121600,121600,121600,121600,121600,121600,121600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121664,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,121728,121728,121728,121728,121728,121728,121728,121728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,121664,121664,121664,121664,121664,121664,121664,121664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,122048,122048,122112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,122176,122176,122176,122176,122176,122176,122176,122176,122176,122176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,122176,122176,122176,122176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,122240,122240,122240,122240,122240,122240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123200,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123264,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123392,0,0,0},
+    {0,0,0,0,0,0,0,0,123456,123456,123456,123456,123456,123456,123456,123456,123456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123584,123584,123648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123712,123712,123712,123712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123776,123776,123776,123776,123776,123776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123904,123904,123904,123904,123904,123904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124096,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124160,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124224,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124608,0,0,0,0,124672,0,124736,0,0,0,0,124800,124864,0,0,0,0,124928,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124992,0,0,0,0,0,0,0,125056,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125120,0,0,0,0,0,125184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125248,0,0,0,125312,0,0,0,0,0,0,0,0,0,125376,0,0,0,0,0,125440,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125504,0,0,0,125568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125632,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125696,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125760,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125952,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126016,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126144,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126208,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126336,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126464,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126720,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126848,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126912,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127040,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127104,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125440,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127360,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,127424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,127424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127552,0,0,0,0,0,0,0,0,127616,0,0,0,0,0,0,127680,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127744,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127808,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127808,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127808,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127360,127360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,127872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127936,128000,127936,128064,127936,0,128064,127936,127936,0,0,127936,0,0,0,127936,0,0,127936,0,128000,128000,0,127936,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,127936,127936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,127936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128192,0,128192,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128448,0,0,0,0,0,0,0,0,0,0,0,128512,0,0,0,0,0,128576,128448,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128448,0,0,0,0,0,0,0,0,0,0,0,128512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128832,128832,128832,128832,128832,128832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128896,128896,128896,128896,128896,128896,128896,128896,128896,128896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129024,129088,129024,129088,129024,129088,129024,129088,129024,129088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129152,129216,129216,129216,129152,129216,129216,129216,129152,129216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129216,129216,129152,129216,129216,129216,129152,129216,129216,129216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129280,129344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129408,129344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,129472,129536,129472,129600,129472,129600,129472,129472,129600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129472,129600,129472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,129472,129664,129472,129600,129472,129600,129472,129472,129600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129728,129792,129792,129856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129728,129792,129792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129728,129792,129792,129920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,129728,129792,129984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,130048,130048,130048,130048,130048,130048,130048,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130048,130048,130048,130048,130048,130048,130048,130048,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130048,130048,130048,130048,130048,130048,130048,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130112,130112,130176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130240,130240,130240,130240,130240,130240,130240,130240,130240,130240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130240,130240,130240,130240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130304,130304,130304,130304,130304,130304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130368,130368,130368,130368,130368,130368,130368,130368,130368,130368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,130432,130432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,130432,130432,0,0,0,0,130496,130496,130496,130496,130496,130496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,130560,130560,130560,130560,130560,130560,130560,130560,130560,130560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130688,0,130752,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130688,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,130880,0,0,0,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,130944,0,0,0,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,131008,0,0,0,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,131072,0,0,0,131072,131072,131072,131072,131072,131072,131072,131072,131072,131072,131072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,131136,0,0,0,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,131200,0,0,0,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131328,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131392,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131456,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131584,0,131584,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,131648,131648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,131648,131648,0,0,0,0,131712,131712,131712,131712,131712,131712,131712,131712,131712,131712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131776,131776,131776,131776,131776,131776,131776,131776,131776,131776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131840,131840,131840,131840,131840,131840,131840,131840,131840,131840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131904,131904,131904,131904,131904,131904,131904,131904,131904,131904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131968,131968,131968,131968,131968,131968,131968,131968,131968,131968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132096,0,132096,0,132096,132096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132224,0,132224,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,132288,132288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,132288,132288,0,0,0,0,132352,132352,132352,132352,132352,132352,132352,132352,132352,132352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132416,132416,132416,132416,132416,132416,132416,132416,132416,132416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132480,132480,132480,132480,132480,132480,132480,132480,132480,132480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132544,132544,132544,132544,132544,132544,132544,132544,132544,132544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132608,132608,132608,132608,132608,132608,132608,132608,132608,132608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
 };
 

@@ -52,17 +52,25 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
-    uint16_t spare;
+    uint16_t walk;             /* the entry's facts the walk reads for every
+                                  field: its sub_bit (low byte), VR_STRUCTURED
+                                  (a compound or list), VR_SUBFIELD (a
+                                  subfield or reserved subfield) */
 } vrule;
+
+#define VR_SUB_BIT 0xFFu
+#define VR_STRUCTURED 0x100u
+#define VR_SUBFIELD 0x200u
 
 extern const uint64_t vreq[][4];
 
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
- * accepting states. */
+ * accepting states. vdfa_next holds each next state as its row's offset
+ * (state x VDFA_STRIDE): a step is one add and one load. */
 #define VDFA_CLASSES 46
-#define VDFA_STRIDE 64             /* a row's size: a shift, not a multiply */
+#define VDFA_STRIDE 64             /* a row's size (gen_validate.py's VDFA_STRIDE) */
 extern const uint8_t vdfa_class[256];
-extern const uint16_t vdfa_next[][VDFA_STRIDE];
+extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
 
 #define VSET_WORDS 4
