@@ -81,9 +81,13 @@ def test_memory_does_not_grow(tmp_path):
             m.to_dict()
         list(adexp.iter_file(str(p)))
 
-    for _ in range(3):
+    # malloc's per-thread arenas and fragmentation settle within the first
+    # rounds; a leak goes on growing: compare the last ten rounds' growth.
+    for _ in range(5):
         round_()
-    before = rss_kib()
-    for _ in range(15):
+    for _ in range(10):
         round_()
-    assert rss_kib() - before < 4096, "memory grew by more than 4 MiB"
+    mid = rss_kib()
+    for _ in range(10):
+        round_()
+    assert rss_kib() - mid < 4096, "memory grew by more than 4 MiB in ten rounds"
