@@ -8,7 +8,6 @@
 
 #include "adexp.h"
 #include "json_out.h"
-#include "out_room.h"
 #include "select.h"
 
 typedef struct cw {
@@ -20,7 +19,7 @@ typedef struct cw {
 static inline void raw(cw *w, const char *s, size_t n)
 {
     adexp_buf *b = w->b;
-    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp__buf_room(b, n) : NULL;
+    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp_buf_room(b, n) : NULL;
     if (!o) {
         w->ok = 0;
         return;
@@ -35,26 +34,6 @@ static inline void raw(cw *w, const char *s, size_t n)
 static int is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-/* Length of the valid UTF-8 sequence at s[0..n), or 0 (as the JSON
- * writer reads it: no overlong forms, no surrogates, at most U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0], cp, min;
-    size_t len;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
-    else return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
 }
 
 /* Appends s folded (separator runs to one space, ends trimmed), and for
@@ -81,7 +60,7 @@ static int put_folded(cw *w, adexp_slice s, int any)
         if ((unsigned char)c >= 0x80) {
             /* valid UTF-8 as it is; any other byte becomes U+FFFD, so that
              * readers that decode UTF-8 (pandas) never fail on a cell */
-            size_t u = utf8_len((const unsigned char *)s.ptr + j, s.len - j);
+            size_t u = json_utf8_len((const unsigned char *)s.ptr + j, s.len - j);
             raw(w, u ? s.ptr + j : "\xEF\xBF\xBD", u ? u : 3);
             j += u ? u : 1;
         } else if (is_space(c)) {
@@ -280,7 +259,7 @@ adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
 /* Appends the n bytes at offset from of the output (a row's head). */
 static void copy_head(cw *w, size_t from, size_t n)
 {
-    char *o = w->ok ? adexp__buf_room(w->b, n) : NULL;   /* may move data */
+    char *o = w->ok ? adexp_buf_room(w->b, n) : NULL;   /* may move data */
     if (!o) {
         w->ok = 0;
         return;

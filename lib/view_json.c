@@ -9,7 +9,6 @@
 #include "dict_ids.h"
 #include "json_out.h"
 #include "json_string.h"
-#include "out_room.h"
 #include "select.h"
 
 /* ------------------------------------------------------------ writing */
@@ -31,7 +30,7 @@ static inline char *room(vw *w, size_t n)
     adexp_buf *b = w->b;
     if (w->ok && b->cap - b->len >= n)
         return b->data + b->len;
-    char *o = w->ok ? adexp__buf_room(b, n) : NULL;
+    char *o = w->ok ? adexp_buf_room(b, n) : NULL;
     if (!o)
         w->ok = 0;
     return o;
