@@ -8,6 +8,7 @@
 
 #include "adexp.h"
 #include "json_out.h"
+#include "json_runs.h"
 #include "select.h"
 
 typedef struct cw {
@@ -105,11 +106,87 @@ static void cell_end(cw *w, size_t start, int quote)
     d[start + 1 + n] = '"';
 }
 
+/* Bytes a plain copy may store past the value (its last word). */
+#define PLAIN_SLACK 8
+
+#if SWAR_RUNS
+/* The bytes of x that a cell cannot copy as they are (space and control
+ * bytes, from 0x80, '"', sep), as high bits. */
+static ALWAYS_INLINE uint64_t csv_stops(uint64_t x, char sep)
+{
+    return ((x | ~((x & ~HIGHS) + ONES * (0x80 - 0x21))) & HIGHS) | swar_eq(x, '"') |
+           swar_eq(x, (unsigned char)sep);
+}
+#endif
+
+/* Copies s to o (room: s.len + PLAIN_SLACK) if every byte is plain, that
+ * is what put_folded copies as it is, and returns whether it did: the
+ * usual value (F390, 250514013500) with one check a word. */
+static ALWAYS_INLINE int put_plain(char *o, adexp_slice s, char sep)
+{
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    size_t n = s.len;
+#if SWAR_RUNS
+    uint64_t x, y;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 < n; i += 8) {
+            memcpy(&x, p + i, 8);
+            memcpy(o + i, &x, 8);
+            if (csv_stops(x, sep))
+                return 0;
+        }
+        memcpy(&x, p + n - 8, 8);
+        memcpy(o + n - 8, &x, 8);
+        return !csv_stops(x, sep);
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+        y = a | (uint64_t)b << 32;
+        return !csv_stops(y, sep);
+    }
+#endif
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c <= ' ' || c >= 0x80 || c == '"' || c == (unsigned char)sep)
+            return 0;
+        o[i] = (char)c;
+    }
+    return 1;
+}
+
+/* A cell of s (a separator before it unless first): copied when plain,
+ * else folded and quoted as needed. */
+static void plain_or_folded(cw *w, int first, adexp_slice s)
+{
+    if (s.len > SIZE_MAX - 1 - PLAIN_SLACK) {
+        w->ok = 0;
+        return;
+    }
+    adexp_buf *b = w->b;
+    size_t n = s.len + 1 + PLAIN_SLACK;
+    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp_buf_room(b, n) : NULL;
+    if (!o) {
+        w->ok = 0;
+        return;
+    }
+    *o = w->sep;
+    if (put_plain(o + !first, s, w->sep)) {
+        b->len += !first + s.len;
+        return;
+    }
+    b->len += !first;
+    size_t start = b->len;
+    cell_end(w, start, put_folded(w, s, 0));
+}
+
 static void text_cell(cw *w, int first, adexp_slice s)
 {
-    size_t start;
-    cell_begin(w, first, &start);
-    cell_end(w, start, put_folded(w, s, 0));
+    plain_or_folded(w, first, s);
 }
 
 /* Appends field f's part of a cell (its value or its companion). */
@@ -198,6 +275,56 @@ static void message_cells(cw *w, const adexp_msg *m, const char *source, const a
             column_cell(w, &sel->cols[i], m->fields, m);
 }
 
+/* A key met twice among an item's subfields: its columns scan them all. */
+static const adexp_field twice;
+
+/* An item column's cell from its one field f. */
+static void one_field_cell(cw *w, const sel_column *c, const adexp_field *f, const adexp_msg *m)
+{
+    if (c->suffix == SUF_NONE) {
+        plain_or_folded(w, 0, f->value);
+        return;
+    }
+    adexp_buf *b = w->b;
+    char *o = b->cap - b->len >= 1 + SEL_TEXT_BUF ? b->data + b->len
+              : w->ok ? adexp_buf_room(b, 1 + SEL_TEXT_BUF) : NULL;
+    if (!o) {
+        w->ok = 0;
+        return;
+    }
+    *o = w->sep;
+    char *end = sel_companion_at(o + 1, c->suffix, c->value_type, f->value,
+                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+    b->len += end ? (size_t)(end - o) : 1;
+}
+
+/* The item's columns: the subfields of the keys (sel->item_key) found in
+ * one scan, then each column's cell from its key's field; columns of a
+ * path, of an unknown keyword or of a key met twice scan for themselves. */
+static void item_columns(cw *w, const adexp_select *sel, const adexp_field *item,
+                         const adexp_msg *m)
+{
+    const adexp_field *hit[UINT8_MAX + 1];
+    memset(hit, 0, (sel->nkeys + 1) * sizeof *hit);
+    for (const adexp_field *f = item->child; f; f = f->next) {
+        unsigned k = sel->item_key[f->dict_id & (SEL_ID_TABLE - 1)];
+        if (k)
+            hit[k] = hit[k] ? &twice : f;
+    }
+    for (size_t i = 0; i < sel->ncols; i++) {
+        const sel_column *c = &sel->cols[i];
+        if (!c->item)
+            continue;
+        const adexp_field *f = c->key ? hit[c->key] : &twice;
+        if (f == &twice)
+            column_cell(w, c, item->child, m);
+        else if (f)
+            one_field_cell(w, c, f, m);
+        else
+            raw(w, &w->sep, 1);
+    }
+}
+
 /* item_index, item, item_value and the item's columns (item NULL: empty). */
 static void item_cells(cw *w, const adexp_select *sel, const adexp_field *item, size_t k,
                        const adexp_msg *m)
@@ -211,14 +338,13 @@ static void item_cells(cw *w, const adexp_select *sel, const adexp_field *item, 
         raw(w, &w->sep, 1);
         raw(w, &w->sep, 1);
     }
-    for (size_t i = 0; i < sel->ncols; i++) {
-        if (!sel->cols[i].item)
-            continue;
-        if (item)
-            column_cell(w, &sel->cols[i], item->child, m);
-        else
-            raw(w, &w->sep, 1);
+    if (item) {
+        item_columns(w, sel, item, m);
+        return;
     }
+    for (size_t i = 0; i < sel->ncols; i++)
+        if (sel->cols[i].item)
+            raw(w, &w->sep, 1);
 }
 
 static void end_row(cw *w)

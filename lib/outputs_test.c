@@ -271,6 +271,32 @@ static void test_csv(void **state)
     adexp_arena_free(&p.arena);
 }
 
+/* Item columns found in one scan of a point's subfields, and the cases
+ * that scan for themselves: a keyword met twice in one point, a keyword
+ * the dictionary does not know; a value that needs quotes. */
+static void test_csv_rows_scan(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, "-TITLE IFPL -ARCID X1 -BEGIN RTEPTS -PT -PTID EDDM -PTID A\"B -FL F000\n"
+              "-PT -PTID  INPUD   -FL F280 -FL FL300 -ETO 181023075900\n"
+              "-PT -PTID e -SFL S1130 -LATTD 502030N -END RTEPTS\n");
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    adexp_select *sel = adexp_select_new("ARCID,RTEPTS.PTID,RTEPTS.XYZ,RTEPTS.FL_ft,RTEPTS.FL,"
+                                         "RTEPTS.ETO_utc,RTEPTS.SFL_m,RTEPTS.LATTD_deg",
+                                         "RTEPTS", NULL, NULL, 0);
+    assert_non_null(sel);
+    assert_int_equal(adexp_csv_write(&out, &p.msg, "s", sel, ','), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "s,0,IFPL,X1,0,PT,,\"EDDM A\"\"B\",,0,F000,,,,\r\n"
+        "s,0,IFPL,X1,1,PT,,INPUD,,28000 30000,F280 FL300,2018-10-23T07:59:00Z,,,\r\n"
+        "s,0,IFPL,X1,2,PT,,e,,,,,11300,50.341667,\r\n");
+    adexp_select_free(sel);
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+}
+
 static void test_csv_failed_message(void **state)
 {
     (void)state;
@@ -330,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
+        cmocka_unit_test(test_csv_rows_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,7 @@
 
 /* Columns when --fields is not given. */
 #define COL(name, path, top, suf, type, eobt) \
-    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path}
+    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path, 0}
 static const sel_column default_cols[] = {
     COL("IFPLID", IFPLID, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
     COL("ARCID", ARCID, 5, SUF_NONE, ADEXP_VALUE_OTHER, 0),
@@ -28,7 +28,10 @@ static const sel_column default_cols[] = {
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
-static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL};
+static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
+                                         NULL, 0};
+_Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
+               "unknown fields look up a zero entry");
 
 const adexp_select *sel_or_default(const adexp_select *sel)
 {
@@ -211,6 +214,26 @@ static int parse_titles(adexp_select *sel, const char *titles, char **pos, char 
     }
 }
 
+/* The keys of the item columns that name one known keyword, so that the
+ * CSV writer finds them all in one scan of an item's subfields. Returns 0
+ * when out of memory. */
+static int item_keys(adexp_select *sel)
+{
+    sel->item_key = calloc(SEL_ID_TABLE, 1);
+    if (!sel->item_key)
+        return 0;
+    for (size_t i = 0; i < sel->ncols; i++) {
+        sel_column *c = &sel->ccols[i];
+        if (!c->item || !c->one_part || c->dict_id >= DICT_COUNT)
+            continue;
+        uint8_t *k = &sel->item_key[c->dict_id];
+        if (!*k && sel->nkeys < UINT8_MAX)
+            *k = (uint8_t)++sel->nkeys;
+        c->key = *k;
+    }
+    return 1;
+}
+
 adexp_select *adexp_select_new(const char *fields, const char *rows, const char *titles,
                                char *err, size_t cap)
 {
@@ -263,6 +286,8 @@ adexp_select *adexp_select_new(const char *fields, const char *rows, const char 
         rc = parse_columns(sel, items, 1, &pos, err, cap);
     if (rc == 0 && titles)
         rc = parse_titles(sel, titles, &pos, err, cap);
+    if (rc == 0 && rows && !item_keys(sel))
+        rc = fail(err, cap, "%s", "out of memory");
     if (rc != 0) {
         adexp_select_free(sel);
         return NULL;
@@ -276,6 +301,7 @@ void adexp_select_free(adexp_select *s)
         return;
     free(s->ccols);
     free(s->titles);
+    free(s->item_key);
     free(s->text);
     free(s);
 }

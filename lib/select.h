@@ -21,7 +21,13 @@ typedef struct sel_column {
     uint8_t one_part;          /* the path is one keyword: a scan of siblings */
     uint16_t dict_id;          /* that keyword's id (ADEXP_DICT_NONE: unknown,
                                   compared by its bytes) */
+    uint8_t key;               /* item column of one known keyword: 1 + that
+                                  keyword's index in item_key; 0: scanned */
 } sel_column;
+
+/* item_key's size: dict ids masked to it; ADEXP_DICT_NONE masks to a zero
+ * entry past the dictionary's ids. */
+#define SEL_ID_TABLE 1024u
 
 struct adexp_select {
     const sel_column *cols;    /* message columns, then item columns */
@@ -32,6 +38,10 @@ struct adexp_select {
     size_t ntitles;
     int has_fields;            /* --fields was given */
     char *text;                /* the strings above point in here */
+    uint8_t *item_key;         /* --rows: by dict_id & (SEL_ID_TABLE - 1), the
+                                  key of the item columns of that keyword
+                                  (1 to nkeys), or 0; NULL without --rows */
+    size_t nkeys;
 };
 
 /* Whether the selection keeps top-level keyword kw (1 when it names no
