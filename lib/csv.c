@@ -264,21 +264,10 @@ static void errors_cell(cw *w, const adexp_msg *m)
     }
 }
 
-/* source, index, title, the message's columns. */
-static void message_cells(cw *w, const adexp_msg *m, const char *source, const adexp_select *sel)
-{
-    text_cell(w, 1, (adexp_slice){source, strlen(source)});
-    number_cell(w, m->index);
-    text_cell(w, 0, m->view.title.ptr ? m->view.title : (adexp_slice){"", 0});
-    for (size_t i = 0; i < sel->ncols; i++)
-        if (!sel->cols[i].item)
-            column_cell(w, &sel->cols[i], m->fields, m);
-}
-
-/* A key met twice among an item's subfields: its columns scan them all. */
+/* A key met twice in a level: its columns scan the level themselves. */
 static const adexp_field twice;
 
-/* An item column's cell from its one field f. */
+/* A column's cell from its one field f. */
 static void one_field_cell(cw *w, const sel_column *c, const adexp_field *f, const adexp_msg *m)
 {
     if (c->suffix == SUF_NONE) {
@@ -298,31 +287,43 @@ static void one_field_cell(cw *w, const sel_column *c, const adexp_field *f, con
     b->len += end ? (size_t)(end - o) : 1;
 }
 
-/* The item's columns: the subfields of the keys (sel->item_key) found in
- * one scan, then each column's cell from its key's field; columns of a
- * path, of an unknown keyword or of a key met twice scan for themselves. */
-static void item_columns(cw *w, const adexp_select *sel, const adexp_field *item,
-                         const adexp_msg *m)
+/* The cells of the message's (item 0) or the item's (1) columns over the
+ * fields first, first->next, ...: the fields of the columns' keys
+ * (sel->key_of) found in one scan, then each column's cell from its key's
+ * field; columns of a path, of an unknown keyword or of a key met twice
+ * scan for themselves (column_cell). */
+static void columns(cw *w, const adexp_select *sel, const adexp_field *first, int item,
+                    const adexp_msg *m)
 {
     const adexp_field *hit[UINT8_MAX + 1];
-    memset(hit, 0, (sel->nkeys + 1) * sizeof *hit);
-    for (const adexp_field *f = item->child; f; f = f->next) {
-        unsigned k = sel->item_key[f->dict_id & (SEL_ID_TABLE - 1)];
+    const uint8_t *key_of = sel->key_of[item];
+    memset(hit, 0, (sel->nkeys[item] + 1) * sizeof *hit);
+    for (const adexp_field *f = first; f; f = f->next) {
+        unsigned k = key_of[f->dict_id & (SEL_ID_TABLE - 1)];
         if (k)
             hit[k] = hit[k] ? &twice : f;
     }
     for (size_t i = 0; i < sel->ncols; i++) {
         const sel_column *c = &sel->cols[i];
-        if (!c->item)
+        if (c->item != item)
             continue;
         const adexp_field *f = c->key ? hit[c->key] : &twice;
         if (f == &twice)
-            column_cell(w, c, item->child, m);
+            column_cell(w, c, first, m);
         else if (f)
             one_field_cell(w, c, f, m);
         else
             raw(w, &w->sep, 1);
     }
+}
+
+/* source, index, title, the message's columns. */
+static void message_cells(cw *w, const adexp_msg *m, const char *source, const adexp_select *sel)
+{
+    text_cell(w, 1, (adexp_slice){source, strlen(source)});
+    number_cell(w, m->index);
+    text_cell(w, 0, m->view.title.ptr ? m->view.title : (adexp_slice){"", 0});
+    columns(w, sel, m->fields, 0, m);
 }
 
 /* item_index, item, item_value and the item's columns (item NULL: empty). */
@@ -339,7 +340,7 @@ static void item_cells(cw *w, const adexp_select *sel, const adexp_field *item, 
         raw(w, &w->sep, 1);
     }
     if (item) {
-        item_columns(w, sel, item, m);
+        columns(w, sel, item->child, 1, m);
         return;
     }
     for (size_t i = 0; i < sel->ncols; i++)
@@ -385,7 +386,9 @@ adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
 /* Appends the n bytes at offset from of the output (a row's head). */
 static void copy_head(cw *w, size_t from, size_t n)
 {
-    char *o = w->ok ? adexp_buf_room(w->b, n) : NULL;   /* may move data */
+    adexp_buf *b = w->b;
+    char *o = b->cap - b->len >= n ? b->data + b->len
+              : w->ok ? adexp_buf_room(b, n) : NULL;   /* may move data */
     if (!o) {
         w->ok = 0;
         return;

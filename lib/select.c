@@ -12,24 +12,28 @@
 #include "select.h"
 
 /* Columns when --fields is not given. */
-#define COL(name, path, top, suf, type, eobt) \
-    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path, 0}
+#define COL(name, path, top, suf, type, eobt, key) \
+    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path, key}
 static const sel_column default_cols[] = {
-    COL("IFPLID", IFPLID, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ARCID", ARCID, 5, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ARCTYP", ARCTYP, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ADEP", ADEP, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ADES", ADES, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("EOBD", EOBD, 4, SUF_NONE, ADEXP_VALUE_DATE, 0),
-    COL("EOBT", EOBT, 4, SUF_NONE, ADEXP_VALUE_TIME, 1),
-    COL("EOBT_utc", EOBT, 4, SUF_UTC, ADEXP_VALUE_TIME, 1),
-    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0),
-    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL, 0),
+    COL("IFPLID", IFPLID, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0, 1),
+    COL("ARCID", ARCID, 5, SUF_NONE, ADEXP_VALUE_OTHER, 0, 2),
+    COL("ARCTYP", ARCTYP, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0, 3),
+    COL("ADEP", ADEP, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0, 4),
+    COL("ADES", ADES, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0, 5),
+    COL("EOBD", EOBD, 4, SUF_NONE, ADEXP_VALUE_DATE, 0, 6),
+    COL("EOBT", EOBT, 4, SUF_NONE, ADEXP_VALUE_TIME, 1, 7),
+    COL("EOBT_utc", EOBT, 4, SUF_UTC, ADEXP_VALUE_TIME, 1, 7),
+    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0, 8),
+    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL, 0, 8),
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
+static const uint8_t default_keys[SEL_ID_TABLE] = {
+    [DICT_ID_IFPLID] = 1, [DICT_ID_ARCID] = 2, [DICT_ID_ARCTYP] = 3, [DICT_ID_ADEP] = 4,
+    [DICT_ID_ADES] = 5, [DICT_ID_EOBD] = 6, [DICT_ID_EOBT] = 7, [DICT_ID_RFL] = 8,
+};
 static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
-                                         NULL, 0};
+                                         {default_keys, NULL}, {8, 0}, NULL};
 _Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
                "unknown fields look up a zero entry");
 
@@ -214,21 +218,23 @@ static int parse_titles(adexp_select *sel, const char *titles, char **pos, char 
     }
 }
 
-/* The keys of the item columns that name one known keyword, so that the
- * CSV writer finds them all in one scan of an item's subfields. Returns 0
+/* The keys of the columns that name one known keyword (key_of). Returns 0
  * when out of memory. */
-static int item_keys(adexp_select *sel)
+static int column_keys(adexp_select *sel)
 {
-    sel->item_key = calloc(SEL_ID_TABLE, 1);
-    if (!sel->item_key)
+    sel->ckey_of = calloc(2, SEL_ID_TABLE);
+    if (!sel->ckey_of)
         return 0;
+    sel->key_of[0] = sel->ckey_of;
+    sel->key_of[1] = sel->ckey_of + SEL_ID_TABLE;
     for (size_t i = 0; i < sel->ncols; i++) {
         sel_column *c = &sel->ccols[i];
-        if (!c->item || !c->one_part || c->dict_id >= DICT_COUNT)
+        c->key = 0;
+        if (!c->one_part || c->dict_id >= DICT_COUNT)
             continue;
-        uint8_t *k = &sel->item_key[c->dict_id];
-        if (!*k && sel->nkeys < UINT8_MAX)
-            *k = (uint8_t)++sel->nkeys;
+        uint8_t *k = &sel->ckey_of[c->item * SEL_ID_TABLE + c->dict_id];
+        if (!*k && sel->nkeys[c->item] < UINT8_MAX)
+            *k = (uint8_t)++sel->nkeys[c->item];
         c->key = *k;
     }
     return 1;
@@ -286,7 +292,7 @@ adexp_select *adexp_select_new(const char *fields, const char *rows, const char 
         rc = parse_columns(sel, items, 1, &pos, err, cap);
     if (rc == 0 && titles)
         rc = parse_titles(sel, titles, &pos, err, cap);
-    if (rc == 0 && rows && !item_keys(sel))
+    if (rc == 0 && !column_keys(sel))
         rc = fail(err, cap, "%s", "out of memory");
     if (rc != 0) {
         adexp_select_free(sel);
@@ -301,7 +307,7 @@ void adexp_select_free(adexp_select *s)
         return;
     free(s->ccols);
     free(s->titles);
-    free(s->item_key);
+    free(s->ckey_of);
     free(s->text);
     free(s);
 }
