@@ -159,12 +159,20 @@ static ALWAYS_INLINE int put_plain(char *o, adexp_slice s, char sep)
     return 1;
 }
 
+/* plain_or_folded's cell when s is not plain, or too long to reserve. */
+static void folded_cell(cw *w, int first, adexp_slice s)
+{
+    size_t start;
+    cell_begin(w, first, &start);
+    cell_end(w, start, put_folded(w, s, 0));
+}
+
 /* A cell of s (a separator before it unless first): copied when plain,
  * else folded and quoted as needed. */
-static void plain_or_folded(cw *w, int first, adexp_slice s)
+static ALWAYS_INLINE void plain_or_folded(cw *w, int first, adexp_slice s)
 {
-    if (s.len > SIZE_MAX - 1 - PLAIN_SLACK) {
-        w->ok = 0;
+    if (s.len > SIZE_MAX / 2) {
+        folded_cell(w, first, s);
         return;
     }
     adexp_buf *b = w->b;
@@ -175,13 +183,10 @@ static void plain_or_folded(cw *w, int first, adexp_slice s)
         return;
     }
     *o = w->sep;
-    if (put_plain(o + !first, s, w->sep)) {
+    if (put_plain(o + !first, s, w->sep))
         b->len += !first + s.len;
-        return;
-    }
-    b->len += !first;
-    size_t start = b->len;
-    cell_end(w, start, put_folded(w, s, 0));
+    else
+        folded_cell(w, first, s);
 }
 
 static void text_cell(cw *w, int first, adexp_slice s)
@@ -303,10 +308,8 @@ static void columns(cw *w, const adexp_select *sel, const adexp_field *first, in
         if (k)
             hit[k] = hit[k] ? &twice : f;
     }
-    for (size_t i = 0; i < sel->ncols; i++) {
-        const sel_column *c = &sel->cols[i];
-        if (c->item != item)
-            continue;
+    for (size_t i = 0; i < sel->nlevel[item]; i++) {
+        const sel_column *c = &sel->cols[sel->level[item][i]];
         const adexp_field *f = c->key ? hit[c->key] : &twice;
         if (f == &twice)
             column_cell(w, c, first, m);

@@ -28,12 +28,15 @@ static const sel_column default_cols[] = {
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
+static const size_t default_level[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+_Static_assert(sizeof default_level / sizeof *default_level == NDEFAULT, "every column");
 static const uint8_t default_keys[SEL_ID_TABLE] = {
     [DICT_ID_IFPLID] = 1, [DICT_ID_ARCID] = 2, [DICT_ID_ARCTYP] = 3, [DICT_ID_ADEP] = 4,
     [DICT_ID_ADES] = 5, [DICT_ID_EOBD] = 6, [DICT_ID_EOBT] = 7, [DICT_ID_RFL] = 8,
 };
 static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
-                                         {default_keys, NULL}, {8, 0}, NULL};
+                                         {default_keys, NULL}, {8, 0}, NULL,
+                                         {default_level, NULL}, {NDEFAULT, 0}, NULL};
 _Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
                "unknown fields look up a zero entry");
 
@@ -223,8 +226,18 @@ static int parse_titles(adexp_select *sel, const char *titles, char **pos, char 
 static int column_keys(adexp_select *sel)
 {
     sel->ckey_of = calloc(2, SEL_ID_TABLE);
-    if (!sel->ckey_of)
+    sel->clevel = calloc(sel->ncols ? sel->ncols : 1, sizeof *sel->clevel);
+    if (!sel->ckey_of || !sel->clevel)
         return 0;
+    /* the message's columns first, then the item's */
+    sel->level[0] = sel->clevel;
+    for (size_t i = 0; i < sel->ncols; i++)
+        if (!sel->cols[i].item)
+            sel->clevel[sel->nlevel[0]++] = i;
+    sel->level[1] = sel->clevel + sel->nlevel[0];
+    for (size_t i = 0; i < sel->ncols; i++)
+        if (sel->cols[i].item)
+            sel->clevel[sel->nlevel[0] + sel->nlevel[1]++] = i;
     sel->key_of[0] = sel->ckey_of;
     sel->key_of[1] = sel->ckey_of + SEL_ID_TABLE;
     for (size_t i = 0; i < sel->ncols; i++) {
@@ -308,6 +321,7 @@ void adexp_select_free(adexp_select *s)
     free(s->ccols);
     free(s->titles);
     free(s->ckey_of);
+    free(s->clevel);
     free(s->text);
     free(s);
 }
