@@ -252,6 +252,43 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
     close_(w, "]");
 }
 
+/* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
+ * "eto_utc":".."}, written in one reservation without the members' calls:
+ * its F or A level and its date-time are written as they are once their
+ * companions decoded (which checks that they are digits). Returns 0, and
+ * writes nothing, for a point of any other shape. */
+#define POINT_FIXED 128
+static int usual_point(vw *w, const adexp_point *p)
+{
+    if (!p->ptid.ptr || p->fl.len != 4 || p->eto.len != 12 || p->to.ptr || p->sfl.ptr ||
+        p->lattd.ptr || p->longtd.ptr || (p->fl.ptr[0] != 'F' && p->fl.ptr[0] != 'A'))
+        return 0;
+    size_t need = json_string_room(p->ptid.len);
+    char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, POINT_FIXED + need);
+    if (!o) {
+        w->ok = 0;
+        return 1;   /* the writer failed */
+    }
+    if (w->comma)
+        *o++ = ',';
+    memcpy(o, "{\"ptid\":", 8);
+    o = json_string(o + 8, p->ptid, 1);
+    memcpy(o, ",\"fl\":\"", 7);
+    memcpy(o + 7, p->fl.ptr, 4);
+    memcpy(o + 11, "\",\"fl_ft\":", 10);
+    if (!(o = sel_companion_at(o + 21, SUF_FT, 0, p->fl, (adexp_slice){0})))
+        return 0;
+    memcpy(o, ",\"eto\":\"", 8);
+    memcpy(o + 8, p->eto.ptr, 12);
+    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
+    if (!(o = sel_companion_at(o + 33, SUF_UTC, ADEXP_VALUE_DATETIME, p->eto, (adexp_slice){0})))
+        return 0;
+    memcpy(o, "\"}", 2);
+    commit(w, o + 2);
+    w->comma = 1;
+    return 1;
+}
+
 static void points(vw *w, const adexp_view *v)
 {
     if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
@@ -260,6 +297,8 @@ static void points(vw *w, const adexp_view *v)
     open_(w, "[");
     for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
         const adexp_point *p = &v->rtepts[i];
+        if (usual_point(w, p))
+            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_PTID, p->ptid, D_NONE);
