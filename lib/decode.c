@@ -40,8 +40,9 @@ static int valid_date(const adexp_datetime *d)
     static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (d->month < 1 || d->month > 12 || d->day < 1 || d->day > mdays[d->month - 1])
         return 0;
-    int leap = (d->year % 4 == 0 && d->year % 100 != 0) || d->year % 400 == 0;
-    return d->month != 2 || d->day < 29 || leap;
+    if (d->month != 2 || d->day < 29)
+        return 1;
+    return (d->year % 4 == 0 && d->year % 100 != 0) || d->year % 400 == 0;
 }
 
 static int valid_time(const adexp_datetime *d)
