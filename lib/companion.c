@@ -132,24 +132,38 @@ static char *when(char *o, int type, adexp_slice v, adexp_slice eobd)
     }
 }
 
-char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd)
+/* The companions but the usual two (F/A feet, a 12-digit date-time), out
+ * of line so that those two take a call without a heavy frame. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice v,
+                                      adexp_slice eobd)
 {
     adexp_level l;
     double deg;
     switch (suffix) {
     case SUF_FT:
-        if (v.len == 4 && (v.ptr[0] == 'F' || v.ptr[0] == 'A'))
-            return hundreds(o, v.ptr + 1);
         return adexp_decode_level_any(v, &l) ? put_long(o, adexp_level_feet(l)) : NULL;
     case SUF_M:
         return adexp_decode_level_any(v, &l) ? put_long(o, adexp_level_metres(l)) : NULL;
     case SUF_DEG:
         return adexp_decode_coord(v, &deg) ? put_deg(o, deg) : NULL;
     case SUF_UTC:
-        if (v.len == 12 && type != ADEXP_VALUE_DATE && type != ADEXP_VALUE_TIME)
-            return iso_datetime12(o, v);
         return when(o, type, v, eobd);
     default:
         return NULL;
     }
+}
+
+char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd)
+{
+    if (suffix == SUF_FT && v.len == 4 && (v.ptr[0] == 'F' || v.ptr[0] == 'A'))
+        return hundreds(o, v.ptr + 1);
+    if (suffix == SUF_UTC && v.len == 12 && type != ADEXP_VALUE_DATE && type != ADEXP_VALUE_TIME)
+        return iso_datetime12(o, v);
+    return other_companion(o, suffix, type, v, eobd);
 }
