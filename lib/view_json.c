@@ -8,6 +8,7 @@
 #include "adexp.h"
 #include "dict_ids.h"
 #include "json_out.h"
+#include "json_runs.h"
 #include "json_string.h"
 #include "select.h"
 
@@ -54,13 +55,20 @@ static inline void raw(vw *w, const char *s, size_t n)
 }
 #define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
 
+/* json_string folded, its first run inline (as json.c writes values): most
+ * of the view's strings are one run. */
+static ALWAYS_INLINE char *put_str(char *o, adexp_slice s)
+{
+    return string_first(o, s, 1, JSON_RUN, json_string_rest);
+}
+
 /* s as a JSON string, folded: the library's one rule (json_string.h). */
 static void str(vw *w, adexp_slice s)
 {
     size_t need = json_string_room(s.len);
     char *o = need == SIZE_MAX ? NULL : room(w, need);
     if (o)
-        commit(w, json_string(o, s, 1));
+        commit(w, put_str(o, s));
     else
         w->ok = 0;
 }
@@ -187,7 +195,7 @@ static void member(vw *w, const keys *ks, adexp_slice v, int dec)
     char *o = room(w, KEY_ROOM + need + COMPANION_ROOM);
     if (!o)
         return;
-    o = json_string(put_key(w, o, &ks->k[0]), v, 1);
+    o = put_str(put_key(w, o, &ks->k[0]), v);
     if (dec != D_NONE && v.len)
         o = companions(w, o, ks, v, dec);
     commit(w, o);
@@ -272,7 +280,7 @@ static int usual_point(vw *w, const adexp_point *p)
     if (w->comma)
         *o++ = ',';
     memcpy(o, "{\"ptid\":", 8);
-    o = json_string(o + 8, p->ptid, 1);
+    o = put_str(o + 8, p->ptid);
     memcpy(o, ",\"fl\":\"", 7);
     memcpy(o + 7, p->fl.ptr, 4);
     memcpy(o + 11, "\",\"fl_ft\":", 10);
