@@ -476,6 +476,29 @@ static void kw_key(vw *w, adexp_slice kw)
     RAW(w, ":");
 }
 
+/* "KEYWORD":"value" of a field that is one string (not a list, not a
+ * compound with subfields), in one reservation: the usual member of
+ * "other". Returns 0, writing nothing, for the others. */
+static int one_value(vw *w, const adexp_field *f)
+{
+    if (f->kind == ADEXP_LIST || (f->kind == ADEXP_COMPOUND && f->child))
+        return 0;
+    size_t nk = json_string_room(f->keyword.len), nv = json_string_room(f->value.len);
+    char *o = nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 2 - nv ? NULL
+              : room(w, nk + nv + 2);
+    if (!o) {
+        w->ok = 0;
+        return 1;
+    }
+    if (w->comma)
+        *o++ = ',';
+    o = put_str(o, f->keyword);
+    *o++ = ':';
+    commit(w, put_str(o, f->value));
+    w->comma = 1;
+    return 1;
+}
+
 /* The fields v[0..n) as object members, grouped by keyword (sorted as
  * before says):
  * one occurrence a value, more an array of values. */
@@ -485,6 +508,8 @@ static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
     for (size_t i = 0, j; i < n && w->ok; i = j) {
         for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
             ;
+        if (j - i == 1 && one_value(w, v[i]))
+            continue;
         kw_key(w, v[i]->keyword);
         if (j - i > 1)
             open_(w, "[");
