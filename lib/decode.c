@@ -35,7 +35,7 @@ int adexp_decode_level(adexp_slice s, adexp_level *out)
 }
 
 /* The month's own length: 29 February only in leap years. */
-static int valid_date(const adexp_datetime *d)
+static inline int valid_date(const adexp_datetime *d)
 {
     static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (d->month < 1 || d->month > 12 || d->day < 1 || d->day > mdays[d->month - 1])
@@ -107,10 +107,13 @@ int adexp_decode_datetime(adexp_slice s, adexp_datetime *out)
 {
     if ((s.len != 10 && s.len != 12) || !digits8(s.ptr) || !digits8(s.ptr + s.len - 8))
         return 0;
-    int yy = two(s.ptr);
+    int yy = two(s.ptr), hour = two(s.ptr + 6), minute = two(s.ptr + 8);
+    int second = s.len == 12 ? two(s.ptr + 10) : 0;
+    if (hour > 23 || minute > 59 || second > 59)
+        return 0;
     adexp_datetime d = {yy < 70 ? 2000 + yy : 1900 + yy, two(s.ptr + 2), two(s.ptr + 4),
-                        two(s.ptr + 6), two(s.ptr + 8), s.len == 12 ? two(s.ptr + 10) : 0};
-    if (!valid_date(&d) || !valid_time(&d))
+                        hour, minute, second};
+    if (!valid_date(&d))
         return 0;
     *out = d;
     return 1;
