@@ -239,6 +239,16 @@ static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
 
 static void number_cell(cw *w, uint64_t v)
 {
+    if (v < 100) {   /* the usual item index */
+        char t[3];
+        size_t n = 0;
+        t[n++] = w->sep;
+        if (v >= 10)
+            t[n++] = (char)('0' + v / 10);
+        t[n++] = (char)('0' + v % 10);
+        raw(w, t, n);
+        return;
+    }
     char tmp[21];
     size_t n = sizeof tmp;
     do
@@ -308,8 +318,8 @@ static void columns(cw *w, const adexp_select *sel, const adexp_field *first, in
         if (k)
             hit[k] = hit[k] ? &twice : f;
     }
-    for (size_t i = 0; i < sel->nlevel[item]; i++) {
-        const sel_column *c = &sel->cols[sel->level[item][i]];
+    const sel_column *end = sel->level[item] + sel->nlevel[item];
+    for (const sel_column *c = sel->level[item]; c < end; c++) {
         const adexp_field *f = c->key ? hit[c->key] : &twice;
         if (f == &twice)
             column_cell(w, c, first, m);

@@ -28,15 +28,13 @@ static const sel_column default_cols[] = {
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
-static const size_t default_level[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-_Static_assert(sizeof default_level / sizeof *default_level == NDEFAULT, "every column");
 static const uint8_t default_keys[SEL_ID_TABLE] = {
     [DICT_ID_IFPLID] = 1, [DICT_ID_ARCID] = 2, [DICT_ID_ARCTYP] = 3, [DICT_ID_ADEP] = 4,
     [DICT_ID_ADES] = 5, [DICT_ID_EOBD] = 6, [DICT_ID_EOBT] = 7, [DICT_ID_RFL] = 8,
 };
 static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
                                          {default_keys, NULL}, {8, 0}, NULL,
-                                         {default_level, NULL}, {NDEFAULT, 0}, NULL};
+                                         {default_cols, NULL}, {NDEFAULT, 0}, NULL};
 _Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
                "unknown fields look up a zero entry");
 
@@ -229,15 +227,6 @@ static int column_keys(adexp_select *sel)
     sel->clevel = calloc(sel->ncols ? sel->ncols : 1, sizeof *sel->clevel);
     if (!sel->ckey_of || !sel->clevel)
         return 0;
-    /* the message's columns first, then the item's */
-    sel->level[0] = sel->clevel;
-    for (size_t i = 0; i < sel->ncols; i++)
-        if (!sel->cols[i].item)
-            sel->clevel[sel->nlevel[0]++] = i;
-    sel->level[1] = sel->clevel + sel->nlevel[0];
-    for (size_t i = 0; i < sel->ncols; i++)
-        if (sel->cols[i].item)
-            sel->clevel[sel->nlevel[0] + sel->nlevel[1]++] = i;
     sel->key_of[0] = sel->ckey_of;
     sel->key_of[1] = sel->ckey_of + SEL_ID_TABLE;
     for (size_t i = 0; i < sel->ncols; i++) {
@@ -249,6 +238,16 @@ static int column_keys(adexp_select *sel)
         if (!*k && sel->nkeys[c->item] < UINT8_MAX)
             *k = (uint8_t)++sel->nkeys[c->item];
         c->key = *k;
+    }
+    /* the message's columns first, then the item's */
+    size_t n = 0;
+    for (int item = 0; item < 2; item++) {
+        sel->level[item] = sel->clevel + n;
+        for (size_t i = 0; i < sel->ncols; i++)
+            if (sel->cols[i].item == item) {
+                sel->clevel[n++] = sel->cols[i];
+                sel->nlevel[item]++;
+            }
     }
     return 1;
 }

@@ -46,10 +46,10 @@ struct adexp_select {
                                   column's field in one scan of the level */
     size_t nkeys[2];
     uint8_t *ckey_of;          /* key_of's block when allocated */
-    const size_t *level[2];    /* the indexes in cols of the message's (0)
-                                  and the item's (1) columns, in order */
+    const sel_column *level[2];   /* copies of the message's (0) and the
+                                     item's (1) columns, each in order */
     size_t nlevel[2];
-    size_t *clevel;            /* level's block when allocated */
+    sel_column *clevel;        /* level's block when allocated */
 };
 
 /* Whether the selection keeps top-level keyword kw (1 when it names no
