@@ -369,6 +369,22 @@ static void end_row(cw *w)
         raw(w, "\n", 1);
 }
 
+/* The errors cell and the row's end: for a message without errors, one
+ * separator and the end in one piece. */
+static void row_end(cw *w, const adexp_msg *m)
+{
+    if (m->nerrors_total == 0 && m->nerrors == 0) {
+        char t[2] = {w->sep, '\n'};
+        if (w->sep == ',')
+            raw(w, ",\r\n", 3);
+        else
+            raw(w, t, 2);
+        return;
+    }
+    errors_cell(w, m);
+    end_row(w);
+}
+
 adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
 {
     cw w = {out, 1, sep};
@@ -418,8 +434,7 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
     sel = sel_or_default(sel);
     if (!sel->rows) {
         message_cells(&w, msg, source, sel);
-        errors_cell(&w, msg);
-        end_row(&w);
+        row_end(&w, msg);
     } else {
         /* the message's cells once, then copied to the head of each row */
         size_t rows = 0, head = out->len;
@@ -436,8 +451,7 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
                 else
                     out->len = head + head_len;
                 item_cells(&w, sel, item, k, msg);
-                errors_cell(&w, msg);
-                end_row(&w);
+                row_end(&w, msg);
                 rows++;
             }
         }
@@ -445,8 +459,7 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
         if (rows == 0 && msg->nerrors_total) {
             message_cells(&w, msg, source, sel);
             item_cells(&w, sel, NULL, 0, msg);
-            errors_cell(&w, msg);
-            end_row(&w);
+            row_end(&w, msg);
         }
     }
     if (!w.ok) {
