@@ -253,9 +253,16 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
         return;
     key(w, k);
     open_(w, "[");
-    for (size_t i = 0; i < s.n; i++) {
-        sep(w);
-        str(w, s.v[i]);
+    for (size_t i = 0; i < s.n && w->ok; i++) {
+        size_t need = json_string_room(s.v[i].len);
+        char *o = need == SIZE_MAX ? NULL : room(w, need + 1);
+        if (!o) {
+            w->ok = 0;
+            break;
+        }
+        *o = ',';
+        commit(w, put_str(o + w->comma, s.v[i]));   /* the ',' and the string in one piece */
+        w->comma = 1;
     }
     close_(w, "]");
 }
