@@ -8,7 +8,7 @@
 
 #include "adexp.h"
 #include "json_out.h"
-#include "out_room.h"
+#include "json_runs.h"
 #include "select.h"
 
 typedef struct cw {
@@ -20,7 +20,7 @@ typedef struct cw {
 static inline void raw(cw *w, const char *s, size_t n)
 {
     adexp_buf *b = w->b;
-    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp__buf_room(b, n) : NULL;
+    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp_buf_room(b, n) : NULL;
     if (!o) {
         w->ok = 0;
         return;
@@ -35,26 +35,6 @@ static inline void raw(cw *w, const char *s, size_t n)
 static int is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-/* Length of the valid UTF-8 sequence at s[0..n), or 0 (as the JSON
- * writer reads it: no overlong forms, no surrogates, at most U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0], cp, min;
-    size_t len;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
-    else return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : len;
 }
 
 /* Appends s folded (separator runs to one space, ends trimmed), and for
@@ -81,7 +61,7 @@ static int put_folded(cw *w, adexp_slice s, int any)
         if ((unsigned char)c >= 0x80) {
             /* valid UTF-8 as it is; any other byte becomes U+FFFD, so that
              * readers that decode UTF-8 (pandas) never fail on a cell */
-            size_t u = utf8_len((const unsigned char *)s.ptr + j, s.len - j);
+            size_t u = json_utf8_len((const unsigned char *)s.ptr + j, s.len - j);
             raw(w, u ? s.ptr + j : "\xEF\xBF\xBD", u ? u : 3);
             j += u ? u : 1;
         } else if (is_space(c)) {
@@ -126,11 +106,92 @@ static void cell_end(cw *w, size_t start, int quote)
     d[start + 1 + n] = '"';
 }
 
-static void text_cell(cw *w, int first, adexp_slice s)
+/* Bytes a plain copy may store past the value (its last word). */
+#define PLAIN_SLACK 8
+
+#if SWAR_RUNS
+/* The bytes of x that a cell cannot copy as they are (space and control
+ * bytes, from 0x80, '"', sep), as high bits. */
+static ALWAYS_INLINE uint64_t csv_stops(uint64_t x, char sep)
+{
+    return ((x | ~((x & ~HIGHS) + ONES * (0x80 - 0x21))) & HIGHS) | swar_eq(x, '"') |
+           swar_eq(x, (unsigned char)sep);
+}
+#endif
+
+/* Copies s to o (room: s.len + PLAIN_SLACK) if every byte is plain, that
+ * is what put_folded copies as it is, and returns whether it did: the
+ * usual value (F390, 250514013500) with one check a word. */
+static ALWAYS_INLINE int put_plain(char *o, adexp_slice s, char sep)
+{
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    size_t n = s.len;
+#if SWAR_RUNS
+    uint64_t x, y;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 < n; i += 8) {
+            memcpy(&x, p + i, 8);
+            memcpy(o + i, &x, 8);
+            if (csv_stops(x, sep))
+                return 0;
+        }
+        memcpy(&x, p + n - 8, 8);
+        memcpy(o + n - 8, &x, 8);
+        return !csv_stops(x, sep);
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+        y = a | (uint64_t)b << 32;
+        return !csv_stops(y, sep);
+    }
+#endif
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c <= ' ' || c >= 0x80 || c == '"' || c == (unsigned char)sep)
+            return 0;
+        o[i] = (char)c;
+    }
+    return 1;
+}
+
+/* plain_or_folded's cell when s is not plain, or too long to reserve. */
+static void folded_cell(cw *w, int first, adexp_slice s)
 {
     size_t start;
     cell_begin(w, first, &start);
     cell_end(w, start, put_folded(w, s, 0));
+}
+
+/* A cell of s (a separator before it unless first): copied when plain,
+ * else folded and quoted as needed. */
+static ALWAYS_INLINE void plain_or_folded(cw *w, int first, adexp_slice s)
+{
+    if (s.len > SIZE_MAX / 2) {
+        folded_cell(w, first, s);
+        return;
+    }
+    adexp_buf *b = w->b;
+    size_t n = s.len + 1 + PLAIN_SLACK;
+    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp_buf_room(b, n) : NULL;
+    if (!o) {
+        w->ok = 0;
+        return;
+    }
+    *o = w->sep;
+    if (put_plain(o + !first, s, w->sep))
+        b->len += !first + s.len;
+    else
+        folded_cell(w, first, s);
+}
+
+static void text_cell(cw *w, int first, adexp_slice s)
+{
+    plain_or_folded(w, first, s);
 }
 
 /* Appends field f's part of a cell (its value or its companion). */
@@ -178,6 +239,16 @@ static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
 
 static void number_cell(cw *w, uint64_t v)
 {
+    if (v < 100) {   /* the usual item index */
+        char t[3];
+        size_t n = 0;
+        t[n++] = w->sep;
+        if (v >= 10)
+            t[n++] = (char)('0' + v / 10);
+        t[n++] = (char)('0' + v % 10);
+        raw(w, t, n);
+        return;
+    }
     char tmp[21];
     size_t n = sizeof tmp;
     do
@@ -208,15 +279,64 @@ static void errors_cell(cw *w, const adexp_msg *m)
     }
 }
 
+/* A key met twice in a level: its columns scan the level themselves. */
+static const adexp_field twice;
+
+/* A column's cell from its one field f. */
+static void one_field_cell(cw *w, const sel_column *c, const adexp_field *f, const adexp_msg *m)
+{
+    if (c->suffix == SUF_NONE) {
+        plain_or_folded(w, 0, f->value);
+        return;
+    }
+    adexp_buf *b = w->b;
+    char *o = b->cap - b->len >= 1 + SEL_TEXT_BUF ? b->data + b->len
+              : w->ok ? adexp_buf_room(b, 1 + SEL_TEXT_BUF) : NULL;
+    if (!o) {
+        w->ok = 0;
+        return;
+    }
+    *o = w->sep;
+    char *end = sel_companion_at(o + 1, c->suffix, c->value_type, f->value,
+                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+    b->len += end ? (size_t)(end - o) : 1;
+}
+
+/* The cells of the message's (item 0) or the item's (1) columns over the
+ * fields first, first->next, ...: the fields of the columns' keys
+ * (sel->key_of) found in one scan, then each column's cell from its key's
+ * field; columns of a path, of an unknown keyword or of a key met twice
+ * scan for themselves (column_cell). */
+static void columns(cw *w, const adexp_select *sel, const adexp_field *first, int item,
+                    const adexp_msg *m)
+{
+    const adexp_field *hit[UINT8_MAX + 1];
+    const uint8_t *key_of = sel->key_of[item];
+    memset(hit, 0, (sel->nkeys[item] + 1) * sizeof *hit);
+    for (const adexp_field *f = first; f; f = f->next) {
+        unsigned k = key_of[f->dict_id & (SEL_ID_TABLE - 1)];
+        if (k)
+            hit[k] = hit[k] ? &twice : f;
+    }
+    const sel_column *end = sel->level[item] + sel->nlevel[item];
+    for (const sel_column *c = sel->level[item]; c < end; c++) {
+        const adexp_field *f = c->key ? hit[c->key] : &twice;
+        if (f == &twice)
+            column_cell(w, c, first, m);
+        else if (f)
+            one_field_cell(w, c, f, m);
+        else
+            raw(w, &w->sep, 1);
+    }
+}
+
 /* source, index, title, the message's columns. */
 static void message_cells(cw *w, const adexp_msg *m, const char *source, const adexp_select *sel)
 {
     text_cell(w, 1, (adexp_slice){source, strlen(source)});
     number_cell(w, m->index);
     text_cell(w, 0, m->view.title.ptr ? m->view.title : (adexp_slice){"", 0});
-    for (size_t i = 0; i < sel->ncols; i++)
-        if (!sel->cols[i].item)
-            column_cell(w, &sel->cols[i], m->fields, m);
+    columns(w, sel, m->fields, 0, m);
 }
 
 /* item_index, item, item_value and the item's columns (item NULL: empty). */
@@ -232,14 +352,13 @@ static void item_cells(cw *w, const adexp_select *sel, const adexp_field *item, 
         raw(w, &w->sep, 1);
         raw(w, &w->sep, 1);
     }
-    for (size_t i = 0; i < sel->ncols; i++) {
-        if (!sel->cols[i].item)
-            continue;
-        if (item)
-            column_cell(w, &sel->cols[i], item->child, m);
-        else
-            raw(w, &w->sep, 1);
+    if (item) {
+        columns(w, sel, item->child, 1, m);
+        return;
     }
+    for (size_t i = 0; i < sel->ncols; i++)
+        if (sel->cols[i].item)
+            raw(w, &w->sep, 1);
 }
 
 static void end_row(cw *w)
@@ -248,6 +367,22 @@ static void end_row(cw *w)
         raw(w, "\r\n", 2);
     else
         raw(w, "\n", 1);
+}
+
+/* The errors cell and the row's end: for a message without errors, one
+ * separator and the end in one piece. */
+static void row_end(cw *w, const adexp_msg *m)
+{
+    if (m->nerrors_total == 0 && m->nerrors == 0) {
+        char t[2] = {w->sep, '\n'};
+        if (w->sep == ',')
+            raw(w, ",\r\n", 3);
+        else
+            raw(w, t, 2);
+        return;
+    }
+    errors_cell(w, m);
+    end_row(w);
 }
 
 adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
@@ -280,7 +415,9 @@ adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
 /* Appends the n bytes at offset from of the output (a row's head). */
 static void copy_head(cw *w, size_t from, size_t n)
 {
-    char *o = w->ok ? adexp__buf_room(w->b, n) : NULL;   /* may move data */
+    adexp_buf *b = w->b;
+    char *o = b->cap - b->len >= n ? b->data + b->len
+              : w->ok ? adexp_buf_room(b, n) : NULL;   /* may move data */
     if (!o) {
         w->ok = 0;
         return;
@@ -297,8 +434,7 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
     sel = sel_or_default(sel);
     if (!sel->rows) {
         message_cells(&w, msg, source, sel);
-        errors_cell(&w, msg);
-        end_row(&w);
+        row_end(&w, msg);
     } else {
         /* the message's cells once, then copied to the head of each row */
         size_t rows = 0, head = out->len;
@@ -315,8 +451,7 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
                 else
                     out->len = head + head_len;
                 item_cells(&w, sel, item, k, msg);
-                errors_cell(&w, msg);
-                end_row(&w);
+                row_end(&w, msg);
                 rows++;
             }
         }
@@ -324,8 +459,7 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
         if (rows == 0 && msg->nerrors_total) {
             message_cells(&w, msg, source, sel);
             item_cells(&w, sel, NULL, 0, msg);
-            errors_cell(&w, msg);
-            end_row(&w);
+            row_end(&w, msg);
         }
     }
     if (!w.ok) {

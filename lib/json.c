@@ -89,6 +89,11 @@ static char *put_u64(char *o, uint64_t v)
     return o;
 }
 
+char *adexp_buf_room(adexp_buf *b, size_t n)
+{
+    return reserve(b, n) ? b->data + b->len : NULL;
+}
+
 int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
 {
     if (!reserve(out, n))

@@ -3,30 +3,8 @@
  * bytes copied as they are, taken many bytes at a time. */
 #include <string.h>
 
+#include "json_out.h"
 #include "json_runs.h"
-
-/* Length of the valid UTF-8 sequence at s[0..n), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len;
-    unsigned min;
-    unsigned cp;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
-    else return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
 
 /* Byte classes for JSON strings: copied as is, separator, escaped with a
  * backslash, control byte, byte >= 0x80. */
@@ -94,7 +72,7 @@ char *json_string_scalar(char *o, adexp_slice s, int fold)
             *o++ = (char)c;
             i++;
         } else {
-            size_t u = k == J_HIGH ? utf8_len(p + i, n - i) : 0;
+            size_t u = k == J_HIGH ? json_utf8_len(p + i, n - i) : 0;
             if (u) {
                 memcpy(o, p + i, u);
                 o += u;
@@ -136,7 +114,7 @@ static ALWAYS_INLINE char *string_rest(char *o, const unsigned char *p, size_t i
             *o++ = (char)c;
             i++;
         } else {
-            size_t u = k == J_HIGH ? utf8_len(p + i, n - i) : 0;
+            size_t u = k == J_HIGH ? json_utf8_len(p + i, n - i) : 0;
             if (u) {
                 memcpy(o, p + i, u);
                 o += u;

@@ -89,6 +89,60 @@ static void test_when(void **state)
     assert_int_equal(adexp_decode_when_as(ADEXP_VALUE_DATE, SL("0746"), &d), ADEXP_WHEN_NONE);
 }
 
+/* adexp_decode_datetime (its digits checked a word at a time) against the
+ * date and time decoders (a byte at a time) on its parts: every byte at
+ * every position of a few values, and random digits. */
+static int datetime_by_parts(const char *s, size_t n, adexp_datetime *out)
+{
+    adexp_datetime date, time;
+    if ((n != 10 && n != 12) || !adexp_decode_date((adexp_slice){s, 6}, &date) ||
+        !adexp_decode_time((adexp_slice){s + 6, 4}, &time))
+        return 0;
+    int sec = 0;
+    if (n == 12) {
+        if (s[10] < '0' || s[10] > '9' || s[11] < '0' || s[11] > '9')
+            return 0;
+        sec = (s[10] - '0') * 10 + (s[11] - '0');
+        if (sec > 59)
+            return 0;
+    }
+    *out = (adexp_datetime){date.year, date.month, date.day, time.hour, time.minute, sec};
+    return 1;
+}
+
+static void expect_datetime(const char *s, size_t n)
+{
+    adexp_datetime a = {0, 0, 0, 0, 0, 0}, b = {0, 0, 0, 0, 0, 0};
+    int ra = adexp_decode_datetime((adexp_slice){s, n}, &a), rb = datetime_by_parts(s, n, &b);
+    if (ra != rb || memcmp(&a, &b, sizeof a) != 0)
+        fail_msg("%.*s: decoded %d, by parts %d", (int)n, s, ra, rb);
+}
+
+static void test_datetime_words(void **state)
+{
+    (void)state;
+    static const char *const base[] = {"181023074600", "240229235959", "230228000000",
+                                       "691231120059", "700101000000", "1810230746"};
+    for (size_t k = 0; k < sizeof base / sizeof *base; k++) {
+        size_t n = strlen(base[k]);
+        char s[12];
+        for (size_t i = 0; i < n; i++)
+            for (int c = 0; c < 256; c++) {
+                memcpy(s, base[k], n);
+                s[i] = (char)c;
+                expect_datetime(s, n);
+            }
+    }
+    srand(17);
+    for (int r = 0; r < 20000; r++) {
+        char s[12];
+        for (size_t i = 0; i < 12; i++)
+            s[i] = (char)('0' + rand() % 10);
+        expect_datetime(s, 12);
+        expect_datetime(s, 10);
+    }
+}
+
 static void test_dict(void **state)
 {
     (void)state;
@@ -271,6 +325,32 @@ static void test_csv(void **state)
     adexp_arena_free(&p.arena);
 }
 
+/* Item columns found in one scan of a point's subfields, and the cases
+ * that scan for themselves: a keyword met twice in one point, a keyword
+ * the dictionary does not know; a value that needs quotes. */
+static void test_csv_rows_scan(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, "-TITLE IFPL -ARCID X1 -BEGIN RTEPTS -PT -PTID EDDM -PTID A\"B -FL F000\n"
+              "-PT -PTID  INPUD   -FL F280 -FL FL300 -ETO 181023075900\n"
+              "-PT -PTID e -SFL S1130 -LATTD 502030N -END RTEPTS\n");
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    adexp_select *sel = adexp_select_new("ARCID,RTEPTS.PTID,RTEPTS.XYZ,RTEPTS.FL_ft,RTEPTS.FL,"
+                                         "RTEPTS.ETO_utc,RTEPTS.SFL_m,RTEPTS.LATTD_deg",
+                                         "RTEPTS", NULL, NULL, 0);
+    assert_non_null(sel);
+    assert_int_equal(adexp_csv_write(&out, &p.msg, "s", sel, ','), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "s,0,IFPL,X1,0,PT,,\"EDDM A\"\"B\",,0,F000,,,,\r\n"
+        "s,0,IFPL,X1,1,PT,,INPUD,,28000 30000,F280 FL300,2018-10-23T07:59:00Z,,,\r\n"
+        "s,0,IFPL,X1,2,PT,,e,,,,,11300,50.341667,\r\n");
+    adexp_select_free(sel);
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+}
+
 static void test_csv_failed_message(void **state)
 {
     (void)state;
@@ -330,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
+        cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,23 +12,31 @@
 #include "select.h"
 
 /* Columns when --fields is not given. */
-#define COL(name, path, top, suf, type, eobt) \
-    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path}
+#define COL(name, path, top, suf, type, eobt, key) \
+    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path, key}
 static const sel_column default_cols[] = {
-    COL("IFPLID", IFPLID, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ARCID", ARCID, 5, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ARCTYP", ARCTYP, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ADEP", ADEP, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("ADES", ADES, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0),
-    COL("EOBD", EOBD, 4, SUF_NONE, ADEXP_VALUE_DATE, 0),
-    COL("EOBT", EOBT, 4, SUF_NONE, ADEXP_VALUE_TIME, 1),
-    COL("EOBT_utc", EOBT, 4, SUF_UTC, ADEXP_VALUE_TIME, 1),
-    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0),
-    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL, 0),
+    COL("IFPLID", IFPLID, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0, 1),
+    COL("ARCID", ARCID, 5, SUF_NONE, ADEXP_VALUE_OTHER, 0, 2),
+    COL("ARCTYP", ARCTYP, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0, 3),
+    COL("ADEP", ADEP, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0, 4),
+    COL("ADES", ADES, 4, SUF_NONE, ADEXP_VALUE_OTHER, 0, 5),
+    COL("EOBD", EOBD, 4, SUF_NONE, ADEXP_VALUE_DATE, 0, 6),
+    COL("EOBT", EOBT, 4, SUF_NONE, ADEXP_VALUE_TIME, 1, 7),
+    COL("EOBT_utc", EOBT, 4, SUF_UTC, ADEXP_VALUE_TIME, 1, 7),
+    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0, 8),
+    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL, 0, 8),
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
-static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL};
+static const uint8_t default_keys[SEL_ID_TABLE] = {
+    [DICT_ID_IFPLID] = 1, [DICT_ID_ARCID] = 2, [DICT_ID_ARCTYP] = 3, [DICT_ID_ADEP] = 4,
+    [DICT_ID_ADES] = 5, [DICT_ID_EOBD] = 6, [DICT_ID_EOBT] = 7, [DICT_ID_RFL] = 8,
+};
+static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
+                                         {default_keys, NULL}, {8, 0}, NULL,
+                                         {default_cols, NULL}, {NDEFAULT, 0}, NULL};
+_Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
+               "unknown fields look up a zero entry");
 
 const adexp_select *sel_or_default(const adexp_select *sel)
 {
@@ -211,6 +219,39 @@ static int parse_titles(adexp_select *sel, const char *titles, char **pos, char 
     }
 }
 
+/* The keys of the columns that name one known keyword (key_of). Returns 0
+ * when out of memory. */
+static int column_keys(adexp_select *sel)
+{
+    sel->ckey_of = calloc(2, SEL_ID_TABLE);
+    sel->clevel = calloc(sel->ncols ? sel->ncols : 1, sizeof *sel->clevel);
+    if (!sel->ckey_of || !sel->clevel)
+        return 0;
+    sel->key_of[0] = sel->ckey_of;
+    sel->key_of[1] = sel->ckey_of + SEL_ID_TABLE;
+    for (size_t i = 0; i < sel->ncols; i++) {
+        sel_column *c = &sel->ccols[i];
+        c->key = 0;
+        if (!c->one_part || c->dict_id >= DICT_COUNT)
+            continue;
+        uint8_t *k = &sel->ckey_of[c->item * SEL_ID_TABLE + c->dict_id];
+        if (!*k && sel->nkeys[c->item] < UINT8_MAX)
+            *k = (uint8_t)++sel->nkeys[c->item];
+        c->key = *k;
+    }
+    /* the message's columns first, then the item's */
+    size_t n = 0;
+    for (int item = 0; item < 2; item++) {
+        sel->level[item] = sel->clevel + n;
+        for (size_t i = 0; i < sel->ncols; i++)
+            if (sel->cols[i].item == item) {
+                sel->clevel[n++] = sel->cols[i];
+                sel->nlevel[item]++;
+            }
+    }
+    return 1;
+}
+
 adexp_select *adexp_select_new(const char *fields, const char *rows, const char *titles,
                                char *err, size_t cap)
 {
@@ -263,6 +304,8 @@ adexp_select *adexp_select_new(const char *fields, const char *rows, const char 
         rc = parse_columns(sel, items, 1, &pos, err, cap);
     if (rc == 0 && titles)
         rc = parse_titles(sel, titles, &pos, err, cap);
+    if (rc == 0 && !column_keys(sel))
+        rc = fail(err, cap, "%s", "out of memory");
     if (rc != 0) {
         adexp_select_free(sel);
         return NULL;
@@ -276,6 +319,8 @@ void adexp_select_free(adexp_select *s)
         return;
     free(s->ccols);
     free(s->titles);
+    free(s->ckey_of);
+    free(s->clevel);
     free(s->text);
     free(s);
 }

@@ -21,7 +21,14 @@ typedef struct sel_column {
     uint8_t one_part;          /* the path is one keyword: a scan of siblings */
     uint16_t dict_id;          /* that keyword's id (ADEXP_DICT_NONE: unknown,
                                   compared by its bytes) */
+    uint8_t key;               /* column of one known keyword: its key in
+                                  key_of[item] (1 to nkeys[item]); 0: the
+                                  column scans for itself */
 } sel_column;
+
+/* key_of's size: dict ids masked to it; ADEXP_DICT_NONE masks to a zero
+ * entry past the dictionary's ids. */
+#define SEL_ID_TABLE 1024u
 
 struct adexp_select {
     const sel_column *cols;    /* message columns, then item columns */
@@ -32,6 +39,17 @@ struct adexp_select {
     size_t ntitles;
     int has_fields;            /* --fields was given */
     char *text;                /* the strings above point in here */
+    const uint8_t *key_of[2];  /* of the message's (0) and the item's (1)
+                                  columns: by dict_id & (SEL_ID_TABLE - 1),
+                                  the key of the columns of that keyword, or
+                                  0; so that the CSV writer finds every
+                                  column's field in one scan of the level */
+    size_t nkeys[2];
+    uint8_t *ckey_of;          /* key_of's block when allocated */
+    const sel_column *level[2];   /* copies of the message's (0) and the
+                                     item's (1) columns, each in order */
+    size_t nlevel[2];
+    sel_column *clevel;        /* level's block when allocated */
 };
 
 /* Whether the selection keeps top-level keyword kw (1 when it names no

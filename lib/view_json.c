@@ -8,8 +8,8 @@
 #include "adexp.h"
 #include "dict_ids.h"
 #include "json_out.h"
+#include "json_runs.h"
 #include "json_string.h"
-#include "out_room.h"
 #include "select.h"
 
 /* ------------------------------------------------------------ writing */
@@ -31,7 +31,7 @@ static inline char *room(vw *w, size_t n)
     adexp_buf *b = w->b;
     if (w->ok && b->cap - b->len >= n)
         return b->data + b->len;
-    char *o = w->ok ? adexp__buf_room(b, n) : NULL;
+    char *o = w->ok ? adexp_buf_room(b, n) : NULL;
     if (!o)
         w->ok = 0;
     return o;
@@ -55,13 +55,20 @@ static inline void raw(vw *w, const char *s, size_t n)
 }
 #define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
 
+/* json_string folded, its first run inline (as json.c writes values): most
+ * of the view's strings are one run. */
+static ALWAYS_INLINE char *put_str(char *o, adexp_slice s)
+{
+    return string_first(o, s, 1, JSON_RUN, json_string_rest);
+}
+
 /* s as a JSON string, folded: the library's one rule (json_string.h). */
 static void str(vw *w, adexp_slice s)
 {
     size_t need = json_string_room(s.len);
     char *o = need == SIZE_MAX ? NULL : room(w, need);
     if (o)
-        commit(w, json_string(o, s, 1));
+        commit(w, put_str(o, s));
     else
         w->ok = 0;
 }
@@ -188,7 +195,7 @@ static void member(vw *w, const keys *ks, adexp_slice v, int dec)
     char *o = room(w, KEY_ROOM + need + COMPANION_ROOM);
     if (!o)
         return;
-    o = json_string(put_key(w, o, &ks->k[0]), v, 1);
+    o = put_str(put_key(w, o, &ks->k[0]), v);
     if (dec != D_NONE && v.len)
         o = companions(w, o, ks, v, dec);
     commit(w, o);
@@ -246,11 +253,55 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
         return;
     key(w, k);
     open_(w, "[");
-    for (size_t i = 0; i < s.n; i++) {
-        sep(w);
-        str(w, s.v[i]);
+    for (size_t i = 0; i < s.n && w->ok; i++) {
+        size_t need = json_string_room(s.v[i].len);
+        char *o = need == SIZE_MAX ? NULL : room(w, need + 1);
+        if (!o) {
+            w->ok = 0;
+            break;
+        }
+        *o = ',';
+        commit(w, put_str(o + w->comma, s.v[i]));   /* the ',' and the string in one piece */
+        w->comma = 1;
     }
     close_(w, "]");
+}
+
+/* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
+ * "eto_utc":".."}, written in one reservation without the members' calls:
+ * its F or A level and its date-time are written as they are once their
+ * companions decoded (which checks that they are digits). Returns 0, and
+ * writes nothing, for a point of any other shape. */
+#define POINT_FIXED 128
+static int usual_point(vw *w, const adexp_point *p)
+{
+    if (!p->ptid.ptr || p->fl.len != 4 || p->eto.len != 12 || p->to.ptr || p->sfl.ptr ||
+        p->lattd.ptr || p->longtd.ptr || (p->fl.ptr[0] != 'F' && p->fl.ptr[0] != 'A'))
+        return 0;
+    size_t need = json_string_room(p->ptid.len);
+    char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, POINT_FIXED + need);
+    if (!o) {
+        w->ok = 0;
+        return 1;   /* the writer failed */
+    }
+    if (w->comma)
+        *o++ = ',';
+    memcpy(o, "{\"ptid\":", 8);
+    o = put_str(o + 8, p->ptid);
+    memcpy(o, ",\"fl\":\"", 7);
+    memcpy(o + 7, p->fl.ptr, 4);
+    memcpy(o + 11, "\",\"fl_ft\":", 10);
+    if (!(o = sel_companion_at(o + 21, SUF_FT, 0, p->fl, (adexp_slice){0})))
+        return 0;
+    memcpy(o, ",\"eto\":\"", 8);
+    memcpy(o + 8, p->eto.ptr, 12);
+    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
+    if (!(o = sel_companion_at(o + 33, SUF_UTC, ADEXP_VALUE_DATETIME, p->eto, (adexp_slice){0})))
+        return 0;
+    memcpy(o, "\"}", 2);
+    commit(w, o + 2);
+    w->comma = 1;
+    return 1;
 }
 
 static void points(vw *w, const adexp_view *v)
@@ -261,6 +312,8 @@ static void points(vw *w, const adexp_view *v)
     open_(w, "[");
     for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
         const adexp_point *p = &v->rtepts[i];
+        if (usual_point(w, p))
+            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_PTID, p->ptid, D_NONE);
@@ -430,6 +483,29 @@ static void kw_key(vw *w, adexp_slice kw)
     RAW(w, ":");
 }
 
+/* "KEYWORD":"value" of a field that is one string (not a list, not a
+ * compound with subfields), in one reservation: the usual member of
+ * "other". Returns 0, writing nothing, for the others. */
+static int one_value(vw *w, const adexp_field *f)
+{
+    if (f->kind == ADEXP_LIST || (f->kind == ADEXP_COMPOUND && f->child))
+        return 0;
+    size_t nk = json_string_room(f->keyword.len), nv = json_string_room(f->value.len);
+    char *o = nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 2 - nv ? NULL
+              : room(w, nk + nv + 2);
+    if (!o) {
+        w->ok = 0;
+        return 1;
+    }
+    if (w->comma)
+        *o++ = ',';
+    o = put_str(o, f->keyword);
+    *o++ = ':';
+    commit(w, put_str(o, f->value));
+    w->comma = 1;
+    return 1;
+}
+
 /* The fields v[0..n) as object members, grouped by keyword (sorted as
  * before says):
  * one occurrence a value, more an array of values. */
@@ -439,6 +515,8 @@ static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
     for (size_t i = 0, j; i < n && w->ok; i = j) {
         for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
             ;
+        if (j - i == 1 && one_value(w, v[i]))
+            continue;
         kw_key(w, v[i]->keyword);
         if (j - i > 1)
             open_(w, "[");
