@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 pa_keys pa_k;
 
 int pa_keys_init(void)
@@ -19,26 +21,12 @@ int pa_keys_init(void)
     return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0: the JSON writer's
- * rule, which is also Python's strict decoder's. */
+/* Length of the valid UTF-8 sequence at s[0..n), or 0: the library's rule
+ * (utf8.h), which is also Python's strict decoder's. */
 static size_t utf8_len(const unsigned char *s, size_t n, Py_UCS4 *out)
 {
-    unsigned char c = s[0];
-    size_t len;
-    Py_UCS4 min, cp;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
-    else return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
+    unsigned cp = 0;
+    size_t len = adexp_utf8_seq(s, n, &cp);
     *out = cp;
     return len;
 }
