@@ -94,6 +94,20 @@ with tempfile.TemporaryDirectory() as d:
     w = json.loads(r.stdout)["warnings"]
     check("validate: ADEP in PT allowed with extension", w == [] and r.returncode == 0, w)
 
+# A new basic field with the value class of a built-in one is checked as it.
+VX = b"-TITLE SAM -ARCID ABC12 -NEWTIME 2599 -TTO -PTID VEULE -TO 1050 -FL F300\n"
+with tempfile.TemporaryDirectory() as d:
+    ext = os.path.join(d, "vx.tsv")
+    with open(ext, "w") as f:
+        f.write("TTO\tprimary\tc\t-\tPTID TO FL\t-\nNEWTIME\tprimary\tb\t-\t-\ttimehhmm\n")
+    r = run(["--validate", "--dictionary", ext, "-"], VX)
+    w = json.loads(r.stdout)["warnings"]
+    check("validate: an extension's value class checked", [x["field"] for x in w] ==
+          ["NEWTIME"], w)
+    r = run(["--validate", "--dictionary", ext, "-"], VX.replace(b"2599", b"2359"))
+    check("validate: a good value of an extension's class passes",
+          json.loads(r.stdout)["warnings"] == [], r.stdout)
+
 # adexp-write --dictionary: a new ICAO text field (TEXT flag) with hyphens
 # is written back; without the extension it cannot be.
 LT = b"-TITLE X -ARCID A -LOCALTEXT (FPL-ABC-IS) -TTO -PTID VEULE -TO 1050 -FL F300\n"

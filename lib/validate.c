@@ -305,9 +305,10 @@ static inline __attribute__((always_inline)) void visit_basic(walk *w, const pla
         check_value(w, pl, r);
 }
 
-/* A field of an extended dictionary (dict_ext_entry's e): where it may be
- * and, past the built-in ids, the structure only (no rule of its own);
- * 1 when the rule of the built-in id is still to apply. */
+/* A field of an extended dictionary (dict_ext_entry's e): where it may be;
+ * past the built-in ids (or with another value class), its structure and
+ * the value check of a built-in field of its value class, if any; 1 when
+ * the built-in id's own rule is still to apply. */
 static int visit_extended(walk *w, const place *pl, const dict_entry *e,
                           const dict_entry *parent, present *p)
 {
@@ -316,10 +317,13 @@ static int visit_extended(walk *w, const place *pl, const dict_entry *e,
     if (parent ? !dict_row_allows(parent->row, e)
                : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD)
         misplaced(w, pl, parent);
-    if (e->id < dict_count)
+    unsigned as = w->out->dictionary->check_as[e->id];
+    if (e->id < dict_count && as == e->id)
         return 1;
     if (e->kind != ADEXP_BASIC)
         visit_all(w, pl->f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+    else if (as != ADEXP_DICT_NONE)      /* a built-in field's value class */
+        visit_basic(w, pl, &vrules[as]);
     return 0;
 }
 
@@ -386,9 +390,13 @@ static void visit_lax(walk *w, const adexp_field *first, const place *up)
                 visit_lax(w, f->child, &pl);
             continue;
         }
-        if (e->id >= dict_count) {             /* an extension's: structure only */
+        const adexp_dictionary *d = w->out->dictionary;
+        unsigned as = d ? d->check_as[e->id] : e->id;
+        if (as != e->id) {                     /* an extension's */
             if (e->kind != ADEXP_BASIC)
                 visit_all(w, f->child, &pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
+            else if (as != ADEXP_DICT_NONE)
+                visit_basic(w, &pl, &vrules[as]);
             continue;
         }
         const vrule *r = &vrules[e->id];

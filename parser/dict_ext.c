@@ -394,6 +394,35 @@ static int assign_bits_and_rows(loader *L)
     return 0;
 }
 
+/* The value check of each entry: its own for an unchanged built-in
+ * field; for a new basic field, or a built-in one given another value
+ * class, that of the first built-in basic field of the same value class
+ * ("timehhmm", "flightlevel"), if there is one. */
+static int assign_checks(adexp_dictionary *d)
+{
+    free(d->check_as);
+    d->check_as = malloc(d->count * sizeof *d->check_as);
+    if (!d->check_as)
+        return -1;
+    for (size_t i = 0; i < d->count; i++) {
+        const dict_entry *e = &d->entries[i];
+        d->check_as[i] = ADEXP_DICT_NONE;
+        if (i < dict_count && e->value_class == dict_table[i].value_class) {
+            d->check_as[i] = (uint16_t)i;
+            continue;
+        }
+        if (e->kind != ADEXP_BASIC || !e->value_class[0])
+            continue;
+        for (size_t j = 0; j < dict_count; j++)
+            if (dict_table[j].kind == ADEXP_BASIC &&
+                strcmp(dict_table[j].value_class, e->value_class) == 0) {
+                d->check_as[i] = (uint16_t)j;
+                break;
+            }
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ public */
 
 /* A new dictionary holding base's entries (NULL: the built-in ones), with
@@ -468,6 +497,8 @@ adexp_dictionary *adexp_dict_load(const adexp_dictionary *base, const char *data
         rc = apply_subfields(&L, &L.rows[i]);
     if (rc == 0)
         rc = assign_bits_and_rows(&L);
+    if (rc == 0 && assign_checks(L.d) != 0)
+        rc = fail(&L, 0, 0, "out of memory");
     free(L.touched);
     free(L.rows);
     if (rc != 0) {
@@ -532,6 +563,7 @@ void adexp_dict_free(adexp_dictionary *d)
     free(d->owned);
     free(d->entries);
     free(d->changed);
+    free(d->check_as);
     free(d->rows);
     free(d->slots);
     free(d);

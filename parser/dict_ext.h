@@ -14,6 +14,10 @@ struct adexp_dictionary {
     size_t count;
     uint8_t *changed;          /* per entry: not the built-in one (new, or
                                   extended): lookups give &entries[id] */
+    uint16_t *check_as;        /* per entry: the built-in id whose value check
+                                  applies (a basic field with the value class
+                                  of a built-in basic field), or
+                                  ADEXP_DICT_NONE */
     uint64_t (*rows)[DICT_SUB_WORDS];   /* nrows rows; sub_row indexes them */
     size_t nrows;
     uint16_t *slots;           /* open addressing over the new keywords' ids */
