@@ -43,6 +43,24 @@ static char *escape_byte(char *o, unsigned char c)
     return o;
 }
 
+/* A byte that is not plain at p[*i] (kind k): a quote or backslash escaped,
+ * a valid UTF-8 sequence copied, any other byte as \u00XX. */
+static ALWAYS_INLINE char *put_special(char *o, const unsigned char *p, size_t *i, size_t n,
+                                       unsigned k)
+{
+    if (k == J_QUOTE) {
+        *o++ = '\\';
+        *o++ = (char)p[(*i)++];
+        return o;
+    }
+    size_t u = k == J_HIGH ? json_utf8_len(p + *i, n - *i) : 0;
+    if (!u)
+        return escape_byte(o, p[(*i)++]);
+    memcpy(o, p + *i, u);
+    *i += u;
+    return o + u;
+}
+
 /* The rule, byte by byte. With fold, runs of separators become one space
  * and the ends are trimmed; without, only the space is kept as is. */
 char *json_string_scalar(char *o, adexp_slice s, int fold)
@@ -67,20 +85,8 @@ char *json_string_scalar(char *o, adexp_slice s, int fold)
             do
                 *o++ = (char)p[i++];
             while (i < n && json_class[p[i]] == J_PLAIN);
-        } else if (k == J_QUOTE) {
-            *o++ = '\\';
-            *o++ = (char)c;
-            i++;
         } else {
-            size_t u = k == J_HIGH ? json_utf8_len(p + i, n - i) : 0;
-            if (u) {
-                memcpy(o, p + i, u);
-                o += u;
-                i += u;
-            } else {
-                o = escape_byte(o, c);
-                i++;
-            }
+            o = put_special(o, p, &i, n, k);
         }
     }
     *o++ = '"';
@@ -109,20 +115,8 @@ static ALWAYS_INLINE char *string_rest(char *o, const unsigned char *p, size_t i
             size_t r = run(p + i, n - i, o, fold);   /* at least p[i] */
             o += r;
             i += r;
-        } else if (k == J_QUOTE) {
-            *o++ = '\\';
-            *o++ = (char)c;
-            i++;
         } else {
-            size_t u = k == J_HIGH ? json_utf8_len(p + i, n - i) : 0;
-            if (u) {
-                memcpy(o, p + i, u);
-                o += u;
-                i += u;
-            } else {
-                o = escape_byte(o, c);
-                i++;
-            }
+            o = put_special(o, p, &i, n, k);
         }
     }
     *o++ = '"';
