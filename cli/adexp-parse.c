@@ -12,6 +12,7 @@
 
 #include "adexp.h"
 #include "adexp_batch.h"
+#include "dict_option.h"
 
 #ifdef HAVE_JEMALLOC
 #include <jemalloc/jemalloc.h>
@@ -216,25 +217,12 @@ static void set_layout(adexp_write_options *o, int ifps)
     o->fold = !ifps;
 }
 
-/* --dictionary FILE: FILE extends the dictionary so far. A broken file is
- * a usage error naming its line and column. */
+/* --dictionary FILE: FILE extends the dictionary so far. */
 static int load_dictionary(cli *c, const char *path)
 {
-    adexp_dict_error err;
-    adexp_dictionary *d = adexp_dict_load_file(c->dict, path, &err);
-    if (!d) {
-        if (err.line)
-            fprintf(stderr, "adexp-parse: %s:%u:%u: %s\n", path, err.line, err.column,
-                    err.message);
-        else
-            fprintf(stderr, "adexp-parse: %s: %s\n", path, err.message);
-        fputs("Try 'adexp-parse --help'.\n", stderr);
-        return 2;
-    }
-    adexp_dict_free(c->dict);
-    c->dict = d;
-    c->o.parser.dictionary = d;
-    return -1;
+    int rc = cli_load_dictionary("adexp-parse", &c->dict, path);
+    c->o.parser.dictionary = c->dict;
+    return rc;
 }
 
 /* Returns -1 to go on, or an exit status. */

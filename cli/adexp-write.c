@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "adexp.h"
+#include "dict_option.h"
 #include "json_msg.h"
 
 static const char usage[] =
@@ -164,20 +165,10 @@ static int parse_args(run *r, const char **output, int argc, char **argv, int *n
             const char *v = a[12] == '=' ? a + 13 : i + 1 < argc ? argv[++i] : NULL;
             if (!v)
                 return usage_error("%s needs a file name", "--dictionary");
-            adexp_dict_error de;
-            adexp_dictionary *d = adexp_dict_load_file(r->dict, v, &de);
-            if (!d) {
-                if (de.line)
-                    fprintf(stderr, "adexp-write: %s:%u:%u: %s\n", v, de.line, de.column,
-                            de.message);
-                else
-                    fprintf(stderr, "adexp-write: %s: %s\n", v, de.message);
-                fputs("Try 'adexp-write --help'.\n", stderr);
-                return 2;
-            }
-            adexp_dict_free(r->dict);
-            r->dict = d;
-            r->wo.dictionary = d;
+            int rc = cli_load_dictionary("adexp-write", &r->dict, v);
+            r->wo.dictionary = r->dict;
+            if (rc >= 0)
+                return rc;
         } else {
             return usage_error("unknown option %s", a);
         }
