@@ -90,9 +90,13 @@ static void test_new_and_extended(void **state)
     assert_int_equal(find(d, "LOCALLIST")->kind, ADEXP_LIST);
     assert_true(allows(d, "LOCALLIST", "LOCALITEM"));
     assert_true(allows(d, "LOCALITEM", "ISPASS"));
-    /* The built-in table itself is never changed. */
-    assert_false(dict_allows_entry(&dict_table[DICT_ID_PT], &d->entries[DICT_ID_PTID]) == 0);
+    /* The built-in table itself is never changed: its PT keeps its own
+     * subfields and has no place for the extension's ISPASS. */
+    assert_false(dict_allows_entry(&dict_table[DICT_ID_PT], find(d, "ISPASS")));
+    assert_ptr_not_equal(find(d, "PT"), &dict_table[DICT_ID_PT]);
+    assert_ptr_equal(find(d, "ESTDATA"), &dict_table[DICT_ID_ESTDATA]);
     assert_null(dict_lookup("TTO", 3));
+    assert_null(dict_lookup("ISPASS", 6));
     adexp_dict_free(d);
 }
 
