@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "batch_internal.h"
+#include "json_out.h"
 
 /* A message the writer refuses (only one the parser flagged: the text of a
  * message parsed without error always reads back) is left out, said so with
@@ -26,9 +27,14 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
     const adexp_select *sel = w->b->o.select;
     switch (w->b->o.format) {
     case ADEXP_BATCH_JSON: {
+        adexp_slice src = batch_json_source(w, path);
+        if (!src.ptr)
+            return ADEXP_E_NOMEM;
+        if (!adexp_select_has_fields(sel))
+            return adexp_json_write_quoted(&w->out, m, src);
         adexp_msg trimmed;
         adexp_status st = adexp_select_trim(sel, m, &w->arena, &trimmed);
-        return st != ADEXP_OK ? st : adexp_json_write(&w->out, &trimmed, path);
+        return st != ADEXP_OK ? st : adexp_json_write_quoted(&w->out, &trimmed, src);
     }
     case ADEXP_BATCH_ADEXP:
         return emit_adexp(w, path, m);

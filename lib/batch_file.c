@@ -65,6 +65,8 @@ int batch_worker_init(batch_worker *w, const adexp_batch *b)
     adexp_arena_init(&w->arena, NULL);
     adexp_buf_init(&w->out, NULL);
     adexp_buf_init(&w->scratch, NULL);
+    adexp_buf_init(&w->source.name, NULL);
+    adexp_buf_init(&w->source.quoted, NULL);
     w->findings.dictionary = b->o.parser.dictionary;
     return 0;
 }
@@ -75,6 +77,7 @@ void batch_worker_fini(batch_worker *w)
     adexp_arena_free(&w->arena);
     adexp_buf_free(&w->out);
     adexp_buf_free(&w->scratch);
+    batch_source_free(&w->source);
     batch_str_free(&w->err);
     free(w->in);
     free(w->packed);

@@ -109,6 +109,12 @@ void batch_seen_free(walk_seen *s);
 
 /* batch_file.c: one worker's reusable state and the per-file work. */
 typedef struct batch_run batch_run;
+/* batch_source.c: the last source quoted for JSON. */
+typedef struct batch_source {
+    adexp_buf name;            /* its bytes and NUL */
+    adexp_buf quoted;          /* its JSON string */
+} batch_source;
+
 typedef struct batch_worker {
     const adexp_batch *b;
     batch_run *run;            /* batch.c's pool state (NULL outside a run) */
@@ -126,7 +132,11 @@ typedef struct batch_worker {
     adexp_findings findings;   /* validation's, reused (its line cache) */
     uint64_t messages_warned;
     uint64_t messages_left_out;   /* not of a title the selection keeps */
+    batch_source source;
 } batch_worker;
+
+adexp_slice batch_json_source(batch_worker *w, const char *path);
+void batch_source_free(batch_source *c);
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b);
 void batch_worker_fini(batch_worker *w);

@@ -24,8 +24,16 @@
 #include <string.h>
 
 #include "batch_internal.h"
+#include "json_out.h"
 
 enum { FREE, BUSY, DONE };
+
+/* The JSON of a piece of n bytes is about 2.5 n: a slot's buffer (reused
+ * from piece to piece) is made 3 n at once, rather than grown by doubling
+ * from 4 KiB, which copied each slot's output ten times over and touched
+ * twice its pages. A bigger output still grows it. Not reserving (out of
+ * memory) is not an error here: the growth reports it. */
+#define JSON_PIECE_ROOM(n) ((n) / 2 * 6 + ((size_t)64 << 10))
 
 typedef struct piece {
     size_t k;                  /* piece number */
@@ -108,14 +116,10 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
 }
 
 /* Record where the index of the message just written at out[from..] is:
- * after the first ,"index": of its line (the source before it is a JSON
- * string, whose quotes are escaped). */
-static void mark_json_index(piece *pc, const adexp_buf *out, size_t from)
+ * after its line's source, which batch_emit quoted for this input. */
+static void mark_json_index(batch_worker *w, piece *pc, size_t from)
 {
-    static const char key[] = ",\"index\":";
-    const char *p = memmem(out->data + from, out->len - from, key, sizeof key - 1);
-    if (p)
-        batch_mark(&pc->out_index, (size_t)(p - out->data) + sizeof key - 1);
+    batch_mark(&pc->out_index, from + JSON_INDEX_AT(w->source.quoted.len));
 }
 
 static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
@@ -143,7 +147,7 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
         batch_str_printf(&w->err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
     } else if (w->out.len > from) {
-        mark_json_index(pc, &w->out, from);
+        mark_json_index(w, pc, from);
     }
 }
 
@@ -154,6 +158,8 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
     batch_str err = w->err;
     w->out = pc->out, w->err = pc->err;
     w->out.len = w->err.len = 0;
+    if (w->b->o.format == ADEXP_BATCH_JSON)
+        adexp_buf_room(&w->out, JSON_PIECE_ROOM(s->cut[pc->k] - pc->start));
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
     pc->real_end = pc->start;

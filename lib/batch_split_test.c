@@ -124,7 +124,11 @@ static void check_same(const result *a, const result *b)
     assert_int_equal(a->st.files_failed, b->st.files_failed);
 }
 
-/* The corpus as a buffer named "-" (or standard input: stdin_path), with
+/* The name of the corpus's buffer: the index of each message is patched
+ * after its line's source, whatever that name's JSON string is. */
+static const char *buffer_name = "-";
+
+/* The corpus as a buffer named buffer_name (or standard input: stdin_path), with
  * jobs workers and pieces of piece bytes. */
 static result run(unsigned jobs, size_t piece, int format, int stdin_path)
 {
@@ -143,7 +147,7 @@ static result run(unsigned jobs, size_t piece, int format, int stdin_path)
     if (stdin_path)
         assert_int_equal(adexp_batch_add_path(b, "-"), 0);
     else
-        assert_int_equal(adexp_batch_add_buffer(b, "-", corpus, corpus_len), 0);
+        assert_int_equal(adexp_batch_add_buffer(b, buffer_name, corpus, corpus_len), 0);
     adexp_batch_run(b, &r.st);
     adexp_batch_free(b);
     r.out = read_back(fo);
@@ -167,6 +171,23 @@ static void test_every_cut(void **state)
         }
     }
     result_free(&whole);
+}
+
+/* A name escaped in JSON (a quote, a byte that is not UTF-8): the index
+ * still lands after the source. */
+static void test_escaped_name(void **state)
+{
+    (void)state;
+    buffer_name = "day \"1\"\xff.adexp";
+    result whole = run(1, 0, ADEXP_BATCH_JSON, 0);
+    assert_non_null(strstr(whole.out, "\"source\":\"day \\\"1\\\"\\udcff.adexp\",\"index\":1,"));
+    for (size_t piece = 1; piece <= 64; piece++) {
+        result r = run(2, piece, ADEXP_BATCH_JSON, 0);
+        check_same(&whole, &r);
+        result_free(&r);
+    }
+    result_free(&whole);
+    buffer_name = "-";
 }
 
 static void test_summary_pieces(void **state)
@@ -280,6 +301,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_count_lines),
         cmocka_unit_test(test_count_lines_long),
         cmocka_unit_test(test_every_cut),
+        cmocka_unit_test(test_escaped_name),
         cmocka_unit_test(test_summary_pieces),
         cmocka_unit_test(test_stream_reads),
     };

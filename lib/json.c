@@ -229,16 +229,20 @@ static char *put_errors(writer *w, char *o, const adexp_msg *msg)
     return LIT(o, "]}\n");
 }
 
-/* The line's head: source, index, offset, title, and "fields":[. */
-static char *put_head(writer *w, char *o, const adexp_msg *msg, adexp_slice src)
+/* The line's head: source, index, offset, title, and "fields":[. The
+ * source is a name (src) or, quoted, its JSON string already written. */
+static char *put_head(writer *w, char *o, const adexp_msg *msg, adexp_slice src, int quoted)
 {
     adexp_slice title = msg->view.title;
-    size_t ns = json_string_room(src.len), nt = json_string_room(title.len);
+    size_t ns = quoted ? src.len : json_string_room(src.len), nt = json_string_room(title.len);
     if (ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128 ||
         !(o = room(w, o, ns + nt + 128)))
         return NULL;
     o = LIT(o, "{\"source\":");
-    o = adexp_json_name_is_utf8(src) ? json_string(o, src, 0) : adexp_json_name_at(o, src);
+    if (quoted)
+        o = (char *)memcpy(o, src.ptr, src.len) + src.len;
+    else
+        o = adexp_json_name_is_utf8(src) ? json_string(o, src, 0) : adexp_json_name_at(o, src);
     o = LIT(o, ",\"index\":");
     o = put_u64(o, msg->index);
     o = LIT(o, ",\"offset\":");
@@ -248,19 +252,30 @@ static char *put_head(writer *w, char *o, const adexp_msg *msg, adexp_slice src)
     return LIT(o, ",\"fields\":[");
 }
 
-adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)
+static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice src,
+                               int quoted)
 {
     size_t start = out->len;
     if (!out->data && !reserve(out, 1))     /* so that o and end are never NULL */
         return ADEXP_E_NOMEM;
     writer w = {out, out->data + out->cap};
-    adexp_slice src = {source, strlen(source)};
     char *o = out->data + start;
-    if (!(o = put_head(&w, o, msg, src)) || !(o = put_fields(&w, o, msg->fields)) ||
+    if (!(o = put_head(&w, o, msg, src, quoted)) || !(o = put_fields(&w, o, msg->fields)) ||
         !(o = put_errors(&w, o, msg))) {
         out->len = start;
         return ADEXP_E_NOMEM;
     }
     out->len = (size_t)(o - out->data);
     return ADEXP_OK;
+}
+
+adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)
+{
+    adexp_slice src = {source, strlen(source)};
+    return write_line(out, msg, src, 0);
+}
+
+adexp_status adexp_json_write_quoted(adexp_buf *out, const adexp_msg *msg, adexp_slice quoted)
+{
+    return write_line(out, msg, quoted, 1);
 }

@@ -20,6 +20,12 @@ int adexp_json_name_is_utf8(adexp_slice s);
 char *adexp_json_name_at(char *o, adexp_slice s);
 /* Appends s so; returns 0 when out of memory (out unchanged). */
 int adexp_json_put_name(adexp_buf *out, adexp_slice s);
+/* adexp_json_write with the source's JSON string (adexp_json_put_name's
+ * bytes, quotes included) given: for a batch that writes many messages of
+ * one input. The message's index starts at JSON_INDEX_AT(quoted.len)
+ * bytes into its line. */
+adexp_status adexp_json_write_quoted(adexp_buf *out, const adexp_msg *msg, adexp_slice quoted);
+#define JSON_INDEX_AT(quoted_len) (sizeof "{\"source\":" - 1 + (quoted_len) + sizeof ",\"index\":" - 1)
 /* A pointer to n free bytes at b->data + b->len (len unchanged), or NULL
  * when out of memory (b unchanged): for writers that reserve a piece's
  * worst case once and then write without checks. May move b->data. */
