@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,19 +135,12 @@ static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
     return 0;
 }
 
-/* Map a file of size bytes; NULL if it cannot be (then it is read). */
-static const char *map_file(int fd, size_t size)
-{
-    void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    return p == MAP_FAILED ? NULL : p;
-}
-
 /* Open and read (or map: *map set) a regular file. O_NONBLOCK so that a
  * path that turned into a FIFO since the walk cannot block open(); S_ISREG
  * is checked before any read. Returns 0 with *len set, or -1 after
  * reporting the failure. */
 static int load_file(batch_worker *w, const char *path, size_t *len,
-                     const char **map)
+                     batch_map **map)
 {
     size_t limit = w->b->o.max_file_size;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -168,7 +160,7 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
         return batch_fail(w, path, why), -1;
     }
     if (!err && (size_t)st.st_size > MAP_BYTES &&
-        (*map = map_file(fd, (size_t)st.st_size)) != NULL)
+        (*map = batch_map_file(fd, (size_t)st.st_size)) != NULL)
         *len = (size_t)st.st_size;
     else if (!err)
         err = read_fd(w, fd, (size_t)st.st_size, limit, len);
@@ -230,6 +222,8 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
     batch_lines lines = {0, 0, 1};
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
+        if (batch_map_lost(w->map, in, &m))
+            break;             /* batch_do_entry reports it */
         count++;
         if (has_nul)
             batch_mark_nul(&w->arena, &lines, in, &m);
@@ -311,9 +305,25 @@ static void parse_whole(batch_worker *w, const char *path, const char *in, size_
     }
 }
 
+/* A mapped file; if it was cut short meanwhile (batch_map.c), it is
+ * failed, whatever its messages read before were. */
+static void parse_mapped(batch_worker *w, const char *path, batch_map *map, size_t len)
+{
+    uint64_t ok = w->files_ok, failed = w->files_failed;
+    w->map = map;
+    parse_whole(w, path, batch_map_data(map), len);
+    w->map = NULL;
+    if (batch_map_report(w, path, map) && w->files_failed == failed) {
+        w->files_ok = ok;
+        w->files_failed++;
+    }
+    batch_map_free(map);
+}
+
 void batch_do_entry(batch_worker *w, const batch_entry *e)
 {
-    const char *path = e->path, *map = NULL;
+    const char *path = e->path;
+    batch_map *map = NULL;
     size_t len = 0;
     batch_fd_reader rd;
     switch (e->kind) {
@@ -337,9 +347,10 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
     default:
         if (load_file(w, path, &len, &map) != 0)
             return;
-        parse_whole(w, path, map ? map : w->in, len);
         if (map)
-            munmap((void *)map, len);
+            parse_mapped(w, path, map, len);
+        else
+            parse_whole(w, path, w->in, len);
         return;
     }
 }

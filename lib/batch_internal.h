@@ -109,6 +109,20 @@ void batch_seen_free(walk_seen *s);
 
 /* batch_file.c: one worker's reusable state and the per-file work. */
 typedef struct batch_run batch_run;
+/* batch_map.c: a mapped file; short_at is SIZE_MAX, or where it was found
+ * short (it was truncated while mapped). */
+typedef struct batch_map {
+    _Atomic int claimed;
+    _Atomic(const char *) base;
+    size_t len;
+    int fd;                    /* the file, for its size when found short */
+    _Atomic size_t short_at;
+} batch_map;
+
+batch_map *batch_map_file(int fd, size_t size);
+const char *batch_map_data(const batch_map *m);
+void batch_map_free(batch_map *m);
+
 /* batch_source.c: the last source quoted for JSON. */
 typedef struct batch_source {
     adexp_buf name;            /* its bytes and NUL */
@@ -133,8 +147,14 @@ typedef struct batch_worker {
     uint64_t messages_warned;
     uint64_t messages_left_out;   /* not of a title the selection keeps */
     batch_source source;
+    const batch_map *map;      /* the mapped file being parsed, or NULL */
 } batch_worker;
 
+/* Whether message msg of the bytes at in reaches past where m was found
+ * short (0 when m is NULL or whole, or in is not m's). */
+int batch_map_lost(const batch_map *m, const char *in, const adexp_msg *msg);
+/* Whether m was found short; if so, one line about it into w->err. */
+int batch_map_report(batch_worker *w, const char *path, const batch_map *m);
 adexp_slice batch_json_source(batch_worker *w, const char *path);
 void batch_source_free(batch_source *c);
 

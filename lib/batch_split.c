@@ -48,6 +48,7 @@ typedef struct piece {
 
 struct batch_split {
     const char *path, *in;
+    const batch_map *map;      /* the mapping of in, or NULL */
     size_t len;
     size_t n;                  /* pieces; piece k ends at cut[k] */
     size_t *cut;
@@ -175,6 +176,10 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
                 pc->real_end = pc->start + m.offset;
                 adexp_arena_reset(&w->arena);
                 break;
+            }
+            if (batch_map_lost(s->map, s->in + pc->start, &m)) {
+                adexp_arena_reset(&w->arena);
+                break;         /* batch_do_entry reports it */
             }
             piece_msg(w, s, pc, &m, &base, &nl);
             adexp_arena_reset(&w->arena);
@@ -320,6 +325,8 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
     const adexp_batch_options *o = &w->b->o;
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
     batch_split *s = split_new(path, in, len, piece, o->jobs);
+    if (s)
+        s->map = w->map;
     if (!s) {
         batch_parse_all(w, path, in, len);
         return;
