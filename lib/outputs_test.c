@@ -6,10 +6,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adexp.h"
+#include "select.h"
 
 #define SL(s) ((adexp_slice){(s), sizeof(s) - 1})
 
@@ -140,6 +142,45 @@ static void test_datetime_words(void **state)
             s[i] = (char)('0' + rand() % 10);
         expect_datetime(s, 12);
         expect_datetime(s, 10);
+    }
+}
+
+/* The companions written a word at a time (decode_words.h) against the
+ * decoders and adexp_when_format: every F and A level, and date-times. */
+static void test_companion_words(void **state)
+{
+    (void)state;
+    char v[5], buf[SEL_TEXT_BUF + 8], want[32];
+    for (int unit = 0; unit < 2; unit++)
+        for (int n = 0; n < 1000; n++) {
+            snprintf(v, sizeof v, "%c%03d", unit ? 'A' : 'F', n);
+            char *e = sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL, (adexp_slice){v, 4},
+                                       (adexp_slice){0});
+            assert_non_null(e);
+            snprintf(want, sizeof want, "%d", n * 100);
+            assert_int_equal(e - buf, strlen(want));
+            assert_memory_equal(buf, want, strlen(want));
+        }
+    assert_null(sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL, SL("F3:0"), (adexp_slice){0}));
+    assert_null(sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL, SL("F39/"), (adexp_slice){0}));
+    srand(23);
+    for (int r = 0; r < 20000; r++) {
+        char s[12];
+        for (size_t i = 0; i < 12; i++)
+            s[i] = (char)('0' + rand() % 10);
+        if (r % 3 == 0)   /* months and days that exist more often */
+            s[2] = (char)('0' + r % 2), s[4] = (char)('0' + r % 3);
+        adexp_datetime d;
+        char *e = sel_companion_at(buf, SUF_UTC, ADEXP_VALUE_DATETIME, (adexp_slice){s, 12},
+                                   (adexp_slice){0});
+        if (!adexp_decode_datetime((adexp_slice){s, 12}, &d)) {
+            assert_null(e);
+            continue;
+        }
+        assert_non_null(e);
+        size_t n = adexp_when_format(ADEXP_WHEN_DATETIME, &d, want);
+        assert_int_equal(e - buf, n);
+        assert_memory_equal(buf, want, n);
     }
 }
 
@@ -411,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
+        cmocka_unit_test(test_companion_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
