@@ -392,6 +392,60 @@ static void test_csv_rows_scan(void **state)
     adexp_arena_free(&p.arena);
 }
 
+/* The usual point's row (a template, sel->usual_points) against the
+ * columns' general path, which the same columns named in --fields take:
+ * points of every shape, the usual ones among them, past ten items, in CSV
+ * and TSV, and a message with errors. */
+static void test_csv_usual_rows(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "-TITLE IFPL -ARCID X1 -RFL F390 -BEGIN RTEPTS -PT -PTID EDDM -FL F000 -ETO 181023074600\n"
+        "-PT -ETO 181023074700 -PTID INPUD -FL A045 -XYZ 1 -PT -PTID A,B -FL F010 -ETO 181023074800\n"
+        "-PT -PTID Q -FL F01X -ETO 181023074900 -PT -PTID Q -FL F010 -ETO 181023076000\n"
+        "-PT -PTID Q -FL S1130 -ETO 181023074900 -PT -PTID Q -FL F010 -ETO 1810230749\n"
+        "-PT -PTID Q -FL F010 -ETO 181023074900 -TO 0750 -PT -PTID Q -PTID R -FL F010 -ETO 181023074900\n"
+        "-PT -PTID \"Q\" -FL F010 -ETO 181023074900 -PT -PTID Q -FL F010 -FL F020 -ETO 181023074900\n"
+        "-PT -PTID W -FL F100 -ETO 240229235959 -PT -PTID W -FL F100 -ETO 230229235959\n"
+        "-PT -PTID LONGNAMEOFAPOINT -FL F999 -ETO 691231235959 -END RTEPTS\n",
+        "-TITLE IFPL -ARCID X2 -BEGIN RTEPTS -PT -PTID A -FL F100 -ETO 181023074600 -PT -PTID B\n",
+    };
+    char fields[512] = "IFPLID,ARCID,ARCTYP,ADEP,ADES,EOBD,EOBT,EOBT_utc,RFL,RFL_ft";
+    static const char *const items[] = {"PTID", "FL", "FL_ft", "ETO", "ETO_utc", "TO", "TO_utc",
+                                        "SFL", "SFL_ft", "LATTD", "LATTD_deg", "LONGTD",
+                                        "LONGTD_deg"};
+    for (size_t i = 0; i < sizeof items / sizeof *items; i++)
+        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), ",RTEPTS.%s", items[i]);
+    adexp_select *usual = adexp_select_new(NULL, "RTEPTS", NULL, NULL, 0);
+    adexp_select *named = adexp_select_new(fields, "RTEPTS", NULL, NULL, 0);
+    assert_non_null(usual);
+    assert_non_null(named);
+    assert_true(usual->usual_points);
+    assert_false(named->usual_points);
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+        for (int tsv = 0; tsv < 2; tsv++) {
+            parsed p;
+            parse(&p, texts[t]);
+            adexp_buf a, b;
+            adexp_buf_init(&a, NULL);
+            adexp_buf_init(&b, NULL);
+            char sep = tsv ? '\t' : ',';
+            assert_int_equal(adexp_csv_header(&a, usual, sep), ADEXP_OK);
+            assert_int_equal(adexp_csv_header(&b, named, sep), ADEXP_OK);
+            for (int twice = 0; twice < 2; twice++) {
+                assert_int_equal(adexp_csv_write(&a, &p.msg, "s", usual, sep), ADEXP_OK);
+                assert_int_equal(adexp_csv_write(&b, &p.msg, "s", named, sep), ADEXP_OK);
+            }
+            if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+                fail_msg("template:\n%.*s\ncolumns:\n%.*s", (int)a.len, a.data, (int)b.len, b.data);
+            adexp_buf_free(&a);
+            adexp_buf_free(&b);
+            adexp_arena_free(&p.arena);
+        }
+    adexp_select_free(usual);
+    adexp_select_free(named);
+}
+
 static void test_csv_failed_message(void **state)
 {
     (void)state;
@@ -453,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
         cmocka_unit_test(test_companion_words),
+        cmocka_unit_test(test_csv_usual_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
