@@ -450,13 +450,72 @@ static int by_keyword(const void *pa, const void *pb)
     return before(a, b) ? -1 : before(b, a);
 }
 
+/* The usual few known fields in before's order, by their keywords: the
+ * distinct dictionary ids (a few: ATSRT and DCT repeated among the others)
+ * ordered, then each field placed after those of smaller ids, in list
+ * order, which is offset order within an id. Returns 0 (v unchanged) for
+ * a level with an unknown keyword, more than SORT_KINDS keywords, or
+ * offsets of one keyword out of list order. */
+#define SORT_FIELDS 64
+#define SORT_KINDS 16
+static int sort_known(const adexp_field **v, size_t n)
+{
+    uint16_t id[SORT_KINDS];
+    size_t at[SORT_KINDS], last[SORT_KINDS];
+    uint8_t kind[SORT_FIELDS], order[SORT_KINDS];
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) {
+        const adexp_field *f = v[i];
+        size_t k = 0;
+        if (i && f->dict_id == v[i - 1]->dict_id)
+            k = kind[i - 1];
+        else
+            while (k < d && id[k] != f->dict_id)
+                k++;
+        if (k == d) {
+            if (d == SORT_KINDS || f->dict_id == ADEXP_DICT_NONE)
+                return 0;
+            id[d] = f->dict_id;
+            at[d] = 0;
+            d++;
+        } else if (f->offset < last[k]) {
+            return 0;
+        }
+        last[k] = f->offset;
+        at[k]++;
+        kind[i] = (uint8_t)k;
+    }
+    for (size_t k = 0; k < d; k++) {   /* the kinds by id */
+        size_t j = k;
+        for (; j > 0 && id[order[j - 1]] > id[k]; j--)
+            order[j] = order[j - 1];
+        order[j] = (uint8_t)k;
+    }
+    size_t pos = 0, moved = 0;
+    for (size_t r = 0; r < d; r++) {   /* counts to first places */
+        size_t c = at[order[r]];
+        moved |= order[r] != r;
+        at[order[r]] = pos;
+        pos += c;
+    }
+    if (!moved && (d == 1 || n == d))
+        return 1;
+    const adexp_field *placed[SORT_FIELDS];
+    for (size_t i = 0; i < n; i++)
+        placed[at[kind[i]]++] = v[i];
+    memcpy(v, placed, n * sizeof *v);
+    return 1;
+}
+
 /* Insertion sort for the usual few fields, qsort beyond. */
 static void sort_fields(const adexp_field **v, size_t n)
 {
-    if (n > 64) {
+    if (n > SORT_FIELDS) {
         qsort(v, n, sizeof *v, by_keyword);
         return;
     }
+    if (sort_known(v, n))
+        return;
     for (size_t i = 1; i < n; i++) {
         const adexp_field *f = v[i];
         size_t j = i;
