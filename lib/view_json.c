@@ -565,6 +565,41 @@ static int one_value(vw *w, const adexp_field *f)
     return 1;
 }
 
+/* "KEYWORD":["value",...] of n > 1 fields of one keyword that are each
+ * one string (ATSRT, DCT repeated), in one reservation. Returns 0, writing
+ * nothing, if any of them is not. */
+static int one_array(vw *w, const adexp_field *const *v, size_t n)
+{
+    size_t need = json_string_room(v[0]->keyword.len);
+    for (size_t i = 0; i < n; i++) {
+        const adexp_field *f = v[i];
+        if (f->kind == ADEXP_LIST || (f->kind == ADEXP_COMPOUND && f->child))
+            return 0;
+        size_t r = json_string_room(f->value.len);
+        if (need == SIZE_MAX || r == SIZE_MAX || need > SIZE_MAX - 8 - r) {
+            w->ok = 0;
+            return 1;
+        }
+        need += r + 1;
+    }
+    char *o = room(w, need + 8);
+    if (!o)
+        return 1;
+    if (w->comma)
+        *o++ = ',';
+    o = put_str(o, v[0]->keyword);
+    o[0] = ':', o[1] = '[';
+    o += 2;
+    for (size_t i = 0; i < n; i++) {
+        *o = ',';
+        o = put_str(o + (i > 0), v[i]->value);
+    }
+    *o++ = ']';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 /* The fields v[0..n) as object members, grouped by keyword (sorted as
  * before says):
  * one occurrence a value, more an array of values. */
@@ -574,7 +609,7 @@ static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
     for (size_t i = 0, j; i < n && w->ok; i = j) {
         for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
             ;
-        if (j - i == 1 && one_value(w, v[i]))
+        if (j - i == 1 ? one_value(w, v[i]) : one_array(w, v + i, j - i))
             continue;
         kw_key(w, v[i]->keyword);
         if (j - i > 1)
