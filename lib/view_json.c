@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "decode_words.h"
 #include "dict_ids.h"
 #include "json_out.h"
 #include "json_runs.h"
@@ -251,20 +252,26 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 {
     if (!s.n || !kept(w, kw))
         return;
-    key(w, k);
-    open_(w, "[");
-    for (size_t i = 0; i < s.n && w->ok; i++) {
-        size_t need = json_string_room(s.v[i].len);
-        char *o = need == SIZE_MAX ? NULL : room(w, need + 1);
-        if (!o) {
+    size_t need = KEY_ROOM + 2;   /* the key, '[' and ']' */
+    for (size_t i = 0; i < s.n; i++) {
+        size_t r = json_string_room(s.v[i].len);
+        if (r == SIZE_MAX || need > SIZE_MAX - 1 - r) {
             w->ok = 0;
-            break;
+            return;
         }
-        *o = ',';
-        commit(w, put_str(o + w->comma, s.v[i]));   /* the ',' and the string in one piece */
-        w->comma = 1;
+        need += r + 1;
     }
-    close_(w, "]");
+    char *o = room(w, need);   /* the whole array */
+    if (!o)
+        return;
+    o = put_key(w, o, k);
+    *o++ = '[';
+    for (size_t i = 0; i < s.n; i++) {
+        *o = ',';
+        o = put_str(o + (i > 0), s.v[i]);
+    }
+    *o++ = ']';
+    commit(w, o);
 }
 
 /* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
@@ -291,13 +298,12 @@ static int usual_point(vw *w, const adexp_point *p)
     memcpy(o, ",\"fl\":\"", 7);
     memcpy(o + 7, p->fl.ptr, 4);
     memcpy(o + 11, "\",\"fl_ft\":", 10);
-    if (!(o = sel_companion_at(o + 21, SUF_FT, 0, p->fl, (adexp_slice){0})))
+    if (!(o = dw_feet(o + 21, p->fl.ptr + 1)) || !dw_datetime_ok(p->eto.ptr, 12))
         return 0;
     memcpy(o, ",\"eto\":\"", 8);
     memcpy(o + 8, p->eto.ptr, 12);
     memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-    if (!(o = sel_companion_at(o + 33, SUF_UTC, ADEXP_VALUE_DATETIME, p->eto, (adexp_slice){0})))
-        return 0;
+    o = dw_iso12(o + 33, p->eto.ptr);
     memcpy(o, "\"}", 2);
     commit(w, o + 2);
     w->comma = 1;
