@@ -225,6 +225,49 @@ static const single singles[] = {
 };
 #undef S
 
+static int kept(const vw *w, adexp_slice kw)
+{
+    return !w->trim || sel_keeps_keyword(w->sel, kw);
+}
+
+#define NSINGLES (sizeof singles / sizeof *singles)
+static adexp_slice single_value(const adexp_view *v, const single *e)
+{
+    return *(const adexp_slice *)(const void *)((const char *)v + e->off);
+}
+
+/* The single fields there are (and kept), as members: their worst case
+ * summed, then written in one reservation. */
+static void put_singles(vw *w, const adexp_view *v)
+{
+    uint8_t there[NSINGLES];
+    size_t n = 0, need = 0;
+    for (size_t i = 0; i < NSINGLES; i++) {
+        adexp_slice val = single_value(v, &singles[i]);
+        if (!val.ptr || !kept(w, singles[i].kw))
+            continue;
+        size_t r = json_string_room(val.len);
+        if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM ||
+            need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM - r) {
+            w->ok = 0;
+            return;
+        }
+        need += KEY_ROOM + r + COMPANION_ROOM;
+        there[n++] = (uint8_t)i;
+    }
+    char *o = n ? room(w, need) : NULL;
+    if (!o)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        const single *e = &singles[there[k]];
+        adexp_slice val = single_value(v, e);
+        o = put_str(put_key(w, o, &e->ks.k[0]), val);
+        if (e->dec != D_NONE && val.len)
+            o = companions(w, o, &e->ks, val, e->dec);
+    }
+    commit(w, o);
+}
+
 /* The subfields' keys, one table for all the view's objects. */
 enum { K_PTID, K_FL, K_ETO, K_TO, K_SFL, K_LATTD, K_LONGTD, K_GEOID, K_SENDER,
        K_RECVR, K_SEQNUM, K_STO, K_TFL, K_COUNT };
@@ -242,11 +285,6 @@ static const key_text
     k_coordata = KT(",\"coordata\":"), k_other = KT(",\"other\":"),
     k_errors = KT(",\"errors\":"), k_value = KT(",\"value\":");
 #define KW(lit) ((adexp_slice){lit, sizeof(lit) - 1})
-
-static int kept(const vw *w, adexp_slice kw)
-{
-    return !w->trim || sel_keeps_keyword(w->sel, kw);
-}
 
 static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 {
@@ -782,12 +820,7 @@ adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const c
     size_t start = out->len;
     const adexp_view *v = &msg->view;
     head(&w, msg, source);
-    for (size_t i = 0; i < sizeof singles / sizeof *singles; i++) {
-        const single *e = &singles[i];
-        adexp_slice val = *(const adexp_slice *)(const void *)((const char *)v + e->off);
-        if (val.ptr && kept(&w, e->kw))
-            member(&w, &e->ks, val, e->dec);
-    }
+    put_singles(&w, v);
     strings(&w, &k_addr, KW("ADDR"), v->addr);
     strings(&w, &k_eetfir, KW("EETFIR"), v->eetfir);
     strings(&w, &k_speed, KW("SPEED"), v->speed);
