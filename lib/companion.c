@@ -133,5 +133,14 @@ char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice
         return dw_feet(o, v.ptr + 1);
     if (suffix == SUF_UTC && v.len == 12 && type != ADEXP_VALUE_DATE && type != ADEXP_VALUE_TIME)
         return dw_datetime_ok(v.ptr, 12) ? dw_iso12(o, v.ptr) : NULL;
+    if (suffix == SUF_UTC && v.len == 6 && type == ADEXP_VALUE_DATE)   /* EOBD */
+        return dw_date_ok(v.ptr) ? dw_iso_date(o, v.ptr) : NULL;
+    if (suffix == SUF_UTC && v.len == 4 && type == ADEXP_VALUE_TIME && eobd.len == 6 &&
+        dw_time_ok(v.ptr) && dw_date_ok(eobd.ptr)) {   /* EOBT on its EOBD's day */
+        o = dw_iso_date(o, eobd.ptr);
+        memcpy(o, "Thh:mm:00Z", 10);
+        o[1] = v.ptr[0], o[2] = v.ptr[1], o[4] = v.ptr[2], o[5] = v.ptr[3];
+        return o + 10;
+    }
     return other_companion(o, suffix, type, v, eobd);
 }

@@ -34,28 +34,58 @@ static DW_INLINE unsigned dw_pair(const char *p)
     return DW_PAIR((unsigned char)p[0], (unsigned char)p[1]);
 }
 
-/* Whether YYMMDDhhmm[ss] at s (n: 10 or 12) is a date-time: digits, the
- * month's own length (29 February in leap years: the century rule puts YY
- * in 1970 to 2069, where those are the years YY divisible by 4), hh <= 23,
- * mm and ss <= 59. */
-static DW_INLINE int dw_datetime_ok(const char *s, size_t n)
+/* Whether the 4 bytes at p are all digits (as dw_digits8). */
+static DW_INLINE int dw_digits4(const char *p)
 {
-    /* days a month has, as digit pairs, by the month's last digit's pair */
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return (x & 0xF0F0F0F0u) == 0x30303030u && ((x + 0x06060606u) & 0xF0F0F0F0u) == 0x30303030u;
+}
+
+/* Whether the digits YYMMDD at s are a day: the month's own length, and
+ * 29 February in leap years (the century rule puts YY in 1970 to 2069,
+ * where those are the years YY divisible by 4). */
+static DW_INLINE int dw_calendar_ok(const char *s)
+{
+    /* days a month has, as digit pairs */
     static const uint16_t mdays[13] = {
         0, DW_PAIR('3', '1'), DW_PAIR('2', '9'), DW_PAIR('3', '1'), DW_PAIR('3', '0'),
         DW_PAIR('3', '1'), DW_PAIR('3', '0'), DW_PAIR('3', '1'), DW_PAIR('3', '1'),
         DW_PAIR('3', '0'), DW_PAIR('3', '1'), DW_PAIR('3', '0'), DW_PAIR('3', '1')};
-    if (!dw_digits8(s) || !dw_digits8(s + n - 8))
-        return 0;
     unsigned mm = dw_pair(s + 2), dd = dw_pair(s + 4);
-    if (dw_pair(s + 6) > DW_PAIR('2', '3') || s[8] > '5' || (n == 12 && s[10] > '5') ||
-        mm - DW_PAIR('0', '1') > DW_PAIR('1', '2') - DW_PAIR('0', '1'))
+    if (mm - DW_PAIR('0', '1') > DW_PAIR('1', '2') - DW_PAIR('0', '1'))
         return 0;
     unsigned month = (unsigned)(s[2] - '0') * 10 + (unsigned)(s[3] - '0');
     if (dd - DW_PAIR('0', '1') > mdays[month] - DW_PAIR('0', '1'))
         return 0;
     return dd != DW_PAIR('2', '9') || month != 2 ||
            ((unsigned)(s[0] - '0') * 10 + (unsigned)(s[1] - '0')) % 4 == 0;
+}
+
+/* Whether the digits hhmm at s are a time of day. */
+static DW_INLINE int dw_clock_ok(const char *s)
+{
+    return dw_pair(s) <= DW_PAIR('2', '3') && s[2] <= '5';
+}
+
+/* Whether YYMMDDhhmm[ss] at s (n: 10 or 12) is a date-time: digits, a
+ * day, hh <= 23, mm and ss <= 59. */
+static DW_INLINE int dw_datetime_ok(const char *s, size_t n)
+{
+    return dw_digits8(s) && dw_digits8(s + n - 8) && dw_clock_ok(s + 6) &&
+           (n != 12 || s[10] <= '5') && dw_calendar_ok(s);
+}
+
+/* Whether YYMMDD at s is a date. */
+static DW_INLINE int dw_date_ok(const char *s)
+{
+    return dw_digits4(s) && dw_digits4(s + 2) && dw_calendar_ok(s);
+}
+
+/* Whether hhmm at s is a time. */
+static DW_INLINE int dw_time_ok(const char *s)
+{
+    return dw_digits4(s) && dw_clock_ok(s);
 }
 
 /* The year of YY: 1970 to 2069. */
@@ -83,6 +113,20 @@ static DW_INLINE char *dw_iso12(char *o, const char *s)
     memcpy(o + 8, &w1, 8);
     memcpy(o + 16, &w2, 4);
     return o + DW_ISO12_LEN;
+}
+
+/* YYYY-MM-DD of a checked YYMMDD at s, at o (room: 10). */
+static DW_INLINE char *dw_iso_date(char *o, const char *s)
+{
+    uint32_t a;
+    memcpy(&a, s, 4);          /* Y Y M M */
+    uint64_t cc = s[0] < '7' ? DW_PAIR('0', '2') : DW_PAIR('9', '1');
+    uint64_t w0 = cc | (uint64_t)(a & 0xFFFF) << 16 | (uint64_t)'-' << 32 |
+                  (uint64_t)(a >> 16) << 40 | (uint64_t)'-' << 56;
+    memcpy(o, &w0, 8);
+    o[8] = s[4];
+    o[9] = s[5];
+    return o + 10;
 }
 
 /* An F or A level's feet from its three digits d (F390: 39000, A045:

@@ -689,9 +689,55 @@ static void release(scratch *s, const adexp_field **v, size_t n, int own)
         s->used -= n;
 }
 
+/* A compound of a few subfields of distinct known keywords, each one
+ * string, and no text of its own (ORIGIN: FAC, NETWORKTYPE), as its object
+ * in one reservation, the subfields by dictionary id. Returns 0, writing
+ * nothing, for any other compound. */
+#define SMALL_OBJECT 8
+static int small_object(vw *w, const adexp_field *f)
+{
+    const adexp_field *v[SMALL_OBJECT];
+    size_t n = 0, need = 2;
+    if (f->value.len)
+        return 0;
+    for (const adexp_field *c = f->child; c && n < f->nchildren; c = c->next) {
+        if (n == SMALL_OBJECT || c->dict_id == ADEXP_DICT_NONE || c->kind == ADEXP_LIST ||
+            (c->kind == ADEXP_COMPOUND && c->child))
+            return 0;
+        size_t j = n++;
+        for (; j > 0 && v[j - 1]->dict_id >= c->dict_id; j--)
+            if (v[j - 1]->dict_id == c->dict_id)
+                return 0;
+            else
+                v[j] = v[j - 1];
+        v[j] = c;
+        size_t nk = json_string_room(c->keyword.len), nv = json_string_room(c->value.len);
+        if (nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 2 - nv ||
+            need > SIZE_MAX - 2 - nv - nk)
+            return 0;
+        need += nk + nv + 2;
+    }
+    char *o = room(w, need);
+    if (!o)
+        return 1;
+    *o++ = '{';
+    for (size_t i = 0; i < n; i++) {
+        *o = ',';
+        o = put_str(o + (i > 0), v[i]->keyword);
+        *o++ = ':';
+        o = put_str(o, v[i]->value);
+    }
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 /* A compound's subfields as an object (its own text under "value"). */
 static void put_compound(vw *w, const adexp_field *f, scratch *s)
 {
+    if (small_object(w, f))
+        return;
     int own;
     const adexp_field **v = window(s, f->nchildren, &own);
     if (!v) {
