@@ -130,7 +130,7 @@ static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice
 char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd)
 {
     if (suffix == SUF_FT && v.len == 4 && (v.ptr[0] == 'F' || v.ptr[0] == 'A'))
-        return dw_feet(o, v.ptr + 1);
+        return dw_feet(o, v.ptr);
     if (suffix == SUF_UTC && v.len == 12 && type != ADEXP_VALUE_DATE && type != ADEXP_VALUE_TIME)
         return dw_datetime_ok(v.ptr, 12) ? dw_iso12(o, v.ptr) : NULL;
     if (suffix == SUF_UTC && v.len == 6 && type == ADEXP_VALUE_DATE)   /* EOBD */

@@ -490,7 +490,7 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     *o++ = sep;
     memcpy(o, fl->value.ptr, 4);
     o[4] = sep;
-    if (!(o = dw_feet(o + 5, fl->value.ptr + 1)))
+    if (!(o = dw_feet(o + 5, fl->value.ptr)))
         return 0;
     *o++ = sep;
     memcpy(o, eto->value.ptr, 12);

@@ -129,20 +129,26 @@ static DW_INLINE char *dw_iso_date(char *o, const char *s)
     return o + 10;
 }
 
-/* An F or A level's feet from its three digits d (F390: 39000, A045:
- * 4500, 000: 0): the digits without leading zeros, then 00, placed by one
- * 8-byte store at o (room: 8). NULL if d are not digits. */
-static DW_INLINE char *dw_feet(char *o, const char *d)
+/* An F or A level's feet from the three digits after its unit at l (F390:
+ * 39000, A045: 4500, F000: 0): the digits without leading zeros, then 00,
+ * placed by one 8-byte store at o (room: 8). NULL if they are not digits. */
+static DW_INLINE char *dw_feet(char *o, const char *l)
 {
-    uint32_t x = (uint32_t)(unsigned char)d[0] | (uint32_t)(unsigned char)d[1] << 8 |
-                 (uint32_t)(unsigned char)d[2] << 16;
+    uint32_t x;
+    memcpy(&x, l, 4);
+    x >>= 8;                   /* the digits, first lowest */
     if ((x & 0xF0F0F0) != 0x303030 || ((x + 0x060606) & 0xF0F0F0) != 0x303030)
         return NULL;
-    unsigned lead = d[0] != '0' ? 0 : d[1] != '0' ? 1 : d[2] != '0' ? 2 : 3;
-    if (lead == 3) {
+    uint32_t nonzero = x ^ 0x303030;
+    if (!nonzero) {
         *o = '0';
         return o + 1;
     }
+#if defined(__GNUC__)
+    unsigned lead = (unsigned)__builtin_ctz(nonzero) >> 3;
+#else
+    unsigned lead = nonzero & 0xFF ? 0 : nonzero & 0xFF00 ? 1 : 2;
+#endif
     uint64_t w = ((uint64_t)x | (uint64_t)DW_PAIR('0', '0') << 24) >> (8 * lead);
     memcpy(o, &w, 8);
     return o + 5 - lead;

@@ -336,7 +336,7 @@ static int usual_point(vw *w, const adexp_point *p)
     memcpy(o, ",\"fl\":\"", 7);
     memcpy(o + 7, p->fl.ptr, 4);
     memcpy(o + 11, "\",\"fl_ft\":", 10);
-    if (!(o = dw_feet(o + 21, p->fl.ptr + 1)) || !dw_datetime_ok(p->eto.ptr, 12))
+    if (!(o = dw_feet(o + 21, p->fl.ptr)) || !dw_datetime_ok(p->eto.ptr, 12))
         return 0;
     memcpy(o, ",\"eto\":\"", 8);
     memcpy(o + 8, p->eto.ptr, 12);
@@ -840,20 +840,37 @@ static void errors(vw *w, const adexp_msg *m)
     close_(w, "]");
 }
 
+static char *put_u64_at(char *o, uint64_t v)
+{
+    char tmp[20];
+    size_t n = sizeof tmp;
+    do
+        tmp[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    memcpy(o, tmp + n, sizeof tmp - n);
+    return o + sizeof tmp - n;
+}
+
+/* source, index, offset, title: in one reservation, as json.c's head. */
 static void head(vw *w, const adexp_msg *m, const char *source)
 {
-    RAW(w, "{\"source\":");
-    if (w->ok && !adexp_json_put_name(w->b, (adexp_slice){source, strlen(source)}))
+    adexp_slice src = {source, strlen(source)}, title = m->view.title;
+    size_t ns = json_string_room(src.len), nt = json_string_room(title.len);
+    char *o = ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128 ? NULL
+              : room(w, ns + nt + 128);
+    if (!o) {
         w->ok = 0;
-    RAW(w, ",\"index\":");
-    put_u64(w, m->index);
-    RAW(w, ",\"offset\":");
-    put_u64(w, m->offset);
-    RAW(w, ",\"title\":");
-    if (m->view.title.ptr)
-        str(w, m->view.title);
-    else
-        RAW(w, "null");
+        return;
+    }
+    memcpy(o, "{\"source\":", 10);
+    o = adexp_json_name_is_utf8(src) ? json_string(o + 10, src, 0) : adexp_json_name_at(o + 10, src);
+    memcpy(o, ",\"index\":", 9);
+    o = put_u64_at(o + 9, m->index);
+    memcpy(o, ",\"offset\":", 10);
+    o = put_u64_at(o + 10, m->offset);
+    memcpy(o, ",\"title\":", 9);
+    o = title.ptr ? put_str(o + 9, title) : (memcpy(o + 9, "null", 4), o + 13);
+    commit(w, o);
     w->comma = 1;
 }
 
