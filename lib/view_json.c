@@ -506,13 +506,14 @@ static int sort_known(const adexp_field **v, size_t n)
 {
     uint16_t id[SORT_KINDS];
     size_t at[SORT_KINDS], last[SORT_KINDS];
-    uint8_t kind[SORT_FIELDS], order[SORT_KINDS];
+    uint8_t kind[SORT_FIELDS], order[SORT_KINDS], slot[32] = {0};   /* kinds + 1 by id & 31 */
     size_t d = 0;
     for (size_t i = 0; i < n; i++) {
         const adexp_field *f = v[i];
+        unsigned t = slot[f->dict_id & 31];
         size_t k = 0;
-        if (i && f->dict_id == v[i - 1]->dict_id)
-            k = kind[i - 1];
+        if (t && id[t - 1] == f->dict_id)
+            k = t - 1;
         else
             while (k < d && id[k] != f->dict_id)
                 k++;
@@ -521,6 +522,8 @@ static int sort_known(const adexp_field **v, size_t n)
                 return 0;
             id[d] = f->dict_id;
             at[d] = 0;
+            if (!t)
+                slot[f->dict_id & 31] = (uint8_t)(d + 1);
             d++;
         } else if (f->offset < last[k]) {
             return 0;
