@@ -182,6 +182,36 @@ static void test_companion_words(void **state)
         assert_int_equal(e - buf, n);
         assert_memory_equal(buf, want, n);
     }
+    /* EOBD's date, EOBT's time on it (or alone when the date is not one):
+     * every byte at every position of a date and a time */
+    for (size_t i = 0; i < 10; i++)
+        for (int c = 0; c < 256; c++) {
+            char s[10];
+            memcpy(s, "2402291945", 10);
+            s[i] = (char)c;
+            adexp_datetime day, t;
+            int okd = adexp_decode_date((adexp_slice){s, 6}, &day);
+            int okt = adexp_decode_time((adexp_slice){s + 6, 4}, &t);
+            char *e = sel_companion_at(buf, SUF_UTC, ADEXP_VALUE_DATE, (adexp_slice){s, 6},
+                                       (adexp_slice){0});
+            assert_true(okd ? e != NULL : e == NULL);
+            if (okd) {
+                size_t n = adexp_when_format(ADEXP_WHEN_DATE, &day, want);
+                assert_int_equal(e - buf, n);
+                assert_memory_equal(buf, want, n);
+            }
+            e = sel_companion_at(buf, SUF_UTC, ADEXP_VALUE_TIME, (adexp_slice){s + 6, 4},
+                                 (adexp_slice){s, 6});
+            assert_true(okt ? e != NULL : e == NULL);
+            if (okt) {
+                size_t n = okd ? adexp_when_format(ADEXP_WHEN_DATETIME,
+                                                   &(adexp_datetime){day.year, day.month, day.day,
+                                                                     t.hour, t.minute, 0}, want)
+                               : adexp_when_format(ADEXP_WHEN_TIME, &t, want);
+                assert_int_equal(e - buf, n);
+                assert_memory_equal(buf, want, n);
+            }
+        }
 }
 
 static void test_dict(void **state)
