@@ -781,20 +781,12 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
     }
 }
 
-/* The top-level fields the view does not hold, under "other". */
-static void other(vw *w, const adexp_msg *m, scratch *s)
+/* The top-level fields the view does not hold (and the selection keeps)
+ * into v[0..n): their count, or SIZE_MAX if there are more than n. */
+static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field **v, size_t n)
 {
-    size_t n = 0;
-    uint64_t seen = 0;
-    for (const adexp_field *f = m->fields; f; f = f->next)
-        n++;
-    int own;
-    const adexp_field **v = window(s, n, &own);
-    if (!v) {
-        w->ok = 0;
-        return;
-    }
     size_t k = 0;
+    uint64_t seen = 0;
     for (const adexp_field *f = m->fields; f; f = f->next) {
         unsigned t = takes[f->dict_id & (ID_TABLE - 1)];
         if (t == TAKES_ALL)
@@ -806,8 +798,38 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
                 continue;
             }
         }
-        if (!w->trim || sel_keeps_keyword(w->sel, f->keyword))
+        if (!w->trim || sel_keeps_keyword(w->sel, f->keyword)) {
+            if (k == n)
+                return SIZE_MAX;
             v[k++] = f;
+        }
+    }
+    return k;
+}
+
+/* The top-level fields the view does not hold, under "other": collected
+ * into the scratch's free room, or when they do not fit there, into a
+ * window of the count of the message's fields. */
+static void other(vw *w, const adexp_msg *m, scratch *s)
+{
+    int own;
+    size_t n = s->cap - s->used;
+    const adexp_field **v = window(s, n, &own);
+    size_t k = collect_other(w, m, v, n);
+    if (k == SIZE_MAX) {
+        release(s, v, n, own);
+        n = 0;
+        for (const adexp_field *f = m->fields; f; f = f->next)
+            n++;
+        if (!(v = window(s, n, &own))) {
+            w->ok = 0;
+            return;
+        }
+        k = collect_other(w, m, v, n);
+    }
+    if (!own) {   /* the scratch past the fields is for the compounds' windows */
+        s->used -= n - k;
+        n = k;
     }
     if (k) {
         key(w, &k_other);
@@ -820,8 +842,13 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
 
 /* ------------------------------------------------------------ the line */
 
+/* The errors and the line's end. */
 static void errors(vw *w, const adexp_msg *m)
 {
+    if (m->nerrors == 0 && w->comma) {   /* the usual line's end, in one piece */
+        RAW(w, ",\"errors\":[]}\n");
+        return;
+    }
     key(w, &k_errors);
     open_(w, "[");
     for (size_t i = 0; i < m->nerrors; i++) {
@@ -840,7 +867,7 @@ static void errors(vw *w, const adexp_msg *m)
         put_u64(w, e->offset);
         RAW(w, "}");
     }
-    close_(w, "]");
+    RAW(w, "]}\n");
 }
 
 static char *put_u64_at(char *o, uint64_t v)
@@ -899,7 +926,6 @@ adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const c
     coordata(&w, v);
     other(&w, msg, &s);
     errors(&w, msg);
-    RAW(&w, "}\n");
     if (!w.ok) {
         out->len = start;
         return ADEXP_E_NOMEM;
