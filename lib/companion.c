@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "decode_words.h"
 #include "select.h"
 
 static char *put_long(char *o, long v)
@@ -42,24 +43,6 @@ static char *put_deg(char *o, double deg)
     return o;
 }
 
-/* F390 or A045 in feet from its three digits d (39000, 4500; 0 for 000):
- * the level's digits without leading zeros, then 00. NULL if not digits. */
-static char *hundreds(char *o, const char *d)
-{
-    for (int i = 0; i < 3; i++)
-        if (d[i] < '0' || d[i] > '9')
-            return NULL;
-    int i = d[0] != '0' ? 0 : d[1] != '0' ? 1 : d[2] != '0' ? 2 : 3;
-    if (i == 3) {
-        *o++ = '0';
-        return o;
-    }
-    for (; i < 3; i++)
-        *o++ = d[i];
-    o[0] = o[1] = '0';
-    return o + 2;
-}
-
 static char *copy2(char *o, const char *s)
 {
     o[0] = s[0];
@@ -89,21 +72,6 @@ static char *put_time(char *o, const char *s, const char *sec)
         o = copy2(o, sec);
     }
     return o;
-}
-
-/* YYYY-MM-DDThh:mm:ssZ from YYMMDDhhmmss (ETO, tens of them a message):
- * decoded (which checks it), then its digits placed in one pass. */
-static char *iso_datetime12(char *o, adexp_slice v)
-{
-    adexp_datetime d;
-    if (!adexp_decode_datetime(v, &d))
-        return NULL;
-    const char *s = v.ptr;
-    char t[20] = {d.year >= 2000 ? '2' : '1', d.year >= 2000 ? '0' : '9', s[0], s[1], '-',
-                  s[2], s[3], '-', s[4], s[5], 'T', s[6], s[7], ':', s[8], s[9], ':',
-                  s[10], s[11], 'Z'};
-    memcpy(o, t, sizeof t);
-    return o + sizeof t;
 }
 
 static char *when(char *o, int type, adexp_slice v, adexp_slice eobd)
@@ -162,8 +130,17 @@ static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice
 char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd)
 {
     if (suffix == SUF_FT && v.len == 4 && (v.ptr[0] == 'F' || v.ptr[0] == 'A'))
-        return hundreds(o, v.ptr + 1);
+        return dw_feet(o, v.ptr);
     if (suffix == SUF_UTC && v.len == 12 && type != ADEXP_VALUE_DATE && type != ADEXP_VALUE_TIME)
-        return iso_datetime12(o, v);
+        return dw_datetime_ok(v.ptr, 12) ? dw_iso12(o, v.ptr) : NULL;
+    if (suffix == SUF_UTC && v.len == 6 && type == ADEXP_VALUE_DATE)   /* EOBD */
+        return dw_date_ok(v.ptr) ? dw_iso_date(o, v.ptr) : NULL;
+    if (suffix == SUF_UTC && v.len == 4 && type == ADEXP_VALUE_TIME && eobd.len == 6 &&
+        dw_time_ok(v.ptr) && dw_date_ok(eobd.ptr)) {   /* EOBT on its EOBD's day */
+        o = dw_iso_date(o, eobd.ptr);
+        memcpy(o, "Thh:mm:00Z", 10);
+        o[1] = v.ptr[0], o[2] = v.ptr[1], o[4] = v.ptr[2], o[5] = v.ptr[3];
+        return o + 10;
+    }
     return other_companion(o, suffix, type, v, eobd);
 }

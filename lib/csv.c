@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "decode_words.h"
+#include "dict_ids.h"
 #include "json_out.h"
 #include "json_runs.h"
 #include "select.h"
@@ -426,6 +428,85 @@ static void copy_head(cw *w, size_t from, size_t n)
     w->b->len += n;
 }
 
+/* The usual route point's row under the default item columns
+ * (sel->usual_points): a PT of a PTID with a plain value, an F or A level
+ * and a 12-digit date-time (nothing else the columns read), in a message
+ * without errors. Its cells are
+ *   HEAD,k,PT,,PTID,FL,FL_ft,ETO,ETO_utc,,,,,,,,,  then the row's end,
+ * written in one reservation: HEAD is the message's cells, copied from
+ * offset head (head_len bytes) unless they are in place already (first).
+ * Returns 0, committing nothing, for any other point. */
+#define USUAL_ROW_FIXED 128
+static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size_t head_len,
+                     int first)
+{
+    const adexp_field *ptid = NULL, *fl = NULL, *eto = NULL;
+    if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0)
+        return 0;
+    for (const adexp_field *c = item->child; c; c = c->next) {
+        const adexp_field **slot;
+        switch (c->dict_id) {
+        case DICT_ID_PTID: slot = &ptid; break;
+        case DICT_ID_FL: slot = &fl; break;
+        case DICT_ID_ETO: slot = &eto; break;
+        case DICT_ID_TO: case DICT_ID_SFL: case DICT_ID_LATTD: case DICT_ID_LONGTD: return 0;
+        default: continue;   /* not a column's */
+        }
+        if (*slot)
+            return 0;        /* met twice: joined by the columns' scan */
+        *slot = c;
+    }
+    if (!ptid || !fl || !eto || fl->value.len != 4 || (fl->value.ptr[0] != 'F' && fl->value.ptr[0] != 'A') ||
+        eto->value.len != 12 || !dw_datetime_ok(eto->value.ptr, 12) ||
+        ptid->value.len > SIZE_MAX / 2 - head_len - USUAL_ROW_FIXED)
+        return 0;
+    adexp_buf *b = w->b;
+    size_t at = first ? head + head_len : b->len;
+    size_t n = (first ? 0 : head_len) + ptid->value.len + PLAIN_SLACK + USUAL_ROW_FIXED;
+    if (b->cap - at < n && (at != b->len || !adexp_buf_room(b, n)))
+        return 0;            /* the general path grows the buffer, or fails */
+    char *o = b->data + at, sep = w->sep;
+    if (!first) {
+        memcpy(o, b->data + head, head_len);
+        o += head_len;
+    }
+    *o++ = sep;
+    if (k < 10) {
+        *o++ = (char)('0' + k);
+    } else {
+        char t[20];
+        size_t i = sizeof t;
+        do
+            t[--i] = (char)('0' + k % 10);
+        while ((k /= 10) != 0);
+        memcpy(o, t + i, sizeof t - i);
+        o += sizeof t - i;
+    }
+    o[0] = sep, o[1] = 'P', o[2] = 'T', o[3] = sep, o[4] = sep;
+    o += 5;
+    if (!put_plain(o, ptid->value, sep))
+        return 0;
+    o += ptid->value.len;
+    *o++ = sep;
+    memcpy(o, fl->value.ptr, 4);
+    o[4] = sep;
+    if (!(o = dw_feet(o + 5, fl->value.ptr)))
+        return 0;
+    *o++ = sep;
+    memcpy(o, eto->value.ptr, 12);
+    o[12] = sep;
+    o = dw_iso12(o + 13, eto->value.ptr);
+    /* TO, TO_utc, SFL, SFL_ft, LATTD, LATTD_deg, LONGTD, LONGTD_deg, errors */
+    memset(o, sep, 9);
+    o += 9;
+    if (sep == ',')
+        o[0] = '\r', o[1] = '\n', o += 2;
+    else
+        *o++ = '\n';
+    b->len = (size_t)(o - b->data);
+    return 1;
+}
+
 adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *source,
                              const adexp_select *sel, char sep)
 {
@@ -440,12 +521,17 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
         size_t rows = 0, head = out->len;
         message_cells(&w, msg, source, sel);
         size_t head_len = out->len - head;
+        int usual = sel->usual_points && msg->nerrors_total == 0 && msg->nerrors == 0 && w.ok;
         out->len = head;
         for (const adexp_field *l = msg->fields; l && w.ok; l = l->next) {
             if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
                 continue;
             size_t k = 0;
             for (const adexp_field *item = l->child; item && w.ok; item = item->next, k++) {
+                if (usual && usual_row(&w, item, k, head, head_len, rows == 0)) {
+                    rows++;
+                    continue;
+                }
                 if (rows)   /* the first row's head is in place already */
                     copy_head(&w, head, head_len);
                 else

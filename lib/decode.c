@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "decode_words.h"
 
 /* The number in s[from, from + n) if all digits, else -1. */
 static int digits(adexp_slice s, size_t from, size_t n)
@@ -83,39 +84,21 @@ int adexp_decode_time(adexp_slice s, adexp_datetime *out)
     return 1;
 }
 
-/* Whether the 8 bytes at p are all digits: each byte's high nibble is 3,
- * and stays 3 with 6 added (its low nibble is at most 9; with the high
- * nibble 3 no sum carries into the next byte). */
-static int digits8(const char *p)
-{
-    uint64_t x;
-    memcpy(&x, p, 8);
-    const uint64_t high = 0xF0F0F0F0F0F0F0F0u, three = 0x3030303030303030u;
-    return (x & high) == three && ((x + 0x0606060606060606u) & high) == three;
-}
-
 /* The two digits at p as a number. */
 static int two(const char *p)
 {
     return (p[0] - '0') * 10 + (p[1] - '0');
 }
 
-/* YYMMDDhhmm[ss]: its 10 or 12 digits checked in one pass of two words
- * (the first 8 bytes and the last 8, which overlap), as there are tens of
- * them a message (ETO). */
+/* YYMMDDhhmm[ss]: checked by decode_words.h's rule (its digits a word at a
+ * time, its ranges as digit pairs), as there are tens of them a message
+ * (ETO). */
 int adexp_decode_datetime(adexp_slice s, adexp_datetime *out)
 {
-    if ((s.len != 10 && s.len != 12) || !digits8(s.ptr) || !digits8(s.ptr + s.len - 8))
+    if ((s.len != 10 && s.len != 12) || !dw_datetime_ok(s.ptr, s.len))
         return 0;
-    int yy = two(s.ptr), hour = two(s.ptr + 6), minute = two(s.ptr + 8);
-    int second = s.len == 12 ? two(s.ptr + 10) : 0;
-    if (hour > 23 || minute > 59 || second > 59)
-        return 0;
-    adexp_datetime d = {yy < 70 ? 2000 + yy : 1900 + yy, two(s.ptr + 2), two(s.ptr + 4),
-                        hour, minute, second};
-    if (!valid_date(&d))
-        return 0;
-    *out = d;
+    *out = (adexp_datetime){dw_year(s.ptr), two(s.ptr + 2), two(s.ptr + 4), two(s.ptr + 6),
+                            two(s.ptr + 8), s.len == 12 ? two(s.ptr + 10) : 0};
     return 1;
 }
 

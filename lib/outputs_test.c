@@ -6,10 +6,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adexp.h"
+#include "select.h"
 
 #define SL(s) ((adexp_slice){(s), sizeof(s) - 1})
 
@@ -141,6 +143,75 @@ static void test_datetime_words(void **state)
         expect_datetime(s, 12);
         expect_datetime(s, 10);
     }
+}
+
+/* The companions written a word at a time (decode_words.h) against the
+ * decoders and adexp_when_format: every F and A level, and date-times. */
+static void test_companion_words(void **state)
+{
+    (void)state;
+    char v[5], buf[SEL_TEXT_BUF + 8], want[32];
+    for (int unit = 0; unit < 2; unit++)
+        for (int n = 0; n < 1000; n++) {
+            snprintf(v, sizeof v, "%c%03d", unit ? 'A' : 'F', n);
+            char *e = sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL, (adexp_slice){v, 4},
+                                       (adexp_slice){0});
+            assert_non_null(e);
+            snprintf(want, sizeof want, "%d", n * 100);
+            assert_int_equal(e - buf, strlen(want));
+            assert_memory_equal(buf, want, strlen(want));
+        }
+    assert_null(sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL, SL("F3:0"), (adexp_slice){0}));
+    assert_null(sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL, SL("F39/"), (adexp_slice){0}));
+    srand(23);
+    for (int r = 0; r < 20000; r++) {
+        char s[12];
+        for (size_t i = 0; i < 12; i++)
+            s[i] = (char)('0' + rand() % 10);
+        if (r % 3 == 0)   /* months and days that exist more often */
+            s[2] = (char)('0' + r % 2), s[4] = (char)('0' + r % 3);
+        adexp_datetime d;
+        char *e = sel_companion_at(buf, SUF_UTC, ADEXP_VALUE_DATETIME, (adexp_slice){s, 12},
+                                   (adexp_slice){0});
+        if (!adexp_decode_datetime((adexp_slice){s, 12}, &d)) {
+            assert_null(e);
+            continue;
+        }
+        assert_non_null(e);
+        size_t n = adexp_when_format(ADEXP_WHEN_DATETIME, &d, want);
+        assert_int_equal(e - buf, n);
+        assert_memory_equal(buf, want, n);
+    }
+    /* EOBD's date, EOBT's time on it (or alone when the date is not one):
+     * every byte at every position of a date and a time */
+    for (size_t i = 0; i < 10; i++)
+        for (int c = 0; c < 256; c++) {
+            char s[10];
+            memcpy(s, "2402291945", 10);
+            s[i] = (char)c;
+            adexp_datetime day, t;
+            int okd = adexp_decode_date((adexp_slice){s, 6}, &day);
+            int okt = adexp_decode_time((adexp_slice){s + 6, 4}, &t);
+            char *e = sel_companion_at(buf, SUF_UTC, ADEXP_VALUE_DATE, (adexp_slice){s, 6},
+                                       (adexp_slice){0});
+            assert_true(okd ? e != NULL : e == NULL);
+            if (okd) {
+                size_t n = adexp_when_format(ADEXP_WHEN_DATE, &day, want);
+                assert_int_equal(e - buf, n);
+                assert_memory_equal(buf, want, n);
+            }
+            e = sel_companion_at(buf, SUF_UTC, ADEXP_VALUE_TIME, (adexp_slice){s + 6, 4},
+                                 (adexp_slice){s, 6});
+            assert_true(okt ? e != NULL : e == NULL);
+            if (okt) {
+                size_t n = okd ? adexp_when_format(ADEXP_WHEN_DATETIME,
+                                                   &(adexp_datetime){day.year, day.month, day.day,
+                                                                     t.hour, t.minute, 0}, want)
+                               : adexp_when_format(ADEXP_WHEN_TIME, &t, want);
+                assert_int_equal(e - buf, n);
+                assert_memory_equal(buf, want, n);
+            }
+        }
 }
 
 static void test_dict(void **state)
@@ -351,6 +422,60 @@ static void test_csv_rows_scan(void **state)
     adexp_arena_free(&p.arena);
 }
 
+/* The usual point's row (a template, sel->usual_points) against the
+ * columns' general path, which the same columns named in --fields take:
+ * points of every shape, the usual ones among them, past ten items, in CSV
+ * and TSV, and a message with errors. */
+static void test_csv_usual_rows(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "-TITLE IFPL -ARCID X1 -RFL F390 -BEGIN RTEPTS -PT -PTID EDDM -FL F000 -ETO 181023074600\n"
+        "-PT -ETO 181023074700 -PTID INPUD -FL A045 -XYZ 1 -PT -PTID A,B -FL F010 -ETO 181023074800\n"
+        "-PT -PTID Q -FL F01X -ETO 181023074900 -PT -PTID Q -FL F010 -ETO 181023076000\n"
+        "-PT -PTID Q -FL S1130 -ETO 181023074900 -PT -PTID Q -FL F010 -ETO 1810230749\n"
+        "-PT -PTID Q -FL F010 -ETO 181023074900 -TO 0750 -PT -PTID Q -PTID R -FL F010 -ETO 181023074900\n"
+        "-PT -PTID \"Q\" -FL F010 -ETO 181023074900 -PT -PTID Q -FL F010 -FL F020 -ETO 181023074900\n"
+        "-PT -PTID W -FL F100 -ETO 240229235959 -PT -PTID W -FL F100 -ETO 230229235959\n"
+        "-PT -PTID LONGNAMEOFAPOINT -FL F999 -ETO 691231235959 -END RTEPTS\n",
+        "-TITLE IFPL -ARCID X2 -BEGIN RTEPTS -PT -PTID A -FL F100 -ETO 181023074600 -PT -PTID B\n",
+    };
+    char fields[512] = "IFPLID,ARCID,ARCTYP,ADEP,ADES,EOBD,EOBT,EOBT_utc,RFL,RFL_ft";
+    static const char *const items[] = {"PTID", "FL", "FL_ft", "ETO", "ETO_utc", "TO", "TO_utc",
+                                        "SFL", "SFL_ft", "LATTD", "LATTD_deg", "LONGTD",
+                                        "LONGTD_deg"};
+    for (size_t i = 0; i < sizeof items / sizeof *items; i++)
+        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), ",RTEPTS.%s", items[i]);
+    adexp_select *usual = adexp_select_new(NULL, "RTEPTS", NULL, NULL, 0);
+    adexp_select *named = adexp_select_new(fields, "RTEPTS", NULL, NULL, 0);
+    assert_non_null(usual);
+    assert_non_null(named);
+    assert_true(usual->usual_points);
+    assert_false(named->usual_points);
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+        for (int tsv = 0; tsv < 2; tsv++) {
+            parsed p;
+            parse(&p, texts[t]);
+            adexp_buf a, b;
+            adexp_buf_init(&a, NULL);
+            adexp_buf_init(&b, NULL);
+            char sep = tsv ? '\t' : ',';
+            assert_int_equal(adexp_csv_header(&a, usual, sep), ADEXP_OK);
+            assert_int_equal(adexp_csv_header(&b, named, sep), ADEXP_OK);
+            for (int twice = 0; twice < 2; twice++) {
+                assert_int_equal(adexp_csv_write(&a, &p.msg, "s", usual, sep), ADEXP_OK);
+                assert_int_equal(adexp_csv_write(&b, &p.msg, "s", named, sep), ADEXP_OK);
+            }
+            if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+                fail_msg("template:\n%.*s\ncolumns:\n%.*s", (int)a.len, a.data, (int)b.len, b.data);
+            adexp_buf_free(&a);
+            adexp_buf_free(&b);
+            adexp_arena_free(&p.arena);
+        }
+    adexp_select_free(usual);
+    adexp_select_free(named);
+}
+
 static void test_csv_failed_message(void **state)
 {
     (void)state;
@@ -411,6 +536,8 @@ int main(void)
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
+        cmocka_unit_test(test_companion_words),
+        cmocka_unit_test(test_csv_usual_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

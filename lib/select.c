@@ -34,7 +34,7 @@ static const uint8_t default_keys[SEL_ID_TABLE] = {
 };
 static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
                                          {default_keys, NULL}, {8, 0}, NULL,
-                                         {default_cols, NULL}, {NDEFAULT, 0}, NULL};
+                                         {default_cols, NULL}, {NDEFAULT, 0}, NULL, 0};
 _Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
                "unknown fields look up a zero entry");
 
@@ -302,6 +302,7 @@ adexp_select *adexp_select_new(const char *fields, const char *rows, const char 
     /* item columns named in --fields replace the defaults */
     if (rc == 0 && rows && !has_items && items[0])
         rc = parse_columns(sel, items, 1, &pos, err, cap);
+    sel->usual_points = rc == 0 && rows && !has_items && strcmp(list, "RTEPTS") == 0;
     if (rc == 0 && titles)
         rc = parse_titles(sel, titles, &pos, err, cap);
     if (rc == 0 && !column_keys(sel))

@@ -50,6 +50,8 @@ struct adexp_select {
                                      item's (1) columns, each in order */
     size_t nlevel[2];
     sel_column *clevel;        /* level's block when allocated */
+    int usual_points;          /* --rows RTEPTS with the default item columns:
+                                  the usual point's row has a template */
 };
 
 /* Whether the selection keeps top-level keyword kw (1 when it names no

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "decode_words.h"
 #include "dict_ids.h"
 #include "json_out.h"
 #include "json_runs.h"
@@ -224,6 +225,49 @@ static const single singles[] = {
 };
 #undef S
 
+static int kept(const vw *w, adexp_slice kw)
+{
+    return !w->trim || sel_keeps_keyword(w->sel, kw);
+}
+
+#define NSINGLES (sizeof singles / sizeof *singles)
+static adexp_slice single_value(const adexp_view *v, const single *e)
+{
+    return *(const adexp_slice *)(const void *)((const char *)v + e->off);
+}
+
+/* The single fields there are (and kept), as members: their worst case
+ * summed, then written in one reservation. */
+static void put_singles(vw *w, const adexp_view *v)
+{
+    uint8_t there[NSINGLES];
+    size_t n = 0, need = 0;
+    for (size_t i = 0; i < NSINGLES; i++) {
+        adexp_slice val = single_value(v, &singles[i]);
+        if (!val.ptr || !kept(w, singles[i].kw))
+            continue;
+        size_t r = json_string_room(val.len);
+        if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM ||
+            need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM - r) {
+            w->ok = 0;
+            return;
+        }
+        need += KEY_ROOM + r + COMPANION_ROOM;
+        there[n++] = (uint8_t)i;
+    }
+    char *o = n ? room(w, need) : NULL;
+    if (!o)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        const single *e = &singles[there[k]];
+        adexp_slice val = single_value(v, e);
+        o = put_str(put_key(w, o, &e->ks.k[0]), val);
+        if (e->dec != D_NONE && val.len)
+            o = companions(w, o, &e->ks, val, e->dec);
+    }
+    commit(w, o);
+}
+
 /* The subfields' keys, one table for all the view's objects. */
 enum { K_PTID, K_FL, K_ETO, K_TO, K_SFL, K_LATTD, K_LONGTD, K_GEOID, K_SENDER,
        K_RECVR, K_SEQNUM, K_STO, K_TFL, K_COUNT };
@@ -242,29 +286,30 @@ static const key_text
     k_errors = KT(",\"errors\":"), k_value = KT(",\"value\":");
 #define KW(lit) ((adexp_slice){lit, sizeof(lit) - 1})
 
-static int kept(const vw *w, adexp_slice kw)
-{
-    return !w->trim || sel_keeps_keyword(w->sel, kw);
-}
-
 static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 {
     if (!s.n || !kept(w, kw))
         return;
-    key(w, k);
-    open_(w, "[");
-    for (size_t i = 0; i < s.n && w->ok; i++) {
-        size_t need = json_string_room(s.v[i].len);
-        char *o = need == SIZE_MAX ? NULL : room(w, need + 1);
-        if (!o) {
+    size_t need = KEY_ROOM + 2;   /* the key, '[' and ']' */
+    for (size_t i = 0; i < s.n; i++) {
+        size_t r = json_string_room(s.v[i].len);
+        if (r == SIZE_MAX || need > SIZE_MAX - 1 - r) {
             w->ok = 0;
-            break;
+            return;
         }
-        *o = ',';
-        commit(w, put_str(o + w->comma, s.v[i]));   /* the ',' and the string in one piece */
-        w->comma = 1;
+        need += r + 1;
     }
-    close_(w, "]");
+    char *o = room(w, need);   /* the whole array */
+    if (!o)
+        return;
+    o = put_key(w, o, k);
+    *o++ = '[';
+    for (size_t i = 0; i < s.n; i++) {
+        *o = ',';
+        o = put_str(o + (i > 0), s.v[i]);
+    }
+    *o++ = ']';
+    commit(w, o);
 }
 
 /* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
@@ -291,13 +336,12 @@ static int usual_point(vw *w, const adexp_point *p)
     memcpy(o, ",\"fl\":\"", 7);
     memcpy(o + 7, p->fl.ptr, 4);
     memcpy(o + 11, "\",\"fl_ft\":", 10);
-    if (!(o = sel_companion_at(o + 21, SUF_FT, 0, p->fl, (adexp_slice){0})))
+    if (!(o = dw_feet(o + 21, p->fl.ptr)) || !dw_datetime_ok(p->eto.ptr, 12))
         return 0;
     memcpy(o, ",\"eto\":\"", 8);
     memcpy(o + 8, p->eto.ptr, 12);
     memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-    if (!(o = sel_companion_at(o + 33, SUF_UTC, ADEXP_VALUE_DATETIME, p->eto, (adexp_slice){0})))
-        return 0;
+    o = dw_iso12(o + 33, p->eto.ptr);
     memcpy(o, "\"}", 2);
     commit(w, o + 2);
     w->comma = 1;
@@ -450,13 +494,75 @@ static int by_keyword(const void *pa, const void *pb)
     return before(a, b) ? -1 : before(b, a);
 }
 
+/* The usual few known fields in before's order, by their keywords: the
+ * distinct dictionary ids (a few: ATSRT and DCT repeated among the others)
+ * ordered, then each field placed after those of smaller ids, in list
+ * order, which is offset order within an id. Returns 0 (v unchanged) for
+ * a level with an unknown keyword, more than SORT_KINDS keywords, or
+ * offsets of one keyword out of list order. */
+#define SORT_FIELDS 64
+#define SORT_KINDS 16
+static int sort_known(const adexp_field **v, size_t n)
+{
+    uint16_t id[SORT_KINDS];
+    size_t at[SORT_KINDS], last[SORT_KINDS];
+    uint8_t kind[SORT_FIELDS], order[SORT_KINDS], slot[32] = {0};   /* kinds + 1 by id & 31 */
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) {
+        const adexp_field *f = v[i];
+        unsigned t = slot[f->dict_id & 31];
+        size_t k = 0;
+        if (t && id[t - 1] == f->dict_id)
+            k = t - 1;
+        else
+            while (k < d && id[k] != f->dict_id)
+                k++;
+        if (k == d) {
+            if (d == SORT_KINDS || f->dict_id == ADEXP_DICT_NONE)
+                return 0;
+            id[d] = f->dict_id;
+            at[d] = 0;
+            if (!t)
+                slot[f->dict_id & 31] = (uint8_t)(d + 1);
+            d++;
+        } else if (f->offset < last[k]) {
+            return 0;
+        }
+        last[k] = f->offset;
+        at[k]++;
+        kind[i] = (uint8_t)k;
+    }
+    for (size_t k = 0; k < d; k++) {   /* the kinds by id */
+        size_t j = k;
+        for (; j > 0 && id[order[j - 1]] > id[k]; j--)
+            order[j] = order[j - 1];
+        order[j] = (uint8_t)k;
+    }
+    size_t pos = 0, moved = 0;
+    for (size_t r = 0; r < d; r++) {   /* counts to first places */
+        size_t c = at[order[r]];
+        moved |= order[r] != r;
+        at[order[r]] = pos;
+        pos += c;
+    }
+    if (!moved && (d == 1 || n == d))
+        return 1;
+    const adexp_field *placed[SORT_FIELDS];
+    for (size_t i = 0; i < n; i++)
+        placed[at[kind[i]]++] = v[i];
+    memcpy(v, placed, n * sizeof *v);
+    return 1;
+}
+
 /* Insertion sort for the usual few fields, qsort beyond. */
 static void sort_fields(const adexp_field **v, size_t n)
 {
-    if (n > 64) {
+    if (n > SORT_FIELDS) {
         qsort(v, n, sizeof *v, by_keyword);
         return;
     }
+    if (sort_known(v, n))
+        return;
     for (size_t i = 1; i < n; i++) {
         const adexp_field *f = v[i];
         size_t j = i;
@@ -506,6 +612,41 @@ static int one_value(vw *w, const adexp_field *f)
     return 1;
 }
 
+/* "KEYWORD":["value",...] of n > 1 fields of one keyword that are each
+ * one string (ATSRT, DCT repeated), in one reservation. Returns 0, writing
+ * nothing, if any of them is not. */
+static int one_array(vw *w, const adexp_field *const *v, size_t n)
+{
+    size_t need = json_string_room(v[0]->keyword.len);
+    for (size_t i = 0; i < n; i++) {
+        const adexp_field *f = v[i];
+        if (f->kind == ADEXP_LIST || (f->kind == ADEXP_COMPOUND && f->child))
+            return 0;
+        size_t r = json_string_room(f->value.len);
+        if (need == SIZE_MAX || r == SIZE_MAX || need > SIZE_MAX - 8 - r) {
+            w->ok = 0;
+            return 1;
+        }
+        need += r + 1;
+    }
+    char *o = room(w, need + 8);
+    if (!o)
+        return 1;
+    if (w->comma)
+        *o++ = ',';
+    o = put_str(o, v[0]->keyword);
+    o[0] = ':', o[1] = '[';
+    o += 2;
+    for (size_t i = 0; i < n; i++) {
+        *o = ',';
+        o = put_str(o + (i > 0), v[i]->value);
+    }
+    *o++ = ']';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 /* The fields v[0..n) as object members, grouped by keyword (sorted as
  * before says):
  * one occurrence a value, more an array of values. */
@@ -515,7 +656,7 @@ static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
     for (size_t i = 0, j; i < n && w->ok; i = j) {
         for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
             ;
-        if (j - i == 1 && one_value(w, v[i]))
+        if (j - i == 1 ? one_value(w, v[i]) : one_array(w, v + i, j - i))
             continue;
         kw_key(w, v[i]->keyword);
         if (j - i > 1)
@@ -551,9 +692,55 @@ static void release(scratch *s, const adexp_field **v, size_t n, int own)
         s->used -= n;
 }
 
+/* A compound of a few subfields of distinct known keywords, each one
+ * string, and no text of its own (ORIGIN: FAC, NETWORKTYPE), as its object
+ * in one reservation, the subfields by dictionary id. Returns 0, writing
+ * nothing, for any other compound. */
+#define SMALL_OBJECT 8
+static int small_object(vw *w, const adexp_field *f)
+{
+    const adexp_field *v[SMALL_OBJECT];
+    size_t n = 0, need = 2;
+    if (f->value.len)
+        return 0;
+    for (const adexp_field *c = f->child; c && n < f->nchildren; c = c->next) {
+        if (n == SMALL_OBJECT || c->dict_id == ADEXP_DICT_NONE || c->kind == ADEXP_LIST ||
+            (c->kind == ADEXP_COMPOUND && c->child))
+            return 0;
+        size_t j = n++;
+        for (; j > 0 && v[j - 1]->dict_id >= c->dict_id; j--)
+            if (v[j - 1]->dict_id == c->dict_id)
+                return 0;
+            else
+                v[j] = v[j - 1];
+        v[j] = c;
+        size_t nk = json_string_room(c->keyword.len), nv = json_string_room(c->value.len);
+        if (nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 2 - nv ||
+            need > SIZE_MAX - 2 - nv - nk)
+            return 0;
+        need += nk + nv + 2;
+    }
+    char *o = room(w, need);
+    if (!o)
+        return 1;
+    *o++ = '{';
+    for (size_t i = 0; i < n; i++) {
+        *o = ',';
+        o = put_str(o + (i > 0), v[i]->keyword);
+        *o++ = ':';
+        o = put_str(o, v[i]->value);
+    }
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 /* A compound's subfields as an object (its own text under "value"). */
 static void put_compound(vw *w, const adexp_field *f, scratch *s)
 {
+    if (small_object(w, f))
+        return;
     int own;
     const adexp_field **v = window(s, f->nchildren, &own);
     if (!v) {
@@ -594,20 +781,12 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
     }
 }
 
-/* The top-level fields the view does not hold, under "other". */
-static void other(vw *w, const adexp_msg *m, scratch *s)
+/* The top-level fields the view does not hold (and the selection keeps)
+ * into v[0..n): their count, or SIZE_MAX if there are more than n. */
+static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field **v, size_t n)
 {
-    size_t n = 0;
-    uint64_t seen = 0;
-    for (const adexp_field *f = m->fields; f; f = f->next)
-        n++;
-    int own;
-    const adexp_field **v = window(s, n, &own);
-    if (!v) {
-        w->ok = 0;
-        return;
-    }
     size_t k = 0;
+    uint64_t seen = 0;
     for (const adexp_field *f = m->fields; f; f = f->next) {
         unsigned t = takes[f->dict_id & (ID_TABLE - 1)];
         if (t == TAKES_ALL)
@@ -619,8 +798,38 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
                 continue;
             }
         }
-        if (!w->trim || sel_keeps_keyword(w->sel, f->keyword))
+        if (!w->trim || sel_keeps_keyword(w->sel, f->keyword)) {
+            if (k == n)
+                return SIZE_MAX;
             v[k++] = f;
+        }
+    }
+    return k;
+}
+
+/* The top-level fields the view does not hold, under "other": collected
+ * into the scratch's free room, or when they do not fit there, into a
+ * window of the count of the message's fields. */
+static void other(vw *w, const adexp_msg *m, scratch *s)
+{
+    int own;
+    size_t n = s->cap - s->used;
+    const adexp_field **v = window(s, n, &own);
+    size_t k = collect_other(w, m, v, n);
+    if (k == SIZE_MAX) {
+        release(s, v, n, own);
+        n = 0;
+        for (const adexp_field *f = m->fields; f; f = f->next)
+            n++;
+        if (!(v = window(s, n, &own))) {
+            w->ok = 0;
+            return;
+        }
+        k = collect_other(w, m, v, n);
+    }
+    if (!own) {   /* the scratch past the fields is for the compounds' windows */
+        s->used -= n - k;
+        n = k;
     }
     if (k) {
         key(w, &k_other);
@@ -633,8 +842,13 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
 
 /* ------------------------------------------------------------ the line */
 
+/* The errors and the line's end. */
 static void errors(vw *w, const adexp_msg *m)
 {
+    if (m->nerrors == 0 && w->comma) {   /* the usual line's end, in one piece */
+        RAW(w, ",\"errors\":[]}\n");
+        return;
+    }
     key(w, &k_errors);
     open_(w, "[");
     for (size_t i = 0; i < m->nerrors; i++) {
@@ -653,23 +867,40 @@ static void errors(vw *w, const adexp_msg *m)
         put_u64(w, e->offset);
         RAW(w, "}");
     }
-    close_(w, "]");
+    RAW(w, "]}\n");
 }
 
+static char *put_u64_at(char *o, uint64_t v)
+{
+    char tmp[20];
+    size_t n = sizeof tmp;
+    do
+        tmp[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    memcpy(o, tmp + n, sizeof tmp - n);
+    return o + sizeof tmp - n;
+}
+
+/* source, index, offset, title: in one reservation, as json.c's head. */
 static void head(vw *w, const adexp_msg *m, const char *source)
 {
-    RAW(w, "{\"source\":");
-    if (w->ok && !adexp_json_put_name(w->b, (adexp_slice){source, strlen(source)}))
+    adexp_slice src = {source, strlen(source)}, title = m->view.title;
+    size_t ns = json_string_room(src.len), nt = json_string_room(title.len);
+    char *o = ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128 ? NULL
+              : room(w, ns + nt + 128);
+    if (!o) {
         w->ok = 0;
-    RAW(w, ",\"index\":");
-    put_u64(w, m->index);
-    RAW(w, ",\"offset\":");
-    put_u64(w, m->offset);
-    RAW(w, ",\"title\":");
-    if (m->view.title.ptr)
-        str(w, m->view.title);
-    else
-        RAW(w, "null");
+        return;
+    }
+    memcpy(o, "{\"source\":", 10);
+    o = adexp_json_name_is_utf8(src) ? json_string(o + 10, src, 0) : adexp_json_name_at(o + 10, src);
+    memcpy(o, ",\"index\":", 9);
+    o = put_u64_at(o + 9, m->index);
+    memcpy(o, ",\"offset\":", 10);
+    o = put_u64_at(o + 10, m->offset);
+    memcpy(o, ",\"title\":", 9);
+    o = title.ptr ? put_str(o + 9, title) : (memcpy(o + 9, "null", 4), o + 13);
+    commit(w, o);
     w->comma = 1;
 }
 
@@ -682,12 +913,7 @@ adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const c
     size_t start = out->len;
     const adexp_view *v = &msg->view;
     head(&w, msg, source);
-    for (size_t i = 0; i < sizeof singles / sizeof *singles; i++) {
-        const single *e = &singles[i];
-        adexp_slice val = *(const adexp_slice *)(const void *)((const char *)v + e->off);
-        if (val.ptr && kept(&w, e->kw))
-            member(&w, &e->ks, val, e->dec);
-    }
+    put_singles(&w, v);
     strings(&w, &k_addr, KW("ADDR"), v->addr);
     strings(&w, &k_eetfir, KW("EETFIR"), v->eetfir);
     strings(&w, &k_speed, KW("SPEED"), v->speed);
@@ -700,7 +926,6 @@ adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const c
     coordata(&w, v);
     other(&w, msg, &s);
     errors(&w, msg);
-    RAW(&w, "}\n");
     if (!w.ok) {
         out->len = start;
         return ADEXP_E_NOMEM;

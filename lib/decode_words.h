@@ -1,0 +1,157 @@
+/* The usual values' decoders a word at a time: a 10- or 12-digit
+ * date-time's check and its ISO 8601 text, an F or A level's feet. One rule
+ * for adexp_decode_datetime (decode.c) and for the writers that decode
+ * tens of values a message (companion.c, the view's and the rows' usual
+ * route point), which inline them. Not installed. */
+#ifndef ADEXP_DECODE_WORDS_H
+#define ADEXP_DECODE_WORDS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define DW_INLINE inline __attribute__((always_inline))
+#else
+#define DW_INLINE inline
+#endif
+
+/* Whether the 8 bytes at p are all digits: each byte's high nibble is 3,
+ * and stays 3 with 6 added (its low nibble is at most 9; with the high
+ * nibble 3 no sum carries into the next byte). */
+static DW_INLINE int dw_digits8(const char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    const uint64_t high = 0xF0F0F0F0F0F0F0F0u, three = 0x3030303030303030u;
+    return (x & high) == three && ((x + 0x0606060606060606u) & high) == three;
+}
+
+/* Two digits (checked) as one number that orders as they do: "23" is
+ * 0x3233. Ranges of such pairs are compared without their values. */
+#define DW_PAIR(a, b) ((unsigned)(a) << 8 | (unsigned)(b))
+static DW_INLINE unsigned dw_pair(const char *p)
+{
+    return DW_PAIR((unsigned char)p[0], (unsigned char)p[1]);
+}
+
+/* Whether the 4 bytes at p are all digits (as dw_digits8). */
+static DW_INLINE int dw_digits4(const char *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return (x & 0xF0F0F0F0u) == 0x30303030u && ((x + 0x06060606u) & 0xF0F0F0F0u) == 0x30303030u;
+}
+
+/* Whether the digits YYMMDD at s are a day: the month's own length, and
+ * 29 February in leap years (the century rule puts YY in 1970 to 2069,
+ * where those are the years YY divisible by 4). */
+static DW_INLINE int dw_calendar_ok(const char *s)
+{
+    /* days a month has, as digit pairs */
+    static const uint16_t mdays[13] = {
+        0, DW_PAIR('3', '1'), DW_PAIR('2', '9'), DW_PAIR('3', '1'), DW_PAIR('3', '0'),
+        DW_PAIR('3', '1'), DW_PAIR('3', '0'), DW_PAIR('3', '1'), DW_PAIR('3', '1'),
+        DW_PAIR('3', '0'), DW_PAIR('3', '1'), DW_PAIR('3', '0'), DW_PAIR('3', '1')};
+    unsigned mm = dw_pair(s + 2), dd = dw_pair(s + 4);
+    if (mm - DW_PAIR('0', '1') > DW_PAIR('1', '2') - DW_PAIR('0', '1'))
+        return 0;
+    unsigned month = (unsigned)(s[2] - '0') * 10 + (unsigned)(s[3] - '0');
+    if (dd - DW_PAIR('0', '1') > mdays[month] - DW_PAIR('0', '1'))
+        return 0;
+    return dd != DW_PAIR('2', '9') || month != 2 ||
+           ((unsigned)(s[0] - '0') * 10 + (unsigned)(s[1] - '0')) % 4 == 0;
+}
+
+/* Whether the digits hhmm at s are a time of day. */
+static DW_INLINE int dw_clock_ok(const char *s)
+{
+    return dw_pair(s) <= DW_PAIR('2', '3') && s[2] <= '5';
+}
+
+/* Whether YYMMDDhhmm[ss] at s (n: 10 or 12) is a date-time: digits, a
+ * day, hh <= 23, mm and ss <= 59. */
+static DW_INLINE int dw_datetime_ok(const char *s, size_t n)
+{
+    return dw_digits8(s) && dw_digits8(s + n - 8) && dw_clock_ok(s + 6) &&
+           (n != 12 || s[10] <= '5') && dw_calendar_ok(s);
+}
+
+/* Whether YYMMDD at s is a date. */
+static DW_INLINE int dw_date_ok(const char *s)
+{
+    return dw_digits4(s) && dw_digits4(s + 2) && dw_calendar_ok(s);
+}
+
+/* Whether hhmm at s is a time. */
+static DW_INLINE int dw_time_ok(const char *s)
+{
+    return dw_digits4(s) && dw_clock_ok(s);
+}
+
+/* The year of YY: 1970 to 2069. */
+static DW_INLINE int dw_year(const char *s)
+{
+    int yy = (s[0] - '0') * 10 + (s[1] - '0');
+    return yy < 70 ? 2000 + yy : 1900 + yy;
+}
+
+#define DW_ISO12_LEN 20
+/* YYYY-MM-DDThh:mm:ssZ of a checked YYMMDDhhmmss at s, at o (room: 24):
+ * three words shifted into place. */
+static DW_INLINE char *dw_iso12(char *o, const char *s)
+{
+    uint64_t a, b;
+    memcpy(&a, s, 8);          /* Y Y M M D D h h */
+    memcpy(&b, s + 4, 8);      /* D D h h m m s s */
+    uint64_t cc = s[0] < '7' ? DW_PAIR('0', '2') : DW_PAIR('9', '1');   /* "20", "19" */
+    uint64_t w0 = cc | (a & 0xFFFF) << 16 | (uint64_t)'-' << 32 | ((a >> 16) & 0xFFFF) << 40 |
+                  (uint64_t)'-' << 56;
+    uint64_t w1 = (b & 0xFFFF) | (uint64_t)'T' << 16 | ((b >> 16) & 0xFFFF) << 24 |
+                  (uint64_t)':' << 40 | ((b >> 32) & 0xFFFF) << 48;
+    uint32_t w2 = (uint32_t)':' | (uint32_t)((b >> 48) & 0xFFFF) << 8 | (uint32_t)'Z' << 24;
+    memcpy(o, &w0, 8);
+    memcpy(o + 8, &w1, 8);
+    memcpy(o + 16, &w2, 4);
+    return o + DW_ISO12_LEN;
+}
+
+/* YYYY-MM-DD of a checked YYMMDD at s, at o (room: 10). */
+static DW_INLINE char *dw_iso_date(char *o, const char *s)
+{
+    uint32_t a;
+    memcpy(&a, s, 4);          /* Y Y M M */
+    uint64_t cc = s[0] < '7' ? DW_PAIR('0', '2') : DW_PAIR('9', '1');
+    uint64_t w0 = cc | (uint64_t)(a & 0xFFFF) << 16 | (uint64_t)'-' << 32 |
+                  (uint64_t)(a >> 16) << 40 | (uint64_t)'-' << 56;
+    memcpy(o, &w0, 8);
+    o[8] = s[4];
+    o[9] = s[5];
+    return o + 10;
+}
+
+/* An F or A level's feet from the three digits after its unit at l (F390:
+ * 39000, A045: 4500, F000: 0): the digits without leading zeros, then 00,
+ * placed by one 8-byte store at o (room: 8). NULL if they are not digits. */
+static DW_INLINE char *dw_feet(char *o, const char *l)
+{
+    uint32_t x;
+    memcpy(&x, l, 4);
+    x >>= 8;                   /* the digits, first lowest */
+    if ((x & 0xF0F0F0) != 0x303030 || ((x + 0x060606) & 0xF0F0F0) != 0x303030)
+        return NULL;
+    uint32_t nonzero = x ^ 0x303030;
+    if (!nonzero) {
+        *o = '0';
+        return o + 1;
+    }
+#if defined(__GNUC__)
+    unsigned lead = (unsigned)__builtin_ctz(nonzero) >> 3;
+#else
+    unsigned lead = nonzero & 0xFF ? 0 : nonzero & 0xFF00 ? 1 : 2;
+#endif
+    uint64_t w = ((uint64_t)x | (uint64_t)DW_PAIR('0', '0') << 24) >> (8 * lead);
+    memcpy(o, &w, 8);
+    return o + 5 - lead;
+}
+
+#endif
