@@ -38,8 +38,10 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
     }
     case ADEXP_BATCH_ADEXP:
         return emit_adexp(w, path, m);
-    case ADEXP_BATCH_VIEW:
-        return adexp_view_json_write(&w->out, m, path, sel);
+    case ADEXP_BATCH_VIEW: {
+        adexp_slice src = batch_json_source(w, path);
+        return src.ptr ? adexp_view_json_write_quoted(&w->out, m, src, sel) : ADEXP_E_NOMEM;
+    }
     case ADEXP_BATCH_CSV:
         return adexp_csv_write(&w->out, m, path, sel, ',');
     case ADEXP_BATCH_TSV:

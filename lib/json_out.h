@@ -25,6 +25,9 @@ int adexp_json_put_name(adexp_buf *out, adexp_slice s);
  * one input. The message's index starts at JSON_INDEX_AT(quoted.len)
  * bytes into its line. */
 adexp_status adexp_json_write_quoted(adexp_buf *out, const adexp_msg *msg, adexp_slice quoted);
+/* adexp_view_json_write alike (view_json.c). */
+adexp_status adexp_view_json_write_quoted(adexp_buf *out, const adexp_msg *msg,
+                                          adexp_slice quoted, const adexp_select *sel);
 #define JSON_INDEX_AT(quoted_len) (sizeof "{\"source\":" - 1 + (quoted_len) + sizeof ",\"index\":" - 1)
 /* A pointer to n free bytes at b->data + b->len (len unchanged), or NULL
  * when out of memory (b unchanged): for writers that reserve a piece's

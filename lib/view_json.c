@@ -881,11 +881,12 @@ static char *put_u64_at(char *o, uint64_t v)
     return o + sizeof tmp - n;
 }
 
-/* source, index, offset, title: in one reservation, as json.c's head. */
-static void head(vw *w, const adexp_msg *m, const char *source)
+/* source, index, offset, title: in one reservation, as json.c's head. The
+ * source is a name (src) or, quoted, its JSON string already written. */
+static void head(vw *w, const adexp_msg *m, adexp_slice src, int quoted)
 {
-    adexp_slice src = {source, strlen(source)}, title = m->view.title;
-    size_t ns = json_string_room(src.len), nt = json_string_room(title.len);
+    adexp_slice title = m->view.title;
+    size_t ns = quoted ? src.len : json_string_room(src.len), nt = json_string_room(title.len);
     char *o = ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128 ? NULL
               : room(w, ns + nt + 128);
     if (!o) {
@@ -893,7 +894,11 @@ static void head(vw *w, const adexp_msg *m, const char *source)
         return;
     }
     memcpy(o, "{\"source\":", 10);
-    o = adexp_json_name_is_utf8(src) ? json_string(o + 10, src, 0) : adexp_json_name_at(o + 10, src);
+    if (quoted)
+        o = (char *)memcpy(o + 10, src.ptr, src.len) + src.len;
+    else
+        o = adexp_json_name_is_utf8(src) ? json_string(o + 10, src, 0)
+                                         : adexp_json_name_at(o + 10, src);
     memcpy(o, ",\"index\":", 9);
     o = put_u64_at(o + 9, m->index);
     memcpy(o, ",\"offset\":", 10);
@@ -904,15 +909,15 @@ static void head(vw *w, const adexp_msg *m, const char *source)
     w->comma = 1;
 }
 
-adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const char *source,
-                                   const adexp_select *sel)
+static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice src,
+                               int quoted, const adexp_select *sel)
 {
     const adexp_field *stack[SCRATCH];
     scratch s = {stack, 0, SCRATCH, out->a};
     vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, msg->view.eobd};
     size_t start = out->len;
     const adexp_view *v = &msg->view;
-    head(&w, msg, source);
+    head(&w, msg, src, quoted);
     put_singles(&w, v);
     strings(&w, &k_addr, KW("ADDR"), v->addr);
     strings(&w, &k_eetfir, KW("EETFIR"), v->eetfir);
@@ -931,4 +936,17 @@ adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const c
         return ADEXP_E_NOMEM;
     }
     return ADEXP_OK;
+}
+
+adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg, const char *source,
+                                   const adexp_select *sel)
+{
+    adexp_slice src = {source, strlen(source)};
+    return write_view(out, msg, src, 0, sel);
+}
+
+adexp_status adexp_view_json_write_quoted(adexp_buf *out, const adexp_msg *msg,
+                                          adexp_slice quoted, const adexp_select *sel)
+{
+    return write_view(out, msg, quoted, 1, sel);
 }
