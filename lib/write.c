@@ -43,10 +43,10 @@ static const char nl_spaces[64] = "\n                                           
 static const char spaces[32] = "                               ";
 
 typedef struct writer writer;
-/* A chain of fields at depth (write_chain): lines for the message's fields
- * and a list's items, each on its own line. Returns the cursor, NULL when
- * it failed (w->code). */
-typedef char *chain_fn(writer *w, char *o, const adexp_field *f, unsigned depth, int lines);
+/* A chain of fields at depth (write_chain): the message's fields and a
+ * list's items (each on its own line), or a compound's subfields. Returns
+ * the cursor, NULL when it failed (w->code). */
+typedef char *chain_fn(writer *w, char *o, const adexp_field *f, unsigned depth);
 
 /* The text is written straight into the buffer, at a cursor each function
  * takes and returns (a register, as in json.c); out->len is set at the
@@ -58,7 +58,7 @@ struct writer {
     char *end;
     const adexp_write_options *o;
     const adexp_dictionary *dict;  /* o->dictionary */
-    chain_fn *chain;               /* this call's instance of write_chain */
+    chain_fn *lines, *subfields;   /* this call's instances of write_chain */
     adexp_status code;
     const adexp_field *bad;
     const adexp_field *open_text;  /* the last value written: ICAO text without
@@ -407,18 +407,17 @@ static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, 
     if (!keyword_ok(f->keyword))
         return fail(w, ADEXP_E_WRITE_KEYWORD, f);
     if (!(o = put_bracket(w, o, "-BEGIN  ", 7, f, l)) ||
-        !(o = w->chain(w, o, f->child, depth + 1, 1)))
+        !(o = w->lines(w, o, f->child, depth + 1)))
         return NULL;
     return put_bracket(w, o, "-END    ", 5, f, line_lead(w, depth));
 }
 
 /* The fields of a chain: each on its own line (lines: the message's fields,
  * a list's items), or after the one before (a compound's subfields), but
- * for a list and the field after it. self: this instance, for the
- * children. */
+ * for a list and the field after it. sub: the instance for the children. */
 static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
                                        unsigned depth, int lines, int fold, int ext, int ifps,
-                                       chain_fn *self)
+                                       chain_fn *sub)
 {
     lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
     int after_list = 0;
@@ -432,32 +431,35 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
         lead l = ifps && (lines || after_list) ? own : next;
         if (!(o = put_fast(w, o, f, l, fold, ext, ifps)))
             return NULL;
-        if (f->child && !(o = self(w, o, f->child, depth + 1, 0)))
+        if (f->child && !(o = sub(w, o, f->child, depth + 1)))
             return NULL;
         after_list = 0;
     }
     return o;
 }
 
-#define CHAIN(name, fold, ext, ifps)                                                  \
-    static char *name(writer *w, char *o, const adexp_field *f, unsigned depth,        \
-                      int lines)                                                       \
+/* The instances: in the line layout one for all chains (every lead is a
+ * space); in the IFPS layout one for lines, one for subfields. */
+#define CHAIN(name, sub, lines, fold, ext, ifps)                                       \
+    static char *name(writer *w, char *o, const adexp_field *f, unsigned depth)        \
     {                                                                                  \
-        return write_chain(w, o, f, depth, lines, fold, ext, ifps, name);              \
+        return write_chain(w, o, f, depth, lines, fold, ext, ifps, sub);               \
     }
-CHAIN(chain_line, 0, 0, 0)
-CHAIN(chain_line_fold, 1, 0, 0)
-CHAIN(chain_ifps, 0, 0, 1)
-CHAIN(chain_ifps_fold, 1, 0, 1)
-CHAIN(chain_line_ext, 0, 1, 0)
-CHAIN(chain_line_fold_ext, 1, 1, 0)
-CHAIN(chain_ifps_ext, 0, 1, 1)
-CHAIN(chain_ifps_fold_ext, 1, 1, 1)
+#define CHAINS(line, ifps_lines, ifps_sub, fold, ext)                                  \
+    static chain_fn ifps_sub;                                                          \
+    CHAIN(line, line, 1, fold, ext, 0)                                                 \
+    CHAIN(ifps_lines, ifps_sub, 1, fold, ext, 1)                                       \
+    CHAIN(ifps_sub, ifps_sub, 0, fold, ext, 1)
+CHAINS(line, ifps_lines, ifps_sub, 0, 0)
+CHAINS(line_fold, ifps_lines_fold, ifps_sub_fold, 1, 0)
+CHAINS(line_ext, ifps_lines_ext, ifps_sub_ext, 0, 1)
+CHAINS(line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext, 1, 1)
 
-/* [ext][ifps][fold] */
-static chain_fn *const chains[2][2][2] = {
-    {{chain_line, chain_line_fold}, {chain_ifps, chain_ifps_fold}},
-    {{chain_line_ext, chain_line_fold_ext}, {chain_ifps_ext, chain_ifps_fold_ext}},
+/* [ext][fold]: line, IFPS lines, IFPS subfields */
+static chain_fn *const chains[2][2][3] = {
+    {{line, ifps_lines, ifps_sub}, {line_fold, ifps_lines_fold, ifps_sub_fold}},
+    {{line_ext, ifps_lines_ext, ifps_sub_ext},
+     {line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext}},
 };
 
 /* The message's fields at o. Each is written after its lead, the first
@@ -472,7 +474,7 @@ static char *put_message(writer *w, char *o, const adexp_field *f)
     size_t start = (size_t)(o - b->data);
     if (start > 0) {
         char before = o[-1];
-        o = w->chain(w, o - 1, f, 0, 1);
+        o = w->lines(w, o - 1, f, 0);
         b->data[start - 1] = before;   /* b->data as the growth left it */
         return o;
     }
@@ -480,8 +482,8 @@ static char *put_message(writer *w, char *o, const adexp_field *f)
     if (f->kind == ADEXP_LIST)
         o = put_list(w, o, f, 0, none);
     else if ((o = put_field(w, o, f, none)) && f->child)
-        o = w->chain(w, o, f->child, 1, 0);
-    return o ? w->chain(w, o, f->next, 0, 1) : NULL;
+        o = w->subfields(w, o, f->child, 1);
+    return o ? w->lines(w, o, f->next, 0) : NULL;
 }
 
 /* Parse the text written for msg and compare. Returns 1 if the same. */
@@ -524,7 +526,10 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     w.o = o ? o : &def;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
-    w.chain = chains[w.dict != NULL][w.o->layout == ADEXP_LAYOUT_IFPS][w.fold];
+    chain_fn *const *c = chains[w.dict != NULL][w.fold];
+    int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
+    w.lines = c[ifps];
+    w.subfields = c[2 * ifps];
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
     pthread_once(&fast_once, fast_names_init);
