@@ -319,25 +319,25 @@ static void fast_names_init(void)
 }
 
 /* Compares a[0..n) and b[0..n), n <= 16 (0: unequal), in words that
- * overlap. */
+ * overlap; the commonest keywords, 2 and 3 bytes (FL, PT, ETO...), first. */
 static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
 {
-    if (n >= 8) {
-        uint64_t x, y, u, v;
-        memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);
-        memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);
+    if (n - 2 <= 1) {
+        uint16_t x, y, u, v;
+        memcpy(&x, a, 2), memcpy(&y, a + n - 2, 2);
+        memcpy(&u, b, 2), memcpy(&v, b + n - 2, 2);
         return ((x ^ u) | (y ^ v)) == 0;
     }
-    if (n >= 4) {
+    if (n - 4 <= 4) {
         uint32_t x, y, u, v;
         memcpy(&x, a, 4), memcpy(&y, a + n - 4, 4);
         memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);
         return ((x ^ u) | (y ^ v)) == 0;
     }
-    if (n >= 2) {
-        uint16_t x, y, u, v;
-        memcpy(&x, a, 2), memcpy(&y, a + n - 2, 2);
-        memcpy(&u, b, 2), memcpy(&v, b + n - 2, 2);
+    if (n > 8) {
+        uint64_t x, y, u, v;
+        memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);
+        memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);
         return ((x ^ u) | (y ^ v)) == 0;
     }
     return n == 1 && a[0] == b[0];
@@ -420,20 +420,20 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
                                        chain_fn *sub)
 {
     lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
-    int after_list = 0;
+    lead l = lines ? own : next;
     for (; f; f = f->next) {
         if (f->kind == ADEXP_LIST) {
             if (!(o = put_list(w, o, f, depth, own)))
                 return NULL;
-            after_list = 1;
+            l = own;                   /* the field after a list: on its own line */
             continue;
         }
-        lead l = ifps && (lines || after_list) ? own : next;
         if (!(o = put_fast(w, o, f, l, fold, ext, ifps)))
             return NULL;
         if (f->child && !(o = sub(w, o, f->child, depth + 1)))
             return NULL;
-        after_list = 0;
+        if (!lines)
+            l = next;
     }
     return o;
 }
