@@ -318,29 +318,30 @@ static void fast_names_init(void)
     }
 }
 
-/* Compares a[0..n) and b[0..n), n <= 16 (0: unequal), in words that
- * overlap; the commonest keywords, 2 and 3 bytes (FL, PT, ETO...), first. */
-static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
+/* Whether a[0..n) and b[0..n), n <= 16, differ (n 0: they do), in words
+ * that overlap: nonzero if so. The commonest keywords, 2 and 3 bytes (FL,
+ * PT, ETO...), first. */
+static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t n)
 {
     if (n - 2 <= 1) {
         uint16_t x, y, u, v;
         memcpy(&x, a, 2), memcpy(&y, a + n - 2, 2);
         memcpy(&u, b, 2), memcpy(&v, b + n - 2, 2);
-        return ((x ^ u) | (y ^ v)) == 0;
+        return (uint16_t)((x ^ u) | (y ^ v));
     }
     if (n - 4 <= 4) {
         uint32_t x, y, u, v;
         memcpy(&x, a, 4), memcpy(&y, a + n - 4, 4);
         memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);
-        return ((x ^ u) | (y ^ v)) == 0;
+        return (x ^ u) | (y ^ v);
     }
     if (n > 8) {
         uint64_t x, y, u, v;
         memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);
         memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);
-        return ((x ^ u) | (y ^ v)) == 0;
+        return (x ^ u) | (y ^ v);
     }
-    return n == 1 && a[0] == b[0];
+    return n == 1 ? (uint64_t)(a[0] ^ b[0]) : 1;
 }
 
 /* Bytes put_fast may store: its lead, the 16 bytes of "-KEYWORD ", and the
@@ -362,7 +363,7 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
     unsigned id = f->dict_id & (FAST_IDS - 1);
     const fast_name *nm = &fast_names[id];
     if ((unsigned char)nm->text[15] != k || (ext && w->dict->changed[id]) ||
-        (ifps && l.n > LEAD_MAX) || !same_short(f->keyword.ptr, nm->text + 1, k) ||
+        (ifps && l.n > LEAD_MAX) || differ_short(f->keyword.ptr, nm->text + 1, k) ||
         w->end - o < (ptrdiff_t)(FAST_ROOM + v))
         return put_field(w, o, f, l);
     char *p = o;
