@@ -360,7 +360,7 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
                                     int ext, int ifps)
 {
     size_t k = f->keyword.len, v = f->value.len;
-    unsigned id = f->dict_id & (FAST_IDS - 1);
+    size_t id = f->dict_id & (FAST_IDS - 1);
     const fast_name *nm = &fast_names[id];
     if ((unsigned char)nm->text[15] != k || (ext && w->dict->changed[id]) ||
         (ifps && l.n > LEAD_MAX) || differ_short(f->keyword.ptr, nm->text + 1, k) ||
