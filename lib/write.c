@@ -362,8 +362,9 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
     size_t k = f->keyword.len, v = f->value.len;
     size_t id = f->dict_id & (FAST_IDS - 1);
     const fast_name *nm = &fast_names[id];
-    if ((unsigned char)nm->text[15] != k || (ext && w->dict->changed[id]) ||
-        (ifps && l.n > LEAD_MAX) || differ_short(f->keyword.ptr, nm->text + 1, k) ||
+    if ((unsigned char)nm->text[15] != k || (ifps && l.n > LEAD_MAX) ||
+        differ_short(f->keyword.ptr, nm->text + 1, k) ||
+        (ext && w->dict->changed[id]) ||       /* id < dict_count here */
         w->end - o < (ptrdiff_t)(FAST_ROOM + v))
         return put_field(w, o, f, l);
     char *p = o;

@@ -615,7 +615,7 @@ typedef struct rtree {
 
 static const char *const keywords[] = {"ARCID", "FL", "PTID", "ETO", "ADEP", "ESTDATA", "PT",
                                        "ROUTE", "SFL", "NETWORKTYPE", "ZZUNKNOWN", "Q",
-                                       "ADDRINFO", "AOARCID", "IFPLID", "ZZ9", "ROUTEPT"};
+                                       "ADDRINFO", "AOARCID", "IFPLID", "ZZ9", "ROUTEPT", ""};
 static const char *const values[] = {"", "X", "F390", "ABC DEF", "A  B", "A\nB", " A", "A ",
                                      "\tA", "123456789012345", "1234567890123456",
                                      "N0450F350 DCT INPUD UN871 DCT", "A-B", "A \t\n B  C",
