@@ -10,6 +10,8 @@
  * ICAO text ends); whether a tree made by a program is one that some text
  * reads back as is checked only by the verify option, which asks the parser
  * itself. */
+#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -17,7 +19,6 @@
 #include "dict.h"
 #include "dict_ext.h"
 #include "dict_ids.h"
-#include "json_names.h"
 #include "json_out.h"
 #include "lexer.h"
 #include "write_runs.h"
@@ -28,23 +29,43 @@
 #define NOINLINE
 #endif
 
-/* Bytes are gathered here and appended to the buffer in blocks: one call
- * for many small pieces. */
-#define STAGE_SIZE 4096
+/* What comes before a token: s[0..n), of which 32 bytes are readable
+ * (n > 32: s[0] then n - 1 spaces). The message's fields: a space, or in
+ * the IFPS layout a new line indented; a compound's subfields: a space. */
+typedef struct lead {
+    const char *s;
+    size_t n;
+} lead;
 
-typedef struct writer {
+#define LEAD_MAX 32
+
+static const char nl_spaces[64] = "\n                                                              ";
+static const char spaces[32] = "                               ";
+
+typedef struct writer writer;
+/* A chain of fields at depth (write_chain): the message's fields and a
+ * list's items (each on its own line), or a compound's subfields. Returns
+ * the cursor, NULL when it failed (w->code). */
+typedef char *chain_fn(writer *w, char *o, const adexp_field *f, unsigned depth);
+
+/* The text is written straight into the buffer, at a cursor each function
+ * takes and returns (a register, as in json.c); out->len is set at the
+ * end. end is where the fast path's room ends: the buffer's, or its start
+ * while an ICAO text without brackets is open (open_text), so that its
+ * one room check sends the field after such a text to put_field. */
+struct writer {
     adexp_buf *out;
-    size_t staged;
-    char stage[STAGE_SIZE];
+    char *end;
     const adexp_write_options *o;
+    const adexp_dictionary *dict;  /* o->dictionary */
+    chain_fn *lines, *subfields;   /* this call's instances of write_chain */
     adexp_status code;
     const adexp_field *bad;
     const adexp_field *open_text;  /* the last value written: ICAO text without
                                       brackets, which runs on to the next known
                                       primary field or list bracket */
-    int started;                   /* a token of this message is written */
     int fold;                      /* o->fold */
-} writer;
+};
 
 adexp_write_options adexp_write_options_default(void)
 {
@@ -52,72 +73,70 @@ adexp_write_options adexp_write_options_default(void)
     return o;
 }
 
-static int fail(writer *w, adexp_status code, const adexp_field *f)
+static char *fail(writer *w, adexp_status code, const adexp_field *f)
 {
     if (w->code == ADEXP_OK) {
         w->code = code;
         w->bad = f;
     }
-    return 0;
+    return NULL;
 }
 
-/* The staged bytes into the buffer (before reading them there, and at the
- * end). */
-static int flush(writer *w)
+static void set_end(writer *w)
 {
-    if (w->staged && !adexp_buf_put(w->out, w->stage, w->staged))
+    w->end = w->out->data + (w->open_text ? 0 : w->out->cap);
+}
+
+static void set_open_text(writer *w, const adexp_field *f)
+{
+    w->open_text = f;
+    set_end(w);
+}
+
+/* Room for n bytes at o: o, or o in the grown buffer, or NULL when out of
+ * memory. */
+static NOINLINE char *grow(writer *w, char *o, size_t n)
+{
+    adexp_buf *b = w->out;
+    b->len = (size_t)(o - b->data);
+    if (!adexp_buf_room(b, n))
         return fail(w, ADEXP_E_NOMEM, NULL);
-    w->staged = 0;
-    return 1;
+    set_end(w);
+    return b->data + b->len;
 }
 
-static int put(writer *w, const char *s, size_t n)
+static inline char *room(writer *w, char *o, size_t n)
 {
-    if (n <= STAGE_SIZE - w->staged) {
-        memcpy(w->stage + w->staged, s, n);
-        w->staged += n;
-        return 1;
+    adexp_buf *b = w->out;
+    return (size_t)(b->data + b->cap - o) >= n ? o : grow(w, o, n);
+}
+
+/* Bytes put_lead may store. */
+static size_t lead_room(lead l)
+{
+    return l.n > LEAD_MAX ? l.n : LEAD_MAX;
+}
+
+static char *put_lead(char *o, lead l)
+{
+    if (l.n <= LEAD_MAX) {
+        memcpy(o, l.s, LEAD_MAX);
+    } else {
+        o[0] = l.s[0];
+        memset(o + 1, ' ', l.n - 1);
     }
-    if (!flush(w))
-        return 0;
-    if (n <= STAGE_SIZE)
-        return put(w, s, n);
-    return adexp_buf_put(w->out, s, n) || fail(w, ADEXP_E_NOMEM, NULL);
+    return o + l.n;
 }
 
-/* Bytes written so far, staged or not. */
-static size_t written(const writer *w)
+/* The lead of a field on its own line at depth. */
+static lead line_lead(const writer *w, unsigned depth)
 {
-    return w->out->len + w->staged;
-}
-
-/* Takes back the last n bytes written. */
-static void unput(writer *w, size_t n)
-{
-    size_t k = n < w->staged ? n : w->staged;
-    w->staged -= k;
-    w->out->len -= n - k;
-}
-
-/* What comes before a token: nothing at the message's start, else a space
- * or, in the IFPS layout when newline is set, a new line indented depth
- * levels. */
-static int sep(writer *w, int newline, unsigned depth)
-{
-    static const char spaces[] = "                                ";
-    if (!w->started)
-        return w->started = 1;
-    if (!newline || w->o->layout != ADEXP_LAYOUT_IFPS)
-        return put(w, " ", 1);
-    if (!put(w, "\n", 1))
-        return 0;
-    for (size_t n = (size_t)depth * w->o->indent; n > 0;) {
-        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-        if (!put(w, spaces, k))
-            return 0;
-        n -= k;
+    lead l = {spaces, 1};
+    if (w->o->layout == ADEXP_LAYOUT_IFPS) {
+        l.s = nl_spaces;
+        l.n = 1 + (size_t)depth * w->o->indent;
     }
-    return 1;
+    return l;
 }
 
 /* Whether a token with entry e (NULL: unknown; syntax for -BEGIN, -END)
@@ -127,9 +146,11 @@ static int ends_open_text(writer *w, const dict_entry *e)
     if (!w->open_text)
         return 1;
     if (!e || (e->level != DICT_PRIMARY && e->level != DICT_RESERVED_PRIMARY &&
-               e->level != DICT_SYNTAX))
-        return fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
-    w->open_text = NULL;
+               e->level != DICT_SYNTAX)) {
+        fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
+        return 0;
+    }
+    set_open_text(w, NULL);
     return 1;
 }
 
@@ -164,39 +185,6 @@ static char *fold_into(char *p, adexp_slice v)
     return p;
 }
 
-/* Appends v folded, a word at a time (values longer than the stage). */
-static int put_folded_long(writer *w, adexp_slice v)
-{
-    size_t i = 0;
-    int first = 1;
-    while (i < v.len) {
-        while (i < v.len && is_sep((unsigned char)v.ptr[i]))
-            i++;
-        size_t j = i;
-        while (j < v.len && !is_sep((unsigned char)v.ptr[j]))
-            j++;
-        if (j > i && ((!first && !put(w, " ", 1)) || !put(w, v.ptr + i, j - i)))
-            return 0;
-        first = 0;
-        i = j;
-    }
-    return 1;
-}
-
-/* Appends v folded: runs of separators one space, none at the ends; in
- * the stage by fold_into when it fits there. */
-static int put_folded(writer *w, adexp_slice v)
-{
-    if (v.len + WRITE_RUN_SLACK > STAGE_SIZE - w->staged) {
-        if (!flush(w))
-            return 0;
-        if (v.len + WRITE_RUN_SLACK > STAGE_SIZE)
-            return put_folded_long(w, v);
-    }
-    w->staged = (size_t)(fold_into(w->stage + w->staged, v) - w->stage);
-    return 1;
-}
-
 /* Whether v holds a '-': short values without a call. */
 static int has_dash(adexp_slice v)
 {
@@ -220,72 +208,39 @@ static int plain_value_ok(const writer *w, adexp_slice v)
            (!is_sep((unsigned char)v.ptr[0]) && !is_sep((unsigned char)v.ptr[v.len - 1]));
 }
 
-/* Whether the ICAO text field written from dash on reads back with its value
- * at [voff, out->len): the lexer itself reads the field alone. Bracket-less
- * text also needs the next token to end it (ends_open_text). */
-static int text_value_ok(writer *w, const adexp_field *f, size_t dash, size_t voff)
+/* Whether the ICAO text field written at [dash, end) reads back with its
+ * value at [voff, end): most texts, a group in brackets, by
+ * WRITE_TEXT_CLOSED; the others by the lexer itself, reading the field
+ * alone. Bracket-less text also needs the next token to end it
+ * (ends_open_text). */
+static int text_value_ok(writer *w, const adexp_field *f, const char *dash, const char *voff,
+                         const char *end)
 {
-    if (!flush(w))
-        return 0;
-    const adexp_buf *b = w->out;
+    size_t vlen = (size_t)(end - voff);
+    if (vlen && voff[0] == '(' && WRITE_TEXT_CLOSED((const unsigned char *)voff, vlen))
+        return 1;
     lexer lx;
-    lexer_init(&lx, b->data + dash, b->len - dash, UINT32_MAX);
-    lexer_use_dictionary(&lx, w->o->dictionary);
+    lexer_init(&lx, dash, (size_t)(end - dash), UINT32_MAX);
+    lexer_use_dictionary(&lx, w->dict);
     const field_token *t = lexer_next_field(&lx);
-    size_t vlen = b->len - voff;
     int same = t->kind == FT_FIELD && t->code == ADEXP_OK && t->value.len == vlen &&
-               (vlen == 0 || t->value.ptr == b->data + voff);
-    if (!same || lexer_next_field(&lx)->kind != FT_EOF)
-        return fail(w, ADEXP_E_WRITE_VALUE, f);
-    if (vlen == 0 || b->data[voff] != '(')
-        w->open_text = f;
-    return 1;
-}
-
-/* The separator, -KEYWORD and value of a field that is not ICAO text,
- * straight into the stage when they fit there (most fields): one check of
- * room instead of one per piece. Returns 0 to leave it to the general path
- * (put_field). */
-static int put_plain(writer *w, const adexp_field *f, int newline, unsigned depth)
-{
-    int line = newline && w->o->layout == ADEXP_LAYOUT_IFPS;
-    size_t ind = !w->started ? 0 : 1 + (line ? (size_t)depth * w->o->indent : 0);
-    size_t k = f->keyword.len, v = f->value.len;
-    size_t n = ind + 1 + k + (v ? 1 + v : 0) + WRITE_RUN_SLACK;   /* fold_into's */
-    if (n > STAGE_SIZE - w->staged) {
-        if (n > STAGE_SIZE || !flush(w))
-            return 0;
+               (vlen == 0 || t->value.ptr == voff);
+    if (!same || lexer_next_field(&lx)->kind != FT_EOF) {
+        fail(w, ADEXP_E_WRITE_VALUE, f);
+        return 0;
     }
-    char *p = w->stage + w->staged;
-    if (ind) {
-        *p++ = line ? '\n' : ' ';
-        memset(p, ' ', ind - 1);
-        p += ind - 1;
-    }
-    *p++ = '-';
-    memcpy(p, f->keyword.ptr, k);
-    p += k;
-    if (v) {
-        *p++ = ' ';
-        if (!w->o->fold) {
-            memcpy(p, f->value.ptr, v);
-            p += v;
-        } else {
-            char *q = fold_into(p, f->value);
-            p = q == p ? p - 1 : q;    /* folded to nothing: no space either */
-        }
-    }
-    w->staged = (size_t)(p - w->stage);
-    w->started = 1;
+    if (vlen == 0 || voff[0] != '(')
+        set_open_text(w, f);
     return 1;
 }
 
 /* The dictionary entry of f's keyword, or NULL. The node's dict_id (the
- * parser's and the builder's) is taken when it names that keyword: a
- * compare instead of a lookup. */
+ * parser's and the builder's) is taken when it names that keyword's
+ * built-in entry, unchanged by the extension: a compare instead of a
+ * lookup. */
 static const dict_entry *entry_of(const writer *w, const adexp_field *f)
 {
-    if (f->dict_id < dict_count) {
+    if (f->dict_id < dict_count && !(w->dict && w->dict->changed[f->dict_id])) {
         const dict_entry *e = &dict_table[f->dict_id];
         size_t i = 0;
         if (e->len == f->keyword.len)
@@ -294,13 +249,12 @@ static const dict_entry *entry_of(const writer *w, const adexp_field *f)
         if (i == f->keyword.len && i == e->len)
             return e;
     }
-    return dict_ext_lookup(w->o->dictionary, f->keyword.ptr, f->keyword.len);
+    return dict_ext_lookup(w->dict, f->keyword.ptr, f->keyword.len);
 }
 
-
-/* -KEYWORD value: a basic field, or a compound's own part. Out of line: the
- * fields put_fast leaves (few) need not cost the chain's loop registers. */
-static NOINLINE int put_field(writer *w, const adexp_field *f, int newline, unsigned depth)
+/* l, then -KEYWORD value: a basic field, or a compound's own part; every
+ * check, and any value. The rule the fast path (put_fast) keeps to. */
+static NOINLINE char *put_field(writer *w, char *o, const adexp_field *f, lead l)
 {
     const dict_entry *e = entry_of(w, f);
     if ((!e && !keyword_ok(f->keyword)) || (e && e->level == DICT_SYNTAX))
@@ -309,197 +263,229 @@ static NOINLINE int put_field(writer *w, const adexp_field *f, int newline, unsi
     if (!text && !plain_value_ok(w, f->value))
         return fail(w, ADEXP_E_WRITE_VALUE, f);
     if (!ends_open_text(w, e))
-        return 0;
-    if (!text && put_plain(w, f, newline, depth))
-        return 1;
-    if (!sep(w, newline, depth))
-        return 0;
-    size_t dash = written(w);
-    if (!put(w, "-", 1) || !put(w, f->keyword.ptr, f->keyword.len))
-        return 0;
-    size_t voff = written(w);
-    if (f->value.len) {
-        if (!put(w, " ", 1))
-            return 0;
-        voff++;
-        if (!(w->o->fold ? put_folded(w, f->value) : put(w, f->value.ptr, f->value.len)))
-            return 0;
-        if (written(w) == voff) {      /* folded to nothing: no space either */
-            unput(w, 1);
-            voff--;
+        return NULL;
+    size_t k = f->keyword.len, v = f->value.len;
+    if (k > SIZE_MAX / 4 || v > SIZE_MAX / 4 || l.n > SIZE_MAX / 4)
+        return fail(w, ADEXP_E_NOMEM, NULL);
+    if (!(o = room(w, o, lead_room(l) + 2 + k + v + WRITE_RUN_SLACK)))   /* fold_into's */
+        return NULL;
+    o = put_lead(o, l);
+    char *dash = o;
+    *o++ = '-';
+    memcpy(o, f->keyword.ptr, k);
+    o += k;
+    char *voff = o;
+    if (v) {
+        *o++ = ' ';
+        voff = o;
+        if (!w->fold) {
+            memcpy(o, f->value.ptr, v);
+            o += v;
+        } else if ((o = fold_into(o, f->value)) == voff) {
+            o = --voff;                /* folded to nothing: no space either */
         }
     }
-    return !text || text_value_ok(w, f, dash, voff);
+    return !text || text_value_ok(w, f, dash, voff, o) ? o : NULL;
 }
 
-/* What comes before a field on its own line, or after the one before, in
- * put_fast: the first n bytes of s, which has 32 readable. */
-typedef struct lead {
-    const char *s;
-    size_t n;
-} lead;
+/* For each dict_id (taken modulo FAST_IDS), "-KEYWORD " NUL-padded and, in
+ * its last byte, the keyword's length where the fast path may write the
+ * field: a built-in entry of at most FAST_KEYWORD bytes that is neither ICAO
+ * text nor BEGIN/END; else 0. Made once (pthread_once). */
+#define FAST_IDS 1024
+#define FAST_KEYWORD 13
 
-static const char nl_spaces[64] = "\n                                                              ";
-static const char spaces[32] = "                               ";
+typedef struct fast_name {
+    char text[16];
+} fast_name;
 
-/* The lead of a field on its own line at depth: a space, or in the IFPS
- * layout a new line indented; n SIZE_MAX when too long for put_fast. */
-static lead line_lead(const writer *w, unsigned depth)
+_Static_assert(DICT_COUNT <= FAST_IDS, "FAST_IDS must cover the dictionary's ids");
+
+static _Alignas(16) fast_name fast_names[FAST_IDS];
+static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
+
+static void fast_names_init(void)
 {
-    lead l = {spaces, 1};
-    if (w->o->layout == ADEXP_LAYOUT_IFPS) {
-        size_t ind = (size_t)w->o->indent;
-        l.s = nl_spaces;
-        l.n = depth < 32 && ind < 32 && 1 + depth * ind <= 32 ? 1 + depth * ind : SIZE_MAX;
+    for (size_t id = 0; id < dict_count; id++) {
+        const dict_entry *e = &dict_table[id];
+        char *t = fast_names[id].text;
+        if (e->len > FAST_KEYWORD || (e->flags & DICT_TEXT) || e->level == DICT_SYNTAX)
+            continue;
+        t[0] = '-';
+        memcpy(t + 1, e->keyword, e->len);
+        t[1 + e->len] = ' ';
+        t[15] = (char)e->len;
     }
-    return l;
 }
 
-/* Bytes put_fast may store: its lead, '-', a keyword's 16-byte copy, ' ',
- * the value and its run's slack. */
-#define FAST_ROOM (32 + 1 + 16 + 1 + WRITE_RUN_SLACK)
-
-/* Compares a[0..n) and b[0..n), 0 < n <= 16, in words that overlap. */
-static ALWAYS_INLINE int same_short(const char *a, const char *b, size_t n)
+/* Whether a[0..n) and b[0..n), n <= 16, differ (n 0: they do), in words
+ * that overlap: nonzero if so. The commonest keywords, 2 and 3 bytes (FL,
+ * PT, ETO...), first. */
+static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t n)
 {
-    if (n >= 8) {
-        uint64_t x, y, u, v;
-        memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);
-        memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);
-        return ((x ^ u) | (y ^ v)) == 0;
-    }
-    if (n >= 4) {
-        uint32_t x, y, u, v;
-        memcpy(&x, a, 4), memcpy(&y, a + n - 4, 4);
-        memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);
-        return ((x ^ u) | (y ^ v)) == 0;
-    }
-    if (n >= 2) {
+    if (n - 2 <= 1) {
         uint16_t x, y, u, v;
         memcpy(&x, a, 2), memcpy(&y, a + n - 2, 2);
         memcpy(&u, b, 2), memcpy(&v, b + n - 2, 2);
-        return ((x ^ u) | (y ^ v)) == 0;
+        return (uint16_t)((x ^ u) | (y ^ v));
     }
-    return a[0] == b[0];
+    if (n - 4 <= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4), memcpy(&y, a + n - 4, 4);
+        memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);
+        return (x ^ u) | (y ^ v);
+    }
+    if (n > 8) {
+        uint64_t x, y, u, v;
+        memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);
+        memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);
+        return (x ^ u) | (y ^ v);
+    }
+    return n == 1 ? (uint64_t)(a[0] ^ b[0]) : 1;
 }
 
-/* Most fields, straight into the stage: a field whose dict_id names its
- * keyword's entry (dict_id checked against the table's size, the keyword
- * against the entry's, so that a tree with any dict_id is written as its
- * keyword says), a built-in entry (an extension's new or changed ones are
- * put_field's) that is neither ICAO text nor BEGIN/END, after no open ICAO
- * text, and a value that is one run (write_runs.h). The keyword is
- * copied from json_names, whose 16 bytes past '{"name":"' are readable.
- * (DICT_COUNT is dict_count, the table's size: write_test checks it.) fold
- * is w->fold, a constant where this is inlined. Returns 0 with nothing
- * written for put_field, which decides the rest. */
-static ALWAYS_INLINE int put_fast(writer *w, const adexp_field *f, lead l, int fold)
+/* Bytes put_fast may store: its lead, the 16 bytes of "-KEYWORD ", and the
+ * value's run's slack. */
+#define FAST_ROOM (LEAD_MAX + 16 + WRITE_RUN_SLACK)
+
+/* l, then -KEYWORD value, most fields in one room check: a field whose
+ * dict_id names its keyword's entry in fast_names (the keyword compared in
+ * two overlapping words, so that a tree with any dict_id is written as its
+ * keyword says; ext: and that entry not changed by the dictionary's
+ * extension), no ICAO text open before it (w->end), a lead of at most
+ * LEAD_MAX bytes, and a value that is one run (write_runs.h). The rest is
+ * put_field's. fold, ext and ifps are constants where this is inlined (in
+ * the line layout l is one space). */
+static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, lead l, int fold,
+                                    int ext, int ifps)
 {
     size_t k = f->keyword.len, v = f->value.len;
-    const adexp_dictionary *d = w->o->dictionary;
-    if (f->dict_id >= DICT_COUNT || w->open_text || l.n == SIZE_MAX ||
-        (d && d->changed[f->dict_id]))      /* an extension's entry: put_field's */
-        return 0;
-    const dict_entry *e = &dict_table[f->dict_id];
-    const char *name = json_names[f->dict_id].text + 9;
-    if (e->len != k || (e->flags & DICT_TEXT) || e->level == DICT_SYNTAX ||
-        !same_short(f->keyword.ptr, name, k))
-        return 0;
-    if (FAST_ROOM + v > STAGE_SIZE - w->staged &&
-        (v > STAGE_SIZE - FAST_ROOM || !flush(w)))
-        return 0;
-    char *p = w->stage + w->staged;
-    if (w->started) {
-        memcpy(p, l.s, 32);
+    size_t id = f->dict_id & (FAST_IDS - 1);
+    const fast_name *nm = &fast_names[id];
+    if ((unsigned char)nm->text[15] != k || (ifps && l.n > LEAD_MAX) ||
+        differ_short(f->keyword.ptr, nm->text + 1, k) ||
+        (ext && w->dict->changed[id]) ||       /* id < dict_count here */
+        w->end - o < (ptrdiff_t)(FAST_ROOM + v))
+        return put_field(w, o, f, l);
+    char *p = o;
+    if (ifps) {
+        memcpy(p, l.s, LEAD_MAX);
         p += l.n;
-    }
-    *p++ = '-';
-    memcpy(p, name, 16);
-    p += k;
-    if (v) {
+    } else {
         *p++ = ' ';
+    }
+    memcpy(p, nm->text, 16);
+    p += 1 + k;
+    if (v) {
+        p++;
         if (!WRITE_RUN((const unsigned char *)f->value.ptr, v, p, fold))
-            return 0;
+            return put_field(w, o, f, l);
         p += v;
     }
-    w->staged = (size_t)(p - w->stage);
-    w->started = 1;
-    return 1;
+    return p;
 }
 
-/* Copies n bytes, n <= 16, in words that overlap. */
-static ALWAYS_INLINE void copy_short(char *o, const char *s, size_t n)
+/* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
+ * bracket ends any ICAO text. */
+static char *put_bracket(writer *w, char *o, const char *word, size_t n,
+                         const adexp_field *list, lead l)
 {
-    if (n >= 8) {
-        uint64_t x, y;
-        memcpy(&x, s, 8), memcpy(&y, s + n - 8, 8);
-        memcpy(o, &x, 8), memcpy(o + n - 8, &y, 8);
-    } else if (n >= 4) {
-        uint32_t x, y;
-        memcpy(&x, s, 4), memcpy(&y, s + n - 4, 4);
-        memcpy(o, &x, 4), memcpy(o + n - 4, &y, 4);
-    } else if (n) {
-        o[0] = s[0], o[n >> 1] = s[n >> 1], o[n - 1] = s[n - 1];
-    }
-}
-
-/* -BEGIN name or -END name (word, n bytes, a constant where inlined): on
- * its own line, in one check of room when its lead and name are short. */
-static int put_bracket(writer *w, const char *word, size_t n,
-                               const adexp_field *list, unsigned depth)
-{
-    w->open_text = NULL;               /* a list bracket ends any ICAO text */
-    lead l = line_lead(w, depth);
+    if (w->open_text)
+        set_open_text(w, NULL);
     size_t k = list->keyword.len;
-    if (l.n == SIZE_MAX || k > 16 ||
-        (32 + n + 16 > STAGE_SIZE - w->staged && !flush(w)))
-        return sep(w, 1, depth) && put(w, word, n) && put(w, list->keyword.ptr, k);
-    char *p = w->stage + w->staged;
-    if (w->started) {
-        memcpy(p, l.s, 32);
-        p += l.n;
-    }
-    memcpy(p, word, n);
-    copy_short(p + n, list->keyword.ptr, k);
-    w->staged = (size_t)(p + n + k - w->stage);
-    w->started = 1;
-    return 1;
+    if (k > SIZE_MAX / 4 || l.n > SIZE_MAX / 4)
+        return fail(w, ADEXP_E_NOMEM, NULL);
+    if (!(o = room(w, o, lead_room(l) + 8 + k)))
+        return NULL;
+    o = put_lead(o, l);
+    memcpy(o, word, 8);
+    memcpy(o + n, list->keyword.ptr, k);
+    return o + n + k;
 }
 
-static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines);
-
-static int put_list(writer *w, const adexp_field *f, unsigned depth)
+/* A list on its own lines: -BEGIN after l, its items, -END. */
+static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, lead l)
 {
     if (!keyword_ok(f->keyword))
         return fail(w, ADEXP_E_WRITE_KEYWORD, f);
-    return put_bracket(w, "-BEGIN ", 7, f, depth) && put_chain(w, f->child, depth + 1, 1) &&
-           put_bracket(w, "-END ", 5, f, depth);
+    if (!(o = put_bracket(w, o, "-BEGIN  ", 7, f, l)) ||
+        !(o = w->lines(w, o, f->child, depth + 1)))
+        return NULL;
+    return put_bracket(w, o, "-END    ", 5, f, line_lead(w, depth));
 }
 
 /* The fields of a chain: each on its own line (lines: the message's fields,
  * a list's items), or after the one before (a compound's subfields), but
- * for a list and the field after it. */
-static int put_chain(writer *w, const adexp_field *f, unsigned depth, int lines)
+ * for a list and the field after it. sub: the instance for the children. */
+static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
+                                       unsigned depth, int lines, int fold, int ext, int ifps,
+                                       chain_fn *sub)
 {
-    int after_list = 0;
-    lead own = line_lead(w, depth), next = {spaces, 1};
+    lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
+    lead l = lines ? own : next;
     for (; f; f = f->next) {
         if (f->kind == ADEXP_LIST) {
-            if (!put_list(w, f, depth))
-                return 0;
-            after_list = 1;
+            if (!(o = put_list(w, o, f, depth, own)))
+                return NULL;
+            l = own;                   /* the field after a list: on its own line */
             continue;
         }
-        int newline = lines || after_list;
-        lead l = newline ? own : next;
-        int done = w->fold ? put_fast(w, f, l, 1) : put_fast(w, f, l, 0);
-        if (!done && !put_field(w, f, newline, depth))
-            return 0;
-        if (f->child && !put_chain(w, f->child, depth + 1, 0))
-            return 0;
-        after_list = 0;
+        if (!(o = put_fast(w, o, f, l, fold, ext, ifps)))
+            return NULL;
+        if (f->child && !(o = sub(w, o, f->child, depth + 1)))
+            return NULL;
+        if (!lines)
+            l = next;
     }
-    return 1;
+    return o;
+}
+
+/* The instances: in the line layout one for all chains (every lead is a
+ * space); in the IFPS layout one for lines, one for subfields. */
+#define CHAIN(name, sub, lines, fold, ext, ifps)                                       \
+    static char *name(writer *w, char *o, const adexp_field *f, unsigned depth)        \
+    {                                                                                  \
+        return write_chain(w, o, f, depth, lines, fold, ext, ifps, sub);               \
+    }
+#define CHAINS(line, ifps_lines, ifps_sub, fold, ext)                                  \
+    static chain_fn ifps_sub;                                                          \
+    CHAIN(line, line, 1, fold, ext, 0)                                                 \
+    CHAIN(ifps_lines, ifps_sub, 1, fold, ext, 1)                                       \
+    CHAIN(ifps_sub, ifps_sub, 0, fold, ext, 1)
+CHAINS(line, ifps_lines, ifps_sub, 0, 0)
+CHAINS(line_fold, ifps_lines_fold, ifps_sub_fold, 1, 0)
+CHAINS(line_ext, ifps_lines_ext, ifps_sub_ext, 0, 1)
+CHAINS(line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext, 1, 1)
+
+/* [ext][fold]: line, IFPS lines, IFPS subfields */
+static chain_fn *const chains[2][2][3] = {
+    {{line, ifps_lines, ifps_sub}, {line_fold, ifps_lines_fold, ifps_sub_fold}},
+    {{line_ext, ifps_lines_ext, ifps_sub_ext},
+     {line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext}},
+};
+
+/* The message's fields at o. Each is written after its lead, the first
+ * too: the message's lead (one byte at depth 0, in both layouts) goes over
+ * the byte before the message, put back after. In an empty buffer there is
+ * none: the first field is written without a lead, by the general path. */
+static char *put_message(writer *w, char *o, const adexp_field *f)
+{
+    if (!f)
+        return o;
+    adexp_buf *b = w->out;
+    size_t start = (size_t)(o - b->data);
+    if (start > 0) {
+        char before = o[-1];
+        o = w->lines(w, o - 1, f, 0);
+        b->data[start - 1] = before;   /* b->data as the growth left it */
+        return o;
+    }
+    lead none = {spaces, 0};
+    if (f->kind == ADEXP_LIST)
+        o = put_list(w, o, f, 0, none);
+    else if ((o = put_field(w, o, f, none)) && f->child)
+        o = w->subfields(w, o, f->child, 1);
+    return o ? w->lines(w, o, f->next, 0) : NULL;
 }
 
 /* Parse the text written for msg and compare. Returns 1 if the same. */
@@ -508,10 +494,12 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
     adexp_arena arena;
     adexp_arena_init(&arena, &w->out->a);
     adexp_options po = adexp_options_default();
-    po.dictionary = w->o->dictionary;
+    po.dictionary = w->dict;
     adexp_parser *p = adexp_parser_new(&po, &w->out->a);
-    if (!p)
-        return fail(w, ADEXP_E_NOMEM, NULL);
+    if (!p) {
+        fail(w, ADEXP_E_NOMEM, NULL);
+        return 0;
+    }
     adexp_parser_reset(p, w->out->data + start, w->out->len - start);
     adexp_msg back;
     const adexp_field *where = NULL;
@@ -537,15 +525,29 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     adexp_write_options def = adexp_write_options_default();
     writer w;
     w.out = out;
-    w.staged = 0;
     w.o = o ? o : &def;
+    w.dict = w.o->dictionary;
+    w.fold = w.o->fold != 0;
+    chain_fn *const *c = chains[w.dict != NULL][w.fold];
+    int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
+    w.lines = c[ifps];
+    w.subfields = c[2 * ifps];
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
-    w.started = 0;
-    w.fold = w.o->fold != 0;
+    pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
-    if (put_chain(&w, msg->fields, 0, 1) && put(&w, "\n", 1) && flush(&w) && w.o->verify)
-        verify(&w, msg, start);
+    char *p = adexp_buf_room(out, 1);  /* so that out->data is not NULL */
+    if (p) {
+        set_end(&w);
+        if ((p = put_message(&w, p, msg->fields)) && (p = room(&w, p, 1))) {
+            *p++ = '\n';
+            out->len = (size_t)(p - out->data);
+            if (w.o->verify)
+                verify(&w, msg, start);
+        }
+    } else {
+        fail(&w, ADEXP_E_NOMEM, NULL);
+    }
     if (w.code != ADEXP_OK)
         out->len = start;
     if (err) {

@@ -298,4 +298,104 @@ static ALWAYS_INLINE size_t write_fold_run_sse2(const unsigned char *p, size_t n
 #define WRITE_FOLD_RUN write_fold_run_bytes
 #endif
 
+/* ---------------------------------------------------------- ICAO text
+ *
+ * Whether the ICAO text field "-KEYWORD " p[0..n) (n > 0, p[0] == '('),
+ * lexed alone, surely reads back as one field whose value is p[0..n): its
+ * '(' is matched (depth counted) with no -TITLE before the ')' (the
+ * lexer's match_paren), no '-' comes after that ')' (its next_dash), and
+ * p[n - 1] is no separator (its trim). 0 when not sure: write.c then asks
+ * the lexer itself. A '-' followed by a 'T' or a separator (what may start
+ * a -TITLE) is looked at closely, anywhere in the text. */
+
+/* Whether the '-' at p[i] starts a -TITLE: the lexer's is_title_start. */
+static inline int write_title_at(const unsigned char *p, size_t n, size_t i)
+{
+    size_t j = i + 1;
+    while (j < n && write_is_sep(p[j]))
+        j++;
+    size_t k = j;
+    while (j < n && is_alnum(p[j]))
+        j++;
+    return j - k == 5 && memcmp(p + k, "TITLE", 5) == 0 &&
+           (j == n || p[j] == '-' || write_is_sep(p[j]));
+}
+
+static inline int write_text_closed_bytes(const unsigned char *p, size_t n)
+{
+    size_t depth = 0, i = 0;
+    for (; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == '(')
+            depth++;
+        else if (c == ')' && --depth == 0)
+            break;
+        else if (c == '-' && write_title_at(p, n, i))
+            return 0;
+    }
+    if (i == n)
+        return 0;
+    while (++i < n)
+        if (p[i] == '-')
+            return 0;
+    return !write_is_sep(p[n - 1]);
+}
+
+#if JSON_STRING_SSE2
+/* The bytes of x that are 'T' or a separator, as a 16-bit mask. */
+static ALWAYS_INLINE unsigned sse2_t_or_sep(__m128i x)
+{
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('T')),
+                             _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(m, sse2_ctl(x)));
+}
+
+/* 16 bytes a step: the parentheses' bits walked in order until the depth
+ * is back to 0, the last '-' kept, each '-' before a 'T' or a separator
+ * tested (any one that starts a -TITLE: not sure). The last step is the
+ * 16 bytes that end at n, its bytes done already shifted out. */
+static inline int write_text_closed_sse2(const unsigned char *p, size_t n)
+{
+    if (n < 16)
+        return write_text_closed_bytes(p, n);
+    size_t depth = 0, close = 0, last_dash = 0, i = 0;
+    int dashes = 0;
+    for (;;) {
+        size_t at = i + 16 <= n ? i : n - 16;
+        unsigned drop = (unsigned)(i - at);            /* bytes done already */
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+        unsigned par = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('(')),
+                         _mm_cmpeq_epi8(x, _mm_set1_epi8(')'))));
+        unsigned dash = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
+        par = par >> drop << drop;
+        dash = dash >> drop << drop;
+        if (dash) {
+            unsigned next = sse2_t_or_sep(x) >> 1;
+            if (at + 16 < n && (p[at + 16] == 'T' || write_is_sep(p[at + 16])))
+                next |= 1u << 15;
+            for (unsigned m = dash & next; m; m &= m - 1)
+                if (write_title_at(p, n, at + (size_t)__builtin_ctz(m)))
+                    return 0;
+            last_dash = at + 31 - (size_t)__builtin_clz(dash);
+            dashes = 1;
+        }
+        for (; par && !close; par &= par - 1) {
+            size_t j = at + (size_t)__builtin_ctz(par);
+            if (p[j] == '(')
+                depth++;
+            else if (--depth == 0)
+                close = j + 1;
+        }
+        if (at + 16 == n)
+            break;
+        i = at + 16;
+    }
+    return close && (!dashes || last_dash < close) && !write_is_sep(p[n - 1]);
+}
+#define WRITE_TEXT_CLOSED write_text_closed_sse2
+#else
+#define WRITE_TEXT_CLOSED write_text_closed_bytes
+#endif
+
 #endif

@@ -16,6 +16,7 @@
 #include "adexp.h"
 #include "dict.h"
 #include "dict_ids.h"
+#include "lexer.h"
 #include "json_out.h"
 #include "write_runs.h"
 
@@ -477,6 +478,358 @@ static void test_dict_id_must_name_the_keyword(void **state)
     }
 }
 
+/* ------------------------------------------- ICAO text (write_runs.h)
+ *
+ * WRITE_TEXT_CLOSED's answer 1 (sure) against the lexer itself, which is
+ * what write.c asks when it is not sure; the byte loop and the SSE2 scan
+ * give the same answers. Each text ends right before a PROT_NONE page. */
+static unsigned char *guard_end(void)
+{
+    static unsigned char *guard;
+    if (!guard) {
+        long page = sysconf(_SC_PAGESIZE);
+        unsigned char *m = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        assert_true(m != MAP_FAILED);
+        assert_int_equal(mprotect(m + page, (size_t)page, PROT_NONE), 0);
+        guard = m + page;
+    }
+    return guard;
+}
+
+/* Whether "-MSGTXT " s[0..n), lexed alone, is one field with value s. */
+static int lexer_reads_text(const unsigned char *s, size_t n)
+{
+    static char field[200];
+    memcpy(field, "-MSGTXT ", 8);
+    memcpy(field + 8, s, n);
+    lexer lx;
+    lexer_init(&lx, field, 8 + n, UINT32_MAX);
+    const field_token *t = lexer_next_field(&lx);
+    return t->kind == FT_FIELD && t->code == ADEXP_OK && t->value.len == n &&
+           t->value.ptr == field + 8 && lexer_next_field(&lx)->kind == FT_EOF;
+}
+
+static void check_text(const unsigned char *s, size_t n, int *sure)
+{
+    unsigned char *in = guard_end() - n;
+    memcpy(in, s, n);
+    int bytes = write_text_closed_bytes(in, n);
+    assert_int_equal(WRITE_TEXT_CLOSED(in, n), bytes);
+    if (bytes) {
+        if (!lexer_reads_text(in, n))
+            fail_msg("sure of a text the lexer reads otherwise: %.*s", (int)n, (const char *)in);
+        (*sure)++;
+    }
+}
+
+static void test_text_closed_against_the_lexer(void **state)
+{
+    (void)state;
+    static const char *const fixed[] = {
+        "(FPL-ABC-IS)", "(A)(B)", "(A)B", "(A)-B", "(A -TITLE B)", "(A -TITLEX B)",
+        "(A - TITLE)", "(A -\tTITLE- B)", "((A)", "(A))", "(A) ", "(A)\n",
+        "(FPL-TAP123-IS -A320/M-SDFG/S\n-EDDM1200 -N0450F350 DCT -EDDF0100 -0)",
+        "(0123456789ABCDE)", "(0123456789ABCD)", "(0123456789ABCDEF-TITLE)",
+        "(0123456789ABCDE-TITLE IFPL)", "(0123456789ABC)-", "(0123456789ABCDEFGHIJ)(K)"};
+    int sure = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        check_text((const unsigned char *)fixed[i], strlen(fixed[i]), &sure);
+    static const char mix[] = "AB( )-TITLE\n\t9/";
+    unsigned char s[120];
+    srand(23);
+    for (int t = 0; t < 40000; t++) {
+        size_t n = 1 + (size_t)rand() % (sizeof s - 1);
+        s[0] = '(';
+        for (size_t i = 1; i < n; i++)
+            s[i] = rand() % 3 ? (unsigned char)"AB9/ "[rand() % 5]
+                              : (unsigned char)mix[rand() % (sizeof mix - 1)];
+        if (rand() % 2)
+            s[n - 1] = ')';
+        if (n > 8 && rand() % 4 == 0)                  /* a -TITLE somewhere */
+            memcpy(s + 1 + (size_t)rand() % (n - 7), "-TITLE", 6);
+        check_text(s, n, &sure);
+    }
+    assert_true(sure > 5000);          /* most are sure: the lexer is rarely asked */
+}
+
+/* ------------------------------------ the writer against its rule, plainly
+ *
+ * Random trees of known and unknown keywords (no ICAO text), written in
+ * both layouts, kept and folded, with indents that make leads of up to,
+ * exactly and over the fast path's 32 bytes, against a writer of the rule
+ * in plain words. Every keyword and value ends right before a PROT_NONE
+ * page; the output buffer's blocks end right before one too (so that a
+ * store past the room reserved faults), and each message is written after
+ * other bytes up to 700 before a block's end (its first lead over the byte
+ * before it, put back), into an empty buffer, and with an extended
+ * dictionary. */
+
+#define SLOTS 160
+static unsigned char *slot_base;
+static size_t slot_page, slot_next;
+
+/* s[0..n) copied to end right before a PROT_NONE page (n < a page). */
+static const char *at_page_end(const char *s, size_t n)
+{
+    if (!slot_base) {
+        slot_page = (size_t)sysconf(_SC_PAGESIZE);
+        slot_base = mmap(NULL, 2 * SLOTS * slot_page, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        assert_true(slot_base != MAP_FAILED);
+        for (size_t i = 0; i < SLOTS; i++)
+            assert_int_equal(mprotect(slot_base + (2 * i + 1) * slot_page, slot_page, PROT_NONE),
+                             0);
+    }
+    assert_true(slot_next < SLOTS);
+    unsigned char *end = slot_base + (2 * slot_next++ + 1) * slot_page;
+    memcpy(end - n, s, n);
+    return (const char *)(end - n);
+}
+
+/* Blocks that end right before a PROT_NONE page. */
+static void *guarded_alloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n + page - 1) / page * page;
+    unsigned char *m = mmap(NULL, len + page, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    mprotect(m + len, page, PROT_NONE);
+    return m + len - n;
+}
+
+static void guarded_free(void *ctx, void *p, size_t n)
+{
+    (void)ctx;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n + page - 1) / page * page;
+    munmap((unsigned char *)p + n - len, len + page);
+}
+
+#define NODES 60
+typedef struct rtree {
+    adexp_field f[NODES];
+    size_t n;
+} rtree;
+
+static const char *const keywords[] = {"ARCID", "FL", "PTID", "ETO", "ADEP", "ESTDATA", "PT",
+                                       "ROUTE", "SFL", "NETWORKTYPE", "ZZUNKNOWN", "Q",
+                                       "ADDRINFO", "AOARCID", "IFPLID", "ZZ9", "ROUTEPT", ""};
+static const char *const values[] = {"", "X", "F390", "ABC DEF", "A  B", "A\nB", " A", "A ",
+                                     "\tA", "123456789012345", "1234567890123456",
+                                     "N0450F350 DCT INPUD UN871 DCT", "A-B", "A \t\n B  C",
+                                     "0123456789 0123456789 0123456789 0123456789 0123456789"};
+
+static adexp_field *rnode(rtree *t, const char *kw, const char *v, uint8_t kind)
+{
+    assert_true(t->n < NODES);
+    adexp_field *x = &t->f[t->n++];
+    memset(x, 0, sizeof *x);
+    x->kind = kind;
+    x->keyword.len = strlen(kw);
+    x->keyword.ptr = at_page_end(kw, x->keyword.len);
+    x->value.len = strlen(v);
+    x->value.ptr = at_page_end(v, x->value.len);
+    const dict_entry *e = dict_lookup(kw, x->keyword.len);
+    x->dict_id = e ? dict_id(e) : ADEXP_DICT_NONE;
+    if (rand() % 16 == 0)
+        x->dict_id = (uint16_t)(rand() % 2 ? rand() % DICT_COUNT : DICT_COUNT + rand() % 2000);
+    return x;
+}
+
+/* A chain of 1 to 4 fields at depth, up to 3 levels of lists and compounds. */
+static adexp_field *rchain(rtree *t, unsigned depth)
+{
+    adexp_field *first = NULL, **at = &first;
+    for (int i = 1 + rand() % 4; i > 0 && t->n + 8 < NODES; i--) {
+        int r = rand() % 8;
+        adexp_field *x;
+        if (depth < 3 && r == 0) {
+            x = rnode(t, rand() % 2 ? "RTEPTS" : "ZZLIST", "", ADEXP_LIST);
+            x->child = rchain(t, depth + 1);
+        } else {
+            x = rnode(t, keywords[rand() % (sizeof keywords / sizeof *keywords)],
+                      values[rand() % (sizeof values / sizeof *values)],
+                      depth < 3 && r == 1 ? ADEXP_COMPOUND : ADEXP_BASIC);
+            if (x->kind == ADEXP_COMPOUND)
+                x->child = rchain(t, depth + 1);
+        }
+        *at = x;
+        at = &x->next;
+    }
+    return first;
+}
+
+typedef struct rout {
+    char s[8192];
+    size_t n;
+    int bad;
+} rout;
+
+static void rput(rout *r, const char *s, size_t n)
+{
+    assert_true(r->n + n <= sizeof r->s);
+    memcpy(r->s + r->n, s, n);
+    r->n += n;
+}
+
+static void rlead(rout *r, const adexp_write_options *o, int own, unsigned depth)
+{
+    if (r->n == 0)
+        return;
+    if (!own || o->layout != ADEXP_LAYOUT_IFPS) {
+        rput(r, " ", 1);
+        return;
+    }
+    rput(r, "\n", 1);
+    for (size_t i = 0; i < (size_t)depth * o->indent; i++)
+        rput(r, " ", 1);
+}
+
+static int rkeyword_ok(adexp_slice k)
+{
+    for (size_t i = 0; i < k.len; i++)
+        if (!is_alnum((unsigned char)k.ptr[i]))
+            return 0;
+    return k.len > 0;
+}
+
+/* The rule: every field after its lead, lists as -BEGIN and -END on their
+ * own lines, values kept or folded; r->bad at the first field the writer
+ * must refuse. */
+static void rwrite(rout *r, const adexp_field *f, const adexp_write_options *o, unsigned depth,
+                   int lines)
+{
+    int after_list = 0;
+    for (; f && !r->bad; f = f->next) {
+        if (f->kind == ADEXP_LIST) {
+            rlead(r, o, 1, depth);
+            rput(r, "-BEGIN ", 7);
+            rput(r, f->keyword.ptr, f->keyword.len);
+            rwrite(r, f->child, o, depth + 1, 1);
+            rlead(r, o, 1, depth);
+            rput(r, "-END ", 5);
+            rput(r, f->keyword.ptr, f->keyword.len);
+            after_list = 1;
+            continue;
+        }
+        const dict_entry *e = dict_lookup(f->keyword.ptr, f->keyword.len);
+        adexp_slice v = f->value;
+        if ((!e && !rkeyword_ok(f->keyword)) || memchr(v.ptr, '-', v.len) ||
+            (!o->fold && v.len && (is_sep((unsigned char)v.ptr[0]) ||
+                                   is_sep((unsigned char)v.ptr[v.len - 1])))) {
+            r->bad = 1;
+            return;
+        }
+        rlead(r, o, lines || after_list, depth);
+        rput(r, "-", 1);
+        rput(r, f->keyword.ptr, f->keyword.len);
+        char folded[256];
+        size_t fn = o->fold ? fold_reference(v.ptr, v.len, folded) : v.len;
+        if (fn) {
+            rput(r, " ", 1);
+            rput(r, o->fold ? folded : v.ptr, fn);
+        }
+        rwrite(r, f->child, o, depth + 1, 0);
+        after_list = 0;
+    }
+}
+
+static void test_writer_against_the_rule(void **state)
+{
+    (void)state;
+    static const unsigned indents[] = {2, 0, 15, 31, 32, 33};
+    static const char ext[] = "ESTDATA\tprimary\tc\t-\tADEP\t-\nZZNEW\tprimary\tb\t-\t-\t-\n";
+    adexp_dictionary *d = adexp_dict_load(NULL, ext, sizeof ext - 1, NULL);
+    assert_non_null(d);
+    adexp_allocator hooks = {guarded_alloc, guarded_free, NULL};
+    adexp_buf out, fresh;
+    adexp_buf_init(&out, &hooks);
+    adexp_buf_init(&fresh, &hooks);
+    static rtree t;
+    srand(29);
+    int written = 0;
+    for (int m = 0; m < 3000; m++) {
+        t.n = slot_next = 0;
+        adexp_msg msg;
+        memset(&msg, 0, sizeof msg);
+        msg.fields = rnode(&t, "TITLE", rand() % 8 ? "IFPL" : "", ADEXP_BASIC);
+        if (rand() % 8 == 0)
+            msg.fields = NULL;         /* a list or a compound first, or nothing */
+        adexp_field *rest = rchain(&t, 0);
+        if (msg.fields)
+            msg.fields->next = rest;
+        else if (rand() % 4)
+            msg.fields = rest;
+        adexp_write_options o = adexp_write_options_default();
+        o.layout = rand() % 2 ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
+        o.fold = rand() % 2;
+        o.indent = indents[rand() % (sizeof indents / sizeof *indents)];
+        rout r = {.n = 0, .bad = 0};
+        rwrite(&r, msg.fields, &o, 0, 1);
+        rput(&r, "\n", 1);
+        for (int with_ext = 0; with_ext < 2; with_ext++) {
+            o.dictionary = with_ext ? d : NULL;
+            if (out.cap > 65536) {     /* the message across the end of a block */
+                adexp_buf_free(&out);
+                adexp_buf_init(&out, &hooks);
+            }
+            if (out.cap > 1024)
+                out.len = out.cap - 1 - (size_t)rand() % 700;
+            size_t start = out.len;
+            char before = start ? out.data[start - 1] : 0;
+            adexp_status st = adexp_write(&out, &msg, &o, NULL);
+            fresh.len = 0;
+            adexp_status st2 = adexp_write(&fresh, &msg, &o, NULL);
+            assert_int_equal(st, st2);
+            if (r.bad) {
+                assert_int_not_equal(st, ADEXP_OK);
+                assert_int_equal(out.len, start);
+            } else {
+                assert_int_equal(st, ADEXP_OK);
+                assert_int_equal(out.len - start, r.n);
+                assert_memory_equal(out.data + start, r.s, r.n);
+                assert_int_equal(fresh.len, r.n);
+                assert_memory_equal(fresh.data, r.s, r.n);
+                written++;
+            }
+            if (start)
+                assert_int_equal(out.data[start - 1], before);
+        }
+    }
+    assert_true(written > 1000);
+    adexp_buf_free(&out);
+    adexp_buf_free(&fresh);
+    adexp_dict_free(d);
+}
+
+/* An ICAO text that an extension declares (a known keyword made TEXT) is
+ * written as ICAO text: its '-' inside brackets is no error. */
+static void test_extension_text_is_text(void **state)
+{
+    fixture *f = *state;
+    static const char ext[] = "COMMENT\tprimary\tb\tTEXT\t-\t-\n";
+    adexp_dictionary *d = adexp_dict_load(NULL, ext, sizeof ext - 1, NULL);
+    assert_non_null(d);
+    adexp_options po = adexp_options_default();
+    po.dictionary = d;
+    adexp_parser *p = adexp_parser_new(&po, NULL);
+    static const char text[] = "-TITLE IFPL -ARCID A -COMMENT (X-Y) -ADEP EDDM\n";
+    adexp_parser_reset(p, text, sizeof text - 1);
+    adexp_arena_reset(&f->arena);
+    assert_int_equal(adexp_parser_next(p, &f->arena, &f->msg), ADEXP_OK);
+    adexp_write_options o = adexp_write_options_default();
+    o.dictionary = d;
+    o.verify = 1;
+    f->out.len = 0;
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_OK);
+    assert_int_equal(f->out.len, sizeof text - 1);
+    assert_memory_equal(f->out.data, text, sizeof text - 1);
+    adexp_parser_free(p);
+    adexp_dict_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +845,9 @@ int main(void)
         cmocka_unit_test(test_runs_against_the_rule),
         cmocka_unit_test_setup_teardown(test_fold_against_the_rule, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dict_id_must_name_the_keyword, setup, teardown),
+        cmocka_unit_test(test_text_closed_against_the_lexer),
+        cmocka_unit_test(test_writer_against_the_rule),
+        cmocka_unit_test_setup_teardown(test_extension_text_is_text, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
