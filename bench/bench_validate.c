@@ -7,12 +7,13 @@
  * 0.5.
  *
  *   bench_validate [--runs N] [--corpus N] [--valid FILE]
- *                  [--only load|parse|validate [--file FILE]]
+ *                  [--only load|parse|validate [--file FILE]] [--dump FILE]
  *
  * --only runs one pass of one kind over the generated corpus (or 1000 over
  * FILE) and nothing else, for instruction counts under callgrind:
  * validate's Ir minus parse's is validation's, parse's minus load's is the
- * parse's. */
+ * parse's. --dump writes the generated corpus to FILE and stops (for
+ * `adexp-parse --validate` on the same messages). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,8 @@ int main(int argc, char **argv)
 {
     int runs = 11;
     size_t corpus = 20000;
-    const char *only = NULL, *valid = "testdata/validate/ifpl-valid.adexp", *file = NULL;
+    const char *only = NULL, *valid = "testdata/validate/ifpl-valid.adexp", *file = NULL,
+               *dump = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
@@ -122,9 +124,12 @@ int main(int argc, char **argv)
             valid = argv[++i];
         else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc)
             file = argv[++i];
+        else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc)
+            dump = argv[++i];
         else {
             fprintf(stderr, "usage: bench_validate [--runs N] [--corpus N] "
-                            "[--only load|parse|validate] [--valid FILE]\n");
+                            "[--only load|parse|validate [--file FILE]] [--valid FILE] "
+                            "[--dump FILE]\n");
             return 2;
         }
     }
@@ -132,6 +137,15 @@ int main(int argc, char **argv)
     size_t gen_len, *offs;
     if (ref_gen_corpus(42, corpus, &gen, &gen_len, &offs) != 0)
         return 1;
+    if (dump) {
+        FILE *f = fopen(dump, "wb");
+        int bad = !f || fwrite(gen, 1, gen_len, f) != gen_len;
+        if (f && fclose(f) != 0)
+            bad = 1;
+        free(gen);
+        free(offs);
+        return bad;
+    }
     if (only) {
         adexp_parser *p = adexp_parser_new(NULL, NULL);
         adexp_arena a;

@@ -9,6 +9,7 @@
 #include "adexp.h"
 #include "batch_internal.h"
 #include "dict.h"
+#include "dict_ids.h"
 #include "dict_ext.h"
 #include "validate_internal.h"
 #include "validate_table.h"
@@ -296,13 +297,14 @@ static inline __attribute__((always_inline)) void visit_structured(walk *w, cons
         check_subfields(w, pl, r, &p);
 }
 
-/* A basic field's value: the fast path, then the reasons out of line. */
+/* A basic field's value (the rule of dictionary entry id): the fast path,
+ * then the reasons out of line. */
 static inline __attribute__((always_inline)) void visit_basic(walk *w, const place *pl,
-                                                             const vrule *r)
+                                                             unsigned id)
 {
     const adexp_field *f = pl->f;
-    if (r->value && !vrule_accepts(r, f->value.ptr, f->value.len))
-        check_value(w, pl, r);
+    if (!vrule_accepts(id, f->value.ptr, f->value.len))
+        check_value(w, pl, &vrules[id]);
 }
 
 /* A field of an extended dictionary (dict_ext_entry's e): where it may be;
@@ -323,7 +325,7 @@ static int visit_extended(walk *w, const place *pl, const dict_entry *e,
     if (e->kind != ADEXP_BASIC)
         visit_all(w, pl->f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
     else if (as != ADEXP_DICT_NONE)      /* a built-in field's value class */
-        visit_basic(w, pl, &vrules[as]);
+        visit_basic(w, pl, as);
     return 0;
 }
 
@@ -351,11 +353,10 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
             }
             if (!visit_extended(w, &pl, e, parent, &p))
                 continue;
-            const vrule *r = &vrules[id];
             if (e->kind != ADEXP_BASIC)
-                visit_structured(w, &pl, r);
+                visit_structured(w, &pl, &vrules[id]);
             else
-                visit_basic(w, &pl, r);
+                visit_basic(w, &pl, id);
             continue;
         }
         if (id >= dict_count) {                /* unknown: its fields only */
@@ -364,7 +365,7 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
             continue;
         }
         const vrule *r = &vrules[id];
-        unsigned wb = r->walk, b = wb & VR_SUB_BIT;
+        unsigned wb = vwalk[id], b = wb & VR_SUB_BIT;
         uint64_t bit = (uint64_t)1 << (b & 63);   /* the same word and bit twice */
         p.w[b >> 6] |= bit;
         if (row ? !(row[b >> 6] & bit) : (wb & VR_SUBFIELD) != 0)
@@ -372,7 +373,7 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
         if (wb & VR_STRUCTURED)
             visit_structured(w, &pl, r);
         else
-            visit_basic(w, &pl, r);
+            visit_basic(w, &pl, id);
     }
     return p;
 }
@@ -396,14 +397,95 @@ static void visit_lax(walk *w, const adexp_field *first, const place *up)
             if (e->kind != ADEXP_BASIC)
                 visit_all(w, f->child, &pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
             else if (as != ADEXP_DICT_NONE)
-                visit_basic(w, &pl, &vrules[as]);
+                visit_basic(w, &pl, as);
             continue;
         }
-        const vrule *r = &vrules[e->id];
         if (e->kind != ADEXP_BASIC)
-            visit_structured(w, &pl, r);
+            visit_structured(w, &pl, &vrules[e->id]);
         else
-            visit_basic(w, &pl, r);
+            visit_basic(w, &pl, e->id);
+    }
+}
+
+/* ------------------------------------------------ the built-in dictionary */
+
+/* With the built-in dictionary (the usual case) the walk reads one word of
+ * vwalk per field; compounds and lists and the rare cases are out of line.
+ * It finds what visit_all finds, in the same order. */
+
+static void visit_compound(walk *w, const place *pl, unsigned id);
+
+/* The fields of the compound or list e (not a list of messages), from
+ * first on; returns the subfields met. */
+static inline __attribute__((always_inline)) present visit_kids(walk *w,
+                                                               const adexp_field *first,
+                                                               const place *up,
+                                                               const dict_entry *e)
+{
+    place pl = {up, NULL, first, e->kind == ADEXP_LIST};
+    const uint64_t *row = e->row;
+    present p = {{0}};
+    for (const adexp_field *f = first; f; f = f->next) {
+        unsigned id = f->dict_id;
+        pl.f = f;
+        if (id >= DICT_COUNT) {                /* unknown: its fields only */
+            if (f->child)
+                visit_lax(w, f->child, &pl);
+            continue;
+        }
+        uint32_t wb = vwalk[id];
+        unsigned b = wb & VR_SUB_BIT;
+        uint64_t bit = (uint64_t)1 << (b & 63);
+        p.w[b >> 6] |= bit;
+        if (!(row[b >> 6] & bit))
+            misplaced(w, &pl, e);
+        if (wb & VR_STRUCTURED)
+            visit_compound(w, &pl, id);
+        else if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len))
+            check_value(w, &pl, &vrules[id]);
+    }
+    return p;
+}
+
+/* A compound or list: its own value, its fields, its subfields' formula. */
+static __attribute__((noinline)) void visit_compound(walk *w, const place *pl, unsigned id)
+{
+    const adexp_field *f = pl->f;
+    const dict_entry *e = &dict_table[id];
+    const vrule *r = &vrules[id];
+    int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
+    if (as_basic)
+        add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
+            "a value where %s wants its subfields", e->keyword);
+    present p = (e->flags & DICT_MSG_LIST) ? visit_all(w, f->child, pl, NULL)
+                                           : visit_kids(w, f->child, pl, e);
+    if (!as_basic && r->presence)
+        check_subfields(w, pl, r, &p);
+}
+
+/* The top-level fields of a message. */
+static void visit_top(walk *w, const adexp_field *first)
+{
+    place pl = {NULL, NULL, first, 0};
+    for (const adexp_field *f = first; f; f = f->next) {
+        unsigned id = f->dict_id;
+        pl.f = f;
+        if (id >= DICT_COUNT) {
+            if (f->child)
+                visit_lax(w, f->child, &pl);
+            continue;
+        }
+        uint32_t wb = vwalk[id];
+        if (wb & (VR_STRUCTURED | VR_SUBFIELD)) {
+            if (wb & VR_SUBFIELD)
+                misplaced(w, &pl, NULL);
+            if (wb & VR_STRUCTURED) {
+                visit_compound(w, &pl, id);
+                continue;
+            }
+        }
+        if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len))
+            check_value(w, &pl, &vrules[id]);
     }
 }
 
@@ -427,6 +509,9 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
     walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
-    visit_all(&w, msg->fields, NULL, NULL);
+    if (out->dictionary)
+        visit_all(&w, msg->fields, NULL, NULL);
+    else
+        visit_top(&w, msg->fields);
     return w.nomem ? ADEXP_E_NOMEM : ADEXP_OK;
 }

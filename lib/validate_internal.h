@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "validate_fast.h"
 #include "validate_table.h"
 
 /* One match's state. */
@@ -24,16 +25,13 @@ int vmatch_run(vmatch *c, unsigned node, const char *s, size_t len, int hooks);
  * else why not. */
 const char *vhook_check(unsigned hook, const char *s, size_t len);
 
-/* The fast path: the value's DFA (ranges included), or the bounds of a
- * text. 1: valid. */
-static inline int vrule_accepts(const vrule *r, const char *s, size_t n)
+/* A value's DFA (ranges included) from its start state. 1: accepted. */
+static inline int vdfa_accepts(unsigned start, const char *s, size_t n)
 {
-    if (r->text_max)
-        return n >= r->text_min && n <= r->text_max && (n == 0 || !memchr(s, '-', n));
     /* no early exit: the dead state 0 stays dead, and a valid value is read
      * to its end anyway; four bytes a turn; st is a row's offset */
     const uint32_t *next = vdfa_next[0];
-    size_t st = (size_t)r->dfa * VDFA_STRIDE, i = 0;
+    size_t st = (size_t)start * VDFA_STRIDE, i = 0;
     for (; i + 4 <= n; i += 4) {
         st = next[st + vdfa_class[(unsigned char)s[i]]];
         st = next[st + vdfa_class[(unsigned char)s[i + 1]]];
@@ -43,6 +41,45 @@ static inline int vrule_accepts(const vrule *r, const char *s, size_t n)
     for (; i < n; i++)
         st = next[st + vdfa_class[(unsigned char)s[i]]];
     return vdfa_accept[st / VDFA_STRIDE];
+}
+
+/* The reference fast path, which the specialised matchers must equal: the
+ * value's DFA, or the bounds of a text. 1: valid (or not checked). */
+static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
+{
+    if (!r->value)
+        return 1;
+    if (r->text_max)
+        return n >= r->text_min && n <= r->text_max && (n == 0 || !memchr(s, '-', n));
+    return vdfa_accepts(r->dfa, s, n);
+}
+
+/* The fast path of dictionary entry id's value, wb its vwalk word: the
+ * specialised matcher of its kind (validate_fast.h), else its DFA. 1:
+ * valid (or not checked). */
+static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsigned id,
+                                                              const char *s, size_t n)
+{
+    unsigned kind = (wb >> VR_KIND_SHIFT) & VR_KIND_MASK;
+    switch (kind) {
+    case VK_NONE:
+        return 1;
+    case VK_DFA:
+        return vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case VK_TEXT:
+        return vf_text(&vrules[id], s, n);
+    case VK_DT12:
+        return vf_dt12(s, n);
+    case VK_FLEVEL:
+        return vf_flevel(s, n);
+    default:
+        return vf_run(wb, kind, s, n);
+    }
+}
+
+static inline int vrule_accepts(unsigned id, const char *s, size_t n)
+{
+    return vwalk_accepts(vwalk[id], id, s, n);
 }
 
 #endif

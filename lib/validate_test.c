@@ -174,8 +174,10 @@ static void agree(const char *kw, unsigned id, const char *s, size_t n)
     int slow = vmatch_run(&m, r->value, s, n, 1);
     if (m.gave_up)
         return;
-    if (vrule_accepts(r, s, n) != slow)
+    if (vrule_ref_accepts(r, s, n) != slow)
         fail_msg("%s '%.*s': DFA says %d, matcher %d", kw, (int)n, s, !slow, slow);
+    if (vrule_accepts(id, s, n) != slow)
+        fail_msg("%s '%.*s': fast path says %d, matcher %d", kw, (int)n, s, !slow, slow);
 }
 
 /* The two implementations of every value rule, the DFA (ranges compiled
@@ -456,6 +458,98 @@ static void lines_back_and_forth(void **state)
     run_free(&r);
 }
 
+/* ---------------------------------------------------------------- fast paths vs DFA */
+
+/* The value at the end of a buffer of its own size's room, so that a read
+ * past it is a read past the allocation (ASan, valgrind). */
+static char *tail;
+enum { TAIL_ROOM = 40 };
+
+static unsigned fast_checked;
+
+static void same(unsigned id, const char *s, size_t n)
+{
+    char *v = tail + TAIL_ROOM - n;
+    memmove(v, s, n);
+    int ref = vrule_ref_accepts(&vrules[id], v, n), fast = vrule_accepts(id, v, n);
+    if (ref != fast)
+        fail_msg("%s '%.*s': fast path says %d, DFA %d", dict_table[id].keyword, (int)n, v,
+                 fast, ref);
+    fast_checked++;
+}
+
+/* Every rule with a specialised matcher (validate_fast.h) accepts exactly
+ * what its DFA accepts: on generated values, each changed at every byte to
+ * bytes at the classes' edges, on random strings of 0 to 20 bytes, and for
+ * the 12-digit date-times on every yymmdd and every hhmmss (digits at most
+ * 19/39 and 29/69/69). */
+static void fast_paths_agree_with_dfa(void **state)
+{
+    (void)state;
+    static const char edges[] = "0123456789/:@AFMSZ[`az-  \t\x7f\x80\xb0\xc1\xd0\xff";
+    tail = malloc(TAIL_ROOM);
+    assert_non_null(tail);
+    unsigned kinds = 0;
+    uint64_t x = 88172645463325252u;
+    for (unsigned id = 0; id < dict_count; id++) {
+        unsigned kind = (vwalk[id] >> VR_KIND_SHIFT) & VR_KIND_MASK;
+        if (kind == VK_NONE || kind == VK_DFA)
+            continue;
+        kinds |= 1u << kind;
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            gen g;
+            memset(&g, 0, sizeof g);
+            g.seed = seed * 7919;
+            generate(&g, vrules[id].value, 0);
+            if (g.overflow || g.n > TAIL_ROOM)
+                continue;
+            same(id, g.buf, g.n);
+            for (size_t i = 0; i < g.n; i++) {
+                char save = g.buf[i];
+                for (size_t k = 0; k < sizeof edges - 1; k++) {
+                    g.buf[i] = edges[k];
+                    same(id, g.buf, g.n);
+                }
+                g.buf[i] = save;
+            }
+        }
+        for (int t = 0; t < 2000; t++) {          /* random strings, edge bytes */
+            char buf[24];
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t n = (size_t)(x % 21);
+            for (size_t i = 0; i < n; i++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                buf[i] = edges[x % (sizeof edges - 1)];
+            }
+            same(id, buf, n);
+        }
+    }
+    /* each kind but VK_NONE and VK_DFA has a rule */
+    assert_int_equal(kinds, (1u << VK_TEXT) | (1u << VK_DT12) | (1u << VK_FLEVEL) |
+                                (1u << VK_ALPHA) | (1u << VK_DIGIT) | (1u << VK_ALNUM));
+    char buf[16];
+    for (int y = 0; y < 100; y++)                 /* ETO: yymmdd, mm < 20, dd < 40 */
+        for (int md = 0; md < 2000; md++) {
+            if (md % 100 >= 40)
+                continue;
+            snprintf(buf, sizeof buf, "%02d%04d235959", y, md);
+            same(DICT_ID_ETO, buf, 12);
+        }
+    for (int t = 0; t < 300000; t++) {            /* ETO: hhmmss, hh < 30, mm, ss < 70 */
+        if (t / 10000 >= 30 || t / 100 % 100 >= 70 || t % 100 >= 70)
+            continue;
+        snprintf(buf, sizeof buf, "240229%06d", t);
+        same(DICT_ID_ETO, buf, 12);
+    }
+    for (int v = 0; v < 100000; v++) {            /* FL: every letter and digits */
+        static const char lead[] = "FASMX0";
+        snprintf(buf, sizeof buf, "%c%0*d", lead[v % 6], v % 2 ? 4 : 3, v / 6 % 10000);
+        same(DICT_ID_FL, buf, strlen(buf));
+    }
+    free(tail);
+    assert_true(fast_checked > 500000);
+}
+
 /* The walk reads an entry's place and kind from its rule: they agree with
  * the dictionary. */
 static void rules_agree_with_dictionary(void **state)
@@ -463,7 +557,7 @@ static void rules_agree_with_dictionary(void **state)
     (void)state;
     for (size_t id = 0; id < dict_count; id++) {
         const dict_entry *e = &dict_table[id];
-        unsigned wb = vrules[id].walk;
+        unsigned wb = vwalk[id];
         assert_int_equal(wb & VR_SUB_BIT, e->sub_bit);
         assert_int_equal(!!(wb & VR_STRUCTURED), e->kind != ADEXP_BASIC);
         assert_int_equal(!!(wb & VR_SUBFIELD),
@@ -531,6 +625,7 @@ int main(void)
         cmocka_unit_test(every_term_valid_and_invalid),
         cmocka_unit_test(hand_picked_terms),
         cmocka_unit_test(dfa_agrees_with_matcher),
+        cmocka_unit_test(fast_paths_agree_with_dfa),
         cmocka_unit_test(valid_ifpl_is_clean),
         cmocka_unit_test(each_bad_value_at_its_field),
         cmocka_unit_test(structure_checks),

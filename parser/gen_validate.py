@@ -617,6 +617,69 @@ def fast_paths(c, rules):
     return fast, tables
 
 
+# Specialised matchers (lib/validate_fast.h) for the most frequent value
+# classes, each the same language as the rule's DFA (validate_test.c checks
+# it on every rule that gets one): kind -> the C name. A run is found in the
+# DFA itself (lo to hi bytes of one class); the others by their expression.
+FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
+              "VK_ALPHA", "VK_DIGIT", "VK_ALNUM"]
+FAST_TREES = {
+    # date ! timehhmm ! seconds: YYMMDDHHMMSS (ETO and alike)
+    repr(("cat", [("ref", "date"), ("ref", "timehhmm"), ("ref", "seconds")])): "VK_DT12",
+    # flightlevel: F or A and 3 digits, S or M and 4 digits
+    repr(("ref", "flightlevel")): "VK_FLEVEL",
+}
+RUN_KINDS = [("VK_ALPHA", "ALPHA"), ("VK_DIGIT", "DIGIT"), ("VK_ALNUM", "ALPHANUM")]
+RUN_MAX = 16                   # lib/validate_fast.h reads at most two words
+
+
+def dfa_run(tables, start):
+    """(kind, lo, hi) if the DFA from start accepts exactly the strings of
+    lo to hi bytes (1 <= lo, hi <= RUN_MAX) of one of RUN_KINDS' classes,
+    else None."""
+    reps = [tables.cls.index(k) for k in range(tables.ncls)]
+    s, seen, accepts, byteset = start, set(), [], None
+    while True:
+        if s in seen:
+            return None
+        seen.add(s)
+        accepts.append(tables.accept[s])
+        row = tables.trans[s]
+        live = {k for k in range(tables.ncls) if row[k]}
+        if not live:
+            break
+        targets = {row[k] for k in live}
+        bs = frozenset(b for b in range(256) if tables.cls[b] in live)
+        if len(targets) != 1 or (byteset is not None and bs != byteset):
+            return None
+        byteset = bs
+        s = targets.pop()
+    hi = len(accepts) - 1
+    lo = accepts.index(True) if True in accepts else None
+    if lo is None or lo < 1 or hi > RUN_MAX or not all(accepts[lo:]):
+        return None
+    for kind, cls in RUN_KINDS:
+        if byteset == frozenset(CLASSES[cls]):
+            return kind, lo, hi
+    return None
+
+
+def fast_kind(rule, fp, tables):
+    """(kind, parameter) of a rule's fast path: the parameter is the DFA's
+    start (VK_DFA) or a run's length bounds, as C."""
+    if rule[3] is None:
+        return "VK_NONE", ""
+    if fp[2]:
+        return "VK_TEXT", ""
+    special = FAST_TREES.get(repr(rule[3]))
+    if special:
+        return special, ""
+    run = dfa_run(tables, fp[0])
+    if run:
+        return run[0], "VR_RUN(%d, %d)" % (run[1], run[2])
+    return "VK_DFA", "%du << VR_PARAM_SHIFT" % fp[0]
+
+
 def entry_rule(e, fields, c):
     if True:
         kw = e["keyword"]
@@ -705,15 +768,24 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
-    uint16_t walk;             /* the entry's facts the walk reads for every
-                                  field: its sub_bit (low byte), VR_STRUCTURED
-                                  (a compound or list), VR_SUBFIELD (a
-                                  subfield or reserved subfield) */
 } vrule;
 
+/* What the walk reads for every field, one word per dictionary entry:
+ * the entry's sub_bit (VR_SUB_BIT), VR_STRUCTURED (a compound or list),
+ * VR_SUBFIELD (a subfield or reserved subfield), the value's fast path
+ * (VR_KIND_SHIFT up: enum vkind) and its parameter (VR_PARAM_SHIFT up: the DFA's
+ * start state, or a run's lowest and highest length, a byte each). */
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
+#define VR_KIND_SHIFT 10
+#define VR_KIND_MASK 0xFu
+#define VR_PARAM_SHIFT 16
+#define VR_RUN(lo, hi) ((uint32_t)(lo) << VR_PARAM_SHIFT | (uint32_t)(hi) << 24)
+enum vkind {
+%s
+};
+extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 
 extern const uint64_t vreq[][4];
 
@@ -742,7 +814,7 @@ extern const vterm vterms[];
 extern const unsigned vterm_count;
 
 #endif
-""" % (SOURCE, hooks, tables.ncls)
+""" % (SOURCE, hooks, ",\n".join("    %s" % k for k in FAST_KINDS), tables.ncls)
 
 
 VDFA_STRIDE = 64               # validate_table.h's: a row of vdfa_next
@@ -813,17 +885,29 @@ def gen_c(c, rules, fast, tables):
             mask_index[key] = len(masks)
             masks.append(key)
         reqs.append(mask_index[key])
+    walks = []
     for i, (e, r, sid, fp, rq) in enumerate(zip(c_entries, rules, syntax_ids, fast, reqs)):
         comment = r[2].replace("*/", "* /")
         if len(comment) > 50:
             comment = comment[:47] + "..."
+        out.append("    {%d, %d, %d, %d, %d, %d, %d},  /* %s: %s */" % (
+            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, e["keyword"], comment))
         walk = "%d" % bits.get(i, gen_dict.SUB_BIT_NONE)
         if e["kind"] != "b":
             walk += " | VR_STRUCTURED"
         if e["level"] in ("subfield", "reserved_subfield"):
             walk += " | VR_SUBFIELD"
-        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s},  /* %s: %s */" % (
-            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, walk, e["keyword"], comment))
+        kind, param = fast_kind(r, fp, tables)
+        walk += " | %s << VR_KIND_SHIFT" % kind
+        if param:
+            walk += " | " + param
+        walks.append("    %s,  /* %s */" % (walk, e["keyword"]))
+    out.append("};")
+    out.append("")
+    out.append("/* By dictionary id: sub_bit, structure, the value's fast path and")
+    out.append(" * its parameter (gen_validate.py's fast_kind). */")
+    out.append("const uint32_t vwalk[DICT_COUNT] = {")
+    out.extend(walks)
     out.append("};")
     out.append("")
     out.append("const uint64_t vreq[][4] = {")

@@ -1589,630 +1589,1259 @@ const char *const vstrings[] = {
  * text length bounds. The comment is the expression the rule came
  * from (corrected). */
 const vrule vrules[DICT_COUNT] = {
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* AABD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* AABT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* AATOT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ACDI: timehhmm */
-    {0, 17, 222, 0, 0, 0, 1, 0 | VR_STRUCTURED},  /* ACNF: (AD RCNF) */
-    {0, 18, 223, 0, 0, 0, 2, 1 | VR_STRUCTURED | VR_SUBFIELD},  /* ACT: FIELDID */
-    {0, 19, 224, 0, 0, 0, 3, 2 | VR_STRUCTURED},  /* AD: ADID */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* ADA: date */
-    {23, 0, 225, 25, 0, 0, 0, 255},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
-    {25, 0, 226, 0, 1, 20, 0, 255},  /* ADARRZ: 1{LIM_CHAR}20 */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* ADD: date */
-    {0, 26, 227, 0, 0, 0, 4, 255 | VR_STRUCTURED},  /* ADDR: FAC */
-    {0, 28, 228, 0, 0, 0, 5, 3 | VR_STRUCTURED | VR_SUBFIELD},  /* ADDRINFO: (NETWORKTYPE FAC) */
-    {30, 0, 229, 30, 0, 0, 0, 4},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {33, 0, 230, 35, 0, 0, 0, 255},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
-    {30, 0, 229, 30, 0, 0, 0, 255},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, 5},  /* ADES: (icaoaerodrome | 'ZZZZ') */
-    {34, 0, 231, 40, 0, 0, 0, 255},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
-    {23, 0, 225, 25, 0, 0, 0, 255},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
-    {0, 37, 232, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
-    {23, 0, 233, 25, 0, 0, 0, 6 | VR_SUBFIELD},  /* ADID: icaoaerodrome | 'ZZZZ' */
-    {38, 0, 234, 0, 1, 50, 0, 7 | VR_SUBFIELD},  /* ADNAME: 1{LIM_CHAR}50 */
-    {41, 0, 235, 45, 0, 0, 0, 255},  /* ADR: 'STARTUP'| 'TAXI' */
-    {45, 0, 236, 56, 0, 0, 0, 8 | VR_SUBFIELD},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
-    {0, 49, 237, 0, 0, 0, 6, 9 | VR_STRUCTURED | VR_SUBFIELD},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
-    {52, 0, 238, 95, 0, 0, 0, 255},  /* AF: "ATN" | "FANS1A" */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* AFCT: timehhmm */
-    {0, 56, 239, 0, 0, 0, 7, 255 | VR_STRUCTURED},  /* AFILDATA: (PTID FL ETO) */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* AFREGULLIST:  */
-    {62, 0, 240, 104, 0, 0, 0, 10 | VR_SUBFIELD},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
-    {67, 0, 241, 107, 0, 0, 0, 11 | VR_SUBFIELD},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
-    {71, 0, 242, 114, 0, 0, 0, 255},  /* AHEAD: (heading | "ZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* AIBT: timehhmm */
-    {0, 74, 243, 0, 0, 0, 8, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* AIN: (ARCID NUM) */
-    {0, 78, 244, 0, 0, 0, 9, 12 | VR_STRUCTURED | VR_SUBFIELD},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
-    {0, 81, 245, 0, 0, 0, 10, 13 | VR_STRUCTURED | VR_SUBFIELD},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
-    {83, 0, 246, 122, 0, 0, 0, 14 | VR_SUBFIELD},  /* AIRSPDES: 3 { ALPHANUM }12 */
-    {0, 72, 247, 0, 0, 0, 11, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* AITTT: ARCID */
-    {87, 0, 248, 135, 0, 0, 0, 255},  /* ALDT: (timeyyyymmddhhmmss) */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ALTNZ:  */
-    {23, 0, 225, 25, 0, 0, 0, 255},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, 255},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* AMANTIME: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, 255},  /* AOARCID: 3{ALPHA}3 */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* AOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* AOBT: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, 255},  /* AOOPR: 3{ALPHA}3 */
-    {91, 0, 250, 169, 0, 0, 0, 15 | VR_SUBFIELD},  /* AOPRIO: 'YES' | 'NO' */
-    {92, 0, 251, 174, 0, 0, 0, 255},  /* APPLIPT: point */
-    {95, 0, 252, 180, 0, 0, 0, 16 | VR_SUBFIELD},  /* APPNAME: 'ADS' | 'ATC' */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* APPTOT: timehhmm */
-    {96, 0, 253, 185, 0, 0, 0, 255},  /* APPTYP: 1{ALPHANUM}1 */
-    {98, 0, 254, 187, 0, 0, 0, 17 | VR_SUBFIELD},  /* APPVERSION: 2{ '00' | '01'}2 */
-    {101, 0, 255, 192, 0, 0, 0, 255},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
-    {102, 0, 256, 201, 0, 0, 0, 18},  /* ARCID: aircraftid */
-    {103, 0, 257, 209, 0, 0, 0, 255},  /* ARCIDAO: 1{ALPHANUM}11 */
-    {104, 0, 258, 221, 0, 0, 0, 19},  /* ARCIDATC: 8{DIGIT}8 */
-    {107, 0, 259, 230, 0, 0, 0, 255},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
-    {102, 0, 256, 201, 0, 0, 0, 255},  /* ARCIDOLD: aircraftid */
-    {110, 0, 260, 238, 0, 0, 0, 255},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ARDI: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ARDT: timehhmm */
-    {115, 0, 261, 243, 0, 0, 0, 255},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
-    {119, 0, 262, 253, 0, 0, 0, 255},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {2, 0, 263, 259, 0, 0, 0, 255},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
-    {87, 0, 248, 135, 0, 0, 0, 255},  /* ASAT: (timeyyyymmddhhmmss) */
-    {0, 122, 264, 0, 0, 0, 12, 20 | VR_STRUCTURED | VR_SUBFIELD},  /* ASP: (AIRSPDES ETI XTI) */
-    {128, 0, 265, 262, 0, 0, 0, 255},  /* ASPEED: (spd | machnumber | "ZZZ") */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ASPLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ASRT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATA: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATD: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATFMDELAY: timehhmm */
-    {0, 129, 266, 0, 0, 0, 13, 21 | VR_STRUCTURED | VR_SUBFIELD},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
-    {130, 0, 267, 270, 0, 0, 0, 255},  /* ATIS: 1{ALPHA}1 */
-    {0, 135, 268, 0, 0, 0, 14, 255 | VR_STRUCTURED},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATOT: timehhmm */
-    {136, 0, 269, 272, 0, 0, 0, 255},  /* ATSRT: atsroute point point */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ATTOT: timehhmm */
-    {138, 0, 270, 292, 0, 0, 0, 255},  /* AUTFL1: fl3 */
-    {138, 0, 270, 292, 0, 0, 0, 255},  /* AUTFL2: fl3 */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* AUTOMSG:  */
-    {91, 0, 271, 169, 0, 0, 0, 255},  /* AVAIL: 'YES'|'NO' */
-    {147, 0, 272, 297, 0, 0, 0, 255},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
-    {0, 0, 0, 0, 0, 0, 0, 255},  /* BEGIN:  */
-    {0, 151, 273, 0, 0, 0, 15, 22 | VR_STRUCTURED | VR_SUBFIELD},  /* BKCHG: (FLIMP FLMIN FLMAX) */
-    {152, 0, 274, 300, 0, 0, 0, 255},  /* BKROW: 1{DIGIT}2 */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* BKT: datetime */
-    {0, 156, 276, 0, 0, 0, 16, 23 | VR_STRUCTURED | VR_SUBFIELD},  /* BKTCHG: (DELTA1 DELTA2) */
-    {157, 0, 277, 326, 0, 0, 0, 24 | VR_SUBFIELD},  /* BRNG: refbearing */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CASSADDR:  */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* CDA: date */
-    {203, 0, 278, 332, 0, 0, 0, 255},  /* CEQPT: aidequipment */
-    {0, 54, 279, 0, 0, 0, 17, 255 | VR_STRUCTURED},  /* CFL: FL */
-    {0, 151, 273, 0, 0, 0, 15, 25 | VR_STRUCTURED | VR_SUBFIELD},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
-    {212, 0, 280, 337, 0, 0, 0, 255},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
-    {0, 213, 281, 0, 0, 0, 18, 26 | VR_STRUCTURED | VR_SUBFIELD},  /* CMLTSP: HEXADDR */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* COBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* COBT: timehhmm */
-    {217, 0, 282, 354, 0, 0, 0, 27 | VR_SUBFIELD},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 28 | VR_SUBFIELD},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 29 | VR_SUBFIELD},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, 30 | VR_SUBFIELD},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {91, 0, 271, 169, 0, 0, 0, 255},  /* CODETR: 'YES'|'NO' */
-    {38, 0, 283, 0, 1, 50, 0, 255},  /* COM: 1 {LIM_CHAR} 50 */
-    {114, 0, 284, 0, 1, 65535, 0, 255},  /* COMMENT: 1 { LIM_CHAR } */
-    {218, 0, 285, 0, 1, 30, 0, 255},  /* CONDID: 1 {LIM_CHAR} 30 */
-    {219, 0, 286, 360, 0, 0, 0, 31 | VR_SUBFIELD},  /* CONDITION: 2 {ALPHA} 20 */
-    {220, 0, 287, 381, 0, 0, 0, 255},  /* CONFID: 1{DIGIT}5 */
-    {0, 221, 288, 0, 0, 0, 19, 255 | VR_STRUCTURED},  /* CONFL: EOPOS */
-    {0, 226, 289, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* COORDATA: (PTID (TO | STO) TFL) */
-    {236, 0, 290, 387, 0, 0, 0, 32 | VR_SUBFIELD},  /* COORPT: coordpoints */
-    {92, 0, 251, 174, 0, 0, 0, 255},  /* COP: point */
-    {0, 238, 291, 0, 0, 0, 20, 33 | VR_STRUCTURED | VR_SUBFIELD},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
-    {45, 0, 292, 56, 0, 0, 0, 34 | VR_SUBFIELD},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {243, 0, 293, 392, 0, 0, 0, 35 | VR_SUBFIELD},  /* CRFL1: flightlevel */
-    {245, 0, 294, 398, 0, 0, 0, 36 | VR_SUBFIELD},  /* CRFL2: (flightlevel | "PLUS") */
-    {127, 0, 295, 407, 0, 0, 0, 37 | VR_SUBFIELD},  /* CRMACH: machnumber */
-    {0, 251, 296, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {252, 0, 297, 412, 0, 0, 0, 255},  /* CRSPD: 1{DIGIT}4 */
-    {125, 0, 298, 417, 0, 0, 0, 38 | VR_SUBFIELD},  /* CRSPEED: spd */
-    {0, 253, 299, 0, 0, 0, 21, 255 | VR_STRUCTURED},  /* CSTAT: STATID */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* CTA: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, 39 | VR_SUBFIELD},  /* CTDEST: centreidentification */
-    {14, 0, 221, 19, 0, 0, 0, 40 | VR_SUBFIELD},  /* CTO: timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* CTOD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* CTOT: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, 255},  /* CTRIPE: centreidentification */
-    {255, 0, 301, 428, 0, 0, 0, 41},  /* CTROW: 1{DIGIT}1 */
-    {254, 0, 300, 423, 0, 0, 0, 255},  /* CTSRC: centreidentification */
-    {258, 0, 302, 430, 0, 0, 0, 255},  /* CTXTCT: 'OPE' | 'TST' */
-    {264, 0, 303, 436, 0, 0, 0, 255},  /* CTXTFDPS: contextfdpsid */
-    {268, 0, 304, 452, 0, 0, 0, 255},  /* CTXTPOS: contextphidiasid */
-    {138, 0, 270, 292, 0, 0, 0, 255},  /* CURFL: fl3 */
-    {0, 272, 305, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* CURPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* CURPOST: datetime */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* CURPTT: datetime */
-    {152, 0, 274, 300, 0, 0, 0, 255},  /* CURPTX: 1{DIGIT}2 */
-    {38, 0, 306, 463, 0, 0, 0, 255},  /* DAT: datalink */
-    {279, 0, 307, 514, 0, 0, 0, 42},  /* DAYS: numdays */
-    {282, 0, 308, 522, 0, 0, 0, 255},  /* DAYSK: (numdays | numdayswldcrd) */
-    {279, 0, 307, 514, 0, 0, 0, 255},  /* DAYSOLD: numdays */
-    {21, 0, 309, 530, 0, 0, 0, 255},  /* DCATCID: icaoaerodrome */
-    {287, 0, 310, 535, 0, 0, 0, 255},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {287, 0, 310, 535, 0, 0, 0, 255},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {290, 0, 311, 568, 0, 0, 0, 255},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
-    {291, 0, 312, 579, 0, 0, 0, 255},  /* DCDT: datetime ! seconds */
-    {292, 0, 313, 604, 0, 0, 0, 255},  /* DCID: 1{DIGIT}3 */
-    {293, 0, 314, 608, 0, 0, 0, 255},  /* DCMTYP: 1{ALPHA}3 */
-    {294, 0, 315, 612, 0, 0, 0, 255},  /* DCREF: 1{ALPHANUM}5 */
-    {295, 0, 316, 0, 1, 80, 0, 255},  /* DCRMK: 1{LIM_CHAR}80 */
-    {300, 0, 317, 618, 0, 0, 0, 255},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
-    {303, 0, 318, 688, 0, 0, 0, 255},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
-    {304, 0, 319, 720, 0, 0, 0, 255},  /* DCT: point point */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* DEACT: timehhmm */
-    {11, 0, 320, 732, 0, 0, 0, 255},  /* DEICE: '0'| '1'| '2' */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* DELAY: timehhmm */
-    {305, 0, 321, 734, 0, 0, 0, 255},  /* DELCODE: 1{ALPHANUM}20 */
-    {86, 0, 322, 755, 0, 0, 0, 43 | VR_SUBFIELD},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {86, 0, 322, 755, 0, 0, 0, 44 | VR_SUBFIELD},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {252, 0, 297, 412, 0, 0, 0, 45 | VR_SUBFIELD},  /* DELTSP1: 1{DIGIT}4 */
-    {252, 0, 297, 412, 0, 0, 0, 46 | VR_SUBFIELD},  /* DELTSP2: 1{DIGIT}4 */
-    {119, 0, 262, 253, 0, 0, 0, 255},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {114, 0, 323, 0, 1, 65535, 0, 255},  /* DEPSTATUS: 1 {LIM_CHAR} */
-    {0, 307, 324, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* DEPZ: (ADNAME | PTID) */
-    {114, 0, 323, 0, 1, 65535, 0, 255},  /* DESC: 1 {LIM_CHAR} */
-    {0, 310, 325, 0, 0, 0, 22, 47 | VR_STRUCTURED | VR_SUBFIELD},  /* DESTID: (CTDEST SECRIP) */
-    {0, 307, 324, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* DESTZ: (ADNAME | PTID) */
-    {291, 0, 312, 579, 0, 0, 0, 255},  /* DFDPSID: datetime ! seconds */
-    {292, 0, 326, 604, 0, 0, 0, 48 | VR_SUBFIELD},  /* DISTNC: 1{ DIGIT }3 */
-    {312, 0, 327, 758, 0, 0, 0, 255},  /* DLE: point timehhmm_elapsed */
-    {313, 0, 328, 769, 0, 0, 0, 255},  /* DOUBID: 1{ALPHANUM}2 */
-    {319, 0, 329, 772, 0, 0, 0, 255},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* ECURPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* EDA: date */
-    {321, 0, 330, 792, 0, 0, 0, 49 | VR_SUBFIELD},  /* EDTO: datetime|"WT" */
-    {322, 0, 331, 816, 0, 0, 0, 255},  /* EETFIR: firindicator timehhmm_elapsed */
-    {0, 324, 332, 0, 0, 0, 23, 255 | VR_STRUCTURED},  /* EETLAT: (LATTD TIME) */
-    {0, 325, 333, 0, 0, 0, 24, 255 | VR_STRUCTURED},  /* EETLONG: (LONGTD TIME) */
-    {312, 0, 327, 758, 0, 0, 0, 255},  /* EETPT: point timehhmm_elapsed */
-    {243, 0, 293, 392, 0, 0, 0, 255 | VR_SUBFIELD},  /* EFL: flightlevel */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* ELASTPTT: datetime */
-    {326, 0, 334, 826, 0, 0, 0, 255},  /* ELDT: date ! timehhmm ! seconds */
-    {0, 0, 0, 0, 0, 0, 0, 255},  /* END:  */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENDHLDT: datetime */
-    {327, 0, 335, 851, 0, 0, 0, 50 | VR_SUBFIELD},  /* ENDREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 255},  /* ENDTIME: day ! timehhmm */
-    {341, 0, 337, 861, 0, 0, 0, 51},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
-    {0, 343, 338, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENTRYT: datetime */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* ENXTPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 52},  /* EOBD: date */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* EOBDK: date */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* EOBDOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, 53},  /* EOBDT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, 54},  /* EOBT: timehhmm */
-    {345, 0, 339, 864, 0, 0, 0, 255},  /* EOBTK: (timehhmm | timewldcrd) */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* EOBTOLD: timehhmm */
-    {346, 0, 340, 869, 0, 0, 0, 55 | VR_SUBFIELD},  /* EOID: eoidentification */
-    {0, 347, 341, 0, 0, 0, 25, 56 | VR_STRUCTURED | VR_SUBFIELD},  /* EOLIST: EOID */
-    {0, 348, 342, 0, 0, 0, 26, 57 | VR_STRUCTURED | VR_SUBFIELD},  /* EOPOS: POSID */
-    {346, 0, 340, 869, 0, 0, 0, 255},  /* EOSRC: eoidentification */
-    {0, 351, 343, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* EQCST: (EQPT | SUREQPT) */
-    {358, 0, 344, 876, 0, 0, 0, 58 | VR_SUBFIELD},  /* EQPT: eqptcode ! '/' ! eqptstatus */
-    {359, 0, 345, 886, 0, 0, 0, 255},  /* ERRFIELD: fieldid */
-    {361, 0, 346, 888, 0, 0, 0, 255},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* ESPFL: flightlevel */
-    {0, 362, 347, 0, 0, 0, 7, 255 | VR_STRUCTURED},  /* ESTDATA: (PTID ETO FL) */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ETA: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, 59 | VR_SUBFIELD},  /* ETI: datetime ! seconds */
-    {87, 0, 248, 135, 0, 0, 0, 255},  /* ETIME: (timeyyyymmddhhmmss) */
-    {326, 0, 334, 826, 0, 0, 0, 60 | VR_SUBFIELD},  /* ETO: date ! timehhmm ! seconds */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* ETOD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* ETOT: timehhmm */
-    {364, 0, 348, 890, 0, 0, 0, 255},  /* ETRFL: flightlevel|flighttendancy */
-    {365, 0, 349, 0, 1, 10, 0, 255},  /* ETYPE: 1{LIM_CHAR}10 */
-    {367, 0, 350, 897, 0, 0, 0, 255},  /* EUR: eurflightplanstatus */
-    {393, 0, 351, 907, 0, 0, 0, 255},  /* EVENT: eventtype | sendingreason */
-    {398, 0, 352, 953, 0, 0, 0, 255},  /* EVENTCLASS: atfmreasonclass */
-    {0, 404, 353, 0, 0, 0, 27, 61 | VR_STRUCTURED | VR_SUBFIELD},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* EXTADDR:  */
-    {218, 0, 354, 0, 1, 30, 0, 62 | VR_SUBFIELD},  /* FAC: 1{ LIM_CHAR }30 */
-    {0, 407, 355, 0, 0, 0, 28, 255 | VR_STRUCTURED},  /* FANSLOGON: (APPNAME APPVERSION) */
-    {0, 0, 0, 0, 0, 0, 0, 63 | VR_STRUCTURED | VR_SUBFIELD},  /* FIELDID:  */
-    {0, 0, 356, 0, 0, 0, 0, 255},  /* FILRTE: {LIM_CHAR} */
-    {327, 0, 336, 851, 0, 0, 0, 255},  /* FILTIM: day ! timehhmm */
-    {417, 0, 357, 961, 0, 0, 0, 64 | VR_SUBFIELD},  /* FIR: 7{ ALPHA }7 */
-    {294, 0, 358, 969, 0, 0, 0, 65},  /* FIRSTPID: pointcautra */
-    {91, 0, 250, 169, 0, 0, 0, 66 | VR_SUBFIELD},  /* FIXTIME: 'YES' | 'NO' */
-    {243, 0, 293, 392, 0, 0, 0, 67 | VR_SUBFIELD},  /* FL: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 68 | VR_SUBFIELD},  /* FLB: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 255 | VR_STRUCTURED},  /* FLBAND: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* FLBK: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 69 | VR_STRUCTURED | VR_SUBFIELD},  /* FLBLOCK: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, 70 | VR_SUBFIELD},  /* FLIMP: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 71 | VR_SUBFIELD},  /* FLMAX: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, 72 | VR_SUBFIELD},  /* FLMIN: flightlevel */
-    {0, 422, 360, 0, 0, 0, 29, 73 | VR_STRUCTURED | VR_SUBFIELD},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
-    {0, 423, 361, 0, 0, 0, 30, 74 | VR_STRUCTURED | VR_SUBFIELD},  /* FLOWLST: FLOW */
-    {424, 0, 362, 975, 0, 0, 0, 75 | VR_SUBFIELD},  /* FLOWRATE: 3{LIM_CHAR}7 */
-    {429, 0, 363, 983, 0, 0, 0, 76 | VR_SUBFIELD},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
-    {430, 0, 364, 987, 0, 0, 0, 255},  /* FLTRUL: flightrule */
-    {431, 0, 365, 989, 0, 0, 0, 255},  /* FLTSRC: 'F' | 'M' | 'A' */
-    {440, 0, 366, 991, 0, 0, 0, 255},  /* FLTSTATE: atfmflightstate */
-    {441, 0, 367, 997, 0, 0, 0, 255},  /* FLTTYP: flighttype */
-    {21, 0, 368, 999, 0, 0, 0, 77},  /* FMP: 4{ ALPHA }4 */
-    {0, 444, 369, 0, 0, 0, 31, 255 | VR_STRUCTURED},  /* FMPLIST: (FMP REGLIST) */
-    {291, 0, 370, 579, 0, 0, 0, 255},  /* FPBASEID: datetime!seconds */
-    {449, 0, 371, 1004, 0, 0, 0, 255},  /* FPCTST: fpcentrestate */
-    {0, 454, 372, 0, 0, 0, 32, 78 | VR_STRUCTURED | VR_SUBFIELD},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
-    {0, 455, 373, 0, 0, 0, 33, 255 | VR_STRUCTURED},  /* FPKWL: FPIDENT */
-    {456, 0, 374, 1023, 0, 0, 0, 255},  /* FPLCAT: "T" | "E" | "S" | "I" */
-    {0, 457, 375, 0, 0, 0, 34, 255 | VR_STRUCTURED},  /* FPLIST: FPSUM */
-    {0, 463, 376, 0, 0, 0, 35, 79 | VR_STRUCTURED | VR_SUBFIELD},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
-    {0, 464, 377, 0, 0, 0, 36, 255 | VR_STRUCTURED},  /* FPLLIST: FPLLGR */
-    {255, 0, 301, 428, 0, 0, 0, 255},  /* FPLNB: 1{DIGIT}1 */
-    {465, 0, 378, 1025, 0, 0, 0, 255},  /* FPLSTAT: "T" | "C" */
-    {466, 0, 379, 0, 1, 8, 0, 255},  /* FPRMK: 1{LIM_CHAR}8 */
-    {476, 0, 380, 1027, 0, 0, 0, 255},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
-    {0, 479, 381, 0, 0, 0, 37, 80 | VR_STRUCTURED | VR_SUBFIELD},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
-    {0, 455, 373, 0, 0, 0, 33, 255 | VR_STRUCTURED},  /* FPUNKL: FPIDENT */
-    {0, 480, 382, 0, 0, 0, 38, 255 | VR_STRUCTURED},  /* FREETXT: TXT */
-    {481, 0, 383, 1045, 0, 0, 0, 255},  /* FREQ: rtf */
-    {327, 0, 335, 851, 0, 0, 0, 81 | VR_SUBFIELD},  /* FROM: day!timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, 82 | VR_SUBFIELD},  /* FROMPOS: 1 {ALPHANUM} 15 */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* FSTDAY: date */
-    {483, 0, 385, 1068, 0, 0, 0, 255},  /* FTXID: 1{ALPHANUM}14 */
-    {484, 0, 386, 1083, 0, 0, 0, 255},  /* FTXNAME: 1{ALPHANUM}4 */
-    {152, 0, 274, 300, 0, 0, 0, 255},  /* FTXNUM: 1{DIGIT}2 */
-    {0, 0, 356, 0, 0, 0, 0, 255},  /* FURTHRTE: {LIM_CHAR} */
-    {0, 486, 387, 0, 0, 0, 39, 255 | VR_STRUCTURED},  /* GEO: (GEOID LATTD LONGTD) */
-    {488, 0, 388, 1088, 0, 0, 0, 83 | VR_SUBFIELD},  /* GEOID: geoname */
-    {489, 0, 389, 1094, 0, 0, 0, 255},  /* GMEPT: 1{ALPHANUM}30 */
-    {489, 0, 389, 1094, 0, 0, 0, 255},  /* GMSPT: 1{ALPHANUM}30 */
-    {252, 0, 297, 412, 0, 0, 0, 255},  /* GRSPD: 1{DIGIT}4 */
-    {45, 0, 292, 56, 0, 0, 0, 84 | VR_SUBFIELD},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {152, 0, 274, 300, 0, 0, 0, 255},  /* HLDBKRW: 1{DIGIT}2 */
-    {484, 0, 386, 1083, 0, 0, 0, 255},  /* HOV: 1{ALPHANUM}4 */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* HOVTM: timehhmm */
-    {346, 0, 390, 1125, 0, 0, 0, 255},  /* ICEZ: 1{ALPHANUM}6 */
-    {490, 0, 391, 1132, 0, 0, 0, 255},  /* ICING: 1{ALPHA}8 */
-    {504, 0, 392, 1141, 0, 0, 0, 255},  /* IFP: ifpvalue */
-    {0, 505, 393, 0, 0, 0, 40, 255 | VR_STRUCTURED},  /* IFPDLIST: IFPDLONG */
-    {0, 0, 0, 0, 0, 0, 0, 85 | VR_STRUCTURED | VR_SUBFIELD},  /* IFPDLONG:  */
-    {0, 506, 394, 0, 0, 0, 41, 255 | VR_STRUCTURED},  /* IFPDSLIST: IFPDSUM */
-    {0, 508, 395, 0, 0, 0, 42, 86 | VR_STRUCTURED | VR_SUBFIELD},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
-    {510, 0, 396, 1196, 0, 0, 0, 87},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
-    {511, 0, 397, 1207, 0, 0, 0, 255},  /* IFPSMOD: fieldid modifind */
-    {359, 0, 398, 1211, 0, 0, 0, 255},  /* IFPURESP: ifpuid */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* IGNORE:  */
-    {516, 0, 399, 1213, 0, 0, 0, 88 | VR_SUBFIELD},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
-    {517, 0, 400, 1222, 0, 0, 0, 255},  /* INDSTIP: 'STIP' */
-    {255, 0, 301, 428, 0, 0, 0, 255},  /* INITID: 1{DIGIT}1 */
-    {518, 0, 401, 1227, 0, 0, 0, 255},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* IOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* IOBT: timehhmm */
-    {523, 0, 402, 1234, 0, 0, 0, 255},  /* IRULES: rulechg flighttypechg ifpsprocess */
-    {0, 0, 0, 0, 0, 0, 0, 89 | VR_STRUCTURED},  /* LACDR:  */
-    {0, 271, 403, 0, 0, 0, 43, 90 | VR_STRUCTURED | VR_SUBFIELD},  /* LALG: (LATTD LONGTD) */
-    {0, 524, 404, 0, 0, 0, 44, 255 | VR_STRUCTURED},  /* LALGLIST: LALG */
-    {525, 0, 405, 1252, 0, 0, 0, 255},  /* LANG: '?' */
-    {68, 0, 406, 1254, 0, 0, 0, 91 | VR_SUBFIELD},  /* LASTNUM: 3{DIGIT}3 */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* LASTRADT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, 92 | VR_STRUCTURED},  /* LATSA:  */
-    {527, 0, 407, 1258, 0, 0, 0, 93 | VR_SUBFIELD},  /* LATTD: latitudelong ! latitudeside */
-    {0, 0, 0, 0, 0, 0, 0, 94 | VR_STRUCTURED},  /* LCATSRTE:  */
-    {0, 536, 408, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
-    {96, 0, 253, 185, 0, 0, 0, 255},  /* LIGHTS: 1{ALPHANUM}1 */
-    {540, 0, 409, 1271, 0, 0, 0, 95 | VR_SUBFIELD},  /* LONGTD: longitudelong ! longitudeside */
-    {0, 0, 0, 0, 0, 0, 0, 96 | VR_STRUCTURED},  /* LRAR:  */
-    {0, 0, 0, 0, 0, 0, 0, 97 | VR_STRUCTURED},  /* LRCA:  */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* LSTDAY: date */
-    {542, 0, 410, 1286, 0, 0, 0, 255},  /* MACH: machnumber [ point ] */
-    {91, 0, 271, 169, 0, 0, 0, 255},  /* MAINT: 'YES'|'NO' */
-    {544, 0, 411, 1297, 0, 0, 0, 255},  /* MESVALPERIOD: fulldatetime fulldatetime */
-    {92, 0, 251, 174, 0, 0, 0, 255},  /* MFX: point */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* MINLINEUP: timehhmm */
-    {0, 18, 223, 0, 0, 0, 2, 98 | VR_STRUCTURED | VR_SUBFIELD},  /* MOD: FIELDID */
-    {545, 0, 412, 1353, 0, 0, 0, 255},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* MODEC: flightlevel */
-    {548, 0, 413, 1359, 0, 0, 0, 255},  /* MODELTYP: atfmmodeltype */
-    {0, 18, 223, 0, 0, 0, 2, 99 | VR_STRUCTURED | VR_SUBFIELD},  /* MODH: FIELDID */
-    {292, 0, 326, 604, 0, 0, 0, 255},  /* MODIFNB: 1{ DIGIT }3 */
-    {0, 0, 414, 0, 0, 0, 0, 255},  /* MSGBODY: 1{CHARACTER} */
-    {291, 0, 312, 579, 0, 0, 0, 255},  /* MSGCT: datetime ! seconds */
-    {0, 552, 415, 0, 0, 0, 45, 255 | VR_STRUCTURED},  /* MSGREF: (SENDER RECVR SEQNUM) */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* MSGSUM:  */
-    {0, 0, 416, 0, 0, 0, 0, 255},  /* MSGTXT: icaomsg */
-    {553, 0, 417, 1366, 0, 0, 0, 255},  /* MSGTYP: titleid */
-    {0, 18, 223, 0, 0, 0, 2, 100 | VR_STRUCTURED | VR_SUBFIELD},  /* MVT: FIELDID */
-    {130, 0, 267, 270, 0, 0, 0, 255},  /* NAT: 1{ALPHA}1 */
-    {38, 0, 283, 0, 1, 50, 0, 255},  /* NAV: 1 {LIM_CHAR} 50 */
-    {152, 0, 418, 300, 0, 0, 0, 255},  /* NBARC: 1{ DIGIT }2 */
-    {292, 0, 326, 604, 0, 0, 0, 255},  /* NBRFPD: 1{ DIGIT }3 */
-    {554, 0, 419, 1377, 0, 0, 0, 101 | VR_SUBFIELD},  /* NETWORKTYPE: 2{ALPHANUM}10 */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWCTOT: timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 255},  /* NEWENDTIME: day ! timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* NEWEOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWEOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* NEWPTOT: timehhmm */
-    {0, 0, 420, 0, 0, 0, 0, 255},  /* NEWRTE: { LIM_CHAR } */
-    {327, 0, 336, 851, 0, 0, 0, 255},  /* NEWSTARTTIME: day ! timehhmm */
-    {545, 0, 421, 1353, 0, 0, 0, 255},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
-    {556, 0, 422, 1388, 0, 0, 0, 255},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
-    {68, 0, 406, 1254, 0, 0, 0, 102 | VR_SUBFIELD},  /* NUM: 3{DIGIT}3 */
-    {21, 0, 309, 530, 0, 0, 0, 255},  /* NXTFIR: icaoaerodrome */
-    {0, 272, 305, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* NXTPOST: datetime */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* OCLFL: flightlevel */
-    {0, 0, 423, 0, 0, 0, 0, 255},  /* OLDMSG: { CHARACTER } */
-    {114, 0, 284, 0, 1, 65535, 0, 255},  /* OPR: 1 { LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* OPRFL: flightlevel */
-    {0, 557, 424, 0, 0, 0, 46, 255 | VR_STRUCTURED},  /* OPRMK: RMKTXT */
-    {25, 0, 226, 0, 1, 20, 0, 255},  /* OPRMKCT: 1{LIM_CHAR}20 */
-    {553, 0, 417, 1366, 0, 0, 0, 255},  /* ORGMSG: titleid */
-    {218, 0, 425, 0, 1, 30, 0, 103},  /* ORGN: 1{LIM_CHAR}30 */
-    {558, 0, 426, 1396, 0, 0, 0, 255},  /* ORGNID: originatorid */
-    {0, 0, 420, 0, 0, 0, 0, 255},  /* ORGRTE: { LIM_CHAR } */
-    {91, 0, 271, 169, 0, 0, 0, 255},  /* ORIENTED: 'YES'|'NO' */
-    {0, 559, 427, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* ORIGINDT: datetime */
-    {0, 561, 428, 0, 0, 0, 47, 255 | VR_STRUCTURED},  /* PART: (NUM LASTNUM) */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* PASSIVE: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* PBG: timehhmm */
-    {587, 0, 429, 1407, 0, 0, 0, 255},  /* PBN: pbncode */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* PBR: timehhmm */
-    {424, 0, 362, 975, 0, 0, 0, 104 | VR_SUBFIELD},  /* PENRATE: 3{LIM_CHAR}7 */
-    {590, 0, 430, 1448, 0, 0, 0, 255},  /* PER: performancecategory */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* PFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 105 | VR_STRUCTURED | VR_SUBFIELD},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
-    {593, 0, 431, 1450, 0, 0, 0, 106 | VR_SUBFIELD},  /* PFLT: flightlevel!('NA'|NIL) */
-    {0, 598, 432, 0, 0, 0, 48, 255 | VR_STRUCTURED},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
-    {252, 0, 297, 412, 0, 0, 0, 255},  /* PISTID: 1{DIGIT}4 */
-    {108, 0, 433, 1458, 0, 0, 0, 107 | VR_SUBFIELD},  /* PKA: 1{ALPHANUM}3 */
-    {0, 599, 434, 0, 0, 0, 49, 255 | VR_STRUCTURED},  /* PKARR: PKATT */
-    {91, 0, 250, 169, 0, 0, 0, 108 | VR_SUBFIELD},  /* PKATT: 'YES' | 'NO' */
-    {108, 0, 433, 1458, 0, 0, 0, 109 | VR_SUBFIELD},  /* PKC: 1{ALPHANUM}3 */
-    {108, 0, 433, 1458, 0, 0, 0, 255},  /* PKDEP: 1{ALPHANUM}3 */
-    {0, 604, 435, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
-    {124, 0, 436, 1462, 0, 0, 0, 110},  /* PLNID: 4{DIGIT}4 */
-    {124, 0, 436, 1462, 0, 0, 0, 255},  /* PLNOLD: 4{DIGIT}4 */
-    {605, 0, 437, 1467, 0, 0, 0, 255},  /* PNTSECTOR: 1{ALPHANUM}8 */
-    {294, 0, 358, 969, 0, 0, 0, 111 | VR_SUBFIELD},  /* POINTID: pointcautra */
-    {346, 0, 438, 1476, 0, 0, 0, 112 | VR_SUBFIELD},  /* POSID: positionidentification */
-    {0, 600, 439, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* POSITION: (ADID | PTID) */
-    {611, 0, 440, 1483, 0, 0, 0, 255},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
-    {0, 0, 441, 0, 0, 0, 0, 113 | VR_SUBFIELD},  /* POSTPROCTXT: adexpmsg */
-    {0, 0, 441, 0, 0, 0, 0, 114 | VR_SUBFIELD},  /* PREPROCTXT: adexpmsg */
-    {102, 0, 256, 201, 0, 0, 0, 255},  /* PREVARCID: aircraftid */
-    {545, 0, 442, 1353, 0, 0, 0, 255},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
-    {489, 0, 389, 1094, 0, 0, 0, 255},  /* PROCEDURE: 1{ALPHANUM}30 */
-    {0, 225, 443, 0, 0, 0, 50, 255 | VR_STRUCTURED},  /* PROPFL: TFL */
-    {612, 0, 444, 1493, 0, 0, 0, 255 | VR_SUBFIELD},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {612, 0, 444, 1493, 0, 0, 0, 255 | VR_SUBFIELD},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {0, 53, 445, 0, 0, 0, 51, 115 | VR_STRUCTURED | VR_SUBFIELD},  /* PT: PTID */
-    {0, 614, 446, 0, 0, 0, 52, 116 | VR_STRUCTURED | VR_SUBFIELD},  /* PTC: (PTCID EDTO) */
-    {615, 0, 447, 1497, 0, 0, 0, 117 | VR_SUBFIELD},  /* PTCID: pointcautra|geoname */
-    {0, 616, 448, 0, 0, 0, 0, 118 | VR_STRUCTURED | VR_SUBFIELD},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {206, 0, 449, 1503, 0, 0, 0, 119 | VR_SUBFIELD},  /* PTFLTRUL: 'VFR' | 'IFR' */
-    {92, 0, 251, 174, 0, 0, 0, 120 | VR_SUBFIELD},  /* PTID: point */
-    {127, 0, 295, 407, 0, 0, 0, 121 | VR_SUBFIELD},  /* PTMACH: machnumber */
-    {209, 0, 450, 1507, 0, 0, 0, 122 | VR_SUBFIELD},  /* PTMILRUL: 'OAT' | 'GAT' */
-    {152, 0, 274, 300, 0, 0, 0, 255},  /* PTNB: 1{DIGIT}2 */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* PTOT: timehhmm */
-    {0, 617, 451, 0, 0, 0, 53, 123 | VR_STRUCTURED | VR_SUBFIELD},  /* PTPRO: POINTID */
-    {243, 0, 293, 392, 0, 0, 0, 124 | VR_SUBFIELD},  /* PTRFL: flightlevel */
-    {618, 0, 452, 1511, 0, 0, 0, 125 | VR_SUBFIELD},  /* PTRTE: 2{LIM_CHAR} */
-    {619, 0, 453, 1514, 0, 0, 0, 126 | VR_SUBFIELD},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
-    {125, 0, 298, 417, 0, 0, 0, 127 | VR_SUBFIELD},  /* PTSPEED: spd */
-    {622, 0, 454, 1566, 0, 0, 0, 128 | VR_SUBFIELD},  /* PTSTAY: stayidentifier timehhmm */
-    {624, 0, 455, 1578, 0, 0, 0, 255},  /* QFU: qfuid */
-    {624, 0, 455, 1578, 0, 0, 0, 129 | VR_SUBFIELD},  /* QFUL: qfuid */
-    {0, 625, 456, 0, 0, 0, 54, 130 | VR_STRUCTURED | VR_SUBFIELD},  /* QFULIST: QFUL */
-    {558, 0, 426, 1396, 0, 0, 0, 255},  /* QRORGN: originatorid */
-    {91, 0, 271, 169, 0, 0, 0, 255},  /* QUEBEC: 'YES'|'NO' */
-    {305, 0, 321, 734, 0, 0, 0, 255},  /* RADIOID: 1{ALPHANUM}20 */
-    {626, 0, 457, 0, 1, 100, 0, 255},  /* RALT: 1 {LIM_CHAR} 100 */
-    {630, 0, 458, 1582, 0, 0, 0, 255},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
-    {635, 0, 459, 1588, 0, 0, 0, 255},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {0, 636, 460, 0, 0, 0, 55, 255 | VR_STRUCTURED},  /* RATEPDLST: RATEPERIOD */
-    {0, 641, 461, 0, 0, 0, 56, 131 | VR_STRUCTURED | VR_SUBFIELD},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
-    {642, 0, 462, 1595, 0, 0, 0, 132 | VR_SUBFIELD},  /* RCNF: 1{ALPHA}5 */
-    {645, 0, 463, 1601, 0, 0, 0, 255},  /* RDYSTATE: readyforimpr ! atfmrdystate */
-    {646, 0, 464, 1604, 0, 0, 0, 255},  /* REASON: 4{ALPHA}12 */
-    {0, 26, 227, 0, 0, 0, 4, 133 | VR_STRUCTURED | VR_SUBFIELD},  /* RECVR: FAC */
-    {0, 653, 465, 0, 0, 0, 0, 134 | VR_STRUCTURED},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
-    {655, 0, 466, 1617, 0, 0, 0, 135 | VR_SUBFIELD},  /* REF1ID: 'REF'!2{DIGIT}2 */
-    {657, 0, 467, 1623, 0, 0, 0, 136 | VR_SUBFIELD},  /* REFATSRTE: atsroute point [country] point [country] */
-    {0, 551, 468, 0, 0, 0, 57, 255 | VR_STRUCTURED},  /* REFDATA: SEQNUM */
-    {658, 0, 469, 1649, 0, 0, 0, 137 | VR_SUBFIELD},  /* REFID: refname | 'REF'!2{DIGIT}2 */
-    {659, 0, 470, 0, 1, 15, 0, 138 | VR_SUBFIELD},  /* REFLOC: 1{LIM_CHAR}15 */
-    {38, 0, 471, 0, 1, 50, 0, 255},  /* REG: 1{ LIM_CHAR }50 */
-    {665, 0, 472, 1655, 0, 0, 0, 255},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
-    {0, 0, 0, 0, 0, 0, 0, 139 | VR_STRUCTURED | VR_SUBFIELD},  /* REGCOND:  */
-    {114, 0, 473, 0, 1, 65535, 0, 140 | VR_SUBFIELD},  /* REGDESC: 1{LIM_CHAR} */
-    {305, 0, 474, 1661, 0, 0, 0, 141 | VR_SUBFIELD},  /* REGID: regulid */
-    {0, 666, 475, 0, 0, 0, 58, 142 | VR_STRUCTURED | VR_SUBFIELD},  /* REGLIST: REGULATION */
-    {659, 0, 476, 0, 1, 15, 0, 255},  /* REGLOC: 1 {LIM_CHAR} 15 */
-    {667, 0, 477, 1682, 0, 0, 0, 143 | VR_SUBFIELD},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
-    {646, 0, 478, 1604, 0, 0, 0, 144 | VR_SUBFIELD},  /* REGREASON: 4 {ALPHA} 12 */
-    {305, 0, 474, 1661, 0, 0, 0, 145},  /* REGUL: regulid */
-    {0, 670, 479, 0, 0, 0, 59, 146 | VR_STRUCTURED | VR_SUBFIELD},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
-    {294, 0, 315, 612, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULID1: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULID2: 1{ALPHANUM}5 */
-    {153, 0, 275, 303, 0, 0, 0, 255 | VR_SUBFIELD},  /* REGULT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* REJCTOT: timehhmm */
-    {2, 0, 480, 259, 0, 0, 0, 147},  /* RELDIST: 2{DIGIT}2 */
-    {130, 0, 267, 270, 0, 0, 0, 255},  /* RELEASE: 1{ALPHA}1 */
-    {2, 0, 480, 259, 0, 0, 0, 148 | VR_SUBFIELD},  /* REMAINTIME: 2{DIGIT}2 */
-    {114, 0, 473, 0, 1, 65535, 0, 149 | VR_SUBFIELD},  /* REMARK: 1{LIM_CHAR} */
-    {0, 672, 481, 0, 0, 0, 60, 255 | VR_STRUCTURED},  /* RENAME: (RENID PTID) */
-    {674, 0, 482, 1689, 0, 0, 0, 150 | VR_SUBFIELD},  /* RENID: renameid */
-    {220, 0, 287, 381, 0, 0, 0, 255},  /* REQID: 1{DIGIT}5 */
-    {676, 0, 483, 1695, 0, 0, 0, 255},  /* REQTYP: ('STPV' | 'STIP') */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* RESPBY: timehhmm */
-    {677, 0, 484, 1701, 0, 0, 0, 151 | VR_SUBFIELD},  /* RESPUNIT: 3{ALPHA}12 */
-    {0, 18, 223, 0, 0, 0, 2, 152 | VR_STRUCTURED | VR_SUBFIELD},  /* RET: FIELDID */
-    {678, 0, 485, 1714, 0, 0, 0, 255},  /* RFL: flightlevel [point] */
-    {0, 151, 273, 0, 0, 0, 15, 153 | VR_STRUCTURED | VR_SUBFIELD},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
-    {680, 0, 486, 1726, 0, 0, 0, 255},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RFPDLIST:  */
-    {0, 0, 0, 0, 0, 0, 0, 154 | VR_STRUCTURED | VR_SUBFIELD},  /* RFPDLONG:  */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RFPDSLIST:  */
-    {0, 684, 487, 0, 0, 0, 61, 155 | VR_STRUCTURED | VR_SUBFIELD},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
-    {91, 0, 250, 169, 0, 0, 0, 156 | VR_SUBFIELD},  /* RHP: 'YES' | 'NO' */
-    {685, 0, 488, 1730, 0, 0, 0, 255},  /* RIF: 4{LIM_CHAR} */
-    {0, 686, 489, 0, 0, 0, 62, 255 | VR_STRUCTURED},  /* RIPEL: DESTID */
-    {254, 0, 300, 423, 0, 0, 0, 255},  /* RIPSRC: centreidentification */
-    {114, 0, 490, 0, 1, 65535, 0, 255},  /* RMK: 1{ LIM_CHAR } */
-    {25, 0, 226, 0, 1, 20, 0, 157 | VR_SUBFIELD},  /* RMKTXT: 1{LIM_CHAR}20 */
-    {0, 0, 356, 0, 0, 0, 0, 255},  /* ROUTE: {LIM_CHAR} */
-    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {305, 0, 492, 1735, 0, 0, 0, 255},  /* RRTEREF: rrteid */
-    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {690, 0, 493, 1756, 0, 0, 0, 255},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
-    {0, 691, 494, 0, 0, 0, 64, 255 | VR_STRUCTURED},  /* RTE: PTC */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RTEPTS:  */
-    {0, 692, 495, 0, 0, 0, 65, 255 | VR_STRUCTURED},  /* RTETR: PTPRO */
-    {292, 0, 326, 604, 0, 0, 0, 255},  /* RVR: 1{ DIGIT }3 */
-    {0, 693, 496, 0, 0, 0, 66, 255 | VR_STRUCTURED},  /* RVRCOND: RVRPERIOD */
-    {68, 0, 406, 1254, 0, 0, 0, 158 | VR_SUBFIELD},  /* RVRLIMIT: 3{DIGIT}3 */
-    {0, 695, 497, 0, 0, 0, 67, 159 | VR_STRUCTURED},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
-    {696, 0, 498, 1758, 0, 0, 0, 255},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {697, 0, 499, 1763, 0, 0, 0, 160 | VR_SUBFIELD},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
-    {696, 0, 498, 1758, 0, 0, 0, 255},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {612, 0, 500, 1493, 0, 0, 0, 161 | VR_SUBFIELD},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
-    {0, 700, 501, 0, 0, 0, 68, 162 | VR_STRUCTURED | VR_SUBFIELD},  /* RWYINFO: (RWYID RWYAVAIL) */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* RWYLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* SAT: timehhmm */
-    {0, 701, 502, 0, 0, 0, 69, 255 | VR_STRUCTURED},  /* SCNF: ACNF */
-    {0, 702, 503, 0, 0, 0, 70, 163 | VR_STRUCTURED | VR_SUBFIELD},  /* SEC: SECID */
-    {710, 0, 504, 1765, 0, 0, 0, 164 | VR_SUBFIELD},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {718, 0, 505, 1770, 0, 0, 0, 165 | VR_SUBFIELD},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {0, 702, 503, 0, 0, 0, 70, 166 | VR_STRUCTURED | VR_SUBFIELD},  /* SECCT: SECID */
-    {313, 0, 506, 1775, 0, 0, 0, 255},  /* SECDEST: secidentification */
-    {313, 0, 506, 1775, 0, 0, 0, 167 | VR_SUBFIELD},  /* SECID: secidentification */
-    {0, 719, 507, 0, 0, 0, 71, 255 | VR_STRUCTURED},  /* SECLIST: SEC */
-    {0, 720, 508, 0, 0, 0, 72, 255 | VR_STRUCTURED},  /* SECLISTCT: SECCT */
-    {0, 719, 507, 0, 0, 0, 71, 168 | VR_STRUCTURED | VR_SUBFIELD},  /* SECRIP: SEC */
-    {313, 0, 506, 1775, 0, 0, 0, 255},  /* SECSRC: secidentification */
-    {605, 0, 509, 1467, 0, 0, 0, 255},  /* SECTOR: 1{ ALPHANUM }8 */
-    {721, 0, 510, 1778, 0, 0, 0, 255},  /* SEL: 4{ ALPHA }5 */
-    {0, 26, 227, 0, 0, 0, 4, 169 | VR_STRUCTURED | VR_SUBFIELD},  /* SENDER: FAC */
-    {153, 0, 275, 303, 0, 0, 0, 170 | VR_SUBFIELD},  /* SENDT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SENDTO:  */
-    {294, 0, 315, 612, 0, 0, 0, 255},  /* SEPFIX: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, 171 | VR_SUBFIELD},  /* SEPNAME: 1{ALPHANUM}5 */
-    {722, 0, 511, 1784, 0, 0, 0, 172 | VR_SUBFIELD},  /* SEPTYPE: 3{ALPHANUM}4 */
-    {108, 0, 433, 1458, 0, 0, 0, 173 | VR_SUBFIELD},  /* SEPVALUE: 1{ALPHANUM}3 */
-    {68, 0, 406, 1254, 0, 0, 0, 174 | VR_SUBFIELD},  /* SEQNUM: 3{DIGIT}3 */
-    {737, 0, 512, 1789, 0, 0, 0, 255},  /* SEQPT: surequipment */
-    {0, 739, 513, 0, 0, 0, 73, 255 | VR_STRUCTURED},  /* SEQUENCEDATA: (TXTIME NUM) */
-    {114, 0, 514, 0, 1, 65535, 0, 255},  /* SEVERITY: 1{ LIM_CHAR} */
-    {741, 0, 515, 1824, 0, 0, 0, 175 | VR_SUBFIELD},  /* SFL: flightlevel ! ('A'|'B') */
-    {0, 151, 273, 0, 0, 0, 15, 176 | VR_STRUCTURED | VR_SUBFIELD},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
-    {743, 0, 516, 1831, 0, 0, 0, 255},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* SOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* SOBT: timehhmm */
-    {0, 746, 517, 0, 0, 0, 74, 177 | VR_STRUCTURED | VR_SUBFIELD},  /* SPDCHG: (DELTSP1 DELTSP2) */
-    {747, 0, 518, 1844, 0, 0, 0, 255},  /* SPEED: spd [ point ] */
-    {635, 0, 459, 1588, 0, 0, 0, 255},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* SPFL: flightlevel */
-    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLA: 1{ LIM_CHAR }50 */
-    {0, 0, 0, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SPLADDR:  */
-    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLC: 1{ LIM_CHAR }50 */
-    {292, 0, 326, 604, 0, 0, 0, 255},  /* SPLDCAP: 1{ DIGIT }3 */
-    {38, 0, 471, 0, 1, 50, 0, 255},  /* SPLDCOL: 1{ LIM_CHAR }50 */
-    {748, 0, 519, 1856, 0, 0, 0, 255},  /* SPLDCOV: ('T' | 'F') */
-    {152, 0, 418, 300, 0, 0, 0, 255},  /* SPLDNB: 1{ DIGIT }2 */
-    {311, 0, 520, 1858, 0, 0, 0, 255},  /* SPLE: timehhmm_elapsed */
-    {750, 0, 521, 1863, 0, 0, 0, 255},  /* SPLJ: lifejackets */
-    {114, 0, 490, 0, 1, 65535, 0, 255},  /* SPLN: 1{ LIM_CHAR } */
-    {292, 0, 313, 604, 0, 0, 0, 255},  /* SPLP: 1{DIGIT}3 */
-    {752, 0, 522, 1868, 0, 0, 0, 255},  /* SPLR: emergradio */
-    {754, 0, 523, 1872, 0, 0, 0, 255},  /* SPLS: survivaleqpt */
-    {762, 0, 524, 1877, 0, 0, 0, 255},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
-    {764, 0, 525, 1895, 0, 0, 0, 255},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
-    {0, 770, 526, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
-    {0, 773, 527, 0, 0, 0, 75, 255 | VR_STRUCTURED | VR_SUBFIELD},  /* SSS: (SEPNAME SEPTYPE) */
-    {774, 0, 528, 1903, 0, 0, 0, 178},  /* STAMP: 3{DIGIT}3 ! timehhmm */
-    {743, 0, 516, 1831, 0, 0, 0, 255},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {327, 0, 335, 851, 0, 0, 0, 179 | VR_SUBFIELD},  /* STARTREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, 255},  /* STARTTIME: day ! timehhmm */
-    {88, 0, 529, 1912, 0, 0, 0, 180 | VR_SUBFIELD},  /* STATID: coorstatusident */
-    {775, 0, 530, 1916, 0, 0, 0, 181 | VR_SUBFIELD},  /* STATREASON: coorstatusreason */
-    {0, 776, 531, 0, 0, 0, 76, 182 | VR_STRUCTURED | VR_SUBFIELD},  /* STATTOBT: AOPRIO */
-    {0, 784, 532, 0, 0, 0, 0, 183 | VR_STRUCTURED | VR_SUBFIELD},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
-    {0, 791, 533, 0, 0, 0, 0, 255 | VR_STRUCTURED},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
-    {621, 0, 534, 1924, 0, 0, 0, 184 | VR_SUBFIELD},  /* STAYIDENT: stayidentifier */
-    {0, 793, 535, 0, 0, 0, 77, 255 | VR_STRUCTURED},  /* STAYINFO: (STAYIDENT REMARK) */
-    {794, 0, 536, 1930, 0, 0, 0, 185 | VR_SUBFIELD},  /* STO: timehhmm ! seconds */
-    {795, 0, 537, 1938, 0, 0, 0, 255},  /* STREASON: starreason */
-    {796, 0, 538, 1944, 0, 0, 0, 255},  /* STRID: 1{DIGIT} */
-    {810, 0, 539, 1946, 0, 0, 0, 255},  /* STS: flightplanstatus */
-    {38, 0, 234, 0, 1, 50, 0, 255},  /* SUR: 1{LIM_CHAR}50 */
-    {820, 0, 540, 1988, 0, 0, 0, 186 | VR_SUBFIELD},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
-    {626, 0, 457, 0, 1, 100, 0, 255},  /* TALT: 1 {LIM_CHAR} 100 */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* TAXITIME: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* TCDI: timehhmm */
-    {822, 0, 541, 2002, 0, 0, 0, 255},  /* TEMP: temperature */
-    {313, 0, 328, 769, 0, 0, 0, 255},  /* TERMINAL: 1{ALPHANUM}2 */
-    {482, 0, 384, 1052, 0, 0, 0, 255},  /* TFCVOL: 1 {ALPHANUM} 15 */
-    {243, 0, 293, 392, 0, 0, 0, 187 | VR_SUBFIELD},  /* TFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 188 | VR_STRUCTURED | VR_SUBFIELD},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
-    {0, 689, 491, 0, 0, 0, 63, 255 | VR_STRUCTURED},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {482, 0, 542, 1052, 0, 0, 0, 189 | VR_SUBFIELD},  /* TFVID: 1{ALPHANUM}15 */
-    {14, 0, 221, 19, 0, 0, 0, 190 | VR_SUBFIELD},  /* TIME: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, 255},  /* TIMESTAMP: datetime ! seconds */
-    {553, 0, 417, 1366, 0, 0, 0, 255},  /* TITLE: titleid */
-    {14, 0, 221, 19, 0, 0, 0, 191 | VR_SUBFIELD},  /* TO: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOAT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 192},  /* TOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOFC: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* TOM: timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, 193 | VR_SUBFIELD},  /* TOPOS: 1 {ALPHANUM} 15 */
-    {71, 0, 543, 114, 0, 0, 0, 255},  /* TRACK: heading|"ZZZ" */
-    {827, 0, 544, 2006, 0, 0, 0, 194 | VR_SUBFIELD},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
-    {0, 0, 0, 0, 0, 0, 0, 195 | VR_STRUCTURED | VR_SUBFIELD},  /* TRANSID:  */
-    {0, 833, 545, 0, 0, 0, 78, 255 | VR_STRUCTURED},  /* TRANSLIST: TRANSID */
-    {364, 0, 546, 890, 0, 0, 0, 255},  /* TRFL: flightlevel | flighttendancy */
-    {14, 0, 221, 19, 0, 0, 0, 196},  /* TSAT: timehhmm */
-    {311, 0, 547, 2010, 0, 0, 0, 255},  /* TTG: timemmss_elapsed */
-    {311, 0, 547, 2010, 0, 0, 0, 255},  /* TTL: timemmss_elapsed */
-    {311, 0, 520, 1858, 0, 0, 0, 255},  /* TTLEET: timehhmm_elapsed */
-    {14, 0, 221, 19, 0, 0, 0, 197},  /* TTOT: timehhmm */
-    {490, 0, 391, 1132, 0, 0, 0, 255},  /* TURB: 1{ALPHA}8 */
-    {365, 0, 349, 0, 1, 10, 0, 255},  /* TWYARR: 1{LIM_CHAR}10 */
-    {365, 0, 349, 0, 1, 10, 0, 255},  /* TWYDEP: 1{LIM_CHAR}10 */
-    {14, 0, 221, 19, 0, 0, 0, 255},  /* TXC: timehhmm */
-    {295, 0, 316, 0, 1, 80, 0, 198 | VR_SUBFIELD},  /* TXT: 1{LIM_CHAR}80 */
-    {834, 0, 548, 2015, 0, 0, 0, 199 | VR_SUBFIELD},  /* TXTIME: datetime seconds */
-    {835, 0, 549, 0, 1, 60, 0, 255},  /* TYPZ: 1 {LIM_CHAR} 60 */
-    {838, 0, 550, 2041, 0, 0, 0, 200 | VR_SUBFIELD},  /* UDPT: updatereason */
-    {0, 839, 551, 0, 0, 0, 79, 201 | VR_STRUCTURED},  /* UNIT: UNITID */
-    {554, 0, 552, 1377, 0, 0, 0, 202 | VR_SUBFIELD},  /* UNITID: 2{ ALPHANUM}10 */
-    {327, 0, 335, 851, 0, 0, 0, 203 | VR_SUBFIELD},  /* UNTIL: day!timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, 204},  /* VALFROM: date */
-    {841, 0, 553, 2044, 0, 0, 0, 255},  /* VALFROMK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALFROMOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* VALIDEND: datetime */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALIDITYDATE: date */
-    {153, 0, 275, 303, 0, 0, 0, 255},  /* VALIDST: datetime */
-    {544, 0, 411, 1297, 0, 0, 0, 205 | VR_SUBFIELD},  /* VALPERIOD: fulldatetime fulldatetime */
-    {10, 0, 220, 1, 0, 0, 0, 206},  /* VALUNTIL: date */
-    {841, 0, 553, 2044, 0, 0, 0, 255},  /* VALUNTILK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, 255},  /* VALUNTILOLD: date */
-    {0, 843, 554, 0, 0, 0, 80, 207 | VR_STRUCTURED},  /* VEC: (FL ETO RELDIST) */
-    {482, 0, 384, 1052, 0, 0, 0, 208 | VR_SUBFIELD},  /* VIA1: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 209 | VR_SUBFIELD},  /* VIA2: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 210 | VR_SUBFIELD},  /* VIA3: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, 211 | VR_SUBFIELD},  /* VIA4: 1 {ALPHANUM} 15 */
-    {845, 0, 555, 2051, 0, 0, 0, 212 | VR_SUBFIELD},  /* VIEW: ('V'|'VNX') */
-    {305, 0, 321, 734, 0, 0, 0, 255},  /* VISI: 1{ALPHANUM}20 */
-    {846, 0, 556, 2055, 0, 0, 0, 213 | VR_SUBFIELD},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
-    {846, 0, 556, 2055, 0, 0, 0, 214 | VR_SUBFIELD},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
-    {292, 0, 313, 604, 0, 0, 0, 255},  /* WDDIR: 1{DIGIT}3 */
-    {292, 0, 313, 604, 0, 0, 0, 255},  /* WDSPD: 1{DIGIT}3 */
-    {847, 0, 557, 2063, 0, 0, 0, 255},  /* WKTRC: waketurbcat */
-    {243, 0, 293, 392, 0, 0, 0, 255},  /* XFL: flightlevel */
-    {0, 848, 558, 0, 0, 0, 81, 215 | VR_STRUCTURED | VR_SUBFIELD},  /* XFLCHG: (FLMIN FLMAX) */
-    {0, 0, 559, 0, 0, 0, 0, 255},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
-    {850, 0, 560, 2065, 0, 0, 0, 216 | VR_SUBFIELD},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
-    {291, 0, 312, 579, 0, 0, 0, 217 | VR_SUBFIELD},  /* XTI: datetime ! seconds */
-    {850, 0, 560, 2065, 0, 0, 0, 218 | VR_SUBFIELD},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+    {10, 0, 220, 1, 0, 0, 0},  /* AABD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* AABT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* AATOT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* ACDI: timehhmm */
+    {0, 17, 222, 0, 0, 0, 1},  /* ACNF: (AD RCNF) */
+    {0, 18, 223, 0, 0, 0, 2},  /* ACT: FIELDID */
+    {0, 19, 224, 0, 0, 0, 3},  /* AD: ADID */
+    {10, 0, 220, 1, 0, 0, 0},  /* ADA: date */
+    {23, 0, 225, 25, 0, 0, 0},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
+    {25, 0, 226, 0, 1, 20, 0},  /* ADARRZ: 1{LIM_CHAR}20 */
+    {10, 0, 220, 1, 0, 0, 0},  /* ADD: date */
+    {0, 26, 227, 0, 0, 0, 4},  /* ADDR: FAC */
+    {0, 28, 228, 0, 0, 0, 5},  /* ADDRINFO: (NETWORKTYPE FAC) */
+    {30, 0, 229, 30, 0, 0, 0},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {33, 0, 230, 35, 0, 0, 0},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
+    {30, 0, 229, 30, 0, 0, 0},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0},  /* ADES: (icaoaerodrome | 'ZZZZ') */
+    {34, 0, 231, 40, 0, 0, 0},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
+    {23, 0, 225, 25, 0, 0, 0},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
+    {0, 37, 232, 0, 0, 0, 0},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
+    {23, 0, 233, 25, 0, 0, 0},  /* ADID: icaoaerodrome | 'ZZZZ' */
+    {38, 0, 234, 0, 1, 50, 0},  /* ADNAME: 1{LIM_CHAR}50 */
+    {41, 0, 235, 45, 0, 0, 0},  /* ADR: 'STARTUP'| 'TAXI' */
+    {45, 0, 236, 56, 0, 0, 0},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
+    {0, 49, 237, 0, 0, 0, 6},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
+    {52, 0, 238, 95, 0, 0, 0},  /* AF: "ATN" | "FANS1A" */
+    {14, 0, 221, 19, 0, 0, 0},  /* AFCT: timehhmm */
+    {0, 56, 239, 0, 0, 0, 7},  /* AFILDATA: (PTID FL ETO) */
+    {0, 0, 0, 0, 0, 0, 0},  /* AFREGULLIST:  */
+    {62, 0, 240, 104, 0, 0, 0},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
+    {67, 0, 241, 107, 0, 0, 0},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
+    {71, 0, 242, 114, 0, 0, 0},  /* AHEAD: (heading | "ZZZ") */
+    {14, 0, 221, 19, 0, 0, 0},  /* AIBT: timehhmm */
+    {0, 74, 243, 0, 0, 0, 8},  /* AIN: (ARCID NUM) */
+    {0, 78, 244, 0, 0, 0, 9},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
+    {0, 81, 245, 0, 0, 0, 10},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
+    {83, 0, 246, 122, 0, 0, 0},  /* AIRSPDES: 3 { ALPHANUM }12 */
+    {0, 72, 247, 0, 0, 0, 11},  /* AITTT: ARCID */
+    {87, 0, 248, 135, 0, 0, 0},  /* ALDT: (timeyyyymmddhhmmss) */
+    {0, 0, 0, 0, 0, 0, 0},  /* ALTNZ:  */
+    {23, 0, 225, 25, 0, 0, 0},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
+    {14, 0, 221, 19, 0, 0, 0},  /* AMANTIME: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0},  /* AOARCID: 3{ALPHA}3 */
+    {10, 0, 220, 1, 0, 0, 0},  /* AOBD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* AOBT: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0},  /* AOOPR: 3{ALPHA}3 */
+    {91, 0, 250, 169, 0, 0, 0},  /* AOPRIO: 'YES' | 'NO' */
+    {92, 0, 251, 174, 0, 0, 0},  /* APPLIPT: point */
+    {95, 0, 252, 180, 0, 0, 0},  /* APPNAME: 'ADS' | 'ATC' */
+    {14, 0, 221, 19, 0, 0, 0},  /* APPTOT: timehhmm */
+    {96, 0, 253, 185, 0, 0, 0},  /* APPTYP: 1{ALPHANUM}1 */
+    {98, 0, 254, 187, 0, 0, 0},  /* APPVERSION: 2{ '00' | '01'}2 */
+    {101, 0, 255, 192, 0, 0, 0},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
+    {102, 0, 256, 201, 0, 0, 0},  /* ARCID: aircraftid */
+    {103, 0, 257, 209, 0, 0, 0},  /* ARCIDAO: 1{ALPHANUM}11 */
+    {104, 0, 258, 221, 0, 0, 0},  /* ARCIDATC: 8{DIGIT}8 */
+    {107, 0, 259, 230, 0, 0, 0},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
+    {102, 0, 256, 201, 0, 0, 0},  /* ARCIDOLD: aircraftid */
+    {110, 0, 260, 238, 0, 0, 0},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
+    {14, 0, 221, 19, 0, 0, 0},  /* ARDI: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* ARDT: timehhmm */
+    {115, 0, 261, 243, 0, 0, 0},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
+    {119, 0, 262, 253, 0, 0, 0},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {2, 0, 263, 259, 0, 0, 0},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
+    {87, 0, 248, 135, 0, 0, 0},  /* ASAT: (timeyyyymmddhhmmss) */
+    {0, 122, 264, 0, 0, 0, 12},  /* ASP: (AIRSPDES ETI XTI) */
+    {128, 0, 265, 262, 0, 0, 0},  /* ASPEED: (spd | machnumber | "ZZZ") */
+    {0, 0, 0, 0, 0, 0, 0},  /* ASPLIST:  */
+    {14, 0, 221, 19, 0, 0, 0},  /* ASRT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* ATA: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* ATD: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* ATFMDELAY: timehhmm */
+    {0, 129, 266, 0, 0, 0, 13},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
+    {130, 0, 267, 270, 0, 0, 0},  /* ATIS: 1{ALPHA}1 */
+    {0, 135, 268, 0, 0, 0, 14},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
+    {14, 0, 221, 19, 0, 0, 0},  /* ATOT: timehhmm */
+    {136, 0, 269, 272, 0, 0, 0},  /* ATSRT: atsroute point point */
+    {14, 0, 221, 19, 0, 0, 0},  /* ATTOT: timehhmm */
+    {138, 0, 270, 292, 0, 0, 0},  /* AUTFL1: fl3 */
+    {138, 0, 270, 292, 0, 0, 0},  /* AUTFL2: fl3 */
+    {0, 0, 0, 0, 0, 0, 0},  /* AUTOMSG:  */
+    {91, 0, 271, 169, 0, 0, 0},  /* AVAIL: 'YES'|'NO' */
+    {147, 0, 272, 297, 0, 0, 0},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
+    {0, 0, 0, 0, 0, 0, 0},  /* BEGIN:  */
+    {0, 151, 273, 0, 0, 0, 15},  /* BKCHG: (FLIMP FLMIN FLMAX) */
+    {152, 0, 274, 300, 0, 0, 0},  /* BKROW: 1{DIGIT}2 */
+    {153, 0, 275, 303, 0, 0, 0},  /* BKT: datetime */
+    {0, 156, 276, 0, 0, 0, 16},  /* BKTCHG: (DELTA1 DELTA2) */
+    {157, 0, 277, 326, 0, 0, 0},  /* BRNG: refbearing */
+    {0, 0, 0, 0, 0, 0, 0},  /* CASSADDR:  */
+    {10, 0, 220, 1, 0, 0, 0},  /* CDA: date */
+    {203, 0, 278, 332, 0, 0, 0},  /* CEQPT: aidequipment */
+    {0, 54, 279, 0, 0, 0, 17},  /* CFL: FL */
+    {0, 151, 273, 0, 0, 0, 15},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
+    {212, 0, 280, 337, 0, 0, 0},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
+    {0, 213, 281, 0, 0, 0, 18},  /* CMLTSP: HEXADDR */
+    {10, 0, 220, 1, 0, 0, 0},  /* COBD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* COBT: timehhmm */
+    {217, 0, 282, 354, 0, 0, 0},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {91, 0, 271, 169, 0, 0, 0},  /* CODETR: 'YES'|'NO' */
+    {38, 0, 283, 0, 1, 50, 0},  /* COM: 1 {LIM_CHAR} 50 */
+    {114, 0, 284, 0, 1, 65535, 0},  /* COMMENT: 1 { LIM_CHAR } */
+    {218, 0, 285, 0, 1, 30, 0},  /* CONDID: 1 {LIM_CHAR} 30 */
+    {219, 0, 286, 360, 0, 0, 0},  /* CONDITION: 2 {ALPHA} 20 */
+    {220, 0, 287, 381, 0, 0, 0},  /* CONFID: 1{DIGIT}5 */
+    {0, 221, 288, 0, 0, 0, 19},  /* CONFL: EOPOS */
+    {0, 226, 289, 0, 0, 0, 0},  /* COORDATA: (PTID (TO | STO) TFL) */
+    {236, 0, 290, 387, 0, 0, 0},  /* COORPT: coordpoints */
+    {92, 0, 251, 174, 0, 0, 0},  /* COP: point */
+    {0, 238, 291, 0, 0, 0, 20},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
+    {45, 0, 292, 56, 0, 0, 0},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {243, 0, 293, 392, 0, 0, 0},  /* CRFL1: flightlevel */
+    {245, 0, 294, 398, 0, 0, 0},  /* CRFL2: (flightlevel | "PLUS") */
+    {127, 0, 295, 407, 0, 0, 0},  /* CRMACH: machnumber */
+    {0, 251, 296, 0, 0, 0, 0},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {252, 0, 297, 412, 0, 0, 0},  /* CRSPD: 1{DIGIT}4 */
+    {125, 0, 298, 417, 0, 0, 0},  /* CRSPEED: spd */
+    {0, 253, 299, 0, 0, 0, 21},  /* CSTAT: STATID */
+    {14, 0, 221, 19, 0, 0, 0},  /* CTA: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0},  /* CTDEST: centreidentification */
+    {14, 0, 221, 19, 0, 0, 0},  /* CTO: timehhmm */
+    {10, 0, 220, 1, 0, 0, 0},  /* CTOD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* CTOT: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0},  /* CTRIPE: centreidentification */
+    {255, 0, 301, 428, 0, 0, 0},  /* CTROW: 1{DIGIT}1 */
+    {254, 0, 300, 423, 0, 0, 0},  /* CTSRC: centreidentification */
+    {258, 0, 302, 430, 0, 0, 0},  /* CTXTCT: 'OPE' | 'TST' */
+    {264, 0, 303, 436, 0, 0, 0},  /* CTXTFDPS: contextfdpsid */
+    {268, 0, 304, 452, 0, 0, 0},  /* CTXTPOS: contextphidiasid */
+    {138, 0, 270, 292, 0, 0, 0},  /* CURFL: fl3 */
+    {0, 272, 305, 0, 0, 0, 0},  /* CURPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0},  /* CURPOST: datetime */
+    {153, 0, 275, 303, 0, 0, 0},  /* CURPTT: datetime */
+    {152, 0, 274, 300, 0, 0, 0},  /* CURPTX: 1{DIGIT}2 */
+    {38, 0, 306, 463, 0, 0, 0},  /* DAT: datalink */
+    {279, 0, 307, 514, 0, 0, 0},  /* DAYS: numdays */
+    {282, 0, 308, 522, 0, 0, 0},  /* DAYSK: (numdays | numdayswldcrd) */
+    {279, 0, 307, 514, 0, 0, 0},  /* DAYSOLD: numdays */
+    {21, 0, 309, 530, 0, 0, 0},  /* DCATCID: icaoaerodrome */
+    {287, 0, 310, 535, 0, 0, 0},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {287, 0, 310, 535, 0, 0, 0},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {290, 0, 311, 568, 0, 0, 0},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
+    {291, 0, 312, 579, 0, 0, 0},  /* DCDT: datetime ! seconds */
+    {292, 0, 313, 604, 0, 0, 0},  /* DCID: 1{DIGIT}3 */
+    {293, 0, 314, 608, 0, 0, 0},  /* DCMTYP: 1{ALPHA}3 */
+    {294, 0, 315, 612, 0, 0, 0},  /* DCREF: 1{ALPHANUM}5 */
+    {295, 0, 316, 0, 1, 80, 0},  /* DCRMK: 1{LIM_CHAR}80 */
+    {300, 0, 317, 618, 0, 0, 0},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
+    {303, 0, 318, 688, 0, 0, 0},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
+    {304, 0, 319, 720, 0, 0, 0},  /* DCT: point point */
+    {14, 0, 221, 19, 0, 0, 0},  /* DEACT: timehhmm */
+    {11, 0, 320, 732, 0, 0, 0},  /* DEICE: '0'| '1'| '2' */
+    {14, 0, 221, 19, 0, 0, 0},  /* DELAY: timehhmm */
+    {305, 0, 321, 734, 0, 0, 0},  /* DELCODE: 1{ALPHANUM}20 */
+    {86, 0, 322, 755, 0, 0, 0},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {86, 0, 322, 755, 0, 0, 0},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {252, 0, 297, 412, 0, 0, 0},  /* DELTSP1: 1{DIGIT}4 */
+    {252, 0, 297, 412, 0, 0, 0},  /* DELTSP2: 1{DIGIT}4 */
+    {119, 0, 262, 253, 0, 0, 0},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {114, 0, 323, 0, 1, 65535, 0},  /* DEPSTATUS: 1 {LIM_CHAR} */
+    {0, 307, 324, 0, 0, 0, 0},  /* DEPZ: (ADNAME | PTID) */
+    {114, 0, 323, 0, 1, 65535, 0},  /* DESC: 1 {LIM_CHAR} */
+    {0, 310, 325, 0, 0, 0, 22},  /* DESTID: (CTDEST SECRIP) */
+    {0, 307, 324, 0, 0, 0, 0},  /* DESTZ: (ADNAME | PTID) */
+    {291, 0, 312, 579, 0, 0, 0},  /* DFDPSID: datetime ! seconds */
+    {292, 0, 326, 604, 0, 0, 0},  /* DISTNC: 1{ DIGIT }3 */
+    {312, 0, 327, 758, 0, 0, 0},  /* DLE: point timehhmm_elapsed */
+    {313, 0, 328, 769, 0, 0, 0},  /* DOUBID: 1{ALPHANUM}2 */
+    {319, 0, 329, 772, 0, 0, 0},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
+    {153, 0, 275, 303, 0, 0, 0},  /* ECURPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0},  /* EDA: date */
+    {321, 0, 330, 792, 0, 0, 0},  /* EDTO: datetime|"WT" */
+    {322, 0, 331, 816, 0, 0, 0},  /* EETFIR: firindicator timehhmm_elapsed */
+    {0, 324, 332, 0, 0, 0, 23},  /* EETLAT: (LATTD TIME) */
+    {0, 325, 333, 0, 0, 0, 24},  /* EETLONG: (LONGTD TIME) */
+    {312, 0, 327, 758, 0, 0, 0},  /* EETPT: point timehhmm_elapsed */
+    {243, 0, 293, 392, 0, 0, 0},  /* EFL: flightlevel */
+    {153, 0, 275, 303, 0, 0, 0},  /* ELASTPTT: datetime */
+    {326, 0, 334, 826, 0, 0, 0},  /* ELDT: date ! timehhmm ! seconds */
+    {0, 0, 0, 0, 0, 0, 0},  /* END:  */
+    {153, 0, 275, 303, 0, 0, 0},  /* ENDHLDT: datetime */
+    {327, 0, 335, 851, 0, 0, 0},  /* ENDREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0},  /* ENDTIME: day ! timehhmm */
+    {341, 0, 337, 861, 0, 0, 0},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
+    {0, 343, 338, 0, 0, 0, 0},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
+    {153, 0, 275, 303, 0, 0, 0},  /* ENTRYT: datetime */
+    {153, 0, 275, 303, 0, 0, 0},  /* ENXTPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0},  /* EOBD: date */
+    {10, 0, 220, 1, 0, 0, 0},  /* EOBDK: date */
+    {10, 0, 220, 1, 0, 0, 0},  /* EOBDOLD: date */
+    {153, 0, 275, 303, 0, 0, 0},  /* EOBDT: datetime */
+    {14, 0, 221, 19, 0, 0, 0},  /* EOBT: timehhmm */
+    {345, 0, 339, 864, 0, 0, 0},  /* EOBTK: (timehhmm | timewldcrd) */
+    {14, 0, 221, 19, 0, 0, 0},  /* EOBTOLD: timehhmm */
+    {346, 0, 340, 869, 0, 0, 0},  /* EOID: eoidentification */
+    {0, 347, 341, 0, 0, 0, 25},  /* EOLIST: EOID */
+    {0, 348, 342, 0, 0, 0, 26},  /* EOPOS: POSID */
+    {346, 0, 340, 869, 0, 0, 0},  /* EOSRC: eoidentification */
+    {0, 351, 343, 0, 0, 0, 0},  /* EQCST: (EQPT | SUREQPT) */
+    {358, 0, 344, 876, 0, 0, 0},  /* EQPT: eqptcode ! '/' ! eqptstatus */
+    {359, 0, 345, 886, 0, 0, 0},  /* ERRFIELD: fieldid */
+    {361, 0, 346, 888, 0, 0, 0},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0},  /* ESPFL: flightlevel */
+    {0, 362, 347, 0, 0, 0, 7},  /* ESTDATA: (PTID ETO FL) */
+    {14, 0, 221, 19, 0, 0, 0},  /* ETA: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0},  /* ETI: datetime ! seconds */
+    {87, 0, 248, 135, 0, 0, 0},  /* ETIME: (timeyyyymmddhhmmss) */
+    {326, 0, 334, 826, 0, 0, 0},  /* ETO: date ! timehhmm ! seconds */
+    {10, 0, 220, 1, 0, 0, 0},  /* ETOD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* ETOT: timehhmm */
+    {364, 0, 348, 890, 0, 0, 0},  /* ETRFL: flightlevel|flighttendancy */
+    {365, 0, 349, 0, 1, 10, 0},  /* ETYPE: 1{LIM_CHAR}10 */
+    {367, 0, 350, 897, 0, 0, 0},  /* EUR: eurflightplanstatus */
+    {393, 0, 351, 907, 0, 0, 0},  /* EVENT: eventtype | sendingreason */
+    {398, 0, 352, 953, 0, 0, 0},  /* EVENTCLASS: atfmreasonclass */
+    {0, 404, 353, 0, 0, 0, 27},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
+    {0, 0, 0, 0, 0, 0, 0},  /* EXTADDR:  */
+    {218, 0, 354, 0, 1, 30, 0},  /* FAC: 1{ LIM_CHAR }30 */
+    {0, 407, 355, 0, 0, 0, 28},  /* FANSLOGON: (APPNAME APPVERSION) */
+    {0, 0, 0, 0, 0, 0, 0},  /* FIELDID:  */
+    {0, 0, 356, 0, 0, 0, 0},  /* FILRTE: {LIM_CHAR} */
+    {327, 0, 336, 851, 0, 0, 0},  /* FILTIM: day ! timehhmm */
+    {417, 0, 357, 961, 0, 0, 0},  /* FIR: 7{ ALPHA }7 */
+    {294, 0, 358, 969, 0, 0, 0},  /* FIRSTPID: pointcautra */
+    {91, 0, 250, 169, 0, 0, 0},  /* FIXTIME: 'YES' | 'NO' */
+    {243, 0, 293, 392, 0, 0, 0},  /* FL: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0},  /* FLB: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17},  /* FLBAND: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0},  /* FLBK: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17},  /* FLBLOCK: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0},  /* FLIMP: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0},  /* FLMAX: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0},  /* FLMIN: flightlevel */
+    {0, 422, 360, 0, 0, 0, 29},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
+    {0, 423, 361, 0, 0, 0, 30},  /* FLOWLST: FLOW */
+    {424, 0, 362, 975, 0, 0, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
+    {429, 0, 363, 983, 0, 0, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
+    {430, 0, 364, 987, 0, 0, 0},  /* FLTRUL: flightrule */
+    {431, 0, 365, 989, 0, 0, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
+    {440, 0, 366, 991, 0, 0, 0},  /* FLTSTATE: atfmflightstate */
+    {441, 0, 367, 997, 0, 0, 0},  /* FLTTYP: flighttype */
+    {21, 0, 368, 999, 0, 0, 0},  /* FMP: 4{ ALPHA }4 */
+    {0, 444, 369, 0, 0, 0, 31},  /* FMPLIST: (FMP REGLIST) */
+    {291, 0, 370, 579, 0, 0, 0},  /* FPBASEID: datetime!seconds */
+    {449, 0, 371, 1004, 0, 0, 0},  /* FPCTST: fpcentrestate */
+    {0, 454, 372, 0, 0, 0, 32},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
+    {0, 455, 373, 0, 0, 0, 33},  /* FPKWL: FPIDENT */
+    {456, 0, 374, 1023, 0, 0, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
+    {0, 457, 375, 0, 0, 0, 34},  /* FPLIST: FPSUM */
+    {0, 463, 376, 0, 0, 0, 35},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
+    {0, 464, 377, 0, 0, 0, 36},  /* FPLLIST: FPLLGR */
+    {255, 0, 301, 428, 0, 0, 0},  /* FPLNB: 1{DIGIT}1 */
+    {465, 0, 378, 1025, 0, 0, 0},  /* FPLSTAT: "T" | "C" */
+    {466, 0, 379, 0, 1, 8, 0},  /* FPRMK: 1{LIM_CHAR}8 */
+    {476, 0, 380, 1027, 0, 0, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
+    {0, 479, 381, 0, 0, 0, 37},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
+    {0, 455, 373, 0, 0, 0, 33},  /* FPUNKL: FPIDENT */
+    {0, 480, 382, 0, 0, 0, 38},  /* FREETXT: TXT */
+    {481, 0, 383, 1045, 0, 0, 0},  /* FREQ: rtf */
+    {327, 0, 335, 851, 0, 0, 0},  /* FROM: day!timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
+    {10, 0, 220, 1, 0, 0, 0},  /* FSTDAY: date */
+    {483, 0, 385, 1068, 0, 0, 0},  /* FTXID: 1{ALPHANUM}14 */
+    {484, 0, 386, 1083, 0, 0, 0},  /* FTXNAME: 1{ALPHANUM}4 */
+    {152, 0, 274, 300, 0, 0, 0},  /* FTXNUM: 1{DIGIT}2 */
+    {0, 0, 356, 0, 0, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
+    {0, 486, 387, 0, 0, 0, 39},  /* GEO: (GEOID LATTD LONGTD) */
+    {488, 0, 388, 1088, 0, 0, 0},  /* GEOID: geoname */
+    {489, 0, 389, 1094, 0, 0, 0},  /* GMEPT: 1{ALPHANUM}30 */
+    {489, 0, 389, 1094, 0, 0, 0},  /* GMSPT: 1{ALPHANUM}30 */
+    {252, 0, 297, 412, 0, 0, 0},  /* GRSPD: 1{DIGIT}4 */
+    {45, 0, 292, 56, 0, 0, 0},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {152, 0, 274, 300, 0, 0, 0},  /* HLDBKRW: 1{DIGIT}2 */
+    {484, 0, 386, 1083, 0, 0, 0},  /* HOV: 1{ALPHANUM}4 */
+    {14, 0, 221, 19, 0, 0, 0},  /* HOVTM: timehhmm */
+    {346, 0, 390, 1125, 0, 0, 0},  /* ICEZ: 1{ALPHANUM}6 */
+    {490, 0, 391, 1132, 0, 0, 0},  /* ICING: 1{ALPHA}8 */
+    {504, 0, 392, 1141, 0, 0, 0},  /* IFP: ifpvalue */
+    {0, 505, 393, 0, 0, 0, 40},  /* IFPDLIST: IFPDLONG */
+    {0, 0, 0, 0, 0, 0, 0},  /* IFPDLONG:  */
+    {0, 506, 394, 0, 0, 0, 41},  /* IFPDSLIST: IFPDSUM */
+    {0, 508, 395, 0, 0, 0, 42},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
+    {510, 0, 396, 1196, 0, 0, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
+    {511, 0, 397, 1207, 0, 0, 0},  /* IFPSMOD: fieldid modifind */
+    {359, 0, 398, 1211, 0, 0, 0},  /* IFPURESP: ifpuid */
+    {0, 0, 0, 0, 0, 0, 0},  /* IGNORE:  */
+    {516, 0, 399, 1213, 0, 0, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
+    {517, 0, 400, 1222, 0, 0, 0},  /* INDSTIP: 'STIP' */
+    {255, 0, 301, 428, 0, 0, 0},  /* INITID: 1{DIGIT}1 */
+    {518, 0, 401, 1227, 0, 0, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
+    {10, 0, 220, 1, 0, 0, 0},  /* IOBD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* IOBT: timehhmm */
+    {523, 0, 402, 1234, 0, 0, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
+    {0, 0, 0, 0, 0, 0, 0},  /* LACDR:  */
+    {0, 271, 403, 0, 0, 0, 43},  /* LALG: (LATTD LONGTD) */
+    {0, 524, 404, 0, 0, 0, 44},  /* LALGLIST: LALG */
+    {525, 0, 405, 1252, 0, 0, 0},  /* LANG: '?' */
+    {68, 0, 406, 1254, 0, 0, 0},  /* LASTNUM: 3{DIGIT}3 */
+    {153, 0, 275, 303, 0, 0, 0},  /* LASTRADT: datetime */
+    {0, 0, 0, 0, 0, 0, 0},  /* LATSA:  */
+    {527, 0, 407, 1258, 0, 0, 0},  /* LATTD: latitudelong ! latitudeside */
+    {0, 0, 0, 0, 0, 0, 0},  /* LCATSRTE:  */
+    {0, 536, 408, 0, 0, 0, 0},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
+    {96, 0, 253, 185, 0, 0, 0},  /* LIGHTS: 1{ALPHANUM}1 */
+    {540, 0, 409, 1271, 0, 0, 0},  /* LONGTD: longitudelong ! longitudeside */
+    {0, 0, 0, 0, 0, 0, 0},  /* LRAR:  */
+    {0, 0, 0, 0, 0, 0, 0},  /* LRCA:  */
+    {10, 0, 220, 1, 0, 0, 0},  /* LSTDAY: date */
+    {542, 0, 410, 1286, 0, 0, 0},  /* MACH: machnumber [ point ] */
+    {91, 0, 271, 169, 0, 0, 0},  /* MAINT: 'YES'|'NO' */
+    {544, 0, 411, 1297, 0, 0, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
+    {92, 0, 251, 174, 0, 0, 0},  /* MFX: point */
+    {14, 0, 221, 19, 0, 0, 0},  /* MINLINEUP: timehhmm */
+    {0, 18, 223, 0, 0, 0, 2},  /* MOD: FIELDID */
+    {545, 0, 412, 1353, 0, 0, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {243, 0, 293, 392, 0, 0, 0},  /* MODEC: flightlevel */
+    {548, 0, 413, 1359, 0, 0, 0},  /* MODELTYP: atfmmodeltype */
+    {0, 18, 223, 0, 0, 0, 2},  /* MODH: FIELDID */
+    {292, 0, 326, 604, 0, 0, 0},  /* MODIFNB: 1{ DIGIT }3 */
+    {0, 0, 414, 0, 0, 0, 0},  /* MSGBODY: 1{CHARACTER} */
+    {291, 0, 312, 579, 0, 0, 0},  /* MSGCT: datetime ! seconds */
+    {0, 552, 415, 0, 0, 0, 45},  /* MSGREF: (SENDER RECVR SEQNUM) */
+    {0, 0, 0, 0, 0, 0, 0},  /* MSGSUM:  */
+    {0, 0, 416, 0, 0, 0, 0},  /* MSGTXT: icaomsg */
+    {553, 0, 417, 1366, 0, 0, 0},  /* MSGTYP: titleid */
+    {0, 18, 223, 0, 0, 0, 2},  /* MVT: FIELDID */
+    {130, 0, 267, 270, 0, 0, 0},  /* NAT: 1{ALPHA}1 */
+    {38, 0, 283, 0, 1, 50, 0},  /* NAV: 1 {LIM_CHAR} 50 */
+    {152, 0, 418, 300, 0, 0, 0},  /* NBARC: 1{ DIGIT }2 */
+    {292, 0, 326, 604, 0, 0, 0},  /* NBRFPD: 1{ DIGIT }3 */
+    {554, 0, 419, 1377, 0, 0, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
+    {14, 0, 221, 19, 0, 0, 0},  /* NEWCTOT: timehhmm */
+    {327, 0, 336, 851, 0, 0, 0},  /* NEWENDTIME: day ! timehhmm */
+    {10, 0, 220, 1, 0, 0, 0},  /* NEWEOBD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* NEWEOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* NEWPTOT: timehhmm */
+    {0, 0, 420, 0, 0, 0, 0},  /* NEWRTE: { LIM_CHAR } */
+    {327, 0, 336, 851, 0, 0, 0},  /* NEWSTARTTIME: day ! timehhmm */
+    {545, 0, 421, 1353, 0, 0, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
+    {556, 0, 422, 1388, 0, 0, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
+    {68, 0, 406, 1254, 0, 0, 0},  /* NUM: 3{DIGIT}3 */
+    {21, 0, 309, 530, 0, 0, 0},  /* NXTFIR: icaoaerodrome */
+    {0, 272, 305, 0, 0, 0, 0},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0},  /* NXTPOST: datetime */
+    {243, 0, 293, 392, 0, 0, 0},  /* OCLFL: flightlevel */
+    {0, 0, 423, 0, 0, 0, 0},  /* OLDMSG: { CHARACTER } */
+    {114, 0, 284, 0, 1, 65535, 0},  /* OPR: 1 { LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0},  /* OPRFL: flightlevel */
+    {0, 557, 424, 0, 0, 0, 46},  /* OPRMK: RMKTXT */
+    {25, 0, 226, 0, 1, 20, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
+    {553, 0, 417, 1366, 0, 0, 0},  /* ORGMSG: titleid */
+    {218, 0, 425, 0, 1, 30, 0},  /* ORGN: 1{LIM_CHAR}30 */
+    {558, 0, 426, 1396, 0, 0, 0},  /* ORGNID: originatorid */
+    {0, 0, 420, 0, 0, 0, 0},  /* ORGRTE: { LIM_CHAR } */
+    {91, 0, 271, 169, 0, 0, 0},  /* ORIENTED: 'YES'|'NO' */
+    {0, 559, 427, 0, 0, 0, 0},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
+    {153, 0, 275, 303, 0, 0, 0},  /* ORIGINDT: datetime */
+    {0, 561, 428, 0, 0, 0, 47},  /* PART: (NUM LASTNUM) */
+    {14, 0, 221, 19, 0, 0, 0},  /* PASSIVE: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* PBG: timehhmm */
+    {587, 0, 429, 1407, 0, 0, 0},  /* PBN: pbncode */
+    {14, 0, 221, 19, 0, 0, 0},  /* PBR: timehhmm */
+    {424, 0, 362, 975, 0, 0, 0},  /* PENRATE: 3{LIM_CHAR}7 */
+    {590, 0, 430, 1448, 0, 0, 0},  /* PER: performancecategory */
+    {243, 0, 293, 392, 0, 0, 0},  /* PFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
+    {593, 0, 431, 1450, 0, 0, 0},  /* PFLT: flightlevel!('NA'|NIL) */
+    {0, 598, 432, 0, 0, 0, 48},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
+    {252, 0, 297, 412, 0, 0, 0},  /* PISTID: 1{DIGIT}4 */
+    {108, 0, 433, 1458, 0, 0, 0},  /* PKA: 1{ALPHANUM}3 */
+    {0, 599, 434, 0, 0, 0, 49},  /* PKARR: PKATT */
+    {91, 0, 250, 169, 0, 0, 0},  /* PKATT: 'YES' | 'NO' */
+    {108, 0, 433, 1458, 0, 0, 0},  /* PKC: 1{ALPHANUM}3 */
+    {108, 0, 433, 1458, 0, 0, 0},  /* PKDEP: 1{ALPHANUM}3 */
+    {0, 604, 435, 0, 0, 0, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
+    {124, 0, 436, 1462, 0, 0, 0},  /* PLNID: 4{DIGIT}4 */
+    {124, 0, 436, 1462, 0, 0, 0},  /* PLNOLD: 4{DIGIT}4 */
+    {605, 0, 437, 1467, 0, 0, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
+    {294, 0, 358, 969, 0, 0, 0},  /* POINTID: pointcautra */
+    {346, 0, 438, 1476, 0, 0, 0},  /* POSID: positionidentification */
+    {0, 600, 439, 0, 0, 0, 0},  /* POSITION: (ADID | PTID) */
+    {611, 0, 440, 1483, 0, 0, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
+    {0, 0, 441, 0, 0, 0, 0},  /* POSTPROCTXT: adexpmsg */
+    {0, 0, 441, 0, 0, 0, 0},  /* PREPROCTXT: adexpmsg */
+    {102, 0, 256, 201, 0, 0, 0},  /* PREVARCID: aircraftid */
+    {545, 0, 442, 1353, 0, 0, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
+    {489, 0, 389, 1094, 0, 0, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
+    {0, 225, 443, 0, 0, 0, 50},  /* PROPFL: TFL */
+    {612, 0, 444, 1493, 0, 0, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {612, 0, 444, 1493, 0, 0, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {0, 53, 445, 0, 0, 0, 51},  /* PT: PTID */
+    {0, 614, 446, 0, 0, 0, 52},  /* PTC: (PTCID EDTO) */
+    {615, 0, 447, 1497, 0, 0, 0},  /* PTCID: pointcautra|geoname */
+    {0, 616, 448, 0, 0, 0, 0},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {206, 0, 449, 1503, 0, 0, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
+    {92, 0, 251, 174, 0, 0, 0},  /* PTID: point */
+    {127, 0, 295, 407, 0, 0, 0},  /* PTMACH: machnumber */
+    {209, 0, 450, 1507, 0, 0, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
+    {152, 0, 274, 300, 0, 0, 0},  /* PTNB: 1{DIGIT}2 */
+    {14, 0, 221, 19, 0, 0, 0},  /* PTOT: timehhmm */
+    {0, 617, 451, 0, 0, 0, 53},  /* PTPRO: POINTID */
+    {243, 0, 293, 392, 0, 0, 0},  /* PTRFL: flightlevel */
+    {618, 0, 452, 1511, 0, 0, 0},  /* PTRTE: 2{LIM_CHAR} */
+    {619, 0, 453, 1514, 0, 0, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
+    {125, 0, 298, 417, 0, 0, 0},  /* PTSPEED: spd */
+    {622, 0, 454, 1566, 0, 0, 0},  /* PTSTAY: stayidentifier timehhmm */
+    {624, 0, 455, 1578, 0, 0, 0},  /* QFU: qfuid */
+    {624, 0, 455, 1578, 0, 0, 0},  /* QFUL: qfuid */
+    {0, 625, 456, 0, 0, 0, 54},  /* QFULIST: QFUL */
+    {558, 0, 426, 1396, 0, 0, 0},  /* QRORGN: originatorid */
+    {91, 0, 271, 169, 0, 0, 0},  /* QUEBEC: 'YES'|'NO' */
+    {305, 0, 321, 734, 0, 0, 0},  /* RADIOID: 1{ALPHANUM}20 */
+    {626, 0, 457, 0, 1, 100, 0},  /* RALT: 1 {LIM_CHAR} 100 */
+    {630, 0, 458, 1582, 0, 0, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
+    {635, 0, 459, 1588, 0, 0, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {0, 636, 460, 0, 0, 0, 55},  /* RATEPDLST: RATEPERIOD */
+    {0, 641, 461, 0, 0, 0, 56},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
+    {642, 0, 462, 1595, 0, 0, 0},  /* RCNF: 1{ALPHA}5 */
+    {645, 0, 463, 1601, 0, 0, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
+    {646, 0, 464, 1604, 0, 0, 0},  /* REASON: 4{ALPHA}12 */
+    {0, 26, 227, 0, 0, 0, 4},  /* RECVR: FAC */
+    {0, 653, 465, 0, 0, 0, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
+    {655, 0, 466, 1617, 0, 0, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
+    {657, 0, 467, 1623, 0, 0, 0},  /* REFATSRTE: atsroute point [country] point [country] */
+    {0, 551, 468, 0, 0, 0, 57},  /* REFDATA: SEQNUM */
+    {658, 0, 469, 1649, 0, 0, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
+    {659, 0, 470, 0, 1, 15, 0},  /* REFLOC: 1{LIM_CHAR}15 */
+    {38, 0, 471, 0, 1, 50, 0},  /* REG: 1{ LIM_CHAR }50 */
+    {665, 0, 472, 1655, 0, 0, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
+    {0, 0, 0, 0, 0, 0, 0},  /* REGCOND:  */
+    {114, 0, 473, 0, 1, 65535, 0},  /* REGDESC: 1{LIM_CHAR} */
+    {305, 0, 474, 1661, 0, 0, 0},  /* REGID: regulid */
+    {0, 666, 475, 0, 0, 0, 58},  /* REGLIST: REGULATION */
+    {659, 0, 476, 0, 1, 15, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
+    {667, 0, 477, 1682, 0, 0, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
+    {646, 0, 478, 1604, 0, 0, 0},  /* REGREASON: 4 {ALPHA} 12 */
+    {305, 0, 474, 1661, 0, 0, 0},  /* REGUL: regulid */
+    {0, 670, 479, 0, 0, 0, 59},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
+    {294, 0, 315, 612, 0, 0, 0},  /* REGULID1: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0},  /* REGULID2: 1{ALPHANUM}5 */
+    {153, 0, 275, 303, 0, 0, 0},  /* REGULT: datetime */
+    {14, 0, 221, 19, 0, 0, 0},  /* REJCTOT: timehhmm */
+    {2, 0, 480, 259, 0, 0, 0},  /* RELDIST: 2{DIGIT}2 */
+    {130, 0, 267, 270, 0, 0, 0},  /* RELEASE: 1{ALPHA}1 */
+    {2, 0, 480, 259, 0, 0, 0},  /* REMAINTIME: 2{DIGIT}2 */
+    {114, 0, 473, 0, 1, 65535, 0},  /* REMARK: 1{LIM_CHAR} */
+    {0, 672, 481, 0, 0, 0, 60},  /* RENAME: (RENID PTID) */
+    {674, 0, 482, 1689, 0, 0, 0},  /* RENID: renameid */
+    {220, 0, 287, 381, 0, 0, 0},  /* REQID: 1{DIGIT}5 */
+    {676, 0, 483, 1695, 0, 0, 0},  /* REQTYP: ('STPV' | 'STIP') */
+    {14, 0, 221, 19, 0, 0, 0},  /* RESPBY: timehhmm */
+    {677, 0, 484, 1701, 0, 0, 0},  /* RESPUNIT: 3{ALPHA}12 */
+    {0, 18, 223, 0, 0, 0, 2},  /* RET: FIELDID */
+    {678, 0, 485, 1714, 0, 0, 0},  /* RFL: flightlevel [point] */
+    {0, 151, 273, 0, 0, 0, 15},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
+    {680, 0, 486, 1726, 0, 0, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
+    {0, 0, 0, 0, 0, 0, 0},  /* RFPDLIST:  */
+    {0, 0, 0, 0, 0, 0, 0},  /* RFPDLONG:  */
+    {0, 0, 0, 0, 0, 0, 0},  /* RFPDSLIST:  */
+    {0, 684, 487, 0, 0, 0, 61},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
+    {91, 0, 250, 169, 0, 0, 0},  /* RHP: 'YES' | 'NO' */
+    {685, 0, 488, 1730, 0, 0, 0},  /* RIF: 4{LIM_CHAR} */
+    {0, 686, 489, 0, 0, 0, 62},  /* RIPEL: DESTID */
+    {254, 0, 300, 423, 0, 0, 0},  /* RIPSRC: centreidentification */
+    {114, 0, 490, 0, 1, 65535, 0},  /* RMK: 1{ LIM_CHAR } */
+    {25, 0, 226, 0, 1, 20, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
+    {0, 0, 356, 0, 0, 0, 0},  /* ROUTE: {LIM_CHAR} */
+    {0, 689, 491, 0, 0, 0, 63},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {305, 0, 492, 1735, 0, 0, 0},  /* RRTEREF: rrteid */
+    {0, 689, 491, 0, 0, 0, 63},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {690, 0, 493, 1756, 0, 0, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
+    {0, 691, 494, 0, 0, 0, 64},  /* RTE: PTC */
+    {0, 0, 0, 0, 0, 0, 0},  /* RTEPTS:  */
+    {0, 692, 495, 0, 0, 0, 65},  /* RTETR: PTPRO */
+    {292, 0, 326, 604, 0, 0, 0},  /* RVR: 1{ DIGIT }3 */
+    {0, 693, 496, 0, 0, 0, 66},  /* RVRCOND: RVRPERIOD */
+    {68, 0, 406, 1254, 0, 0, 0},  /* RVRLIMIT: 3{DIGIT}3 */
+    {0, 695, 497, 0, 0, 0, 67},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
+    {696, 0, 498, 1758, 0, 0, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {697, 0, 499, 1763, 0, 0, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
+    {696, 0, 498, 1758, 0, 0, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {612, 0, 500, 1493, 0, 0, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
+    {0, 700, 501, 0, 0, 0, 68},  /* RWYINFO: (RWYID RWYAVAIL) */
+    {0, 0, 0, 0, 0, 0, 0},  /* RWYLIST:  */
+    {14, 0, 221, 19, 0, 0, 0},  /* SAT: timehhmm */
+    {0, 701, 502, 0, 0, 0, 69},  /* SCNF: ACNF */
+    {0, 702, 503, 0, 0, 0, 70},  /* SEC: SECID */
+    {710, 0, 504, 1765, 0, 0, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {718, 0, 505, 1770, 0, 0, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {0, 702, 503, 0, 0, 0, 70},  /* SECCT: SECID */
+    {313, 0, 506, 1775, 0, 0, 0},  /* SECDEST: secidentification */
+    {313, 0, 506, 1775, 0, 0, 0},  /* SECID: secidentification */
+    {0, 719, 507, 0, 0, 0, 71},  /* SECLIST: SEC */
+    {0, 720, 508, 0, 0, 0, 72},  /* SECLISTCT: SECCT */
+    {0, 719, 507, 0, 0, 0, 71},  /* SECRIP: SEC */
+    {313, 0, 506, 1775, 0, 0, 0},  /* SECSRC: secidentification */
+    {605, 0, 509, 1467, 0, 0, 0},  /* SECTOR: 1{ ALPHANUM }8 */
+    {721, 0, 510, 1778, 0, 0, 0},  /* SEL: 4{ ALPHA }5 */
+    {0, 26, 227, 0, 0, 0, 4},  /* SENDER: FAC */
+    {153, 0, 275, 303, 0, 0, 0},  /* SENDT: datetime */
+    {0, 0, 0, 0, 0, 0, 0},  /* SENDTO:  */
+    {294, 0, 315, 612, 0, 0, 0},  /* SEPFIX: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0},  /* SEPNAME: 1{ALPHANUM}5 */
+    {722, 0, 511, 1784, 0, 0, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
+    {108, 0, 433, 1458, 0, 0, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
+    {68, 0, 406, 1254, 0, 0, 0},  /* SEQNUM: 3{DIGIT}3 */
+    {737, 0, 512, 1789, 0, 0, 0},  /* SEQPT: surequipment */
+    {0, 739, 513, 0, 0, 0, 73},  /* SEQUENCEDATA: (TXTIME NUM) */
+    {114, 0, 514, 0, 1, 65535, 0},  /* SEVERITY: 1{ LIM_CHAR} */
+    {741, 0, 515, 1824, 0, 0, 0},  /* SFL: flightlevel ! ('A'|'B') */
+    {0, 151, 273, 0, 0, 0, 15},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
+    {743, 0, 516, 1831, 0, 0, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {10, 0, 220, 1, 0, 0, 0},  /* SOBD: date */
+    {14, 0, 221, 19, 0, 0, 0},  /* SOBT: timehhmm */
+    {0, 746, 517, 0, 0, 0, 74},  /* SPDCHG: (DELTSP1 DELTSP2) */
+    {747, 0, 518, 1844, 0, 0, 0},  /* SPEED: spd [ point ] */
+    {635, 0, 459, 1588, 0, 0, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {243, 0, 293, 392, 0, 0, 0},  /* SPFL: flightlevel */
+    {38, 0, 471, 0, 1, 50, 0},  /* SPLA: 1{ LIM_CHAR }50 */
+    {0, 0, 0, 0, 0, 0, 0},  /* SPLADDR:  */
+    {38, 0, 471, 0, 1, 50, 0},  /* SPLC: 1{ LIM_CHAR }50 */
+    {292, 0, 326, 604, 0, 0, 0},  /* SPLDCAP: 1{ DIGIT }3 */
+    {38, 0, 471, 0, 1, 50, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
+    {748, 0, 519, 1856, 0, 0, 0},  /* SPLDCOV: ('T' | 'F') */
+    {152, 0, 418, 300, 0, 0, 0},  /* SPLDNB: 1{ DIGIT }2 */
+    {311, 0, 520, 1858, 0, 0, 0},  /* SPLE: timehhmm_elapsed */
+    {750, 0, 521, 1863, 0, 0, 0},  /* SPLJ: lifejackets */
+    {114, 0, 490, 0, 1, 65535, 0},  /* SPLN: 1{ LIM_CHAR } */
+    {292, 0, 313, 604, 0, 0, 0},  /* SPLP: 1{DIGIT}3 */
+    {752, 0, 522, 1868, 0, 0, 0},  /* SPLR: emergradio */
+    {754, 0, 523, 1872, 0, 0, 0},  /* SPLS: survivaleqpt */
+    {762, 0, 524, 1877, 0, 0, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
+    {764, 0, 525, 1895, 0, 0, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
+    {0, 770, 526, 0, 0, 0, 0},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
+    {0, 773, 527, 0, 0, 0, 75},  /* SSS: (SEPNAME SEPTYPE) */
+    {774, 0, 528, 1903, 0, 0, 0},  /* STAMP: 3{DIGIT}3 ! timehhmm */
+    {743, 0, 516, 1831, 0, 0, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {327, 0, 335, 851, 0, 0, 0},  /* STARTREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0},  /* STARTTIME: day ! timehhmm */
+    {88, 0, 529, 1912, 0, 0, 0},  /* STATID: coorstatusident */
+    {775, 0, 530, 1916, 0, 0, 0},  /* STATREASON: coorstatusreason */
+    {0, 776, 531, 0, 0, 0, 76},  /* STATTOBT: AOPRIO */
+    {0, 784, 532, 0, 0, 0, 0},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
+    {0, 791, 533, 0, 0, 0, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
+    {621, 0, 534, 1924, 0, 0, 0},  /* STAYIDENT: stayidentifier */
+    {0, 793, 535, 0, 0, 0, 77},  /* STAYINFO: (STAYIDENT REMARK) */
+    {794, 0, 536, 1930, 0, 0, 0},  /* STO: timehhmm ! seconds */
+    {795, 0, 537, 1938, 0, 0, 0},  /* STREASON: starreason */
+    {796, 0, 538, 1944, 0, 0, 0},  /* STRID: 1{DIGIT} */
+    {810, 0, 539, 1946, 0, 0, 0},  /* STS: flightplanstatus */
+    {38, 0, 234, 0, 1, 50, 0},  /* SUR: 1{LIM_CHAR}50 */
+    {820, 0, 540, 1988, 0, 0, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
+    {626, 0, 457, 0, 1, 100, 0},  /* TALT: 1 {LIM_CHAR} 100 */
+    {14, 0, 221, 19, 0, 0, 0},  /* TAXITIME: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* TCDI: timehhmm */
+    {822, 0, 541, 2002, 0, 0, 0},  /* TEMP: temperature */
+    {313, 0, 328, 769, 0, 0, 0},  /* TERMINAL: 1{ALPHANUM}2 */
+    {482, 0, 384, 1052, 0, 0, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
+    {243, 0, 293, 392, 0, 0, 0},  /* TFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
+    {0, 689, 491, 0, 0, 0, 63},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {482, 0, 542, 1052, 0, 0, 0},  /* TFVID: 1{ALPHANUM}15 */
+    {14, 0, 221, 19, 0, 0, 0},  /* TIME: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0},  /* TIMESTAMP: datetime ! seconds */
+    {553, 0, 417, 1366, 0, 0, 0},  /* TITLE: titleid */
+    {14, 0, 221, 19, 0, 0, 0},  /* TO: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* TOAT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* TOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* TOFC: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0},  /* TOM: timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
+    {71, 0, 543, 114, 0, 0, 0},  /* TRACK: heading|"ZZZ" */
+    {827, 0, 544, 2006, 0, 0, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
+    {0, 0, 0, 0, 0, 0, 0},  /* TRANSID:  */
+    {0, 833, 545, 0, 0, 0, 78},  /* TRANSLIST: TRANSID */
+    {364, 0, 546, 890, 0, 0, 0},  /* TRFL: flightlevel | flighttendancy */
+    {14, 0, 221, 19, 0, 0, 0},  /* TSAT: timehhmm */
+    {311, 0, 547, 2010, 0, 0, 0},  /* TTG: timemmss_elapsed */
+    {311, 0, 547, 2010, 0, 0, 0},  /* TTL: timemmss_elapsed */
+    {311, 0, 520, 1858, 0, 0, 0},  /* TTLEET: timehhmm_elapsed */
+    {14, 0, 221, 19, 0, 0, 0},  /* TTOT: timehhmm */
+    {490, 0, 391, 1132, 0, 0, 0},  /* TURB: 1{ALPHA}8 */
+    {365, 0, 349, 0, 1, 10, 0},  /* TWYARR: 1{LIM_CHAR}10 */
+    {365, 0, 349, 0, 1, 10, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
+    {14, 0, 221, 19, 0, 0, 0},  /* TXC: timehhmm */
+    {295, 0, 316, 0, 1, 80, 0},  /* TXT: 1{LIM_CHAR}80 */
+    {834, 0, 548, 2015, 0, 0, 0},  /* TXTIME: datetime seconds */
+    {835, 0, 549, 0, 1, 60, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
+    {838, 0, 550, 2041, 0, 0, 0},  /* UDPT: updatereason */
+    {0, 839, 551, 0, 0, 0, 79},  /* UNIT: UNITID */
+    {554, 0, 552, 1377, 0, 0, 0},  /* UNITID: 2{ ALPHANUM}10 */
+    {327, 0, 335, 851, 0, 0, 0},  /* UNTIL: day!timehhmm */
+    {10, 0, 220, 1, 0, 0, 0},  /* VALFROM: date */
+    {841, 0, 553, 2044, 0, 0, 0},  /* VALFROMK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0},  /* VALFROMOLD: date */
+    {153, 0, 275, 303, 0, 0, 0},  /* VALIDEND: datetime */
+    {10, 0, 220, 1, 0, 0, 0},  /* VALIDITYDATE: date */
+    {153, 0, 275, 303, 0, 0, 0},  /* VALIDST: datetime */
+    {544, 0, 411, 1297, 0, 0, 0},  /* VALPERIOD: fulldatetime fulldatetime */
+    {10, 0, 220, 1, 0, 0, 0},  /* VALUNTIL: date */
+    {841, 0, 553, 2044, 0, 0, 0},  /* VALUNTILK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0},  /* VALUNTILOLD: date */
+    {0, 843, 554, 0, 0, 0, 80},  /* VEC: (FL ETO RELDIST) */
+    {482, 0, 384, 1052, 0, 0, 0},  /* VIA1: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0},  /* VIA2: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0},  /* VIA3: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0},  /* VIA4: 1 {ALPHANUM} 15 */
+    {845, 0, 555, 2051, 0, 0, 0},  /* VIEW: ('V'|'VNX') */
+    {305, 0, 321, 734, 0, 0, 0},  /* VISI: 1{ALPHANUM}20 */
+    {846, 0, 556, 2055, 0, 0, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
+    {846, 0, 556, 2055, 0, 0, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
+    {292, 0, 313, 604, 0, 0, 0},  /* WDDIR: 1{DIGIT}3 */
+    {292, 0, 313, 604, 0, 0, 0},  /* WDSPD: 1{DIGIT}3 */
+    {847, 0, 557, 2063, 0, 0, 0},  /* WKTRC: waketurbcat */
+    {243, 0, 293, 392, 0, 0, 0},  /* XFL: flightlevel */
+    {0, 848, 558, 0, 0, 0, 81},  /* XFLCHG: (FLMIN FLMAX) */
+    {0, 0, 559, 0, 0, 0, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
+    {850, 0, 560, 2065, 0, 0, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
+    {291, 0, 312, 579, 0, 0, 0},  /* XTI: datetime ! seconds */
+    {850, 0, 560, 2065, 0, 0, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+};
+
+/* By dictionary id: sub_bit, structure, the value's fast path and
+ * its parameter (gen_validate.py's fast_kind). */
+const uint32_t vwalk[DICT_COUNT] = {
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* AABD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* AABT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* AATOT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ACDI */
+    0 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ACNF */
+    1 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ACT */
+    2 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* AD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* ADA */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADARR */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* ADARRZ */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* ADD */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ADDR */
+    3 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ADDRINFO */
+    4 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADEP */
+    255 | VK_DFA << VR_KIND_SHIFT | 35u << VR_PARAM_SHIFT,  /* ADEPK */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADEPOLD */
+    5 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADES */
+    255 | VK_DFA << VR_KIND_SHIFT | 40u << VR_PARAM_SHIFT,  /* ADESK */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADESOLD */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ADEXPTXT */
+    6 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADID */
+    7 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* ADNAME */
+    255 | VK_DFA << VR_KIND_SHIFT | 45u << VR_PARAM_SHIFT,  /* ADR */
+    8 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 56u << VR_PARAM_SHIFT,  /* ADSADDRESS */
+    9 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ADSQVLTSP */
+    255 | VK_DFA << VR_KIND_SHIFT | 95u << VR_PARAM_SHIFT,  /* AF */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* AFCT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* AFILDATA */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* AFREGULLIST */
+    10 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 104u << VR_PARAM_SHIFT,  /* AGAPPQUALIFIER */
+    11 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 107u << VR_PARAM_SHIFT,  /* AGAPPVERSION */
+    255 | VK_DFA << VR_KIND_SHIFT | 114u << VR_PARAM_SHIFT,  /* AHEAD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* AIBT */
+    255 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AIN */
+    12 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AIRROUTE */
+    13 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AIRSPACE */
+    14 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(3, 12),  /* AIRSPDES */
+    255 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AITTT */
+    255 | VK_DFA << VR_KIND_SHIFT | 135u << VR_PARAM_SHIFT,  /* ALDT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ALTNZ */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ALTRNT1 */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ALTRNT2 */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* AMANTIME */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 3),  /* AOARCID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* AOBD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* AOBT */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 3),  /* AOOPR */
+    15 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* AOPRIO */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* APPLIPT */
+    16 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 180u << VR_PARAM_SHIFT,  /* APPNAME */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* APPTOT */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 1),  /* APPTYP */
+    17 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 187u << VR_PARAM_SHIFT,  /* APPVERSION */
+    255 | VK_DFA << VR_KIND_SHIFT | 192u << VR_PARAM_SHIFT,  /* ARCADDR */
+    18 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 7),  /* ARCID */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 11),  /* ARCIDAO */
+    19 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(8, 8),  /* ARCIDATC */
+    255 | VK_DFA << VR_KIND_SHIFT | 230u << VR_PARAM_SHIFT,  /* ARCIDK */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 7),  /* ARCIDOLD */
+    255 | VK_DFA << VR_KIND_SHIFT | 238u << VR_PARAM_SHIFT,  /* ARCTYP */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ARDI */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ARDT */
+    255 | VK_DFA << VR_KIND_SHIFT | 243u << VR_PARAM_SHIFT,  /* AREASTS */
+    255 | VK_DFA << VR_KIND_SHIFT | 253u << VR_PARAM_SHIFT,  /* ARRRWY */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(2, 2),  /* ARRSEQNUMBER */
+    255 | VK_DFA << VR_KIND_SHIFT | 135u << VR_PARAM_SHIFT,  /* ASAT */
+    20 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ASP */
+    255 | VK_DFA << VR_KIND_SHIFT | 262u << VR_PARAM_SHIFT,  /* ASPEED */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ASPLIST */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ASRT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ATA */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ATD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ATFMDELAY */
+    21 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ATIQV */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 1),  /* ATIS */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ATNLOGON */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ATOT */
+    255 | VK_DFA << VR_KIND_SHIFT | 272u << VR_PARAM_SHIFT,  /* ATSRT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ATTOT */
+    255 | VK_DFA << VR_KIND_SHIFT | 292u << VR_PARAM_SHIFT,  /* AUTFL1 */
+    255 | VK_DFA << VR_KIND_SHIFT | 292u << VR_PARAM_SHIFT,  /* AUTFL2 */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* AUTOMSG */
+    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* AVAIL */
+    255 | VK_DFA << VR_KIND_SHIFT | 297u << VR_PARAM_SHIFT,  /* AWR */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* BEGIN */
+    22 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* BKCHG */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* BKROW */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* BKT */
+    23 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* BKTCHG */
+    24 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 326u << VR_PARAM_SHIFT,  /* BRNG */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CASSADDR */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* CDA */
+    255 | VK_DFA << VR_KIND_SHIFT | 332u << VR_PARAM_SHIFT,  /* CEQPT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CFL */
+    25 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* CFLCHG */
+    255 | VK_DFA << VR_KIND_SHIFT | 337u << VR_PARAM_SHIFT,  /* CHGRUL */
+    26 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* CMLTSP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* COBD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* COBT */
+    27 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODE */
+    28 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODE1 */
+    29 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODE2 */
+    30 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODEP */
+    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* CODETR */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* COM */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* COMMENT */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* CONDID */
+    31 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 360u << VR_PARAM_SHIFT,  /* CONDITION */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 5),  /* CONFID */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CONFL */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* COORDATA */
+    32 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 387u << VR_PARAM_SHIFT,  /* COORPT */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* COP */
+    33 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* CPCQVLTSP */
+    34 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 56u << VR_PARAM_SHIFT,  /* CPDLCADDRESS */
+    35 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* CRFL1 */
+    36 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 398u << VR_PARAM_SHIFT,  /* CRFL2 */
+    37 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 407u << VR_PARAM_SHIFT,  /* CRMACH */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CRSCLIMB */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CRSPD */
+    38 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 417u << VR_PARAM_SHIFT,  /* CRSPEED */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CSTAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* CTA */
+    39 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CTDEST */
+    40 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* CTO */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* CTOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* CTOT */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CTRIPE */
+    41 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* CTROW */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CTSRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 430u << VR_PARAM_SHIFT,  /* CTXTCT */
+    255 | VK_DFA << VR_KIND_SHIFT | 436u << VR_PARAM_SHIFT,  /* CTXTFDPS */
+    255 | VK_DFA << VR_KIND_SHIFT | 452u << VR_PARAM_SHIFT,  /* CTXTPOS */
+    255 | VK_DFA << VR_KIND_SHIFT | 292u << VR_PARAM_SHIFT,  /* CURFL */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CURPOS */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* CURPOST */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* CURPTT */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* CURPTX */
+    255 | VK_DFA << VR_KIND_SHIFT | 463u << VR_PARAM_SHIFT,  /* DAT */
+    42 | VK_DFA << VR_KIND_SHIFT | 514u << VR_PARAM_SHIFT,  /* DAYS */
+    255 | VK_DFA << VR_KIND_SHIFT | 522u << VR_PARAM_SHIFT,  /* DAYSK */
+    255 | VK_DFA << VR_KIND_SHIFT | 514u << VR_PARAM_SHIFT,  /* DAYSOLD */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* DCATCID */
+    255 | VK_DFA << VR_KIND_SHIFT | 535u << VR_PARAM_SHIFT,  /* DCBTXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 535u << VR_PARAM_SHIFT,  /* DCBTXTFTX */
+    255 | VK_DFA << VR_KIND_SHIFT | 568u << VR_PARAM_SHIFT,  /* DCCAR */
+    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* DCDT */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* DCID */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 3),  /* DCMTYP */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* DCREF */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* DCRMK */
+    255 | VK_DFA << VR_KIND_SHIFT | 618u << VR_PARAM_SHIFT,  /* DCS1TXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 688u << VR_PARAM_SHIFT,  /* DCS2TXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 720u << VR_PARAM_SHIFT,  /* DCT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* DEACT */
+    255 | VK_DFA << VR_KIND_SHIFT | 732u << VR_PARAM_SHIFT,  /* DEICE */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* DELAY */
+    255 | VK_DFA << VR_KIND_SHIFT | 734u << VR_PARAM_SHIFT,  /* DELCODE */
+    43 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 755u << VR_PARAM_SHIFT,  /* DELTA1 */
+    44 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 755u << VR_PARAM_SHIFT,  /* DELTA2 */
+    45 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* DELTSP1 */
+    46 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* DELTSP2 */
+    255 | VK_DFA << VR_KIND_SHIFT | 253u << VR_PARAM_SHIFT,  /* DEPRWY */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* DEPSTATUS */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* DEPZ */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* DESC */
+    47 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* DESTID */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* DESTZ */
+    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* DFDPSID */
+    48 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* DISTNC */
+    255 | VK_DFA << VR_KIND_SHIFT | 758u << VR_PARAM_SHIFT,  /* DLE */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* DOUBID */
+    255 | VK_DFA << VR_KIND_SHIFT | 772u << VR_PARAM_SHIFT,  /* DPISTATUS */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* ECURPTT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* EDA */
+    49 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 792u << VR_PARAM_SHIFT,  /* EDTO */
+    255 | VK_DFA << VR_KIND_SHIFT | 816u << VR_PARAM_SHIFT,  /* EETFIR */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EETLAT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EETLONG */
+    255 | VK_DFA << VR_KIND_SHIFT | 758u << VR_PARAM_SHIFT,  /* EETPT */
+    255 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* EFL */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* ELASTPTT */
+    255 | VK_DT12 << VR_KIND_SHIFT,  /* ELDT */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* END */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* ENDHLDT */
+    50 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* ENDREG */
+    255 | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* ENDTIME */
+    51 | VK_DFA << VR_KIND_SHIFT | 861u << VR_PARAM_SHIFT,  /* ENTRNB */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ENTRYDATA */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* ENTRYT */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* ENXTPTT */
+    52 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* EOBD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* EOBDK */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* EOBDOLD */
+    53 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* EOBDT */
+    54 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* EOBT */
+    255 | VK_DFA << VR_KIND_SHIFT | 864u << VR_PARAM_SHIFT,  /* EOBTK */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* EOBTOLD */
+    55 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* EOID */
+    56 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* EOLIST */
+    57 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* EOPOS */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* EOSRC */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EQCST */
+    58 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 876u << VR_PARAM_SHIFT,  /* EQPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 886u << VR_PARAM_SHIFT,  /* ERRFIELD */
+    255 | VK_DFA << VR_KIND_SHIFT | 888u << VR_PARAM_SHIFT,  /* ERROR */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* ESPFL */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ESTDATA */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ETA */
+    59 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* ETI */
+    255 | VK_DFA << VR_KIND_SHIFT | 135u << VR_PARAM_SHIFT,  /* ETIME */
+    60 | VR_SUBFIELD | VK_DT12 << VR_KIND_SHIFT,  /* ETO */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* ETOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* ETOT */
+    255 | VK_DFA << VR_KIND_SHIFT | 890u << VR_PARAM_SHIFT,  /* ETRFL */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* ETYPE */
+    255 | VK_DFA << VR_KIND_SHIFT | 897u << VR_PARAM_SHIFT,  /* EUR */
+    255 | VK_DFA << VR_KIND_SHIFT | 907u << VR_PARAM_SHIFT,  /* EVENT */
+    255 | VK_DFA << VR_KIND_SHIFT | 953u << VR_PARAM_SHIFT,  /* EVENTCLASS */
+    61 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* EXCCOND */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EXTADDR */
+    62 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* FAC */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FANSLOGON */
+    63 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FIELDID */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* FILRTE */
+    255 | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* FILTIM */
+    64 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(7, 7),  /* FIR */
+    65 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* FIRSTPID */
+    66 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* FIXTIME */
+    67 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FL */
+    68 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FLB */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FLBAND */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* FLBK */
+    69 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FLBLOCK */
+    70 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FLIMP */
+    71 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FLMAX */
+    72 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FLMIN */
+    73 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FLOW */
+    74 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FLOWLST */
+    75 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 975u << VR_PARAM_SHIFT,  /* FLOWRATE */
+    76 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 983u << VR_PARAM_SHIFT,  /* FLOWROLE */
+    255 | VK_DFA << VR_KIND_SHIFT | 987u << VR_PARAM_SHIFT,  /* FLTRUL */
+    255 | VK_DFA << VR_KIND_SHIFT | 989u << VR_PARAM_SHIFT,  /* FLTSRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 991u << VR_PARAM_SHIFT,  /* FLTSTATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 997u << VR_PARAM_SHIFT,  /* FLTTYP */
+    77 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* FMP */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FMPLIST */
+    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* FPBASEID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1004u << VR_PARAM_SHIFT,  /* FPCTST */
+    78 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPIDENT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPKWL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1023u << VR_PARAM_SHIFT,  /* FPLCAT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPLIST */
+    79 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPLLGR */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPLLIST */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* FPLNB */
+    255 | VK_DFA << VR_KIND_SHIFT | 1025u << VR_PARAM_SHIFT,  /* FPLSTAT */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* FPRMK */
+    255 | VK_DFA << VR_KIND_SHIFT | 1027u << VR_PARAM_SHIFT,  /* FPSRC */
+    80 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPSUM */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPUNKL */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FREETXT */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(6, 6),  /* FREQ */
+    81 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* FROM */
+    82 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* FROMPOS */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* FSTDAY */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 14),  /* FTXID */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 4),  /* FTXNAME */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* FTXNUM */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* FURTHRTE */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* GEO */
+    83 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1088u << VR_PARAM_SHIFT,  /* GEOID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1094u << VR_PARAM_SHIFT,  /* GMEPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1094u << VR_PARAM_SHIFT,  /* GMSPT */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* GRSPD */
+    84 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 56u << VR_PARAM_SHIFT,  /* HEXADDR */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* HLDBKRW */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 4),  /* HOV */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* HOVTM */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* ICEZ */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 8),  /* ICING */
+    255 | VK_DFA << VR_KIND_SHIFT | 1141u << VR_PARAM_SHIFT,  /* IFP */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IFPDLIST */
+    85 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* IFPDLONG */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IFPDSLIST */
+    86 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* IFPDSUM */
+    87 | VK_DFA << VR_KIND_SHIFT | 1196u << VR_PARAM_SHIFT,  /* IFPLID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1207u << VR_PARAM_SHIFT,  /* IFPSMOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1211u << VR_PARAM_SHIFT,  /* IFPURESP */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IGNORE */
+    88 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1213u << VR_PARAM_SHIFT,  /* ILSCAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1222u << VR_PARAM_SHIFT,  /* INDSTIP */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* INITID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1227u << VR_PARAM_SHIFT,  /* INTERID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* IOBD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* IOBT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1234u << VR_PARAM_SHIFT,  /* IRULES */
+    89 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LACDR */
+    90 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* LALG */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LALGLIST */
+    255 | VK_DFA << VR_KIND_SHIFT | 1252u << VR_PARAM_SHIFT,  /* LANG */
+    91 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* LASTNUM */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* LASTRADT */
+    92 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LATSA */
+    93 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1258u << VR_PARAM_SHIFT,  /* LATTD */
+    94 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LCATSRTE */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LFIR */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 1),  /* LIGHTS */
+    95 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1271u << VR_PARAM_SHIFT,  /* LONGTD */
+    96 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LRAR */
+    97 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LRCA */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* LSTDAY */
+    255 | VK_DFA << VR_KIND_SHIFT | 1286u << VR_PARAM_SHIFT,  /* MACH */
+    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* MAINT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1297u << VR_PARAM_SHIFT,  /* MESVALPERIOD */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* MFX */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* MINLINEUP */
+    98 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1353u << VR_PARAM_SHIFT,  /* MODEA */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* MODEC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1359u << VR_PARAM_SHIFT,  /* MODELTYP */
+    99 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MODH */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* MODIFNB */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* MSGBODY */
+    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* MSGCT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* MSGREF */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* MSGSUM */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* MSGTXT */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 10),  /* MSGTYP */
+    100 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MVT */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 1),  /* NAT */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* NAV */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* NBARC */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* NBRFPD */
+    101 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 10),  /* NETWORKTYPE */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* NEWCTOT */
+    255 | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* NEWENDTIME */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* NEWEOBD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* NEWEOBT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* NEWPTOT */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* NEWRTE */
+    255 | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* NEWSTARTTIME */
+    255 | VK_DFA << VR_KIND_SHIFT | 1353u << VR_PARAM_SHIFT,  /* NEXTSSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1388u << VR_PARAM_SHIFT,  /* NFC */
+    102 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* NUM */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* NXTFIR */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* NXTPOS */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* NXTPOST */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* OCLFL */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* OLDMSG */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* OPR */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* OPRFL */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* OPRMK */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* OPRMKCT */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 10),  /* ORGMSG */
+    103 | VK_TEXT << VR_KIND_SHIFT,  /* ORGN */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 10),  /* ORGNID */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* ORGRTE */
+    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* ORIENTED */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ORIGIN */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* ORIGINDT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PART */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* PASSIVE */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* PBG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1407u << VR_PARAM_SHIFT,  /* PBN */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* PBR */
+    104 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 975u << VR_PARAM_SHIFT,  /* PENRATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1448u << VR_PARAM_SHIFT,  /* PER */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* PFL */
+    105 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PFLCHG */
+    106 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1450u << VR_PARAM_SHIFT,  /* PFLT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PISTCOORD */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* PISTID */
+    107 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* PKA */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PKARR */
+    108 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* PKATT */
+    109 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* PKC */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* PKDEP */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PLANNEDPOSITION */
+    110 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(4, 4),  /* PLNID */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(4, 4),  /* PLNOLD */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 8),  /* PNTSECTOR */
+    111 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* POINTID */
+    112 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* POSID */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* POSITION */
+    255 | VK_DFA << VR_KIND_SHIFT | 1483u << VR_PARAM_SHIFT,  /* POSST */
+    113 | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* POSTPROCTXT */
+    114 | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PREPROCTXT */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 7),  /* PREVARCID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1353u << VR_PARAM_SHIFT,  /* PREVSSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1094u << VR_PARAM_SHIFT,  /* PROCEDURE */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PROPFL */
+    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1493u << VR_PARAM_SHIFT,  /* PRWYAVAIL */
+    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1493u << VR_PARAM_SHIFT,  /* PRWYID */
+    115 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PT */
+    116 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTC */
+    117 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* PTCID */
+    118 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTCRSCLIMB */
+    119 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1503u << VR_PARAM_SHIFT,  /* PTFLTRUL */
+    120 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* PTID */
+    121 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 407u << VR_PARAM_SHIFT,  /* PTMACH */
+    122 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1507u << VR_PARAM_SHIFT,  /* PTMILRUL */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* PTNB */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* PTOT */
+    123 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTPRO */
+    124 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* PTRFL */
+    125 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1511u << VR_PARAM_SHIFT,  /* PTRTE */
+    126 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1514u << VR_PARAM_SHIFT,  /* PTRULCHG */
+    127 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 417u << VR_PARAM_SHIFT,  /* PTSPEED */
+    128 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1566u << VR_PARAM_SHIFT,  /* PTSTAY */
+    255 | VK_DFA << VR_KIND_SHIFT | 1578u << VR_PARAM_SHIFT,  /* QFU */
+    129 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1578u << VR_PARAM_SHIFT,  /* QFUL */
+    130 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* QFULIST */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 10),  /* QRORGN */
+    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* QUEBEC */
+    255 | VK_DFA << VR_KIND_SHIFT | 734u << VR_PARAM_SHIFT,  /* RADIOID */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* RALT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1582u << VR_PARAM_SHIFT,  /* RATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1588u << VR_PARAM_SHIFT,  /* RATELIMIT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RATEPDLST */
+    131 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RATEPERIOD */
+    132 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 5),  /* RCNF */
+    255 | VK_DFA << VR_KIND_SHIFT | 1601u << VR_PARAM_SHIFT,  /* RDYSTATE */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 12),  /* REASON */
+    133 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RECVR */
+    134 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* REF */
+    135 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1617u << VR_PARAM_SHIFT,  /* REF1ID */
+    136 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1623u << VR_PARAM_SHIFT,  /* REFATSRTE */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* REFDATA */
+    137 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1649u << VR_PARAM_SHIFT,  /* REFID */
+    138 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* REFLOC */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* REG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1655u << VR_PARAM_SHIFT,  /* REGCAUSE */
+    139 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGCOND */
+    140 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* REGDESC */
+    141 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1661u << VR_PARAM_SHIFT,  /* REGID */
+    142 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGLIST */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* REGLOC */
+    143 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1682u << VR_PARAM_SHIFT,  /* REGNUM */
+    144 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 12),  /* REGREASON */
+    145 | VK_DFA << VR_KIND_SHIFT | 1661u << VR_PARAM_SHIFT,  /* REGUL */
+    146 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGULATION */
+    255 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REGULID1 */
+    255 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REGULID2 */
+    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* REGULT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* REJCTOT */
+    147 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(2, 2),  /* RELDIST */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 1),  /* RELEASE */
+    148 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(2, 2),  /* REMAINTIME */
+    149 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* REMARK */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RENAME */
+    150 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1689u << VR_PARAM_SHIFT,  /* RENID */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REQID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1695u << VR_PARAM_SHIFT,  /* REQTYP */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* RESPBY */
+    151 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 12),  /* RESPUNIT */
+    152 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RET */
+    255 | VK_DFA << VR_KIND_SHIFT | 1714u << VR_PARAM_SHIFT,  /* RFL */
+    153 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFLCHG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1726u << VR_PARAM_SHIFT,  /* RFP */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RFPDLIST */
+    154 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFPDLONG */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RFPDSLIST */
+    155 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFPDSUM */
+    156 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* RHP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1730u << VR_PARAM_SHIFT,  /* RIF */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RIPEL */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* RIPSRC */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* RMK */
+    157 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* RMKTXT */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* ROUTE */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RRTEFROM */
+    255 | VK_DFA << VR_KIND_SHIFT | 1735u << VR_PARAM_SHIFT,  /* RRTEREF */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RRTETO */
+    255 | VK_DFA << VR_KIND_SHIFT | 1756u << VR_PARAM_SHIFT,  /* RSTID */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTE */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTEPTS */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTETR */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* RVR */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RVRCOND */
+    158 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* RVRLIMIT */
+    159 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RVRPERIOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1758u << VR_PARAM_SHIFT,  /* RWYARR */
+    160 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1763u << VR_PARAM_SHIFT,  /* RWYAVAIL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1758u << VR_PARAM_SHIFT,  /* RWYDEP */
+    161 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1493u << VR_PARAM_SHIFT,  /* RWYID */
+    162 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RWYINFO */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RWYLIST */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* SAT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SCNF */
+    163 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SEC */
+    164 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1765u << VR_PARAM_SHIFT,  /* SECCAR */
+    165 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1770u << VR_PARAM_SHIFT,  /* SECCARCT */
+    166 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SECCT */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SECDEST */
+    167 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SECID */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SECLIST */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SECLISTCT */
+    168 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SECRIP */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SECSRC */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 8),  /* SECTOR */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 5),  /* SEL */
+    169 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SENDER */
+    170 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* SENDT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SENDTO */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* SEPFIX */
+    171 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* SEPNAME */
+    172 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(3, 4),  /* SEPTYPE */
+    173 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SEPVALUE */
+    174 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* SEQNUM */
+    255 | VK_DFA << VR_KIND_SHIFT | 1789u << VR_PARAM_SHIFT,  /* SEQPT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SEQUENCEDATA */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* SEVERITY */
+    175 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1824u << VR_PARAM_SHIFT,  /* SFL */
+    176 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SFLCHG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1831u << VR_PARAM_SHIFT,  /* SID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* SOBD */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* SOBT */
+    177 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SPDCHG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1844u << VR_PARAM_SHIFT,  /* SPEED */
+    255 | VK_DFA << VR_KIND_SHIFT | 1588u << VR_PARAM_SHIFT,  /* SPEEDLIMIT */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* SPFL */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLA */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SPLADDR */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLC */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SPLDCAP */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLDCOL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1856u << VR_PARAM_SHIFT,  /* SPLDCOV */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SPLDNB */
+    255 | VK_DFA << VR_KIND_SHIFT | 1858u << VR_PARAM_SHIFT,  /* SPLE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1863u << VR_PARAM_SHIFT,  /* SPLJ */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLN */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SPLP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1868u << VR_PARAM_SHIFT,  /* SPLR */
+    255 | VK_DFA << VR_KIND_SHIFT | 1872u << VR_PARAM_SHIFT,  /* SPLS */
+    255 | VK_DFA << VR_KIND_SHIFT | 1877u << VR_PARAM_SHIFT,  /* SRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1895u << VR_PARAM_SHIFT,  /* SSRCODE */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SSRCODES */
+    255 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SSS */
+    178 | VK_DFA << VR_KIND_SHIFT | 1903u << VR_PARAM_SHIFT,  /* STAMP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1831u << VR_PARAM_SHIFT,  /* STAR */
+    179 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* STARTREG */
+    255 | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* STARTTIME */
+    180 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 3),  /* STATID */
+    181 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 7),  /* STATREASON */
+    182 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* STATTOBT */
+    183 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* STATTSAT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* STAY */
+    184 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1924u << VR_PARAM_SHIFT,  /* STAYIDENT */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* STAYINFO */
+    185 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1930u << VR_PARAM_SHIFT,  /* STO */
+    255 | VK_DFA << VR_KIND_SHIFT | 1938u << VR_PARAM_SHIFT,  /* STREASON */
+    255 | VK_DFA << VR_KIND_SHIFT | 1944u << VR_PARAM_SHIFT,  /* STRID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1946u << VR_PARAM_SHIFT,  /* STS */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* SUR */
+    186 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1988u << VR_PARAM_SHIFT,  /* SUREQPT */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* TALT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TAXITIME */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TCDI */
+    255 | VK_DFA << VR_KIND_SHIFT | 2002u << VR_PARAM_SHIFT,  /* TEMP */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* TERMINAL */
+    255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TFCVOL */
+    187 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* TFL */
+    188 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* TFLCHG */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* TFV */
+    189 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TFVID */
+    190 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TIME */
+    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* TIMESTAMP */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 10),  /* TITLE */
+    191 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TO */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TOAT */
+    192 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TOBT */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TOFC */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TOM */
+    193 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TOPOS */
+    255 | VK_DFA << VR_KIND_SHIFT | 114u << VR_PARAM_SHIFT,  /* TRACK */
+    194 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2006u << VR_PARAM_SHIFT,  /* TRAJ */
+    195 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* TRANSID */
+    255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* TRANSLIST */
+    255 | VK_DFA << VR_KIND_SHIFT | 890u << VR_PARAM_SHIFT,  /* TRFL */
+    196 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TSAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 2010u << VR_PARAM_SHIFT,  /* TTG */
+    255 | VK_DFA << VR_KIND_SHIFT | 2010u << VR_PARAM_SHIFT,  /* TTL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1858u << VR_PARAM_SHIFT,  /* TTLEET */
+    197 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TTOT */
+    255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 8),  /* TURB */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* TWYARR */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* TWYDEP */
+    255 | VK_DFA << VR_KIND_SHIFT | 19u << VR_PARAM_SHIFT,  /* TXC */
+    198 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* TXT */
+    199 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2015u << VR_PARAM_SHIFT,  /* TXTIME */
+    255 | VK_TEXT << VR_KIND_SHIFT,  /* TYPZ */
+    200 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2041u << VR_PARAM_SHIFT,  /* UDPT */
+    201 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* UNIT */
+    202 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 10),  /* UNITID */
+    203 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 851u << VR_PARAM_SHIFT,  /* UNTIL */
+    204 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* VALFROM */
+    255 | VK_DFA << VR_KIND_SHIFT | 2044u << VR_PARAM_SHIFT,  /* VALFROMK */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* VALFROMOLD */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* VALIDEND */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* VALIDITYDATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 303u << VR_PARAM_SHIFT,  /* VALIDST */
+    205 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1297u << VR_PARAM_SHIFT,  /* VALPERIOD */
+    206 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* VALUNTIL */
+    255 | VK_DFA << VR_KIND_SHIFT | 2044u << VR_PARAM_SHIFT,  /* VALUNTILK */
+    255 | VK_DFA << VR_KIND_SHIFT | 1u << VR_PARAM_SHIFT,  /* VALUNTILOLD */
+    207 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* VEC */
+    208 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA1 */
+    209 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA2 */
+    210 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA3 */
+    211 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA4 */
+    212 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2051u << VR_PARAM_SHIFT,  /* VIEW */
+    255 | VK_DFA << VR_KIND_SHIFT | 734u << VR_PARAM_SHIFT,  /* VISI */
+    213 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2055u << VR_PARAM_SHIFT,  /* VXPIST */
+    214 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2055u << VR_PARAM_SHIFT,  /* VYPIST */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* WDDIR */
+    255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* WDSPD */
+    255 | VK_DFA << VR_KIND_SHIFT | 2063u << VR_PARAM_SHIFT,  /* WKTRC */
+    255 | VK_FLEVEL << VR_KIND_SHIFT,  /* XFL */
+    215 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* XFLCHG */
+    255 | VK_NONE << VR_KIND_SHIFT,  /* XFPLTXT */
+    216 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2065u << VR_PARAM_SHIFT,  /* XPIST */
+    217 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* XTI */
+    218 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2065u << VR_PARAM_SHIFT,  /* YPIST */
 };
 
 const uint64_t vreq[][4] = {

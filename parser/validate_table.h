@@ -52,15 +52,31 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
-    uint16_t walk;             /* the entry's facts the walk reads for every
-                                  field: its sub_bit (low byte), VR_STRUCTURED
-                                  (a compound or list), VR_SUBFIELD (a
-                                  subfield or reserved subfield) */
 } vrule;
 
+/* What the walk reads for every field, one word per dictionary entry:
+ * the entry's sub_bit (VR_SUB_BIT), VR_STRUCTURED (a compound or list),
+ * VR_SUBFIELD (a subfield or reserved subfield), the value's fast path
+ * (VR_KIND_SHIFT up: enum vkind) and its parameter (VR_PARAM_SHIFT up: the DFA's
+ * start state, or a run's lowest and highest length, a byte each). */
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
+#define VR_KIND_SHIFT 10
+#define VR_KIND_MASK 0xFu
+#define VR_PARAM_SHIFT 16
+#define VR_RUN(lo, hi) ((uint32_t)(lo) << VR_PARAM_SHIFT | (uint32_t)(hi) << 24)
+enum vkind {
+    VK_NONE,
+    VK_DFA,
+    VK_TEXT,
+    VK_DT12,
+    VK_FLEVEL,
+    VK_ALPHA,
+    VK_DIGIT,
+    VK_ALNUM
+};
+extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 
 extern const uint64_t vreq[][4];
 

@@ -1,0 +1,156 @@
+/* The specialised matchers of validation's fast path: the most frequent
+ * value classes (gen_validate.py's fast_kind: runs of one class, 12-digit
+ * date-times, flight levels) tested a word at a time instead of a byte a
+ * DFA step. Each accepts exactly what its rule's DFA accepts (validate_test.c:
+ * fast_paths_agree_with_dfa); a value any of them rejects goes to the
+ * matcher that says why. Values are read only inside [s, s + n): two
+ * overlapping loads when n is not a word. */
+#ifndef ADEXP_VALIDATE_FAST_H
+#define ADEXP_VALIDATE_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "validate_table.h"
+
+#define VF_ONES 0x0101010101010101ull
+#define VF_HIGH 0x8080808080808080ull
+
+static inline uint64_t vf_load8(const char *s)
+{
+    uint64_t x;
+    memcpy(&x, s, 8);
+    return x;
+}
+
+static inline uint64_t vf_load4(const char *s)
+{
+    uint32_t x;
+    memcpy(&x, s, 4);
+    return x;
+}
+
+static inline uint64_t vf_load2(const char *s)
+{
+    uint16_t x;
+    memcpy(&x, s, 2);
+    return x;
+}
+
+/* s[0..n), 1 <= n <= 16, as two words each of whose bytes is one of s's. */
+static inline void vf_span(const char *s, size_t n, uint64_t *a, uint64_t *b)
+{
+    if (n >= 8) {
+        *a = vf_load8(s);
+        *b = vf_load8(s + n - 8);
+    } else if (n >= 4) {
+        *a = *b = vf_load4(s) | vf_load4(s + n - 4) << 32;
+    } else if (n >= 2) {
+        uint64_t x = vf_load2(s) | vf_load2(s + n - 2) << 16;
+        *a = *b = x | x << 32;
+    } else {
+        *a = *b = (unsigned char)s[0] * VF_ONES;
+    }
+}
+
+/* Bit 7 of each byte of x that is below 0x80 and outside lo..hi
+ * (0x30 <= lo <= hi < 0x80: no carry leaves such a byte; the other bytes
+ * give any bit, and the callers reject x for them anyway). */
+static inline uint64_t vf_outside(uint64_t x, unsigned lo, unsigned hi)
+{
+    uint64_t ge = x + (0x80u - lo) * VF_ONES;     /* bit 7: x >= lo */
+    uint64_t gt = x + (0x7Fu - hi) * VF_ONES;     /* bit 7: x > hi */
+    return (~ge | gt) & VF_HIGH;
+}
+
+/* Bit 7 of each byte of x that is not of the class (nonzero: reject). */
+static inline uint64_t vf_not_digit(uint64_t x)
+{
+    return (x | vf_outside(x, '0', '9')) & VF_HIGH;
+}
+
+static inline uint64_t vf_not_alpha(uint64_t x)
+{
+    return (x | vf_outside(x, 'A', 'Z')) & VF_HIGH;
+}
+
+static inline uint64_t vf_not_alnum(uint64_t x)
+{
+    return (x | (vf_outside(x, 'A', 'Z') & vf_outside(x, '0', '9'))) & VF_HIGH;
+}
+
+/* lo to hi bytes (wb's VR_RUN) all of kind's class. */
+static inline int vf_run(uint32_t wb, unsigned kind, const char *s, size_t n)
+{
+    size_t lo = (wb >> VR_PARAM_SHIFT) & 0xFF, hi = wb >> 24;
+    if (n < lo || n > hi)
+        return 0;
+    uint64_t a, b;
+    vf_span(s, n, &a, &b);
+    if (kind == VK_DIGIT)
+        return !(vf_not_digit(a) | vf_not_digit(b));
+    if (kind == VK_ALPHA)
+        return !(vf_not_alpha(a) | vf_not_alpha(b));
+    return !(vf_not_alnum(a) | vf_not_alnum(b));
+}
+
+/* Any text of min to max bytes without '-'. */
+static inline int vf_text(const vrule *r, const char *s, size_t n)
+{
+    if (n < r->text_min || n > r->text_max)
+        return 0;
+    if (n == 0)
+        return 1;
+    if (n > 16)
+        return !memchr(s, '-', n);
+    uint64_t a, b;
+    vf_span(s, n, &a, &b);
+    a ^= '-' * VF_ONES;                    /* a byte '-' becomes 0 */
+    b ^= '-' * VF_ONES;
+    return !((((a - VF_ONES) & ~a) | ((b - VF_ONES) & ~b)) & VF_HIGH);
+}
+
+/* Two-digit numbers: each 16-bit lane of the digits d (one a byte, the
+ * tens first) as its value. */
+static inline uint64_t vf_pairs(uint64_t d)
+{
+    return (d & 0x00FF00FF00FF00FFull) * 10 + ((d >> 8) & 0x00FF00FF00FF00FFull);
+}
+
+/* YYMMDDHHMMSS: a day that exists (years as adexp_decode_date reads them:
+ * 00-69 are 20xx, so a year is leap when its two digits are a multiple of
+ * 4), hours 00-23, minutes and seconds 00-59. */
+static inline int vf_dt12(const char *s, size_t n)
+{
+    static const uint8_t mdays[16] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (n != 12)
+        return 0;
+    uint64_t a = vf_load8(s), b = vf_load4(s + 8) | 0x3030303000000000ull;
+    if (vf_not_digit(a) | vf_not_digit(b))
+        return 0;
+    uint64_t pa = vf_pairs(a - '0' * VF_ONES), pb = vf_pairs(b - '0' * VF_ONES);
+    unsigned yy = pa & 0xFFFF, mm = (pa >> 16) & 0xFFFF, dd = (pa >> 32) & 0xFFFF,
+             hh = (unsigned)(pa >> 48), mi = pb & 0xFFFF, ss = (pb >> 16) & 0xFFFF;
+    if (hh > 23 || mi > 59 || ss > 59 || mm - 1u >= 12)
+        return 0;
+    return dd - 1u < mdays[mm] || (mm == 2 && dd == 29 && yy % 4 == 0);
+}
+
+/* F or A and three digits, S or M and four. */
+static inline int vf_flevel(const char *s, size_t n)
+{
+    if (n == 4) {
+        if (s[0] != 'F' && s[0] != 'A')
+            return 0;
+    } else if (n != 5 || (s[0] != 'S' && s[0] != 'M')) {
+        return 0;
+    }
+    /* the last four bytes, the letter made a digit when n is 4 */
+    uint64_t x = vf_load4(s + n - 4) | 0x3030303000000000ull;
+    if (n == 4)
+        x = (x & ~0xFFull) | '0';
+    return !vf_not_digit(x);
+}
+
+#endif
