@@ -240,16 +240,19 @@ static unsigned first_missing(const present *p, unsigned id)
     }
 }
 
+/* All the subfields of q (a row of vreq) are in p. */
+static inline int has_all(const present *p, const uint64_t *q)
+{
+    return !(((p->w[0] & q[0]) ^ q[0]) | ((p->w[1] & q[1]) ^ q[1]) |
+             ((p->w[2] & q[2]) ^ q[2]) | ((p->w[3] & q[3]) ^ q[3]));
+}
+
 /* p: the subfields present. All of vreq[r->req] present is the usual
  * case; otherwise the formula names what is missing. */
 static void check_subfields(walk *w, const place *pl, const vrule *r, const present *p)
 {
-    if (r->req) {
-        const uint64_t *q = vreq[r->req];
-        if ((p->w[0] & q[0]) == q[0] && (p->w[1] & q[1]) == q[1] &&
-            (p->w[2] & q[2]) == q[2] && (p->w[3] & q[3]) == q[3])
-            return;
-    }
+    if (r->req && has_all(p, vreq[r->req]))
+        return;
     unsigned m = first_missing(p, r->presence);
     if (!m)
         return;
@@ -459,7 +462,7 @@ static __attribute__((noinline)) void visit_compound(walk *w, const place *pl, u
             "a value where %s wants its subfields", e->keyword);
     present p = (e->flags & DICT_MSG_LIST) ? visit_all(w, f->child, pl, NULL)
                                            : visit_kids(w, f->child, pl, e);
-    if (!as_basic && r->presence)
+    if (!as_basic && r->presence && !(r->req && has_all(&p, vreq[r->req])))
         check_subfields(w, pl, r, &p);
 }
 

@@ -38,19 +38,26 @@ static inline uint64_t vf_load2(const char *s)
     return x;
 }
 
+/* s[0..n), 1 <= n <= 8, as a word each of whose bytes is one of s's. */
+static inline uint64_t vf_word(const char *s, size_t n)
+{
+    if (n >= 4)
+        return vf_load4(s) | vf_load4(s + n - 4) << 32;
+    if (n >= 2) {
+        uint64_t x = vf_load2(s) | vf_load2(s + n - 2) << 16;
+        return x | x << 32;
+    }
+    return (unsigned char)s[0] * VF_ONES;
+}
+
 /* s[0..n), 1 <= n <= 16, as two words each of whose bytes is one of s's. */
 static inline void vf_span(const char *s, size_t n, uint64_t *a, uint64_t *b)
 {
     if (n >= 8) {
         *a = vf_load8(s);
         *b = vf_load8(s + n - 8);
-    } else if (n >= 4) {
-        *a = *b = vf_load4(s) | vf_load4(s + n - 4) << 32;
-    } else if (n >= 2) {
-        uint64_t x = vf_load2(s) | vf_load2(s + n - 2) << 16;
-        *a = *b = x | x << 32;
     } else {
-        *a = *b = (unsigned char)s[0] * VF_ONES;
+        *a = *b = vf_word(s, n);
     }
 }
 
@@ -80,19 +87,17 @@ static inline uint64_t vf_not_alnum(uint64_t x)
     return (x | (vf_outside(x, 'A', 'Z') & vf_outside(x, '0', '9'))) & VF_HIGH;
 }
 
-/* lo to hi bytes (wb's VR_RUN) all of kind's class. */
-static inline int vf_run(uint32_t wb, unsigned kind, const char *s, size_t n)
+/* lo to hi bytes (wb's VR_RUN), 1 <= lo, hi <= 16, all of not_class's
+ * class. */
+static inline __attribute__((always_inline)) int vf_run(uint32_t wb, const char *s, size_t n,
+                                                       uint64_t (*not_class)(uint64_t))
 {
     size_t lo = (wb >> VR_PARAM_SHIFT) & 0xFF, hi = wb >> 24;
     if (n < lo || n > hi)
         return 0;
-    uint64_t a, b;
-    vf_span(s, n, &a, &b);
-    if (kind == VK_DIGIT)
-        return !(vf_not_digit(a) | vf_not_digit(b));
-    if (kind == VK_ALPHA)
-        return !(vf_not_alpha(a) | vf_not_alpha(b));
-    return !(vf_not_alnum(a) | vf_not_alnum(b));
+    if (n <= 8)
+        return !not_class(n == 8 ? vf_load8(s) : vf_word(s, n));
+    return !(not_class(vf_load8(s)) | not_class(vf_load8(s + n - 8)));
 }
 
 /* Any text of min to max bytes without '-'. */

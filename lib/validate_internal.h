@@ -72,8 +72,12 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vf_dt12(s, n);
     case VK_FLEVEL:
         return vf_flevel(s, n);
+    case VK_ALPHA:
+        return vf_run(wb, s, n, vf_not_alpha);
+    case VK_DIGIT:
+        return vf_run(wb, s, n, vf_not_digit);
     default:
-        return vf_run(wb, kind, s, n);
+        return vf_run(wb, s, n, vf_not_alnum);
     }
 }
 
