@@ -1,7 +1,7 @@
 /* The specialised matchers of validation's fast path: the most frequent
- * value classes (gen_validate.py's fast_kind: runs of one class, 12-digit
- * date-times, flight levels) tested a word at a time instead of a byte a
- * DFA step. Each accepts exactly what its rule's DFA accepts (validate_test.c:
+ * value classes (gen_validate.py's fast_kind: runs of one class; times,
+ * dates and date-times, their ranges compared as two-digit numbers; flight
+ * levels) tested a word at a time instead of a byte a DFA step. Each accepts exactly what its rule's DFA accepts (validate_test.c:
  * fast_paths_agree_with_dfa); a value any of them rejects goes to the
  * matcher that says why. Values are read only inside [s, s + n): two
  * overlapping loads when n is not a word. */
@@ -16,22 +16,24 @@
 
 #define VF_ONES 0x0101010101010101ull
 #define VF_HIGH 0x8080808080808080ull
+/* the matchers are inlined where the walk calls them: their kind's constants fold */
+#define VF_INLINE static inline __attribute__((always_inline))
 
-static inline uint64_t vf_load8(const char *s)
+VF_INLINE uint64_t vf_load8(const char *s)
 {
     uint64_t x;
     memcpy(&x, s, 8);
     return x;
 }
 
-static inline uint64_t vf_load4(const char *s)
+VF_INLINE uint64_t vf_load4(const char *s)
 {
     uint32_t x;
     memcpy(&x, s, 4);
     return x;
 }
 
-static inline uint64_t vf_load2(const char *s)
+VF_INLINE uint64_t vf_load2(const char *s)
 {
     uint16_t x;
     memcpy(&x, s, 2);
@@ -39,7 +41,7 @@ static inline uint64_t vf_load2(const char *s)
 }
 
 /* s[0..n), 1 <= n <= 8, as a word each of whose bytes is one of s's. */
-static inline uint64_t vf_word(const char *s, size_t n)
+VF_INLINE uint64_t vf_word(const char *s, size_t n)
 {
     if (n >= 4)
         return vf_load4(s) | vf_load4(s + n - 4) << 32;
@@ -51,7 +53,7 @@ static inline uint64_t vf_word(const char *s, size_t n)
 }
 
 /* s[0..n), 1 <= n <= 16, as two words each of whose bytes is one of s's. */
-static inline void vf_span(const char *s, size_t n, uint64_t *a, uint64_t *b)
+VF_INLINE void vf_span(const char *s, size_t n, uint64_t *a, uint64_t *b)
 {
     if (n >= 8) {
         *a = vf_load8(s);
@@ -64,7 +66,7 @@ static inline void vf_span(const char *s, size_t n, uint64_t *a, uint64_t *b)
 /* Bit 7 of each byte of x that is below 0x80 and outside lo..hi
  * (0x30 <= lo <= hi < 0x80: no carry leaves such a byte; the other bytes
  * give any bit, and the callers reject x for them anyway). */
-static inline uint64_t vf_outside(uint64_t x, unsigned lo, unsigned hi)
+VF_INLINE uint64_t vf_outside(uint64_t x, unsigned lo, unsigned hi)
 {
     uint64_t ge = x + (0x80u - lo) * VF_ONES;     /* bit 7: x >= lo */
     uint64_t gt = x + (0x7Fu - hi) * VF_ONES;     /* bit 7: x > hi */
@@ -72,24 +74,24 @@ static inline uint64_t vf_outside(uint64_t x, unsigned lo, unsigned hi)
 }
 
 /* Bit 7 of each byte of x that is not of the class (nonzero: reject). */
-static inline uint64_t vf_not_digit(uint64_t x)
+VF_INLINE uint64_t vf_not_digit(uint64_t x)
 {
     return (x | vf_outside(x, '0', '9')) & VF_HIGH;
 }
 
-static inline uint64_t vf_not_alpha(uint64_t x)
+VF_INLINE uint64_t vf_not_alpha(uint64_t x)
 {
     return (x | vf_outside(x, 'A', 'Z')) & VF_HIGH;
 }
 
-static inline uint64_t vf_not_alnum(uint64_t x)
+VF_INLINE uint64_t vf_not_alnum(uint64_t x)
 {
     return (x | (vf_outside(x, 'A', 'Z') & vf_outside(x, '0', '9'))) & VF_HIGH;
 }
 
 /* lo to hi bytes (wb's VR_RUN), 1 <= lo, hi <= 16, all of not_class's
  * class. */
-static inline __attribute__((always_inline)) int vf_run(uint32_t wb, const char *s, size_t n,
+VF_INLINE int vf_run(uint32_t wb, const char *s, size_t n,
                                                        uint64_t (*not_class)(uint64_t))
 {
     size_t lo = (wb >> VR_PARAM_SHIFT) & 0xFF, hi = wb >> 24;
@@ -101,7 +103,7 @@ static inline __attribute__((always_inline)) int vf_run(uint32_t wb, const char 
 }
 
 /* Any text of min to max bytes without '-'. */
-static inline int vf_text(const vrule *r, const char *s, size_t n)
+VF_INLINE int vf_text(const vrule *r, const char *s, size_t n)
 {
     if (n < r->text_min || n > r->text_max)
         return 0;
@@ -118,32 +120,85 @@ static inline int vf_text(const vrule *r, const char *s, size_t n)
 
 /* Two-digit numbers: each 16-bit lane of the digits d (one a byte, the
  * tens first) as its value. */
-static inline uint64_t vf_pairs(uint64_t d)
+VF_INLINE uint64_t vf_pairs(uint64_t d)
 {
     return (d & 0x00FF00FF00FF00FFull) * 10 + ((d >> 8) & 0x00FF00FF00FF00FFull);
 }
 
-/* YYMMDDHHMMSS: a day that exists (years as adexp_decode_date reads them:
- * 00-69 are 20xx, so a year is leap when its two digits are a multiple of
- * 4), hours 00-23, minutes and seconds 00-59. */
-static inline int vf_dt12(const char *s, size_t n)
+/* The n digits of s (n = 4, 6, 10 or 12) as two-digit numbers: pair i in
+ * the 16-bit lane i of p[i / 4]. 0 if n is another length or a byte is not
+ * a digit. */
+VF_INLINE int vf_digit_pairs(const char *s, size_t n,
+                                                               size_t want, uint64_t p[2])
 {
-    static const uint8_t mdays[16] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (n != 12)
+    const uint64_t zeros = '0' * VF_ONES;
+    uint64_t a, b = zeros;
+    if (n != want)
         return 0;
-    uint64_t a = vf_load8(s), b = vf_load4(s + 8) | 0x3030303000000000ull;
+    if (n == 4)
+        a = vf_load4(s) | zeros << 32;
+    else if (n == 6)
+        a = vf_load4(s) | vf_load2(s + 4) << 32 | zeros << 48;
+    else if (n == 10)
+        a = vf_load8(s), b = vf_load2(s + 8) | zeros << 16;
+    else
+        a = vf_load8(s), b = vf_load4(s + 8) | zeros << 32;
     if (vf_not_digit(a) | vf_not_digit(b))
         return 0;
-    uint64_t pa = vf_pairs(a - '0' * VF_ONES), pb = vf_pairs(b - '0' * VF_ONES);
-    unsigned yy = pa & 0xFFFF, mm = (pa >> 16) & 0xFFFF, dd = (pa >> 32) & 0xFFFF,
-             hh = (unsigned)(pa >> 48), mi = pb & 0xFFFF, ss = (pb >> 16) & 0xFFFF;
-    if (hh > 23 || mi > 59 || ss > 59 || mm - 1u >= 12)
+    p[0] = vf_pairs(a - zeros);
+    p[1] = vf_pairs(b - zeros);
+    return 1;
+}
+
+VF_INLINE unsigned vf_lane(const uint64_t p[2], unsigned i)
+{
+    return (unsigned)(p[i / 4] >> (16 * (i % 4))) & 0xFFFF;
+}
+
+/* A day that exists in month mm of two-digit year yy (years as
+ * adexp_decode_date reads them: 00-69 are 20xx, so a year is leap when its
+ * two digits are a multiple of 4). */
+VF_INLINE int vf_day_exists(unsigned yy, unsigned mm, unsigned dd)
+{
+    static const uint8_t mdays[16] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (mm - 1u >= 12)
         return 0;
     return dd - 1u < mdays[mm] || (mm == 2 && dd == 29 && yy % 4 == 0);
 }
 
+/* HHMM: hours 00-23, minutes 00-59. */
+VF_INLINE int vf_hhmm(const char *s, size_t n)
+{
+    uint64_t p[2];
+    return vf_digit_pairs(s, n, 4, p) && vf_lane(p, 0) <= 23 && vf_lane(p, 1) <= 59;
+}
+
+/* DDHHMM: a day 01-31, then HHMM. */
+VF_INLINE int vf_ddhhmm(const char *s, size_t n)
+{
+    uint64_t p[2];
+    return vf_digit_pairs(s, n, 6, p) && vf_lane(p, 0) - 1u < 31 && vf_lane(p, 1) <= 23 &&
+           vf_lane(p, 2) <= 59;
+}
+
+/* YYMMDD: a day that exists. */
+VF_INLINE int vf_date(const char *s, size_t n)
+{
+    uint64_t p[2];
+    return vf_digit_pairs(s, n, 6, p) && vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
+}
+
+/* YYMMDDHHMM, and YYMMDDHHMMSS (seconds 00-59). */
+VF_INLINE int vf_date_time(const char *s, size_t n, size_t want)
+{
+    uint64_t p[2];
+    return vf_digit_pairs(s, n, want, p) && vf_lane(p, 3) <= 23 && vf_lane(p, 4) <= 59 &&
+           (want == 10 || vf_lane(p, 5) <= 59) &&
+           vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
+}
+
 /* F or A and three digits, S or M and four. */
-static inline int vf_flevel(const char *s, size_t n)
+VF_INLINE int vf_flevel(const char *s, size_t n)
 {
     if (n == 4) {
         if (s[0] != 'F' && s[0] != 'A')

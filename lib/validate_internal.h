@@ -68,8 +68,16 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
     case VK_TEXT:
         return vf_text(&vrules[id], s, n);
+    case VK_HHMM:
+        return vf_hhmm(s, n);
+    case VK_DDHHMM:
+        return vf_ddhhmm(s, n);
+    case VK_DATE:
+        return vf_date(s, n);
+    case VK_DT10:
+        return vf_date_time(s, n, 10);
     case VK_DT12:
-        return vf_dt12(s, n);
+        return vf_date_time(s, n, 12);
     case VK_FLEVEL:
         return vf_flevel(s, n);
     case VK_ALPHA:

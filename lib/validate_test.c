@@ -481,8 +481,9 @@ static void same(unsigned id, const char *s, size_t n)
 /* Every rule with a specialised matcher (validate_fast.h) accepts exactly
  * what its DFA accepts: on generated values, each changed at every byte to
  * bytes at the classes' edges, on random strings of 0 to 20 bytes, and for
- * the 12-digit date-times on every yymmdd and every hhmmss (digits at most
- * 19/39 and 29/69/69). */
+ * the times and dates on every hhmm, ddhhmm, yymmdd and hhmmss (the digits
+ * of a month at most 19, of a day 39, of an hour 29, of minutes and seconds
+ * 69). */
 static void fast_paths_agree_with_dfa(void **state)
 {
     (void)state;
@@ -526,7 +527,9 @@ static void fast_paths_agree_with_dfa(void **state)
     }
     /* each kind but VK_NONE and VK_DFA has a rule */
     assert_int_equal(kinds, (1u << VK_TEXT) | (1u << VK_DT12) | (1u << VK_FLEVEL) |
-                                (1u << VK_ALPHA) | (1u << VK_DIGIT) | (1u << VK_ALNUM));
+                                (1u << VK_ALPHA) | (1u << VK_DIGIT) | (1u << VK_ALNUM) |
+                                (1u << VK_HHMM) | (1u << VK_DATE) | (1u << VK_DT10) |
+                                (1u << VK_DDHHMM));
     char buf[16];
     for (int y = 0; y < 100; y++)                 /* ETO: yymmdd, mm < 20, dd < 40 */
         for (int md = 0; md < 2000; md++) {
@@ -540,6 +543,27 @@ static void fast_paths_agree_with_dfa(void **state)
             continue;
         snprintf(buf, sizeof buf, "240229%06d", t);
         same(DICT_ID_ETO, buf, 12);
+    }
+    for (int v = 0; v < 10000; v++) {             /* EOBT: every hhmm */
+        snprintf(buf, sizeof buf, "%04d", v);
+        same(DICT_ID_EOBT, buf, 4);
+    }
+    for (int y = 0; y < 100; y++)                 /* EOBD, ORIGINDT: yymmdd as for ETO */
+        for (int md = 0; md < 2000; md++) {
+            if (md % 100 >= 40)
+                continue;
+            snprintf(buf, sizeof buf, "%02d%04d", y, md);
+            same(DICT_ID_EOBD, buf, 6);
+            snprintf(buf, sizeof buf, "%02d%04d2359", y, md);
+            same(DICT_ID_ORIGINDT, buf, 10);
+        }
+    for (int t = 0; t < 400000; t++) {            /* FILTIM: ddhhmm, dd < 40, hh < 30, mm < 70 */
+        if (t / 10000 >= 40 || t / 100 % 100 >= 30 || t % 100 >= 70)
+            continue;
+        snprintf(buf, sizeof buf, "%06d", t);
+        same(DICT_ID_FILTIM, buf, 6);
+        snprintf(buf, sizeof buf, "2402%06d", t);     /* ORIGINDT: ddhhmm of a leap February */
+        same(DICT_ID_ORIGINDT, buf, 10);
     }
     for (int v = 0; v < 100000; v++) {            /* FL: every letter and digits */
         static const char lead[] = "FASMX0";

@@ -622,10 +622,15 @@ def fast_paths(c, rules):
 # it on every rule that gets one): kind -> the C name. A run is found in the
 # DFA itself (lo to hi bytes of one class); the others by their expression.
 FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
-              "VK_ALPHA", "VK_DIGIT", "VK_ALNUM"]
+              "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
+              "VK_DT10", "VK_DDHHMM"]
 FAST_TREES = {
-    # date ! timehhmm ! seconds: YYMMDDHHMMSS (ETO and alike)
+    # digits whose pairs have ranges: a time, a date, a date and time
+    repr(("ref", "timehhmm")): "VK_HHMM",                      # HHMM
+    repr(("ref", "date")): "VK_DATE",                          # YYMMDD
+    repr(("ref", "datetime")): "VK_DT10",                      # YYMMDDHHMM
     repr(("cat", [("ref", "date"), ("ref", "timehhmm"), ("ref", "seconds")])): "VK_DT12",
+    repr(("cat", [("ref", "day"), ("ref", "timehhmm")])): "VK_DDHHMM",
     # flightlevel: F or A and 3 digits, S or M and 4 digits
     repr(("ref", "flightlevel")): "VK_FLEVEL",
 }

@@ -74,7 +74,11 @@ enum vkind {
     VK_FLEVEL,
     VK_ALPHA,
     VK_DIGIT,
-    VK_ALNUM
+    VK_ALNUM,
+    VK_HHMM,
+    VK_DATE,
+    VK_DT10,
+    VK_DDHHMM
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 
