@@ -247,6 +247,19 @@ static inline int has_all(const present *p, const uint64_t *q)
              ((p->w[2] & q[2]) ^ q[2]) | ((p->w[3] & q[3]) ^ q[3]));
 }
 
+/* All the subfields r's presence needs are in p (0: maybe not; its formula
+ * says). */
+static inline int has_required(const present *p, const vrule *r)
+{
+    if (!r->req)
+        return 0;
+    const uint64_t *q = vreq[r->req];
+    unsigned k = r->req_word;
+    if (k < VREQ_WORDS)
+        return (p->w[k] & q[k]) == q[k];
+    return has_all(p, q);
+}
+
 /* p: the subfields present. All of vreq[r->req] present is the usual
  * case; otherwise the formula names what is missing. */
 static void check_subfields(walk *w, const place *pl, const vrule *r, const present *p)
@@ -419,19 +432,18 @@ static void visit_lax(walk *w, const adexp_field *first, const place *up)
 static void visit_compound(walk *w, const place *pl, unsigned id);
 
 /* The fields of the compound or list e (not a list of messages), from
- * first on; returns the subfields met. */
-static inline __attribute__((always_inline)) present visit_kids(walk *w,
-                                                               const adexp_field *first,
-                                                               const place *up,
-                                                               const dict_entry *e)
+ * first on, up its place; p: the subfields met. pl.f is set only where a
+ * field's place is read (a finding, a compound's fields). */
+static inline __attribute__((always_inline)) void visit_kids(walk *w, const adexp_field *first,
+                                                            const place *up,
+                                                            const dict_entry *e, present *p)
 {
     place pl = {up, NULL, first, e->kind == ADEXP_LIST};
     const uint64_t *row = e->row;
-    present p = {{0}};
     for (const adexp_field *f = first; f; f = f->next) {
         unsigned id = f->dict_id;
-        pl.f = f;
         if (id >= DICT_COUNT) {                /* unknown: its fields only */
+            pl.f = f;
             if (f->child)
                 visit_lax(w, f->child, &pl);
             continue;
@@ -439,15 +451,19 @@ static inline __attribute__((always_inline)) present visit_kids(walk *w,
         uint32_t wb = vwalk[id];
         unsigned b = wb & VR_SUB_BIT;
         uint64_t bit = (uint64_t)1 << (b & 63);
-        p.w[b >> 6] |= bit;
-        if (!(row[b >> 6] & bit))
+        p->w[b >> 6] |= bit;
+        if (!(row[b >> 6] & bit)) {
+            pl.f = f;
             misplaced(w, &pl, e);
-        if (wb & VR_STRUCTURED)
+        }
+        if (wb & VR_STRUCTURED) {
+            pl.f = f;
             visit_compound(w, &pl, id);
-        else if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len))
+        } else if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len)) {
+            pl.f = f;
             check_value(w, &pl, &vrules[id]);
+        }
     }
-    return p;
 }
 
 /* A compound or list: its own value, its fields, its subfields' formula. */
@@ -460,26 +476,30 @@ static __attribute__((noinline)) void visit_compound(walk *w, const place *pl, u
     if (as_basic)
         add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
             "a value where %s wants its subfields", e->keyword);
-    present p = (e->flags & DICT_MSG_LIST) ? visit_all(w, f->child, pl, NULL)
-                                           : visit_kids(w, f->child, pl, e);
-    if (!as_basic && r->presence && !(r->req && has_all(&p, vreq[r->req])))
+    present p = {{0}};
+    if (e->flags & DICT_MSG_LIST)
+        p = visit_all(w, f->child, pl, NULL);
+    else
+        visit_kids(w, f->child, pl, e, &p);
+    if (!as_basic && r->presence && !has_required(&p, r))
         check_subfields(w, pl, r, &p);
 }
 
-/* The top-level fields of a message. */
+/* The top-level fields of a message (pl.f set as in visit_kids). */
 static void visit_top(walk *w, const adexp_field *first)
 {
     place pl = {NULL, NULL, first, 0};
     for (const adexp_field *f = first; f; f = f->next) {
         unsigned id = f->dict_id;
-        pl.f = f;
         if (id >= DICT_COUNT) {
+            pl.f = f;
             if (f->child)
                 visit_lax(w, f->child, &pl);
             continue;
         }
         uint32_t wb = vwalk[id];
         if (wb & (VR_STRUCTURED | VR_SUBFIELD)) {
+            pl.f = f;
             if (wb & VR_SUBFIELD)
                 misplaced(w, &pl, NULL);
             if (wb & VR_STRUCTURED) {
@@ -487,8 +507,10 @@ static void visit_top(walk *w, const adexp_field *first)
                 continue;
             }
         }
-        if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len))
+        if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len)) {
+            pl.f = f;
             check_value(w, &pl, &vrules[id]);
+        }
     }
 }
 

@@ -84,8 +84,10 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vf_run(wb, s, n, vf_not_alpha);
     case VK_DIGIT:
         return vf_run(wb, s, n, vf_not_digit);
-    default:
+    case VK_ALNUM:
         return vf_run(wb, s, n, vf_not_alnum);
+    default:                   /* no such kind is generated */
+        return vrule_ref_accepts(&vrules[id], s, n);
     }
 }
 

@@ -773,7 +773,11 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
+    uint16_t req_word;         /* the one word of vreq[req] that is not 0
+                                  (VREQ_WORDS: more than one) */
 } vrule;
+
+#define VREQ_WORDS 4
 
 /* What the walk reads for every field, one word per dictionary entry:
  * the entry's sub_bit (VR_SUB_BIT), VR_STRUCTURED (a compound or list),
@@ -871,8 +875,8 @@ def gen_c(c, rules, fast, tables):
     out.append("};")
     out.append("")
     out.append("/* By dictionary id: value node, presence node, syntax, DFA start,")
-    out.append(" * text length bounds. The comment is the expression the rule came")
-    out.append(" * from (corrected). */")
+    out.append(" * text length bounds, required subfields and their one word. The")
+    out.append(" * comment is the expression the rule came from (corrected). */")
     out.append("const vrule vrules[DICT_COUNT] = {")
     bits = gen_dict.sub_bitmaps(c_entries)[0]
     masks, mask_index = [(0, 0, 0, 0)], {(0, 0, 0, 0): 0}
@@ -895,8 +899,10 @@ def gen_c(c, rules, fast, tables):
         comment = r[2].replace("*/", "* /")
         if len(comment) > 50:
             comment = comment[:47] + "..."
-        out.append("    {%d, %d, %d, %d, %d, %d, %d},  /* %s: %s */" % (
-            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, e["keyword"], comment))
+        nonzero = [k for k, x in enumerate(masks[rq]) if x]
+        rw = nonzero[0] if len(nonzero) == 1 else "VREQ_WORDS"
+        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s},  /* %s: %s */" % (
+            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, rw, e["keyword"], comment))
         walk = "%d" % bits.get(i, gen_dict.SUB_BIT_NONE)
         if e["kind"] != "b":
             walk += " | VR_STRUCTURED"

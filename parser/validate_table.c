@@ -1586,633 +1586,633 @@ const char *const vstrings[] = {
 };
 
 /* By dictionary id: value node, presence node, syntax, DFA start,
- * text length bounds. The comment is the expression the rule came
- * from (corrected). */
+ * text length bounds, required subfields and their one word. The
+ * comment is the expression the rule came from (corrected). */
 const vrule vrules[DICT_COUNT] = {
-    {10, 0, 220, 1, 0, 0, 0},  /* AABD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* AABT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* AATOT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* ACDI: timehhmm */
-    {0, 17, 222, 0, 0, 0, 1},  /* ACNF: (AD RCNF) */
-    {0, 18, 223, 0, 0, 0, 2},  /* ACT: FIELDID */
-    {0, 19, 224, 0, 0, 0, 3},  /* AD: ADID */
-    {10, 0, 220, 1, 0, 0, 0},  /* ADA: date */
-    {23, 0, 225, 25, 0, 0, 0},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
-    {25, 0, 226, 0, 1, 20, 0},  /* ADARRZ: 1{LIM_CHAR}20 */
-    {10, 0, 220, 1, 0, 0, 0},  /* ADD: date */
-    {0, 26, 227, 0, 0, 0, 4},  /* ADDR: FAC */
-    {0, 28, 228, 0, 0, 0, 5},  /* ADDRINFO: (NETWORKTYPE FAC) */
-    {30, 0, 229, 30, 0, 0, 0},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {33, 0, 230, 35, 0, 0, 0},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
-    {30, 0, 229, 30, 0, 0, 0},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0},  /* ADES: (icaoaerodrome | 'ZZZZ') */
-    {34, 0, 231, 40, 0, 0, 0},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
-    {23, 0, 225, 25, 0, 0, 0},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
-    {0, 37, 232, 0, 0, 0, 0},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
-    {23, 0, 233, 25, 0, 0, 0},  /* ADID: icaoaerodrome | 'ZZZZ' */
-    {38, 0, 234, 0, 1, 50, 0},  /* ADNAME: 1{LIM_CHAR}50 */
-    {41, 0, 235, 45, 0, 0, 0},  /* ADR: 'STARTUP'| 'TAXI' */
-    {45, 0, 236, 56, 0, 0, 0},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
-    {0, 49, 237, 0, 0, 0, 6},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
-    {52, 0, 238, 95, 0, 0, 0},  /* AF: "ATN" | "FANS1A" */
-    {14, 0, 221, 19, 0, 0, 0},  /* AFCT: timehhmm */
-    {0, 56, 239, 0, 0, 0, 7},  /* AFILDATA: (PTID FL ETO) */
-    {0, 0, 0, 0, 0, 0, 0},  /* AFREGULLIST:  */
-    {62, 0, 240, 104, 0, 0, 0},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
-    {67, 0, 241, 107, 0, 0, 0},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
-    {71, 0, 242, 114, 0, 0, 0},  /* AHEAD: (heading | "ZZZ") */
-    {14, 0, 221, 19, 0, 0, 0},  /* AIBT: timehhmm */
-    {0, 74, 243, 0, 0, 0, 8},  /* AIN: (ARCID NUM) */
-    {0, 78, 244, 0, 0, 0, 9},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
-    {0, 81, 245, 0, 0, 0, 10},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
-    {83, 0, 246, 122, 0, 0, 0},  /* AIRSPDES: 3 { ALPHANUM }12 */
-    {0, 72, 247, 0, 0, 0, 11},  /* AITTT: ARCID */
-    {87, 0, 248, 135, 0, 0, 0},  /* ALDT: (timeyyyymmddhhmmss) */
-    {0, 0, 0, 0, 0, 0, 0},  /* ALTNZ:  */
-    {23, 0, 225, 25, 0, 0, 0},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
-    {14, 0, 221, 19, 0, 0, 0},  /* AMANTIME: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0},  /* AOARCID: 3{ALPHA}3 */
-    {10, 0, 220, 1, 0, 0, 0},  /* AOBD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* AOBT: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0},  /* AOOPR: 3{ALPHA}3 */
-    {91, 0, 250, 169, 0, 0, 0},  /* AOPRIO: 'YES' | 'NO' */
-    {92, 0, 251, 174, 0, 0, 0},  /* APPLIPT: point */
-    {95, 0, 252, 180, 0, 0, 0},  /* APPNAME: 'ADS' | 'ATC' */
-    {14, 0, 221, 19, 0, 0, 0},  /* APPTOT: timehhmm */
-    {96, 0, 253, 185, 0, 0, 0},  /* APPTYP: 1{ALPHANUM}1 */
-    {98, 0, 254, 187, 0, 0, 0},  /* APPVERSION: 2{ '00' | '01'}2 */
-    {101, 0, 255, 192, 0, 0, 0},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
-    {102, 0, 256, 201, 0, 0, 0},  /* ARCID: aircraftid */
-    {103, 0, 257, 209, 0, 0, 0},  /* ARCIDAO: 1{ALPHANUM}11 */
-    {104, 0, 258, 221, 0, 0, 0},  /* ARCIDATC: 8{DIGIT}8 */
-    {107, 0, 259, 230, 0, 0, 0},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
-    {102, 0, 256, 201, 0, 0, 0},  /* ARCIDOLD: aircraftid */
-    {110, 0, 260, 238, 0, 0, 0},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
-    {14, 0, 221, 19, 0, 0, 0},  /* ARDI: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* ARDT: timehhmm */
-    {115, 0, 261, 243, 0, 0, 0},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
-    {119, 0, 262, 253, 0, 0, 0},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {2, 0, 263, 259, 0, 0, 0},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
-    {87, 0, 248, 135, 0, 0, 0},  /* ASAT: (timeyyyymmddhhmmss) */
-    {0, 122, 264, 0, 0, 0, 12},  /* ASP: (AIRSPDES ETI XTI) */
-    {128, 0, 265, 262, 0, 0, 0},  /* ASPEED: (spd | machnumber | "ZZZ") */
-    {0, 0, 0, 0, 0, 0, 0},  /* ASPLIST:  */
-    {14, 0, 221, 19, 0, 0, 0},  /* ASRT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* ATA: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* ATD: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* ATFMDELAY: timehhmm */
-    {0, 129, 266, 0, 0, 0, 13},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
-    {130, 0, 267, 270, 0, 0, 0},  /* ATIS: 1{ALPHA}1 */
-    {0, 135, 268, 0, 0, 0, 14},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
-    {14, 0, 221, 19, 0, 0, 0},  /* ATOT: timehhmm */
-    {136, 0, 269, 272, 0, 0, 0},  /* ATSRT: atsroute point point */
-    {14, 0, 221, 19, 0, 0, 0},  /* ATTOT: timehhmm */
-    {138, 0, 270, 292, 0, 0, 0},  /* AUTFL1: fl3 */
-    {138, 0, 270, 292, 0, 0, 0},  /* AUTFL2: fl3 */
-    {0, 0, 0, 0, 0, 0, 0},  /* AUTOMSG:  */
-    {91, 0, 271, 169, 0, 0, 0},  /* AVAIL: 'YES'|'NO' */
-    {147, 0, 272, 297, 0, 0, 0},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
-    {0, 0, 0, 0, 0, 0, 0},  /* BEGIN:  */
-    {0, 151, 273, 0, 0, 0, 15},  /* BKCHG: (FLIMP FLMIN FLMAX) */
-    {152, 0, 274, 300, 0, 0, 0},  /* BKROW: 1{DIGIT}2 */
-    {153, 0, 275, 303, 0, 0, 0},  /* BKT: datetime */
-    {0, 156, 276, 0, 0, 0, 16},  /* BKTCHG: (DELTA1 DELTA2) */
-    {157, 0, 277, 326, 0, 0, 0},  /* BRNG: refbearing */
-    {0, 0, 0, 0, 0, 0, 0},  /* CASSADDR:  */
-    {10, 0, 220, 1, 0, 0, 0},  /* CDA: date */
-    {203, 0, 278, 332, 0, 0, 0},  /* CEQPT: aidequipment */
-    {0, 54, 279, 0, 0, 0, 17},  /* CFL: FL */
-    {0, 151, 273, 0, 0, 0, 15},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
-    {212, 0, 280, 337, 0, 0, 0},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
-    {0, 213, 281, 0, 0, 0, 18},  /* CMLTSP: HEXADDR */
-    {10, 0, 220, 1, 0, 0, 0},  /* COBD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* COBT: timehhmm */
-    {217, 0, 282, 354, 0, 0, 0},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {91, 0, 271, 169, 0, 0, 0},  /* CODETR: 'YES'|'NO' */
-    {38, 0, 283, 0, 1, 50, 0},  /* COM: 1 {LIM_CHAR} 50 */
-    {114, 0, 284, 0, 1, 65535, 0},  /* COMMENT: 1 { LIM_CHAR } */
-    {218, 0, 285, 0, 1, 30, 0},  /* CONDID: 1 {LIM_CHAR} 30 */
-    {219, 0, 286, 360, 0, 0, 0},  /* CONDITION: 2 {ALPHA} 20 */
-    {220, 0, 287, 381, 0, 0, 0},  /* CONFID: 1{DIGIT}5 */
-    {0, 221, 288, 0, 0, 0, 19},  /* CONFL: EOPOS */
-    {0, 226, 289, 0, 0, 0, 0},  /* COORDATA: (PTID (TO | STO) TFL) */
-    {236, 0, 290, 387, 0, 0, 0},  /* COORPT: coordpoints */
-    {92, 0, 251, 174, 0, 0, 0},  /* COP: point */
-    {0, 238, 291, 0, 0, 0, 20},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
-    {45, 0, 292, 56, 0, 0, 0},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {243, 0, 293, 392, 0, 0, 0},  /* CRFL1: flightlevel */
-    {245, 0, 294, 398, 0, 0, 0},  /* CRFL2: (flightlevel | "PLUS") */
-    {127, 0, 295, 407, 0, 0, 0},  /* CRMACH: machnumber */
-    {0, 251, 296, 0, 0, 0, 0},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {252, 0, 297, 412, 0, 0, 0},  /* CRSPD: 1{DIGIT}4 */
-    {125, 0, 298, 417, 0, 0, 0},  /* CRSPEED: spd */
-    {0, 253, 299, 0, 0, 0, 21},  /* CSTAT: STATID */
-    {14, 0, 221, 19, 0, 0, 0},  /* CTA: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0},  /* CTDEST: centreidentification */
-    {14, 0, 221, 19, 0, 0, 0},  /* CTO: timehhmm */
-    {10, 0, 220, 1, 0, 0, 0},  /* CTOD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* CTOT: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0},  /* CTRIPE: centreidentification */
-    {255, 0, 301, 428, 0, 0, 0},  /* CTROW: 1{DIGIT}1 */
-    {254, 0, 300, 423, 0, 0, 0},  /* CTSRC: centreidentification */
-    {258, 0, 302, 430, 0, 0, 0},  /* CTXTCT: 'OPE' | 'TST' */
-    {264, 0, 303, 436, 0, 0, 0},  /* CTXTFDPS: contextfdpsid */
-    {268, 0, 304, 452, 0, 0, 0},  /* CTXTPOS: contextphidiasid */
-    {138, 0, 270, 292, 0, 0, 0},  /* CURFL: fl3 */
-    {0, 272, 305, 0, 0, 0, 0},  /* CURPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0},  /* CURPOST: datetime */
-    {153, 0, 275, 303, 0, 0, 0},  /* CURPTT: datetime */
-    {152, 0, 274, 300, 0, 0, 0},  /* CURPTX: 1{DIGIT}2 */
-    {38, 0, 306, 463, 0, 0, 0},  /* DAT: datalink */
-    {279, 0, 307, 514, 0, 0, 0},  /* DAYS: numdays */
-    {282, 0, 308, 522, 0, 0, 0},  /* DAYSK: (numdays | numdayswldcrd) */
-    {279, 0, 307, 514, 0, 0, 0},  /* DAYSOLD: numdays */
-    {21, 0, 309, 530, 0, 0, 0},  /* DCATCID: icaoaerodrome */
-    {287, 0, 310, 535, 0, 0, 0},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {287, 0, 310, 535, 0, 0, 0},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {290, 0, 311, 568, 0, 0, 0},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
-    {291, 0, 312, 579, 0, 0, 0},  /* DCDT: datetime ! seconds */
-    {292, 0, 313, 604, 0, 0, 0},  /* DCID: 1{DIGIT}3 */
-    {293, 0, 314, 608, 0, 0, 0},  /* DCMTYP: 1{ALPHA}3 */
-    {294, 0, 315, 612, 0, 0, 0},  /* DCREF: 1{ALPHANUM}5 */
-    {295, 0, 316, 0, 1, 80, 0},  /* DCRMK: 1{LIM_CHAR}80 */
-    {300, 0, 317, 618, 0, 0, 0},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
-    {303, 0, 318, 688, 0, 0, 0},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
-    {304, 0, 319, 720, 0, 0, 0},  /* DCT: point point */
-    {14, 0, 221, 19, 0, 0, 0},  /* DEACT: timehhmm */
-    {11, 0, 320, 732, 0, 0, 0},  /* DEICE: '0'| '1'| '2' */
-    {14, 0, 221, 19, 0, 0, 0},  /* DELAY: timehhmm */
-    {305, 0, 321, 734, 0, 0, 0},  /* DELCODE: 1{ALPHANUM}20 */
-    {86, 0, 322, 755, 0, 0, 0},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {86, 0, 322, 755, 0, 0, 0},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {252, 0, 297, 412, 0, 0, 0},  /* DELTSP1: 1{DIGIT}4 */
-    {252, 0, 297, 412, 0, 0, 0},  /* DELTSP2: 1{DIGIT}4 */
-    {119, 0, 262, 253, 0, 0, 0},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {114, 0, 323, 0, 1, 65535, 0},  /* DEPSTATUS: 1 {LIM_CHAR} */
-    {0, 307, 324, 0, 0, 0, 0},  /* DEPZ: (ADNAME | PTID) */
-    {114, 0, 323, 0, 1, 65535, 0},  /* DESC: 1 {LIM_CHAR} */
-    {0, 310, 325, 0, 0, 0, 22},  /* DESTID: (CTDEST SECRIP) */
-    {0, 307, 324, 0, 0, 0, 0},  /* DESTZ: (ADNAME | PTID) */
-    {291, 0, 312, 579, 0, 0, 0},  /* DFDPSID: datetime ! seconds */
-    {292, 0, 326, 604, 0, 0, 0},  /* DISTNC: 1{ DIGIT }3 */
-    {312, 0, 327, 758, 0, 0, 0},  /* DLE: point timehhmm_elapsed */
-    {313, 0, 328, 769, 0, 0, 0},  /* DOUBID: 1{ALPHANUM}2 */
-    {319, 0, 329, 772, 0, 0, 0},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
-    {153, 0, 275, 303, 0, 0, 0},  /* ECURPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0},  /* EDA: date */
-    {321, 0, 330, 792, 0, 0, 0},  /* EDTO: datetime|"WT" */
-    {322, 0, 331, 816, 0, 0, 0},  /* EETFIR: firindicator timehhmm_elapsed */
-    {0, 324, 332, 0, 0, 0, 23},  /* EETLAT: (LATTD TIME) */
-    {0, 325, 333, 0, 0, 0, 24},  /* EETLONG: (LONGTD TIME) */
-    {312, 0, 327, 758, 0, 0, 0},  /* EETPT: point timehhmm_elapsed */
-    {243, 0, 293, 392, 0, 0, 0},  /* EFL: flightlevel */
-    {153, 0, 275, 303, 0, 0, 0},  /* ELASTPTT: datetime */
-    {326, 0, 334, 826, 0, 0, 0},  /* ELDT: date ! timehhmm ! seconds */
-    {0, 0, 0, 0, 0, 0, 0},  /* END:  */
-    {153, 0, 275, 303, 0, 0, 0},  /* ENDHLDT: datetime */
-    {327, 0, 335, 851, 0, 0, 0},  /* ENDREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0},  /* ENDTIME: day ! timehhmm */
-    {341, 0, 337, 861, 0, 0, 0},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
-    {0, 343, 338, 0, 0, 0, 0},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
-    {153, 0, 275, 303, 0, 0, 0},  /* ENTRYT: datetime */
-    {153, 0, 275, 303, 0, 0, 0},  /* ENXTPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0},  /* EOBD: date */
-    {10, 0, 220, 1, 0, 0, 0},  /* EOBDK: date */
-    {10, 0, 220, 1, 0, 0, 0},  /* EOBDOLD: date */
-    {153, 0, 275, 303, 0, 0, 0},  /* EOBDT: datetime */
-    {14, 0, 221, 19, 0, 0, 0},  /* EOBT: timehhmm */
-    {345, 0, 339, 864, 0, 0, 0},  /* EOBTK: (timehhmm | timewldcrd) */
-    {14, 0, 221, 19, 0, 0, 0},  /* EOBTOLD: timehhmm */
-    {346, 0, 340, 869, 0, 0, 0},  /* EOID: eoidentification */
-    {0, 347, 341, 0, 0, 0, 25},  /* EOLIST: EOID */
-    {0, 348, 342, 0, 0, 0, 26},  /* EOPOS: POSID */
-    {346, 0, 340, 869, 0, 0, 0},  /* EOSRC: eoidentification */
-    {0, 351, 343, 0, 0, 0, 0},  /* EQCST: (EQPT | SUREQPT) */
-    {358, 0, 344, 876, 0, 0, 0},  /* EQPT: eqptcode ! '/' ! eqptstatus */
-    {359, 0, 345, 886, 0, 0, 0},  /* ERRFIELD: fieldid */
-    {361, 0, 346, 888, 0, 0, 0},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0},  /* ESPFL: flightlevel */
-    {0, 362, 347, 0, 0, 0, 7},  /* ESTDATA: (PTID ETO FL) */
-    {14, 0, 221, 19, 0, 0, 0},  /* ETA: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0},  /* ETI: datetime ! seconds */
-    {87, 0, 248, 135, 0, 0, 0},  /* ETIME: (timeyyyymmddhhmmss) */
-    {326, 0, 334, 826, 0, 0, 0},  /* ETO: date ! timehhmm ! seconds */
-    {10, 0, 220, 1, 0, 0, 0},  /* ETOD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* ETOT: timehhmm */
-    {364, 0, 348, 890, 0, 0, 0},  /* ETRFL: flightlevel|flighttendancy */
-    {365, 0, 349, 0, 1, 10, 0},  /* ETYPE: 1{LIM_CHAR}10 */
-    {367, 0, 350, 897, 0, 0, 0},  /* EUR: eurflightplanstatus */
-    {393, 0, 351, 907, 0, 0, 0},  /* EVENT: eventtype | sendingreason */
-    {398, 0, 352, 953, 0, 0, 0},  /* EVENTCLASS: atfmreasonclass */
-    {0, 404, 353, 0, 0, 0, 27},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
-    {0, 0, 0, 0, 0, 0, 0},  /* EXTADDR:  */
-    {218, 0, 354, 0, 1, 30, 0},  /* FAC: 1{ LIM_CHAR }30 */
-    {0, 407, 355, 0, 0, 0, 28},  /* FANSLOGON: (APPNAME APPVERSION) */
-    {0, 0, 0, 0, 0, 0, 0},  /* FIELDID:  */
-    {0, 0, 356, 0, 0, 0, 0},  /* FILRTE: {LIM_CHAR} */
-    {327, 0, 336, 851, 0, 0, 0},  /* FILTIM: day ! timehhmm */
-    {417, 0, 357, 961, 0, 0, 0},  /* FIR: 7{ ALPHA }7 */
-    {294, 0, 358, 969, 0, 0, 0},  /* FIRSTPID: pointcautra */
-    {91, 0, 250, 169, 0, 0, 0},  /* FIXTIME: 'YES' | 'NO' */
-    {243, 0, 293, 392, 0, 0, 0},  /* FL: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0},  /* FLB: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17},  /* FLBAND: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0},  /* FLBK: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17},  /* FLBLOCK: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0},  /* FLIMP: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0},  /* FLMAX: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0},  /* FLMIN: flightlevel */
-    {0, 422, 360, 0, 0, 0, 29},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
-    {0, 423, 361, 0, 0, 0, 30},  /* FLOWLST: FLOW */
-    {424, 0, 362, 975, 0, 0, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
-    {429, 0, 363, 983, 0, 0, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
-    {430, 0, 364, 987, 0, 0, 0},  /* FLTRUL: flightrule */
-    {431, 0, 365, 989, 0, 0, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
-    {440, 0, 366, 991, 0, 0, 0},  /* FLTSTATE: atfmflightstate */
-    {441, 0, 367, 997, 0, 0, 0},  /* FLTTYP: flighttype */
-    {21, 0, 368, 999, 0, 0, 0},  /* FMP: 4{ ALPHA }4 */
-    {0, 444, 369, 0, 0, 0, 31},  /* FMPLIST: (FMP REGLIST) */
-    {291, 0, 370, 579, 0, 0, 0},  /* FPBASEID: datetime!seconds */
-    {449, 0, 371, 1004, 0, 0, 0},  /* FPCTST: fpcentrestate */
-    {0, 454, 372, 0, 0, 0, 32},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
-    {0, 455, 373, 0, 0, 0, 33},  /* FPKWL: FPIDENT */
-    {456, 0, 374, 1023, 0, 0, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
-    {0, 457, 375, 0, 0, 0, 34},  /* FPLIST: FPSUM */
-    {0, 463, 376, 0, 0, 0, 35},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
-    {0, 464, 377, 0, 0, 0, 36},  /* FPLLIST: FPLLGR */
-    {255, 0, 301, 428, 0, 0, 0},  /* FPLNB: 1{DIGIT}1 */
-    {465, 0, 378, 1025, 0, 0, 0},  /* FPLSTAT: "T" | "C" */
-    {466, 0, 379, 0, 1, 8, 0},  /* FPRMK: 1{LIM_CHAR}8 */
-    {476, 0, 380, 1027, 0, 0, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
-    {0, 479, 381, 0, 0, 0, 37},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
-    {0, 455, 373, 0, 0, 0, 33},  /* FPUNKL: FPIDENT */
-    {0, 480, 382, 0, 0, 0, 38},  /* FREETXT: TXT */
-    {481, 0, 383, 1045, 0, 0, 0},  /* FREQ: rtf */
-    {327, 0, 335, 851, 0, 0, 0},  /* FROM: day!timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
-    {10, 0, 220, 1, 0, 0, 0},  /* FSTDAY: date */
-    {483, 0, 385, 1068, 0, 0, 0},  /* FTXID: 1{ALPHANUM}14 */
-    {484, 0, 386, 1083, 0, 0, 0},  /* FTXNAME: 1{ALPHANUM}4 */
-    {152, 0, 274, 300, 0, 0, 0},  /* FTXNUM: 1{DIGIT}2 */
-    {0, 0, 356, 0, 0, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
-    {0, 486, 387, 0, 0, 0, 39},  /* GEO: (GEOID LATTD LONGTD) */
-    {488, 0, 388, 1088, 0, 0, 0},  /* GEOID: geoname */
-    {489, 0, 389, 1094, 0, 0, 0},  /* GMEPT: 1{ALPHANUM}30 */
-    {489, 0, 389, 1094, 0, 0, 0},  /* GMSPT: 1{ALPHANUM}30 */
-    {252, 0, 297, 412, 0, 0, 0},  /* GRSPD: 1{DIGIT}4 */
-    {45, 0, 292, 56, 0, 0, 0},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {152, 0, 274, 300, 0, 0, 0},  /* HLDBKRW: 1{DIGIT}2 */
-    {484, 0, 386, 1083, 0, 0, 0},  /* HOV: 1{ALPHANUM}4 */
-    {14, 0, 221, 19, 0, 0, 0},  /* HOVTM: timehhmm */
-    {346, 0, 390, 1125, 0, 0, 0},  /* ICEZ: 1{ALPHANUM}6 */
-    {490, 0, 391, 1132, 0, 0, 0},  /* ICING: 1{ALPHA}8 */
-    {504, 0, 392, 1141, 0, 0, 0},  /* IFP: ifpvalue */
-    {0, 505, 393, 0, 0, 0, 40},  /* IFPDLIST: IFPDLONG */
-    {0, 0, 0, 0, 0, 0, 0},  /* IFPDLONG:  */
-    {0, 506, 394, 0, 0, 0, 41},  /* IFPDSLIST: IFPDSUM */
-    {0, 508, 395, 0, 0, 0, 42},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
-    {510, 0, 396, 1196, 0, 0, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
-    {511, 0, 397, 1207, 0, 0, 0},  /* IFPSMOD: fieldid modifind */
-    {359, 0, 398, 1211, 0, 0, 0},  /* IFPURESP: ifpuid */
-    {0, 0, 0, 0, 0, 0, 0},  /* IGNORE:  */
-    {516, 0, 399, 1213, 0, 0, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
-    {517, 0, 400, 1222, 0, 0, 0},  /* INDSTIP: 'STIP' */
-    {255, 0, 301, 428, 0, 0, 0},  /* INITID: 1{DIGIT}1 */
-    {518, 0, 401, 1227, 0, 0, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
-    {10, 0, 220, 1, 0, 0, 0},  /* IOBD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* IOBT: timehhmm */
-    {523, 0, 402, 1234, 0, 0, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
-    {0, 0, 0, 0, 0, 0, 0},  /* LACDR:  */
-    {0, 271, 403, 0, 0, 0, 43},  /* LALG: (LATTD LONGTD) */
-    {0, 524, 404, 0, 0, 0, 44},  /* LALGLIST: LALG */
-    {525, 0, 405, 1252, 0, 0, 0},  /* LANG: '?' */
-    {68, 0, 406, 1254, 0, 0, 0},  /* LASTNUM: 3{DIGIT}3 */
-    {153, 0, 275, 303, 0, 0, 0},  /* LASTRADT: datetime */
-    {0, 0, 0, 0, 0, 0, 0},  /* LATSA:  */
-    {527, 0, 407, 1258, 0, 0, 0},  /* LATTD: latitudelong ! latitudeside */
-    {0, 0, 0, 0, 0, 0, 0},  /* LCATSRTE:  */
-    {0, 536, 408, 0, 0, 0, 0},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
-    {96, 0, 253, 185, 0, 0, 0},  /* LIGHTS: 1{ALPHANUM}1 */
-    {540, 0, 409, 1271, 0, 0, 0},  /* LONGTD: longitudelong ! longitudeside */
-    {0, 0, 0, 0, 0, 0, 0},  /* LRAR:  */
-    {0, 0, 0, 0, 0, 0, 0},  /* LRCA:  */
-    {10, 0, 220, 1, 0, 0, 0},  /* LSTDAY: date */
-    {542, 0, 410, 1286, 0, 0, 0},  /* MACH: machnumber [ point ] */
-    {91, 0, 271, 169, 0, 0, 0},  /* MAINT: 'YES'|'NO' */
-    {544, 0, 411, 1297, 0, 0, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
-    {92, 0, 251, 174, 0, 0, 0},  /* MFX: point */
-    {14, 0, 221, 19, 0, 0, 0},  /* MINLINEUP: timehhmm */
-    {0, 18, 223, 0, 0, 0, 2},  /* MOD: FIELDID */
-    {545, 0, 412, 1353, 0, 0, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {243, 0, 293, 392, 0, 0, 0},  /* MODEC: flightlevel */
-    {548, 0, 413, 1359, 0, 0, 0},  /* MODELTYP: atfmmodeltype */
-    {0, 18, 223, 0, 0, 0, 2},  /* MODH: FIELDID */
-    {292, 0, 326, 604, 0, 0, 0},  /* MODIFNB: 1{ DIGIT }3 */
-    {0, 0, 414, 0, 0, 0, 0},  /* MSGBODY: 1{CHARACTER} */
-    {291, 0, 312, 579, 0, 0, 0},  /* MSGCT: datetime ! seconds */
-    {0, 552, 415, 0, 0, 0, 45},  /* MSGREF: (SENDER RECVR SEQNUM) */
-    {0, 0, 0, 0, 0, 0, 0},  /* MSGSUM:  */
-    {0, 0, 416, 0, 0, 0, 0},  /* MSGTXT: icaomsg */
-    {553, 0, 417, 1366, 0, 0, 0},  /* MSGTYP: titleid */
-    {0, 18, 223, 0, 0, 0, 2},  /* MVT: FIELDID */
-    {130, 0, 267, 270, 0, 0, 0},  /* NAT: 1{ALPHA}1 */
-    {38, 0, 283, 0, 1, 50, 0},  /* NAV: 1 {LIM_CHAR} 50 */
-    {152, 0, 418, 300, 0, 0, 0},  /* NBARC: 1{ DIGIT }2 */
-    {292, 0, 326, 604, 0, 0, 0},  /* NBRFPD: 1{ DIGIT }3 */
-    {554, 0, 419, 1377, 0, 0, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
-    {14, 0, 221, 19, 0, 0, 0},  /* NEWCTOT: timehhmm */
-    {327, 0, 336, 851, 0, 0, 0},  /* NEWENDTIME: day ! timehhmm */
-    {10, 0, 220, 1, 0, 0, 0},  /* NEWEOBD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* NEWEOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* NEWPTOT: timehhmm */
-    {0, 0, 420, 0, 0, 0, 0},  /* NEWRTE: { LIM_CHAR } */
-    {327, 0, 336, 851, 0, 0, 0},  /* NEWSTARTTIME: day ! timehhmm */
-    {545, 0, 421, 1353, 0, 0, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
-    {556, 0, 422, 1388, 0, 0, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
-    {68, 0, 406, 1254, 0, 0, 0},  /* NUM: 3{DIGIT}3 */
-    {21, 0, 309, 530, 0, 0, 0},  /* NXTFIR: icaoaerodrome */
-    {0, 272, 305, 0, 0, 0, 0},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0},  /* NXTPOST: datetime */
-    {243, 0, 293, 392, 0, 0, 0},  /* OCLFL: flightlevel */
-    {0, 0, 423, 0, 0, 0, 0},  /* OLDMSG: { CHARACTER } */
-    {114, 0, 284, 0, 1, 65535, 0},  /* OPR: 1 { LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0},  /* OPRFL: flightlevel */
-    {0, 557, 424, 0, 0, 0, 46},  /* OPRMK: RMKTXT */
-    {25, 0, 226, 0, 1, 20, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
-    {553, 0, 417, 1366, 0, 0, 0},  /* ORGMSG: titleid */
-    {218, 0, 425, 0, 1, 30, 0},  /* ORGN: 1{LIM_CHAR}30 */
-    {558, 0, 426, 1396, 0, 0, 0},  /* ORGNID: originatorid */
-    {0, 0, 420, 0, 0, 0, 0},  /* ORGRTE: { LIM_CHAR } */
-    {91, 0, 271, 169, 0, 0, 0},  /* ORIENTED: 'YES'|'NO' */
-    {0, 559, 427, 0, 0, 0, 0},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
-    {153, 0, 275, 303, 0, 0, 0},  /* ORIGINDT: datetime */
-    {0, 561, 428, 0, 0, 0, 47},  /* PART: (NUM LASTNUM) */
-    {14, 0, 221, 19, 0, 0, 0},  /* PASSIVE: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* PBG: timehhmm */
-    {587, 0, 429, 1407, 0, 0, 0},  /* PBN: pbncode */
-    {14, 0, 221, 19, 0, 0, 0},  /* PBR: timehhmm */
-    {424, 0, 362, 975, 0, 0, 0},  /* PENRATE: 3{LIM_CHAR}7 */
-    {590, 0, 430, 1448, 0, 0, 0},  /* PER: performancecategory */
-    {243, 0, 293, 392, 0, 0, 0},  /* PFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
-    {593, 0, 431, 1450, 0, 0, 0},  /* PFLT: flightlevel!('NA'|NIL) */
-    {0, 598, 432, 0, 0, 0, 48},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
-    {252, 0, 297, 412, 0, 0, 0},  /* PISTID: 1{DIGIT}4 */
-    {108, 0, 433, 1458, 0, 0, 0},  /* PKA: 1{ALPHANUM}3 */
-    {0, 599, 434, 0, 0, 0, 49},  /* PKARR: PKATT */
-    {91, 0, 250, 169, 0, 0, 0},  /* PKATT: 'YES' | 'NO' */
-    {108, 0, 433, 1458, 0, 0, 0},  /* PKC: 1{ALPHANUM}3 */
-    {108, 0, 433, 1458, 0, 0, 0},  /* PKDEP: 1{ALPHANUM}3 */
-    {0, 604, 435, 0, 0, 0, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
-    {124, 0, 436, 1462, 0, 0, 0},  /* PLNID: 4{DIGIT}4 */
-    {124, 0, 436, 1462, 0, 0, 0},  /* PLNOLD: 4{DIGIT}4 */
-    {605, 0, 437, 1467, 0, 0, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
-    {294, 0, 358, 969, 0, 0, 0},  /* POINTID: pointcautra */
-    {346, 0, 438, 1476, 0, 0, 0},  /* POSID: positionidentification */
-    {0, 600, 439, 0, 0, 0, 0},  /* POSITION: (ADID | PTID) */
-    {611, 0, 440, 1483, 0, 0, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
-    {0, 0, 441, 0, 0, 0, 0},  /* POSTPROCTXT: adexpmsg */
-    {0, 0, 441, 0, 0, 0, 0},  /* PREPROCTXT: adexpmsg */
-    {102, 0, 256, 201, 0, 0, 0},  /* PREVARCID: aircraftid */
-    {545, 0, 442, 1353, 0, 0, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
-    {489, 0, 389, 1094, 0, 0, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
-    {0, 225, 443, 0, 0, 0, 50},  /* PROPFL: TFL */
-    {612, 0, 444, 1493, 0, 0, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {612, 0, 444, 1493, 0, 0, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {0, 53, 445, 0, 0, 0, 51},  /* PT: PTID */
-    {0, 614, 446, 0, 0, 0, 52},  /* PTC: (PTCID EDTO) */
-    {615, 0, 447, 1497, 0, 0, 0},  /* PTCID: pointcautra|geoname */
-    {0, 616, 448, 0, 0, 0, 0},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {206, 0, 449, 1503, 0, 0, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
-    {92, 0, 251, 174, 0, 0, 0},  /* PTID: point */
-    {127, 0, 295, 407, 0, 0, 0},  /* PTMACH: machnumber */
-    {209, 0, 450, 1507, 0, 0, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
-    {152, 0, 274, 300, 0, 0, 0},  /* PTNB: 1{DIGIT}2 */
-    {14, 0, 221, 19, 0, 0, 0},  /* PTOT: timehhmm */
-    {0, 617, 451, 0, 0, 0, 53},  /* PTPRO: POINTID */
-    {243, 0, 293, 392, 0, 0, 0},  /* PTRFL: flightlevel */
-    {618, 0, 452, 1511, 0, 0, 0},  /* PTRTE: 2{LIM_CHAR} */
-    {619, 0, 453, 1514, 0, 0, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
-    {125, 0, 298, 417, 0, 0, 0},  /* PTSPEED: spd */
-    {622, 0, 454, 1566, 0, 0, 0},  /* PTSTAY: stayidentifier timehhmm */
-    {624, 0, 455, 1578, 0, 0, 0},  /* QFU: qfuid */
-    {624, 0, 455, 1578, 0, 0, 0},  /* QFUL: qfuid */
-    {0, 625, 456, 0, 0, 0, 54},  /* QFULIST: QFUL */
-    {558, 0, 426, 1396, 0, 0, 0},  /* QRORGN: originatorid */
-    {91, 0, 271, 169, 0, 0, 0},  /* QUEBEC: 'YES'|'NO' */
-    {305, 0, 321, 734, 0, 0, 0},  /* RADIOID: 1{ALPHANUM}20 */
-    {626, 0, 457, 0, 1, 100, 0},  /* RALT: 1 {LIM_CHAR} 100 */
-    {630, 0, 458, 1582, 0, 0, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
-    {635, 0, 459, 1588, 0, 0, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {0, 636, 460, 0, 0, 0, 55},  /* RATEPDLST: RATEPERIOD */
-    {0, 641, 461, 0, 0, 0, 56},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
-    {642, 0, 462, 1595, 0, 0, 0},  /* RCNF: 1{ALPHA}5 */
-    {645, 0, 463, 1601, 0, 0, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
-    {646, 0, 464, 1604, 0, 0, 0},  /* REASON: 4{ALPHA}12 */
-    {0, 26, 227, 0, 0, 0, 4},  /* RECVR: FAC */
-    {0, 653, 465, 0, 0, 0, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
-    {655, 0, 466, 1617, 0, 0, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
-    {657, 0, 467, 1623, 0, 0, 0},  /* REFATSRTE: atsroute point [country] point [country] */
-    {0, 551, 468, 0, 0, 0, 57},  /* REFDATA: SEQNUM */
-    {658, 0, 469, 1649, 0, 0, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
-    {659, 0, 470, 0, 1, 15, 0},  /* REFLOC: 1{LIM_CHAR}15 */
-    {38, 0, 471, 0, 1, 50, 0},  /* REG: 1{ LIM_CHAR }50 */
-    {665, 0, 472, 1655, 0, 0, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
-    {0, 0, 0, 0, 0, 0, 0},  /* REGCOND:  */
-    {114, 0, 473, 0, 1, 65535, 0},  /* REGDESC: 1{LIM_CHAR} */
-    {305, 0, 474, 1661, 0, 0, 0},  /* REGID: regulid */
-    {0, 666, 475, 0, 0, 0, 58},  /* REGLIST: REGULATION */
-    {659, 0, 476, 0, 1, 15, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
-    {667, 0, 477, 1682, 0, 0, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
-    {646, 0, 478, 1604, 0, 0, 0},  /* REGREASON: 4 {ALPHA} 12 */
-    {305, 0, 474, 1661, 0, 0, 0},  /* REGUL: regulid */
-    {0, 670, 479, 0, 0, 0, 59},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
-    {294, 0, 315, 612, 0, 0, 0},  /* REGULID1: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0},  /* REGULID2: 1{ALPHANUM}5 */
-    {153, 0, 275, 303, 0, 0, 0},  /* REGULT: datetime */
-    {14, 0, 221, 19, 0, 0, 0},  /* REJCTOT: timehhmm */
-    {2, 0, 480, 259, 0, 0, 0},  /* RELDIST: 2{DIGIT}2 */
-    {130, 0, 267, 270, 0, 0, 0},  /* RELEASE: 1{ALPHA}1 */
-    {2, 0, 480, 259, 0, 0, 0},  /* REMAINTIME: 2{DIGIT}2 */
-    {114, 0, 473, 0, 1, 65535, 0},  /* REMARK: 1{LIM_CHAR} */
-    {0, 672, 481, 0, 0, 0, 60},  /* RENAME: (RENID PTID) */
-    {674, 0, 482, 1689, 0, 0, 0},  /* RENID: renameid */
-    {220, 0, 287, 381, 0, 0, 0},  /* REQID: 1{DIGIT}5 */
-    {676, 0, 483, 1695, 0, 0, 0},  /* REQTYP: ('STPV' | 'STIP') */
-    {14, 0, 221, 19, 0, 0, 0},  /* RESPBY: timehhmm */
-    {677, 0, 484, 1701, 0, 0, 0},  /* RESPUNIT: 3{ALPHA}12 */
-    {0, 18, 223, 0, 0, 0, 2},  /* RET: FIELDID */
-    {678, 0, 485, 1714, 0, 0, 0},  /* RFL: flightlevel [point] */
-    {0, 151, 273, 0, 0, 0, 15},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
-    {680, 0, 486, 1726, 0, 0, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
-    {0, 0, 0, 0, 0, 0, 0},  /* RFPDLIST:  */
-    {0, 0, 0, 0, 0, 0, 0},  /* RFPDLONG:  */
-    {0, 0, 0, 0, 0, 0, 0},  /* RFPDSLIST:  */
-    {0, 684, 487, 0, 0, 0, 61},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
-    {91, 0, 250, 169, 0, 0, 0},  /* RHP: 'YES' | 'NO' */
-    {685, 0, 488, 1730, 0, 0, 0},  /* RIF: 4{LIM_CHAR} */
-    {0, 686, 489, 0, 0, 0, 62},  /* RIPEL: DESTID */
-    {254, 0, 300, 423, 0, 0, 0},  /* RIPSRC: centreidentification */
-    {114, 0, 490, 0, 1, 65535, 0},  /* RMK: 1{ LIM_CHAR } */
-    {25, 0, 226, 0, 1, 20, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
-    {0, 0, 356, 0, 0, 0, 0},  /* ROUTE: {LIM_CHAR} */
-    {0, 689, 491, 0, 0, 0, 63},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {305, 0, 492, 1735, 0, 0, 0},  /* RRTEREF: rrteid */
-    {0, 689, 491, 0, 0, 0, 63},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {690, 0, 493, 1756, 0, 0, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
-    {0, 691, 494, 0, 0, 0, 64},  /* RTE: PTC */
-    {0, 0, 0, 0, 0, 0, 0},  /* RTEPTS:  */
-    {0, 692, 495, 0, 0, 0, 65},  /* RTETR: PTPRO */
-    {292, 0, 326, 604, 0, 0, 0},  /* RVR: 1{ DIGIT }3 */
-    {0, 693, 496, 0, 0, 0, 66},  /* RVRCOND: RVRPERIOD */
-    {68, 0, 406, 1254, 0, 0, 0},  /* RVRLIMIT: 3{DIGIT}3 */
-    {0, 695, 497, 0, 0, 0, 67},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
-    {696, 0, 498, 1758, 0, 0, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {697, 0, 499, 1763, 0, 0, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
-    {696, 0, 498, 1758, 0, 0, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {612, 0, 500, 1493, 0, 0, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
-    {0, 700, 501, 0, 0, 0, 68},  /* RWYINFO: (RWYID RWYAVAIL) */
-    {0, 0, 0, 0, 0, 0, 0},  /* RWYLIST:  */
-    {14, 0, 221, 19, 0, 0, 0},  /* SAT: timehhmm */
-    {0, 701, 502, 0, 0, 0, 69},  /* SCNF: ACNF */
-    {0, 702, 503, 0, 0, 0, 70},  /* SEC: SECID */
-    {710, 0, 504, 1765, 0, 0, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {718, 0, 505, 1770, 0, 0, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {0, 702, 503, 0, 0, 0, 70},  /* SECCT: SECID */
-    {313, 0, 506, 1775, 0, 0, 0},  /* SECDEST: secidentification */
-    {313, 0, 506, 1775, 0, 0, 0},  /* SECID: secidentification */
-    {0, 719, 507, 0, 0, 0, 71},  /* SECLIST: SEC */
-    {0, 720, 508, 0, 0, 0, 72},  /* SECLISTCT: SECCT */
-    {0, 719, 507, 0, 0, 0, 71},  /* SECRIP: SEC */
-    {313, 0, 506, 1775, 0, 0, 0},  /* SECSRC: secidentification */
-    {605, 0, 509, 1467, 0, 0, 0},  /* SECTOR: 1{ ALPHANUM }8 */
-    {721, 0, 510, 1778, 0, 0, 0},  /* SEL: 4{ ALPHA }5 */
-    {0, 26, 227, 0, 0, 0, 4},  /* SENDER: FAC */
-    {153, 0, 275, 303, 0, 0, 0},  /* SENDT: datetime */
-    {0, 0, 0, 0, 0, 0, 0},  /* SENDTO:  */
-    {294, 0, 315, 612, 0, 0, 0},  /* SEPFIX: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0},  /* SEPNAME: 1{ALPHANUM}5 */
-    {722, 0, 511, 1784, 0, 0, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
-    {108, 0, 433, 1458, 0, 0, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
-    {68, 0, 406, 1254, 0, 0, 0},  /* SEQNUM: 3{DIGIT}3 */
-    {737, 0, 512, 1789, 0, 0, 0},  /* SEQPT: surequipment */
-    {0, 739, 513, 0, 0, 0, 73},  /* SEQUENCEDATA: (TXTIME NUM) */
-    {114, 0, 514, 0, 1, 65535, 0},  /* SEVERITY: 1{ LIM_CHAR} */
-    {741, 0, 515, 1824, 0, 0, 0},  /* SFL: flightlevel ! ('A'|'B') */
-    {0, 151, 273, 0, 0, 0, 15},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
-    {743, 0, 516, 1831, 0, 0, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {10, 0, 220, 1, 0, 0, 0},  /* SOBD: date */
-    {14, 0, 221, 19, 0, 0, 0},  /* SOBT: timehhmm */
-    {0, 746, 517, 0, 0, 0, 74},  /* SPDCHG: (DELTSP1 DELTSP2) */
-    {747, 0, 518, 1844, 0, 0, 0},  /* SPEED: spd [ point ] */
-    {635, 0, 459, 1588, 0, 0, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {243, 0, 293, 392, 0, 0, 0},  /* SPFL: flightlevel */
-    {38, 0, 471, 0, 1, 50, 0},  /* SPLA: 1{ LIM_CHAR }50 */
-    {0, 0, 0, 0, 0, 0, 0},  /* SPLADDR:  */
-    {38, 0, 471, 0, 1, 50, 0},  /* SPLC: 1{ LIM_CHAR }50 */
-    {292, 0, 326, 604, 0, 0, 0},  /* SPLDCAP: 1{ DIGIT }3 */
-    {38, 0, 471, 0, 1, 50, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
-    {748, 0, 519, 1856, 0, 0, 0},  /* SPLDCOV: ('T' | 'F') */
-    {152, 0, 418, 300, 0, 0, 0},  /* SPLDNB: 1{ DIGIT }2 */
-    {311, 0, 520, 1858, 0, 0, 0},  /* SPLE: timehhmm_elapsed */
-    {750, 0, 521, 1863, 0, 0, 0},  /* SPLJ: lifejackets */
-    {114, 0, 490, 0, 1, 65535, 0},  /* SPLN: 1{ LIM_CHAR } */
-    {292, 0, 313, 604, 0, 0, 0},  /* SPLP: 1{DIGIT}3 */
-    {752, 0, 522, 1868, 0, 0, 0},  /* SPLR: emergradio */
-    {754, 0, 523, 1872, 0, 0, 0},  /* SPLS: survivaleqpt */
-    {762, 0, 524, 1877, 0, 0, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
-    {764, 0, 525, 1895, 0, 0, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
-    {0, 770, 526, 0, 0, 0, 0},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
-    {0, 773, 527, 0, 0, 0, 75},  /* SSS: (SEPNAME SEPTYPE) */
-    {774, 0, 528, 1903, 0, 0, 0},  /* STAMP: 3{DIGIT}3 ! timehhmm */
-    {743, 0, 516, 1831, 0, 0, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {327, 0, 335, 851, 0, 0, 0},  /* STARTREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0},  /* STARTTIME: day ! timehhmm */
-    {88, 0, 529, 1912, 0, 0, 0},  /* STATID: coorstatusident */
-    {775, 0, 530, 1916, 0, 0, 0},  /* STATREASON: coorstatusreason */
-    {0, 776, 531, 0, 0, 0, 76},  /* STATTOBT: AOPRIO */
-    {0, 784, 532, 0, 0, 0, 0},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
-    {0, 791, 533, 0, 0, 0, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
-    {621, 0, 534, 1924, 0, 0, 0},  /* STAYIDENT: stayidentifier */
-    {0, 793, 535, 0, 0, 0, 77},  /* STAYINFO: (STAYIDENT REMARK) */
-    {794, 0, 536, 1930, 0, 0, 0},  /* STO: timehhmm ! seconds */
-    {795, 0, 537, 1938, 0, 0, 0},  /* STREASON: starreason */
-    {796, 0, 538, 1944, 0, 0, 0},  /* STRID: 1{DIGIT} */
-    {810, 0, 539, 1946, 0, 0, 0},  /* STS: flightplanstatus */
-    {38, 0, 234, 0, 1, 50, 0},  /* SUR: 1{LIM_CHAR}50 */
-    {820, 0, 540, 1988, 0, 0, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
-    {626, 0, 457, 0, 1, 100, 0},  /* TALT: 1 {LIM_CHAR} 100 */
-    {14, 0, 221, 19, 0, 0, 0},  /* TAXITIME: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* TCDI: timehhmm */
-    {822, 0, 541, 2002, 0, 0, 0},  /* TEMP: temperature */
-    {313, 0, 328, 769, 0, 0, 0},  /* TERMINAL: 1{ALPHANUM}2 */
-    {482, 0, 384, 1052, 0, 0, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
-    {243, 0, 293, 392, 0, 0, 0},  /* TFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
-    {0, 689, 491, 0, 0, 0, 63},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {482, 0, 542, 1052, 0, 0, 0},  /* TFVID: 1{ALPHANUM}15 */
-    {14, 0, 221, 19, 0, 0, 0},  /* TIME: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0},  /* TIMESTAMP: datetime ! seconds */
-    {553, 0, 417, 1366, 0, 0, 0},  /* TITLE: titleid */
-    {14, 0, 221, 19, 0, 0, 0},  /* TO: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* TOAT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* TOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* TOFC: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0},  /* TOM: timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
-    {71, 0, 543, 114, 0, 0, 0},  /* TRACK: heading|"ZZZ" */
-    {827, 0, 544, 2006, 0, 0, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
-    {0, 0, 0, 0, 0, 0, 0},  /* TRANSID:  */
-    {0, 833, 545, 0, 0, 0, 78},  /* TRANSLIST: TRANSID */
-    {364, 0, 546, 890, 0, 0, 0},  /* TRFL: flightlevel | flighttendancy */
-    {14, 0, 221, 19, 0, 0, 0},  /* TSAT: timehhmm */
-    {311, 0, 547, 2010, 0, 0, 0},  /* TTG: timemmss_elapsed */
-    {311, 0, 547, 2010, 0, 0, 0},  /* TTL: timemmss_elapsed */
-    {311, 0, 520, 1858, 0, 0, 0},  /* TTLEET: timehhmm_elapsed */
-    {14, 0, 221, 19, 0, 0, 0},  /* TTOT: timehhmm */
-    {490, 0, 391, 1132, 0, 0, 0},  /* TURB: 1{ALPHA}8 */
-    {365, 0, 349, 0, 1, 10, 0},  /* TWYARR: 1{LIM_CHAR}10 */
-    {365, 0, 349, 0, 1, 10, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
-    {14, 0, 221, 19, 0, 0, 0},  /* TXC: timehhmm */
-    {295, 0, 316, 0, 1, 80, 0},  /* TXT: 1{LIM_CHAR}80 */
-    {834, 0, 548, 2015, 0, 0, 0},  /* TXTIME: datetime seconds */
-    {835, 0, 549, 0, 1, 60, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
-    {838, 0, 550, 2041, 0, 0, 0},  /* UDPT: updatereason */
-    {0, 839, 551, 0, 0, 0, 79},  /* UNIT: UNITID */
-    {554, 0, 552, 1377, 0, 0, 0},  /* UNITID: 2{ ALPHANUM}10 */
-    {327, 0, 335, 851, 0, 0, 0},  /* UNTIL: day!timehhmm */
-    {10, 0, 220, 1, 0, 0, 0},  /* VALFROM: date */
-    {841, 0, 553, 2044, 0, 0, 0},  /* VALFROMK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0},  /* VALFROMOLD: date */
-    {153, 0, 275, 303, 0, 0, 0},  /* VALIDEND: datetime */
-    {10, 0, 220, 1, 0, 0, 0},  /* VALIDITYDATE: date */
-    {153, 0, 275, 303, 0, 0, 0},  /* VALIDST: datetime */
-    {544, 0, 411, 1297, 0, 0, 0},  /* VALPERIOD: fulldatetime fulldatetime */
-    {10, 0, 220, 1, 0, 0, 0},  /* VALUNTIL: date */
-    {841, 0, 553, 2044, 0, 0, 0},  /* VALUNTILK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0},  /* VALUNTILOLD: date */
-    {0, 843, 554, 0, 0, 0, 80},  /* VEC: (FL ETO RELDIST) */
-    {482, 0, 384, 1052, 0, 0, 0},  /* VIA1: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0},  /* VIA2: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0},  /* VIA3: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0},  /* VIA4: 1 {ALPHANUM} 15 */
-    {845, 0, 555, 2051, 0, 0, 0},  /* VIEW: ('V'|'VNX') */
-    {305, 0, 321, 734, 0, 0, 0},  /* VISI: 1{ALPHANUM}20 */
-    {846, 0, 556, 2055, 0, 0, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
-    {846, 0, 556, 2055, 0, 0, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
-    {292, 0, 313, 604, 0, 0, 0},  /* WDDIR: 1{DIGIT}3 */
-    {292, 0, 313, 604, 0, 0, 0},  /* WDSPD: 1{DIGIT}3 */
-    {847, 0, 557, 2063, 0, 0, 0},  /* WKTRC: waketurbcat */
-    {243, 0, 293, 392, 0, 0, 0},  /* XFL: flightlevel */
-    {0, 848, 558, 0, 0, 0, 81},  /* XFLCHG: (FLMIN FLMAX) */
-    {0, 0, 559, 0, 0, 0, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
-    {850, 0, 560, 2065, 0, 0, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
-    {291, 0, 312, 579, 0, 0, 0},  /* XTI: datetime ! seconds */
-    {850, 0, 560, 2065, 0, 0, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* AABD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AABT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AATOT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ACDI: timehhmm */
+    {0, 17, 222, 0, 0, 0, 1, VREQ_WORDS},  /* ACNF: (AD RCNF) */
+    {0, 18, 223, 0, 0, 0, 2, 0},  /* ACT: FIELDID */
+    {0, 19, 224, 0, 0, 0, 3, 0},  /* AD: ADID */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* ADA: date */
+    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS},  /* ADARRZ: 1{LIM_CHAR}20 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* ADD: date */
+    {0, 26, 227, 0, 0, 0, 4, 0},  /* ADDR: FAC */
+    {0, 28, 228, 0, 0, 0, 5, VREQ_WORDS},  /* ADDRINFO: (NETWORKTYPE FAC) */
+    {30, 0, 229, 30, 0, 0, 0, VREQ_WORDS},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {33, 0, 230, 35, 0, 0, 0, VREQ_WORDS},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
+    {30, 0, 229, 30, 0, 0, 0, VREQ_WORDS},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ADES: (icaoaerodrome | 'ZZZZ') */
+    {34, 0, 231, 40, 0, 0, 0, VREQ_WORDS},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
+    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
+    {0, 37, 232, 0, 0, 0, 0, VREQ_WORDS},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
+    {23, 0, 233, 25, 0, 0, 0, VREQ_WORDS},  /* ADID: icaoaerodrome | 'ZZZZ' */
+    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS},  /* ADNAME: 1{LIM_CHAR}50 */
+    {41, 0, 235, 45, 0, 0, 0, VREQ_WORDS},  /* ADR: 'STARTUP'| 'TAXI' */
+    {45, 0, 236, 56, 0, 0, 0, VREQ_WORDS},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
+    {0, 49, 237, 0, 0, 0, 6, 0},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
+    {52, 0, 238, 95, 0, 0, 0, VREQ_WORDS},  /* AF: "ATN" | "FANS1A" */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AFCT: timehhmm */
+    {0, 56, 239, 0, 0, 0, 7, VREQ_WORDS},  /* AFILDATA: (PTID FL ETO) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* AFREGULLIST:  */
+    {62, 0, 240, 104, 0, 0, 0, VREQ_WORDS},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
+    {67, 0, 241, 107, 0, 0, 0, VREQ_WORDS},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
+    {71, 0, 242, 114, 0, 0, 0, VREQ_WORDS},  /* AHEAD: (heading | "ZZZ") */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AIBT: timehhmm */
+    {0, 74, 243, 0, 0, 0, 8, VREQ_WORDS},  /* AIN: (ARCID NUM) */
+    {0, 78, 244, 0, 0, 0, 9, VREQ_WORDS},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
+    {0, 81, 245, 0, 0, 0, 10, VREQ_WORDS},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
+    {83, 0, 246, 122, 0, 0, 0, VREQ_WORDS},  /* AIRSPDES: 3 { ALPHANUM }12 */
+    {0, 72, 247, 0, 0, 0, 11, 0},  /* AITTT: ARCID */
+    {87, 0, 248, 135, 0, 0, 0, VREQ_WORDS},  /* ALDT: (timeyyyymmddhhmmss) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* ALTNZ:  */
+    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
+    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AMANTIME: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0, VREQ_WORDS},  /* AOARCID: 3{ALPHA}3 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* AOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AOBT: timehhmm */
+    {88, 0, 249, 165, 0, 0, 0, VREQ_WORDS},  /* AOOPR: 3{ALPHA}3 */
+    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* AOPRIO: 'YES' | 'NO' */
+    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* APPLIPT: point */
+    {95, 0, 252, 180, 0, 0, 0, VREQ_WORDS},  /* APPNAME: 'ADS' | 'ATC' */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* APPTOT: timehhmm */
+    {96, 0, 253, 185, 0, 0, 0, VREQ_WORDS},  /* APPTYP: 1{ALPHANUM}1 */
+    {98, 0, 254, 187, 0, 0, 0, VREQ_WORDS},  /* APPVERSION: 2{ '00' | '01'}2 */
+    {101, 0, 255, 192, 0, 0, 0, VREQ_WORDS},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
+    {102, 0, 256, 201, 0, 0, 0, VREQ_WORDS},  /* ARCID: aircraftid */
+    {103, 0, 257, 209, 0, 0, 0, VREQ_WORDS},  /* ARCIDAO: 1{ALPHANUM}11 */
+    {104, 0, 258, 221, 0, 0, 0, VREQ_WORDS},  /* ARCIDATC: 8{DIGIT}8 */
+    {107, 0, 259, 230, 0, 0, 0, VREQ_WORDS},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
+    {102, 0, 256, 201, 0, 0, 0, VREQ_WORDS},  /* ARCIDOLD: aircraftid */
+    {110, 0, 260, 238, 0, 0, 0, VREQ_WORDS},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ARDI: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ARDT: timehhmm */
+    {115, 0, 261, 243, 0, 0, 0, VREQ_WORDS},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
+    {119, 0, 262, 253, 0, 0, 0, VREQ_WORDS},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {2, 0, 263, 259, 0, 0, 0, VREQ_WORDS},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
+    {87, 0, 248, 135, 0, 0, 0, VREQ_WORDS},  /* ASAT: (timeyyyymmddhhmmss) */
+    {0, 122, 264, 0, 0, 0, 12, VREQ_WORDS},  /* ASP: (AIRSPDES ETI XTI) */
+    {128, 0, 265, 262, 0, 0, 0, VREQ_WORDS},  /* ASPEED: (spd | machnumber | "ZZZ") */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* ASPLIST:  */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ASRT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATA: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATD: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATFMDELAY: timehhmm */
+    {0, 129, 266, 0, 0, 0, 13, 0},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
+    {130, 0, 267, 270, 0, 0, 0, VREQ_WORDS},  /* ATIS: 1{ALPHA}1 */
+    {0, 135, 268, 0, 0, 0, 14, 0},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATOT: timehhmm */
+    {136, 0, 269, 272, 0, 0, 0, VREQ_WORDS},  /* ATSRT: atsroute point point */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATTOT: timehhmm */
+    {138, 0, 270, 292, 0, 0, 0, VREQ_WORDS},  /* AUTFL1: fl3 */
+    {138, 0, 270, 292, 0, 0, 0, VREQ_WORDS},  /* AUTFL2: fl3 */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* AUTOMSG:  */
+    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* AVAIL: 'YES'|'NO' */
+    {147, 0, 272, 297, 0, 0, 0, VREQ_WORDS},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* BEGIN:  */
+    {0, 151, 273, 0, 0, 0, 15, 1},  /* BKCHG: (FLIMP FLMIN FLMAX) */
+    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* BKROW: 1{DIGIT}2 */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* BKT: datetime */
+    {0, 156, 276, 0, 0, 0, 16, 0},  /* BKTCHG: (DELTA1 DELTA2) */
+    {157, 0, 277, 326, 0, 0, 0, VREQ_WORDS},  /* BRNG: refbearing */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* CASSADDR:  */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* CDA: date */
+    {203, 0, 278, 332, 0, 0, 0, VREQ_WORDS},  /* CEQPT: aidequipment */
+    {0, 54, 279, 0, 0, 0, 17, 1},  /* CFL: FL */
+    {0, 151, 273, 0, 0, 0, 15, 1},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
+    {212, 0, 280, 337, 0, 0, 0, VREQ_WORDS},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
+    {0, 213, 281, 0, 0, 0, 18, 1},  /* CMLTSP: HEXADDR */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* COBD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* COBT: timehhmm */
+    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* CODETR: 'YES'|'NO' */
+    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS},  /* COM: 1 {LIM_CHAR} 50 */
+    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS},  /* COMMENT: 1 { LIM_CHAR } */
+    {218, 0, 285, 0, 1, 30, 0, VREQ_WORDS},  /* CONDID: 1 {LIM_CHAR} 30 */
+    {219, 0, 286, 360, 0, 0, 0, VREQ_WORDS},  /* CONDITION: 2 {ALPHA} 20 */
+    {220, 0, 287, 381, 0, 0, 0, VREQ_WORDS},  /* CONFID: 1{DIGIT}5 */
+    {0, 221, 288, 0, 0, 0, 19, 0},  /* CONFL: EOPOS */
+    {0, 226, 289, 0, 0, 0, 0, VREQ_WORDS},  /* COORDATA: (PTID (TO | STO) TFL) */
+    {236, 0, 290, 387, 0, 0, 0, VREQ_WORDS},  /* COORPT: coordpoints */
+    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* COP: point */
+    {0, 238, 291, 0, 0, 0, 20, 0},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
+    {45, 0, 292, 56, 0, 0, 0, VREQ_WORDS},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* CRFL1: flightlevel */
+    {245, 0, 294, 398, 0, 0, 0, VREQ_WORDS},  /* CRFL2: (flightlevel | "PLUS") */
+    {127, 0, 295, 407, 0, 0, 0, VREQ_WORDS},  /* CRMACH: machnumber */
+    {0, 251, 296, 0, 0, 0, 0, VREQ_WORDS},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* CRSPD: 1{DIGIT}4 */
+    {125, 0, 298, 417, 0, 0, 0, VREQ_WORDS},  /* CRSPEED: spd */
+    {0, 253, 299, 0, 0, 0, 21, 2},  /* CSTAT: STATID */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* CTA: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* CTDEST: centreidentification */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* CTO: timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* CTOD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* CTOT: timehhmm */
+    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* CTRIPE: centreidentification */
+    {255, 0, 301, 428, 0, 0, 0, VREQ_WORDS},  /* CTROW: 1{DIGIT}1 */
+    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* CTSRC: centreidentification */
+    {258, 0, 302, 430, 0, 0, 0, VREQ_WORDS},  /* CTXTCT: 'OPE' | 'TST' */
+    {264, 0, 303, 436, 0, 0, 0, VREQ_WORDS},  /* CTXTFDPS: contextfdpsid */
+    {268, 0, 304, 452, 0, 0, 0, VREQ_WORDS},  /* CTXTPOS: contextphidiasid */
+    {138, 0, 270, 292, 0, 0, 0, VREQ_WORDS},  /* CURFL: fl3 */
+    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS},  /* CURPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* CURPOST: datetime */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* CURPTT: datetime */
+    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* CURPTX: 1{DIGIT}2 */
+    {38, 0, 306, 463, 0, 0, 0, VREQ_WORDS},  /* DAT: datalink */
+    {279, 0, 307, 514, 0, 0, 0, VREQ_WORDS},  /* DAYS: numdays */
+    {282, 0, 308, 522, 0, 0, 0, VREQ_WORDS},  /* DAYSK: (numdays | numdayswldcrd) */
+    {279, 0, 307, 514, 0, 0, 0, VREQ_WORDS},  /* DAYSOLD: numdays */
+    {21, 0, 309, 530, 0, 0, 0, VREQ_WORDS},  /* DCATCID: icaoaerodrome */
+    {287, 0, 310, 535, 0, 0, 0, VREQ_WORDS},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {287, 0, 310, 535, 0, 0, 0, VREQ_WORDS},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {290, 0, 311, 568, 0, 0, 0, VREQ_WORDS},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
+    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* DCDT: datetime ! seconds */
+    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* DCID: 1{DIGIT}3 */
+    {293, 0, 314, 608, 0, 0, 0, VREQ_WORDS},  /* DCMTYP: 1{ALPHA}3 */
+    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* DCREF: 1{ALPHANUM}5 */
+    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS},  /* DCRMK: 1{LIM_CHAR}80 */
+    {300, 0, 317, 618, 0, 0, 0, VREQ_WORDS},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
+    {303, 0, 318, 688, 0, 0, 0, VREQ_WORDS},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
+    {304, 0, 319, 720, 0, 0, 0, VREQ_WORDS},  /* DCT: point point */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* DEACT: timehhmm */
+    {11, 0, 320, 732, 0, 0, 0, VREQ_WORDS},  /* DEICE: '0'| '1'| '2' */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* DELAY: timehhmm */
+    {305, 0, 321, 734, 0, 0, 0, VREQ_WORDS},  /* DELCODE: 1{ALPHANUM}20 */
+    {86, 0, 322, 755, 0, 0, 0, VREQ_WORDS},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {86, 0, 322, 755, 0, 0, 0, VREQ_WORDS},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* DELTSP1: 1{DIGIT}4 */
+    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* DELTSP2: 1{DIGIT}4 */
+    {119, 0, 262, 253, 0, 0, 0, VREQ_WORDS},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS},  /* DEPSTATUS: 1 {LIM_CHAR} */
+    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS},  /* DEPZ: (ADNAME | PTID) */
+    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS},  /* DESC: 1 {LIM_CHAR} */
+    {0, 310, 325, 0, 0, 0, 22, VREQ_WORDS},  /* DESTID: (CTDEST SECRIP) */
+    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS},  /* DESTZ: (ADNAME | PTID) */
+    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* DFDPSID: datetime ! seconds */
+    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* DISTNC: 1{ DIGIT }3 */
+    {312, 0, 327, 758, 0, 0, 0, VREQ_WORDS},  /* DLE: point timehhmm_elapsed */
+    {313, 0, 328, 769, 0, 0, 0, VREQ_WORDS},  /* DOUBID: 1{ALPHANUM}2 */
+    {319, 0, 329, 772, 0, 0, 0, VREQ_WORDS},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ECURPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EDA: date */
+    {321, 0, 330, 792, 0, 0, 0, VREQ_WORDS},  /* EDTO: datetime|"WT" */
+    {322, 0, 331, 816, 0, 0, 0, VREQ_WORDS},  /* EETFIR: firindicator timehhmm_elapsed */
+    {0, 324, 332, 0, 0, 0, 23, VREQ_WORDS},  /* EETLAT: (LATTD TIME) */
+    {0, 325, 333, 0, 0, 0, 24, VREQ_WORDS},  /* EETLONG: (LONGTD TIME) */
+    {312, 0, 327, 758, 0, 0, 0, VREQ_WORDS},  /* EETPT: point timehhmm_elapsed */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* EFL: flightlevel */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ELASTPTT: datetime */
+    {326, 0, 334, 826, 0, 0, 0, VREQ_WORDS},  /* ELDT: date ! timehhmm ! seconds */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* END:  */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ENDHLDT: datetime */
+    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* ENDREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* ENDTIME: day ! timehhmm */
+    {341, 0, 337, 861, 0, 0, 0, VREQ_WORDS},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
+    {0, 343, 338, 0, 0, 0, 0, VREQ_WORDS},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ENTRYT: datetime */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ENXTPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EOBD: date */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EOBDK: date */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EOBDOLD: date */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* EOBDT: datetime */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* EOBT: timehhmm */
+    {345, 0, 339, 864, 0, 0, 0, VREQ_WORDS},  /* EOBTK: (timehhmm | timewldcrd) */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* EOBTOLD: timehhmm */
+    {346, 0, 340, 869, 0, 0, 0, VREQ_WORDS},  /* EOID: eoidentification */
+    {0, 347, 341, 0, 0, 0, 25, 0},  /* EOLIST: EOID */
+    {0, 348, 342, 0, 0, 0, 26, 1},  /* EOPOS: POSID */
+    {346, 0, 340, 869, 0, 0, 0, VREQ_WORDS},  /* EOSRC: eoidentification */
+    {0, 351, 343, 0, 0, 0, 0, VREQ_WORDS},  /* EQCST: (EQPT | SUREQPT) */
+    {358, 0, 344, 876, 0, 0, 0, VREQ_WORDS},  /* EQPT: eqptcode ! '/' ! eqptstatus */
+    {359, 0, 345, 886, 0, 0, 0, VREQ_WORDS},  /* ERRFIELD: fieldid */
+    {361, 0, 346, 888, 0, 0, 0, VREQ_WORDS},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* ESPFL: flightlevel */
+    {0, 362, 347, 0, 0, 0, 7, VREQ_WORDS},  /* ESTDATA: (PTID ETO FL) */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ETA: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* ETI: datetime ! seconds */
+    {87, 0, 248, 135, 0, 0, 0, VREQ_WORDS},  /* ETIME: (timeyyyymmddhhmmss) */
+    {326, 0, 334, 826, 0, 0, 0, VREQ_WORDS},  /* ETO: date ! timehhmm ! seconds */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* ETOD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ETOT: timehhmm */
+    {364, 0, 348, 890, 0, 0, 0, VREQ_WORDS},  /* ETRFL: flightlevel|flighttendancy */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS},  /* ETYPE: 1{LIM_CHAR}10 */
+    {367, 0, 350, 897, 0, 0, 0, VREQ_WORDS},  /* EUR: eurflightplanstatus */
+    {393, 0, 351, 907, 0, 0, 0, VREQ_WORDS},  /* EVENT: eventtype | sendingreason */
+    {398, 0, 352, 953, 0, 0, 0, VREQ_WORDS},  /* EVENTCLASS: atfmreasonclass */
+    {0, 404, 353, 0, 0, 0, 27, VREQ_WORDS},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* EXTADDR:  */
+    {218, 0, 354, 0, 1, 30, 0, VREQ_WORDS},  /* FAC: 1{ LIM_CHAR }30 */
+    {0, 407, 355, 0, 0, 0, 28, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* FIELDID:  */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS},  /* FILRTE: {LIM_CHAR} */
+    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* FILTIM: day ! timehhmm */
+    {417, 0, 357, 961, 0, 0, 0, VREQ_WORDS},  /* FIR: 7{ ALPHA }7 */
+    {294, 0, 358, 969, 0, 0, 0, VREQ_WORDS},  /* FIRSTPID: pointcautra */
+    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* FIXTIME: 'YES' | 'NO' */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FL: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLB: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 1},  /* FLBAND: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLBK: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 1},  /* FLBLOCK: (FL FL) */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLIMP: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLMAX: flightlevel */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLMIN: flightlevel */
+    {0, 422, 360, 0, 0, 0, 29, VREQ_WORDS},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
+    {0, 423, 361, 0, 0, 0, 30, 1},  /* FLOWLST: FLOW */
+    {424, 0, 362, 975, 0, 0, 0, VREQ_WORDS},  /* FLOWRATE: 3{LIM_CHAR}7 */
+    {429, 0, 363, 983, 0, 0, 0, VREQ_WORDS},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
+    {430, 0, 364, 987, 0, 0, 0, VREQ_WORDS},  /* FLTRUL: flightrule */
+    {431, 0, 365, 989, 0, 0, 0, VREQ_WORDS},  /* FLTSRC: 'F' | 'M' | 'A' */
+    {440, 0, 366, 991, 0, 0, 0, VREQ_WORDS},  /* FLTSTATE: atfmflightstate */
+    {441, 0, 367, 997, 0, 0, 0, VREQ_WORDS},  /* FLTTYP: flighttype */
+    {21, 0, 368, 999, 0, 0, 0, VREQ_WORDS},  /* FMP: 4{ ALPHA }4 */
+    {0, 444, 369, 0, 0, 0, 31, VREQ_WORDS},  /* FMPLIST: (FMP REGLIST) */
+    {291, 0, 370, 579, 0, 0, 0, VREQ_WORDS},  /* FPBASEID: datetime!seconds */
+    {449, 0, 371, 1004, 0, 0, 0, VREQ_WORDS},  /* FPCTST: fpcentrestate */
+    {0, 454, 372, 0, 0, 0, 32, VREQ_WORDS},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
+    {0, 455, 373, 0, 0, 0, 33, 1},  /* FPKWL: FPIDENT */
+    {456, 0, 374, 1023, 0, 0, 0, VREQ_WORDS},  /* FPLCAT: "T" | "E" | "S" | "I" */
+    {0, 457, 375, 0, 0, 0, 34, 1},  /* FPLIST: FPSUM */
+    {0, 463, 376, 0, 0, 0, 35, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
+    {0, 464, 377, 0, 0, 0, 36, 1},  /* FPLLIST: FPLLGR */
+    {255, 0, 301, 428, 0, 0, 0, VREQ_WORDS},  /* FPLNB: 1{DIGIT}1 */
+    {465, 0, 378, 1025, 0, 0, 0, VREQ_WORDS},  /* FPLSTAT: "T" | "C" */
+    {466, 0, 379, 0, 1, 8, 0, VREQ_WORDS},  /* FPRMK: 1{LIM_CHAR}8 */
+    {476, 0, 380, 1027, 0, 0, 0, VREQ_WORDS},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
+    {0, 479, 381, 0, 0, 0, 37, VREQ_WORDS},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
+    {0, 455, 373, 0, 0, 0, 33, 1},  /* FPUNKL: FPIDENT */
+    {0, 480, 382, 0, 0, 0, 38, 3},  /* FREETXT: TXT */
+    {481, 0, 383, 1045, 0, 0, 0, VREQ_WORDS},  /* FREQ: rtf */
+    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* FROM: day!timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* FROMPOS: 1 {ALPHANUM} 15 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* FSTDAY: date */
+    {483, 0, 385, 1068, 0, 0, 0, VREQ_WORDS},  /* FTXID: 1{ALPHANUM}14 */
+    {484, 0, 386, 1083, 0, 0, 0, VREQ_WORDS},  /* FTXNAME: 1{ALPHANUM}4 */
+    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* FTXNUM: 1{DIGIT}2 */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS},  /* FURTHRTE: {LIM_CHAR} */
+    {0, 486, 387, 0, 0, 0, 39, 1},  /* GEO: (GEOID LATTD LONGTD) */
+    {488, 0, 388, 1088, 0, 0, 0, VREQ_WORDS},  /* GEOID: geoname */
+    {489, 0, 389, 1094, 0, 0, 0, VREQ_WORDS},  /* GMEPT: 1{ALPHANUM}30 */
+    {489, 0, 389, 1094, 0, 0, 0, VREQ_WORDS},  /* GMSPT: 1{ALPHANUM}30 */
+    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* GRSPD: 1{DIGIT}4 */
+    {45, 0, 292, 56, 0, 0, 0, VREQ_WORDS},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* HLDBKRW: 1{DIGIT}2 */
+    {484, 0, 386, 1083, 0, 0, 0, VREQ_WORDS},  /* HOV: 1{ALPHANUM}4 */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* HOVTM: timehhmm */
+    {346, 0, 390, 1125, 0, 0, 0, VREQ_WORDS},  /* ICEZ: 1{ALPHANUM}6 */
+    {490, 0, 391, 1132, 0, 0, 0, VREQ_WORDS},  /* ICING: 1{ALPHA}8 */
+    {504, 0, 392, 1141, 0, 0, 0, VREQ_WORDS},  /* IFP: ifpvalue */
+    {0, 505, 393, 0, 0, 0, 40, 1},  /* IFPDLIST: IFPDLONG */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* IFPDLONG:  */
+    {0, 506, 394, 0, 0, 0, 41, 1},  /* IFPDSLIST: IFPDSUM */
+    {0, 508, 395, 0, 0, 0, 42, VREQ_WORDS},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
+    {510, 0, 396, 1196, 0, 0, 0, VREQ_WORDS},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
+    {511, 0, 397, 1207, 0, 0, 0, VREQ_WORDS},  /* IFPSMOD: fieldid modifind */
+    {359, 0, 398, 1211, 0, 0, 0, VREQ_WORDS},  /* IFPURESP: ifpuid */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* IGNORE:  */
+    {516, 0, 399, 1213, 0, 0, 0, VREQ_WORDS},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
+    {517, 0, 400, 1222, 0, 0, 0, VREQ_WORDS},  /* INDSTIP: 'STIP' */
+    {255, 0, 301, 428, 0, 0, 0, VREQ_WORDS},  /* INITID: 1{DIGIT}1 */
+    {518, 0, 401, 1227, 0, 0, 0, VREQ_WORDS},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* IOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* IOBT: timehhmm */
+    {523, 0, 402, 1234, 0, 0, 0, VREQ_WORDS},  /* IRULES: rulechg flighttypechg ifpsprocess */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LACDR:  */
+    {0, 271, 403, 0, 0, 0, 43, 1},  /* LALG: (LATTD LONGTD) */
+    {0, 524, 404, 0, 0, 0, 44, 1},  /* LALGLIST: LALG */
+    {525, 0, 405, 1252, 0, 0, 0, VREQ_WORDS},  /* LANG: '?' */
+    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* LASTNUM: 3{DIGIT}3 */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* LASTRADT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LATSA:  */
+    {527, 0, 407, 1258, 0, 0, 0, VREQ_WORDS},  /* LATTD: latitudelong ! latitudeside */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LCATSRTE:  */
+    {0, 536, 408, 0, 0, 0, 0, VREQ_WORDS},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
+    {96, 0, 253, 185, 0, 0, 0, VREQ_WORDS},  /* LIGHTS: 1{ALPHANUM}1 */
+    {540, 0, 409, 1271, 0, 0, 0, VREQ_WORDS},  /* LONGTD: longitudelong ! longitudeside */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LRAR:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LRCA:  */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* LSTDAY: date */
+    {542, 0, 410, 1286, 0, 0, 0, VREQ_WORDS},  /* MACH: machnumber [ point ] */
+    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* MAINT: 'YES'|'NO' */
+    {544, 0, 411, 1297, 0, 0, 0, VREQ_WORDS},  /* MESVALPERIOD: fulldatetime fulldatetime */
+    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* MFX: point */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* MINLINEUP: timehhmm */
+    {0, 18, 223, 0, 0, 0, 2, 0},  /* MOD: FIELDID */
+    {545, 0, 412, 1353, 0, 0, 0, VREQ_WORDS},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* MODEC: flightlevel */
+    {548, 0, 413, 1359, 0, 0, 0, VREQ_WORDS},  /* MODELTYP: atfmmodeltype */
+    {0, 18, 223, 0, 0, 0, 2, 0},  /* MODH: FIELDID */
+    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* MODIFNB: 1{ DIGIT }3 */
+    {0, 0, 414, 0, 0, 0, 0, VREQ_WORDS},  /* MSGBODY: 1{CHARACTER} */
+    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* MSGCT: datetime ! seconds */
+    {0, 552, 415, 0, 0, 0, 45, 2},  /* MSGREF: (SENDER RECVR SEQNUM) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* MSGSUM:  */
+    {0, 0, 416, 0, 0, 0, 0, VREQ_WORDS},  /* MSGTXT: icaomsg */
+    {553, 0, 417, 1366, 0, 0, 0, VREQ_WORDS},  /* MSGTYP: titleid */
+    {0, 18, 223, 0, 0, 0, 2, 0},  /* MVT: FIELDID */
+    {130, 0, 267, 270, 0, 0, 0, VREQ_WORDS},  /* NAT: 1{ALPHA}1 */
+    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS},  /* NAV: 1 {LIM_CHAR} 50 */
+    {152, 0, 418, 300, 0, 0, 0, VREQ_WORDS},  /* NBARC: 1{ DIGIT }2 */
+    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* NBRFPD: 1{ DIGIT }3 */
+    {554, 0, 419, 1377, 0, 0, 0, VREQ_WORDS},  /* NETWORKTYPE: 2{ALPHANUM}10 */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* NEWCTOT: timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* NEWENDTIME: day ! timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* NEWEOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* NEWEOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* NEWPTOT: timehhmm */
+    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS},  /* NEWRTE: { LIM_CHAR } */
+    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* NEWSTARTTIME: day ! timehhmm */
+    {545, 0, 421, 1353, 0, 0, 0, VREQ_WORDS},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
+    {556, 0, 422, 1388, 0, 0, 0, VREQ_WORDS},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
+    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* NUM: 3{DIGIT}3 */
+    {21, 0, 309, 530, 0, 0, 0, VREQ_WORDS},  /* NXTFIR: icaoaerodrome */
+    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* NXTPOST: datetime */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* OCLFL: flightlevel */
+    {0, 0, 423, 0, 0, 0, 0, VREQ_WORDS},  /* OLDMSG: { CHARACTER } */
+    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS},  /* OPR: 1 { LIM_CHAR } */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* OPRFL: flightlevel */
+    {0, 557, 424, 0, 0, 0, 46, 2},  /* OPRMK: RMKTXT */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS},  /* OPRMKCT: 1{LIM_CHAR}20 */
+    {553, 0, 417, 1366, 0, 0, 0, VREQ_WORDS},  /* ORGMSG: titleid */
+    {218, 0, 425, 0, 1, 30, 0, VREQ_WORDS},  /* ORGN: 1{LIM_CHAR}30 */
+    {558, 0, 426, 1396, 0, 0, 0, VREQ_WORDS},  /* ORGNID: originatorid */
+    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS},  /* ORGRTE: { LIM_CHAR } */
+    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* ORIENTED: 'YES'|'NO' */
+    {0, 559, 427, 0, 0, 0, 0, VREQ_WORDS},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ORIGINDT: datetime */
+    {0, 561, 428, 0, 0, 0, 47, 1},  /* PART: (NUM LASTNUM) */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PASSIVE: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PBG: timehhmm */
+    {587, 0, 429, 1407, 0, 0, 0, VREQ_WORDS},  /* PBN: pbncode */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PBR: timehhmm */
+    {424, 0, 362, 975, 0, 0, 0, VREQ_WORDS},  /* PENRATE: 3{LIM_CHAR}7 */
+    {590, 0, 430, 1448, 0, 0, 0, VREQ_WORDS},  /* PER: performancecategory */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* PFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 1},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
+    {593, 0, 431, 1450, 0, 0, 0, VREQ_WORDS},  /* PFLT: flightlevel!('NA'|NIL) */
+    {0, 598, 432, 0, 0, 0, 48, 3},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
+    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* PISTID: 1{DIGIT}4 */
+    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* PKA: 1{ALPHANUM}3 */
+    {0, 599, 434, 0, 0, 0, 49, 1},  /* PKARR: PKATT */
+    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* PKATT: 'YES' | 'NO' */
+    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* PKC: 1{ALPHANUM}3 */
+    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* PKDEP: 1{ALPHANUM}3 */
+    {0, 604, 435, 0, 0, 0, 0, VREQ_WORDS},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
+    {124, 0, 436, 1462, 0, 0, 0, VREQ_WORDS},  /* PLNID: 4{DIGIT}4 */
+    {124, 0, 436, 1462, 0, 0, 0, VREQ_WORDS},  /* PLNOLD: 4{DIGIT}4 */
+    {605, 0, 437, 1467, 0, 0, 0, VREQ_WORDS},  /* PNTSECTOR: 1{ALPHANUM}8 */
+    {294, 0, 358, 969, 0, 0, 0, VREQ_WORDS},  /* POINTID: pointcautra */
+    {346, 0, 438, 1476, 0, 0, 0, VREQ_WORDS},  /* POSID: positionidentification */
+    {0, 600, 439, 0, 0, 0, 0, VREQ_WORDS},  /* POSITION: (ADID | PTID) */
+    {611, 0, 440, 1483, 0, 0, 0, VREQ_WORDS},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
+    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS},  /* POSTPROCTXT: adexpmsg */
+    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS},  /* PREPROCTXT: adexpmsg */
+    {102, 0, 256, 201, 0, 0, 0, VREQ_WORDS},  /* PREVARCID: aircraftid */
+    {545, 0, 442, 1353, 0, 0, 0, VREQ_WORDS},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
+    {489, 0, 389, 1094, 0, 0, 0, VREQ_WORDS},  /* PROCEDURE: 1{ALPHANUM}30 */
+    {0, 225, 443, 0, 0, 0, 50, 2},  /* PROPFL: TFL */
+    {612, 0, 444, 1493, 0, 0, 0, VREQ_WORDS},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {612, 0, 444, 1493, 0, 0, 0, VREQ_WORDS},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {0, 53, 445, 0, 0, 0, 51, 1},  /* PT: PTID */
+    {0, 614, 446, 0, 0, 0, 52, VREQ_WORDS},  /* PTC: (PTCID EDTO) */
+    {615, 0, 447, 1497, 0, 0, 0, VREQ_WORDS},  /* PTCID: pointcautra|geoname */
+    {0, 616, 448, 0, 0, 0, 0, VREQ_WORDS},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {206, 0, 449, 1503, 0, 0, 0, VREQ_WORDS},  /* PTFLTRUL: 'VFR' | 'IFR' */
+    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* PTID: point */
+    {127, 0, 295, 407, 0, 0, 0, VREQ_WORDS},  /* PTMACH: machnumber */
+    {209, 0, 450, 1507, 0, 0, 0, VREQ_WORDS},  /* PTMILRUL: 'OAT' | 'GAT' */
+    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* PTNB: 1{DIGIT}2 */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PTOT: timehhmm */
+    {0, 617, 451, 0, 0, 0, 53, 1},  /* PTPRO: POINTID */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* PTRFL: flightlevel */
+    {618, 0, 452, 1511, 0, 0, 0, VREQ_WORDS},  /* PTRTE: 2{LIM_CHAR} */
+    {619, 0, 453, 1514, 0, 0, 0, VREQ_WORDS},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
+    {125, 0, 298, 417, 0, 0, 0, VREQ_WORDS},  /* PTSPEED: spd */
+    {622, 0, 454, 1566, 0, 0, 0, VREQ_WORDS},  /* PTSTAY: stayidentifier timehhmm */
+    {624, 0, 455, 1578, 0, 0, 0, VREQ_WORDS},  /* QFU: qfuid */
+    {624, 0, 455, 1578, 0, 0, 0, VREQ_WORDS},  /* QFUL: qfuid */
+    {0, 625, 456, 0, 0, 0, 54, 2},  /* QFULIST: QFUL */
+    {558, 0, 426, 1396, 0, 0, 0, VREQ_WORDS},  /* QRORGN: originatorid */
+    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* QUEBEC: 'YES'|'NO' */
+    {305, 0, 321, 734, 0, 0, 0, VREQ_WORDS},  /* RADIOID: 1{ALPHANUM}20 */
+    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS},  /* RALT: 1 {LIM_CHAR} 100 */
+    {630, 0, 458, 1582, 0, 0, 0, VREQ_WORDS},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
+    {635, 0, 459, 1588, 0, 0, 0, VREQ_WORDS},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {0, 636, 460, 0, 0, 0, 55, 2},  /* RATEPDLST: RATEPERIOD */
+    {0, 641, 461, 0, 0, 0, 56, VREQ_WORDS},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
+    {642, 0, 462, 1595, 0, 0, 0, VREQ_WORDS},  /* RCNF: 1{ALPHA}5 */
+    {645, 0, 463, 1601, 0, 0, 0, VREQ_WORDS},  /* RDYSTATE: readyforimpr ! atfmrdystate */
+    {646, 0, 464, 1604, 0, 0, 0, VREQ_WORDS},  /* REASON: 4{ALPHA}12 */
+    {0, 26, 227, 0, 0, 0, 4, 0},  /* RECVR: FAC */
+    {0, 653, 465, 0, 0, 0, 0, VREQ_WORDS},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
+    {655, 0, 466, 1617, 0, 0, 0, VREQ_WORDS},  /* REF1ID: 'REF'!2{DIGIT}2 */
+    {657, 0, 467, 1623, 0, 0, 0, VREQ_WORDS},  /* REFATSRTE: atsroute point [country] point [country] */
+    {0, 551, 468, 0, 0, 0, 57, 2},  /* REFDATA: SEQNUM */
+    {658, 0, 469, 1649, 0, 0, 0, VREQ_WORDS},  /* REFID: refname | 'REF'!2{DIGIT}2 */
+    {659, 0, 470, 0, 1, 15, 0, VREQ_WORDS},  /* REFLOC: 1{LIM_CHAR}15 */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* REG: 1{ LIM_CHAR }50 */
+    {665, 0, 472, 1655, 0, 0, 0, VREQ_WORDS},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* REGCOND:  */
+    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS},  /* REGDESC: 1{LIM_CHAR} */
+    {305, 0, 474, 1661, 0, 0, 0, VREQ_WORDS},  /* REGID: regulid */
+    {0, 666, 475, 0, 0, 0, 58, 2},  /* REGLIST: REGULATION */
+    {659, 0, 476, 0, 1, 15, 0, VREQ_WORDS},  /* REGLOC: 1 {LIM_CHAR} 15 */
+    {667, 0, 477, 1682, 0, 0, 0, VREQ_WORDS},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
+    {646, 0, 478, 1604, 0, 0, 0, VREQ_WORDS},  /* REGREASON: 4 {ALPHA} 12 */
+    {305, 0, 474, 1661, 0, 0, 0, VREQ_WORDS},  /* REGUL: regulid */
+    {0, 670, 479, 0, 0, 0, 59, VREQ_WORDS},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
+    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* REGULID1: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* REGULID2: 1{ALPHANUM}5 */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* REGULT: datetime */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* REJCTOT: timehhmm */
+    {2, 0, 480, 259, 0, 0, 0, VREQ_WORDS},  /* RELDIST: 2{DIGIT}2 */
+    {130, 0, 267, 270, 0, 0, 0, VREQ_WORDS},  /* RELEASE: 1{ALPHA}1 */
+    {2, 0, 480, 259, 0, 0, 0, VREQ_WORDS},  /* REMAINTIME: 2{DIGIT}2 */
+    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS},  /* REMARK: 1{LIM_CHAR} */
+    {0, 672, 481, 0, 0, 0, 60, VREQ_WORDS},  /* RENAME: (RENID PTID) */
+    {674, 0, 482, 1689, 0, 0, 0, VREQ_WORDS},  /* RENID: renameid */
+    {220, 0, 287, 381, 0, 0, 0, VREQ_WORDS},  /* REQID: 1{DIGIT}5 */
+    {676, 0, 483, 1695, 0, 0, 0, VREQ_WORDS},  /* REQTYP: ('STPV' | 'STIP') */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* RESPBY: timehhmm */
+    {677, 0, 484, 1701, 0, 0, 0, VREQ_WORDS},  /* RESPUNIT: 3{ALPHA}12 */
+    {0, 18, 223, 0, 0, 0, 2, 0},  /* RET: FIELDID */
+    {678, 0, 485, 1714, 0, 0, 0, VREQ_WORDS},  /* RFL: flightlevel [point] */
+    {0, 151, 273, 0, 0, 0, 15, 1},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
+    {680, 0, 486, 1726, 0, 0, 0, VREQ_WORDS},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RFPDLIST:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RFPDLONG:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RFPDSLIST:  */
+    {0, 684, 487, 0, 0, 0, 61, VREQ_WORDS},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
+    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* RHP: 'YES' | 'NO' */
+    {685, 0, 488, 1730, 0, 0, 0, VREQ_WORDS},  /* RIF: 4{LIM_CHAR} */
+    {0, 686, 489, 0, 0, 0, 62, 0},  /* RIPEL: DESTID */
+    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* RIPSRC: centreidentification */
+    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS},  /* RMK: 1{ LIM_CHAR } */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS},  /* RMKTXT: 1{LIM_CHAR}20 */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS},  /* ROUTE: {LIM_CHAR} */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {305, 0, 492, 1735, 0, 0, 0, VREQ_WORDS},  /* RRTEREF: rrteid */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {690, 0, 493, 1756, 0, 0, 0, VREQ_WORDS},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
+    {0, 691, 494, 0, 0, 0, 64, 1},  /* RTE: PTC */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RTEPTS:  */
+    {0, 692, 495, 0, 0, 0, 65, 1},  /* RTETR: PTPRO */
+    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* RVR: 1{ DIGIT }3 */
+    {0, 693, 496, 0, 0, 0, 66, 2},  /* RVRCOND: RVRPERIOD */
+    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* RVRLIMIT: 3{DIGIT}3 */
+    {0, 695, 497, 0, 0, 0, 67, VREQ_WORDS},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
+    {696, 0, 498, 1758, 0, 0, 0, VREQ_WORDS},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {697, 0, 499, 1763, 0, 0, 0, VREQ_WORDS},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
+    {696, 0, 498, 1758, 0, 0, 0, VREQ_WORDS},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {612, 0, 500, 1493, 0, 0, 0, VREQ_WORDS},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
+    {0, 700, 501, 0, 0, 0, 68, 2},  /* RWYINFO: (RWYID RWYAVAIL) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RWYLIST:  */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* SAT: timehhmm */
+    {0, 701, 502, 0, 0, 0, 69, 0},  /* SCNF: ACNF */
+    {0, 702, 503, 0, 0, 0, 70, 2},  /* SEC: SECID */
+    {710, 0, 504, 1765, 0, 0, 0, VREQ_WORDS},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {718, 0, 505, 1770, 0, 0, 0, VREQ_WORDS},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {0, 702, 503, 0, 0, 0, 70, 2},  /* SECCT: SECID */
+    {313, 0, 506, 1775, 0, 0, 0, VREQ_WORDS},  /* SECDEST: secidentification */
+    {313, 0, 506, 1775, 0, 0, 0, VREQ_WORDS},  /* SECID: secidentification */
+    {0, 719, 507, 0, 0, 0, 71, 2},  /* SECLIST: SEC */
+    {0, 720, 508, 0, 0, 0, 72, 2},  /* SECLISTCT: SECCT */
+    {0, 719, 507, 0, 0, 0, 71, 2},  /* SECRIP: SEC */
+    {313, 0, 506, 1775, 0, 0, 0, VREQ_WORDS},  /* SECSRC: secidentification */
+    {605, 0, 509, 1467, 0, 0, 0, VREQ_WORDS},  /* SECTOR: 1{ ALPHANUM }8 */
+    {721, 0, 510, 1778, 0, 0, 0, VREQ_WORDS},  /* SEL: 4{ ALPHA }5 */
+    {0, 26, 227, 0, 0, 0, 4, 0},  /* SENDER: FAC */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* SENDT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* SENDTO:  */
+    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* SEPFIX: 1{ALPHANUM}5 */
+    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* SEPNAME: 1{ALPHANUM}5 */
+    {722, 0, 511, 1784, 0, 0, 0, VREQ_WORDS},  /* SEPTYPE: 3{ALPHANUM}4 */
+    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* SEPVALUE: 1{ALPHANUM}3 */
+    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* SEQNUM: 3{DIGIT}3 */
+    {737, 0, 512, 1789, 0, 0, 0, VREQ_WORDS},  /* SEQPT: surequipment */
+    {0, 739, 513, 0, 0, 0, 73, VREQ_WORDS},  /* SEQUENCEDATA: (TXTIME NUM) */
+    {114, 0, 514, 0, 1, 65535, 0, VREQ_WORDS},  /* SEVERITY: 1{ LIM_CHAR} */
+    {741, 0, 515, 1824, 0, 0, 0, VREQ_WORDS},  /* SFL: flightlevel ! ('A'|'B') */
+    {0, 151, 273, 0, 0, 0, 15, 1},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
+    {743, 0, 516, 1831, 0, 0, 0, VREQ_WORDS},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* SOBD: date */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* SOBT: timehhmm */
+    {0, 746, 517, 0, 0, 0, 74, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
+    {747, 0, 518, 1844, 0, 0, 0, VREQ_WORDS},  /* SPEED: spd [ point ] */
+    {635, 0, 459, 1588, 0, 0, 0, VREQ_WORDS},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* SPFL: flightlevel */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* SPLA: 1{ LIM_CHAR }50 */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* SPLADDR:  */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* SPLC: 1{ LIM_CHAR }50 */
+    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* SPLDCAP: 1{ DIGIT }3 */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* SPLDCOL: 1{ LIM_CHAR }50 */
+    {748, 0, 519, 1856, 0, 0, 0, VREQ_WORDS},  /* SPLDCOV: ('T' | 'F') */
+    {152, 0, 418, 300, 0, 0, 0, VREQ_WORDS},  /* SPLDNB: 1{ DIGIT }2 */
+    {311, 0, 520, 1858, 0, 0, 0, VREQ_WORDS},  /* SPLE: timehhmm_elapsed */
+    {750, 0, 521, 1863, 0, 0, 0, VREQ_WORDS},  /* SPLJ: lifejackets */
+    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS},  /* SPLN: 1{ LIM_CHAR } */
+    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* SPLP: 1{DIGIT}3 */
+    {752, 0, 522, 1868, 0, 0, 0, VREQ_WORDS},  /* SPLR: emergradio */
+    {754, 0, 523, 1872, 0, 0, 0, VREQ_WORDS},  /* SPLS: survivaleqpt */
+    {762, 0, 524, 1877, 0, 0, 0, VREQ_WORDS},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
+    {764, 0, 525, 1895, 0, 0, 0, VREQ_WORDS},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
+    {0, 770, 526, 0, 0, 0, 0, VREQ_WORDS},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
+    {0, 773, 527, 0, 0, 0, 75, 2},  /* SSS: (SEPNAME SEPTYPE) */
+    {774, 0, 528, 1903, 0, 0, 0, VREQ_WORDS},  /* STAMP: 3{DIGIT}3 ! timehhmm */
+    {743, 0, 516, 1831, 0, 0, 0, VREQ_WORDS},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* STARTREG: day!timehhmm */
+    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* STARTTIME: day ! timehhmm */
+    {88, 0, 529, 1912, 0, 0, 0, VREQ_WORDS},  /* STATID: coorstatusident */
+    {775, 0, 530, 1916, 0, 0, 0, VREQ_WORDS},  /* STATREASON: coorstatusreason */
+    {0, 776, 531, 0, 0, 0, 76, 0},  /* STATTOBT: AOPRIO */
+    {0, 784, 532, 0, 0, 0, 0, VREQ_WORDS},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
+    {0, 791, 533, 0, 0, 0, 0, VREQ_WORDS},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
+    {621, 0, 534, 1924, 0, 0, 0, VREQ_WORDS},  /* STAYIDENT: stayidentifier */
+    {0, 793, 535, 0, 0, 0, 77, 2},  /* STAYINFO: (STAYIDENT REMARK) */
+    {794, 0, 536, 1930, 0, 0, 0, VREQ_WORDS},  /* STO: timehhmm ! seconds */
+    {795, 0, 537, 1938, 0, 0, 0, VREQ_WORDS},  /* STREASON: starreason */
+    {796, 0, 538, 1944, 0, 0, 0, VREQ_WORDS},  /* STRID: 1{DIGIT} */
+    {810, 0, 539, 1946, 0, 0, 0, VREQ_WORDS},  /* STS: flightplanstatus */
+    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS},  /* SUR: 1{LIM_CHAR}50 */
+    {820, 0, 540, 1988, 0, 0, 0, VREQ_WORDS},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
+    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS},  /* TALT: 1 {LIM_CHAR} 100 */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TAXITIME: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TCDI: timehhmm */
+    {822, 0, 541, 2002, 0, 0, 0, VREQ_WORDS},  /* TEMP: temperature */
+    {313, 0, 328, 769, 0, 0, 0, VREQ_WORDS},  /* TERMINAL: 1{ALPHANUM}2 */
+    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* TFCVOL: 1 {ALPHANUM} 15 */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* TFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 1},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {482, 0, 542, 1052, 0, 0, 0, VREQ_WORDS},  /* TFVID: 1{ALPHANUM}15 */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TIME: timehhmm */
+    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* TIMESTAMP: datetime ! seconds */
+    {553, 0, 417, 1366, 0, 0, 0, VREQ_WORDS},  /* TITLE: titleid */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TO: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOAT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOBT: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOFC: timehhmm */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOM: timehhmm */
+    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* TOPOS: 1 {ALPHANUM} 15 */
+    {71, 0, 543, 114, 0, 0, 0, VREQ_WORDS},  /* TRACK: heading|"ZZZ" */
+    {827, 0, 544, 2006, 0, 0, 0, VREQ_WORDS},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* TRANSID:  */
+    {0, 833, 545, 0, 0, 0, 78, 3},  /* TRANSLIST: TRANSID */
+    {364, 0, 546, 890, 0, 0, 0, VREQ_WORDS},  /* TRFL: flightlevel | flighttendancy */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TSAT: timehhmm */
+    {311, 0, 547, 2010, 0, 0, 0, VREQ_WORDS},  /* TTG: timemmss_elapsed */
+    {311, 0, 547, 2010, 0, 0, 0, VREQ_WORDS},  /* TTL: timemmss_elapsed */
+    {311, 0, 520, 1858, 0, 0, 0, VREQ_WORDS},  /* TTLEET: timehhmm_elapsed */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TTOT: timehhmm */
+    {490, 0, 391, 1132, 0, 0, 0, VREQ_WORDS},  /* TURB: 1{ALPHA}8 */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS},  /* TWYARR: 1{LIM_CHAR}10 */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS},  /* TWYDEP: 1{LIM_CHAR}10 */
+    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TXC: timehhmm */
+    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS},  /* TXT: 1{LIM_CHAR}80 */
+    {834, 0, 548, 2015, 0, 0, 0, VREQ_WORDS},  /* TXTIME: datetime seconds */
+    {835, 0, 549, 0, 1, 60, 0, VREQ_WORDS},  /* TYPZ: 1 {LIM_CHAR} 60 */
+    {838, 0, 550, 2041, 0, 0, 0, VREQ_WORDS},  /* UDPT: updatereason */
+    {0, 839, 551, 0, 0, 0, 79, 3},  /* UNIT: UNITID */
+    {554, 0, 552, 1377, 0, 0, 0, VREQ_WORDS},  /* UNITID: 2{ ALPHANUM}10 */
+    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* UNTIL: day!timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALFROM: date */
+    {841, 0, 553, 2044, 0, 0, 0, VREQ_WORDS},  /* VALFROMK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALFROMOLD: date */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* VALIDEND: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALIDITYDATE: date */
+    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* VALIDST: datetime */
+    {544, 0, 411, 1297, 0, 0, 0, VREQ_WORDS},  /* VALPERIOD: fulldatetime fulldatetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALUNTIL: date */
+    {841, 0, 553, 2044, 0, 0, 0, VREQ_WORDS},  /* VALUNTILK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALUNTILOLD: date */
+    {0, 843, 554, 0, 0, 0, 80, VREQ_WORDS},  /* VEC: (FL ETO RELDIST) */
+    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA1: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA2: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA3: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA4: 1 {ALPHANUM} 15 */
+    {845, 0, 555, 2051, 0, 0, 0, VREQ_WORDS},  /* VIEW: ('V'|'VNX') */
+    {305, 0, 321, 734, 0, 0, 0, VREQ_WORDS},  /* VISI: 1{ALPHANUM}20 */
+    {846, 0, 556, 2055, 0, 0, 0, VREQ_WORDS},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
+    {846, 0, 556, 2055, 0, 0, 0, VREQ_WORDS},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
+    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* WDDIR: 1{DIGIT}3 */
+    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* WDSPD: 1{DIGIT}3 */
+    {847, 0, 557, 2063, 0, 0, 0, VREQ_WORDS},  /* WKTRC: waketurbcat */
+    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* XFL: flightlevel */
+    {0, 848, 558, 0, 0, 0, 81, 1},  /* XFLCHG: (FLMIN FLMAX) */
+    {0, 0, 559, 0, 0, 0, 0, VREQ_WORDS},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
+    {850, 0, 560, 2065, 0, 0, 0, VREQ_WORDS},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
+    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* XTI: datetime ! seconds */
+    {850, 0, 560, 2065, 0, 0, 0, VREQ_WORDS},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
 };
 
 /* By dictionary id: sub_bit, structure, the value's fast path and

@@ -52,7 +52,11 @@ typedef struct vrule {
                                   (0xFFFF: no bound) */
     uint16_t req;              /* presence is all of some subfields: their
                                   bits (dict_entry.sub_bit), a row of vreq */
+    uint16_t req_word;         /* the one word of vreq[req] that is not 0
+                                  (VREQ_WORDS: more than one) */
 } vrule;
+
+#define VREQ_WORDS 4
 
 /* What the walk reads for every field, one word per dictionary entry:
  * the entry's sub_bit (VR_SUB_BIT), VR_STRUCTURED (a compound or list),
