@@ -431,58 +431,77 @@ static void visit_lax(walk *w, const adexp_field *first, const place *up)
 
 static void visit_compound(walk *w, const place *pl, unsigned id);
 
-/* The fields of the compound or list e (not a list of messages), from
- * first on, up its place; p: the subfields met. pl.f is set only where a
- * field's place is read (a finding, a compound's fields). */
-static inline __attribute__((always_inline)) void visit_kids(walk *w, const adexp_field *first,
-                                                            const place *up,
-                                                            const dict_entry *e, present *p)
-{
-    place pl = {up, NULL, first, e->kind == ADEXP_LIST};
-    const uint64_t *row = e->row;
-    for (const adexp_field *f = first; f; f = f->next) {
-        unsigned id = f->dict_id;
-        if (id >= DICT_COUNT) {                /* unknown: its fields only */
-            pl.f = f;
-            if (f->child)
-                visit_lax(w, f->child, &pl);
-            continue;
-        }
-        uint32_t wb = vwalk[id];
-        unsigned b = wb & VR_SUB_BIT;
-        uint64_t bit = (uint64_t)1 << (b & 63);
-        p->w[b >> 6] |= bit;
-        if (!(row[b >> 6] & bit)) {
-            pl.f = f;
-            misplaced(w, &pl, e);
-        }
-        if (wb & VR_STRUCTURED) {
-            pl.f = f;
-            visit_compound(w, &pl, id);
-        } else if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len)) {
-            pl.f = f;
-            check_value(w, &pl, &vrules[id]);
-        }
+/* name(w, first, up, e, p): the fields of the compound or list e (not a
+ * list of messages), from first on, up its place; p: the subfields met; a
+ * compound among them visited by visit_structured. pl.f is set only where
+ * a field's place is read (a finding, a compound's fields). Defined twice:
+ * a compound's fields, whose compounds are visited by a call, and the
+ * fields of a compound met at the top, whose compounds' bodies are inlined
+ * (a route point in RTEPTS costs no call). */
+#define DEFINE_VISIT_KIDS(name, visit_structured)                                          \
+    static inline __attribute__((always_inline)) void name(                                \
+        walk *w, const adexp_field *first, const place *up, const dict_entry *e,           \
+        present *p)                                                                         \
+    {                                                                                       \
+        place pl = {up, NULL, first, e->kind == ADEXP_LIST};                                \
+        const uint64_t *row = e->row;                                                       \
+        for (const adexp_field *f = first; f; f = f->next) {                                \
+            unsigned id = f->dict_id;                                                       \
+            if (id >= DICT_COUNT) {            /* unknown: its fields only */               \
+                pl.f = f;                                                                   \
+                if (f->child)                                                               \
+                    visit_lax(w, f->child, &pl);                                            \
+                continue;                                                                   \
+            }                                                                               \
+            uint32_t wb = vwalk[id];                                                        \
+            unsigned b = wb & VR_SUB_BIT;                                                   \
+            uint64_t bit = (uint64_t)1 << (b & 63);                                         \
+            p->w[b >> 6] |= bit;                                                            \
+            if (!(row[b >> 6] & bit)) {                                                     \
+                pl.f = f;                                                                   \
+                misplaced(w, &pl, e);                                                       \
+            }                                                                               \
+            if (wb & VR_STRUCTURED) {                                                       \
+                pl.f = f;                                                                   \
+                visit_structured(w, &pl, id);                                               \
+            } else if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len)) {               \
+                pl.f = f;                                                                   \
+                check_value(w, &pl, &vrules[id]);                                           \
+            }                                                                               \
+        }                                                                                   \
     }
-}
 
-/* A compound or list: its own value, its fields, its subfields' formula. */
+DEFINE_VISIT_KIDS(visit_kids, visit_compound)
+
+/* A compound or list: its own value, its fields (by visit_kids or
+ * visit_kids_outer), its subfields' formula. */
+#define DEFINE_COMPOUND_BODY(name, kids)                                                    \
+    static inline __attribute__((always_inline)) void name(walk *w, const place *pl,       \
+                                                           unsigned id)                     \
+    {                                                                                       \
+        const adexp_field *f = pl->f;                                                       \
+        const dict_entry *e = &dict_table[id];                                              \
+        const vrule *r = &vrules[id];                                                       \
+        int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;                           \
+        if (as_basic)                                                                       \
+            add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],             \
+                "a value where %s wants its subfields", e->keyword);                        \
+        present p = {{0}};                                                                  \
+        if (e->flags & DICT_MSG_LIST)                                                       \
+            p = visit_all(w, f->child, pl, NULL);                                           \
+        else                                                                                \
+            kids(w, f->child, pl, e, &p);                                                   \
+        if (!as_basic && r->presence && !has_required(&p, r))                               \
+            check_subfields(w, pl, r, &p);                                                  \
+    }
+
+DEFINE_COMPOUND_BODY(inner_compound, visit_kids)
+DEFINE_VISIT_KIDS(visit_kids_outer, inner_compound)
+DEFINE_COMPOUND_BODY(outer_compound, visit_kids_outer)
+
 static __attribute__((noinline)) void visit_compound(walk *w, const place *pl, unsigned id)
 {
-    const adexp_field *f = pl->f;
-    const dict_entry *e = &dict_table[id];
-    const vrule *r = &vrules[id];
-    int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
-    if (as_basic)
-        add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
-            "a value where %s wants its subfields", e->keyword);
-    present p = {{0}};
-    if (e->flags & DICT_MSG_LIST)
-        p = visit_all(w, f->child, pl, NULL);
-    else
-        visit_kids(w, f->child, pl, e, &p);
-    if (!as_basic && r->presence && !has_required(&p, r))
-        check_subfields(w, pl, r, &p);
+    outer_compound(w, pl, id);
 }
 
 /* The top-level fields of a message (pl.f set as in visit_kids). */
