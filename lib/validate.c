@@ -57,9 +57,11 @@ typedef struct walk {
 static size_t rank(const place *pl)
 {
     size_t before = 0, all = 0;
+    const adexp_slice kw = pl->f->keyword;
     for (const adexp_field *s = pl->first; s; s = s->next) {
-        if (s->keyword.len == pl->f->keyword.len &&
-            memcmp(s->keyword.ptr, pl->f->keyword.ptr, s->keyword.len) == 0) {
+        /* the first byte before memcmp: most siblings differ there */
+        if (s->keyword.len == kw.len && (!kw.len || s->keyword.ptr[0] == kw.ptr[0]) &&
+            memcmp(s->keyword.ptr, kw.ptr, kw.len) == 0) {
             all++;
             if (s == pl->f)
                 before = all;
