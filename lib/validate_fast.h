@@ -197,6 +197,18 @@ VF_INLINE int vf_date_time(const char *s, size_t n, size_t want)
            vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
 }
 
+/* The usual EETFIR value, four letters, one space and HHMM elapsed
+ * (minutes 00-59): 1; 0 means the DFA is to say (another separator, more
+ * than one, or a bad value). */
+VF_INLINE int vf_fir_time(const char *s, size_t n)
+{
+    if (n != 9)
+        return 0;
+    uint64_t a = vf_load8(s);
+    uint64_t bad = (vf_not_alpha(a) & 0x80808080u) | (vf_not_digit(a) & 0x8080800000000000ull);
+    return !bad && s[4] == ' ' && s[7] <= '5' && (unsigned char)(s[8] - '0') < 10;
+}
+
 /* F or A and three digits, S or M and four. */
 VF_INLINE int vf_flevel(const char *s, size_t n)
 {

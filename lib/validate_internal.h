@@ -57,7 +57,7 @@ static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
 /* The fast path of dictionary entry id's value, wb its vwalk word: the
  * specialised matcher of its kind (validate_fast.h), else its DFA. 1:
  * valid (or not checked). */
-_Static_assert(VK_DDHHMM == 11, "vwalk_accepts has a case for every kind");
+_Static_assert(VK_FIRTIME == 12, "vwalk_accepts has a case for every kind");
 
 static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsigned id,
                                                               const char *s, size_t n)
@@ -88,10 +88,11 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vf_run(wb, s, n, vf_not_digit);
     case VK_ALNUM:
         return vf_run(wb, s, n, vf_not_alnum);
-    case 12:                   /* no such kind is generated: the cases */
-    case 13:                   /* cover every value of the mask, so that */
-    case 14:                   /* the switch's table needs no bounds test */
-    case 15:
+    case VK_FIRTIME:
+        return vf_fir_time(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case 13:                   /* no such kind is generated: the cases */
+    case 14:                   /* cover every value of the mask, so that */
+    case 15:                   /* the switch's table needs no bounds test */
         return vrule_ref_accepts(&vrules[id], s, n);
     }
     return 1;

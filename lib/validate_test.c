@@ -529,7 +529,7 @@ static void fast_paths_agree_with_dfa(void **state)
     assert_int_equal(kinds, (1u << VK_TEXT) | (1u << VK_DT12) | (1u << VK_FLEVEL) |
                                 (1u << VK_ALPHA) | (1u << VK_DIGIT) | (1u << VK_ALNUM) |
                                 (1u << VK_HHMM) | (1u << VK_DATE) | (1u << VK_DT10) |
-                                (1u << VK_DDHHMM));
+                                (1u << VK_DDHHMM) | (1u << VK_FIRTIME));
     char buf[16];
     for (int y = 0; y < 100; y++)                 /* ETO: yymmdd, mm < 20, dd < 40 */
         for (int md = 0; md < 2000; md++) {
@@ -564,6 +564,12 @@ static void fast_paths_agree_with_dfa(void **state)
         same(DICT_ID_FILTIM, buf, 6);
         snprintf(buf, sizeof buf, "2402%06d", t);     /* ORIGINDT: ddhhmm of a leap February */
         same(DICT_ID_ORIGINDT, buf, 10);
+    }
+    for (int v = 0; v < 100000; v++) {            /* EETFIR: hhmm, separators, letters */
+        static const char *const firs[] = {"EDGG", "EDG1", "edgg", "EDGGX", "EDG"};
+        static const char *const seps[] = {" ", "  ", "\t", "\n", "", "-"};
+        snprintf(buf, sizeof buf, "%s%s%04d", firs[v % 5], seps[v / 5 % 6], v / 30 % 10000);
+        same(DICT_ID_EETFIR, buf, strlen(buf));
     }
     for (int v = 0; v < 100000; v++) {            /* FL: every letter and digits */
         static const char lead[] = "FASMX0";

@@ -623,7 +623,7 @@ def fast_paths(c, rules):
 # DFA itself (lo to hi bytes of one class); the others by their expression.
 FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
               "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
-              "VK_DT10", "VK_DDHHMM"]
+              "VK_DT10", "VK_DDHHMM", "VK_FIRTIME"]
 FAST_TREES = {
     # digits whose pairs have ranges: a time, a date, a date and time
     repr(("ref", "timehhmm")): "VK_HHMM",                      # HHMM
@@ -633,7 +633,11 @@ FAST_TREES = {
     repr(("cat", [("ref", "day"), ("ref", "timehhmm")])): "VK_DDHHMM",
     # flightlevel: F or A and 3 digits, S or M and 4 digits
     repr(("ref", "flightlevel")): "VK_FLEVEL",
+    # EETFIR: the usual value (one space between) tested, any other by the
+    # DFA, whose start is the parameter
+    repr(("seq", [("ref", "firindicator"), ("ref", "timehhmm_elapsed")])): "VK_FIRTIME",
 }
+WITH_DFA = {"VK_FIRTIME"}      # kinds that fall back to the DFA
 RUN_KINDS = [("VK_ALPHA", "ALPHA"), ("VK_DIGIT", "DIGIT"), ("VK_ALNUM", "ALPHANUM")]
 RUN_MAX = 16                   # lib/validate_fast.h reads at most two words
 
@@ -677,6 +681,8 @@ def fast_kind(rule, fp, tables):
     if fp[2]:
         return "VK_TEXT", ""
     special = FAST_TREES.get(repr(rule[3]))
+    if special in WITH_DFA:
+        return special, "%du << VR_PARAM_SHIFT" % fp[0]
     if special:
         return special, ""
     run = dfa_run(tables, fp[0])

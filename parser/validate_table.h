@@ -82,7 +82,8 @@ enum vkind {
     VK_HHMM,
     VK_DATE,
     VK_DT10,
-    VK_DDHHMM
+    VK_DDHHMM,
+    VK_FIRTIME
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 
