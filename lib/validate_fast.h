@@ -209,6 +209,44 @@ VF_INLINE int vf_fir_time(const char *s, size_t n)
     return !bad && s[4] == ' ' && s[7] <= '5' && (unsigned char)(s[8] - '0') < 10;
 }
 
+/* The usual values of the kinds that fall back to the DFA (1; 0: the DFA
+ * is to say). A speed: K or N and four digits. */
+VF_INLINE int vf_speed(const char *s, size_t n)
+{
+    return n == 5 && (s[0] == 'N' || s[0] == 'K') && !vf_not_digit(vf_load4(s + 1) | 0x3030303000000000ull);
+}
+
+/* An aircraft type: a letter and one to three letters or digits. */
+VF_INLINE int vf_actype(const char *s, size_t n)
+{
+    return n - 2 <= 2 && (unsigned char)(s[0] - 'A') < 26 && !vf_not_alnum(vf_word(s, n));
+}
+
+/* IFPLID: two letters, eight digits. */
+VF_INLINE int vf_ifplid(const char *s, size_t n)
+{
+    if (n != 10)
+        return 0;
+    uint64_t a = vf_load8(s), b = vf_load8(s + 2);
+    return !((vf_not_alpha(a) & 0x8080u) | vf_not_digit(b));
+}
+
+/* A geoname: GEO and two digits. */
+VF_INLINE int vf_geoname(const char *s, size_t n)
+{
+    return n == 5 && memcmp(s, "GEO", 3) == 0 &&
+           !vf_not_digit(vf_load2(s + 3) | 0x3030303030300000ull);
+}
+
+/* An SSR code: A and four octal digits. */
+VF_INLINE int vf_ssr(const char *s, size_t n)
+{
+    if (n != 5 || s[0] != 'A')
+        return 0;
+    uint64_t x = vf_load4(s + 1) | 0x3030303000000000ull;
+    return !((x | vf_outside(x, '0', '7')) & VF_HIGH);
+}
+
 /* F or A and three digits, S or M and four. */
 VF_INLINE int vf_flevel(const char *s, size_t n)
 {

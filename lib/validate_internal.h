@@ -57,7 +57,7 @@ static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
 /* The fast path of dictionary entry id's value, wb its vwalk word: the
  * specialised matcher of its kind (validate_fast.h), else its DFA. 1:
  * valid (or not checked). */
-_Static_assert(VK_FIRTIME == 12, "vwalk_accepts has a case for every kind");
+_Static_assert(VK_SSR == 18 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
 
 static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsigned id,
                                                               const char *s, size_t n)
@@ -90,9 +90,22 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vf_run(wb, s, n, vf_not_alnum);
     case VK_FIRTIME:
         return vf_fir_time(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
-    case 13:                   /* no such kind is generated: the cases */
-    case 14:                   /* cover every value of the mask, so that */
-    case 15:                   /* the switch's table needs no bounds test */
+    case VK_LEVEL_PT:
+        return vf_flevel(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case VK_SPEED_PT:
+        return vf_speed(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case VK_ACTYPE:
+        return vf_actype(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case VK_IFPLID:
+        return vf_ifplid(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case VK_GEONAME:
+        return vf_geoname(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case VK_SSR:
+        return vf_ssr(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    /* no such kind is generated: the cases cover every value of the mask,
+     * so that the switch's table needs no bounds test */
+    case 19: case 20: case 21: case 22: case 23: case 24: case 25:
+    case 26: case 27: case 28: case 29: case 30: case 31:
         return vrule_ref_accepts(&vrules[id], s, n);
     }
     return 1;

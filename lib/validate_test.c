@@ -529,7 +529,9 @@ static void fast_paths_agree_with_dfa(void **state)
     assert_int_equal(kinds, (1u << VK_TEXT) | (1u << VK_DT12) | (1u << VK_FLEVEL) |
                                 (1u << VK_ALPHA) | (1u << VK_DIGIT) | (1u << VK_ALNUM) |
                                 (1u << VK_HHMM) | (1u << VK_DATE) | (1u << VK_DT10) |
-                                (1u << VK_DDHHMM) | (1u << VK_FIRTIME));
+                                (1u << VK_DDHHMM) | (1u << VK_FIRTIME) | (1u << VK_LEVEL_PT) |
+                                (1u << VK_SPEED_PT) | (1u << VK_ACTYPE) | (1u << VK_IFPLID) |
+                                (1u << VK_GEONAME) | (1u << VK_SSR));
     char buf[16];
     for (int y = 0; y < 100; y++)                 /* ETO: yymmdd, mm < 20, dd < 40 */
         for (int md = 0; md < 2000; md++) {
@@ -570,6 +572,22 @@ static void fast_paths_agree_with_dfa(void **state)
         static const char *const seps[] = {" ", "  ", "\t", "\n", "", "-"};
         snprintf(buf, sizeof buf, "%s%s%04d", firs[v % 5], seps[v / 5 % 6], v / 30 % 10000);
         same(DICT_ID_EETFIR, buf, strlen(buf));
+    }
+    for (int v = 0; v < 100000; v++) {            /* RFL, SPEED, SSRCODE: letters and digits */
+        static const char lead[] = "FASMKNX0";
+        snprintf(buf, sizeof buf, "%c%0*d", lead[v % 8], 3 + v / 8 % 2, v / 16 % 10000);
+        same(DICT_ID_RFL, buf, strlen(buf));
+        same(DICT_ID_SPEED, buf, strlen(buf));
+        same(DICT_ID_SSRCODE, buf, strlen(buf));
+        buf[0] = (char)('A' + v % 26);            /* ARCTYP, GEOID, IFPLID: a letter first */
+        same(DICT_ID_ARCTYP, buf, 1 + v % 5);
+        same(DICT_ID_GEOID, buf, strlen(buf));
+    }
+    for (int v = 0; v < 100000; v++) {            /* IFPLID, GEOID */
+        snprintf(buf, sizeof buf, "%c%c%08d", "AZa0"[v % 4], "AZ9-"[v / 4 % 4], v * 7919);
+        same(DICT_ID_IFPLID, buf, 10);
+        snprintf(buf, sizeof buf, "GE%c%02d", "OPo"[v % 3], v / 3 % 100);
+        same(DICT_ID_GEOID, buf, 5);
     }
     for (int v = 0; v < 100000; v++) {            /* FL: every letter and digits */
         static const char lead[] = "FASMX0";

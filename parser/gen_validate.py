@@ -623,7 +623,8 @@ def fast_paths(c, rules):
 # DFA itself (lo to hi bytes of one class); the others by their expression.
 FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
               "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
-              "VK_DT10", "VK_DDHHMM", "VK_FIRTIME"]
+              "VK_DT10", "VK_DDHHMM", "VK_FIRTIME", "VK_LEVEL_PT",
+              "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID", "VK_GEONAME", "VK_SSR"]
 FAST_TREES = {
     # digits whose pairs have ranges: a time, a date, a date and time
     repr(("ref", "timehhmm")): "VK_HHMM",                      # HHMM
@@ -636,8 +637,22 @@ FAST_TREES = {
     # EETFIR: the usual value (one space between) tested, any other by the
     # DFA, whose start is the parameter
     repr(("seq", [("ref", "firindicator"), ("ref", "timehhmm_elapsed")])): "VK_FIRTIME",
+    # RFL, SPEED: a level or a speed without a point
+    repr(("seq", [("ref", "flightlevel"), ("rep", 0, 1, ("ref", "point"))])): "VK_LEVEL_PT",
+    repr(("seq", [("ref", "spd"), ("rep", 0, 1, ("ref", "point"))])): "VK_SPEED_PT",
+    # ARCTYP: a letter and one to three letters or digits (ZZZZ among them)
+    repr(("alt", [("ref", "icaoaircrafttype"), ("lit", "ZZZZ")])): "VK_ACTYPE",
+    # IFPLID: two letters, eight digits
+    repr(("cat", [("rep", 2, 2, ("class", "ALPHA")), ("rep", 8, 8, ("class", "DIGIT"))])): "VK_IFPLID",
+    repr(("ref", "geoname")): "VK_GEONAME",                    # GEO and two digits
+    # SSRCODE: A and four octal digits (REQ by the DFA)
+    repr(("alt", [("cat", [("lit", "A"), ("rep", 4, 4, ("alt", [("lit", c) for c in "01234567"]))]),
+                  ("lit", "REQ")])): "VK_SSR",
 }
-WITH_DFA = {"VK_FIRTIME"}      # kinds that fall back to the DFA
+# Kinds whose matcher tests the usual values only: any other goes to the
+# DFA, whose start is the parameter.
+WITH_DFA = {"VK_FIRTIME", "VK_LEVEL_PT", "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID",
+            "VK_GEONAME", "VK_SSR"}
 RUN_KINDS = [("VK_ALPHA", "ALPHA"), ("VK_DIGIT", "DIGIT"), ("VK_ALNUM", "ALPHANUM")]
 RUN_MAX = 16                   # lib/validate_fast.h reads at most two words
 
@@ -794,7 +809,7 @@ typedef struct vrule {
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
 #define VR_KIND_SHIFT 10
-#define VR_KIND_MASK 0xFu
+#define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16
 #define VR_RUN(lo, hi) ((uint32_t)(lo) << VR_PARAM_SHIFT | (uint32_t)(hi) << 24)
 enum vkind {

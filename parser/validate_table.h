@@ -67,7 +67,7 @@ typedef struct vrule {
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
 #define VR_KIND_SHIFT 10
-#define VR_KIND_MASK 0xFu
+#define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16
 #define VR_RUN(lo, hi) ((uint32_t)(lo) << VR_PARAM_SHIFT | (uint32_t)(hi) << 24)
 enum vkind {
@@ -83,7 +83,13 @@ enum vkind {
     VK_DATE,
     VK_DT10,
     VK_DDHHMM,
-    VK_FIRTIME
+    VK_FIRTIME,
+    VK_LEVEL_PT,
+    VK_SPEED_PT,
+    VK_ACTYPE,
+    VK_IFPLID,
+    VK_GEONAME,
+    VK_SSR
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 
