@@ -3,7 +3,6 @@
  * list is checked for the subfields its syntax makes mandatory and for the
  * ones it does not allow; a subfield outside any compound is misplaced.
  * Findings carry the field's path, built only when a finding is made. */
-#include <stdio.h>
 #include <string.h>
 
 #include "adexp.h"
@@ -52,6 +51,30 @@ typedef struct walk {
 
 /* ---------------------------------------------------------------- findings */
 
+/* Keywords are short: compared in place, not by a call for each sibling. */
+static int same_keyword(adexp_slice a, adexp_slice b)
+{
+    if (a.len != b.len)
+        return 0;
+    for (size_t i = 0; i < a.len; i++)
+        if (a.ptr[i] != b.ptr[i])
+            return 0;
+    return 1;
+}
+
+/* "[n]" written before end (no printf: a finding's path may have several);
+ * returns where it starts. */
+static char *put_rank(char *end, size_t r)
+{
+    *--end = ']';
+    do {
+        *--end = (char)('0' + r % 10);
+        r /= 10;
+    } while (r);
+    *--end = '[';
+    return end;
+}
+
 /* The field's [n]: its rank among the siblings of its keyword, from 1, or
  * 0 when it is the only one and not a list item. */
 static size_t rank(const place *pl)
@@ -59,9 +82,7 @@ static size_t rank(const place *pl)
     size_t before = 0, all = 0;
     const adexp_slice kw = pl->f->keyword;
     for (const adexp_field *s = pl->first; s; s = s->next) {
-        /* the first byte before memcmp: most siblings differ there */
-        if (s->keyword.len == kw.len && (!kw.len || s->keyword.ptr[0] == kw.ptr[0]) &&
-            memcmp(s->keyword.ptr, kw.ptr, kw.len) == 0) {
+        if (same_keyword(s->keyword, kw)) {
             all++;
             if (s == pl->f)
                 before = all;
@@ -89,12 +110,8 @@ static char *path(walk *w, const place *pl)
     *--p = '\0';
     for (; pl; pl = pl->up) {
         size_t r = rank(pl);
-        if (r) {
-            char num[24];
-            int n = snprintf(num, sizeof num, "[%zu]", r);
-            p -= n;
-            memcpy(p, num, (size_t)n);
-        }
+        if (r)
+            p = put_rank(p, r);
         p -= pl->f->keyword.len;
         memcpy(p, pl->f->keyword.ptr, pl->f->keyword.len);
         if (pl->up)
