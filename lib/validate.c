@@ -86,6 +86,8 @@ static size_t rank(const place *pl)
             all++;
             if (s == pl->f)
                 before = all;
+            if (before && all > 1)         /* the answer is known */
+                return before;
         }
     }
     return all > 1 || pl->in_list ? before : 0;
