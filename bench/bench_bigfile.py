@@ -9,7 +9,7 @@ Generates one file once (testdata/gen_corpus.py --messages N --seed 1, default
 the commands by turns, RUNS rounds (default 5), so that all of them see the same
 machine speed, and prints a Markdown table of medians. Peak anonymous memory is
 RssAnon of /proc/PID/status, sampled every millisecond (the mapped input is page
-cache, not anonymous). The JSON outputs of -j 1 and -j 2 are compared byte for
+cache, not anonymous) in one run of each command apart from the timed ones. The JSON outputs of -j 1 and -j 2 are compared byte for
 byte (SHA-256) and their lines counted.
 """
 import argparse
@@ -45,21 +45,24 @@ def rss_anon(pid):
     return 0
 
 
-def run(cmd, digest=False):
-    """(wall s, CPU s, peak anonymous bytes, sha256 of stdout or None, lines,
-    bytes of stdout)."""
+def run(cmd, digest=False, sample=False):
+    """(wall s, CPU s, peak anonymous bytes (0 unless sample), sha256 of stdout
+    or None, lines, bytes of stdout). The timed runs do not sample: the
+    sampling thread reads /proc every millisecond and would take CPU time from
+    the command's workers (with -j 2, a share of the second core)."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE if digest else subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     peak = [0]
     done = threading.Event()
 
-    def sample():
+    def sampler():
         while not done.is_set():
             peak[0] = max(peak[0], rss_anon(p.pid))
             time.sleep(0.001)
-    th = threading.Thread(target=sample)
-    th.start()
+    th = threading.Thread(target=sampler)
+    if sample:
+        th.start()
     h, lines, nbytes = None, 0, 0
     if digest:
         sha = hashlib.sha256()
@@ -72,7 +75,8 @@ def run(cmd, digest=False):
     dt = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
     done.set()
-    th.join()
+    if sample:
+        th.join()
     if p.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} exited {p.returncode}")
     return dt, ru.ru_utime + ru.ru_stime, peak[0], h, lines, nbytes
@@ -96,8 +100,9 @@ def main():
                                                       "-j", str(j), f]))
     # The same output must come out of -j 1 and -j 2, every message in it.
     check = {j: run([a.exe, "-q", "-j", str(j), f], digest=True) for j in (1, 2)}
-    for _, _, cmd in cmds:      # warm the page cache and the binary
-        run(cmd)
+    peaks = {}
+    for n, j, cmd in cmds:      # warm the page cache and the binary; memory
+        peaks[(n, j)] = run(cmd, sample=True)[2]
     res = {(n, j): [] for n, j, _ in cmds}
     for _ in range(a.runs):
         for n, j, cmd in cmds:
@@ -116,7 +121,7 @@ def main():
         rs = res[(n, j)]
         wall = statistics.median(r[0] for r in rs)
         cpu = statistics.median(r[1] for r in rs)
-        peak = max(r[2] for r in rs)
+        peak = peaks[(n, j)]
         med[(n, j)] = wall
         out = f"{json_bytes / 1e6 / wall:.0f}" if "json" in n else ""
         print(f"| {n} | {j} | {wall:.3f} | {size / 1e6 / wall:.0f} | {out} | {cpu:.3f} "

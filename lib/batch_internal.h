@@ -230,12 +230,18 @@ size_t batch_line_start(const char *in, size_t len, size_t at);
  * its offset, index and errors' offsets, lines and columns made those of
  * the whole input; fields: the fields' offsets too. */
 void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields);
-/* Positions of decimal numbers in a buffer, to add a count to later. */
+/* Positions of decimal numbers in a buffer, to add a count to later; num:
+ * the numbers themselves, when the marks were made by batch_mark_number
+ * (then the patch need not read the buffer back), or NULL. */
 typedef struct batch_marks {
     size_t *v;
+    uint64_t *num;
     size_t n, cap;
 } batch_marks;
 int batch_mark(batch_marks *mk, size_t pos);
+/* A mark at pos of the number value written there (all of mk's marks alike). */
+int batch_mark_number(batch_marks *mk, size_t pos, uint64_t value);
+void batch_marks_free(batch_marks *mk);
 /* The iovecs that write data[0..len) with add added to the number at each
  * mark, from pos on: at most max, two per mark, with the marks' digits in
  * digits[i / 2]. Returns how many; 0 when all is written. */

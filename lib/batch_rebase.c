@@ -109,18 +109,66 @@ void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields)
         rebase_fields(m->fields, base->offset);
 }
 
+static int mark_room(batch_marks *mk, int with_num)
+{
+    if (mk->n < mk->cap)
+        return 0;
+    size_t cap = mk->cap ? mk->cap * 2 : 1024;
+    size_t *v = realloc(mk->v, cap * sizeof *v);
+    if (!v)
+        return -1;
+    mk->v = v;
+    if (with_num) {
+        uint64_t *num = realloc(mk->num, cap * sizeof *num);
+        if (!num)
+            return -1;     /* v grown, cap not: the next call grows again */
+        mk->num = num;
+    }
+    mk->cap = cap;
+    return 0;
+}
+
 int batch_mark(batch_marks *mk, size_t pos)
 {
-    if (mk->n == mk->cap) {
-        size_t cap = mk->cap ? mk->cap * 2 : 1024;
-        size_t *v = realloc(mk->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        mk->v = v;
-        mk->cap = cap;
-    }
+    if (mark_room(mk, 0) != 0)
+        return -1;
     mk->v[mk->n++] = pos;
     return 0;
+}
+
+int batch_mark_number(batch_marks *mk, size_t pos, uint64_t value)
+{
+    if (mark_room(mk, 1) != 0)
+        return -1;
+    mk->v[mk->n] = pos;
+    mk->num[mk->n++] = value;
+    return 0;
+}
+
+void batch_marks_free(batch_marks *mk)
+{
+    free(mk->v);
+    free(mk->num);
+}
+
+/* The number at mark i of data[0..len): *end set past its digits. */
+static uint64_t number_at(const char *data, size_t len, const batch_marks *mk, size_t i,
+                          size_t *end)
+{
+    size_t q = mk->v[i];
+    uint64_t v = 0;
+    if (mk->num) {         /* known: its digits are not read back (a cache miss each) */
+        v = mk->num[i];
+        uint64_t x = v;
+        do
+            q++;
+        while ((x /= 10) != 0);
+    } else {
+        while (q < len && data[q] >= '0' && data[q] <= '9')
+            v = v * 10 + (uint64_t)(data[q++] - '0');
+    }
+    *end = q;
+    return v;
 }
 
 int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
@@ -129,10 +177,8 @@ int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
     size_t at = 0;
     out->len = 0;
     for (size_t i = 0; i < mk->n; i++) {
-        size_t p = mk->v[i], q = p;
-        uint64_t v = 0;
-        while (q < len && data[q] >= '0' && data[q] <= '9')
-            v = v * 10 + (uint64_t)(data[q++] - '0');
+        size_t p = mk->v[i], q;
+        uint64_t v = number_at(data, len, mk, i, &q);
         char digits[24];
         int nd = 0;
         v += add;
@@ -153,11 +199,8 @@ size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
 {
     size_t n = 0;
     while (n + 2 <= max && pos->mark < mk->n) {
-        size_t p = mk->v[pos->mark], q = p;
-        uint64_t v = 0;
-        while (q < len && data[q] >= '0' && data[q] <= '9')
-            v = v * 10 + (uint64_t)(data[q++] - '0');
-        v += add;
+        size_t p = mk->v[pos->mark], q;
+        uint64_t v = number_at(data, len, mk, pos->mark, &q) + add;
         char *end = digits[n / 2] + sizeof *digits, *d = end;
         do
             *--d = (char)('0' + v % 10);

@@ -118,9 +118,9 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
 
 /* Record where the index of the message just written at out[from..] is:
  * after its line's source, which batch_emit quoted for this input. */
-static void mark_json_index(batch_worker *w, piece *pc, size_t from)
+static void mark_json_index(batch_worker *w, piece *pc, size_t from, uint64_t index)
 {
-    batch_mark(&pc->out_index, from + JSON_INDEX_AT(w->source.quoted.len));
+    batch_mark_number(&pc->out_index, from + JSON_INDEX_AT(w->source.quoted.len), index);
 }
 
 static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
@@ -148,7 +148,7 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
         batch_str_printf(&w->err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
     } else if (w->out.len > from) {
-        mark_json_index(w, pc, from);
+        mark_json_index(w, pc, from, m->index);
     }
 }
 
@@ -269,8 +269,8 @@ static void split_free(batch_split *s)
     for (size_t i = 0; i < s->window; i++) {
         adexp_buf_free(&s->slot[i].out);
         batch_str_free(&s->slot[i].err);
-        free(s->slot[i].out_index.v);
-        free(s->slot[i].err_index.v);
+        batch_marks_free(&s->slot[i].out_index);
+        batch_marks_free(&s->slot[i].err_index);
     }
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
