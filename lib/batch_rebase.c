@@ -70,6 +70,16 @@ uint64_t batch_count_lines(const char *in, size_t len, size_t from, size_t to)
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr)))
             n += lone_crs16(in, len, i);
     }
+    if (i < to && to >= 16) {              /* the last bytes: the 16 up to to */
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + to - 16));
+        unsigned keep = 0xFFFFu << (16 - (to - i));
+        unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf)) & keep;
+        if (!((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr)) & keep)) {
+            for (; ml; ml &= ml - 1)
+                n++;
+            return n;
+        }
+    }
 #endif
     for (; i < to; i++)
         n += in[i] == '\n' || (in[i] == '\r' && lone_cr(in, len, i));

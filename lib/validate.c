@@ -76,13 +76,15 @@ static char *put_rank(char *end, size_t r)
 }
 
 /* The field's [n]: its rank among the siblings of its keyword, from 1, or
- * 0 when it is the only one and not a list item. */
+ * 0 when it is the only one and not a list item. A keyword has one
+ * dictionary id: siblings of another id are passed by that test alone. */
 static size_t rank(const place *pl)
 {
     size_t before = 0, all = 0;
     const adexp_slice kw = pl->f->keyword;
+    const unsigned id = pl->f->dict_id;
     for (const adexp_field *s = pl->first; s; s = s->next) {
-        if (same_keyword(s->keyword, kw)) {
+        if (s->dict_id == id && same_keyword(s->keyword, kw)) {
             all++;
             if (s == pl->f)
                 before = all;
@@ -153,6 +155,21 @@ static void locate(walk *w, size_t off, adexp_finding *fd)
     fd->column = (uint32_t)(off - o->lc_bol + 1);
 }
 
+/* fmt's one %s replaced by detail, in the arena (no printf: findings may
+ * be many). */
+static const char *sentence(walk *w, const char *fmt, const char *detail)
+{
+    const char *at = strstr(fmt, "%s");
+    size_t head = (size_t)(at - fmt), dl = strlen(detail), tail = strlen(at + 2);
+    char *msg = adexp_arena_alloc(w->arena, head + dl + tail + 1);
+    if (!msg)
+        return NULL;
+    memcpy(msg, fmt, head);
+    memcpy(msg + head, detail, dl);
+    memcpy(msg + head + dl, at + 2, tail + 1);
+    return msg;
+}
+
 static adexp_finding *grow(walk *w)
 {
     adexp_findings *o = w->out;
@@ -170,26 +187,20 @@ static adexp_finding *grow(walk *w)
 }
 
 /* Records a finding at pl's field; value: the text at fault (ptr NULL: the
- * field itself). The message is fmt with one %s (detail). */
+ * field itself). The message is fmt with its one %s replaced by detail, or
+ * fmt itself (a static sentence, not copied) when detail is NULL. */
 __attribute__((noinline)) static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
                 const char *expected, const char *fmt, const char *detail)
 {
     if (w->nomem)
         return;
     adexp_finding *fd = grow(w);
-    size_t mlen = strlen(fmt) + (detail ? strlen(detail) : 0) + 1;
-    char *msg = fd ? adexp_arena_alloc(w->arena, mlen) : NULL;
-    char *field = msg ? path(w, pl) : NULL;
-    if (!field) {
+    char *field = fd ? path(w, pl) : NULL;
+    const char *msg = detail ? sentence(w, fmt, detail) : fmt;
+    if (!field || !msg) {
         w->nomem = 1;
         return;
     }
-    /* fmt's one %s replaced by detail (no printf: findings may be many) */
-    const char *at = strstr(fmt, "%s");
-    size_t head = (size_t)(at - fmt), dl = detail ? strlen(detail) : 0;
-    memcpy(msg, fmt, head);
-    memcpy(msg + head, detail ? detail : "", dl);
-    strcpy(msg + head + dl, at + 2);
     fd->code = code;
     fd->field = field;
     fd->message = msg;
@@ -209,20 +220,17 @@ __attribute__((noinline, cold)) static void check_value(walk *w, const place *pl
 {
     const adexp_field *f = pl->f;
     const char *s = f->value.ptr ? f->value.ptr : "";
-    if (vmatch_run(&w->m, r->value, s, f->value.len, 1))
-        return;
+    const char *why;
+    int code = vexplain(&w->m, r, s, f->value.len, &why);
     const char *syntax = vstrings[r->syntax];
-    if (w->m.gave_up) {
+    if (code == ADEXP_V_NOT_CHECKED)
         add(w, pl, ADEXP_V_NOT_CHECKED, f->value, syntax,
-            "value too long or too intricate to check%s", NULL);
-        return;
-    }
-    const char *why = w->m.why;
-    if (why && vmatch_run(&w->m, r->value, s, f->value.len, 0))
-        add(w, pl, ADEXP_V_OUT_OF_RANGE, f->value, syntax, "%s", why);
-    else
+            "value too long or too intricate to check", NULL);
+    else if (code == ADEXP_V_OUT_OF_RANGE)
+        add(w, pl, ADEXP_V_OUT_OF_RANGE, f->value, syntax, why, NULL);
+    else if (code == ADEXP_V_BAD_VALUE)
         add(w, pl, ADEXP_V_BAD_VALUE, f->value, syntax,
-            "value does not match its syntax%s", NULL);
+            "value does not match its syntax", NULL);
 }
 
 /* The subfields present, as bits of the dictionary's subfield rows. */
@@ -313,7 +321,7 @@ __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
         add(w, pl, ADEXP_V_NOT_ALLOWED, none, "", "not a subfield of %s", parent->keyword);
     else
         add(w, pl, ADEXP_V_MISPLACED, none, "",
-            "a subfield outside any compound or list%s", NULL);
+            "a subfield outside any compound or list", NULL);
 }
 
 /* A compound or list of the built-in dictionary (with an extended one, its

@@ -21,6 +21,17 @@ typedef struct vmatch {
  * whether the budget ran out first). hooks: run the range checks. */
 int vmatch_run(vmatch *c, unsigned node, const char *s, size_t len, int hooks);
 
+/* What a value its rule's DFA refuses (vexplain assumes it has) is: ADEXP_V_BAD_VALUE,
+ * ADEXP_V_OUT_OF_RANGE (*why: the range), ADEXP_V_NOT_CHECKED (the budget
+ * ran out), or -1 (valid after all). vexplain_ref runs the matcher with the
+ * range checks, then, if one failed, without them; vexplain gives the same
+ * answer and reads a short value's syntax by its DFA without the ranges
+ * (vrule.dfa_syntax) first, so that a bad value costs no matcher run and
+ * one out of range one, for its reason. */
+#define VEXPLAIN_DFA_MAX 64
+int vexplain_ref(vmatch *c, const vrule *r, const char *s, size_t len, const char **why);
+int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **why);
+
 /* NULL if the text a term with this semantic check matched is in range,
  * else why not. */
 const char *vhook_check(unsigned hook, const char *s, size_t len);

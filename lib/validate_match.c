@@ -169,6 +169,43 @@ int vmatch_run(vmatch *c, unsigned node, const char *s, size_t len, int hooks)
     return match(c, node, s, NULL);
 }
 
+/* ------------------------------------------------------------ explaining */
+
+int vexplain_ref(vmatch *c, const vrule *r, const char *s, size_t len, const char **why)
+{
+    *why = NULL;
+    if (vmatch_run(c, r->value, s, len, 1))
+        return -1;
+    if (c->gave_up)
+        return ADEXP_V_NOT_CHECKED;
+    *why = c->why;
+    if (*why && vmatch_run(c, r->value, s, len, 0))
+        return ADEXP_V_OUT_OF_RANGE;
+    *why = NULL;
+    return ADEXP_V_BAD_VALUE;
+}
+
+/* Called once r's DFA (or a fast path equal to it) has refused the value.
+ * The DFAs equal the matcher on the values the parser gives (none starts
+ * with a separator) while the matcher is within its budget, which no value
+ * of VEXPLAIN_DFA_MAX bytes exhausts (validate_test.c's
+ * explain_agrees_with_matcher). */
+int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **why)
+{
+    if (!r->dfa || len > VEXPLAIN_DFA_MAX || (len && is_sep(s[0])))
+        return vexplain_ref(c, r, s, len, why);
+    *why = NULL;
+    if (!vdfa_accepts(r->dfa_syntax, s, len))
+        return ADEXP_V_BAD_VALUE;
+    /* the syntax holds, a range does not: the matcher says which */
+    if (vmatch_run(c, r->value, s, len, 1))
+        return -1;
+    if (c->gave_up)
+        return ADEXP_V_NOT_CHECKED;
+    *why = c->why;
+    return *why ? ADEXP_V_OUT_OF_RANGE : ADEXP_V_BAD_VALUE;
+}
+
 /* ---------------------------------------------------------------- ranges */
 
 static int num(const char *s, size_t n)

@@ -570,7 +570,8 @@ def text_bounds(tree, c):
 
 
 def fast_paths(c, rules):
-    """Per rule: (dfa start, text min, text max), and the DFA tables."""
+    """Per rule: (dfa start, text min, text max, the start of the DFA of its
+    syntax without the ranges), and the DFA tables."""
     def resolve(name):
         return c.term_tree(name), HOOKS.get(name)
 
@@ -594,10 +595,29 @@ def fast_paths(c, rules):
             return t[1] == 0 or nullable(t[3])
         return False
 
+    def resolve_syntax(name):          # the syntax alone: no range
+        return c.term_tree(name), None
+
+    hooked = {}
+
+    def has_hook(t):
+        op = t[0]
+        if op == "ref":
+            if t[1] not in hooked:
+                hooked[t[1]] = False
+                hooked[t[1]] = t[1] in HOOKS or has_hook(c.term_tree(t[1]))
+            return hooked[t[1]]
+        if op in ("cat", "alt", "seq"):
+            return any(has_hook(x) for x in t[1])
+        if op == "rep":
+            return has_hook(t[3])
+        return False
+
     sets = set()
     for r in rules:
         if r[3] is not None:
             dfa.collect_sets(r[3], resolve, sets, set(), CLASSES)
+            dfa.collect_sets(r[3], resolve_syntax, sets, set(), CLASSES)
     sets.add(dfa.SEPS)
     cls, ncls = dfa.byte_classes(sets)
     tables = dfa.Tables(cls, ncls)
@@ -605,15 +625,19 @@ def fast_paths(c, rules):
     for r in rules:
         tree = r[3]
         if tree is None:
-            fast.append((0, 0, 0))
+            fast.append((0, 0, 0, 0))
             continue
         bounds = text_bounds(tree, c)
         if bounds:
-            fast.append((0, bounds[0], bounds[1]))
+            fast.append((0, bounds[0], bounds[1], 0))
             continue
         start = tables.add(repr(tree), lambda: dfa.compile_rule(
             tables, tree, resolve, nullable, CLASSES))
-        fast.append((start, 0, 0))
+        syntax = start
+        if has_hook(tree):
+            syntax = tables.add("syntax " + repr(tree), lambda: dfa.compile_rule(
+                tables, tree, resolve_syntax, nullable, CLASSES))
+        fast.append((start, 0, 0, syntax))
     return fast, tables
 
 
@@ -796,6 +820,9 @@ typedef struct vrule {
                                   bits (dict_entry.sub_bit), a row of vreq */
     uint16_t req_word;         /* the one word of vreq[req] that is not 0
                                   (VREQ_WORDS: more than one) */
+    uint16_t dfa_syntax;       /* the DFA of the value's syntax without its
+                                  ranges (dfa itself when it has none): it
+                                  tells a value out of range from a bad one */
 } vrule;
 
 #define VREQ_WORDS 4
@@ -922,8 +949,8 @@ def gen_c(c, rules, fast, tables):
             comment = comment[:47] + "..."
         nonzero = [k for k, x in enumerate(masks[rq]) if x]
         rw = nonzero[0] if len(nonzero) == 1 else "VREQ_WORDS"
-        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s},  /* %s: %s */" % (
-            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, rw, e["keyword"], comment))
+        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s, %d},  /* %s: %s */" % (
+            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, rw, fp[3], e["keyword"], comment))
         walk = "%d" % bits.get(i, gen_dict.SUB_BIT_NONE)
         if e["kind"] != "b":
             walk += " | VR_STRUCTURED"

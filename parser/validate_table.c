@@ -1589,630 +1589,630 @@ const char *const vstrings[] = {
  * text length bounds, required subfields and their one word. The
  * comment is the expression the rule came from (corrected). */
 const vrule vrules[DICT_COUNT] = {
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* AABD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AABT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AATOT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ACDI: timehhmm */
-    {0, 17, 222, 0, 0, 0, 1, VREQ_WORDS},  /* ACNF: (AD RCNF) */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* ACT: FIELDID */
-    {0, 19, 224, 0, 0, 0, 3, 0},  /* AD: ADID */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* ADA: date */
-    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
-    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS},  /* ADARRZ: 1{LIM_CHAR}20 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* ADD: date */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* ADDR: FAC */
-    {0, 28, 228, 0, 0, 0, 5, VREQ_WORDS},  /* ADDRINFO: (NETWORKTYPE FAC) */
-    {30, 0, 229, 30, 0, 0, 0, VREQ_WORDS},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {33, 0, 230, 35, 0, 0, 0, VREQ_WORDS},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
-    {30, 0, 229, 30, 0, 0, 0, VREQ_WORDS},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ADES: (icaoaerodrome | 'ZZZZ') */
-    {34, 0, 231, 40, 0, 0, 0, VREQ_WORDS},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
-    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
-    {0, 37, 232, 0, 0, 0, 0, VREQ_WORDS},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
-    {23, 0, 233, 25, 0, 0, 0, VREQ_WORDS},  /* ADID: icaoaerodrome | 'ZZZZ' */
-    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS},  /* ADNAME: 1{LIM_CHAR}50 */
-    {41, 0, 235, 45, 0, 0, 0, VREQ_WORDS},  /* ADR: 'STARTUP'| 'TAXI' */
-    {45, 0, 236, 56, 0, 0, 0, VREQ_WORDS},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
-    {0, 49, 237, 0, 0, 0, 6, 0},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
-    {52, 0, 238, 95, 0, 0, 0, VREQ_WORDS},  /* AF: "ATN" | "FANS1A" */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AFCT: timehhmm */
-    {0, 56, 239, 0, 0, 0, 7, VREQ_WORDS},  /* AFILDATA: (PTID FL ETO) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* AFREGULLIST:  */
-    {62, 0, 240, 104, 0, 0, 0, VREQ_WORDS},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
-    {67, 0, 241, 107, 0, 0, 0, VREQ_WORDS},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
-    {71, 0, 242, 114, 0, 0, 0, VREQ_WORDS},  /* AHEAD: (heading | "ZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AIBT: timehhmm */
-    {0, 74, 243, 0, 0, 0, 8, VREQ_WORDS},  /* AIN: (ARCID NUM) */
-    {0, 78, 244, 0, 0, 0, 9, VREQ_WORDS},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
-    {0, 81, 245, 0, 0, 0, 10, VREQ_WORDS},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
-    {83, 0, 246, 122, 0, 0, 0, VREQ_WORDS},  /* AIRSPDES: 3 { ALPHANUM }12 */
-    {0, 72, 247, 0, 0, 0, 11, 0},  /* AITTT: ARCID */
-    {87, 0, 248, 135, 0, 0, 0, VREQ_WORDS},  /* ALDT: (timeyyyymmddhhmmss) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* ALTNZ:  */
-    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
-    {23, 0, 225, 25, 0, 0, 0, VREQ_WORDS},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AMANTIME: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, VREQ_WORDS},  /* AOARCID: 3{ALPHA}3 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* AOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* AOBT: timehhmm */
-    {88, 0, 249, 165, 0, 0, 0, VREQ_WORDS},  /* AOOPR: 3{ALPHA}3 */
-    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* AOPRIO: 'YES' | 'NO' */
-    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* APPLIPT: point */
-    {95, 0, 252, 180, 0, 0, 0, VREQ_WORDS},  /* APPNAME: 'ADS' | 'ATC' */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* APPTOT: timehhmm */
-    {96, 0, 253, 185, 0, 0, 0, VREQ_WORDS},  /* APPTYP: 1{ALPHANUM}1 */
-    {98, 0, 254, 187, 0, 0, 0, VREQ_WORDS},  /* APPVERSION: 2{ '00' | '01'}2 */
-    {101, 0, 255, 192, 0, 0, 0, VREQ_WORDS},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
-    {102, 0, 256, 201, 0, 0, 0, VREQ_WORDS},  /* ARCID: aircraftid */
-    {103, 0, 257, 209, 0, 0, 0, VREQ_WORDS},  /* ARCIDAO: 1{ALPHANUM}11 */
-    {104, 0, 258, 221, 0, 0, 0, VREQ_WORDS},  /* ARCIDATC: 8{DIGIT}8 */
-    {107, 0, 259, 230, 0, 0, 0, VREQ_WORDS},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
-    {102, 0, 256, 201, 0, 0, 0, VREQ_WORDS},  /* ARCIDOLD: aircraftid */
-    {110, 0, 260, 238, 0, 0, 0, VREQ_WORDS},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ARDI: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ARDT: timehhmm */
-    {115, 0, 261, 243, 0, 0, 0, VREQ_WORDS},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
-    {119, 0, 262, 253, 0, 0, 0, VREQ_WORDS},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {2, 0, 263, 259, 0, 0, 0, VREQ_WORDS},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
-    {87, 0, 248, 135, 0, 0, 0, VREQ_WORDS},  /* ASAT: (timeyyyymmddhhmmss) */
-    {0, 122, 264, 0, 0, 0, 12, VREQ_WORDS},  /* ASP: (AIRSPDES ETI XTI) */
-    {128, 0, 265, 262, 0, 0, 0, VREQ_WORDS},  /* ASPEED: (spd | machnumber | "ZZZ") */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* ASPLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ASRT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATA: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATD: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATFMDELAY: timehhmm */
-    {0, 129, 266, 0, 0, 0, 13, 0},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
-    {130, 0, 267, 270, 0, 0, 0, VREQ_WORDS},  /* ATIS: 1{ALPHA}1 */
-    {0, 135, 268, 0, 0, 0, 14, 0},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATOT: timehhmm */
-    {136, 0, 269, 272, 0, 0, 0, VREQ_WORDS},  /* ATSRT: atsroute point point */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ATTOT: timehhmm */
-    {138, 0, 270, 292, 0, 0, 0, VREQ_WORDS},  /* AUTFL1: fl3 */
-    {138, 0, 270, 292, 0, 0, 0, VREQ_WORDS},  /* AUTFL2: fl3 */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* AUTOMSG:  */
-    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* AVAIL: 'YES'|'NO' */
-    {147, 0, 272, 297, 0, 0, 0, VREQ_WORDS},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* BEGIN:  */
-    {0, 151, 273, 0, 0, 0, 15, 1},  /* BKCHG: (FLIMP FLMIN FLMAX) */
-    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* BKROW: 1{DIGIT}2 */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* BKT: datetime */
-    {0, 156, 276, 0, 0, 0, 16, 0},  /* BKTCHG: (DELTA1 DELTA2) */
-    {157, 0, 277, 326, 0, 0, 0, VREQ_WORDS},  /* BRNG: refbearing */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* CASSADDR:  */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* CDA: date */
-    {203, 0, 278, 332, 0, 0, 0, VREQ_WORDS},  /* CEQPT: aidequipment */
-    {0, 54, 279, 0, 0, 0, 17, 1},  /* CFL: FL */
-    {0, 151, 273, 0, 0, 0, 15, 1},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
-    {212, 0, 280, 337, 0, 0, 0, VREQ_WORDS},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
-    {0, 213, 281, 0, 0, 0, 18, 1},  /* CMLTSP: HEXADDR */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* COBD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* COBT: timehhmm */
-    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 354, 0, 0, 0, VREQ_WORDS},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* CODETR: 'YES'|'NO' */
-    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS},  /* COM: 1 {LIM_CHAR} 50 */
-    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS},  /* COMMENT: 1 { LIM_CHAR } */
-    {218, 0, 285, 0, 1, 30, 0, VREQ_WORDS},  /* CONDID: 1 {LIM_CHAR} 30 */
-    {219, 0, 286, 360, 0, 0, 0, VREQ_WORDS},  /* CONDITION: 2 {ALPHA} 20 */
-    {220, 0, 287, 381, 0, 0, 0, VREQ_WORDS},  /* CONFID: 1{DIGIT}5 */
-    {0, 221, 288, 0, 0, 0, 19, 0},  /* CONFL: EOPOS */
-    {0, 226, 289, 0, 0, 0, 0, VREQ_WORDS},  /* COORDATA: (PTID (TO | STO) TFL) */
-    {236, 0, 290, 387, 0, 0, 0, VREQ_WORDS},  /* COORPT: coordpoints */
-    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* COP: point */
-    {0, 238, 291, 0, 0, 0, 20, 0},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
-    {45, 0, 292, 56, 0, 0, 0, VREQ_WORDS},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* CRFL1: flightlevel */
-    {245, 0, 294, 398, 0, 0, 0, VREQ_WORDS},  /* CRFL2: (flightlevel | "PLUS") */
-    {127, 0, 295, 407, 0, 0, 0, VREQ_WORDS},  /* CRMACH: machnumber */
-    {0, 251, 296, 0, 0, 0, 0, VREQ_WORDS},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* CRSPD: 1{DIGIT}4 */
-    {125, 0, 298, 417, 0, 0, 0, VREQ_WORDS},  /* CRSPEED: spd */
-    {0, 253, 299, 0, 0, 0, 21, 2},  /* CSTAT: STATID */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* CTA: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* CTDEST: centreidentification */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* CTO: timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* CTOD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* CTOT: timehhmm */
-    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* CTRIPE: centreidentification */
-    {255, 0, 301, 428, 0, 0, 0, VREQ_WORDS},  /* CTROW: 1{DIGIT}1 */
-    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* CTSRC: centreidentification */
-    {258, 0, 302, 430, 0, 0, 0, VREQ_WORDS},  /* CTXTCT: 'OPE' | 'TST' */
-    {264, 0, 303, 436, 0, 0, 0, VREQ_WORDS},  /* CTXTFDPS: contextfdpsid */
-    {268, 0, 304, 452, 0, 0, 0, VREQ_WORDS},  /* CTXTPOS: contextphidiasid */
-    {138, 0, 270, 292, 0, 0, 0, VREQ_WORDS},  /* CURFL: fl3 */
-    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS},  /* CURPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* CURPOST: datetime */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* CURPTT: datetime */
-    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* CURPTX: 1{DIGIT}2 */
-    {38, 0, 306, 463, 0, 0, 0, VREQ_WORDS},  /* DAT: datalink */
-    {279, 0, 307, 514, 0, 0, 0, VREQ_WORDS},  /* DAYS: numdays */
-    {282, 0, 308, 522, 0, 0, 0, VREQ_WORDS},  /* DAYSK: (numdays | numdayswldcrd) */
-    {279, 0, 307, 514, 0, 0, 0, VREQ_WORDS},  /* DAYSOLD: numdays */
-    {21, 0, 309, 530, 0, 0, 0, VREQ_WORDS},  /* DCATCID: icaoaerodrome */
-    {287, 0, 310, 535, 0, 0, 0, VREQ_WORDS},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {287, 0, 310, 535, 0, 0, 0, VREQ_WORDS},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {290, 0, 311, 568, 0, 0, 0, VREQ_WORDS},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
-    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* DCDT: datetime ! seconds */
-    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* DCID: 1{DIGIT}3 */
-    {293, 0, 314, 608, 0, 0, 0, VREQ_WORDS},  /* DCMTYP: 1{ALPHA}3 */
-    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* DCREF: 1{ALPHANUM}5 */
-    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS},  /* DCRMK: 1{LIM_CHAR}80 */
-    {300, 0, 317, 618, 0, 0, 0, VREQ_WORDS},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
-    {303, 0, 318, 688, 0, 0, 0, VREQ_WORDS},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
-    {304, 0, 319, 720, 0, 0, 0, VREQ_WORDS},  /* DCT: point point */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* DEACT: timehhmm */
-    {11, 0, 320, 732, 0, 0, 0, VREQ_WORDS},  /* DEICE: '0'| '1'| '2' */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* DELAY: timehhmm */
-    {305, 0, 321, 734, 0, 0, 0, VREQ_WORDS},  /* DELCODE: 1{ALPHANUM}20 */
-    {86, 0, 322, 755, 0, 0, 0, VREQ_WORDS},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {86, 0, 322, 755, 0, 0, 0, VREQ_WORDS},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* DELTSP1: 1{DIGIT}4 */
-    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* DELTSP2: 1{DIGIT}4 */
-    {119, 0, 262, 253, 0, 0, 0, VREQ_WORDS},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS},  /* DEPSTATUS: 1 {LIM_CHAR} */
-    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS},  /* DEPZ: (ADNAME | PTID) */
-    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS},  /* DESC: 1 {LIM_CHAR} */
-    {0, 310, 325, 0, 0, 0, 22, VREQ_WORDS},  /* DESTID: (CTDEST SECRIP) */
-    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS},  /* DESTZ: (ADNAME | PTID) */
-    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* DFDPSID: datetime ! seconds */
-    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* DISTNC: 1{ DIGIT }3 */
-    {312, 0, 327, 758, 0, 0, 0, VREQ_WORDS},  /* DLE: point timehhmm_elapsed */
-    {313, 0, 328, 769, 0, 0, 0, VREQ_WORDS},  /* DOUBID: 1{ALPHANUM}2 */
-    {319, 0, 329, 772, 0, 0, 0, VREQ_WORDS},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ECURPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EDA: date */
-    {321, 0, 330, 792, 0, 0, 0, VREQ_WORDS},  /* EDTO: datetime|"WT" */
-    {322, 0, 331, 816, 0, 0, 0, VREQ_WORDS},  /* EETFIR: firindicator timehhmm_elapsed */
-    {0, 324, 332, 0, 0, 0, 23, VREQ_WORDS},  /* EETLAT: (LATTD TIME) */
-    {0, 325, 333, 0, 0, 0, 24, VREQ_WORDS},  /* EETLONG: (LONGTD TIME) */
-    {312, 0, 327, 758, 0, 0, 0, VREQ_WORDS},  /* EETPT: point timehhmm_elapsed */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* EFL: flightlevel */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ELASTPTT: datetime */
-    {326, 0, 334, 826, 0, 0, 0, VREQ_WORDS},  /* ELDT: date ! timehhmm ! seconds */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* END:  */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ENDHLDT: datetime */
-    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* ENDREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* ENDTIME: day ! timehhmm */
-    {341, 0, 337, 861, 0, 0, 0, VREQ_WORDS},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
-    {0, 343, 338, 0, 0, 0, 0, VREQ_WORDS},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ENTRYT: datetime */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ENXTPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EOBD: date */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EOBDK: date */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* EOBDOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* EOBDT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* EOBT: timehhmm */
-    {345, 0, 339, 864, 0, 0, 0, VREQ_WORDS},  /* EOBTK: (timehhmm | timewldcrd) */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* EOBTOLD: timehhmm */
-    {346, 0, 340, 869, 0, 0, 0, VREQ_WORDS},  /* EOID: eoidentification */
-    {0, 347, 341, 0, 0, 0, 25, 0},  /* EOLIST: EOID */
-    {0, 348, 342, 0, 0, 0, 26, 1},  /* EOPOS: POSID */
-    {346, 0, 340, 869, 0, 0, 0, VREQ_WORDS},  /* EOSRC: eoidentification */
-    {0, 351, 343, 0, 0, 0, 0, VREQ_WORDS},  /* EQCST: (EQPT | SUREQPT) */
-    {358, 0, 344, 876, 0, 0, 0, VREQ_WORDS},  /* EQPT: eqptcode ! '/' ! eqptstatus */
-    {359, 0, 345, 886, 0, 0, 0, VREQ_WORDS},  /* ERRFIELD: fieldid */
-    {361, 0, 346, 888, 0, 0, 0, VREQ_WORDS},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* ESPFL: flightlevel */
-    {0, 362, 347, 0, 0, 0, 7, VREQ_WORDS},  /* ESTDATA: (PTID ETO FL) */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ETA: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* ETI: datetime ! seconds */
-    {87, 0, 248, 135, 0, 0, 0, VREQ_WORDS},  /* ETIME: (timeyyyymmddhhmmss) */
-    {326, 0, 334, 826, 0, 0, 0, VREQ_WORDS},  /* ETO: date ! timehhmm ! seconds */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* ETOD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* ETOT: timehhmm */
-    {364, 0, 348, 890, 0, 0, 0, VREQ_WORDS},  /* ETRFL: flightlevel|flighttendancy */
-    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS},  /* ETYPE: 1{LIM_CHAR}10 */
-    {367, 0, 350, 897, 0, 0, 0, VREQ_WORDS},  /* EUR: eurflightplanstatus */
-    {393, 0, 351, 907, 0, 0, 0, VREQ_WORDS},  /* EVENT: eventtype | sendingreason */
-    {398, 0, 352, 953, 0, 0, 0, VREQ_WORDS},  /* EVENTCLASS: atfmreasonclass */
-    {0, 404, 353, 0, 0, 0, 27, VREQ_WORDS},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* EXTADDR:  */
-    {218, 0, 354, 0, 1, 30, 0, VREQ_WORDS},  /* FAC: 1{ LIM_CHAR }30 */
-    {0, 407, 355, 0, 0, 0, 28, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* FIELDID:  */
-    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS},  /* FILRTE: {LIM_CHAR} */
-    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* FILTIM: day ! timehhmm */
-    {417, 0, 357, 961, 0, 0, 0, VREQ_WORDS},  /* FIR: 7{ ALPHA }7 */
-    {294, 0, 358, 969, 0, 0, 0, VREQ_WORDS},  /* FIRSTPID: pointcautra */
-    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* FIXTIME: 'YES' | 'NO' */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FL: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLB: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 1},  /* FLBAND: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLBK: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 1},  /* FLBLOCK: (FL FL) */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLIMP: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLMAX: flightlevel */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* FLMIN: flightlevel */
-    {0, 422, 360, 0, 0, 0, 29, VREQ_WORDS},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
-    {0, 423, 361, 0, 0, 0, 30, 1},  /* FLOWLST: FLOW */
-    {424, 0, 362, 975, 0, 0, 0, VREQ_WORDS},  /* FLOWRATE: 3{LIM_CHAR}7 */
-    {429, 0, 363, 983, 0, 0, 0, VREQ_WORDS},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
-    {430, 0, 364, 987, 0, 0, 0, VREQ_WORDS},  /* FLTRUL: flightrule */
-    {431, 0, 365, 989, 0, 0, 0, VREQ_WORDS},  /* FLTSRC: 'F' | 'M' | 'A' */
-    {440, 0, 366, 991, 0, 0, 0, VREQ_WORDS},  /* FLTSTATE: atfmflightstate */
-    {441, 0, 367, 997, 0, 0, 0, VREQ_WORDS},  /* FLTTYP: flighttype */
-    {21, 0, 368, 999, 0, 0, 0, VREQ_WORDS},  /* FMP: 4{ ALPHA }4 */
-    {0, 444, 369, 0, 0, 0, 31, VREQ_WORDS},  /* FMPLIST: (FMP REGLIST) */
-    {291, 0, 370, 579, 0, 0, 0, VREQ_WORDS},  /* FPBASEID: datetime!seconds */
-    {449, 0, 371, 1004, 0, 0, 0, VREQ_WORDS},  /* FPCTST: fpcentrestate */
-    {0, 454, 372, 0, 0, 0, 32, VREQ_WORDS},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
-    {0, 455, 373, 0, 0, 0, 33, 1},  /* FPKWL: FPIDENT */
-    {456, 0, 374, 1023, 0, 0, 0, VREQ_WORDS},  /* FPLCAT: "T" | "E" | "S" | "I" */
-    {0, 457, 375, 0, 0, 0, 34, 1},  /* FPLIST: FPSUM */
-    {0, 463, 376, 0, 0, 0, 35, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
-    {0, 464, 377, 0, 0, 0, 36, 1},  /* FPLLIST: FPLLGR */
-    {255, 0, 301, 428, 0, 0, 0, VREQ_WORDS},  /* FPLNB: 1{DIGIT}1 */
-    {465, 0, 378, 1025, 0, 0, 0, VREQ_WORDS},  /* FPLSTAT: "T" | "C" */
-    {466, 0, 379, 0, 1, 8, 0, VREQ_WORDS},  /* FPRMK: 1{LIM_CHAR}8 */
-    {476, 0, 380, 1027, 0, 0, 0, VREQ_WORDS},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
-    {0, 479, 381, 0, 0, 0, 37, VREQ_WORDS},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
-    {0, 455, 373, 0, 0, 0, 33, 1},  /* FPUNKL: FPIDENT */
-    {0, 480, 382, 0, 0, 0, 38, 3},  /* FREETXT: TXT */
-    {481, 0, 383, 1045, 0, 0, 0, VREQ_WORDS},  /* FREQ: rtf */
-    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* FROM: day!timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* FROMPOS: 1 {ALPHANUM} 15 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* FSTDAY: date */
-    {483, 0, 385, 1068, 0, 0, 0, VREQ_WORDS},  /* FTXID: 1{ALPHANUM}14 */
-    {484, 0, 386, 1083, 0, 0, 0, VREQ_WORDS},  /* FTXNAME: 1{ALPHANUM}4 */
-    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* FTXNUM: 1{DIGIT}2 */
-    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS},  /* FURTHRTE: {LIM_CHAR} */
-    {0, 486, 387, 0, 0, 0, 39, 1},  /* GEO: (GEOID LATTD LONGTD) */
-    {488, 0, 388, 1088, 0, 0, 0, VREQ_WORDS},  /* GEOID: geoname */
-    {489, 0, 389, 1094, 0, 0, 0, VREQ_WORDS},  /* GMEPT: 1{ALPHANUM}30 */
-    {489, 0, 389, 1094, 0, 0, 0, VREQ_WORDS},  /* GMSPT: 1{ALPHANUM}30 */
-    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* GRSPD: 1{DIGIT}4 */
-    {45, 0, 292, 56, 0, 0, 0, VREQ_WORDS},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* HLDBKRW: 1{DIGIT}2 */
-    {484, 0, 386, 1083, 0, 0, 0, VREQ_WORDS},  /* HOV: 1{ALPHANUM}4 */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* HOVTM: timehhmm */
-    {346, 0, 390, 1125, 0, 0, 0, VREQ_WORDS},  /* ICEZ: 1{ALPHANUM}6 */
-    {490, 0, 391, 1132, 0, 0, 0, VREQ_WORDS},  /* ICING: 1{ALPHA}8 */
-    {504, 0, 392, 1141, 0, 0, 0, VREQ_WORDS},  /* IFP: ifpvalue */
-    {0, 505, 393, 0, 0, 0, 40, 1},  /* IFPDLIST: IFPDLONG */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* IFPDLONG:  */
-    {0, 506, 394, 0, 0, 0, 41, 1},  /* IFPDSLIST: IFPDSUM */
-    {0, 508, 395, 0, 0, 0, 42, VREQ_WORDS},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
-    {510, 0, 396, 1196, 0, 0, 0, VREQ_WORDS},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
-    {511, 0, 397, 1207, 0, 0, 0, VREQ_WORDS},  /* IFPSMOD: fieldid modifind */
-    {359, 0, 398, 1211, 0, 0, 0, VREQ_WORDS},  /* IFPURESP: ifpuid */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* IGNORE:  */
-    {516, 0, 399, 1213, 0, 0, 0, VREQ_WORDS},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
-    {517, 0, 400, 1222, 0, 0, 0, VREQ_WORDS},  /* INDSTIP: 'STIP' */
-    {255, 0, 301, 428, 0, 0, 0, VREQ_WORDS},  /* INITID: 1{DIGIT}1 */
-    {518, 0, 401, 1227, 0, 0, 0, VREQ_WORDS},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* IOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* IOBT: timehhmm */
-    {523, 0, 402, 1234, 0, 0, 0, VREQ_WORDS},  /* IRULES: rulechg flighttypechg ifpsprocess */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LACDR:  */
-    {0, 271, 403, 0, 0, 0, 43, 1},  /* LALG: (LATTD LONGTD) */
-    {0, 524, 404, 0, 0, 0, 44, 1},  /* LALGLIST: LALG */
-    {525, 0, 405, 1252, 0, 0, 0, VREQ_WORDS},  /* LANG: '?' */
-    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* LASTNUM: 3{DIGIT}3 */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* LASTRADT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LATSA:  */
-    {527, 0, 407, 1258, 0, 0, 0, VREQ_WORDS},  /* LATTD: latitudelong ! latitudeside */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LCATSRTE:  */
-    {0, 536, 408, 0, 0, 0, 0, VREQ_WORDS},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
-    {96, 0, 253, 185, 0, 0, 0, VREQ_WORDS},  /* LIGHTS: 1{ALPHANUM}1 */
-    {540, 0, 409, 1271, 0, 0, 0, VREQ_WORDS},  /* LONGTD: longitudelong ! longitudeside */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LRAR:  */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* LRCA:  */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* LSTDAY: date */
-    {542, 0, 410, 1286, 0, 0, 0, VREQ_WORDS},  /* MACH: machnumber [ point ] */
-    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* MAINT: 'YES'|'NO' */
-    {544, 0, 411, 1297, 0, 0, 0, VREQ_WORDS},  /* MESVALPERIOD: fulldatetime fulldatetime */
-    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* MFX: point */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* MINLINEUP: timehhmm */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MOD: FIELDID */
-    {545, 0, 412, 1353, 0, 0, 0, VREQ_WORDS},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* MODEC: flightlevel */
-    {548, 0, 413, 1359, 0, 0, 0, VREQ_WORDS},  /* MODELTYP: atfmmodeltype */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MODH: FIELDID */
-    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* MODIFNB: 1{ DIGIT }3 */
-    {0, 0, 414, 0, 0, 0, 0, VREQ_WORDS},  /* MSGBODY: 1{CHARACTER} */
-    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* MSGCT: datetime ! seconds */
-    {0, 552, 415, 0, 0, 0, 45, 2},  /* MSGREF: (SENDER RECVR SEQNUM) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* MSGSUM:  */
-    {0, 0, 416, 0, 0, 0, 0, VREQ_WORDS},  /* MSGTXT: icaomsg */
-    {553, 0, 417, 1366, 0, 0, 0, VREQ_WORDS},  /* MSGTYP: titleid */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* MVT: FIELDID */
-    {130, 0, 267, 270, 0, 0, 0, VREQ_WORDS},  /* NAT: 1{ALPHA}1 */
-    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS},  /* NAV: 1 {LIM_CHAR} 50 */
-    {152, 0, 418, 300, 0, 0, 0, VREQ_WORDS},  /* NBARC: 1{ DIGIT }2 */
-    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* NBRFPD: 1{ DIGIT }3 */
-    {554, 0, 419, 1377, 0, 0, 0, VREQ_WORDS},  /* NETWORKTYPE: 2{ALPHANUM}10 */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* NEWCTOT: timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* NEWENDTIME: day ! timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* NEWEOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* NEWEOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* NEWPTOT: timehhmm */
-    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS},  /* NEWRTE: { LIM_CHAR } */
-    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* NEWSTARTTIME: day ! timehhmm */
-    {545, 0, 421, 1353, 0, 0, 0, VREQ_WORDS},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
-    {556, 0, 422, 1388, 0, 0, 0, VREQ_WORDS},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
-    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* NUM: 3{DIGIT}3 */
-    {21, 0, 309, 530, 0, 0, 0, VREQ_WORDS},  /* NXTFIR: icaoaerodrome */
-    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* NXTPOST: datetime */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* OCLFL: flightlevel */
-    {0, 0, 423, 0, 0, 0, 0, VREQ_WORDS},  /* OLDMSG: { CHARACTER } */
-    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS},  /* OPR: 1 { LIM_CHAR } */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* OPRFL: flightlevel */
-    {0, 557, 424, 0, 0, 0, 46, 2},  /* OPRMK: RMKTXT */
-    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS},  /* OPRMKCT: 1{LIM_CHAR}20 */
-    {553, 0, 417, 1366, 0, 0, 0, VREQ_WORDS},  /* ORGMSG: titleid */
-    {218, 0, 425, 0, 1, 30, 0, VREQ_WORDS},  /* ORGN: 1{LIM_CHAR}30 */
-    {558, 0, 426, 1396, 0, 0, 0, VREQ_WORDS},  /* ORGNID: originatorid */
-    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS},  /* ORGRTE: { LIM_CHAR } */
-    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* ORIENTED: 'YES'|'NO' */
-    {0, 559, 427, 0, 0, 0, 0, VREQ_WORDS},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* ORIGINDT: datetime */
-    {0, 561, 428, 0, 0, 0, 47, 1},  /* PART: (NUM LASTNUM) */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PASSIVE: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PBG: timehhmm */
-    {587, 0, 429, 1407, 0, 0, 0, VREQ_WORDS},  /* PBN: pbncode */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PBR: timehhmm */
-    {424, 0, 362, 975, 0, 0, 0, VREQ_WORDS},  /* PENRATE: 3{LIM_CHAR}7 */
-    {590, 0, 430, 1448, 0, 0, 0, VREQ_WORDS},  /* PER: performancecategory */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* PFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 1},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
-    {593, 0, 431, 1450, 0, 0, 0, VREQ_WORDS},  /* PFLT: flightlevel!('NA'|NIL) */
-    {0, 598, 432, 0, 0, 0, 48, 3},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
-    {252, 0, 297, 412, 0, 0, 0, VREQ_WORDS},  /* PISTID: 1{DIGIT}4 */
-    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* PKA: 1{ALPHANUM}3 */
-    {0, 599, 434, 0, 0, 0, 49, 1},  /* PKARR: PKATT */
-    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* PKATT: 'YES' | 'NO' */
-    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* PKC: 1{ALPHANUM}3 */
-    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* PKDEP: 1{ALPHANUM}3 */
-    {0, 604, 435, 0, 0, 0, 0, VREQ_WORDS},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
-    {124, 0, 436, 1462, 0, 0, 0, VREQ_WORDS},  /* PLNID: 4{DIGIT}4 */
-    {124, 0, 436, 1462, 0, 0, 0, VREQ_WORDS},  /* PLNOLD: 4{DIGIT}4 */
-    {605, 0, 437, 1467, 0, 0, 0, VREQ_WORDS},  /* PNTSECTOR: 1{ALPHANUM}8 */
-    {294, 0, 358, 969, 0, 0, 0, VREQ_WORDS},  /* POINTID: pointcautra */
-    {346, 0, 438, 1476, 0, 0, 0, VREQ_WORDS},  /* POSID: positionidentification */
-    {0, 600, 439, 0, 0, 0, 0, VREQ_WORDS},  /* POSITION: (ADID | PTID) */
-    {611, 0, 440, 1483, 0, 0, 0, VREQ_WORDS},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
-    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS},  /* POSTPROCTXT: adexpmsg */
-    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS},  /* PREPROCTXT: adexpmsg */
-    {102, 0, 256, 201, 0, 0, 0, VREQ_WORDS},  /* PREVARCID: aircraftid */
-    {545, 0, 442, 1353, 0, 0, 0, VREQ_WORDS},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
-    {489, 0, 389, 1094, 0, 0, 0, VREQ_WORDS},  /* PROCEDURE: 1{ALPHANUM}30 */
-    {0, 225, 443, 0, 0, 0, 50, 2},  /* PROPFL: TFL */
-    {612, 0, 444, 1493, 0, 0, 0, VREQ_WORDS},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {612, 0, 444, 1493, 0, 0, 0, VREQ_WORDS},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {0, 53, 445, 0, 0, 0, 51, 1},  /* PT: PTID */
-    {0, 614, 446, 0, 0, 0, 52, VREQ_WORDS},  /* PTC: (PTCID EDTO) */
-    {615, 0, 447, 1497, 0, 0, 0, VREQ_WORDS},  /* PTCID: pointcautra|geoname */
-    {0, 616, 448, 0, 0, 0, 0, VREQ_WORDS},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {206, 0, 449, 1503, 0, 0, 0, VREQ_WORDS},  /* PTFLTRUL: 'VFR' | 'IFR' */
-    {92, 0, 251, 174, 0, 0, 0, VREQ_WORDS},  /* PTID: point */
-    {127, 0, 295, 407, 0, 0, 0, VREQ_WORDS},  /* PTMACH: machnumber */
-    {209, 0, 450, 1507, 0, 0, 0, VREQ_WORDS},  /* PTMILRUL: 'OAT' | 'GAT' */
-    {152, 0, 274, 300, 0, 0, 0, VREQ_WORDS},  /* PTNB: 1{DIGIT}2 */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* PTOT: timehhmm */
-    {0, 617, 451, 0, 0, 0, 53, 1},  /* PTPRO: POINTID */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* PTRFL: flightlevel */
-    {618, 0, 452, 1511, 0, 0, 0, VREQ_WORDS},  /* PTRTE: 2{LIM_CHAR} */
-    {619, 0, 453, 1514, 0, 0, 0, VREQ_WORDS},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
-    {125, 0, 298, 417, 0, 0, 0, VREQ_WORDS},  /* PTSPEED: spd */
-    {622, 0, 454, 1566, 0, 0, 0, VREQ_WORDS},  /* PTSTAY: stayidentifier timehhmm */
-    {624, 0, 455, 1578, 0, 0, 0, VREQ_WORDS},  /* QFU: qfuid */
-    {624, 0, 455, 1578, 0, 0, 0, VREQ_WORDS},  /* QFUL: qfuid */
-    {0, 625, 456, 0, 0, 0, 54, 2},  /* QFULIST: QFUL */
-    {558, 0, 426, 1396, 0, 0, 0, VREQ_WORDS},  /* QRORGN: originatorid */
-    {91, 0, 271, 169, 0, 0, 0, VREQ_WORDS},  /* QUEBEC: 'YES'|'NO' */
-    {305, 0, 321, 734, 0, 0, 0, VREQ_WORDS},  /* RADIOID: 1{ALPHANUM}20 */
-    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS},  /* RALT: 1 {LIM_CHAR} 100 */
-    {630, 0, 458, 1582, 0, 0, 0, VREQ_WORDS},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
-    {635, 0, 459, 1588, 0, 0, 0, VREQ_WORDS},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {0, 636, 460, 0, 0, 0, 55, 2},  /* RATEPDLST: RATEPERIOD */
-    {0, 641, 461, 0, 0, 0, 56, VREQ_WORDS},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
-    {642, 0, 462, 1595, 0, 0, 0, VREQ_WORDS},  /* RCNF: 1{ALPHA}5 */
-    {645, 0, 463, 1601, 0, 0, 0, VREQ_WORDS},  /* RDYSTATE: readyforimpr ! atfmrdystate */
-    {646, 0, 464, 1604, 0, 0, 0, VREQ_WORDS},  /* REASON: 4{ALPHA}12 */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* RECVR: FAC */
-    {0, 653, 465, 0, 0, 0, 0, VREQ_WORDS},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
-    {655, 0, 466, 1617, 0, 0, 0, VREQ_WORDS},  /* REF1ID: 'REF'!2{DIGIT}2 */
-    {657, 0, 467, 1623, 0, 0, 0, VREQ_WORDS},  /* REFATSRTE: atsroute point [country] point [country] */
-    {0, 551, 468, 0, 0, 0, 57, 2},  /* REFDATA: SEQNUM */
-    {658, 0, 469, 1649, 0, 0, 0, VREQ_WORDS},  /* REFID: refname | 'REF'!2{DIGIT}2 */
-    {659, 0, 470, 0, 1, 15, 0, VREQ_WORDS},  /* REFLOC: 1{LIM_CHAR}15 */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* REG: 1{ LIM_CHAR }50 */
-    {665, 0, 472, 1655, 0, 0, 0, VREQ_WORDS},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* REGCOND:  */
-    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS},  /* REGDESC: 1{LIM_CHAR} */
-    {305, 0, 474, 1661, 0, 0, 0, VREQ_WORDS},  /* REGID: regulid */
-    {0, 666, 475, 0, 0, 0, 58, 2},  /* REGLIST: REGULATION */
-    {659, 0, 476, 0, 1, 15, 0, VREQ_WORDS},  /* REGLOC: 1 {LIM_CHAR} 15 */
-    {667, 0, 477, 1682, 0, 0, 0, VREQ_WORDS},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
-    {646, 0, 478, 1604, 0, 0, 0, VREQ_WORDS},  /* REGREASON: 4 {ALPHA} 12 */
-    {305, 0, 474, 1661, 0, 0, 0, VREQ_WORDS},  /* REGUL: regulid */
-    {0, 670, 479, 0, 0, 0, 59, VREQ_WORDS},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
-    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* REGULID1: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* REGULID2: 1{ALPHANUM}5 */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* REGULT: datetime */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* REJCTOT: timehhmm */
-    {2, 0, 480, 259, 0, 0, 0, VREQ_WORDS},  /* RELDIST: 2{DIGIT}2 */
-    {130, 0, 267, 270, 0, 0, 0, VREQ_WORDS},  /* RELEASE: 1{ALPHA}1 */
-    {2, 0, 480, 259, 0, 0, 0, VREQ_WORDS},  /* REMAINTIME: 2{DIGIT}2 */
-    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS},  /* REMARK: 1{LIM_CHAR} */
-    {0, 672, 481, 0, 0, 0, 60, VREQ_WORDS},  /* RENAME: (RENID PTID) */
-    {674, 0, 482, 1689, 0, 0, 0, VREQ_WORDS},  /* RENID: renameid */
-    {220, 0, 287, 381, 0, 0, 0, VREQ_WORDS},  /* REQID: 1{DIGIT}5 */
-    {676, 0, 483, 1695, 0, 0, 0, VREQ_WORDS},  /* REQTYP: ('STPV' | 'STIP') */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* RESPBY: timehhmm */
-    {677, 0, 484, 1701, 0, 0, 0, VREQ_WORDS},  /* RESPUNIT: 3{ALPHA}12 */
-    {0, 18, 223, 0, 0, 0, 2, 0},  /* RET: FIELDID */
-    {678, 0, 485, 1714, 0, 0, 0, VREQ_WORDS},  /* RFL: flightlevel [point] */
-    {0, 151, 273, 0, 0, 0, 15, 1},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
-    {680, 0, 486, 1726, 0, 0, 0, VREQ_WORDS},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RFPDLIST:  */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RFPDLONG:  */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RFPDSLIST:  */
-    {0, 684, 487, 0, 0, 0, 61, VREQ_WORDS},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
-    {91, 0, 250, 169, 0, 0, 0, VREQ_WORDS},  /* RHP: 'YES' | 'NO' */
-    {685, 0, 488, 1730, 0, 0, 0, VREQ_WORDS},  /* RIF: 4{LIM_CHAR} */
-    {0, 686, 489, 0, 0, 0, 62, 0},  /* RIPEL: DESTID */
-    {254, 0, 300, 423, 0, 0, 0, VREQ_WORDS},  /* RIPSRC: centreidentification */
-    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS},  /* RMK: 1{ LIM_CHAR } */
-    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS},  /* RMKTXT: 1{LIM_CHAR}20 */
-    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS},  /* ROUTE: {LIM_CHAR} */
-    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {305, 0, 492, 1735, 0, 0, 0, VREQ_WORDS},  /* RRTEREF: rrteid */
-    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {690, 0, 493, 1756, 0, 0, 0, VREQ_WORDS},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
-    {0, 691, 494, 0, 0, 0, 64, 1},  /* RTE: PTC */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RTEPTS:  */
-    {0, 692, 495, 0, 0, 0, 65, 1},  /* RTETR: PTPRO */
-    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* RVR: 1{ DIGIT }3 */
-    {0, 693, 496, 0, 0, 0, 66, 2},  /* RVRCOND: RVRPERIOD */
-    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* RVRLIMIT: 3{DIGIT}3 */
-    {0, 695, 497, 0, 0, 0, 67, VREQ_WORDS},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
-    {696, 0, 498, 1758, 0, 0, 0, VREQ_WORDS},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {697, 0, 499, 1763, 0, 0, 0, VREQ_WORDS},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
-    {696, 0, 498, 1758, 0, 0, 0, VREQ_WORDS},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {612, 0, 500, 1493, 0, 0, 0, VREQ_WORDS},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
-    {0, 700, 501, 0, 0, 0, 68, 2},  /* RWYINFO: (RWYID RWYAVAIL) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* RWYLIST:  */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* SAT: timehhmm */
-    {0, 701, 502, 0, 0, 0, 69, 0},  /* SCNF: ACNF */
-    {0, 702, 503, 0, 0, 0, 70, 2},  /* SEC: SECID */
-    {710, 0, 504, 1765, 0, 0, 0, VREQ_WORDS},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {718, 0, 505, 1770, 0, 0, 0, VREQ_WORDS},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {0, 702, 503, 0, 0, 0, 70, 2},  /* SECCT: SECID */
-    {313, 0, 506, 1775, 0, 0, 0, VREQ_WORDS},  /* SECDEST: secidentification */
-    {313, 0, 506, 1775, 0, 0, 0, VREQ_WORDS},  /* SECID: secidentification */
-    {0, 719, 507, 0, 0, 0, 71, 2},  /* SECLIST: SEC */
-    {0, 720, 508, 0, 0, 0, 72, 2},  /* SECLISTCT: SECCT */
-    {0, 719, 507, 0, 0, 0, 71, 2},  /* SECRIP: SEC */
-    {313, 0, 506, 1775, 0, 0, 0, VREQ_WORDS},  /* SECSRC: secidentification */
-    {605, 0, 509, 1467, 0, 0, 0, VREQ_WORDS},  /* SECTOR: 1{ ALPHANUM }8 */
-    {721, 0, 510, 1778, 0, 0, 0, VREQ_WORDS},  /* SEL: 4{ ALPHA }5 */
-    {0, 26, 227, 0, 0, 0, 4, 0},  /* SENDER: FAC */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* SENDT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* SENDTO:  */
-    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* SEPFIX: 1{ALPHANUM}5 */
-    {294, 0, 315, 612, 0, 0, 0, VREQ_WORDS},  /* SEPNAME: 1{ALPHANUM}5 */
-    {722, 0, 511, 1784, 0, 0, 0, VREQ_WORDS},  /* SEPTYPE: 3{ALPHANUM}4 */
-    {108, 0, 433, 1458, 0, 0, 0, VREQ_WORDS},  /* SEPVALUE: 1{ALPHANUM}3 */
-    {68, 0, 406, 1254, 0, 0, 0, VREQ_WORDS},  /* SEQNUM: 3{DIGIT}3 */
-    {737, 0, 512, 1789, 0, 0, 0, VREQ_WORDS},  /* SEQPT: surequipment */
-    {0, 739, 513, 0, 0, 0, 73, VREQ_WORDS},  /* SEQUENCEDATA: (TXTIME NUM) */
-    {114, 0, 514, 0, 1, 65535, 0, VREQ_WORDS},  /* SEVERITY: 1{ LIM_CHAR} */
-    {741, 0, 515, 1824, 0, 0, 0, VREQ_WORDS},  /* SFL: flightlevel ! ('A'|'B') */
-    {0, 151, 273, 0, 0, 0, 15, 1},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
-    {743, 0, 516, 1831, 0, 0, 0, VREQ_WORDS},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* SOBD: date */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* SOBT: timehhmm */
-    {0, 746, 517, 0, 0, 0, 74, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
-    {747, 0, 518, 1844, 0, 0, 0, VREQ_WORDS},  /* SPEED: spd [ point ] */
-    {635, 0, 459, 1588, 0, 0, 0, VREQ_WORDS},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* SPFL: flightlevel */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* SPLA: 1{ LIM_CHAR }50 */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* SPLADDR:  */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* SPLC: 1{ LIM_CHAR }50 */
-    {292, 0, 326, 604, 0, 0, 0, VREQ_WORDS},  /* SPLDCAP: 1{ DIGIT }3 */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS},  /* SPLDCOL: 1{ LIM_CHAR }50 */
-    {748, 0, 519, 1856, 0, 0, 0, VREQ_WORDS},  /* SPLDCOV: ('T' | 'F') */
-    {152, 0, 418, 300, 0, 0, 0, VREQ_WORDS},  /* SPLDNB: 1{ DIGIT }2 */
-    {311, 0, 520, 1858, 0, 0, 0, VREQ_WORDS},  /* SPLE: timehhmm_elapsed */
-    {750, 0, 521, 1863, 0, 0, 0, VREQ_WORDS},  /* SPLJ: lifejackets */
-    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS},  /* SPLN: 1{ LIM_CHAR } */
-    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* SPLP: 1{DIGIT}3 */
-    {752, 0, 522, 1868, 0, 0, 0, VREQ_WORDS},  /* SPLR: emergradio */
-    {754, 0, 523, 1872, 0, 0, 0, VREQ_WORDS},  /* SPLS: survivaleqpt */
-    {762, 0, 524, 1877, 0, 0, 0, VREQ_WORDS},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
-    {764, 0, 525, 1895, 0, 0, 0, VREQ_WORDS},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
-    {0, 770, 526, 0, 0, 0, 0, VREQ_WORDS},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
-    {0, 773, 527, 0, 0, 0, 75, 2},  /* SSS: (SEPNAME SEPTYPE) */
-    {774, 0, 528, 1903, 0, 0, 0, VREQ_WORDS},  /* STAMP: 3{DIGIT}3 ! timehhmm */
-    {743, 0, 516, 1831, 0, 0, 0, VREQ_WORDS},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* STARTREG: day!timehhmm */
-    {327, 0, 336, 851, 0, 0, 0, VREQ_WORDS},  /* STARTTIME: day ! timehhmm */
-    {88, 0, 529, 1912, 0, 0, 0, VREQ_WORDS},  /* STATID: coorstatusident */
-    {775, 0, 530, 1916, 0, 0, 0, VREQ_WORDS},  /* STATREASON: coorstatusreason */
-    {0, 776, 531, 0, 0, 0, 76, 0},  /* STATTOBT: AOPRIO */
-    {0, 784, 532, 0, 0, 0, 0, VREQ_WORDS},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
-    {0, 791, 533, 0, 0, 0, 0, VREQ_WORDS},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
-    {621, 0, 534, 1924, 0, 0, 0, VREQ_WORDS},  /* STAYIDENT: stayidentifier */
-    {0, 793, 535, 0, 0, 0, 77, 2},  /* STAYINFO: (STAYIDENT REMARK) */
-    {794, 0, 536, 1930, 0, 0, 0, VREQ_WORDS},  /* STO: timehhmm ! seconds */
-    {795, 0, 537, 1938, 0, 0, 0, VREQ_WORDS},  /* STREASON: starreason */
-    {796, 0, 538, 1944, 0, 0, 0, VREQ_WORDS},  /* STRID: 1{DIGIT} */
-    {810, 0, 539, 1946, 0, 0, 0, VREQ_WORDS},  /* STS: flightplanstatus */
-    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS},  /* SUR: 1{LIM_CHAR}50 */
-    {820, 0, 540, 1988, 0, 0, 0, VREQ_WORDS},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
-    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS},  /* TALT: 1 {LIM_CHAR} 100 */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TAXITIME: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TCDI: timehhmm */
-    {822, 0, 541, 2002, 0, 0, 0, VREQ_WORDS},  /* TEMP: temperature */
-    {313, 0, 328, 769, 0, 0, 0, VREQ_WORDS},  /* TERMINAL: 1{ALPHANUM}2 */
-    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* TFCVOL: 1 {ALPHANUM} 15 */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* TFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 1},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
-    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {482, 0, 542, 1052, 0, 0, 0, VREQ_WORDS},  /* TFVID: 1{ALPHANUM}15 */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TIME: timehhmm */
-    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* TIMESTAMP: datetime ! seconds */
-    {553, 0, 417, 1366, 0, 0, 0, VREQ_WORDS},  /* TITLE: titleid */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TO: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOAT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOBT: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOFC: timehhmm */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TOM: timehhmm */
-    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* TOPOS: 1 {ALPHANUM} 15 */
-    {71, 0, 543, 114, 0, 0, 0, VREQ_WORDS},  /* TRACK: heading|"ZZZ" */
-    {827, 0, 544, 2006, 0, 0, 0, VREQ_WORDS},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS},  /* TRANSID:  */
-    {0, 833, 545, 0, 0, 0, 78, 3},  /* TRANSLIST: TRANSID */
-    {364, 0, 546, 890, 0, 0, 0, VREQ_WORDS},  /* TRFL: flightlevel | flighttendancy */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TSAT: timehhmm */
-    {311, 0, 547, 2010, 0, 0, 0, VREQ_WORDS},  /* TTG: timemmss_elapsed */
-    {311, 0, 547, 2010, 0, 0, 0, VREQ_WORDS},  /* TTL: timemmss_elapsed */
-    {311, 0, 520, 1858, 0, 0, 0, VREQ_WORDS},  /* TTLEET: timehhmm_elapsed */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TTOT: timehhmm */
-    {490, 0, 391, 1132, 0, 0, 0, VREQ_WORDS},  /* TURB: 1{ALPHA}8 */
-    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS},  /* TWYARR: 1{LIM_CHAR}10 */
-    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS},  /* TWYDEP: 1{LIM_CHAR}10 */
-    {14, 0, 221, 19, 0, 0, 0, VREQ_WORDS},  /* TXC: timehhmm */
-    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS},  /* TXT: 1{LIM_CHAR}80 */
-    {834, 0, 548, 2015, 0, 0, 0, VREQ_WORDS},  /* TXTIME: datetime seconds */
-    {835, 0, 549, 0, 1, 60, 0, VREQ_WORDS},  /* TYPZ: 1 {LIM_CHAR} 60 */
-    {838, 0, 550, 2041, 0, 0, 0, VREQ_WORDS},  /* UDPT: updatereason */
-    {0, 839, 551, 0, 0, 0, 79, 3},  /* UNIT: UNITID */
-    {554, 0, 552, 1377, 0, 0, 0, VREQ_WORDS},  /* UNITID: 2{ ALPHANUM}10 */
-    {327, 0, 335, 851, 0, 0, 0, VREQ_WORDS},  /* UNTIL: day!timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALFROM: date */
-    {841, 0, 553, 2044, 0, 0, 0, VREQ_WORDS},  /* VALFROMK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALFROMOLD: date */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* VALIDEND: datetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALIDITYDATE: date */
-    {153, 0, 275, 303, 0, 0, 0, VREQ_WORDS},  /* VALIDST: datetime */
-    {544, 0, 411, 1297, 0, 0, 0, VREQ_WORDS},  /* VALPERIOD: fulldatetime fulldatetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALUNTIL: date */
-    {841, 0, 553, 2044, 0, 0, 0, VREQ_WORDS},  /* VALUNTILK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS},  /* VALUNTILOLD: date */
-    {0, 843, 554, 0, 0, 0, 80, VREQ_WORDS},  /* VEC: (FL ETO RELDIST) */
-    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA1: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA2: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA3: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1052, 0, 0, 0, VREQ_WORDS},  /* VIA4: 1 {ALPHANUM} 15 */
-    {845, 0, 555, 2051, 0, 0, 0, VREQ_WORDS},  /* VIEW: ('V'|'VNX') */
-    {305, 0, 321, 734, 0, 0, 0, VREQ_WORDS},  /* VISI: 1{ALPHANUM}20 */
-    {846, 0, 556, 2055, 0, 0, 0, VREQ_WORDS},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
-    {846, 0, 556, 2055, 0, 0, 0, VREQ_WORDS},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
-    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* WDDIR: 1{DIGIT}3 */
-    {292, 0, 313, 604, 0, 0, 0, VREQ_WORDS},  /* WDSPD: 1{DIGIT}3 */
-    {847, 0, 557, 2063, 0, 0, 0, VREQ_WORDS},  /* WKTRC: waketurbcat */
-    {243, 0, 293, 392, 0, 0, 0, VREQ_WORDS},  /* XFL: flightlevel */
-    {0, 848, 558, 0, 0, 0, 81, 1},  /* XFLCHG: (FLMIN FLMAX) */
-    {0, 0, 559, 0, 0, 0, 0, VREQ_WORDS},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
-    {850, 0, 560, 2065, 0, 0, 0, VREQ_WORDS},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
-    {291, 0, 312, 579, 0, 0, 0, VREQ_WORDS},  /* XTI: datetime ! seconds */
-    {850, 0, 560, 2065, 0, 0, 0, VREQ_WORDS},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* AABD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* AABT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* AATOT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ACDI: timehhmm */
+    {0, 17, 222, 0, 0, 0, 1, VREQ_WORDS, 0},  /* ACNF: (AD RCNF) */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0},  /* ACT: FIELDID */
+    {0, 19, 224, 0, 0, 0, 3, 0, 0},  /* AD: ADID */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* ADA: date */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0},  /* ADARRZ: 1{LIM_CHAR}20 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* ADD: date */
+    {0, 26, 227, 0, 0, 0, 4, 0, 0},  /* ADDR: FAC */
+    {0, 28, 228, 0, 0, 0, 5, VREQ_WORDS, 0},  /* ADDRINFO: (NETWORKTYPE FAC) */
+    {30, 0, 229, 42, 0, 0, 0, VREQ_WORDS, 42},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {33, 0, 230, 47, 0, 0, 0, VREQ_WORDS, 47},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
+    {30, 0, 229, 42, 0, 0, 0, VREQ_WORDS, 42},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37},  /* ADES: (icaoaerodrome | 'ZZZZ') */
+    {34, 0, 231, 52, 0, 0, 0, VREQ_WORDS, 52},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
+    {0, 37, 232, 0, 0, 0, 0, VREQ_WORDS, 0},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
+    {23, 0, 233, 37, 0, 0, 0, VREQ_WORDS, 37},  /* ADID: icaoaerodrome | 'ZZZZ' */
+    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS, 0},  /* ADNAME: 1{LIM_CHAR}50 */
+    {41, 0, 235, 57, 0, 0, 0, VREQ_WORDS, 57},  /* ADR: 'STARTUP'| 'TAXI' */
+    {45, 0, 236, 68, 0, 0, 0, VREQ_WORDS, 68},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
+    {0, 49, 237, 0, 0, 0, 6, 0, 0},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
+    {52, 0, 238, 107, 0, 0, 0, VREQ_WORDS, 107},  /* AF: "ATN" | "FANS1A" */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* AFCT: timehhmm */
+    {0, 56, 239, 0, 0, 0, 7, VREQ_WORDS, 0},  /* AFILDATA: (PTID FL ETO) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* AFREGULLIST:  */
+    {62, 0, 240, 116, 0, 0, 0, VREQ_WORDS, 116},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
+    {67, 0, 241, 119, 0, 0, 0, VREQ_WORDS, 119},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
+    {71, 0, 242, 126, 0, 0, 0, VREQ_WORDS, 134},  /* AHEAD: (heading | "ZZZ") */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* AIBT: timehhmm */
+    {0, 74, 243, 0, 0, 0, 8, VREQ_WORDS, 0},  /* AIN: (ARCID NUM) */
+    {0, 78, 244, 0, 0, 0, 9, VREQ_WORDS, 0},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
+    {0, 81, 245, 0, 0, 0, 10, VREQ_WORDS, 0},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
+    {83, 0, 246, 140, 0, 0, 0, VREQ_WORDS, 140},  /* AIRSPDES: 3 { ALPHANUM }12 */
+    {0, 72, 247, 0, 0, 0, 11, 0, 0},  /* AITTT: ARCID */
+    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183},  /* ALDT: (timeyyyymmddhhmmss) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* ALTNZ:  */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* AMANTIME: timehhmm */
+    {88, 0, 249, 198, 0, 0, 0, VREQ_WORDS, 198},  /* AOARCID: 3{ALPHA}3 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* AOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* AOBT: timehhmm */
+    {88, 0, 249, 198, 0, 0, 0, VREQ_WORDS, 198},  /* AOOPR: 3{ALPHA}3 */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202},  /* AOPRIO: 'YES' | 'NO' */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207},  /* APPLIPT: point */
+    {95, 0, 252, 213, 0, 0, 0, VREQ_WORDS, 213},  /* APPNAME: 'ADS' | 'ATC' */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* APPTOT: timehhmm */
+    {96, 0, 253, 218, 0, 0, 0, VREQ_WORDS, 218},  /* APPTYP: 1{ALPHANUM}1 */
+    {98, 0, 254, 220, 0, 0, 0, VREQ_WORDS, 220},  /* APPVERSION: 2{ '00' | '01'}2 */
+    {101, 0, 255, 225, 0, 0, 0, VREQ_WORDS, 225},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
+    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234},  /* ARCID: aircraftid */
+    {103, 0, 257, 242, 0, 0, 0, VREQ_WORDS, 242},  /* ARCIDAO: 1{ALPHANUM}11 */
+    {104, 0, 258, 254, 0, 0, 0, VREQ_WORDS, 254},  /* ARCIDATC: 8{DIGIT}8 */
+    {107, 0, 259, 263, 0, 0, 0, VREQ_WORDS, 263},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
+    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234},  /* ARCIDOLD: aircraftid */
+    {110, 0, 260, 271, 0, 0, 0, VREQ_WORDS, 271},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ARDI: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ARDT: timehhmm */
+    {115, 0, 261, 276, 0, 0, 0, VREQ_WORDS, 276},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
+    {119, 0, 262, 286, 0, 0, 0, VREQ_WORDS, 286},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {2, 0, 263, 292, 0, 0, 0, VREQ_WORDS, 292},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
+    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183},  /* ASAT: (timeyyyymmddhhmmss) */
+    {0, 122, 264, 0, 0, 0, 12, VREQ_WORDS, 0},  /* ASP: (AIRSPDES ETI XTI) */
+    {128, 0, 265, 295, 0, 0, 0, VREQ_WORDS, 295},  /* ASPEED: (spd | machnumber | "ZZZ") */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* ASPLIST:  */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ASRT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ATA: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ATD: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ATFMDELAY: timehhmm */
+    {0, 129, 266, 0, 0, 0, 13, 0, 0},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
+    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303},  /* ATIS: 1{ALPHA}1 */
+    {0, 135, 268, 0, 0, 0, 14, 0, 0},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ATOT: timehhmm */
+    {136, 0, 269, 305, 0, 0, 0, VREQ_WORDS, 305},  /* ATSRT: atsroute point point */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ATTOT: timehhmm */
+    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325},  /* AUTFL1: fl3 */
+    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325},  /* AUTFL2: fl3 */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* AUTOMSG:  */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202},  /* AVAIL: 'YES'|'NO' */
+    {147, 0, 272, 330, 0, 0, 0, VREQ_WORDS, 330},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* BEGIN:  */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0},  /* BKCHG: (FLIMP FLMIN FLMAX) */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333},  /* BKROW: 1{DIGIT}2 */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* BKT: datetime */
+    {0, 156, 276, 0, 0, 0, 16, 0, 0},  /* BKTCHG: (DELTA1 DELTA2) */
+    {157, 0, 277, 370, 0, 0, 0, VREQ_WORDS, 376},  /* BRNG: refbearing */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* CASSADDR:  */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* CDA: date */
+    {203, 0, 278, 380, 0, 0, 0, VREQ_WORDS, 380},  /* CEQPT: aidequipment */
+    {0, 54, 279, 0, 0, 0, 17, 1, 0},  /* CFL: FL */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
+    {212, 0, 280, 385, 0, 0, 0, VREQ_WORDS, 385},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
+    {0, 213, 281, 0, 0, 0, 18, 1, 0},  /* CMLTSP: HEXADDR */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* COBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* COBT: timehhmm */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202},  /* CODETR: 'YES'|'NO' */
+    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS, 0},  /* COM: 1 {LIM_CHAR} 50 */
+    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* COMMENT: 1 { LIM_CHAR } */
+    {218, 0, 285, 0, 1, 30, 0, VREQ_WORDS, 0},  /* CONDID: 1 {LIM_CHAR} 30 */
+    {219, 0, 286, 408, 0, 0, 0, VREQ_WORDS, 408},  /* CONDITION: 2 {ALPHA} 20 */
+    {220, 0, 287, 429, 0, 0, 0, VREQ_WORDS, 429},  /* CONFID: 1{DIGIT}5 */
+    {0, 221, 288, 0, 0, 0, 19, 0, 0},  /* CONFL: EOPOS */
+    {0, 226, 289, 0, 0, 0, 0, VREQ_WORDS, 0},  /* COORDATA: (PTID (TO | STO) TFL) */
+    {236, 0, 290, 435, 0, 0, 0, VREQ_WORDS, 435},  /* COORPT: coordpoints */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207},  /* COP: point */
+    {0, 238, 291, 0, 0, 0, 20, 0, 0},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
+    {45, 0, 292, 68, 0, 0, 0, VREQ_WORDS, 68},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* CRFL1: flightlevel */
+    {245, 0, 294, 446, 0, 0, 0, VREQ_WORDS, 446},  /* CRFL2: (flightlevel | "PLUS") */
+    {127, 0, 295, 455, 0, 0, 0, VREQ_WORDS, 455},  /* CRMACH: machnumber */
+    {0, 251, 296, 0, 0, 0, 0, VREQ_WORDS, 0},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460},  /* CRSPD: 1{DIGIT}4 */
+    {125, 0, 298, 465, 0, 0, 0, VREQ_WORDS, 465},  /* CRSPEED: spd */
+    {0, 253, 299, 0, 0, 0, 21, 2, 0},  /* CSTAT: STATID */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* CTA: timehhmm */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471},  /* CTDEST: centreidentification */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* CTO: timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* CTOD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* CTOT: timehhmm */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471},  /* CTRIPE: centreidentification */
+    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476},  /* CTROW: 1{DIGIT}1 */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471},  /* CTSRC: centreidentification */
+    {258, 0, 302, 478, 0, 0, 0, VREQ_WORDS, 478},  /* CTXTCT: 'OPE' | 'TST' */
+    {264, 0, 303, 484, 0, 0, 0, VREQ_WORDS, 484},  /* CTXTFDPS: contextfdpsid */
+    {268, 0, 304, 500, 0, 0, 0, VREQ_WORDS, 500},  /* CTXTPOS: contextphidiasid */
+    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325},  /* CURFL: fl3 */
+    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS, 0},  /* CURPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* CURPOST: datetime */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* CURPTT: datetime */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333},  /* CURPTX: 1{DIGIT}2 */
+    {38, 0, 306, 511, 0, 0, 0, VREQ_WORDS, 511},  /* DAT: datalink */
+    {279, 0, 307, 562, 0, 0, 0, VREQ_WORDS, 562},  /* DAYS: numdays */
+    {282, 0, 308, 570, 0, 0, 0, VREQ_WORDS, 570},  /* DAYSK: (numdays | numdayswldcrd) */
+    {279, 0, 307, 562, 0, 0, 0, VREQ_WORDS, 562},  /* DAYSOLD: numdays */
+    {21, 0, 309, 578, 0, 0, 0, VREQ_WORDS, 578},  /* DCATCID: icaoaerodrome */
+    {287, 0, 310, 583, 0, 0, 0, VREQ_WORDS, 583},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {287, 0, 310, 583, 0, 0, 0, VREQ_WORDS, 583},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {290, 0, 311, 616, 0, 0, 0, VREQ_WORDS, 616},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652},  /* DCDT: datetime ! seconds */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665},  /* DCID: 1{DIGIT}3 */
+    {293, 0, 314, 669, 0, 0, 0, VREQ_WORDS, 669},  /* DCMTYP: 1{ALPHA}3 */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673},  /* DCREF: 1{ALPHANUM}5 */
+    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS, 0},  /* DCRMK: 1{LIM_CHAR}80 */
+    {300, 0, 317, 679, 0, 0, 0, VREQ_WORDS, 679},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
+    {303, 0, 318, 749, 0, 0, 0, VREQ_WORDS, 749},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
+    {304, 0, 319, 781, 0, 0, 0, VREQ_WORDS, 781},  /* DCT: point point */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* DEACT: timehhmm */
+    {11, 0, 320, 793, 0, 0, 0, VREQ_WORDS, 793},  /* DEICE: '0'| '1'| '2' */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* DELAY: timehhmm */
+    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795},  /* DELCODE: 1{ALPHANUM}20 */
+    {86, 0, 322, 816, 0, 0, 0, VREQ_WORDS, 816},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {86, 0, 322, 816, 0, 0, 0, VREQ_WORDS, 816},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460},  /* DELTSP1: 1{DIGIT}4 */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460},  /* DELTSP2: 1{DIGIT}4 */
+    {119, 0, 262, 286, 0, 0, 0, VREQ_WORDS, 286},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* DEPSTATUS: 1 {LIM_CHAR} */
+    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS, 0},  /* DEPZ: (ADNAME | PTID) */
+    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* DESC: 1 {LIM_CHAR} */
+    {0, 310, 325, 0, 0, 0, 22, VREQ_WORDS, 0},  /* DESTID: (CTDEST SECRIP) */
+    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS, 0},  /* DESTZ: (ADNAME | PTID) */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652},  /* DFDPSID: datetime ! seconds */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665},  /* DISTNC: 1{ DIGIT }3 */
+    {312, 0, 327, 819, 0, 0, 0, VREQ_WORDS, 819},  /* DLE: point timehhmm_elapsed */
+    {313, 0, 328, 830, 0, 0, 0, VREQ_WORDS, 830},  /* DOUBID: 1{ALPHANUM}2 */
+    {319, 0, 329, 833, 0, 0, 0, VREQ_WORDS, 833},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* ECURPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* EDA: date */
+    {321, 0, 330, 853, 0, 0, 0, VREQ_WORDS, 877},  /* EDTO: datetime|"WT" */
+    {322, 0, 331, 889, 0, 0, 0, VREQ_WORDS, 889},  /* EETFIR: firindicator timehhmm_elapsed */
+    {0, 324, 332, 0, 0, 0, 23, VREQ_WORDS, 0},  /* EETLAT: (LATTD TIME) */
+    {0, 325, 333, 0, 0, 0, 24, VREQ_WORDS, 0},  /* EETLONG: (LONGTD TIME) */
+    {312, 0, 327, 819, 0, 0, 0, VREQ_WORDS, 819},  /* EETPT: point timehhmm_elapsed */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* EFL: flightlevel */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* ELASTPTT: datetime */
+    {326, 0, 334, 899, 0, 0, 0, VREQ_WORDS, 924},  /* ELDT: date ! timehhmm ! seconds */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* END:  */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* ENDHLDT: datetime */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947},  /* ENDREG: day!timehhmm */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947},  /* ENDTIME: day ! timehhmm */
+    {341, 0, 337, 954, 0, 0, 0, VREQ_WORDS, 954},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
+    {0, 343, 338, 0, 0, 0, 0, VREQ_WORDS, 0},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* ENTRYT: datetime */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* ENXTPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* EOBD: date */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* EOBDK: date */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* EOBDOLD: date */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* EOBDT: datetime */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* EOBT: timehhmm */
+    {345, 0, 339, 957, 0, 0, 0, VREQ_WORDS, 962},  /* EOBTK: (timehhmm | timewldcrd) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* EOBTOLD: timehhmm */
+    {346, 0, 340, 967, 0, 0, 0, VREQ_WORDS, 967},  /* EOID: eoidentification */
+    {0, 347, 341, 0, 0, 0, 25, 0, 0},  /* EOLIST: EOID */
+    {0, 348, 342, 0, 0, 0, 26, 1, 0},  /* EOPOS: POSID */
+    {346, 0, 340, 967, 0, 0, 0, VREQ_WORDS, 967},  /* EOSRC: eoidentification */
+    {0, 351, 343, 0, 0, 0, 0, VREQ_WORDS, 0},  /* EQCST: (EQPT | SUREQPT) */
+    {358, 0, 344, 974, 0, 0, 0, VREQ_WORDS, 974},  /* EQPT: eqptcode ! '/' ! eqptstatus */
+    {359, 0, 345, 984, 0, 0, 0, VREQ_WORDS, 984},  /* ERRFIELD: fieldid */
+    {361, 0, 346, 986, 0, 0, 0, VREQ_WORDS, 986},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* ESPFL: flightlevel */
+    {0, 362, 347, 0, 0, 0, 7, VREQ_WORDS, 0},  /* ESTDATA: (PTID ETO FL) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ETA: timehhmm */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652},  /* ETI: datetime ! seconds */
+    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183},  /* ETIME: (timeyyyymmddhhmmss) */
+    {326, 0, 334, 899, 0, 0, 0, VREQ_WORDS, 924},  /* ETO: date ! timehhmm ! seconds */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* ETOD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* ETOT: timehhmm */
+    {364, 0, 348, 988, 0, 0, 0, VREQ_WORDS, 988},  /* ETRFL: flightlevel|flighttendancy */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0},  /* ETYPE: 1{LIM_CHAR}10 */
+    {367, 0, 350, 995, 0, 0, 0, VREQ_WORDS, 995},  /* EUR: eurflightplanstatus */
+    {393, 0, 351, 1005, 0, 0, 0, VREQ_WORDS, 1005},  /* EVENT: eventtype | sendingreason */
+    {398, 0, 352, 1051, 0, 0, 0, VREQ_WORDS, 1051},  /* EVENTCLASS: atfmreasonclass */
+    {0, 404, 353, 0, 0, 0, 27, VREQ_WORDS, 0},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* EXTADDR:  */
+    {218, 0, 354, 0, 1, 30, 0, VREQ_WORDS, 0},  /* FAC: 1{ LIM_CHAR }30 */
+    {0, 407, 355, 0, 0, 0, 28, 0, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* FIELDID:  */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0},  /* FILRTE: {LIM_CHAR} */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947},  /* FILTIM: day ! timehhmm */
+    {417, 0, 357, 1059, 0, 0, 0, VREQ_WORDS, 1059},  /* FIR: 7{ ALPHA }7 */
+    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067},  /* FIRSTPID: pointcautra */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202},  /* FIXTIME: 'YES' | 'NO' */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* FL: flightlevel */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* FLB: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 1, 0},  /* FLBAND: (FL FL) */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* FLBK: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 1, 0},  /* FLBLOCK: (FL FL) */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* FLIMP: flightlevel */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* FLMAX: flightlevel */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* FLMIN: flightlevel */
+    {0, 422, 360, 0, 0, 0, 29, VREQ_WORDS, 0},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
+    {0, 423, 361, 0, 0, 0, 30, 1, 0},  /* FLOWLST: FLOW */
+    {424, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073},  /* FLOWRATE: 3{LIM_CHAR}7 */
+    {429, 0, 363, 1081, 0, 0, 0, VREQ_WORDS, 1081},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
+    {430, 0, 364, 1085, 0, 0, 0, VREQ_WORDS, 1085},  /* FLTRUL: flightrule */
+    {431, 0, 365, 1087, 0, 0, 0, VREQ_WORDS, 1087},  /* FLTSRC: 'F' | 'M' | 'A' */
+    {440, 0, 366, 1089, 0, 0, 0, VREQ_WORDS, 1089},  /* FLTSTATE: atfmflightstate */
+    {441, 0, 367, 1095, 0, 0, 0, VREQ_WORDS, 1095},  /* FLTTYP: flighttype */
+    {21, 0, 368, 1097, 0, 0, 0, VREQ_WORDS, 1097},  /* FMP: 4{ ALPHA }4 */
+    {0, 444, 369, 0, 0, 0, 31, VREQ_WORDS, 0},  /* FMPLIST: (FMP REGLIST) */
+    {291, 0, 370, 627, 0, 0, 0, VREQ_WORDS, 652},  /* FPBASEID: datetime!seconds */
+    {449, 0, 371, 1102, 0, 0, 0, VREQ_WORDS, 1102},  /* FPCTST: fpcentrestate */
+    {0, 454, 372, 0, 0, 0, 32, VREQ_WORDS, 0},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
+    {0, 455, 373, 0, 0, 0, 33, 1, 0},  /* FPKWL: FPIDENT */
+    {456, 0, 374, 1121, 0, 0, 0, VREQ_WORDS, 1121},  /* FPLCAT: "T" | "E" | "S" | "I" */
+    {0, 457, 375, 0, 0, 0, 34, 1, 0},  /* FPLIST: FPSUM */
+    {0, 463, 376, 0, 0, 0, 35, 0, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
+    {0, 464, 377, 0, 0, 0, 36, 1, 0},  /* FPLLIST: FPLLGR */
+    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476},  /* FPLNB: 1{DIGIT}1 */
+    {465, 0, 378, 1123, 0, 0, 0, VREQ_WORDS, 1123},  /* FPLSTAT: "T" | "C" */
+    {466, 0, 379, 0, 1, 8, 0, VREQ_WORDS, 0},  /* FPRMK: 1{LIM_CHAR}8 */
+    {476, 0, 380, 1125, 0, 0, 0, VREQ_WORDS, 1125},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
+    {0, 479, 381, 0, 0, 0, 37, VREQ_WORDS, 0},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
+    {0, 455, 373, 0, 0, 0, 33, 1, 0},  /* FPUNKL: FPIDENT */
+    {0, 480, 382, 0, 0, 0, 38, 3, 0},  /* FREETXT: TXT */
+    {481, 0, 383, 1143, 0, 0, 0, VREQ_WORDS, 1143},  /* FREQ: rtf */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947},  /* FROM: day!timehhmm */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* FROMPOS: 1 {ALPHANUM} 15 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* FSTDAY: date */
+    {483, 0, 385, 1166, 0, 0, 0, VREQ_WORDS, 1166},  /* FTXID: 1{ALPHANUM}14 */
+    {484, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181},  /* FTXNAME: 1{ALPHANUM}4 */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333},  /* FTXNUM: 1{DIGIT}2 */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0},  /* FURTHRTE: {LIM_CHAR} */
+    {0, 486, 387, 0, 0, 0, 39, 1, 0},  /* GEO: (GEOID LATTD LONGTD) */
+    {488, 0, 388, 1186, 0, 0, 0, VREQ_WORDS, 1186},  /* GEOID: geoname */
+    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192},  /* GMEPT: 1{ALPHANUM}30 */
+    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192},  /* GMSPT: 1{ALPHANUM}30 */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460},  /* GRSPD: 1{DIGIT}4 */
+    {45, 0, 292, 68, 0, 0, 0, VREQ_WORDS, 68},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333},  /* HLDBKRW: 1{DIGIT}2 */
+    {484, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181},  /* HOV: 1{ALPHANUM}4 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* HOVTM: timehhmm */
+    {346, 0, 390, 1223, 0, 0, 0, VREQ_WORDS, 1223},  /* ICEZ: 1{ALPHANUM}6 */
+    {490, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230},  /* ICING: 1{ALPHA}8 */
+    {504, 0, 392, 1239, 0, 0, 0, VREQ_WORDS, 1239},  /* IFP: ifpvalue */
+    {0, 505, 393, 0, 0, 0, 40, 1, 0},  /* IFPDLIST: IFPDLONG */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* IFPDLONG:  */
+    {0, 506, 394, 0, 0, 0, 41, 1, 0},  /* IFPDSLIST: IFPDSUM */
+    {0, 508, 395, 0, 0, 0, 42, VREQ_WORDS, 0},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
+    {510, 0, 396, 1294, 0, 0, 0, VREQ_WORDS, 1294},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
+    {511, 0, 397, 1305, 0, 0, 0, VREQ_WORDS, 1305},  /* IFPSMOD: fieldid modifind */
+    {359, 0, 398, 1309, 0, 0, 0, VREQ_WORDS, 1309},  /* IFPURESP: ifpuid */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* IGNORE:  */
+    {516, 0, 399, 1311, 0, 0, 0, VREQ_WORDS, 1311},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
+    {517, 0, 400, 1320, 0, 0, 0, VREQ_WORDS, 1320},  /* INDSTIP: 'STIP' */
+    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476},  /* INITID: 1{DIGIT}1 */
+    {518, 0, 401, 1325, 0, 0, 0, VREQ_WORDS, 1325},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* IOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* IOBT: timehhmm */
+    {523, 0, 402, 1332, 0, 0, 0, VREQ_WORDS, 1332},  /* IRULES: rulechg flighttypechg ifpsprocess */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* LACDR:  */
+    {0, 271, 403, 0, 0, 0, 43, 1, 0},  /* LALG: (LATTD LONGTD) */
+    {0, 524, 404, 0, 0, 0, 44, 1, 0},  /* LALGLIST: LALG */
+    {525, 0, 405, 1350, 0, 0, 0, VREQ_WORDS, 1350},  /* LANG: '?' */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352},  /* LASTNUM: 3{DIGIT}3 */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* LASTRADT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* LATSA:  */
+    {527, 0, 407, 1356, 0, 0, 0, VREQ_WORDS, 1369},  /* LATTD: latitudelong ! latitudeside */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* LCATSRTE:  */
+    {0, 536, 408, 0, 0, 0, 0, VREQ_WORDS, 0},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
+    {96, 0, 253, 218, 0, 0, 0, VREQ_WORDS, 218},  /* LIGHTS: 1{ALPHANUM}1 */
+    {540, 0, 409, 1377, 0, 0, 0, VREQ_WORDS, 1392},  /* LONGTD: longitudelong ! longitudeside */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* LRAR:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* LRCA:  */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* LSTDAY: date */
+    {542, 0, 410, 1401, 0, 0, 0, VREQ_WORDS, 1401},  /* MACH: machnumber [ point ] */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202},  /* MAINT: 'YES'|'NO' */
+    {544, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468},  /* MESVALPERIOD: fulldatetime fulldatetime */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207},  /* MFX: point */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* MINLINEUP: timehhmm */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0},  /* MOD: FIELDID */
+    {545, 0, 412, 1494, 0, 0, 0, VREQ_WORDS, 1494},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* MODEC: flightlevel */
+    {548, 0, 413, 1500, 0, 0, 0, VREQ_WORDS, 1500},  /* MODELTYP: atfmmodeltype */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0},  /* MODH: FIELDID */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665},  /* MODIFNB: 1{ DIGIT }3 */
+    {0, 0, 414, 0, 0, 0, 0, VREQ_WORDS, 0},  /* MSGBODY: 1{CHARACTER} */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652},  /* MSGCT: datetime ! seconds */
+    {0, 552, 415, 0, 0, 0, 45, 2, 0},  /* MSGREF: (SENDER RECVR SEQNUM) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* MSGSUM:  */
+    {0, 0, 416, 0, 0, 0, 0, VREQ_WORDS, 0},  /* MSGTXT: icaomsg */
+    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507},  /* MSGTYP: titleid */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0},  /* MVT: FIELDID */
+    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303},  /* NAT: 1{ALPHA}1 */
+    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS, 0},  /* NAV: 1 {LIM_CHAR} 50 */
+    {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333},  /* NBARC: 1{ DIGIT }2 */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665},  /* NBRFPD: 1{ DIGIT }3 */
+    {554, 0, 419, 1518, 0, 0, 0, VREQ_WORDS, 1518},  /* NETWORKTYPE: 2{ALPHANUM}10 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* NEWCTOT: timehhmm */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947},  /* NEWENDTIME: day ! timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* NEWEOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* NEWEOBT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* NEWPTOT: timehhmm */
+    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS, 0},  /* NEWRTE: { LIM_CHAR } */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947},  /* NEWSTARTTIME: day ! timehhmm */
+    {545, 0, 421, 1494, 0, 0, 0, VREQ_WORDS, 1494},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
+    {556, 0, 422, 1529, 0, 0, 0, VREQ_WORDS, 1529},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352},  /* NUM: 3{DIGIT}3 */
+    {21, 0, 309, 578, 0, 0, 0, VREQ_WORDS, 578},  /* NXTFIR: icaoaerodrome */
+    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS, 0},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* NXTPOST: datetime */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* OCLFL: flightlevel */
+    {0, 0, 423, 0, 0, 0, 0, VREQ_WORDS, 0},  /* OLDMSG: { CHARACTER } */
+    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* OPR: 1 { LIM_CHAR } */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* OPRFL: flightlevel */
+    {0, 557, 424, 0, 0, 0, 46, 2, 0},  /* OPRMK: RMKTXT */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
+    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507},  /* ORGMSG: titleid */
+    {218, 0, 425, 0, 1, 30, 0, VREQ_WORDS, 0},  /* ORGN: 1{LIM_CHAR}30 */
+    {558, 0, 426, 1537, 0, 0, 0, VREQ_WORDS, 1537},  /* ORGNID: originatorid */
+    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS, 0},  /* ORGRTE: { LIM_CHAR } */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202},  /* ORIENTED: 'YES'|'NO' */
+    {0, 559, 427, 0, 0, 0, 0, VREQ_WORDS, 0},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* ORIGINDT: datetime */
+    {0, 561, 428, 0, 0, 0, 47, 1, 0},  /* PART: (NUM LASTNUM) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* PASSIVE: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* PBG: timehhmm */
+    {587, 0, 429, 1548, 0, 0, 0, VREQ_WORDS, 1548},  /* PBN: pbncode */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* PBR: timehhmm */
+    {424, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073},  /* PENRATE: 3{LIM_CHAR}7 */
+    {590, 0, 430, 1589, 0, 0, 0, VREQ_WORDS, 1589},  /* PER: performancecategory */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* PFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
+    {593, 0, 431, 1591, 0, 0, 0, VREQ_WORDS, 1591},  /* PFLT: flightlevel!('NA'|NIL) */
+    {0, 598, 432, 0, 0, 0, 48, 3, 0},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460},  /* PISTID: 1{DIGIT}4 */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599},  /* PKA: 1{ALPHANUM}3 */
+    {0, 599, 434, 0, 0, 0, 49, 1, 0},  /* PKARR: PKATT */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202},  /* PKATT: 'YES' | 'NO' */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599},  /* PKC: 1{ALPHANUM}3 */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599},  /* PKDEP: 1{ALPHANUM}3 */
+    {0, 604, 435, 0, 0, 0, 0, VREQ_WORDS, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
+    {124, 0, 436, 1603, 0, 0, 0, VREQ_WORDS, 1603},  /* PLNID: 4{DIGIT}4 */
+    {124, 0, 436, 1603, 0, 0, 0, VREQ_WORDS, 1603},  /* PLNOLD: 4{DIGIT}4 */
+    {605, 0, 437, 1608, 0, 0, 0, VREQ_WORDS, 1608},  /* PNTSECTOR: 1{ALPHANUM}8 */
+    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067},  /* POINTID: pointcautra */
+    {346, 0, 438, 1617, 0, 0, 0, VREQ_WORDS, 1617},  /* POSID: positionidentification */
+    {0, 600, 439, 0, 0, 0, 0, VREQ_WORDS, 0},  /* POSITION: (ADID | PTID) */
+    {611, 0, 440, 1624, 0, 0, 0, VREQ_WORDS, 1624},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
+    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS, 0},  /* POSTPROCTXT: adexpmsg */
+    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS, 0},  /* PREPROCTXT: adexpmsg */
+    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234},  /* PREVARCID: aircraftid */
+    {545, 0, 442, 1494, 0, 0, 0, VREQ_WORDS, 1494},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
+    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192},  /* PROCEDURE: 1{ALPHANUM}30 */
+    {0, 225, 443, 0, 0, 0, 50, 2, 0},  /* PROPFL: TFL */
+    {612, 0, 444, 1634, 0, 0, 0, VREQ_WORDS, 1634},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {612, 0, 444, 1634, 0, 0, 0, VREQ_WORDS, 1634},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {0, 53, 445, 0, 0, 0, 51, 1, 0},  /* PT: PTID */
+    {0, 614, 446, 0, 0, 0, 52, VREQ_WORDS, 0},  /* PTC: (PTCID EDTO) */
+    {615, 0, 447, 1638, 0, 0, 0, VREQ_WORDS, 1638},  /* PTCID: pointcautra|geoname */
+    {0, 616, 448, 0, 0, 0, 0, VREQ_WORDS, 0},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {206, 0, 449, 1644, 0, 0, 0, VREQ_WORDS, 1644},  /* PTFLTRUL: 'VFR' | 'IFR' */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207},  /* PTID: point */
+    {127, 0, 295, 455, 0, 0, 0, VREQ_WORDS, 455},  /* PTMACH: machnumber */
+    {209, 0, 450, 1648, 0, 0, 0, VREQ_WORDS, 1648},  /* PTMILRUL: 'OAT' | 'GAT' */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333},  /* PTNB: 1{DIGIT}2 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* PTOT: timehhmm */
+    {0, 617, 451, 0, 0, 0, 53, 1, 0},  /* PTPRO: POINTID */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* PTRFL: flightlevel */
+    {618, 0, 452, 1652, 0, 0, 0, VREQ_WORDS, 1652},  /* PTRTE: 2{LIM_CHAR} */
+    {619, 0, 453, 1655, 0, 0, 0, VREQ_WORDS, 1655},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
+    {125, 0, 298, 465, 0, 0, 0, VREQ_WORDS, 465},  /* PTSPEED: spd */
+    {622, 0, 454, 1707, 0, 0, 0, VREQ_WORDS, 1719},  /* PTSTAY: stayidentifier timehhmm */
+    {624, 0, 455, 1730, 0, 0, 0, VREQ_WORDS, 1730},  /* QFU: qfuid */
+    {624, 0, 455, 1730, 0, 0, 0, VREQ_WORDS, 1730},  /* QFUL: qfuid */
+    {0, 625, 456, 0, 0, 0, 54, 2, 0},  /* QFULIST: QFUL */
+    {558, 0, 426, 1537, 0, 0, 0, VREQ_WORDS, 1537},  /* QRORGN: originatorid */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202},  /* QUEBEC: 'YES'|'NO' */
+    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795},  /* RADIOID: 1{ALPHANUM}20 */
+    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0},  /* RALT: 1 {LIM_CHAR} 100 */
+    {630, 0, 458, 1734, 0, 0, 0, VREQ_WORDS, 1734},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
+    {635, 0, 459, 1740, 0, 0, 0, VREQ_WORDS, 1740},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {0, 636, 460, 0, 0, 0, 55, 2, 0},  /* RATEPDLST: RATEPERIOD */
+    {0, 641, 461, 0, 0, 0, 56, VREQ_WORDS, 0},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
+    {642, 0, 462, 1747, 0, 0, 0, VREQ_WORDS, 1747},  /* RCNF: 1{ALPHA}5 */
+    {645, 0, 463, 1753, 0, 0, 0, VREQ_WORDS, 1753},  /* RDYSTATE: readyforimpr ! atfmrdystate */
+    {646, 0, 464, 1756, 0, 0, 0, VREQ_WORDS, 1756},  /* REASON: 4{ALPHA}12 */
+    {0, 26, 227, 0, 0, 0, 4, 0, 0},  /* RECVR: FAC */
+    {0, 653, 465, 0, 0, 0, 0, VREQ_WORDS, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
+    {655, 0, 466, 1769, 0, 0, 0, VREQ_WORDS, 1769},  /* REF1ID: 'REF'!2{DIGIT}2 */
+    {657, 0, 467, 1775, 0, 0, 0, VREQ_WORDS, 1775},  /* REFATSRTE: atsroute point [country] point [country] */
+    {0, 551, 468, 0, 0, 0, 57, 2, 0},  /* REFDATA: SEQNUM */
+    {658, 0, 469, 1801, 0, 0, 0, VREQ_WORDS, 1801},  /* REFID: refname | 'REF'!2{DIGIT}2 */
+    {659, 0, 470, 0, 1, 15, 0, VREQ_WORDS, 0},  /* REFLOC: 1{LIM_CHAR}15 */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0},  /* REG: 1{ LIM_CHAR }50 */
+    {665, 0, 472, 1807, 0, 0, 0, VREQ_WORDS, 1807},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* REGCOND:  */
+    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* REGDESC: 1{LIM_CHAR} */
+    {305, 0, 474, 1813, 0, 0, 0, VREQ_WORDS, 1813},  /* REGID: regulid */
+    {0, 666, 475, 0, 0, 0, 58, 2, 0},  /* REGLIST: REGULATION */
+    {659, 0, 476, 0, 1, 15, 0, VREQ_WORDS, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
+    {667, 0, 477, 1834, 0, 0, 0, VREQ_WORDS, 1834},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
+    {646, 0, 478, 1756, 0, 0, 0, VREQ_WORDS, 1756},  /* REGREASON: 4 {ALPHA} 12 */
+    {305, 0, 474, 1813, 0, 0, 0, VREQ_WORDS, 1813},  /* REGUL: regulid */
+    {0, 670, 479, 0, 0, 0, 59, VREQ_WORDS, 0},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673},  /* REGULID1: 1{ALPHANUM}5 */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673},  /* REGULID2: 1{ALPHANUM}5 */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* REGULT: datetime */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* REJCTOT: timehhmm */
+    {2, 0, 480, 292, 0, 0, 0, VREQ_WORDS, 292},  /* RELDIST: 2{DIGIT}2 */
+    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303},  /* RELEASE: 1{ALPHA}1 */
+    {2, 0, 480, 292, 0, 0, 0, VREQ_WORDS, 292},  /* REMAINTIME: 2{DIGIT}2 */
+    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* REMARK: 1{LIM_CHAR} */
+    {0, 672, 481, 0, 0, 0, 60, VREQ_WORDS, 0},  /* RENAME: (RENID PTID) */
+    {674, 0, 482, 1841, 0, 0, 0, VREQ_WORDS, 1841},  /* RENID: renameid */
+    {220, 0, 287, 429, 0, 0, 0, VREQ_WORDS, 429},  /* REQID: 1{DIGIT}5 */
+    {676, 0, 483, 1847, 0, 0, 0, VREQ_WORDS, 1847},  /* REQTYP: ('STPV' | 'STIP') */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* RESPBY: timehhmm */
+    {677, 0, 484, 1853, 0, 0, 0, VREQ_WORDS, 1853},  /* RESPUNIT: 3{ALPHA}12 */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0},  /* RET: FIELDID */
+    {678, 0, 485, 1866, 0, 0, 0, VREQ_WORDS, 1866},  /* RFL: flightlevel [point] */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
+    {680, 0, 486, 1878, 0, 0, 0, VREQ_WORDS, 1878},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* RFPDLIST:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* RFPDLONG:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* RFPDSLIST:  */
+    {0, 684, 487, 0, 0, 0, 61, VREQ_WORDS, 0},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202},  /* RHP: 'YES' | 'NO' */
+    {685, 0, 488, 1882, 0, 0, 0, VREQ_WORDS, 1882},  /* RIF: 4{LIM_CHAR} */
+    {0, 686, 489, 0, 0, 0, 62, 0, 0},  /* RIPEL: DESTID */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471},  /* RIPSRC: centreidentification */
+    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* RMK: 1{ LIM_CHAR } */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0},  /* ROUTE: {LIM_CHAR} */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {305, 0, 492, 1887, 0, 0, 0, VREQ_WORDS, 1887},  /* RRTEREF: rrteid */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {690, 0, 493, 1908, 0, 0, 0, VREQ_WORDS, 1908},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
+    {0, 691, 494, 0, 0, 0, 64, 1, 0},  /* RTE: PTC */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* RTEPTS:  */
+    {0, 692, 495, 0, 0, 0, 65, 1, 0},  /* RTETR: PTPRO */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665},  /* RVR: 1{ DIGIT }3 */
+    {0, 693, 496, 0, 0, 0, 66, 2, 0},  /* RVRCOND: RVRPERIOD */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352},  /* RVRLIMIT: 3{DIGIT}3 */
+    {0, 695, 497, 0, 0, 0, 67, VREQ_WORDS, 0},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
+    {696, 0, 498, 1910, 0, 0, 0, VREQ_WORDS, 1910},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {697, 0, 499, 1915, 0, 0, 0, VREQ_WORDS, 1915},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
+    {696, 0, 498, 1910, 0, 0, 0, VREQ_WORDS, 1910},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {612, 0, 500, 1634, 0, 0, 0, VREQ_WORDS, 1634},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
+    {0, 700, 501, 0, 0, 0, 68, 2, 0},  /* RWYINFO: (RWYID RWYAVAIL) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* RWYLIST:  */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* SAT: timehhmm */
+    {0, 701, 502, 0, 0, 0, 69, 0, 0},  /* SCNF: ACNF */
+    {0, 702, 503, 0, 0, 0, 70, 2, 0},  /* SEC: SECID */
+    {710, 0, 504, 1917, 0, 0, 0, VREQ_WORDS, 1917},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {718, 0, 505, 1922, 0, 0, 0, VREQ_WORDS, 1922},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {0, 702, 503, 0, 0, 0, 70, 2, 0},  /* SECCT: SECID */
+    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927},  /* SECDEST: secidentification */
+    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927},  /* SECID: secidentification */
+    {0, 719, 507, 0, 0, 0, 71, 2, 0},  /* SECLIST: SEC */
+    {0, 720, 508, 0, 0, 0, 72, 2, 0},  /* SECLISTCT: SECCT */
+    {0, 719, 507, 0, 0, 0, 71, 2, 0},  /* SECRIP: SEC */
+    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927},  /* SECSRC: secidentification */
+    {605, 0, 509, 1608, 0, 0, 0, VREQ_WORDS, 1608},  /* SECTOR: 1{ ALPHANUM }8 */
+    {721, 0, 510, 1930, 0, 0, 0, VREQ_WORDS, 1930},  /* SEL: 4{ ALPHA }5 */
+    {0, 26, 227, 0, 0, 0, 4, 0, 0},  /* SENDER: FAC */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* SENDT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* SENDTO:  */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673},  /* SEPFIX: 1{ALPHANUM}5 */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673},  /* SEPNAME: 1{ALPHANUM}5 */
+    {722, 0, 511, 1936, 0, 0, 0, VREQ_WORDS, 1936},  /* SEPTYPE: 3{ALPHANUM}4 */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599},  /* SEPVALUE: 1{ALPHANUM}3 */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352},  /* SEQNUM: 3{DIGIT}3 */
+    {737, 0, 512, 1941, 0, 0, 0, VREQ_WORDS, 1941},  /* SEQPT: surequipment */
+    {0, 739, 513, 0, 0, 0, 73, VREQ_WORDS, 0},  /* SEQUENCEDATA: (TXTIME NUM) */
+    {114, 0, 514, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* SEVERITY: 1{ LIM_CHAR} */
+    {741, 0, 515, 1976, 0, 0, 0, VREQ_WORDS, 1976},  /* SFL: flightlevel ! ('A'|'B') */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
+    {743, 0, 516, 1983, 0, 0, 0, VREQ_WORDS, 1983},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* SOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* SOBT: timehhmm */
+    {0, 746, 517, 0, 0, 0, 74, 0, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
+    {747, 0, 518, 1996, 0, 0, 0, VREQ_WORDS, 1996},  /* SPEED: spd [ point ] */
+    {635, 0, 459, 1740, 0, 0, 0, VREQ_WORDS, 1740},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* SPFL: flightlevel */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0},  /* SPLA: 1{ LIM_CHAR }50 */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* SPLADDR:  */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0},  /* SPLC: 1{ LIM_CHAR }50 */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665},  /* SPLDCAP: 1{ DIGIT }3 */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
+    {748, 0, 519, 2008, 0, 0, 0, VREQ_WORDS, 2008},  /* SPLDCOV: ('T' | 'F') */
+    {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333},  /* SPLDNB: 1{ DIGIT }2 */
+    {311, 0, 520, 2010, 0, 0, 0, VREQ_WORDS, 2010},  /* SPLE: timehhmm_elapsed */
+    {750, 0, 521, 2015, 0, 0, 0, VREQ_WORDS, 2015},  /* SPLJ: lifejackets */
+    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0},  /* SPLN: 1{ LIM_CHAR } */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665},  /* SPLP: 1{DIGIT}3 */
+    {752, 0, 522, 2020, 0, 0, 0, VREQ_WORDS, 2020},  /* SPLR: emergradio */
+    {754, 0, 523, 2024, 0, 0, 0, VREQ_WORDS, 2024},  /* SPLS: survivaleqpt */
+    {762, 0, 524, 2029, 0, 0, 0, VREQ_WORDS, 2029},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
+    {764, 0, 525, 2047, 0, 0, 0, VREQ_WORDS, 2047},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
+    {0, 770, 526, 0, 0, 0, 0, VREQ_WORDS, 0},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
+    {0, 773, 527, 0, 0, 0, 75, 2, 0},  /* SSS: (SEPNAME SEPTYPE) */
+    {774, 0, 528, 2055, 0, 0, 0, VREQ_WORDS, 2064},  /* STAMP: 3{DIGIT}3 ! timehhmm */
+    {743, 0, 516, 1983, 0, 0, 0, VREQ_WORDS, 1983},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947},  /* STARTREG: day!timehhmm */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947},  /* STARTTIME: day ! timehhmm */
+    {88, 0, 529, 2072, 0, 0, 0, VREQ_WORDS, 2072},  /* STATID: coorstatusident */
+    {775, 0, 530, 2076, 0, 0, 0, VREQ_WORDS, 2076},  /* STATREASON: coorstatusreason */
+    {0, 776, 531, 0, 0, 0, 76, 0, 0},  /* STATTOBT: AOPRIO */
+    {0, 784, 532, 0, 0, 0, 0, VREQ_WORDS, 0},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
+    {0, 791, 533, 0, 0, 0, 0, VREQ_WORDS, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
+    {621, 0, 534, 2084, 0, 0, 0, VREQ_WORDS, 2084},  /* STAYIDENT: stayidentifier */
+    {0, 793, 535, 0, 0, 0, 77, 2, 0},  /* STAYINFO: (STAYIDENT REMARK) */
+    {794, 0, 536, 2090, 0, 0, 0, VREQ_WORDS, 2098},  /* STO: timehhmm ! seconds */
+    {795, 0, 537, 2105, 0, 0, 0, VREQ_WORDS, 2105},  /* STREASON: starreason */
+    {796, 0, 538, 2111, 0, 0, 0, VREQ_WORDS, 2111},  /* STRID: 1{DIGIT} */
+    {810, 0, 539, 2113, 0, 0, 0, VREQ_WORDS, 2113},  /* STS: flightplanstatus */
+    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS, 0},  /* SUR: 1{LIM_CHAR}50 */
+    {820, 0, 540, 2155, 0, 0, 0, VREQ_WORDS, 2155},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
+    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0},  /* TALT: 1 {LIM_CHAR} 100 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TAXITIME: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TCDI: timehhmm */
+    {822, 0, 541, 2169, 0, 0, 0, VREQ_WORDS, 2169},  /* TEMP: temperature */
+    {313, 0, 328, 830, 0, 0, 0, VREQ_WORDS, 830},  /* TERMINAL: 1{ALPHANUM}2 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* TFCVOL: 1 {ALPHANUM} 15 */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* TFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {482, 0, 542, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* TFVID: 1{ALPHANUM}15 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TIME: timehhmm */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652},  /* TIMESTAMP: datetime ! seconds */
+    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507},  /* TITLE: titleid */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TO: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TOAT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TOBT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TOFC: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TOM: timehhmm */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* TOPOS: 1 {ALPHANUM} 15 */
+    {71, 0, 543, 126, 0, 0, 0, VREQ_WORDS, 134},  /* TRACK: heading|"ZZZ" */
+    {827, 0, 544, 2173, 0, 0, 0, VREQ_WORDS, 2173},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0},  /* TRANSID:  */
+    {0, 833, 545, 0, 0, 0, 78, 3, 0},  /* TRANSLIST: TRANSID */
+    {364, 0, 546, 988, 0, 0, 0, VREQ_WORDS, 988},  /* TRFL: flightlevel | flighttendancy */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TSAT: timehhmm */
+    {311, 0, 547, 2177, 0, 0, 0, VREQ_WORDS, 2177},  /* TTG: timemmss_elapsed */
+    {311, 0, 547, 2177, 0, 0, 0, VREQ_WORDS, 2177},  /* TTL: timemmss_elapsed */
+    {311, 0, 520, 2010, 0, 0, 0, VREQ_WORDS, 2010},  /* TTLEET: timehhmm_elapsed */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TTOT: timehhmm */
+    {490, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230},  /* TURB: 1{ALPHA}8 */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0},  /* TWYARR: 1{LIM_CHAR}10 */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32},  /* TXC: timehhmm */
+    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS, 0},  /* TXT: 1{LIM_CHAR}80 */
+    {834, 0, 548, 2182, 0, 0, 0, VREQ_WORDS, 2208},  /* TXTIME: datetime seconds */
+    {835, 0, 549, 0, 1, 60, 0, VREQ_WORDS, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
+    {838, 0, 550, 2222, 0, 0, 0, VREQ_WORDS, 2222},  /* UDPT: updatereason */
+    {0, 839, 551, 0, 0, 0, 79, 3, 0},  /* UNIT: UNITID */
+    {554, 0, 552, 1518, 0, 0, 0, VREQ_WORDS, 1518},  /* UNITID: 2{ ALPHANUM}10 */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947},  /* UNTIL: day!timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* VALFROM: date */
+    {841, 0, 553, 2225, 0, 0, 0, VREQ_WORDS, 2232},  /* VALFROMK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* VALFROMOLD: date */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* VALIDEND: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* VALIDITYDATE: date */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359},  /* VALIDST: datetime */
+    {544, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468},  /* VALPERIOD: fulldatetime fulldatetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* VALUNTIL: date */
+    {841, 0, 553, 2225, 0, 0, 0, VREQ_WORDS, 2232},  /* VALUNTILK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19},  /* VALUNTILOLD: date */
+    {0, 843, 554, 0, 0, 0, 80, VREQ_WORDS, 0},  /* VEC: (FL ETO RELDIST) */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* VIA1: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* VIA2: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* VIA3: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150},  /* VIA4: 1 {ALPHANUM} 15 */
+    {845, 0, 555, 2239, 0, 0, 0, VREQ_WORDS, 2239},  /* VIEW: ('V'|'VNX') */
+    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795},  /* VISI: 1{ALPHANUM}20 */
+    {846, 0, 556, 2243, 0, 0, 0, VREQ_WORDS, 2243},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
+    {846, 0, 556, 2243, 0, 0, 0, VREQ_WORDS, 2243},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665},  /* WDDIR: 1{DIGIT}3 */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665},  /* WDSPD: 1{DIGIT}3 */
+    {847, 0, 557, 2251, 0, 0, 0, VREQ_WORDS, 2251},  /* WKTRC: waketurbcat */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440},  /* XFL: flightlevel */
+    {0, 848, 558, 0, 0, 0, 81, 1, 0},  /* XFLCHG: (FLMIN FLMAX) */
+    {0, 0, 559, 0, 0, 0, 0, VREQ_WORDS, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
+    {850, 0, 560, 2253, 0, 0, 0, VREQ_WORDS, 2253},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652},  /* XTI: datetime ! seconds */
+    {850, 0, 560, 2253, 0, 0, 0, VREQ_WORDS, 2253},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
 };
 
 /* By dictionary id: sub_bit, structure, the value's fast path and
@@ -2232,31 +2232,31 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ADDR */
     3 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ADDRINFO */
     4 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADEP */
-    255 | VK_DFA << VR_KIND_SHIFT | 35u << VR_PARAM_SHIFT,  /* ADEPK */
+    255 | VK_DFA << VR_KIND_SHIFT | 47u << VR_PARAM_SHIFT,  /* ADEPK */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADEPOLD */
     5 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADES */
-    255 | VK_DFA << VR_KIND_SHIFT | 40u << VR_PARAM_SHIFT,  /* ADESK */
+    255 | VK_DFA << VR_KIND_SHIFT | 52u << VR_PARAM_SHIFT,  /* ADESK */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADESOLD */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ADEXPTXT */
     6 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ADID */
     7 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* ADNAME */
-    255 | VK_DFA << VR_KIND_SHIFT | 45u << VR_PARAM_SHIFT,  /* ADR */
-    8 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 56u << VR_PARAM_SHIFT,  /* ADSADDRESS */
+    255 | VK_DFA << VR_KIND_SHIFT | 57u << VR_PARAM_SHIFT,  /* ADR */
+    8 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 68u << VR_PARAM_SHIFT,  /* ADSADDRESS */
     9 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ADSQVLTSP */
-    255 | VK_DFA << VR_KIND_SHIFT | 95u << VR_PARAM_SHIFT,  /* AF */
+    255 | VK_DFA << VR_KIND_SHIFT | 107u << VR_PARAM_SHIFT,  /* AF */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* AFCT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* AFILDATA */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* AFREGULLIST */
-    10 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 104u << VR_PARAM_SHIFT,  /* AGAPPQUALIFIER */
-    11 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 107u << VR_PARAM_SHIFT,  /* AGAPPVERSION */
-    255 | VK_DFA << VR_KIND_SHIFT | 114u << VR_PARAM_SHIFT,  /* AHEAD */
+    10 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 116u << VR_PARAM_SHIFT,  /* AGAPPQUALIFIER */
+    11 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 119u << VR_PARAM_SHIFT,  /* AGAPPVERSION */
+    255 | VK_DFA << VR_KIND_SHIFT | 126u << VR_PARAM_SHIFT,  /* AHEAD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* AIBT */
     255 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AIN */
     12 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AIRROUTE */
     13 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AIRSPACE */
     14 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(3, 12),  /* AIRSPDES */
     255 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* AITTT */
-    255 | VK_DFA << VR_KIND_SHIFT | 135u << VR_PARAM_SHIFT,  /* ALDT */
+    255 | VK_DFA << VR_KIND_SHIFT | 153u << VR_PARAM_SHIFT,  /* ALDT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ALTNZ */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ALTRNT1 */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* ALTRNT2 */
@@ -2265,27 +2265,27 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_DATE << VR_KIND_SHIFT,  /* AOBD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* AOBT */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 3),  /* AOOPR */
-    15 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* AOPRIO */
+    15 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* AOPRIO */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* APPLIPT */
-    16 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 180u << VR_PARAM_SHIFT,  /* APPNAME */
+    16 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 213u << VR_PARAM_SHIFT,  /* APPNAME */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* APPTOT */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 1),  /* APPTYP */
-    17 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 187u << VR_PARAM_SHIFT,  /* APPVERSION */
-    255 | VK_DFA << VR_KIND_SHIFT | 192u << VR_PARAM_SHIFT,  /* ARCADDR */
+    17 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 220u << VR_PARAM_SHIFT,  /* APPVERSION */
+    255 | VK_DFA << VR_KIND_SHIFT | 225u << VR_PARAM_SHIFT,  /* ARCADDR */
     18 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 7),  /* ARCID */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 11),  /* ARCIDAO */
     19 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(8, 8),  /* ARCIDATC */
-    255 | VK_DFA << VR_KIND_SHIFT | 230u << VR_PARAM_SHIFT,  /* ARCIDK */
+    255 | VK_DFA << VR_KIND_SHIFT | 263u << VR_PARAM_SHIFT,  /* ARCIDK */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 7),  /* ARCIDOLD */
-    255 | VK_ACTYPE << VR_KIND_SHIFT | 238u << VR_PARAM_SHIFT,  /* ARCTYP */
+    255 | VK_ACTYPE << VR_KIND_SHIFT | 271u << VR_PARAM_SHIFT,  /* ARCTYP */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ARDI */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ARDT */
-    255 | VK_DFA << VR_KIND_SHIFT | 243u << VR_PARAM_SHIFT,  /* AREASTS */
-    255 | VK_DFA << VR_KIND_SHIFT | 253u << VR_PARAM_SHIFT,  /* ARRRWY */
+    255 | VK_DFA << VR_KIND_SHIFT | 276u << VR_PARAM_SHIFT,  /* AREASTS */
+    255 | VK_DFA << VR_KIND_SHIFT | 286u << VR_PARAM_SHIFT,  /* ARRRWY */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(2, 2),  /* ARRSEQNUMBER */
-    255 | VK_DFA << VR_KIND_SHIFT | 135u << VR_PARAM_SHIFT,  /* ASAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 153u << VR_PARAM_SHIFT,  /* ASAT */
     20 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* ASP */
-    255 | VK_DFA << VR_KIND_SHIFT | 262u << VR_PARAM_SHIFT,  /* ASPEED */
+    255 | VK_DFA << VR_KIND_SHIFT | 295u << VR_PARAM_SHIFT,  /* ASPEED */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ASPLIST */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ASRT */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ATA */
@@ -2295,50 +2295,50 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 1),  /* ATIS */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ATNLOGON */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ATOT */
-    255 | VK_DFA << VR_KIND_SHIFT | 272u << VR_PARAM_SHIFT,  /* ATSRT */
+    255 | VK_DFA << VR_KIND_SHIFT | 305u << VR_PARAM_SHIFT,  /* ATSRT */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ATTOT */
-    255 | VK_DFA << VR_KIND_SHIFT | 292u << VR_PARAM_SHIFT,  /* AUTFL1 */
-    255 | VK_DFA << VR_KIND_SHIFT | 292u << VR_PARAM_SHIFT,  /* AUTFL2 */
+    255 | VK_DFA << VR_KIND_SHIFT | 325u << VR_PARAM_SHIFT,  /* AUTFL1 */
+    255 | VK_DFA << VR_KIND_SHIFT | 325u << VR_PARAM_SHIFT,  /* AUTFL2 */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* AUTOMSG */
-    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* AVAIL */
-    255 | VK_DFA << VR_KIND_SHIFT | 297u << VR_PARAM_SHIFT,  /* AWR */
+    255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* AVAIL */
+    255 | VK_DFA << VR_KIND_SHIFT | 330u << VR_PARAM_SHIFT,  /* AWR */
     255 | VK_NONE << VR_KIND_SHIFT,  /* BEGIN */
     22 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* BKCHG */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* BKROW */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* BKT */
     23 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* BKTCHG */
-    24 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 326u << VR_PARAM_SHIFT,  /* BRNG */
+    24 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 370u << VR_PARAM_SHIFT,  /* BRNG */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CASSADDR */
     255 | VK_DATE << VR_KIND_SHIFT,  /* CDA */
-    255 | VK_DFA << VR_KIND_SHIFT | 332u << VR_PARAM_SHIFT,  /* CEQPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 380u << VR_PARAM_SHIFT,  /* CEQPT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CFL */
     25 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* CFLCHG */
-    255 | VK_DFA << VR_KIND_SHIFT | 337u << VR_PARAM_SHIFT,  /* CHGRUL */
+    255 | VK_DFA << VR_KIND_SHIFT | 385u << VR_PARAM_SHIFT,  /* CHGRUL */
     26 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* CMLTSP */
     255 | VK_DATE << VR_KIND_SHIFT,  /* COBD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* COBT */
-    27 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODE */
-    28 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODE1 */
-    29 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODE2 */
-    30 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 354u << VR_PARAM_SHIFT,  /* CODEP */
-    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* CODETR */
+    27 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 402u << VR_PARAM_SHIFT,  /* CODE */
+    28 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 402u << VR_PARAM_SHIFT,  /* CODE1 */
+    29 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 402u << VR_PARAM_SHIFT,  /* CODE2 */
+    30 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 402u << VR_PARAM_SHIFT,  /* CODEP */
+    255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* CODETR */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* COM */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* COMMENT */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* CONDID */
-    31 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 360u << VR_PARAM_SHIFT,  /* CONDITION */
+    31 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 408u << VR_PARAM_SHIFT,  /* CONDITION */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 5),  /* CONFID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CONFL */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* COORDATA */
-    32 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 387u << VR_PARAM_SHIFT,  /* COORPT */
+    32 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 435u << VR_PARAM_SHIFT,  /* COORPT */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* COP */
     33 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* CPCQVLTSP */
-    34 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 56u << VR_PARAM_SHIFT,  /* CPDLCADDRESS */
+    34 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 68u << VR_PARAM_SHIFT,  /* CPDLCADDRESS */
     35 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* CRFL1 */
-    36 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 398u << VR_PARAM_SHIFT,  /* CRFL2 */
-    37 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 407u << VR_PARAM_SHIFT,  /* CRMACH */
+    36 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 446u << VR_PARAM_SHIFT,  /* CRFL2 */
+    37 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 455u << VR_PARAM_SHIFT,  /* CRMACH */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CRSCLIMB */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CRSPD */
-    38 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 417u << VR_PARAM_SHIFT,  /* CRSPEED */
+    38 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 465u << VR_PARAM_SHIFT,  /* CRSPEED */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CSTAT */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* CTA */
     39 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CTDEST */
@@ -2348,56 +2348,56 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CTRIPE */
     41 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* CTROW */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* CTSRC */
-    255 | VK_DFA << VR_KIND_SHIFT | 430u << VR_PARAM_SHIFT,  /* CTXTCT */
-    255 | VK_DFA << VR_KIND_SHIFT | 436u << VR_PARAM_SHIFT,  /* CTXTFDPS */
-    255 | VK_DFA << VR_KIND_SHIFT | 452u << VR_PARAM_SHIFT,  /* CTXTPOS */
-    255 | VK_DFA << VR_KIND_SHIFT | 292u << VR_PARAM_SHIFT,  /* CURFL */
+    255 | VK_DFA << VR_KIND_SHIFT | 478u << VR_PARAM_SHIFT,  /* CTXTCT */
+    255 | VK_DFA << VR_KIND_SHIFT | 484u << VR_PARAM_SHIFT,  /* CTXTFDPS */
+    255 | VK_DFA << VR_KIND_SHIFT | 500u << VR_PARAM_SHIFT,  /* CTXTPOS */
+    255 | VK_DFA << VR_KIND_SHIFT | 325u << VR_PARAM_SHIFT,  /* CURFL */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* CURPOS */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* CURPOST */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* CURPTT */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* CURPTX */
-    255 | VK_DFA << VR_KIND_SHIFT | 463u << VR_PARAM_SHIFT,  /* DAT */
-    42 | VK_DFA << VR_KIND_SHIFT | 514u << VR_PARAM_SHIFT,  /* DAYS */
-    255 | VK_DFA << VR_KIND_SHIFT | 522u << VR_PARAM_SHIFT,  /* DAYSK */
-    255 | VK_DFA << VR_KIND_SHIFT | 514u << VR_PARAM_SHIFT,  /* DAYSOLD */
+    255 | VK_DFA << VR_KIND_SHIFT | 511u << VR_PARAM_SHIFT,  /* DAT */
+    42 | VK_DFA << VR_KIND_SHIFT | 562u << VR_PARAM_SHIFT,  /* DAYS */
+    255 | VK_DFA << VR_KIND_SHIFT | 570u << VR_PARAM_SHIFT,  /* DAYSK */
+    255 | VK_DFA << VR_KIND_SHIFT | 562u << VR_PARAM_SHIFT,  /* DAYSOLD */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* DCATCID */
-    255 | VK_DFA << VR_KIND_SHIFT | 535u << VR_PARAM_SHIFT,  /* DCBTXT */
-    255 | VK_DFA << VR_KIND_SHIFT | 535u << VR_PARAM_SHIFT,  /* DCBTXTFTX */
-    255 | VK_DFA << VR_KIND_SHIFT | 568u << VR_PARAM_SHIFT,  /* DCCAR */
-    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* DCDT */
+    255 | VK_DFA << VR_KIND_SHIFT | 583u << VR_PARAM_SHIFT,  /* DCBTXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 583u << VR_PARAM_SHIFT,  /* DCBTXTFTX */
+    255 | VK_DFA << VR_KIND_SHIFT | 616u << VR_PARAM_SHIFT,  /* DCCAR */
+    255 | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* DCDT */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* DCID */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 3),  /* DCMTYP */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* DCREF */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* DCRMK */
-    255 | VK_DFA << VR_KIND_SHIFT | 618u << VR_PARAM_SHIFT,  /* DCS1TXT */
-    255 | VK_DFA << VR_KIND_SHIFT | 688u << VR_PARAM_SHIFT,  /* DCS2TXT */
-    255 | VK_DFA << VR_KIND_SHIFT | 720u << VR_PARAM_SHIFT,  /* DCT */
+    255 | VK_DFA << VR_KIND_SHIFT | 679u << VR_PARAM_SHIFT,  /* DCS1TXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 749u << VR_PARAM_SHIFT,  /* DCS2TXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 781u << VR_PARAM_SHIFT,  /* DCT */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* DEACT */
-    255 | VK_DFA << VR_KIND_SHIFT | 732u << VR_PARAM_SHIFT,  /* DEICE */
+    255 | VK_DFA << VR_KIND_SHIFT | 793u << VR_PARAM_SHIFT,  /* DEICE */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* DELAY */
-    255 | VK_DFA << VR_KIND_SHIFT | 734u << VR_PARAM_SHIFT,  /* DELCODE */
-    43 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 755u << VR_PARAM_SHIFT,  /* DELTA1 */
-    44 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 755u << VR_PARAM_SHIFT,  /* DELTA2 */
+    255 | VK_DFA << VR_KIND_SHIFT | 795u << VR_PARAM_SHIFT,  /* DELCODE */
+    43 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 816u << VR_PARAM_SHIFT,  /* DELTA1 */
+    44 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 816u << VR_PARAM_SHIFT,  /* DELTA2 */
     45 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* DELTSP1 */
     46 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* DELTSP2 */
-    255 | VK_DFA << VR_KIND_SHIFT | 253u << VR_PARAM_SHIFT,  /* DEPRWY */
+    255 | VK_DFA << VR_KIND_SHIFT | 286u << VR_PARAM_SHIFT,  /* DEPRWY */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* DEPSTATUS */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* DEPZ */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* DESC */
     47 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* DESTID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* DESTZ */
-    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* DFDPSID */
+    255 | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* DFDPSID */
     48 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* DISTNC */
-    255 | VK_DFA << VR_KIND_SHIFT | 758u << VR_PARAM_SHIFT,  /* DLE */
+    255 | VK_DFA << VR_KIND_SHIFT | 819u << VR_PARAM_SHIFT,  /* DLE */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* DOUBID */
-    255 | VK_DFA << VR_KIND_SHIFT | 772u << VR_PARAM_SHIFT,  /* DPISTATUS */
+    255 | VK_DFA << VR_KIND_SHIFT | 833u << VR_PARAM_SHIFT,  /* DPISTATUS */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* ECURPTT */
     255 | VK_DATE << VR_KIND_SHIFT,  /* EDA */
-    49 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 792u << VR_PARAM_SHIFT,  /* EDTO */
-    255 | VK_FIRTIME << VR_KIND_SHIFT | 816u << VR_PARAM_SHIFT,  /* EETFIR */
+    49 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 853u << VR_PARAM_SHIFT,  /* EDTO */
+    255 | VK_FIRTIME << VR_KIND_SHIFT | 889u << VR_PARAM_SHIFT,  /* EETFIR */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EETLAT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EETLONG */
-    255 | VK_DFA << VR_KIND_SHIFT | 758u << VR_PARAM_SHIFT,  /* EETPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 819u << VR_PARAM_SHIFT,  /* EETPT */
     255 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* EFL */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* ELASTPTT */
     255 | VK_DT12 << VR_KIND_SHIFT,  /* ELDT */
@@ -2405,7 +2405,7 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_DT10 << VR_KIND_SHIFT,  /* ENDHLDT */
     50 | VR_SUBFIELD | VK_DDHHMM << VR_KIND_SHIFT,  /* ENDREG */
     255 | VK_DDHHMM << VR_KIND_SHIFT,  /* ENDTIME */
-    51 | VK_DFA << VR_KIND_SHIFT | 861u << VR_PARAM_SHIFT,  /* ENTRNB */
+    51 | VK_DFA << VR_KIND_SHIFT | 954u << VR_PARAM_SHIFT,  /* ENTRNB */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ENTRYDATA */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* ENTRYT */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* ENXTPTT */
@@ -2414,29 +2414,29 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_DATE << VR_KIND_SHIFT,  /* EOBDOLD */
     53 | VK_DT10 << VR_KIND_SHIFT,  /* EOBDT */
     54 | VK_HHMM << VR_KIND_SHIFT,  /* EOBT */
-    255 | VK_DFA << VR_KIND_SHIFT | 864u << VR_PARAM_SHIFT,  /* EOBTK */
+    255 | VK_DFA << VR_KIND_SHIFT | 957u << VR_PARAM_SHIFT,  /* EOBTK */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* EOBTOLD */
     55 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* EOID */
     56 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* EOLIST */
     57 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* EOPOS */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* EOSRC */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EQCST */
-    58 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 876u << VR_PARAM_SHIFT,  /* EQPT */
-    255 | VK_DFA << VR_KIND_SHIFT | 886u << VR_PARAM_SHIFT,  /* ERRFIELD */
-    255 | VK_DFA << VR_KIND_SHIFT | 888u << VR_PARAM_SHIFT,  /* ERROR */
+    58 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 974u << VR_PARAM_SHIFT,  /* EQPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 984u << VR_PARAM_SHIFT,  /* ERRFIELD */
+    255 | VK_DFA << VR_KIND_SHIFT | 986u << VR_PARAM_SHIFT,  /* ERROR */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* ESPFL */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ESTDATA */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ETA */
-    59 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* ETI */
-    255 | VK_DFA << VR_KIND_SHIFT | 135u << VR_PARAM_SHIFT,  /* ETIME */
+    59 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* ETI */
+    255 | VK_DFA << VR_KIND_SHIFT | 153u << VR_PARAM_SHIFT,  /* ETIME */
     60 | VR_SUBFIELD | VK_DT12 << VR_KIND_SHIFT,  /* ETO */
     255 | VK_DATE << VR_KIND_SHIFT,  /* ETOD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* ETOT */
-    255 | VK_DFA << VR_KIND_SHIFT | 890u << VR_PARAM_SHIFT,  /* ETRFL */
+    255 | VK_DFA << VR_KIND_SHIFT | 988u << VR_PARAM_SHIFT,  /* ETRFL */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* ETYPE */
-    255 | VK_DFA << VR_KIND_SHIFT | 897u << VR_PARAM_SHIFT,  /* EUR */
-    255 | VK_DFA << VR_KIND_SHIFT | 907u << VR_PARAM_SHIFT,  /* EVENT */
-    255 | VK_DFA << VR_KIND_SHIFT | 953u << VR_PARAM_SHIFT,  /* EVENTCLASS */
+    255 | VK_DFA << VR_KIND_SHIFT | 995u << VR_PARAM_SHIFT,  /* EUR */
+    255 | VK_DFA << VR_KIND_SHIFT | 1005u << VR_PARAM_SHIFT,  /* EVENT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1051u << VR_PARAM_SHIFT,  /* EVENTCLASS */
     61 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* EXCCOND */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* EXTADDR */
     62 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* FAC */
@@ -2446,7 +2446,7 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_DDHHMM << VR_KIND_SHIFT,  /* FILTIM */
     64 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(7, 7),  /* FIR */
     65 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* FIRSTPID */
-    66 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* FIXTIME */
+    66 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* FIXTIME */
     67 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FL */
     68 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FLB */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FLBAND */
@@ -2457,26 +2457,26 @@ const uint32_t vwalk[DICT_COUNT] = {
     72 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FLMIN */
     73 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FLOW */
     74 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FLOWLST */
-    75 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 975u << VR_PARAM_SHIFT,  /* FLOWRATE */
-    76 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 983u << VR_PARAM_SHIFT,  /* FLOWROLE */
-    255 | VK_DFA << VR_KIND_SHIFT | 987u << VR_PARAM_SHIFT,  /* FLTRUL */
-    255 | VK_DFA << VR_KIND_SHIFT | 989u << VR_PARAM_SHIFT,  /* FLTSRC */
-    255 | VK_DFA << VR_KIND_SHIFT | 991u << VR_PARAM_SHIFT,  /* FLTSTATE */
-    255 | VK_DFA << VR_KIND_SHIFT | 997u << VR_PARAM_SHIFT,  /* FLTTYP */
+    75 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1073u << VR_PARAM_SHIFT,  /* FLOWRATE */
+    76 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1081u << VR_PARAM_SHIFT,  /* FLOWROLE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1085u << VR_PARAM_SHIFT,  /* FLTRUL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1087u << VR_PARAM_SHIFT,  /* FLTSRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1089u << VR_PARAM_SHIFT,  /* FLTSTATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1095u << VR_PARAM_SHIFT,  /* FLTTYP */
     77 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* FMP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FMPLIST */
-    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* FPBASEID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1004u << VR_PARAM_SHIFT,  /* FPCTST */
+    255 | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* FPBASEID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1102u << VR_PARAM_SHIFT,  /* FPCTST */
     78 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPIDENT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPKWL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1023u << VR_PARAM_SHIFT,  /* FPLCAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1121u << VR_PARAM_SHIFT,  /* FPLCAT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPLIST */
     79 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPLLGR */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPLLIST */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* FPLNB */
-    255 | VK_DFA << VR_KIND_SHIFT | 1025u << VR_PARAM_SHIFT,  /* FPLSTAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1123u << VR_PARAM_SHIFT,  /* FPLSTAT */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* FPRMK */
-    255 | VK_DFA << VR_KIND_SHIFT | 1027u << VR_PARAM_SHIFT,  /* FPSRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1125u << VR_PARAM_SHIFT,  /* FPSRC */
     80 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPSUM */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPUNKL */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FREETXT */
@@ -2489,60 +2489,60 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* FTXNUM */
     255 | VK_NONE << VR_KIND_SHIFT,  /* FURTHRTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* GEO */
-    83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1088u << VR_PARAM_SHIFT,  /* GEOID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1094u << VR_PARAM_SHIFT,  /* GMEPT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1094u << VR_PARAM_SHIFT,  /* GMSPT */
+    83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1186u << VR_PARAM_SHIFT,  /* GEOID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1192u << VR_PARAM_SHIFT,  /* GMEPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1192u << VR_PARAM_SHIFT,  /* GMSPT */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* GRSPD */
-    84 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 56u << VR_PARAM_SHIFT,  /* HEXADDR */
+    84 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 68u << VR_PARAM_SHIFT,  /* HEXADDR */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* HLDBKRW */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 4),  /* HOV */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* HOVTM */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* ICEZ */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 8),  /* ICING */
-    255 | VK_DFA << VR_KIND_SHIFT | 1141u << VR_PARAM_SHIFT,  /* IFP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1239u << VR_PARAM_SHIFT,  /* IFP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IFPDLIST */
     85 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* IFPDLONG */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IFPDSLIST */
     86 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* IFPDSUM */
-    87 | VK_IFPLID << VR_KIND_SHIFT | 1196u << VR_PARAM_SHIFT,  /* IFPLID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1207u << VR_PARAM_SHIFT,  /* IFPSMOD */
-    255 | VK_DFA << VR_KIND_SHIFT | 1211u << VR_PARAM_SHIFT,  /* IFPURESP */
+    87 | VK_IFPLID << VR_KIND_SHIFT | 1294u << VR_PARAM_SHIFT,  /* IFPLID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1305u << VR_PARAM_SHIFT,  /* IFPSMOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1309u << VR_PARAM_SHIFT,  /* IFPURESP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IGNORE */
-    88 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1213u << VR_PARAM_SHIFT,  /* ILSCAT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1222u << VR_PARAM_SHIFT,  /* INDSTIP */
+    88 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1311u << VR_PARAM_SHIFT,  /* ILSCAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1320u << VR_PARAM_SHIFT,  /* INDSTIP */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* INITID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1227u << VR_PARAM_SHIFT,  /* INTERID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1325u << VR_PARAM_SHIFT,  /* INTERID */
     255 | VK_DATE << VR_KIND_SHIFT,  /* IOBD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* IOBT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1234u << VR_PARAM_SHIFT,  /* IRULES */
+    255 | VK_DFA << VR_KIND_SHIFT | 1332u << VR_PARAM_SHIFT,  /* IRULES */
     89 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LACDR */
     90 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* LALG */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LALGLIST */
-    255 | VK_DFA << VR_KIND_SHIFT | 1252u << VR_PARAM_SHIFT,  /* LANG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1350u << VR_PARAM_SHIFT,  /* LANG */
     91 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* LASTNUM */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* LASTRADT */
     92 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LATSA */
-    93 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1258u << VR_PARAM_SHIFT,  /* LATTD */
+    93 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1356u << VR_PARAM_SHIFT,  /* LATTD */
     94 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LCATSRTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LFIR */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 1),  /* LIGHTS */
-    95 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1271u << VR_PARAM_SHIFT,  /* LONGTD */
+    95 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1377u << VR_PARAM_SHIFT,  /* LONGTD */
     96 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LRAR */
     97 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LRCA */
     255 | VK_DATE << VR_KIND_SHIFT,  /* LSTDAY */
-    255 | VK_DFA << VR_KIND_SHIFT | 1286u << VR_PARAM_SHIFT,  /* MACH */
-    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* MAINT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1297u << VR_PARAM_SHIFT,  /* MESVALPERIOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1401u << VR_PARAM_SHIFT,  /* MACH */
+    255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* MAINT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1412u << VR_PARAM_SHIFT,  /* MESVALPERIOD */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* MFX */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* MINLINEUP */
     98 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MOD */
-    255 | VK_DFA << VR_KIND_SHIFT | 1353u << VR_PARAM_SHIFT,  /* MODEA */
+    255 | VK_DFA << VR_KIND_SHIFT | 1494u << VR_PARAM_SHIFT,  /* MODEA */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* MODEC */
-    255 | VK_DFA << VR_KIND_SHIFT | 1359u << VR_PARAM_SHIFT,  /* MODELTYP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1500u << VR_PARAM_SHIFT,  /* MODELTYP */
     99 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MODH */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* MODIFNB */
     255 | VK_NONE << VR_KIND_SHIFT,  /* MSGBODY */
-    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* MSGCT */
+    255 | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* MSGCT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* MSGREF */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* MSGSUM */
     255 | VK_NONE << VR_KIND_SHIFT,  /* MSGTXT */
@@ -2560,8 +2560,8 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_HHMM << VR_KIND_SHIFT,  /* NEWPTOT */
     255 | VK_NONE << VR_KIND_SHIFT,  /* NEWRTE */
     255 | VK_DDHHMM << VR_KIND_SHIFT,  /* NEWSTARTTIME */
-    255 | VK_DFA << VR_KIND_SHIFT | 1353u << VR_PARAM_SHIFT,  /* NEXTSSRCODE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1388u << VR_PARAM_SHIFT,  /* NFC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1494u << VR_PARAM_SHIFT,  /* NEXTSSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1529u << VR_PARAM_SHIFT,  /* NFC */
     102 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* NUM */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* NXTFIR */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* NXTPOS */
@@ -2576,24 +2576,24 @@ const uint32_t vwalk[DICT_COUNT] = {
     103 | VK_TEXT << VR_KIND_SHIFT,  /* ORGN */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 10),  /* ORGNID */
     255 | VK_NONE << VR_KIND_SHIFT,  /* ORGRTE */
-    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* ORIENTED */
+    255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* ORIENTED */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ORIGIN */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* ORIGINDT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PART */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PASSIVE */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PBG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1407u << VR_PARAM_SHIFT,  /* PBN */
+    255 | VK_DFA << VR_KIND_SHIFT | 1548u << VR_PARAM_SHIFT,  /* PBN */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PBR */
-    104 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 975u << VR_PARAM_SHIFT,  /* PENRATE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1448u << VR_PARAM_SHIFT,  /* PER */
+    104 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1073u << VR_PARAM_SHIFT,  /* PENRATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1589u << VR_PARAM_SHIFT,  /* PER */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* PFL */
     105 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PFLCHG */
-    106 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1450u << VR_PARAM_SHIFT,  /* PFLT */
+    106 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1591u << VR_PARAM_SHIFT,  /* PFLT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PISTCOORD */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* PISTID */
     107 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* PKA */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PKARR */
-    108 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* PKATT */
+    108 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* PKATT */
     109 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* PKC */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* PKDEP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PLANNEDPOSITION */
@@ -2603,62 +2603,62 @@ const uint32_t vwalk[DICT_COUNT] = {
     111 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* POINTID */
     112 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* POSID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* POSITION */
-    255 | VK_DFA << VR_KIND_SHIFT | 1483u << VR_PARAM_SHIFT,  /* POSST */
+    255 | VK_DFA << VR_KIND_SHIFT | 1624u << VR_PARAM_SHIFT,  /* POSST */
     113 | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* POSTPROCTXT */
     114 | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PREPROCTXT */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 7),  /* PREVARCID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1353u << VR_PARAM_SHIFT,  /* PREVSSRCODE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1094u << VR_PARAM_SHIFT,  /* PROCEDURE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1494u << VR_PARAM_SHIFT,  /* PREVSSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1192u << VR_PARAM_SHIFT,  /* PROCEDURE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PROPFL */
-    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1493u << VR_PARAM_SHIFT,  /* PRWYAVAIL */
-    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1493u << VR_PARAM_SHIFT,  /* PRWYID */
+    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1634u << VR_PARAM_SHIFT,  /* PRWYAVAIL */
+    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1634u << VR_PARAM_SHIFT,  /* PRWYID */
     115 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PT */
     116 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTC */
     117 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* PTCID */
     118 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTCRSCLIMB */
-    119 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1503u << VR_PARAM_SHIFT,  /* PTFLTRUL */
+    119 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1644u << VR_PARAM_SHIFT,  /* PTFLTRUL */
     120 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* PTID */
-    121 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 407u << VR_PARAM_SHIFT,  /* PTMACH */
-    122 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1507u << VR_PARAM_SHIFT,  /* PTMILRUL */
+    121 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 455u << VR_PARAM_SHIFT,  /* PTMACH */
+    122 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1648u << VR_PARAM_SHIFT,  /* PTMILRUL */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* PTNB */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PTOT */
     123 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTPRO */
     124 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* PTRFL */
-    125 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1511u << VR_PARAM_SHIFT,  /* PTRTE */
-    126 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1514u << VR_PARAM_SHIFT,  /* PTRULCHG */
-    127 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 417u << VR_PARAM_SHIFT,  /* PTSPEED */
-    128 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1566u << VR_PARAM_SHIFT,  /* PTSTAY */
-    255 | VK_DFA << VR_KIND_SHIFT | 1578u << VR_PARAM_SHIFT,  /* QFU */
-    129 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1578u << VR_PARAM_SHIFT,  /* QFUL */
+    125 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1652u << VR_PARAM_SHIFT,  /* PTRTE */
+    126 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1655u << VR_PARAM_SHIFT,  /* PTRULCHG */
+    127 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 465u << VR_PARAM_SHIFT,  /* PTSPEED */
+    128 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1707u << VR_PARAM_SHIFT,  /* PTSTAY */
+    255 | VK_DFA << VR_KIND_SHIFT | 1730u << VR_PARAM_SHIFT,  /* QFU */
+    129 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1730u << VR_PARAM_SHIFT,  /* QFUL */
     130 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* QFULIST */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 10),  /* QRORGN */
-    255 | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* QUEBEC */
-    255 | VK_DFA << VR_KIND_SHIFT | 734u << VR_PARAM_SHIFT,  /* RADIOID */
+    255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* QUEBEC */
+    255 | VK_DFA << VR_KIND_SHIFT | 795u << VR_PARAM_SHIFT,  /* RADIOID */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* RALT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1582u << VR_PARAM_SHIFT,  /* RATE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1588u << VR_PARAM_SHIFT,  /* RATELIMIT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1734u << VR_PARAM_SHIFT,  /* RATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1740u << VR_PARAM_SHIFT,  /* RATELIMIT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RATEPDLST */
     131 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RATEPERIOD */
     132 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 5),  /* RCNF */
-    255 | VK_DFA << VR_KIND_SHIFT | 1601u << VR_PARAM_SHIFT,  /* RDYSTATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1753u << VR_PARAM_SHIFT,  /* RDYSTATE */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 12),  /* REASON */
     133 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RECVR */
     134 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* REF */
-    135 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1617u << VR_PARAM_SHIFT,  /* REF1ID */
-    136 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1623u << VR_PARAM_SHIFT,  /* REFATSRTE */
+    135 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1769u << VR_PARAM_SHIFT,  /* REF1ID */
+    136 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1775u << VR_PARAM_SHIFT,  /* REFATSRTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* REFDATA */
-    137 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1649u << VR_PARAM_SHIFT,  /* REFID */
+    137 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1801u << VR_PARAM_SHIFT,  /* REFID */
     138 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* REFLOC */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* REG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1655u << VR_PARAM_SHIFT,  /* REGCAUSE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1807u << VR_PARAM_SHIFT,  /* REGCAUSE */
     139 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGCOND */
     140 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* REGDESC */
-    141 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1661u << VR_PARAM_SHIFT,  /* REGID */
+    141 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1813u << VR_PARAM_SHIFT,  /* REGID */
     142 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGLIST */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* REGLOC */
-    143 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1682u << VR_PARAM_SHIFT,  /* REGNUM */
+    143 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1834u << VR_PARAM_SHIFT,  /* REGNUM */
     144 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 12),  /* REGREASON */
-    145 | VK_DFA << VR_KIND_SHIFT | 1661u << VR_PARAM_SHIFT,  /* REGUL */
+    145 | VK_DFA << VR_KIND_SHIFT | 1813u << VR_PARAM_SHIFT,  /* REGUL */
     146 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGULATION */
     255 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REGULID1 */
     255 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REGULID2 */
@@ -2669,30 +2669,30 @@ const uint32_t vwalk[DICT_COUNT] = {
     148 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(2, 2),  /* REMAINTIME */
     149 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* REMARK */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RENAME */
-    150 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1689u << VR_PARAM_SHIFT,  /* RENID */
+    150 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1841u << VR_PARAM_SHIFT,  /* RENID */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REQID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1695u << VR_PARAM_SHIFT,  /* REQTYP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1847u << VR_PARAM_SHIFT,  /* REQTYP */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* RESPBY */
     151 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 12),  /* RESPUNIT */
     152 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RET */
-    255 | VK_LEVEL_PT << VR_KIND_SHIFT | 1714u << VR_PARAM_SHIFT,  /* RFL */
+    255 | VK_LEVEL_PT << VR_KIND_SHIFT | 1866u << VR_PARAM_SHIFT,  /* RFL */
     153 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFLCHG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1726u << VR_PARAM_SHIFT,  /* RFP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1878u << VR_PARAM_SHIFT,  /* RFP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RFPDLIST */
     154 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFPDLONG */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RFPDSLIST */
     155 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFPDSUM */
-    156 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 169u << VR_PARAM_SHIFT,  /* RHP */
-    255 | VK_DFA << VR_KIND_SHIFT | 1730u << VR_PARAM_SHIFT,  /* RIF */
+    156 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* RHP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1882u << VR_PARAM_SHIFT,  /* RIF */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RIPEL */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* RIPSRC */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* RMK */
     157 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* RMKTXT */
     255 | VK_NONE << VR_KIND_SHIFT,  /* ROUTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RRTEFROM */
-    255 | VK_DFA << VR_KIND_SHIFT | 1735u << VR_PARAM_SHIFT,  /* RRTEREF */
+    255 | VK_DFA << VR_KIND_SHIFT | 1887u << VR_PARAM_SHIFT,  /* RRTEREF */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RRTETO */
-    255 | VK_DFA << VR_KIND_SHIFT | 1756u << VR_PARAM_SHIFT,  /* RSTID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1908u << VR_PARAM_SHIFT,  /* RSTID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTEPTS */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTETR */
@@ -2700,17 +2700,17 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RVRCOND */
     158 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* RVRLIMIT */
     159 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RVRPERIOD */
-    255 | VK_DFA << VR_KIND_SHIFT | 1758u << VR_PARAM_SHIFT,  /* RWYARR */
-    160 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1763u << VR_PARAM_SHIFT,  /* RWYAVAIL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1758u << VR_PARAM_SHIFT,  /* RWYDEP */
-    161 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1493u << VR_PARAM_SHIFT,  /* RWYID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1910u << VR_PARAM_SHIFT,  /* RWYARR */
+    160 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1915u << VR_PARAM_SHIFT,  /* RWYAVAIL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1910u << VR_PARAM_SHIFT,  /* RWYDEP */
+    161 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1634u << VR_PARAM_SHIFT,  /* RWYID */
     162 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RWYINFO */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RWYLIST */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* SAT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SCNF */
     163 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SEC */
-    164 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1765u << VR_PARAM_SHIFT,  /* SECCAR */
-    165 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1770u << VR_PARAM_SHIFT,  /* SECCARCT */
+    164 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1917u << VR_PARAM_SHIFT,  /* SECCAR */
+    165 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1922u << VR_PARAM_SHIFT,  /* SECCARCT */
     166 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SECCT */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SECDEST */
     167 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SECID */
@@ -2728,37 +2728,37 @@ const uint32_t vwalk[DICT_COUNT] = {
     172 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(3, 4),  /* SEPTYPE */
     173 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SEPVALUE */
     174 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* SEQNUM */
-    255 | VK_DFA << VR_KIND_SHIFT | 1789u << VR_PARAM_SHIFT,  /* SEQPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1941u << VR_PARAM_SHIFT,  /* SEQPT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SEQUENCEDATA */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* SEVERITY */
-    175 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1824u << VR_PARAM_SHIFT,  /* SFL */
+    175 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1976u << VR_PARAM_SHIFT,  /* SFL */
     176 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SFLCHG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1831u << VR_PARAM_SHIFT,  /* SID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1983u << VR_PARAM_SHIFT,  /* SID */
     255 | VK_DATE << VR_KIND_SHIFT,  /* SOBD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* SOBT */
     177 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SPDCHG */
-    255 | VK_SPEED_PT << VR_KIND_SHIFT | 1844u << VR_PARAM_SHIFT,  /* SPEED */
-    255 | VK_DFA << VR_KIND_SHIFT | 1588u << VR_PARAM_SHIFT,  /* SPEEDLIMIT */
+    255 | VK_SPEED_PT << VR_KIND_SHIFT | 1996u << VR_PARAM_SHIFT,  /* SPEED */
+    255 | VK_DFA << VR_KIND_SHIFT | 1740u << VR_PARAM_SHIFT,  /* SPEEDLIMIT */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* SPFL */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLA */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SPLADDR */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLC */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SPLDCAP */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLDCOL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1856u << VR_PARAM_SHIFT,  /* SPLDCOV */
+    255 | VK_DFA << VR_KIND_SHIFT | 2008u << VR_PARAM_SHIFT,  /* SPLDCOV */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SPLDNB */
-    255 | VK_DFA << VR_KIND_SHIFT | 1858u << VR_PARAM_SHIFT,  /* SPLE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1863u << VR_PARAM_SHIFT,  /* SPLJ */
+    255 | VK_DFA << VR_KIND_SHIFT | 2010u << VR_PARAM_SHIFT,  /* SPLE */
+    255 | VK_DFA << VR_KIND_SHIFT | 2015u << VR_PARAM_SHIFT,  /* SPLJ */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* SPLN */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SPLP */
-    255 | VK_DFA << VR_KIND_SHIFT | 1868u << VR_PARAM_SHIFT,  /* SPLR */
-    255 | VK_DFA << VR_KIND_SHIFT | 1872u << VR_PARAM_SHIFT,  /* SPLS */
-    255 | VK_DFA << VR_KIND_SHIFT | 1877u << VR_PARAM_SHIFT,  /* SRC */
-    255 | VK_SSR << VR_KIND_SHIFT | 1895u << VR_PARAM_SHIFT,  /* SSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 2020u << VR_PARAM_SHIFT,  /* SPLR */
+    255 | VK_DFA << VR_KIND_SHIFT | 2024u << VR_PARAM_SHIFT,  /* SPLS */
+    255 | VK_DFA << VR_KIND_SHIFT | 2029u << VR_PARAM_SHIFT,  /* SRC */
+    255 | VK_SSR << VR_KIND_SHIFT | 2047u << VR_PARAM_SHIFT,  /* SSRCODE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SSRCODES */
     255 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SSS */
-    178 | VK_DFA << VR_KIND_SHIFT | 1903u << VR_PARAM_SHIFT,  /* STAMP */
-    255 | VK_DFA << VR_KIND_SHIFT | 1831u << VR_PARAM_SHIFT,  /* STAR */
+    178 | VK_DFA << VR_KIND_SHIFT | 2055u << VR_PARAM_SHIFT,  /* STAMP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1983u << VR_PARAM_SHIFT,  /* STAR */
     179 | VR_SUBFIELD | VK_DDHHMM << VR_KIND_SHIFT,  /* STARTREG */
     255 | VK_DDHHMM << VR_KIND_SHIFT,  /* STARTTIME */
     180 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 3),  /* STATID */
@@ -2766,18 +2766,18 @@ const uint32_t vwalk[DICT_COUNT] = {
     182 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* STATTOBT */
     183 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* STATTSAT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* STAY */
-    184 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1924u << VR_PARAM_SHIFT,  /* STAYIDENT */
+    184 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2084u << VR_PARAM_SHIFT,  /* STAYIDENT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* STAYINFO */
-    185 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1930u << VR_PARAM_SHIFT,  /* STO */
-    255 | VK_DFA << VR_KIND_SHIFT | 1938u << VR_PARAM_SHIFT,  /* STREASON */
-    255 | VK_DFA << VR_KIND_SHIFT | 1944u << VR_PARAM_SHIFT,  /* STRID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1946u << VR_PARAM_SHIFT,  /* STS */
+    185 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2090u << VR_PARAM_SHIFT,  /* STO */
+    255 | VK_DFA << VR_KIND_SHIFT | 2105u << VR_PARAM_SHIFT,  /* STREASON */
+    255 | VK_DFA << VR_KIND_SHIFT | 2111u << VR_PARAM_SHIFT,  /* STRID */
+    255 | VK_DFA << VR_KIND_SHIFT | 2113u << VR_PARAM_SHIFT,  /* STS */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* SUR */
-    186 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1988u << VR_PARAM_SHIFT,  /* SUREQPT */
+    186 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2155u << VR_PARAM_SHIFT,  /* SUREQPT */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* TALT */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TAXITIME */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TCDI */
-    255 | VK_DFA << VR_KIND_SHIFT | 2002u << VR_PARAM_SHIFT,  /* TEMP */
+    255 | VK_DFA << VR_KIND_SHIFT | 2169u << VR_PARAM_SHIFT,  /* TEMP */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* TERMINAL */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TFCVOL */
     187 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* TFL */
@@ -2785,7 +2785,7 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* TFV */
     189 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TFVID */
     190 | VR_SUBFIELD | VK_HHMM << VR_KIND_SHIFT,  /* TIME */
-    255 | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* TIMESTAMP */
+    255 | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* TIMESTAMP */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 10),  /* TITLE */
     191 | VR_SUBFIELD | VK_HHMM << VR_KIND_SHIFT,  /* TO */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TOAT */
@@ -2793,55 +2793,55 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TOFC */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TOM */
     193 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TOPOS */
-    255 | VK_DFA << VR_KIND_SHIFT | 114u << VR_PARAM_SHIFT,  /* TRACK */
-    194 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2006u << VR_PARAM_SHIFT,  /* TRAJ */
+    255 | VK_DFA << VR_KIND_SHIFT | 126u << VR_PARAM_SHIFT,  /* TRACK */
+    194 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2173u << VR_PARAM_SHIFT,  /* TRAJ */
     195 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* TRANSID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* TRANSLIST */
-    255 | VK_DFA << VR_KIND_SHIFT | 890u << VR_PARAM_SHIFT,  /* TRFL */
+    255 | VK_DFA << VR_KIND_SHIFT | 988u << VR_PARAM_SHIFT,  /* TRFL */
     196 | VK_HHMM << VR_KIND_SHIFT,  /* TSAT */
-    255 | VK_DFA << VR_KIND_SHIFT | 2010u << VR_PARAM_SHIFT,  /* TTG */
-    255 | VK_DFA << VR_KIND_SHIFT | 2010u << VR_PARAM_SHIFT,  /* TTL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1858u << VR_PARAM_SHIFT,  /* TTLEET */
+    255 | VK_DFA << VR_KIND_SHIFT | 2177u << VR_PARAM_SHIFT,  /* TTG */
+    255 | VK_DFA << VR_KIND_SHIFT | 2177u << VR_PARAM_SHIFT,  /* TTL */
+    255 | VK_DFA << VR_KIND_SHIFT | 2010u << VR_PARAM_SHIFT,  /* TTLEET */
     197 | VK_HHMM << VR_KIND_SHIFT,  /* TTOT */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 8),  /* TURB */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* TWYARR */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* TWYDEP */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TXC */
     198 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT,  /* TXT */
-    199 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2015u << VR_PARAM_SHIFT,  /* TXTIME */
+    199 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2182u << VR_PARAM_SHIFT,  /* TXTIME */
     255 | VK_TEXT << VR_KIND_SHIFT,  /* TYPZ */
-    200 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2041u << VR_PARAM_SHIFT,  /* UDPT */
+    200 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2222u << VR_PARAM_SHIFT,  /* UDPT */
     201 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* UNIT */
     202 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 10),  /* UNITID */
     203 | VR_SUBFIELD | VK_DDHHMM << VR_KIND_SHIFT,  /* UNTIL */
     204 | VK_DATE << VR_KIND_SHIFT,  /* VALFROM */
-    255 | VK_DFA << VR_KIND_SHIFT | 2044u << VR_PARAM_SHIFT,  /* VALFROMK */
+    255 | VK_DFA << VR_KIND_SHIFT | 2225u << VR_PARAM_SHIFT,  /* VALFROMK */
     255 | VK_DATE << VR_KIND_SHIFT,  /* VALFROMOLD */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* VALIDEND */
     255 | VK_DATE << VR_KIND_SHIFT,  /* VALIDITYDATE */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* VALIDST */
-    205 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1297u << VR_PARAM_SHIFT,  /* VALPERIOD */
+    205 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1412u << VR_PARAM_SHIFT,  /* VALPERIOD */
     206 | VK_DATE << VR_KIND_SHIFT,  /* VALUNTIL */
-    255 | VK_DFA << VR_KIND_SHIFT | 2044u << VR_PARAM_SHIFT,  /* VALUNTILK */
+    255 | VK_DFA << VR_KIND_SHIFT | 2225u << VR_PARAM_SHIFT,  /* VALUNTILK */
     255 | VK_DATE << VR_KIND_SHIFT,  /* VALUNTILOLD */
     207 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* VEC */
     208 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA1 */
     209 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA2 */
     210 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA3 */
     211 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA4 */
-    212 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2051u << VR_PARAM_SHIFT,  /* VIEW */
-    255 | VK_DFA << VR_KIND_SHIFT | 734u << VR_PARAM_SHIFT,  /* VISI */
-    213 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2055u << VR_PARAM_SHIFT,  /* VXPIST */
-    214 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2055u << VR_PARAM_SHIFT,  /* VYPIST */
+    212 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2239u << VR_PARAM_SHIFT,  /* VIEW */
+    255 | VK_DFA << VR_KIND_SHIFT | 795u << VR_PARAM_SHIFT,  /* VISI */
+    213 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2243u << VR_PARAM_SHIFT,  /* VXPIST */
+    214 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2243u << VR_PARAM_SHIFT,  /* VYPIST */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* WDDIR */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* WDSPD */
-    255 | VK_DFA << VR_KIND_SHIFT | 2063u << VR_PARAM_SHIFT,  /* WKTRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 2251u << VR_PARAM_SHIFT,  /* WKTRC */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* XFL */
     215 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* XFLCHG */
     255 | VK_NONE << VR_KIND_SHIFT,  /* XFPLTXT */
-    216 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2065u << VR_PARAM_SHIFT,  /* XPIST */
-    217 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 579u << VR_PARAM_SHIFT,  /* XTI */
-    218 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2065u << VR_PARAM_SHIFT,  /* YPIST */
+    216 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2253u << VR_PARAM_SHIFT,  /* XPIST */
+    217 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* XTI */
+    218 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2253u << VR_PARAM_SHIFT,  /* YPIST */
 };
 
 const uint64_t vreq[][4] = {
@@ -2965,55 +2965,55 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,1152,1152,1152,1152,1152,1152,1152,1152,1152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1280,1280,1344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1408,1408,1408,1408,1408,1408,1408,1408,1408,1408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1408,1408,1408,1408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1472,1472,1472,1472,1472,1472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,1536,1536,1536,1536,1536,1536,1536,1536,1536,1536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1280,1280,1280,1280,1280,1280,1280,1280,1280,1280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1344,1344,1344,1344,1344,1344,1344,1344,1344,1344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1408,1408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1472,1472,1472,1472,1472,1472,1472,1472,1472,1472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1536,1536,1536,1536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1600,1600,1600,1600,1600,1600,1600,1600,1600,1600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,1664,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,1728,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,1792,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,0,0},
+    {0,0,0,0,0,0,0,1728,1728,1792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1856,1856,1856,1856,1856,1856,1856,1856,1856,1856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1856,1856,1856,1856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1920,1920,1920,1920,1920,1920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,1984,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,2048,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,2112,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,0,0},
+    {0,0,0,0,0,0,0,2112,2112,2112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,2176,2176,2176,2176,2176,2176,2176,2176,2176,2176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,2240,2240,2240,2240,2240,2240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2304,0,0,0,0,0,0,0,0,0,0,0,0,0,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,2304,0,0},
-    {0,0,0,2368,0,0,0,0,0,0,0,0,0,0,0,0,0,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,2368,0,0},
-    {0,0,0,2432,0,0,0,0,0,0,0,0,0,0,0,0,0,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,0,0},
-    {0,0,0,2496,0,0,0,0,0,0,0,0,0,0,0,0,0,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,2432,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,2496,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,2560,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,2624,0,0,0,0,0,0,0,0,0,0,0,0,0,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,2624,0,0},
-    {0,0,0,2688,0,0,0,0,0,0,0,0,0,0,0,0,0,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,2688,0,0},
-    {0,0,0,2752,0,0,0,0,0,0,0,0,0,0,0,0,0,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,0,0},
-    {0,0,0,2816,0,0,0,0,0,0,0,0,0,0,0,0,0,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,2752,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,2816,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,2880,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,2944,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2944,3008,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3072,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3264,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3328,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3456,0,0,0,0,0,0,0,0},
+    {0,0,0,3072,0,0,0,0,0,0,0,0,0,0,0,0,0,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,3072,0,0},
+    {0,0,0,3136,0,0,0,0,0,0,0,0,0,0,0,0,0,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,3136,0,0},
+    {0,0,0,3200,0,0,0,0,0,0,0,0,0,0,0,0,0,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,3200,0,0},
+    {0,0,0,3264,0,0,0,0,0,0,0,0,0,0,0,0,0,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,3264,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3520,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3392,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,3648,3648,3648,3648,3648,3648,3648,3648,3648,3648,0,3648,3648,3648,3648,3648,3648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,3712,3712,3712,3712,3712,3712,3712,3712,3712,3712,0,3712,3712,3712,3712,3712,3712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,3776,3776,3776,3776,3776,3776,3776,3776,3776,3776,0,3776,3776,3776,3776,3776,3776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,3840,3840,3840,3840,3840,3840,3840,3840,3840,3840,0,3840,3840,3840,3840,3840,3840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,3904,3904,3904,3904,3904,3904,3904,3904,3904,3904,0,3904,3904,3904,3904,3904,3904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,3968,3968,3968,3968,3968,3968,3968,3968,3968,3968,0,3968,3968,3968,3968,3968,3968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,4032,4032,4032,4032,4032,4032,4032,4032,4032,4032,0,4032,4032,4032,4032,4032,4032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,0,4096,4096,4096,4096,4096,4096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,4160,4160,4160,4160,4160,4160,4160,4160,4160,4160,0,4160,4160,4160,4160,4160,4160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,4224,4224,4224,4224,4224,4224,4224,4224,4224,4224,0,4224,4224,4224,4224,4224,4224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,4288,4288,4288,4288,4288,4288,4288,4288,4288,4288,0,4288,4288,4288,4288,4288,4288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,4352,4352,4352,4352,4352,4352,4352,4352,4352,4352,0,4352,4352,4352,4352,4352,4352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,3392,0,0,0,0,0,0,0,0,0,0,0,0,0,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,3392,0,0},
+    {0,0,0,3456,0,0,0,0,0,0,0,0,0,0,0,0,0,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,3456,0,0},
+    {0,0,0,3520,0,0,0,0,0,0,0,0,0,0,0,0,0,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,3520,0,0},
+    {0,0,0,3584,0,0,0,0,0,0,0,0,0,0,0,0,0,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,3584,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3712,3776,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3840,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4032,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4096,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4224,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4288,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4160,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,4416,4416,4416,4416,4416,4416,4416,4416,4416,4416,0,4416,4416,4416,4416,4416,4416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,4480,4480,4480,4480,4480,4480,4480,4480,4480,4480,0,4480,4480,4480,4480,4480,4480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,4544,4544,4544,4544,4544,4544,4544,4544,4544,4544,0,4544,4544,4544,4544,4544,4544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
@@ -3040,2072 +3040,2268 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,5888,5888,5888,5888,5888,5888,5888,5888,5888,5888,0,5888,5888,5888,5888,5888,5888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,5952,5952,5952,5952,5952,5952,5952,5952,5952,5952,0,5952,5952,5952,5952,5952,5952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,6016,6016,6016,6016,6016,6016,6016,6016,6016,6016,0,6016,6016,6016,6016,6016,6016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6080,6080,6080,6080,6080,6080,6080,6080,6080,6080,0,6080,6080,6080,6080,6080,6080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6144,6144,6144,6144,6144,6144,6144,6144,6144,6144,0,6144,6144,6144,6144,6144,6144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6208,6208,6208,6208,6208,6208,6208,6208,6208,6208,0,6208,6208,6208,6208,6208,6208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6272,6272,6272,6272,6272,6272,6272,6272,6272,6272,0,6272,6272,6272,6272,6272,6272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6336,6336,6336,6336,6336,6336,6336,6336,6336,6336,0,6336,6336,6336,6336,6336,6336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6400,6400,6400,6400,6400,6400,6400,6400,6400,6400,0,6400,6400,6400,6400,6400,6400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6464,6464,6464,6464,6464,6464,6464,6464,6464,6464,0,6464,6464,6464,6464,6464,6464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6528,6528,6528,6528,6528,6528,6528,6528,6528,6528,0,6528,6528,6528,6528,6528,6528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6592,6592,6592,6592,6592,6592,6592,6592,6592,6592,0,6592,6592,6592,6592,6592,6592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6656,6656,6656,6656,6656,6656,6656,6656,6656,6656,0,6656,6656,6656,6656,6656,6656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6720,6720,6720,6720,6720,6720,6720,6720,6720,6720,0,6720,6720,6720,6720,6720,6720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,6784,6784,6784,6784,6784,6784,6784,6784,6784,6784,0,6784,6784,6784,6784,6784,6784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6144,0,0,0,0,6208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6272,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6400,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6464,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6912,0,0,0,0,6976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7040,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7168,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7232,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6528,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,6592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,6400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,6720,0,6784,6720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7296,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,7360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7488,0,7552,7488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,6720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,6912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,6976,6976,6976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7104,7104,7104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7232,7232,7232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,7488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7744,7744,7744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7872,7872,7872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,7936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,8000,8000,8000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7360,7360,7360,7424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7488,0,0},
-    {0,0,0,0,0,0,0,7552,7552,7552,7552,7552,7552,7552,7552,7552,7552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7552,7552,7552,7552,7552,7552,7616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7680,0,0},
-    {0,0,0,0,0,0,0,7744,7744,7744,7744,7744,7744,7744,7744,7744,7744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7744,0,0},
+    {0,0,0,0,0,0,0,8128,8128,8128,8192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,8256,0,0},
+    {0,0,0,0,0,0,0,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,8320,8320,8320,8320,8320,8320,8384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,8448,0,0},
+    {0,0,0,0,0,0,0,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,8512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,8512,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,0,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,7872,0,0},
-    {0,0,0,0,0,0,0,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,0,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,7936,0,0},
-    {0,0,0,0,0,0,0,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,0,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,8000,0,0},
-    {0,0,0,0,0,0,0,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,0,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,8064,0,0},
-    {0,0,0,0,0,0,0,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,0,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,8128,0,0},
-    {0,0,0,0,0,0,0,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,0,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,0,0},
-    {0,0,0,0,0,0,0,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,0,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,8256,0,0},
-    {0,0,0,0,0,0,0,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,0,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,8320,0,0},
-    {0,0,0,0,0,0,0,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,0,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,8384,0,0},
-    {0,0,0,0,0,0,0,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,0,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,8448,0,0},
-    {0,0,0,0,0,0,0,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,0,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,8512,0,0},
-    {0,0,0,0,0,0,0,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,0,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,8576,0,0},
+    {0,0,0,0,0,0,0,8640,8640,8640,8640,8640,8640,8640,8640,8640,8640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,8704,0,0},
+    {0,0,0,0,0,0,0,8768,8768,8768,8768,8768,8768,8768,8768,8768,8768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,8832,0,0},
+    {0,0,0,0,0,0,0,8896,8896,8896,8896,8896,8896,8896,8896,8896,8896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,8896,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,8704,8768,8704,8768,8704,8768,8704,8768,8704,8768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,8832,8896,8896,8896,8832,8896,8896,8896,8832,8896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,8896,8896,8832,8896,8896,8896,8832,8896,8896,8896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,8960,9024,8960,9024,8960,9024,8960,9024,8960,9024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9088,9024,8960,9024,8960,9024,8960,9024,8960,9024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9152,9216,9216,9216,9152,9216,9216,9216,9152,9216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9216,9216,9152,9216,9216,9216,9152,9216,9216,9216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9216,9216,9216,9216,9152,9216,9216,9216,9152,9216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9280,9344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9408,9344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,9472,9536,9472,9600,9472,9600,9472,9472,9600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9472,9600,9472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,9472,9664,9472,9600,9472,9600,9472,9472,9600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9728,9792,9792,9856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9728,9792,9792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9728,9792,9792,9920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,9728,9792,9984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,10048,10048,10048,10048,10048,10048,10048,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10048,10048,10048,10048,10048,10048,10048,10048,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10048,10048,10048,10048,10048,10048,10048,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10112,10112,10176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10240,10240,10240,10240,10240,10240,10240,10240,10240,10240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10240,10240,10240,10240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10304,10304,10304,10304,10304,10304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10368,10368,10368,10368,10368,10368,10368,10368,10368,10368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10432,10432,10432,10432,10432,10432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,10496,10496,10496,10496,10496,10496,10496,10496,10496,10496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,0,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,9024,0,0},
+    {0,0,0,0,0,0,0,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,0,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,9088,0,0},
+    {0,0,0,0,0,0,0,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,0,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,9152,0,0},
+    {0,0,0,0,0,0,0,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,0,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,9216,0,0},
+    {0,0,0,0,0,0,0,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,0,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,9280,0,0},
+    {0,0,0,0,0,0,0,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,0,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,9344,0,0},
+    {0,0,0,0,0,0,0,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,0,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,9408,0,0},
+    {0,0,0,0,0,0,0,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,0,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,9472,0,0},
+    {0,0,0,0,0,0,0,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,0,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,9536,0,0},
+    {0,0,0,0,0,0,0,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,0,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,9600,0,0},
+    {0,0,0,0,0,0,0,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,0,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,9664,0,0},
+    {0,0,0,0,0,0,0,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,0,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,9728,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,10624,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,10688,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,10752,0,0},
+    {0,0,0,0,0,0,0,9856,9920,9856,9920,9856,9920,9856,9920,9856,9920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,9984,10048,10048,10048,9984,10048,10048,10048,9984,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10048,10048,9984,10048,10048,10048,9984,10048,10048,10048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10112,10176,10112,10176,10112,10176,10112,10176,10112,10176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10240,10176,10112,10176,10112,10176,10112,10176,10112,10176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10304,10368,10368,10368,10304,10368,10368,10368,10304,10368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10368,10368,10304,10368,10368,10368,10304,10368,10368,10368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10368,10368,10368,10368,10304,10368,10368,10368,10304,10368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10432,10496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10560,10496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,10624,10688,10624,10752,10624,10752,10624,10624,10752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10624,10752,10624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,10624,10816,10624,10752,10624,10752,10624,10624,10752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10880,10944,10944,11008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10880,10944,10944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10880,10944,10944,11072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,10880,10944,11136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,11200,11200,11200,11200,11200,11200,11200,11200,11200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11200,11200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11200,11200,11200,11200,11200,11200,11200,11200,11200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11264,11264,11328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11392,11392,11392,11392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11456,11456,11456,11456,11456,11456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11520,11520,11520,11520,11520,11520,11520,11520,11520,11520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11584,11584,11584,11584,11584,11584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11648,11648,11648,11648,11648,11648,11648,11648,11648,11648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10880,0,0,0,0,0,0,0,0,0,0,10944,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11008,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11776,11776,11776,11776,11776,11776,11776,11776,11776,11776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11840,11840,11840,11840,11840,11840,11840,11840,11840,11840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,11968,11968,11968,11968,11968,11968,11968,11968,11968,11968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12032,12032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12096,12096,12096,12096,12096,12096,12096,12096,12096,12096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12160,12160,12160,12160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12224,12224,12224,12224,12224,12224,12224,12224,12224,12224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12288,12288,12288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12352,12352,12352,12352,12352,12352,12352,12352,12352,12352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12416,12416,12416,12416,12416,12416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12480,12480,12480,12480,12480,12480,12480,12480,12480,12480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12544,12544,12544,12544,12544,12544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,12608,12608,12608,12608,12608,12608,12608,12608,12608,12608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11008,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,0,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,11200,0,0},
-    {0,0,0,0,0,0,0,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,0,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,11264,0,0},
-    {0,0,0,0,0,0,0,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,0,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,11328,0,0},
-    {0,0,0,0,0,0,0,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,0,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,11392,0,0},
-    {0,0,0,0,0,0,0,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,0,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,11456,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,12864,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11712,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11776,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,11776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12992,0,0,0,0,0,0,0,0,0,0,13056,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13120,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,0,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,11904,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12096,12096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12224,12224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12352,12352,12352,12352,12352,12352,12352,12352,12352,12352,0,12352,12352,12352,12352,12352,12352,0,0,0,0,0,0,0,12416,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12480,12480,12480,12480,12480,12480,12480,12480,12480,12480,0,12480,12480,12480,12480,12480,12480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12608,12608,12608,12608,12608,12608,12608,12608,12608,12608,0,12608,12608,12608,12608,12608,12608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,12672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12736,12736,12736,12736,12736,12736,12736,12736,12736,12736,0,12736,12736,12736,12736,12736,12736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12800,12800,12800,12800,12800,12800,12800,12800,12800,12800,0,12800,12800,12800,12800,12800,12800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12672,12672,12672,12672,12672,12672,12672,12672,12672,12672,0,12672,12672,12672,12672,12672,12672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,0,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,12928,0,0},
-    {0,0,0,0,0,0,0,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,0,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,12992,0,0},
-    {0,0,0,0,0,0,0,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,0,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,13056,0,0},
-    {0,0,0,0,0,0,0,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,0,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,13120,0,0},
-    {0,0,0,0,0,0,0,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,0,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,13184,0,0},
-    {0,0,0,0,0,0,0,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,0,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,13248,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13120,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,0,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,13312,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,0,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,13376,0,0},
     {0,0,0,0,0,0,0,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,0,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,13440,0,0},
     {0,0,0,0,0,0,0,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,0,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,13504,0,0},
     {0,0,0,0,0,0,0,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,0,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,13568,0,0},
-    {0,0,0,0,0,0,0,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,0,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,13632,0,0},
-    {0,0,0,0,0,0,0,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,0,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,13696,0,0},
-    {0,0,0,0,0,0,0,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,0,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,13760,0,0},
-    {0,0,0,0,0,0,0,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,0,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,13824,0,0},
-    {0,0,0,0,0,0,0,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,0,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,13888,0,0},
-    {0,0,0,0,0,0,0,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,0,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,13952,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13824,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13888,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,0,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,14016,0,0},
-    {0,0,0,0,0,0,0,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,0,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,14080,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14208,14208,14208,14208,14208,14208,14208,14208,14208,14208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14272,14272,14272,14272,14272,14272,14272,14272,14272,14272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14336,14336,14336,14336,14336,14336,14336,14336,14336,14336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14400,14400,14400,14400,14400,14400,14400,14400,14400,14400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14464,14464,14464,14464,14464,14464,14464,14464,14464,14464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14528,14528,14528,14528,14528,14528,14528,14528,14528,14528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14592,14592,14592,14592,14592,14592,14592,14592,14592,14592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,14656,14656,14656,14656,14656,14656,14656,14656,14656,14656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14208,14208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14336,14336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,14784,0,0,0,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,0,0},
-    {0,0,0,14848,0,0,0,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,0,0},
-    {0,0,0,14912,0,0,0,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,0,0},
-    {0,0,0,14976,0,0,0,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,14976,0,0},
-    {0,0,0,15040,0,0,0,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,0,0},
-    {0,0,0,15104,0,0,0,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,0,0},
-    {0,0,0,15168,0,0,0,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,0,0},
+    {0,0,0,0,0,0,0,14464,14464,14464,14464,14464,14464,14464,14464,14464,14464,0,14464,14464,14464,14464,14464,14464,0,0,0,0,0,0,0,14528,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14592,14592,14592,14592,14592,14592,14592,14592,14592,14592,0,14592,14592,14592,14592,14592,14592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,14656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14720,14720,14720,14720,14720,14720,14720,14720,14720,14720,0,14720,14720,14720,14720,14720,14720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,14784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14848,14848,14848,14848,14848,14848,14848,14848,14848,14848,0,14848,14848,14848,14848,14848,14848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,0,0},
+    {0,0,0,0,0,0,0,14912,14912,14912,14912,14912,14912,14912,14912,14912,14912,0,14912,14912,14912,14912,14912,14912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,14784,14784,14784,14784,14784,14784,14784,14784,14784,14784,0,14784,14784,14784,14784,14784,14784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,0,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,15040,0,0},
+    {0,0,0,0,0,0,0,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,0,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,15104,0,0},
+    {0,0,0,0,0,0,0,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,0,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,15168,0,0},
+    {0,0,0,0,0,0,0,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,0,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,15232,0,0},
+    {0,0,0,0,0,0,0,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,0,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,15296,0,0},
     {0,0,0,0,0,0,0,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,0,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,15360,0,0},
     {0,0,0,0,0,0,0,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,0,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,15424,0,0},
-    {0,0,0,0,0,0,0,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,0,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,15488,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15616,0,0,0,0,0,0,0,15680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15808,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15872,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,15936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16000,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {16128,16128,16128,16128,0,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128},
-    {16128,16128,16128,16128,0,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128},
-    {0,0,0,0,0,0,0,16256,16256,16256,16256,16256,16256,16256,16256,16256,16256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,0,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,15552,0,0},
+    {0,0,0,0,0,0,0,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,0,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,15616,0,0},
+    {0,0,0,0,0,0,0,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,0,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,15680,0,0},
+    {0,0,0,0,0,0,0,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,0,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,15744,0,0},
+    {0,0,0,0,0,0,0,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,0,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,15808,0,0},
+    {0,0,0,0,0,0,0,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,0,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,15872,0,0},
+    {0,0,0,0,0,0,0,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,0,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,15936,0,0},
+    {0,0,0,0,0,0,0,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,0,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,16000,0,0},
+    {0,0,0,0,0,0,0,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,0,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,16064,0,0},
+    {0,0,0,0,0,0,0,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,0,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,16128,0,0},
+    {0,0,0,0,0,0,0,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,0,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,16192,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,16320,16320,16320,16320,16320,16320,16320,16320,16320,16320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,16384,16384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,16384,16384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16448,0,0,0,0,0,0,0,0,16448,0,0,0,0,0,16448,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16512,0,0,0,0,0,0,0,0,16512,0,0,0,0,0,16512,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16384,16384,16384,16384,16384,16384,16384,16384,16384,16384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16448,16448,16448,16448,16448,16448,16448,16448,16448,16448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16512,16512,16512,16512,16512,16512,16512,16512,16512,16512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16576,16576,16576,16576,16576,16576,16576,16576,16576,16576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,16640,16640,16640,16640,16640,16640,16640,16640,16640,16640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,16704,16704,16704,16704,16704,16704,16704,16704,16704,16704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,16768,16768,16768,16768,16768,16768,16768,16768,16768,16768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16832,0,16896,16832,0,0,0,0,0,0,0,0,0,0,0,16960,0,0},
-    {0,0,0,0,0,0,0,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17088,0,0},
-    {0,0,0,0,0,0,0,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17216,0,0},
-    {0,0,0,0,0,0,0,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,16896,0,0,0,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,16896,0,0},
+    {0,0,0,16960,0,0,0,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,16960,0,0},
+    {0,0,0,17024,0,0,0,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,17024,0,0},
+    {0,0,0,17088,0,0,0,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,17088,0,0},
+    {0,0,0,17152,0,0,0,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,17152,0,0},
+    {0,0,0,17216,0,0,0,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,17216,0,0},
+    {0,0,0,17280,0,0,0,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,17280,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,17344,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,17408,0,0},
     {0,0,0,0,0,0,0,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,0,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,17472,0,0},
     {0,0,0,0,0,0,0,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,0,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,17536,0,0},
-    {0,17600,17600,0,0,0,0,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,0,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,17664,0,0},
-    {0,17600,17600,0,0,0,0,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,0,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,17728,0,0},
-    {0,17600,17600,0,0,0,0,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,0,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,17792,0,0},
-    {0,0,0,0,0,0,0,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,0,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,17856,0,0},
-    {0,17600,17600,0,0,0,0,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,0,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,17920,0,0},
-    {0,17984,17984,0,0,0,0,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,0,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,18048,0,0},
-    {0,17600,17600,0,0,0,0,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,0,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,18112,0,0},
-    {0,17984,17984,0,0,0,0,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,0,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,18176,0,0},
-    {0,17984,17984,0,0,0,0,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,0,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,0,0},
-    {0,17600,17600,0,0,0,0,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,0,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,18304,0,0},
-    {0,0,0,0,0,0,0,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,0,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,0,0},
-    {0,17984,17984,0,0,0,0,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,0,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,0,0},
-    {0,17600,17600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,0,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,18496,0,0},
-    {0,17984,17984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,0,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,18560,0,0},
-    {0,0,0,0,0,0,0,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,0,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,18624,0,0},
+    {0,0,0,0,0,0,0,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,0,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,17600,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17728,0,0,0,0,0,0,0,17792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17920,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17984,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,17728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18112,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {18240,18240,18240,18240,0,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240},
+    {18240,18240,18240,18240,0,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240,18240},
+    {0,0,0,0,0,0,0,18368,18368,18368,18368,18368,18368,18368,18368,18368,18368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,18432,18432,18432,18432,18432,18432,18432,18432,18432,18432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,18496,18496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,18496,18496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18560,0,0,0,0,0,0,0,0,18560,0,0,0,0,0,18560,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18624,0,0,0,0,0,0,0,0,18624,0,0,0,0,0,18624,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,18752,18752,18752,18752,18752,18752,18752,18752,18752,18752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,18816,18816,18816,18816,18816,18816,18816,18816,18816,18816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18880,18880,18880,18880,18880,18880,18880,18880,18880,18880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,18944,18944,18944,18944,18944,18944,18944,18944,18944,18944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,19072,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,19136,19136,19136,19136,19136,19136,19136,19136,19136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,18944,0,19008,18944,0,0,0,0,0,0,0,0,0,0,0,19072,0,0},
+    {0,0,0,0,0,0,0,19008,19008,19008,19008,19008,19008,19008,19008,19008,19008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19136,19136,19136,19136,19136,19136,19136,19136,19136,19136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,19200,0,0},
     {0,0,0,0,0,0,0,19264,19264,19264,19264,19264,19264,19264,19264,19264,19264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,19328,0,0},
     {0,0,0,0,0,0,0,19328,19328,19328,19328,19328,19328,19328,19328,19328,19328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,19456,19520,19456,19520,19456,19520,19456,19520,19456,19520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,19584,19648,19648,19648,19584,19648,19648,19648,19584,19648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,19648,19648,19584,19648,19648,19648,19584,19648,19648,19648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,19712,19776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,19840,19776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,19904,19968,19904,20032,19904,20032,19904,19904,20032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,19904,20032,19904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,19904,20096,19904,20032,19904,20032,19904,19904,20032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20160,20224,20224,20288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20160,20224,20224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20160,20224,20224,20352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20160,20224,20416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20544,20544,20608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20672,20672,20672,20672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20736,20736,20736,20736,20736,20736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20800,20800,20800,20800,20800,20800,20800,20800,20800,20800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,19456,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,20928,20928,20928,20992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,0,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,19584,0,0},
+    {0,0,0,0,0,0,0,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,0,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,19648,0,0},
+    {0,19712,19712,0,0,0,0,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,0,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,19776,0,0},
+    {0,19712,19712,0,0,0,0,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,0,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,19840,0,0},
+    {0,19712,19712,0,0,0,0,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,0,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,19904,0,0},
+    {0,0,0,0,0,0,0,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,0,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,19968,0,0},
+    {0,19712,19712,0,0,0,0,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,0,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,20032,0,0},
+    {0,20096,20096,0,0,0,0,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,0,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,20160,0,0},
+    {0,19712,19712,0,0,0,0,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,0,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,20224,0,0},
+    {0,20096,20096,0,0,0,0,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,0,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,20288,0,0},
+    {0,20096,20096,0,0,0,0,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,0,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,20352,0,0},
+    {0,19712,19712,0,0,0,0,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,0,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,20416,0,0},
+    {0,0,0,0,0,0,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,20480,0,0},
+    {0,20096,20096,0,0,0,0,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,0,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,20544,0,0},
+    {0,19712,19712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,0,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,20608,0,0},
+    {0,20096,20096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,0,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,20672,0,0},
+    {0,0,0,0,0,0,0,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,0,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,20736,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,20864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20928,20928,20928,20928,20928,20928,20928,20928,20928,20928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,20992,20992,20992,20992,20992,20992,20992,20992,20992,20992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,21056,21056,21056,21056,21056,21056,21056,21056,21056,21056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,21056,21056,21056,21056,21056,21056,21120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,21184,21184,21184,21184,21184,21184,21184,21184,21184,21184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,21184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21312,21312,21312,21312,21376,21312,21312,21312,21312,21440,21312,21312,21376,21312,21312,21504,0,21312,21312,21312,21312,21312,21312,21312,21312,21312,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21312,21312,21312,21312,21376,21312,21312,21312,21312,21440,21312,21312,21376,0,21312,21504,0,21312,21312,21312,21312,21312,21312,21312,21312,21312,0,0},
-    {0,0,0,0,0,0,0,0,21312,21312,21312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,21312,21312,21312,21312,21312,21312,21312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,21312,21312,21312,21312,21312,21312,21312,21312,21312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21632,0,21696,0,0,0,0,0,21632,0,0,0,0,0,0,21696,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21888,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21952,0,0,0,0,0,0,0,0,0,0},
-    {0,22016,22016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,22080,22080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,22016,22016,0,0,0,0,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,0},
-    {0,22080,22080,0,0,0,0,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,22144,22144,22144,22144,22144,22144,22208,22144,22144,22144,22144,22144,22144,22144,22208,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,22144,0,0},
-    {0,0,0,0,0,0,0,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,0},
-    {0,0,0,0,0,0,0,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,22336,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,22272,0,0},
-    {0,0,0,0,0,0,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,0,0},
-    {0,0,0,0,0,0,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,0,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22400,22464,22400,22400,22400,22400,22400,22400,0,0},
-    {0,0,0,0,0,0,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,0},
-    {0,22016,22016,0,0,0,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,22528,0,0},
-    {0,0,0,0,0,0,0,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,0,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,21184,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,21248,21248,21248,21248,21248,21248,21248,21248,21248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,22720,0,22720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,22720,0,0,0,0},
-    {0,0,0,0,0,0,0,22784,22784,22784,22784,22784,22784,22784,22784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,22848,22848,22848,22848,22848,22848,22848,22848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,22912,22912,22912,22912,22912,22912,22912,22912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,22976,22976,22976,22976,22976,22976,22976,22976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21376,21376,21376,21376,21376,21376,21376,21376,21376,21376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21440,21440,21440,21440,21440,21440,21440,21440,21440,21440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,23168,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,23296,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,23424,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,23552,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,23680,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,23744,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,23808,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,23936,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,24064,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,24320,0,0},
+    {0,0,0,0,0,0,0,21568,21632,21568,21632,21568,21632,21568,21632,21568,21632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21696,21760,21760,21760,21696,21760,21760,21760,21696,21760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21760,21760,21696,21760,21760,21760,21696,21760,21760,21760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21824,21888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,21952,21888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,22016,22080,22016,22144,22016,22144,22016,22016,22144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22016,22144,22016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,22016,22208,22016,22144,22016,22144,22016,22016,22144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22272,22336,22336,22400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22272,22336,22336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22272,22336,22336,22464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22272,22336,22528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,22592,22592,22592,22592,22592,22592,22592,22592,22592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22592,22592,22592,22592,22592,22592,22592,22592,22592,22592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22592,22592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22592,22592,22592,22592,22592,22592,22592,22592,22592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22656,22656,22720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22784,22784,22784,22784,22784,22784,22784,22784,22784,22784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22784,22784,22784,22784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22848,22848,22848,22848,22848,22848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,22912,22912,22912,22912,22912,22912,22912,22912,22912,22912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,24448,24448,24448,24448,24448,24448,24448,24448,24448,24448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,24512,24512,24512,24512,24512,24512,24512,24512,24512,24512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,24576,24576,24576,24576,24576,24576,24576,24576,24576,24576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,24640,24640,24640,24640,24640,24640,24640,24640,24640,24640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,24704,24704,24704,24704,24704,24704,24704,24704,24704,24704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23040,23040,23040,23040,23040,23040,23040,23040,23040,23040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23104,23104,23104,23104,23104,23104,23104,23104,23104,23104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23168,23168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23232,23232,23232,23232,23232,23232,23232,23232,23232,23232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23296,23296,23296,23296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23360,23360,23360,23360,23360,23360,23360,23360,23360,23360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23424,23424,23424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23488,23488,23488,23488,23488,23488,23488,23488,23488,23488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23552,23552,23552,23552,23552,23552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23616,23616,23616,23616,23616,23616,23616,23616,23616,23616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24832,0,0,0,0,0,0,0,0,0,24896,0,0,0,24960,0,0,0,0,25024,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24960,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23744,23744,23744,23808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23872,23872,23872,23872,23872,23872,23872,23872,23872,23872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,23872,23872,23872,23872,23872,23872,23936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24000,24000,24000,24000,24000,24000,24000,24000,24000,24000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25024,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24896,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25152,0,0,0,0,25152,0,0,0,0,0,0,25216,0,0,0,0,0,25216,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25280,25280,25280,25280,25280,25280,25280,25280,25280,25280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25152,25152,25152,25152,25152,25152,25152,25152,25152,25152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25408,25408,25408,25408,25408,25408,25408,25408,25408,25408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24128,24128,24128,24128,24128,24128,24128,24128,24128,24128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24192,24192,24192,24192,24192,24192,24192,24192,24192,24192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,24256,24256,24256,24256,24256,24256,24256,24256,24256,24256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25536,0,0,0,0,25536,0,0,0,0,0,0,25600,0,0,25664,0,0,25600,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25728,25728,25728,25728,25728,25728,25728,25728,25728,25728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25536,25536,25536,25536,25536,25536,25536,25536,25536,25536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25856,25856,25856,25856,25856,25856,25856,25856,25856,25856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25920,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,25984,25984,25984,25984,25984,25984,25984,25984,25984,25984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25984,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24384,24384,24384,24384,24448,24384,24384,24384,24384,24512,24384,24384,24448,24384,24384,24576,0,24384,24384,24384,24384,24384,24384,24384,24384,24384,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24384,24384,24384,24384,24448,24384,24384,24384,24384,24512,24384,24384,24448,0,24384,24576,0,24384,24384,24384,24384,24384,24384,24384,24384,24384,0,0},
+    {0,0,0,0,0,0,0,0,24384,24384,24384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,24384,24384,24384,24384,24384,24384,24384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,24384,24384,24384,24384,24384,24384,24384,24384,24384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24704,0,24768,0,0,0,0,0,24704,0,0,0,0,0,0,24768,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24960,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25024,0,0,0,0,0,0,0,0,0,0},
+    {0,25088,25088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,25152,25152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,25088,25088,0,0,0,0,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,0,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,0,0},
+    {0,25152,25152,0,0,0,0,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,0,25216,25216,25216,25216,25216,25216,25280,25216,25216,25216,25216,25216,25216,25216,25280,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,25216,0,0},
+    {0,0,0,0,0,0,0,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,0,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,0,0},
+    {0,0,0,0,0,0,0,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,0,25408,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,25344,0,0},
+    {0,0,0,0,0,0,0,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,0,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,0,0},
+    {0,0,0,0,0,0,0,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,0,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25472,25536,25472,25472,25472,25472,25472,25472,0,0},
+    {0,0,0,0,0,0,0,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,0,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,0,0},
+    {0,25088,25088,0,0,0,0,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,0,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,25600,0,0},
+    {0,0,0,0,0,0,0,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,0,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,25664,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25792,0,25792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,25792,0,0,0,0},
+    {0,0,0,0,0,0,0,25856,25856,25856,25856,25856,25856,25856,25856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25920,25920,25920,25920,25920,25920,25920,25920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,25984,25984,25984,25984,25984,25984,25984,25984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,26048,26048,26048,26048,26048,26048,26048,26048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26752,0,0,26752,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,26176,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,26240,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,26304,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,26368,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,26432,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,26496,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,26560,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,26624,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,26688,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,26752,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,26816,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,26880,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,26944,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,27008,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,27072,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,27136,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,27200,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,27264,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,27328,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,27392,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,27456,27456,27456,27456,27456,27456,27456,27456,27456,27456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,27520,27520,27520,27520,27520,27520,27520,27520,27520,27520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,27584,27584,27584,27584,27584,27584,27584,27584,27584,27584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,27648,27648,27648,27648,27648,27648,27648,27648,27648,27648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,27712,27712,27712,27712,27712,27712,27712,27712,27712,27712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,27776,27776,27776,27776,27776,27776,27776,27776,27776,27776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27584,0,0,0,0,27648,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27712,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27776,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27840,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27904,0,0,0,0,0,0,0,0,0,27968,0,0,0,28032,0,0,0,0,28096,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28032,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27968,0,0,0,0,0,0,0,0,0,28032,0,0,0,0,28096,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28160,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28224,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28288,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28480,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28608,0,0,28672,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28032,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28608,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28800,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28096,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,27968,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28224,0,0,0,0,28224,0,0,0,0,0,0,28288,0,0,0,0,0,28288,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,28352,28352,28352,28352,28352,28352,28352,28352,28352,28352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,28224,28224,28224,28224,28224,28224,28224,28224,28224,28224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,28416,28416,28416,28416,28416,28416,28416,28416,28416,28416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,28480,28480,28480,28480,28480,28480,28480,28480,28480,28480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28608,0,0,0,0,28608,0,0,0,0,0,0,28672,0,0,28736,0,0,28672,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,28800,28800,28800,28800,28800,28800,28800,28800,28800,28800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,28608,28608,28608,28608,28608,28608,28608,28608,28608,28608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28864,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,28928,28928,28928,28928,28928,28928,28928,28928,28928,28928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28992,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29056,29056,29056,29056,29056,29056,29056,29056,29056,29056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29056,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28992,0,0,0,0,0,0,0,0,0,29056,0,0,0,0,29120,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29184,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29248,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29312,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29504,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29248,29248,29248,29248,29248,29248,29248,29248,29248,29248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29312,29312,29312,29312,29312,29312,29312,29312,29312,29312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29376,29376,29376,29376,29376,29376,29376,29376,29376,29376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,29440,29440,29440,29440,29440,29440,29440,29440,29440,29440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,29440,29440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {29696,29696,29696,29696,0,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696},
-    {29760,29760,29760,29760,0,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760,29760},
-    {29824,29824,29824,29824,0,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824,29824},
-    {29888,29888,29888,29888,0,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888},
-    {29952,29952,29952,29952,0,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952},
-    {30016,30016,30016,30016,0,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016},
-    {30080,30080,30080,30080,0,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080},
-    {30144,30144,30144,30144,0,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144,30144},
-    {30208,30208,30208,30208,0,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208},
-    {30272,30272,30272,30272,0,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272},
-    {30336,30336,30336,30336,0,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336},
-    {30400,30400,30400,30400,0,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400},
-    {30464,30464,30464,30464,0,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464,30464},
-    {30528,30528,30528,30528,0,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528},
-    {30592,30592,30592,30592,0,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592,30592},
-    {30656,30656,30656,30656,0,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656,30656},
-    {30720,30720,30720,30720,0,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720,30720},
-    {30784,30784,30784,30784,0,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784,30784},
-    {30848,30848,30848,30848,0,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848,30848},
-    {30912,30912,30912,30912,0,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912,30912},
-    {30976,30976,30976,30976,0,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976,30976},
-    {31040,31040,31040,31040,0,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040,31040},
-    {31104,31104,31104,31104,0,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104,31104},
-    {31168,31168,31168,31168,0,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168,31168},
-    {31232,31232,31232,31232,0,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232,31232},
-    {31296,31296,31296,31296,0,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296,31296},
-    {31360,31360,31360,31360,0,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360,31360},
-    {31424,31424,31424,31424,0,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424,31424},
-    {31488,31488,31488,31488,0,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488,31488},
-    {31552,31552,31552,31552,0,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552,31552},
-    {31616,31616,31616,31616,0,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616,31616},
-    {31680,31680,31680,31680,0,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680,31680},
-    {31744,31744,31744,31744,0,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744,31744},
-    {31808,31808,31808,31808,0,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808,31808},
-    {31872,31872,31872,31872,0,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872,31872},
-    {31936,31936,31936,31936,0,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936,31936},
-    {32000,32000,32000,32000,0,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000,32000},
-    {32064,32064,32064,32064,0,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064,32064},
-    {32128,32128,32128,32128,0,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128,32128},
-    {32192,32192,32192,32192,0,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192,32192},
-    {32256,32256,32256,32256,0,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256,32256},
-    {32320,32320,32320,32320,0,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320,32320},
-    {32384,32384,32384,32384,0,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384,32384},
-    {32448,32448,32448,32448,0,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448,32448},
-    {32512,32512,32512,32512,0,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512},
-    {32576,32576,32576,32576,0,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576,32576},
-    {32640,32640,32640,32640,0,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640,32640},
-    {32704,32704,32704,32704,0,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704,32704},
+    {0,0,0,0,0,0,0,29504,29504,29504,29504,29504,29504,29504,29504,29504,29504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29568,29568,29568,29568,29568,29568,29568,29568,29568,29568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29632,29632,29632,29632,29632,29632,29632,29632,29632,29632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29696,29696,29696,29696,29696,29696,29696,29696,29696,29696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,29824,0,0,29824,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29888,29888,29888,29888,29888,29888,29888,29888,29888,29888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,29952,29952,29952,29952,29952,29952,29952,29952,29952,29952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,30016,30016,30016,30016,30016,30016,30016,30016,30016,30016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,30080,30080,30080,30080,30080,30080,30080,30080,30080,30080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,30208,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,30272,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,30336,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,30400,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,30528,30528,30528,30528,30528,30528,30528,30528,30528,30528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30656,0,0,0,0,30720,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30784,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30848,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,30912,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31040,0,0,0,0,0,0,0,0,0,31104,0,0,0,0,31168,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31232,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31296,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31360,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31552,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31680,0,0,31744,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31104,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31680,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31872,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,31936,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32064,0,0,0,0,0,0,0,0,0,32128,0,0,0,0,32192,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32256,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32320,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32384,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32576,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,32640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,32512,32512,32512,32512,32512,32512,32512,32512,32512,32512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,32512,32512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {32768,32768,32768,32768,0,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768,32768},
     {32832,32832,32832,32832,0,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832,32832},
+    {32896,32896,32896,32896,0,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896,32896},
+    {32960,32960,32960,32960,0,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960,32960},
+    {33024,33024,33024,33024,0,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024,33024},
+    {33088,33088,33088,33088,0,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088,33088},
+    {33152,33152,33152,33152,0,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152,33152},
+    {33216,33216,33216,33216,0,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216,33216},
+    {33280,33280,33280,33280,0,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280,33280},
+    {33344,33344,33344,33344,0,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344,33344},
+    {33408,33408,33408,33408,0,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408,33408},
+    {33472,33472,33472,33472,0,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472},
+    {33536,33536,33536,33536,0,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536},
+    {33600,33600,33600,33600,0,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600},
+    {33664,33664,33664,33664,0,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664},
+    {33728,33728,33728,33728,0,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728},
+    {33792,33792,33792,33792,0,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792},
+    {33856,33856,33856,33856,0,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856},
+    {33920,33920,33920,33920,0,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920,33920},
+    {33984,33984,33984,33984,0,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984},
+    {34048,34048,34048,34048,0,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048},
+    {34112,34112,34112,34112,0,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112},
+    {34176,34176,34176,34176,0,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176},
+    {34240,34240,34240,34240,0,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240,34240},
+    {34304,34304,34304,34304,0,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304,34304},
+    {34368,34368,34368,34368,0,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368,34368},
+    {34432,34432,34432,34432,0,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432,34432},
+    {34496,34496,34496,34496,0,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496,34496},
+    {34560,34560,34560,34560,0,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560,34560},
+    {34624,34624,34624,34624,0,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624,34624},
+    {34688,34688,34688,34688,0,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688,34688},
+    {34752,34752,34752,34752,0,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752,34752},
+    {34816,34816,34816,34816,0,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816,34816},
+    {34880,34880,34880,34880,0,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880,34880},
+    {34944,34944,34944,34944,0,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944,34944},
+    {35008,35008,35008,35008,0,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008,35008},
+    {35072,35072,35072,35072,0,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072,35072},
+    {35136,35136,35136,35136,0,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136,35136},
+    {35200,35200,35200,35200,0,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200,35200},
+    {35264,35264,35264,35264,0,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264,35264},
+    {35328,35328,35328,35328,0,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328,35328},
+    {35392,35392,35392,35392,0,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392,35392},
+    {35456,35456,35456,35456,0,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456,35456},
+    {35520,35520,35520,35520,0,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520,35520},
+    {35584,35584,35584,35584,0,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584,35584},
+    {35648,35648,35648,35648,0,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648,35648},
+    {35712,35712,35712,35712,0,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712,35712},
+    {35776,35776,35776,35776,0,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776,35776},
+    {35840,35840,35840,35840,0,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840,35840},
+    {35904,35904,35904,35904,0,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904,35904},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,32960,32960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,33024,0,33024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,33088,0,0,33088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,33152,0,0,0,33152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,33216,0,0,0,0,33216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,33280,0,0,0,0,0,33280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,33344,0,0,0,0,0,0,33344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,36032,36032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,36096,0,36096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,36160,0,0,36160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,36224,0,0,0,36224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,36288,0,0,0,0,36288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,36352,0,0,0,0,0,36352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,36416,0,0,0,0,0,0,36416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,33472,0,0,0,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,33472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,33536,0,0,0,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,33536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,33600,0,0,0,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,33600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,33664,0,0,0,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,33664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,33728,0,0,0,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,33728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,33792,0,0,0,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,33792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,33856,0,0,0,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,33856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,36544,0,0,0,36544,36544,36544,36544,36544,36544,36544,36544,36544,36544,36544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,36608,0,0,0,36608,36608,36608,36608,36608,36608,36608,36608,36608,36608,36608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,36672,0,0,0,36672,36672,36672,36672,36672,36672,36672,36672,36672,36672,36672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,36736,0,0,0,36736,36736,36736,36736,36736,36736,36736,36736,36736,36736,36736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,36800,0,0,0,36800,36800,36800,36800,36800,36800,36800,36800,36800,36800,36800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,36864,0,0,0,36864,36864,36864,36864,36864,36864,36864,36864,36864,36864,36864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,36928,0,0,0,36928,36928,36928,36928,36928,36928,36928,36928,36928,36928,36928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,33984,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,34048,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,34112,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,34176,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,37056,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,37120,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,37184,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,37248,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34368,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37440,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,34688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34752,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34880,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34944,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35072,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35136,0,0,0,0,0,0,0,0},
-    {0,0,35200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35264,0,0,0,0,0,0,0,0,35328,0,0,35392,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35584,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35648,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35840,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,35968,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36032,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36160,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36032,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36288,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,34560,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36416,36480,0,0,0,0,0,0,0,0,0,36544,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36608,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36736,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36736,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,36736,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37120,37184,37120,37184,37120,37184,37120,37184,37120,37184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37248,37312,37312,37312,37248,37312,37312,37312,37248,37312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37312,37312,37248,37312,37312,37312,37248,37312,37312,37312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37376,37440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37504,37440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,37568,37632,37568,37696,37568,37696,37568,37568,37696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37568,37696,37568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,37568,37760,37568,37696,37568,37696,37568,37568,37696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37824,37888,37888,37952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37824,37888,37888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37824,37888,37888,38016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,37824,37888,38080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,38144,38144,38144,38144,38144,38144,38144,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38144,38144,38144,38144,38144,38144,38144,38144,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38144,38144,38144,38144,38144,38144,38144,38144,38144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38208,38208,38272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38336,38336,38336,38336,38336,38336,38336,38336,38336,38336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38336,38336,38336,38336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38400,38400,38400,38400,38400,38400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38464,38464,38464,38464,38464,38464,38464,38464,38464,38464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38528,38528,38528,38528,38528,38528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38592,38592,38592,38592,38592,38592,38592,38592,38592,38592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38720,38720,38720,38720,38720,38720,38720,38720,38720,38720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38784,38784,38784,38784,38784,38784,38784,38784,38784,38784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,38848,38848,38848,38848,38848,38848,38848,38848,38848,38848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,38976,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,39040,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,39104,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,0,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,39232,0,0},
-    {0,0,0,0,0,0,0,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,0,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,39296,0,0},
-    {0,0,0,0,0,0,0,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,0,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,39360,0,0},
-    {0,0,0,0,0,0,0,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,0,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,39424,0,0},
-    {0,0,0,0,0,0,0,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,0,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,39488,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39616,39680,0,0,0,0,0,0,0,0,0,0,0,39744,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39808,0,0,0,0,0,0,0,0,0,0},
+    {0,0,37760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37824,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37952,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38016,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38144,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38208,0,0,0,0,0,0,0,0},
+    {0,0,38272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38336,0,0,0,0,0,0,0,0,38400,0,0,38464,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38656,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38720,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38912,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,38976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39040,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39104,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39232,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39104,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39360,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,37632,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39488,39552,0,0,0,0,0,0,0,0,0,39616,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39680,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39808,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40000,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40128,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40192,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40320,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40384,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,40576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40640,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40704,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,40832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40896,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40960,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41024,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,41088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,41152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41280,41344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41728,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41792,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,41920,0,0,0,0,0,0,0,0,0},
-    {0,0,41984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42112,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42176,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42240,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42496,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,42624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42752,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42816,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42880,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,43008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,43072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43136,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43264,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43328,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43840,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43968,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43968,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44096,44160,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44288,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44352,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44544,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44608,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44736,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,44864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44928,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44992,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39808,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,40064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,39808,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40192,40256,40192,40256,40192,40256,40192,40256,40192,40256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40320,40384,40384,40384,40320,40384,40384,40384,40320,40384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40384,40384,40320,40384,40384,40384,40320,40384,40384,40384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40448,40512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40576,40512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,40640,40704,40640,40768,40640,40768,40640,40640,40768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40640,40768,40640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,40640,40832,40640,40768,40640,40768,40640,40640,40768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40896,40960,40960,41024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40896,40960,40960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40896,40960,40960,41088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,40896,40960,41152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,41216,41216,41216,41216,41216,41216,41216,41216,41216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41216,41216,41216,41216,41216,41216,41216,41216,41216,41216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41216,41216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41216,41216,41216,41216,41216,41216,41216,41216,41216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41280,41280,41344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41408,41408,41408,41408,41408,41408,41408,41408,41408,41408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41408,41408,41408,41408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41472,41472,41472,41472,41472,41472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41536,41536,41536,41536,41536,41536,41536,41536,41536,41536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41600,41600,41600,41600,41600,41600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41664,41664,41664,41664,41664,41664,41664,41664,41664,41664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45056,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,45120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45184,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45248,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,45504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45568,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45632,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45696,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45952,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46016,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,0,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,46144,0,0},
-    {0,0,0,0,0,0,0,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,0,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,46208,0,0},
-    {0,46272,46272,0,0,0,0,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,0,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,46336,0,0},
-    {0,46272,46272,0,0,0,0,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,0,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,46400,0,0},
-    {0,46272,46272,0,0,0,0,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,0,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,46464,0,0},
-    {0,0,0,0,0,0,0,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,0,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,46528,0,0},
-    {0,46272,46272,0,0,0,0,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,0,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,46592,0,0},
-    {0,0,0,0,0,0,0,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,0,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,46656,0,0},
-    {0,46272,46272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,0,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,46720,0,0},
-    {0,0,0,0,0,0,0,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,0,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,46784,0,0},
+    {0,0,0,0,0,0,0,41792,41792,41792,41792,41792,41792,41792,41792,41792,41792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41856,41856,41856,41856,41856,41856,41856,41856,41856,41856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41920,41920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,41984,41984,41984,41984,41984,41984,41984,41984,41984,41984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42048,42048,42048,42048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42112,42112,42112,42112,42112,42112,42112,42112,42112,42112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42176,42176,42176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42240,42240,42240,42240,42240,42240,42240,42240,42240,42240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42304,42304,42304,42304,42304,42304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42368,42368,42368,42368,42368,42368,42368,42368,42368,42368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42432,42432,42432,42432,42432,42432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42496,42496,42496,42496,42496,42496,42496,42496,42496,42496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,46912,46912,46912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42624,42624,42624,42624,42624,42624,42624,42624,42624,42624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42688,42688,42688,42688,42688,42688,42688,42688,42688,42688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,42752,42752,42752,42752,42752,42752,42752,42752,42752,42752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,0,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,47040,0,0},
-    {0,0,0,0,0,0,0,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,0,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,47104,0,0},
-    {0,0,0,0,0,0,0,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,0,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,47168,0,0},
-    {0,0,0,0,0,0,0,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,0,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,47232,0,0},
-    {0,0,0,0,0,0,0,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,0,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,47296,0,0},
-    {0,0,0,0,0,0,0,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,0,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,47360,0,0},
-    {0,0,0,0,0,0,0,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,0,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,47424,0,0},
-    {0,0,0,0,0,0,0,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,0,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,47488,0,0},
-    {0,0,0,0,0,0,0,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,0,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,47552,0,0},
-    {0,0,0,0,0,0,0,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,0,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,47616,0,0},
-    {0,0,0,0,0,0,0,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,0,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,47680,0,0},
-    {0,0,0,0,0,0,0,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,0,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,47744,0,0},
-    {0,0,0,0,0,0,0,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,0,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,47808,0,0},
-    {0,0,0,0,0,0,0,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,0,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,47872,0,0},
-    {0,0,0,0,0,0,0,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,0,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,47936,0,0},
-    {0,0,0,0,0,0,0,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,0,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,48000,0,0},
-    {0,0,0,0,0,0,0,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,0,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,48064,0,0},
-    {0,0,0,0,0,0,0,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,0,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,48128,0,0},
-    {0,0,0,0,0,0,0,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,0,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,48192,0,0},
-    {0,0,0,0,0,0,0,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,0,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,48256,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,42880,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,42944,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,43008,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,48384,48384,48384,48384,48384,48384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,48448,48448,48448,48448,48448,48448,48448,48448,48448,48448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,0,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,43136,0,0},
+    {0,0,0,0,0,0,0,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,0,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,43200,0,0},
+    {0,0,0,0,0,0,0,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,0,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,43264,0,0},
+    {0,0,0,0,0,0,0,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,0,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,43328,0,0},
+    {0,0,0,0,0,0,0,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,0,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,43392,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,0,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,48576,0,0},
-    {0,0,0,0,0,0,0,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,0,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,48640,0,0},
-    {0,48704,48704,0,0,0,0,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,0,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,48768,0,0},
-    {0,48704,48704,0,0,0,0,48832,48832,48832,48832,48832,48832,48832,48832,48832,48832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,48704,48704,0,0,0,0,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,0,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,48896,0,0},
-    {0,0,0,0,0,0,0,48960,48960,48960,48960,48960,48960,48960,48960,48960,48960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,48704,48704,0,0,0,0,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,0,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,49024,0,0},
-    {0,0,0,0,0,0,0,49088,49088,49088,49088,49088,49088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,48704,48704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,49152,49152,49152,49152,49152,49152,49152,49152,49152,49152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43520,43584,0,0,0,0,0,0,0,0,0,0,0,43648,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43712,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43904,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,43968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44032,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44096,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44224,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44288,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,44480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44544,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44608,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,44736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44800,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44864,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,44928,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,44992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,45056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45184,45248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45632,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45696,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45824,0,0,0,0,0,0,0,0,0},
+    {0,0,45888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,45952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46016,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46080,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46144,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46400,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,46528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46656,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46720,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46784,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,46912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,46976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47040,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,0,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,49280,0,0},
-    {0,0,0,0,0,0,0,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,0,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,49344,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47168,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47232,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,46848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47744,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47872,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47872,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,47488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48000,48064,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48192,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48256,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48448,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48512,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48640,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,48768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48832,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48896,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49472,0,49536,0,49600,0,0,0,0,0,0,0,0,0,0,49664,0,0,49728,49792,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49856,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49920,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50048,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50304,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50368,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50432,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48960,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,49024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49088,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49152,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,49408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49472,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49536,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49600,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49856,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,49920,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,48832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,0,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,50048,0,0},
+    {0,0,0,0,0,0,0,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,0,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,50112,0,0},
+    {0,50176,50176,0,0,0,0,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,0,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,50240,0,0},
+    {0,50176,50176,0,0,0,0,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,0,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,50304,0,0},
+    {0,50176,50176,0,0,0,0,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,0,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,50368,0,0},
+    {0,0,0,0,0,0,0,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,0,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,50432,0,0},
+    {0,50176,50176,0,0,0,0,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,0,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,50496,0,0},
+    {0,0,0,0,0,0,0,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,0,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,50560,0,0},
+    {0,50176,50176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,0,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,50624,0,0},
+    {0,0,0,0,0,0,0,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,0,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,50688,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50240,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,50752,50816,50752,50816,50752,50816,50752,50816,50752,50816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,50880,0,0,0,0,0},
-    {0,0,0,0,0,0,0,50944,51008,51008,51008,50944,51008,51008,51008,50944,51008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51008,51008,50944,51008,51008,51008,50944,51008,51008,51008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,51072,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51136,51200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51264,51200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,50816,50816,50816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,51328,51392,51328,51456,51328,51456,51328,51328,51456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51328,51456,51328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,51328,51520,51328,51456,51328,51456,51328,51328,51456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51584,51648,51648,51712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51584,51648,51648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51584,51648,51648,51776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51584,51648,51840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51968,51968,52032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,52096,52096,52096,52096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,52160,52160,52160,52160,52160,52160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,52288,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,52416,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,0,0},
-    {0,52544,52544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,52544,52544,0,0,0,0,52608,52608,52608,52608,52608,52608,52608,52608,52608,52608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,52736,52736,52736,52736,52736,52736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,0,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,50944,0,0},
+    {0,0,0,0,0,0,0,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,0,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,51008,0,0},
+    {0,0,0,0,0,0,0,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,0,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,51072,0,0},
+    {0,0,0,0,0,0,0,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,0,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,51136,0,0},
+    {0,0,0,0,0,0,0,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,0,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,51200,0,0},
+    {0,0,0,0,0,0,0,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,0,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,51264,0,0},
+    {0,0,0,0,0,0,0,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,0,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,51328,0,0},
+    {0,0,0,0,0,0,0,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,0,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,51392,0,0},
+    {0,0,0,0,0,0,0,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,0,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,51456,0,0},
+    {0,0,0,0,0,0,0,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,0,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,51520,0,0},
+    {0,0,0,0,0,0,0,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,0,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,51584,0,0},
+    {0,0,0,0,0,0,0,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,0,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,51648,0,0},
+    {0,0,0,0,0,0,0,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,0,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,51712,0,0},
+    {0,0,0,0,0,0,0,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,0,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,51776,0,0},
+    {0,0,0,0,0,0,0,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,0,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,51840,0,0},
+    {0,0,0,0,0,0,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,51904,0,0},
+    {0,0,0,0,0,0,0,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,0,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,51968,0,0},
+    {0,0,0,0,0,0,0,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,0,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,52032,0,0},
+    {0,0,0,0,0,0,0,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,0,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,52096,0,0},
+    {0,0,0,0,0,0,0,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,0,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,52160,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,52928,52992,52928,52992,52928,52992,52928,52992,52928,52992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53056,53120,53120,53120,53056,53120,53120,53120,53056,53120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53120,53120,53056,53120,53120,53120,53056,53120,53120,53120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53184,53248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53312,53248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,53376,53440,53376,53504,53376,53504,53376,53376,53504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53376,53504,53376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,53376,53568,53376,53504,53376,53504,53376,53376,53504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53632,53696,53696,53760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53632,53696,53696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53632,53696,53696,53824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53632,53696,53888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,53952,53952,53952,53952,53952,53952,53952,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53952,53952,53952,53952,53952,53952,53952,53952,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,53952,53952,53952,53952,53952,53952,53952,53952,53952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54016,54016,54080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54144,54144,54144,54144,54144,54144,54144,54144,54144,54144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54144,54144,54144,54144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54208,54208,54208,54208,54208,54208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54272,54272,54272,54272,54272,54272,54272,54272,54272,54272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54336,54336,54336,54336,54336,54336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54400,54400,54400,54400,54400,54400,54400,54400,54400,54400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52288,52288,52288,52288,52288,52288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52352,52352,52352,52352,52352,52352,52352,52352,52352,52352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54528,54592,54592,54656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,54720,54720,54720,54720,54720,54720,54720,54720,54720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54720,54720,54720,54720,54720,54720,54720,54720,54720,54720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54720,54720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54784,54784,54848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54912,54912,54912,54912,54912,54912,54912,54912,54912,54912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54912,54912,54912,54912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,54976,54976,54976,54976,54976,54976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,55040,55040,55040,55040,55040,55040,55040,55040,55040,55040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,0,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,52480,0,0},
+    {0,0,0,0,0,0,0,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,0,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,52544,0,0},
+    {0,52608,52608,0,0,0,0,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,0,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,52672,0,0},
+    {0,52608,52608,0,0,0,0,52736,52736,52736,52736,52736,52736,52736,52736,52736,52736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,52608,52608,0,0,0,0,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,0,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,52800,0,0},
+    {0,0,0,0,0,0,0,52864,52864,52864,52864,52864,52864,52864,52864,52864,52864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,52608,52608,0,0,0,0,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,0,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,52928,0,0},
+    {0,0,0,0,0,0,0,52992,52992,52992,52992,52992,52992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,52608,52608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53056,53056,53056,53056,53056,53056,53056,53056,53056,53056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,55168,55232,55232,55232,55232,55232,55232,55232,55232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,55232,55232,55232,55232,55232,55232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,0,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,53184,0,0},
+    {0,0,0,0,0,0,0,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,0,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,53248,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,55360,0,0,0,55360,55360,55360,55360,55360,55360,55360,55360,55360,55360,55360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,55424,0,0,0,55424,55424,55424,55424,55424,55424,55424,55424,55424,55424,55424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,55488,0,0,0,55488,55488,55488,55488,55488,55488,55488,55488,55488,55488,55488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,55552,0,0,0,55552,55552,55552,55552,55552,55552,55552,55552,55552,55552,55552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53376,0,53440,0,53504,0,0,0,0,0,0,0,0,0,0,53568,0,0,53632,53696,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53760,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53824,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53952,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54208,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54272,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54144,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54336,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,0,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,55680,0,0},
-    {0,0,0,0,0,0,0,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,0,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,55744,0,0},
-    {0,0,0,0,0,0,0,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,0,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,0,0},
-    {0,0,0,0,0,0,0,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,0,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,55872,0,0},
-    {0,0,0,0,0,0,0,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,0,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,55936,0,0},
-    {0,0,0,0,0,0,0,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,0,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54144,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54144,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54144,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54656,54720,54656,54720,54656,54720,54656,54720,54656,54720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54784,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54848,54912,54912,54912,54848,54912,54912,54912,54848,54912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54912,54912,54848,54912,54912,54912,54848,54912,54912,54912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,54976,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55040,55104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55168,55104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56128,56128,56128,56128,56192,56128,56128,56128,56128,56256,56128,56128,56192,0,56128,56320,0,56128,56128,56128,56128,56128,56128,56128,56128,56128,0,0},
-    {0,0,0,0,0,0,56384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,56128,56128,56128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,56128,56128,56128,56128,56128,56128,56128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,56128,56128,56128,56128,56128,56128,56128,56128,56128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56448,0,0,0,0,0,0,0,0,56512,0,0,0,0,0,0,56576,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56640,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56640,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56640,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,55232,55296,55232,55360,55232,55360,55232,55232,55360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55232,55360,55232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,55232,55424,55232,55360,55232,55360,55232,55232,55360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55488,55552,55552,55616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55488,55552,55552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55488,55552,55552,55680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55488,55552,55744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,55808,55808,55808,55808,55808,55808,55808,55808,55808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55808,55808,55808,55808,55808,55808,55808,55808,55808,55808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55808,55808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55808,55808,55808,55808,55808,55808,55808,55808,55808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,55872,55872,55936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56000,56000,56000,56000,56000,56000,56000,56000,56000,56000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56000,56000,56000,56000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56064,56064,56064,56064,56064,56064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,54976,54976,54976,54976,54976,54976,54976,54976,54976,54976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56192,56192,56192,56192,56192,56192,56192,56192,56192,56192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56256,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56320,56320,56320,56320,56320,56320,56320,56320,56320,56320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56384,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56448,56448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,0},
-    {0,0,0,0,0,0,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,0},
-    {56896,56896,56896,56896,0,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896},
-    {56896,56896,56896,56896,0,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896,56896},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57024,0,0,57088,0,57024,0,0,0,0,0,0,57152,0,0,0,0,0,57216,0,57088,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,57280,57280,57280,57280,57280,57280,57280,57280,57280,57280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56512,56512,56512,56512,56512,56512,56512,56512,56512,56512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56576,56576,56576,56576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56640,56640,56640,56640,56640,56640,56640,56640,56640,56640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56704,56704,56704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56768,56768,56768,56768,56768,56768,56768,56768,56768,56768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56832,56832,56832,56832,56832,56832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,56384,56384,56384,56384,56384,56384,56384,56384,56384,56384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,56960,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,57024,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,57152,0,0},
+    {0,57216,57216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,57216,57216,0,0,0,0,57280,57280,57280,57280,57280,57280,57280,57280,57280,57280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,57344,57344,57344,57344,57344,57344,57344,57344,57344,57344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,57088,57088,57088,57088,57088,57088,57088,57088,57088,57088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57472,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57536,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57600,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57664,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57856,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,57472,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,58112,58112,58112,58112,58112,58112,58112,58112,58112,58112,0,58112,58112,58176,58240,58304,58368,58112,58112,58432,58112,58112,58112,58496,58112,58112,58560,58112,58624,58688,58752,58112,58112,58112,58112,58112,58112,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58880,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58944,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59008,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59072,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59136,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59200,58816,58816,58816,58816,58816,58816,59264,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59328,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,59392,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,59072,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,59456,58816,58816,58816,58816,58816,58816,58816,58816,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59584,59520,59648,59712,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59776,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59840,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59904,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59968,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,60032,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,60096,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,59520,59520,59520,60160,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,60224,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
-    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,59520,59520,59520,59520,59520,60096,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0},
+    {0,0,0,0,0,0,0,57408,57408,57408,57408,57408,57408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57472,57472,57472,57472,57472,57472,57472,57472,57472,57472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60352,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60416,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60480,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60608,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60480,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60864,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,60928,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,59520,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61056,0,0,0,0,61120,61184,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61312,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61376,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61440,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61440,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57600,57664,57600,57664,57600,57664,57600,57664,57600,57664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57728,57792,57792,57792,57728,57792,57792,57792,57728,57792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57792,57792,57728,57792,57792,57792,57728,57792,57792,57792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57856,57920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,57984,57920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,58048,58112,58048,58176,58048,58176,58048,58048,58176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58048,58176,58048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,58048,58240,58048,58176,58048,58176,58048,58048,58176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58304,58368,58368,58432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58304,58368,58368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58304,58368,58368,58496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58304,58368,58560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,58624,58624,58624,58624,58624,58624,58624,58624,58624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58624,58624,58624,58624,58624,58624,58624,58624,58624,58624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58624,58624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58624,58624,58624,58624,58624,58624,58624,58624,58624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58688,58688,58752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,58816,58816,58816,58816,58816,58816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58816,58816,58816,58816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58880,58880,58880,58880,58880,58880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,58944,58944,58944,58944,58944,58944,58944,58944,58944,58944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59008,59008,59008,59008,59008,59008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59072,59072,59072,59072,59072,59072,59072,59072,59072,59072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,61568,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,61888,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,0,0},
+    {0,0,0,0,0,0,0,59200,59200,59200,59200,59200,59200,59200,59200,59200,59200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59264,59264,59264,59264,59264,59264,59264,59264,59264,59264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59328,59328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59392,59392,59392,59392,59392,59392,59392,59392,59392,59392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59456,59456,59456,59456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59520,59520,59520,59520,59520,59520,59520,59520,59520,59520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59584,59584,59584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59648,59648,59648,59648,59648,59648,59648,59648,59648,59648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59712,59712,59712,59712,59712,59712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59776,59776,59776,59776,59776,59776,59776,59776,59776,59776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59840,59840,59840,59840,59840,59840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,59904,59904,59904,59904,59904,59904,59904,59904,59904,59904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60032,60096,60096,60160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,60224,60224,60224,60224,60224,60224,60224,60224,60224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60224,60224,60224,60224,60224,60224,60224,60224,60224,60224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60224,60224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60288,60288,60352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60416,60416,60416,60416,60416,60416,60416,60416,60416,60416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60416,60416,60416,60416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60480,60480,60480,60480,60480,60480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60544,60544,60544,60544,60544,60544,60544,60544,60544,60544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60672,60672,60672,60672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60736,60736,60736,60736,60736,60736,60736,60736,60736,60736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60800,60800,60800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60864,60864,60864,60864,60864,60864,60864,60864,60864,60864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60928,60928,60928,60928,60928,60928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,60992,60992,60992,60992,60992,60992,60992,60992,60992,60992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,61120,61184,61184,61184,61184,61184,61184,61184,61184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,61184,61184,61184,61184,61184,61184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61312,0,0,0,61312,61312,61312,61312,61312,61312,61312,61312,61312,61312,61312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61376,0,0,0,61376,61376,61376,61376,61376,61376,61376,61376,61376,61376,61376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61440,0,0,0,61440,61440,61440,61440,61440,61440,61440,61440,61440,61440,61440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61504,0,0,0,61504,61504,61504,61504,61504,61504,61504,61504,61504,61504,61504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61632,0,0,0,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,61632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61696,0,0,0,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,61696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61760,0,0,0,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,61760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,61824,0,0,0,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,61824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,0,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,61952,0,0},
+    {0,0,0,0,0,0,0,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,0,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,62016,0,0},
     {0,0,0,0,0,0,0,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,0,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,62080,0,0},
     {0,0,0,0,0,0,0,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,0,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,62144,0,0},
     {0,0,0,0,0,0,0,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,0,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,62208,0,0},
     {0,0,0,0,0,0,0,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,0,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,62272,0,0},
-    {0,0,0,0,0,0,0,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,0,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,62336,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {62464,62464,62464,62464,0,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464,62464},
-    {62528,62528,62528,62528,0,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528,62528},
-    {62592,62592,62592,62592,0,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592,62592},
-    {62656,62656,62656,62656,0,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656,62656},
-    {62720,62720,62720,62720,0,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720,62720},
-    {62784,62784,62784,62784,0,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784,62784},
-    {62848,62848,62848,62848,0,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848,62848},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,62400,62400,62400,62400,62464,62400,62400,62400,62400,62528,62400,62400,62464,0,62400,62592,0,62400,62400,62400,62400,62400,62400,62400,62400,62400,0,0},
+    {0,0,0,0,0,0,62656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,62400,62400,62400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,62400,62400,62400,62400,62400,62400,62400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,62400,62400,62400,62400,62400,62400,62400,62400,62400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,62720,0,0,0,0,0,0,0,0,62784,0,0,0,0,0,0,62848,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,62912,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,62912,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,62912,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,62976,0,0,0,63040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63104,0,0,0,0,0,0,0,0,0,0,63104,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63104,0,0,0,0,0,0,0,0,63104,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,0,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,0,0},
+    {0,0,0,0,0,0,0,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,0,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,63040,0,0},
+    {63168,63168,63168,63168,0,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168},
+    {63168,63168,63168,63168,0,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168,63168},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63296,0,0,63360,0,63296,0,0,0,0,0,0,63424,0,0,0,0,0,63488,0,63360,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,63552,63552,63552,63552,63552,63552,63552,63552,63552,63552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63232,0,0,0,0,0,0,0,0,0,0,0,0,63232,0,0,63232,63232,0,0},
+    {0,0,0,0,0,0,0,63296,63296,63296,63296,63296,63296,63296,63296,63296,63296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,63296,63296,63296,63296,63296,63296,63296,63296,63296,63296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,63616,63616,63616,63616,63616,63616,63616,63616,63616,63616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,63360,63360,63360,63360,63360,63360,63360,63360,63360,63360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63808,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63872,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63936,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64128,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,64384,64384,64384,64384,64384,64384,64384,64384,64384,64384,0,64384,64384,64448,64512,64576,64640,64384,64384,64704,64384,64384,64384,64768,64384,64384,64832,64384,64896,64960,65024,64384,64384,64384,64384,64384,64384,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65152,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65216,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65280,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65344,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65408,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65472,65088,65088,65088,65088,65088,65088,65536,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65600,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65664,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65344,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,0,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65088,65728,65088,65088,65088,65088,65088,65088,65088,65088,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65856,65792,65920,65984,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,66048,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,66112,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,66176,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,65792,65792,65792,66240,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,66304,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,66368,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,65792,65792,65792,66432,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,66496,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
+    {0,0,0,0,0,0,0,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,65792,65792,65792,65792,65792,66368,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,65792,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63360,0,0,0,0,63360,0,0,0,0,0,0,63360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66624,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66688,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66752,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66880,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66752,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67136,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67200,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67328,0,0,0,0,67392,67456,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67584,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67648,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67712,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67712,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63488,0,63488,0,0,63552,0,0,0,0,0,0,0,0,0,0,0,0,63616,63680,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63744,0,0,0,63744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,63872,0,0,0,0,0,63872,63872,0,0,0,0,63872,0,0,0,0,63872,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,64000,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,64064,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,64128,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,64192,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64320,0,64384,0,64448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64512,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64640,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64704,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64832,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64960,0,0,0,0,0,0,65024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65088,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,64896,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65408,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65216,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65536,0,0,0,65536,0,0,0,0,0,0,0,0,0,65536,65536,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65664,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65792,0,0,0,0,0,0,0,65856,0,0,0,65920,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,65984,0,0,0,0,0,0,66048,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66048,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66304,0,0,0,66368,0,0,0,0,0,0,0,66432,0,0,66496,0,0,0,66560,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66624,66688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66048,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66752,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66688,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,66240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,66944,66944,66944,66944,66944,66944,66944,66944,66944,66944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,67008,67008,67008,67008,67008,67008,67008,67008,67008,67008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,67072,67072,67072,67072,67072,67072,67072,67072,67072,67072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,67136,67136,67136,67136,67136,67136,67136,67136,67136,67136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,67200,67200,67200,67200,67200,67200,67200,67200,67200,67200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,67264,67264,67264,67264,67264,67264,67264,67264,67264,67264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,0,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,67392,0,0},
-    {0,0,0,0,0,0,0,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,0,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,67456,0,0},
-    {0,0,0,0,0,0,0,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,0,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,67520,0,0},
-    {0,0,0,0,0,0,0,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,0,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,67584,0,0},
-    {0,0,0,0,0,0,0,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,0,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,67648,0,0},
-    {0,0,0,0,0,0,0,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,0,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,67712,0,0},
-    {0,0,0,0,0,0,0,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,0,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,0,0},
-    {0,0,0,0,0,0,0,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,0,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,0,0},
-    {0,0,0,0,0,0,0,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,0,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,0,0},
-    {0,0,0,0,0,0,0,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,0,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,0,0},
-    {0,0,0,0,0,0,0,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,0,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,0,0},
-    {0,0,0,0,0,0,0,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,0,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,0,0},
-    {0,0,0,0,0,0,0,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,0,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,0,0},
-    {0,0,0,0,0,0,0,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,0,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,0,0},
-    {0,0,0,0,0,0,0,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,0,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,0,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,0,0},
     {0,0,0,0,0,0,0,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,0,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,0,0},
     {0,0,0,0,0,0,0,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,0,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,0,0},
     {0,0,0,0,0,0,0,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,0,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,0,0},
     {0,0,0,0,0,0,0,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,0,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,0,0},
-    {0,0,0,0,0,0,0,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,0,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,0,0},
-    {0,0,0,0,0,0,0,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,0,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,0,0},
-    {0,0,0,0,0,0,0,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,0,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,0,0},
-    {0,0,0,0,0,0,0,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,0,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,0,0},
-    {0,0,0,0,0,0,0,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,0,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,0,0},
-    {0,0,0,0,0,0,0,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,0,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,0,0},
-    {0,0,0,0,0,0,0,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,0,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,0,0},
-    {0,0,0,0,0,0,0,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,0,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,0,0},
-    {0,0,0,0,0,0,0,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,0,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,0,0},
-    {0,0,0,0,0,0,0,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,0,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,69248,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,0,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,69376,0,0},
-    {0,0,0,0,0,0,0,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,0,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,69440,0,0},
-    {0,0,0,0,0,0,0,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,0,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,69504,0,0},
-    {0,0,0,0,0,0,0,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,0,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,69568,0,0},
+    {68736,68736,68736,68736,0,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736},
+    {68800,68800,68800,68800,0,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800},
+    {68864,68864,68864,68864,0,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864},
+    {68928,68928,68928,68928,0,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928},
+    {68992,68992,68992,68992,0,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992},
+    {69056,69056,69056,69056,0,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056},
+    {69120,69120,69120,69120,0,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69824,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,69888,69888,69888,69888,69888,69888,69888,69888,69888,69888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,69952,69952,69952,69952,69952,69952,69952,69952,69952,69952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69248,0,0,0,69312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69376,0,0,0,0,0,0,0,0,0,0,69376,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69376,0,0,0,0,0,0,0,0,69376,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,0,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,70080,0,0},
-    {0,0,0,0,0,0,0,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,0,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,70144,0,0},
-    {0,0,0,0,0,0,0,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,0,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,70208,0,0},
-    {0,0,0,0,0,0,0,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,0,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,0,0},
-    {0,0,0,0,0,0,0,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,0,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,0,0},
-    {0,0,0,0,0,0,0,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,0,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,0,0},
-    {0,0,0,0,0,0,0,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,0,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,0,0},
-    {0,0,0,0,0,0,0,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,0,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,0,0},
-    {0,0,0,0,0,0,0,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,0,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,70592,0,0},
-    {0,0,0,0,0,0,0,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,0,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,70656,0,0},
-    {0,0,0,0,0,0,0,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,0,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,70720,0,0},
-    {0,0,0,0,0,0,0,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,0,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,70784,0,0},
-    {0,0,0,0,0,0,0,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,0,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,70848,0,0},
-    {0,0,0,0,0,0,0,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,0,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,70912,0,0},
-    {0,0,0,0,0,0,0,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,0,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,70976,0,0},
-    {0,0,0,0,0,0,0,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,0,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,71040,0,0},
-    {0,0,0,0,0,0,0,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,0,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,71104,0,0},
-    {0,0,0,0,0,0,0,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,0,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,71168,0,0},
-    {0,0,0,0,0,0,0,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,0,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,71232,0,0},
-    {0,0,0,0,0,0,0,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,0,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,71296,0,0},
-    {0,0,0,0,0,0,0,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,0,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,71360,0,0},
-    {0,0,0,0,0,0,0,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,0,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,71424,0,0},
-    {0,0,0,0,0,0,0,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,0,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,71488,0,0},
-    {0,0,0,0,0,0,0,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,0,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,71552,0,0},
-    {0,0,0,0,0,0,0,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,0,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,71616,0,0},
-    {0,0,0,0,0,0,0,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,0,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,71680,0,0},
-    {0,0,0,0,0,0,0,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,0,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,71744,0,0},
-    {0,0,0,0,0,0,0,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,0,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,71808,0,0},
-    {0,0,0,0,0,0,0,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,0,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,71872,0,0},
-    {0,0,0,0,0,0,0,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,0,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,71936,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69504,0,0,0,0,0,0,0,0,0,0,0,0,69504,0,0,69504,69504,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,0,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,72064,0,0},
-    {0,0,0,0,0,0,0,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,0,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,72128,0,0},
-    {0,0,0,0,0,0,0,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,0,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,72192,0,0},
-    {0,0,0,0,0,0,0,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,0,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,72256,0,0},
-    {0,0,0,0,0,0,0,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,0,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,72320,0,0},
-    {0,0,0,0,0,0,0,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,0,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,72384,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69632,0,0,0,0,69632,0,0,0,0,0,0,69632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,72512,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,72576,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,72640,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,72704,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,72768,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,72832,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,72896,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,72960,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69760,0,69760,0,0,69824,0,0,0,0,0,0,0,0,0,0,0,0,69888,69952,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,70016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73088,0,0,0,0,0,0,73152,0,0,0,0,0,0,0,73216,73280,0,0,0,73344,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,73408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73472,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73536,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73600,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73664,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,73728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73792,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73920,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73984,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74048,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74112,0,0,0,0,0,0,74176,0,0,74240,0,0,0,0,74304,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74496,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74624,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74688,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74816,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74880,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74944,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,75008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75072,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,74048,75136,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75328,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75392,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75456,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75648,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75776,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,75904,0,0,0,0,75456,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75968,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73088,0,0,0,0,0,0,73152,0,0,0,0,0,0,0,73216,73280,0,0,0,73344,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76032,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70144,0,0,0,0,0,70144,70144,0,0,0,0,70144,0,0,0,0,70144,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70592,0,70656,0,70720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70784,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70912,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70976,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71104,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71232,0,0,0,0,0,0,71296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71360,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71168,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71680,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71808,0,0,0,71808,0,0,0,0,0,0,0,0,0,71808,71808,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71936,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72064,0,0,0,0,0,0,0,72128,0,0,0,72192,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72256,0,0,0,0,0,0,72320,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72320,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,72640,0,0,0,0,0,0,0,72704,0,0,72768,0,0,0,72832,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72896,72960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72320,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73024,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72960,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,73216,73216,73216,73216,73216,73216,73216,73216,73216,73216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,73280,73280,73280,73280,73280,73280,73280,73280,73280,73280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,73344,73344,73344,73344,73344,73344,73344,73344,73344,73344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,73408,73408,73408,73408,73408,73408,73408,73408,73408,73408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,73472,73472,73472,73472,73472,73472,73472,73472,73472,73472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,73536,73536,73536,73536,73536,73536,73536,73536,73536,73536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,0,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,0,0},
+    {0,0,0,0,0,0,0,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,0,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,0,0},
+    {0,0,0,0,0,0,0,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,0,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,0,0},
+    {0,0,0,0,0,0,0,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,0,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,0,0},
+    {0,0,0,0,0,0,0,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,0,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,73920,0,0},
+    {0,0,0,0,0,0,0,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,0,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,73984,0,0},
+    {0,0,0,0,0,0,0,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,0,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,74048,0,0},
+    {0,0,0,0,0,0,0,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,0,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,74112,0,0},
+    {0,0,0,0,0,0,0,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,0,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,74176,0,0},
+    {0,0,0,0,0,0,0,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,0,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,74240,0,0},
+    {0,0,0,0,0,0,0,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,0,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,74304,0,0},
+    {0,0,0,0,0,0,0,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,0,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,74368,0,0},
+    {0,0,0,0,0,0,0,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,0,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,0,0},
+    {0,0,0,0,0,0,0,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,0,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,0,0},
+    {0,0,0,0,0,0,0,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,0,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,0,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,0,0},
+    {0,0,0,0,0,0,0,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,0,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,0,0},
+    {0,0,0,0,0,0,0,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,0,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,0,0},
+    {0,0,0,0,0,0,0,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,0,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,0,0},
+    {0,0,0,0,0,0,0,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,0,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,74944,0,0},
+    {0,0,0,0,0,0,0,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,0,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,75008,0,0},
+    {0,0,0,0,0,0,0,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,0,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,75072,0,0},
+    {0,0,0,0,0,0,0,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,0,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,75136,0,0},
+    {0,0,0,0,0,0,0,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,0,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,75200,0,0},
+    {0,0,0,0,0,0,0,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,0,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,75264,0,0},
+    {0,0,0,0,0,0,0,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,0,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,75328,0,0},
+    {0,0,0,0,0,0,0,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,0,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,0,0},
+    {0,0,0,0,0,0,0,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,0,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,0,0},
+    {0,0,0,0,0,0,0,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,0,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,0,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,0,0},
+    {0,0,0,0,0,0,0,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,0,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,0,0},
+    {0,0,0,0,0,0,0,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,0,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,0,0},
+    {0,0,0,0,0,0,0,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,0,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76096,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76288,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75584,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76416,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76288,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,0,0},
-    {0,0,0,0,0,0,0,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,76160,76160,76160,76160,76160,76160,76160,76160,76160,76160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,76224,76224,76224,76224,76224,76224,76224,76224,76224,76224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,0,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,0,0},
+    {0,0,0,0,0,0,0,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,0,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,0,0},
+    {0,0,0,0,0,0,0,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,0,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,0,0},
+    {0,0,0,0,0,0,0,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,0,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,0,0},
+    {0,0,0,0,0,0,0,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,0,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,76608,0,0},
+    {0,0,0,0,0,0,0,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,0,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,76672,0,0},
+    {0,0,0,0,0,0,0,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,0,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,76736,0,0},
+    {0,0,0,0,0,0,0,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,0,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,76800,0,0},
+    {0,0,0,0,0,0,0,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,0,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,76864,0,0},
+    {0,0,0,0,0,0,0,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,0,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,76928,0,0},
+    {0,0,0,0,0,0,0,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,0,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,76992,0,0},
+    {0,0,0,0,0,0,0,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,0,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,77056,0,0},
+    {0,0,0,0,0,0,0,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,0,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,77120,0,0},
+    {0,0,0,0,0,0,0,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,0,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,77184,0,0},
+    {0,0,0,0,0,0,0,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,0,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,77248,0,0},
     {0,0,0,0,0,0,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,0},
-    {0,77376,77376,0,0,0,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,77312,0,0},
-    {0,77376,77376,0,0,0,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,0},
+    {0,0,0,0,0,0,0,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,0,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,77376,0,0},
     {0,0,0,0,0,0,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,77440,0,0},
+    {0,0,0,0,0,0,0,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,0,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,77504,0,0},
     {0,0,0,0,0,0,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,0},
-    {0,0,0,0,0,0,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,77568,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77696,0,0,0,0,77760,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77888,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,77952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78080,78080},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,0,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,77632,0,0},
+    {0,0,0,0,0,0,0,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,0,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,77696,0,0},
+    {0,0,0,0,0,0,0,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,0,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,77760,0,0},
+    {0,0,0,0,0,0,0,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,0,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,77824,0,0},
+    {0,0,0,0,0,0,0,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,0,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,77888,0,0},
+    {0,0,0,0,0,0,0,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,0,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,77952,0,0},
+    {0,0,0,0,0,0,0,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,0,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,78016,0,0},
+    {0,0,0,0,0,0,0,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,0,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,0,0},
+    {0,0,0,0,0,0,0,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,0,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,0,0},
+    {0,0,0,0,0,0,0,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,0,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78080,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78272,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78336,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78464,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,0,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,0,0},
+    {0,0,0,0,0,0,0,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,0,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,0,0},
+    {0,0,0,0,0,0,0,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,0,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,0,0},
+    {0,0,0,0,0,0,0,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,0,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,0,0},
+    {0,0,0,0,0,0,0,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,0,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,0,0},
+    {0,0,0,0,0,0,0,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,0,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78592,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78784,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,79040,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79040,0,0,0,0,0,0,0,0,0,0,0,0,79040,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79168,0,0,0,0,0,0,0,0,0,0},
-    {0,79232,79232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,79232,79232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79296,0,0,0,0,0,0,0,79296,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79424,0,0,0,0,0,0,0,0},
-    {0,79488,79488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,79488,79488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79680,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79744,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79808,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79872,0,0,0,0,0,0,0,0,0,0,0,0,0,79936,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80000,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80064,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80064,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79360,0,0,0,0,0,0,79424,0,0,0,0,0,0,0,79488,79552,0,0,0,79616,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,79680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79744,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79808,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79872,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79936,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,80000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80064,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80192,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80256,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80320,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80384,0,0,0,0,0,0,80448,0,0,80512,0,0,0,0,80576,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80768,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80896,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80960,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81088,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81152,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81216,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,81280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81344,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80320,81408,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81600,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81664,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81728,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82048,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,82176,0,0,0,0,81728,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82240,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79360,0,0,0,0,0,0,79424,0,0,0,0,0,0,0,79488,79552,0,0,0,79616,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82304,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82368,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82560,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82688,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82560,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,0,0},
+    {0,0,0,0,0,0,0,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83072,83072,83072,83072,83072,83072,83072,83072,83072,83072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83136,83136,83136,83136,83136,83136,83136,83136,83136,83136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83200,83200,83200,83200,83200,83200,83200,83200,83200,83200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83264,83264,83264,83264,83264,83264,83264,83264,83264,83264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83328,83328,83328,83328,83328,83328,83328,83328,83328,83328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83392,83392,83392,83392,83392,83392,83392,83392,83392,83392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83456,83456,83456,83456,83456,83456,83456,83456,83456,83456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,0},
+    {0,83648,83648,0,0,0,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,0},
+    {0,83648,83648,0,0,0,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,0},
+    {0,0,0,0,0,0,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,0},
+    {0,0,0,0,0,0,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,0},
+    {0,0,0,0,0,0,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,83968,0,0,0,0,84032,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84160,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84352,84352},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80320,80320,80320,80320,80320,80320,80320,80320,80320,80320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80384,80384,80384,80384,80384,80384,80384,80384,80384,80384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80448,80448,80448,80448,80448,80448,80448,80448,80448,80448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84352,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84544,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84608,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84736,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80576,80576,80576,80576,80576,80576,80576,80576,80576,80640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80704,80704,80704,80704,80704,80704,80704,80704,80704,80704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80832,80832,80832,80832,80832,80832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,80960,80960,80960,80960,80960,80960,80960,80960,80960,80960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81088,81088,81088,81088,81088,81088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81216,81216,81216,81216,81216,81216,81216,81216,81216,81216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81280,0,0,0,0,81280,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84864,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84928,84928,84928,84928,84928,84928,84928,84928,84928,84928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,84992,84992,84992,84992,84992,84992,84992,84992,84992,84992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85056,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85120,85120,85120,85120,85120,85120,85120,85120,85120,85120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,85184,85184,85184,85184,85184,85184,85184,85184,85184,85184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81408,81472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81536,81536,81536,81536,81536,81536,81536,81536,81536,81536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81536,81536,81536,81536,81536,81536,81536,81536,81600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81664,81664,81664,81664,81664,81664,81664,81664,81664,81664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81792,81792,81792,81792,81792,81792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81920,81920,81920,81920,81920,81920,81920,81920,81920,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,81984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82048,82048,82048,82048,82048,82048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82176,82176,82176,82176,82176,82176,82176,82176,82176,82176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82240,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85312,0,0,0,0,0,0,0,0,0,0,0,0,85312,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85440,0,0,0,0,0,0,0,0,0,0},
+    {0,85504,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,85504,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85568,0,0,0,0,0,0,0,85568,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85696,0,0,0,0,0,0,0,0},
+    {0,85760,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,85760,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85952,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86016,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86080,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86144,0,0,0,0,0,0,0,0,0,0,0,0,0,86208,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86272,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86336,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86336,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82432,82432,82432,82432,82432,82432,82432,82432,82432,82432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82496,82496,82496,82496,82496,82496,82496,82496,82496,82496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,82560,82560,82560,82560,82560,82560,82560,82560,82560,82560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,82624,82624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,82624,82624,0,0,0,0,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,0,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,82688,0,0},
-    {0,0,0,0,0,0,0,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,0,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,82752,0,0},
-    {0,0,0,0,0,0,0,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,0,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,82816,0,0},
-    {0,0,0,0,0,0,0,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,0,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,0,0},
-    {0,0,0,0,0,0,0,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,0,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83072,83136,83072,83136,83072,83136,83072,83136,83072,83136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83200,83264,83264,83264,83200,83264,83264,83264,83200,83264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83264,83264,83200,83264,83264,83264,83200,83264,83264,83264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83328,83392,83328,83392,83328,83392,83328,83392,83328,83392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83456,83392,83328,83392,83328,83392,83328,83392,83328,83392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83520,83584,83584,83584,83520,83584,83584,83584,83520,83584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83584,83584,83520,83584,83584,83584,83520,83584,83584,83584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83584,83584,83584,83584,83520,83584,83584,83584,83520,83584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83648,83712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83776,83712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,83840,83904,83840,83968,83840,83968,83840,83840,83968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,83840,83968,83840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,83840,84032,83840,83968,83840,83968,83840,83840,83968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84096,84160,84160,84224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84096,84160,84160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84096,84160,84160,84288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84096,84160,84352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,84416,84416,84416,84416,84416,84416,84416,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84416,84416,84416,84416,84416,84416,84416,84416,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84416,84416,84416,84416,84416,84416,84416,84416,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84480,84480,84544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84608,84608,84608,84608,84608,84608,84608,84608,84608,84608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84608,84608,84608,84608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84672,84672,84672,84672,84672,84672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84736,84736,84736,84736,84736,84736,84736,84736,84736,84736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,84800,84800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,84800,84800,0,0,0,0,84864,84928,84864,84928,84864,84928,84864,84928,84864,84928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,84992,85056,85056,85056,84992,85056,85056,85056,84992,85056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85056,85056,84992,85056,85056,85056,84992,85056,85056,85056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85120,85184,85120,85184,85120,85184,85120,85184,85120,85184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85248,85184,85120,85184,85120,85184,85120,85184,85120,85184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85312,85376,85376,85376,85312,85376,85376,85376,85312,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85376,85376,85312,85376,85376,85376,85312,85376,85376,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85376,85376,85376,85376,85312,85376,85376,85376,85312,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85440,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85568,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,85632,85696,85632,85760,85632,85760,85632,85632,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85632,85760,85632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,85632,85824,85632,85760,85632,85760,85632,85632,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85888,85952,85952,86016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85888,85952,85952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85888,85952,85952,86080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,85888,85952,86144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,86208,86208,86208,86208,86208,86208,86208,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86208,86208,86208,86208,86208,86208,86208,86208,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86208,86208,86208,86208,86208,86208,86208,86208,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86272,86272,86336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86400,86400,86400,86400,86400,86400,86400,86400,86400,86400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86400,86400,86400,86400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86464,86464,86464,86464,86464,86464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86528,86528,86528,86528,86528,86528,86528,86528,86528,86528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86592,86592,86592,86592,86592,86592,86592,86592,86592,86592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86656,86656,86656,86656,86656,86656,86656,86656,86656,86656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86720,86720,86720,86720,86720,86720,86720,86720,86720,86720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86720,86720,86720,86720,86720,86720,86720,86720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86784,86784,86784,86784,86784,86784,86784,86784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86848,86848,86848,86848,86848,86848,86848,86848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,86912,86912,86912,86912,86912,86912,86912,86912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86848,86848,86848,86848,86848,86848,86848,86848,86848,86912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,86976,86976,86976,86976,86976,86976,86976,86976,86976,86976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87104,87104,87104,87104,87104,87104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87232,87232,87232,87232,87232,87232,87232,87232,87232,87232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87360,87360,87360,87360,87360,87360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87552,0,0,0,0,87552,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87040,0,87104,0,87168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87232,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87360,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88064,0,0,0,0,88064,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,87616,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,0,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,88192,0,0},
-    {0,0,0,0,0,0,0,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,0,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,88256,0,0},
-    {0,0,0,0,0,0,0,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,0,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,0,0},
-    {0,0,0,0,0,0,0,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,0,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,0,0},
-    {0,0,0,0,0,0,0,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,0,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,0,0},
-    {0,0,0,0,0,0,0,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,0,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,0,0},
-    {0,0,0,0,0,0,0,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,0,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,88576,0,0},
-    {0,0,0,0,0,0,0,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,0,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,88640,0,0},
-    {0,0,0,0,0,0,0,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,0,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,0,0},
-    {0,0,0,0,0,0,0,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,0,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,88896,88896,88896,88896,88896,88896,88896,88896,88896,88896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88192,88256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88320,88320,88320,88320,88320,88320,88320,88320,88384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88576,88576,88576,88576,88576,88576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88832,88832,88832,88832,88832,88832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,88960,88960,88960,88960,88960,88960,88960,88960,88960,88960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,89024,89024,89024,89024,89024,89024,89024,89024,89024,89024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,89088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,88960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89024,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,89152,89152,89152,89152,89152,89152,89152,89152,89152,89152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,89216,89216,89216,89216,89216,89216,89216,89216,89216,89216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,89280,89280,89280,89280,89280,89280,89280,89280,89280,89280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89344,89344,89344,89344,89344,89344,89344,89344,89344,89344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89600,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,0,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,0,0},
-    {0,0,0,0,0,0,0,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,0,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,0,0},
-    {0,0,0,0,0,0,0,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,0,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,0,0},
-    {0,0,0,0,0,0,0,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,0,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,0,0},
-    {0,0,0,0,0,0,0,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,0,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,89664,0,0},
-    {0,0,0,0,0,0,0,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,0,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,89728,0,0},
-    {0,0,0,0,0,0,0,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,0,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,0,0},
-    {0,0,0,0,0,0,0,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,0,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,0,0},
-    {0,0,0,0,0,0,0,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,0,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,0,0},
-    {0,0,0,0,0,0,0,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,0,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,89984,89984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,89984,89984,0,0,0,0,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,0,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,0,0},
+    {0,0,0,0,0,0,0,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,0,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,0,0},
+    {0,0,0,0,0,0,0,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,0,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,0,0},
+    {0,0,0,0,0,0,0,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,0,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,0,0},
+    {0,0,0,0,0,0,0,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,0,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,90112,90176,90240,90240,0,0,0,0,0,0,0,90112,0,0,90240,0,0,0,90304,90304,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90368,90368,90368,90368,90368,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90368,90368,90368,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90368,90368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,90432,90496,90560,90560,0,0,0,0,0,0,0,90432,0,0,90560,0,0,0,90624,90624,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90688,90688,90688,90688,90688,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90688,90688,90688,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90688,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,90752,90816,90880,90880,0,0,0,0,0,0,0,90752,0,0,90880,0,0,0,90944,90944,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91008,91008,91008,91008,91008,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91008,91008,91008,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91008,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,91072,91136,91200,91200,0,0,0,0,0,0,0,91072,0,0,91200,0,0,0,91264,91264,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91328,91328,91328,91328,91328,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91328,91328,91328,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91328,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,91392,91456,91520,91520,0,0,0,0,0,0,0,91392,0,0,91520,0,0,0,91584,91584,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91648,91648,91648,91648,91648,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91648,91648,91648,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91648,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,91712,91776,91840,91840,0,0,0,0,0,0,0,91712,0,0,91840,0,0,0,91904,91904,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91968,91968,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92032,92096,92160,92160,0,0,0,0,0,0,0,92032,0,0,92160,0,0,0,92224,92224,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92288,92288,92288,92288,92288,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92288,92288,92288,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92288,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92352,92416,92480,92480,0,0,0,0,0,0,0,92352,0,0,92480,0,0,0,92544,92544,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92608,92608,92608,92608,92608,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92608,92608,92608,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92608,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92736,92736,92736,92736,92736,0,0,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,92864,0,0,0,0,92864,0,0,0,0,0,0,92928,0,0,0,0,0,92928,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,92992,92992,92992,92992,92992,92992,92992,92992,92992,92992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,92864,92864,92864,92864,92864,92864,92864,92864,92864,92864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93056,93056,93056,93056,93056,93056,93056,93056,93056,93056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93120,93120,93120,93120,93120,93120,93120,93120,93120,93120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,93184,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,93248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,0,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,93376,0,0},
-    {0,0,0,0,0,0,0,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,0,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,93440,0,0},
-    {0,0,0,0,0,0,0,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,0,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,93504,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93632,93632,93632,93632,93632,93632,93632,93632,93632,93632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93696,93696,93696,93696,93696,93696,93696,93696,93696,93696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90432,90496,90432,90496,90432,90496,90432,90496,90432,90496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90560,90624,90624,90624,90560,90624,90624,90624,90560,90624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90624,90624,90560,90624,90624,90624,90560,90624,90624,90624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90688,90752,90688,90752,90688,90752,90688,90752,90688,90752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90816,90752,90688,90752,90688,90752,90688,90752,90688,90752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90880,90944,90944,90944,90880,90944,90944,90944,90880,90944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90944,90944,90880,90944,90944,90944,90880,90944,90944,90944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,90944,90944,90944,90944,90880,90944,90944,90944,90880,90944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91008,91072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91136,91072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91200,91264,91200,91328,91200,91328,91200,91200,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91200,91328,91200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91200,91392,91200,91328,91200,91328,91200,91200,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91456,91520,91520,91584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91456,91520,91520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91456,91520,91520,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91456,91520,91712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91776,91776,91776,91776,91776,91776,91776,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91776,91776,91776,91776,91776,91776,91776,91776,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91776,91776,91776,91776,91776,91776,91776,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91840,91840,91904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91968,91968,91968,91968,91968,91968,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92032,92032,92032,92032,92032,92032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92096,92096,92096,92096,92096,92096,92096,92096,92096,92096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,92160,92160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,92160,92160,0,0,0,0,92224,92288,92224,92288,92224,92288,92224,92288,92224,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92352,92416,92416,92416,92352,92416,92416,92416,92352,92416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92416,92416,92352,92416,92416,92416,92352,92416,92416,92416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92480,92544,92480,92544,92480,92544,92480,92544,92480,92544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92608,92544,92480,92544,92480,92544,92480,92544,92480,92544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92672,92736,92736,92736,92672,92736,92736,92736,92672,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92736,92736,92672,92736,92736,92736,92672,92736,92736,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92736,92736,92736,92736,92672,92736,92736,92736,92672,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92800,92864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92928,92864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92992,93056,92992,93120,92992,93120,92992,92992,93120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,92992,93120,92992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92992,93184,92992,93120,92992,93120,92992,92992,93120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93248,93312,93312,93376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93248,93312,93312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93248,93312,93312,93440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93248,93312,93504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93568,93568,93568,93568,93568,93568,93568,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93568,93568,93568,93568,93568,93568,93568,93568,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93568,93568,93568,93568,93568,93568,93568,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93632,93632,93696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,93760,93760,93760,93760,93760,93760,93760,93760,93760,93760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93824,93824,93824,93824,93824,93824,93824,93824,93824,93824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93760,93760,93760,93760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93824,93824,93824,93824,93824,93824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,93888,93888,93888,93888,93888,93888,93888,93888,93888,93888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,0,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,0,0},
-    {0,0,0,0,0,0,0,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,0,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,0,0},
-    {0,0,0,0,0,0,0,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,0,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,0,0},
-    {0,0,0,0,0,0,0,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,0,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,0,0},
-    {0,0,0,0,0,0,0,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,0,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,0,0},
-    {0,0,0,0,0,0,0,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,0,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,0,0},
-    {0,0,0,0,0,0,0,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,0,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,0,0},
-    {0,0,0,0,0,0,0,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,0,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,0,0},
+    {0,0,0,0,0,0,0,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94272,94272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94400,94400,94400,94400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94464,94464,94464,94464,94464,94464,94464,94464,94464,94464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94528,94528,94528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94656,94656,94656,94656,94656,94656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,94784,94784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,94784,94784,0,0,0,0,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94912,94912,94912,94912,94912,94912,94912,94912,94912,94912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,94976,94976,94976,94976,94976,94976,94976,94976,94976,94976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95040,95040,95040,95040,95040,95040,95040,95040,95040,95040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95104,95104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95168,95168,95168,95168,95168,95168,95168,95168,95168,95168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95232,95232,95232,95232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95296,95296,95296,95296,95296,95296,95296,95296,95296,95296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95360,95360,95360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95424,95424,95424,95424,95424,95424,95424,95424,95424,95424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95488,95488,95488,95488,95488,95488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95552,95552,95552,95552,95552,95552,95552,95552,95552,95552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,0,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,0,0},
-    {0,0,0,0,0,0,0,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,0,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,0,0},
-    {0,0,0,0,0,0,0,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,0,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,0,0},
-    {0,0,0,0,0,0,0,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,0,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,0,0},
-    {0,0,0,0,0,0,0,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,0,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,0,0},
-    {0,0,0,0,0,0,0,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,0,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95744,95744,95744,95744,95744,95744,95744,95744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95808,95808,95808,95808,95808,95808,95808,95808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95872,95872,95872,95872,95872,95872,95872,95872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,95936,95936,95936,95936,95936,95936,95936,95936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,94976,95040,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95168,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95296,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96064,0,96128,0,96192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96384,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,95360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95488,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,95616,95616,95616,95616,95616,95616,95616,95616,95616,95616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,95680,95680,95680,95680,95680,95680,95680,95680,95680,95680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95744,0,0,0,0,0,0,0,0,95744,0,0,0,0,0,95744,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,96960,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,97024,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,97088,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,0,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,95872,0,0},
-    {0,0,0,0,0,0,0,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,0,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,95936,0,0},
-    {0,0,0,0,0,0,0,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,0,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,96000,0,0},
-    {0,0,0,0,0,0,0,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,0,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,96064,0,0},
-    {0,0,0,0,0,0,0,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,0,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,96128,0,0},
+    {0,0,0,0,0,0,0,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,0,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,0,0},
+    {0,0,0,0,0,0,0,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,0,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,0,0},
+    {0,0,0,0,0,0,0,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,0,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,0,0},
+    {0,0,0,0,0,0,0,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,0,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,0,0},
+    {0,0,0,0,0,0,0,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,0,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,0,0},
+    {0,0,0,0,0,0,0,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,0,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,0,0},
+    {0,0,0,0,0,0,0,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,0,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,0,0},
+    {0,0,0,0,0,0,0,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,0,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,97664,0,0},
+    {0,0,0,0,0,0,0,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,0,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,97728,0,0},
+    {0,0,0,0,0,0,0,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,0,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,97792,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96384,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,98112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,98176,98176,98176,98176,98176,98176,98176,98176,98176,98176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,98240,98240,98240,98240,98240,98240,98240,98240,98240,98240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,98304,98304,98304,98304,98304,98304,98304,98304,98304,98304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96512,0,0,0,0,0,0,0,96512,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96640,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,0,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,0,0},
+    {0,0,0,0,0,0,0,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,0,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,0,0},
+    {0,0,0,0,0,0,0,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,0,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,0,0},
+    {0,0,0,0,0,0,0,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,0,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,0,0},
+    {0,0,0,0,0,0,0,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,0,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,0,0},
+    {0,0,0,0,0,0,0,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,0,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,0,0},
+    {0,0,0,0,0,0,0,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,0,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,0,0},
+    {0,0,0,0,0,0,0,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,0,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,0,0},
+    {0,0,0,0,0,0,0,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,0,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,98944,0,0},
+    {0,0,0,0,0,0,0,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,0,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,99008,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {96768,96768,96768,96768,0,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768},
-    {96832,96832,96832,96832,0,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832},
-    {96832,96832,96832,96832,0,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96960,0,0,0,0,0,0,0,0,0,0,0,0,96960,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97088,0,0,0,0,0,0,0,0,0,0},
-    {0,97152,97152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,97152,97152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97216,0,0,0,0,0,0,0,97216,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97344,0,0,0,0,0,0,0,0},
-    {0,97408,97408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0},
-    {0,97408,97408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97536,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97728,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97792,0,97728,0,0,0,0,0,0,0,0,0,0},
-    {0,97856,97856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97920,0,0,0,0,0,0,0,0,0},
-    {0,97856,97856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97984,0,0,0,0,0,0,0,97984,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98048,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98176,0,0,0,0,0,0,0,0,0,0,0,0,0,98240,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98304,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98368,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98432,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,98496,98496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98432,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0,0,0,0,0,0,0,97472,0,0,0,0,0,0},
-    {0,98496,98496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98624,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98816,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98880,0,98816,0,0,0,0,0,0,0,0,0,0},
-    {0,98944,98944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99008,0,0,0,0,0,0,0,0,0},
-    {0,98944,98944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99072,0,0,0,0,0,0,0,99072,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99136,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99264,0,0,0,0,0,0,0,0,0,0,0,0,0,99328,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99392,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99456,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99520,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,99584,99584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99520,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0,0,0,0,0,0,0,98560,0,0,0,0,0,0},
-    {0,99584,99584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99776,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99840,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99904,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99968,0,0,0,0,0,0,0,0,0,0,0,0,0,100032,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100096,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100160,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100160,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99136,99200,99264,99264,0,0,0,0,0,0,0,99136,0,0,99264,0,0,0,99328,99328,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99392,99392,99392,99392,99392,99392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99392,99392,99392,99392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99392,99392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99456,99520,99584,99584,0,0,0,0,0,0,0,99456,0,0,99584,0,0,0,99648,99648,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99712,99712,99712,99712,99712,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99712,99712,99712,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,99712,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99776,99840,99904,99904,0,0,0,0,0,0,0,99776,0,0,99904,0,0,0,99968,99968,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100032,100032,100032,100032,100032,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100032,100032,100032,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100032,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100096,100160,100224,100224,0,0,0,0,0,0,0,100096,0,0,100224,0,0,0,100288,100288,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100352,100352,100352,100352,100352,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100352,100352,100352,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100352,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100416,100480,100544,100544,0,0,0,0,0,0,0,100416,0,0,100544,0,0,0,100608,100608,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100672,100672,100672,100672,100672,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100672,100672,100672,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100672,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100736,100800,100864,100864,0,0,0,0,0,0,0,100736,0,0,100864,0,0,0,100928,100928,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100992,100992,100992,100992,100992,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100992,100992,100992,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,100992,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101056,101120,101184,101184,0,0,0,0,0,0,0,101056,0,0,101184,0,0,0,101248,101248,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101312,101312,101312,101312,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101312,101312,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101376,101440,101504,101504,0,0,0,0,0,0,0,101376,0,0,101504,0,0,0,101568,101568,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101632,101632,101632,101632,101632,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101632,101632,101632,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,101632,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100288,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100352,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100480,0,0,0},
-    {0,0,0,0,0,0,0,0,100544,100544,100544,100544,100544,100544,100544,100544,100544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,100608,100608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,100608,100608,0,0,0,0,100672,100672,100736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,100800,100800,100800,100800,100800,100800,100800,100800,100800,100800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,100800,100800,100800,100800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,100864,100864,100864,100864,100864,100864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,100928,100928,100928,100928,100928,100928,100928,100928,100928,100928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101760,101760,101760,101760,101760,0,0,101760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,101056,101056,101056,101056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,101120,101120,101120,101120,101120,101120,101120,101120,101120,101120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101184,0,0,0,0,0,0,0,0,101184,0,0,0,0,0,101184,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101888,0,0,0,0,101888,0,0,0,0,0,0,101952,0,0,0,0,0,101952,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,102016,102016,102016,102016,102016,102016,102016,102016,102016,102016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,101888,101888,101888,101888,101888,101888,101888,101888,101888,101888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,102080,102080,102080,102080,102080,102080,102080,102080,102080,102080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102208,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101376,0,0},
-    {0,0,0,0,0,0,0,101440,101440,101440,101440,101440,101440,101440,101440,101440,101440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101376,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101504,0,0},
-    {0,0,0,0,0,0,0,101568,101568,101568,101568,101568,101568,101568,101568,101568,101568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101568,0,0},
+    {0,0,0,0,0,0,0,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,0,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,0,0},
+    {0,0,0,0,0,0,0,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,0,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,0,0},
+    {0,0,0,0,0,0,0,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,0,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,102528,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101696,0,0,0,0,0,0,0,101760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101824,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101888,0,0,0,0,0,0,0,101952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102016,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102016,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,0,0},
+    {0,0,0,0,0,0,0,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,0,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,0,0},
+    {0,0,0,0,0,0,0,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,0,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,0,0},
+    {0,0,0,0,0,0,0,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,0,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,0,0},
+    {0,0,0,0,0,0,0,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,0,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,0,0},
+    {0,0,0,0,0,0,0,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,0,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,0,0},
+    {0,0,0,0,0,0,0,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,0,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,0,0},
+    {0,0,0,0,0,0,0,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,0,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,0,0},
+    {0,0,0,0,0,0,0,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,0,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102528,0,0,0,0,0,0,0,0,0,102528,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102592,0,0,0,0,0,0,0,0,0,102592,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,0,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,0,0},
+    {0,0,0,0,0,0,0,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,0,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,0,0},
+    {0,0,0,0,0,0,0,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,0,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,0,0},
+    {0,0,0,0,0,0,0,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,0,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,0,0},
+    {0,0,0,0,0,0,0,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,0,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,0,0},
+    {0,0,0,0,0,0,0,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,0,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104000,104064,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104192,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104256,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104256,0,0,0,0,0,0,0,0,0,0,0,0,0,104256,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104320,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103552,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,103680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104256,0,0,0,0,0,0,0,0,0,0,104384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104512,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104768,0,0,0,0,0,0,0,0,104768,0,0,0,0,0,104768,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,0,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,0,0},
-    {0,0,0,0,0,0,0,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,0,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,0,0},
-    {0,104064,104064,0,0,0,0,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,0,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,0,0},
-    {0,104064,104064,0,0,0,0,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,0,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,0,0},
-    {0,104064,104064,0,0,0,0,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,0,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,104256,0,0},
-    {0,0,0,0,0,0,0,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,0,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,104320,0,0},
-    {0,104064,104064,0,0,0,0,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,0,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,104384,0,0},
-    {0,104448,104448,0,0,0,0,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,0,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,104512,0,0},
-    {0,104064,104064,0,0,0,0,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,0,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,104576,0,0},
-    {0,104448,104448,0,0,0,0,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,0,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,104704,0,0},
-    {0,104448,104448,0,0,0,0,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,0,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,104768,0,0},
-    {0,104064,104064,0,0,0,0,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,0,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,0,0},
     {0,0,0,0,0,0,0,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,0,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,0,0},
-    {0,0,0,0,0,0,0,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,0,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,0,0},
-    {0,104448,104448,0,0,0,0,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,0,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,0,0},
-    {0,104064,104064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,105088,105088,0,0,0,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,0},
-    {0,105216,105216,0,0,0,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,0},
-    {0,104448,104448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,105088,105088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,0,0},
-    {0,105088,105088,0,0,0,0,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,0,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,0,0},
-    {0,105216,105216,0,0,0,0,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,0,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,104640,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,0,0},
-    {0,105088,105088,0,0,0,0,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,0,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,0,0},
+    {0,0,0,0,0,0,0,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,0,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,0,0},
+    {0,0,0,0,0,0,0,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,0,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,0,0},
+    {0,0,0,0,0,0,0,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,0,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,0,0},
+    {0,0,0,0,0,0,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,105152,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,105088,105088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105600,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105280,0,0,0,0,0,0,0,0,0,0,0,0,105280,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105408,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,105984,105984,0,0,0,0,106048,106048,106048,106048,106048,106048,106048,106048,106048,106048,0,106112,0,106112,106112,106112,0,106112,0,106112,0,0,0,106112,106112,106112,106112,0,106112,106112,106112,0,106112,106112,0,0,0,0,0},
-    {0,105984,105984,0,0,0,0,106048,106048,106048,106048,106048,106048,106048,106048,106048,106048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,105984,105984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106240,0,0,106240,106240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105536,0,0,0,0,0,0,0,105536,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105664,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,105984,105984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,0,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,106368,0,0},
-    {0,0,0,0,0,0,0,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,0,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,106432,0,0},
-    {0,0,0,0,0,0,0,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,0,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,106496,0,0},
-    {0,0,0,0,0,0,0,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,0,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,106560,0,0},
-    {0,0,0,0,0,0,0,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,0,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,106624,0,0},
-    {0,0,0,0,0,0,0,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,0,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,106688,0,0},
-    {0,0,0,0,0,0,0,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,0,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,106752,0,0},
-    {0,0,0,0,0,0,0,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,0,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,106816,0,0},
-    {0,0,0,0,0,0,0,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,0,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,106880,0,0},
-    {0,0,0,0,0,0,0,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,0,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,106944,0,0},
-    {0,0,0,0,0,0,0,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,0,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,107008,0,0},
-    {0,0,0,0,0,0,0,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,0,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,107072,0,0},
-    {0,0,0,0,0,0,0,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,0,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,107136,0,0},
-    {0,0,0,0,0,0,0,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,0,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,107200,0,0},
-    {0,0,0,0,0,0,0,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,0,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,107264,0,0},
-    {0,0,0,0,0,0,0,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,0,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,107328,0,0},
-    {0,0,0,0,0,0,0,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,0,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,107392,0,0},
-    {0,0,0,0,0,0,0,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,0,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,107456,0,0},
-    {0,0,0,0,0,0,0,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,0,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,107520,0,0},
-    {0,0,0,0,0,0,0,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,0,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,107584,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,107712,107712,107712,107712,107712,107712,107712,107712,107712,107712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,107776,107776,107776,107776,107776,107776,107776,107776,107776,107776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,107840,107840,107840,107840,107840,107840,107840,107840,107840,107840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,107904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,107968,107968,107968,107968,107968,107968,107968,107968,107968,107968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,108032,108032,108032,108032,108032,108032,108032,108032,108032,108032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108160,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108288,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,108352,108352,108352,108352,108352,108352,108352,108352,108352,108352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,108416,108416,108416,108416,108416,108416,108416,108416,108416,108416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108544,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108608,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108672,0,0,0,0,0,0,108736,0,0,0,0,0,0,0,0,0,0,0,0},
+    {105792,105792,105792,105792,0,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792,105792},
+    {105856,105856,105856,105856,0,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856},
+    {105856,105856,105856,105856,0,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856,105856},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105984,0,0,0,0,0,0,0,0,0,0,0,0,105984,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106112,0,0,0,0,0,0,0,0,0,0},
+    {0,106176,106176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,106176,106176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106240,0,0,0,0,0,0,0,106240,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106368,0,0,0,0,0,0,0,0},
+    {0,106432,106432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106496,0,0,0,0,0,0,0,0,0,0,0,0,106496,0,0,0,0,0,0},
+    {0,106432,106432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106560,0,0,0,0,0,0,0,0,0,0,0,0,106496,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106752,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106816,0,106752,0,0,0,0,0,0,0,0,0,0},
+    {0,106880,106880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106944,0,0,0,0,0,0,0,0,0},
+    {0,106880,106880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107008,0,0,0,0,0,0,0,107008,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107072,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107200,0,0,0,0,0,0,0,0,0,0,0,0,0,107264,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107328,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107392,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107456,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,107520,107520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107584,0,0,0,0,0,0,0,0,0,0,0,0,107584,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107456,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106496,0,0,0,0,0,0,0,0,0,0,0,0,106496,0,0,0,0,0,0},
+    {0,107520,107520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107648,0,0,0,0,0,0,0,0,0,0,0,0,107584,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107840,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107904,0,107840,0,0,0,0,0,0,0,0,0,0},
+    {0,107968,107968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108032,0,0,0,0,0,0,0,0,0},
+    {0,107968,107968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108096,0,0,0,0,0,0,0,108096,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108160,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108288,0,0,0,0,0,0,0,0,0,0,0,0,0,108352,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108416,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108480,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108544,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,108608,108608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108544,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107584,0,0,0,0,0,0,0,0,0,0,0,0,107584,0,0,0,0,0,0},
+    {0,108608,108608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108800,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108800,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108864,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108928,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108992,0,0,0,0,0,0,0,0,0,0,0,0,0,109056,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109120,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109184,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109184,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,108928,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,108992,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,109056,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,109120,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,109184,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,109248,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,109312,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,109376,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,109440,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,109504,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,109568,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,109632,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109760,0,0,0,0,109760,0,0,0,0,0,0,109824,0,0,0,0,0,109824,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,109888,109888,109888,109888,109888,109888,109888,109888,109888,109888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,109760,109760,109760,109760,109760,109760,109760,109760,109760,109760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109312,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109376,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109504,0,0,0},
+    {0,0,0,0,0,0,0,0,109568,109568,109568,109568,109568,109568,109568,109568,109568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,109632,109632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,109632,109632,0,0,0,0,109696,109696,109760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,109824,109824,109824,109824,109824,109824,109824,109824,109824,109824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,109824,109824,109824,109824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,109888,109888,109888,109888,109888,109888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,109952,109952,109952,109952,109952,109952,109952,109952,109952,109952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,110016,110016,110016,110016,110016,110016,110016,110016,110016,110016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110080,110080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110080,110080,0,0,0,0,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,0,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,0,0},
-    {0,0,0,0,0,0,0,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,0,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,0,0},
-    {0,0,0,0,0,0,0,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,0,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,0,0},
-    {0,0,0,0,0,0,0,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,0,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,0,0},
-    {0,0,0,0,0,0,0,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,0,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,110400,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110528,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110592,110592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110592,110592,0,0,0,0,0,110656,110656,110656,110656,110656,110656,110656,110656,110656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110080,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110144,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110272,0,0,0},
+    {0,0,0,0,0,0,0,0,110336,110336,110336,110336,110336,110336,110336,110336,110336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110400,110400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110400,110400,0,0,0,0,110464,110464,110464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,110528,110528,110528,110528,110528,110528,110528,110528,110528,110528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,110592,110592,110592,110592,110592,110592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,110656,110656,110656,110656,110656,110656,110656,110656,110656,110656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {110784,110784,110784,110784,0,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784,110784},
-    {110848,110848,110848,110848,0,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848},
-    {110912,110912,110912,110912,0,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912},
-    {110976,110976,110976,110976,0,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976},
-    {110976,110976,110976,110976,0,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976},
-    {0,0,0,0,0,0,0,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,0,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,111104,0,0},
-    {0,0,0,0,0,0,0,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,0,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,0,0},
-    {0,0,0,0,0,0,0,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,0,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,0,0},
-    {0,0,0,0,0,0,0,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,0,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,0,0},
-    {0,0,0,0,0,0,0,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,0,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,111360,0,0},
-    {0,0,0,0,0,0,0,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,0,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,111424,0,0},
-    {0,0,0,0,0,0,0,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,0,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,0,0},
-    {0,0,0,0,0,0,0,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,0,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,0,0},
-    {0,0,0,0,0,0,0,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,0,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,0,0},
-    {0,0,0,0,0,0,0,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,0,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,0,0},
-    {0,0,0,0,0,0,0,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,0,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,111744,0,0},
-    {0,0,0,0,0,0,0,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,0,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,111808,0,0},
-    {0,0,0,0,0,0,0,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,0,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,0,0},
-    {0,0,0,0,0,0,0,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,0,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,0,0},
-    {0,0,0,0,0,0,0,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,0,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,0,0},
-    {0,0,0,0,0,0,0,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,0,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,0,0},
-    {0,0,0,0,0,0,0,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,0,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,0,0},
-    {0,0,0,0,0,0,0,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,0,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,0,0},
-    {0,0,0,0,0,0,0,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,0,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,0,0},
-    {0,0,0,0,0,0,0,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,0,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,0,0},
+    {0,0,0,0,0,0,0,110784,110784,110784,110784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110912,0,0,0,0,0,0,0,0,110912,0,0,0,0,0,110912,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,112448,112448,112448,112448,112448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111040,111040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111104,0,0},
+    {0,0,0,0,0,0,0,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111104,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111232,0,0},
+    {0,0,0,0,0,0,0,111296,111296,111296,111296,111296,111296,111296,111296,111296,111296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111296,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112704,0,0,0,0,0,0,0,0,112704,0,0,0,0,0,112704,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112768,0,0,0,0,0,0,0,0,112768,0,0,0,0,0,112768,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111424,0,0,0,0,0,0,0,111488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111552,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111616,0,0,0,0,0,0,0,111680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111744,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111744,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112896,112896,112896,112896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,111872,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,111936,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,112000,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,112064,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,112128,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113024,0,113088,0,0,0,0,0,113152,113216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112256,0,0,0,0,0,0,0,0,0,112256,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112320,0,0,0,0,0,0,0,0,0,112320,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113344,0,0,0,0,0,113408,113472,0,0,0,0,0,0,0,0,113536,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113536,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,112576,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,112640,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,112704,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,113024,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,113088,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,113152,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113280,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,0,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,113664,0,0},
     {0,0,0,0,0,0,0,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,0,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,113728,0,0},
+    {0,113792,113792,0,0,0,0,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,0,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,0,0},
+    {0,113792,113792,0,0,0,0,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,0,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,0,0},
+    {0,113792,113792,0,0,0,0,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,0,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,0,0},
+    {0,0,0,0,0,0,0,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,0,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,0,0},
+    {0,113792,113792,0,0,0,0,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,0,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,0,0},
+    {0,114176,114176,0,0,0,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,0},
+    {0,113792,113792,0,0,0,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,0},
+    {0,114176,114176,0,0,0,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,0},
+    {0,114176,114176,0,0,0,0,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,0,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,0,0},
+    {0,113792,113792,0,0,0,0,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,0,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,0,0},
+    {0,0,0,0,0,0,0,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,0,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,0,0},
+    {0,0,0,0,0,0,0,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,0,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,0,0},
+    {0,114176,114176,0,0,0,0,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,0,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,0,0},
+    {0,113792,113792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,114816,114816,0,0,0,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,0},
+    {0,114944,114944,0,0,0,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,0},
+    {0,114176,114176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,114816,114816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,0,0},
+    {0,114816,114816,0,0,0,0,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,0,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,0,0},
+    {0,114944,114944,0,0,0,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,0,0},
+    {0,114816,114816,0,0,0,0,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,0,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,0,0},
+    {0,114816,114816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115328,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,0},
-    {0,0,0,0,0,0,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,0},
-    {0,0,0,0,0,0,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,0},
-    {0,0,0,0,0,0,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,0},
+    {0,115712,115712,0,0,0,0,115776,115776,115776,115776,115776,115776,115776,115776,115776,115776,0,115840,0,115840,115840,115840,0,115840,0,115840,0,0,0,115840,115840,115840,115840,0,115840,115840,115840,0,115840,115840,0,0,0,0,0},
+    {0,115712,115712,0,0,0,0,115776,115776,115776,115776,115776,115776,115776,115776,115776,115776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,115904,115904,115904,115904,115904,115904,115904,115904,115904,115904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,115712,115712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115968,0,0,115968,115968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114560,0,114560,0,114624,0,0,114624,114688,0,0,114624,0,114752,0,114688,0,0,114624,0,0,0,0,114688,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114816,114880,114816,114944,115008,0,114944,115008,115072,0,0,115008,0,0,0,115072,0,0,115008,0,114880,114880,0,115072,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115008,114880,115008,114944,115008,0,114944,115008,0,0,0,115008,0,0,0,0,0,0,115008,0,114880,114880,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115072,0,115072,0,0,0,0,0,115072,0,0,0,0,0,0,115072,0,0,0,0,0,0,0,115072,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115136,114880,115136,114944,115136,0,114944,115136,114752,0,0,115136,0,0,0,114752,0,0,115136,0,114880,114880,0,114752,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115200,115200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115136,114880,115136,114944,115136,0,114944,115136,0,0,0,115136,0,0,0,0,0,0,115136,0,114880,114880,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114752,0,114752,0,0,0,0,0,114752,0,0,0,0,0,0,114752,0,0,0,0,0,0,0,114752,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115264,114880,115264,114944,115264,0,114944,115264,0,0,0,115264,0,0,0,0,0,0,115264,0,114880,114880,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115328,0,115392,0,0,115392,0,0,0,0,0,0,0,0,0,0,0,0,0,115328,115328,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115456,114880,115456,114944,115456,0,114944,115456,0,0,0,115456,0,0,0,0,0,0,115456,0,114880,114880,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115520,115520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115584,114880,115584,114944,115584,0,114944,115584,0,0,0,115584,0,0,0,0,0,0,115584,0,114880,114880,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115648,0,115712,0,0,115712,0,0,0,0,0,0,0,0,0,0,0,0,0,115648,115648,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,114880,0,114944,0,0,114944,0,0,0,0,0,0,0,0,0,0,0,0,0,114880,114880,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115776,115776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115840,0,115904,0,0,115904,0,0,0,0,0,0,0,0,0,0,0,0,0,115840,115840,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115968,115968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116032,0,116096,0,0,116096,0,0,0,0,0,0,0,0,0,0,0,0,0,116032,116032,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,116160,116160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,116160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116224,0,116288,0,0,116288,0,0,0,0,0,0,0,0,0,0,0,0,0,116224,116224,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,116352,116352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,116352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116416,0,116480,0,0,116480,0,0,0,0,0,0,0,0,0,0,0,0,0,116416,116416,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,116544,116544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,116544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116608,0,116672,0,0,116672,0,0,0,0,0,0,0,0,0,0,0,0,0,116608,116608,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,114752,114752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,114752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116800,0,0,0,0,116800,0,0,0,0,0,0,116864,0,0,0,0,0,116864,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,117120,117120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,115712,115712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,0,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,0,0},
+    {0,0,0,0,0,0,0,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,0,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,0,0},
+    {0,0,0,0,0,0,0,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,0,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,0,0},
+    {0,0,0,0,0,0,0,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,0,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,0,0},
+    {0,0,0,0,0,0,0,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,0,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,116352,0,0},
+    {0,0,0,0,0,0,0,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,0,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,0,0},
+    {0,0,0,0,0,0,0,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,0,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,0,0},
+    {0,0,0,0,0,0,0,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,0,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,0,0},
+    {0,0,0,0,0,0,0,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,0,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,0,0},
+    {0,0,0,0,0,0,0,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,0,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,116672,0,0},
+    {0,0,0,0,0,0,0,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,0,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,116736,0,0},
+    {0,0,0,0,0,0,0,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,0,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,116800,0,0},
+    {0,0,0,0,0,0,0,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,0,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,116864,0,0},
+    {0,0,0,0,0,0,0,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,0,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,116928,0,0},
+    {0,0,0,0,0,0,0,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,0,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,116992,0,0},
+    {0,0,0,0,0,0,0,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,0,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,117056,0,0},
+    {0,0,0,0,0,0,0,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,0,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,117120,0,0},
+    {0,0,0,0,0,0,0,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,0,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,117184,0,0},
     {0,0,0,0,0,0,0,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,0,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,117248,0,0},
     {0,0,0,0,0,0,0,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,0,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,117312,0,0},
-    {0,0,0,0,0,0,0,117376,117376,117376,117376,117376,117376,117376,117376,117376,117376,0,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,0,0},
-    {0,0,0,0,0,0,0,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,0,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,0,0},
-    {0,0,0,0,0,0,0,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,0,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,0,0},
-    {0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,0,0},
-    {0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,0,0},
-    {0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,0,0},
-    {0,0,0,0,0,0,0,117888,117888,117888,117888,117888,117888,117888,117888,117888,117888,0,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,0,0},
-    {0,0,0,0,0,0,0,117888,117888,117888,117888,117888,117888,117888,117888,117888,117888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,117888,117888,117888,117888,117888,117888,117888,117888,117888,117888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118080,0,0,118080,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117440,117440,117440,117440,117440,117440,117440,117440,117440,117440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,117632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,117888,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,117952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118016,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,118080,118080,118080,118080,118080,118080,118080,118080,118080,118080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,118144,118144,118144,118144,118144,118144,118144,118144,118144,118144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,118208,118208,118208,118208,118208,118208,118208,118208,118208,118208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,118272,118272,118272,118272,118272,118272,118272,118272,118272,118272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,118336,118336,118336,118336,118336,118336,118336,118336,118336,118336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,118400,118400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,118400,118400,0,0,0,0,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,0,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,0,0},
-    {0,0,0,0,0,0,0,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,0,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,0,0},
-    {0,0,0,0,0,0,0,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,0,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,118592,0,0},
-    {0,0,0,0,0,0,0,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,0,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,0,0},
-    {0,0,0,0,0,0,0,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,0,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118848,0,0,0,0,0,0,0,0,0,0,0,0,0,118848,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118272,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118336,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118400,0,0,0,0,0,0,118464,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118528,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118528,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,119104,119104,119104,119104,119104,119104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,118656,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,118720,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,118784,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,118848,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,118912,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,119232,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,119296,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,119360,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119296,0,0,0,0,0,119296,0,0,0,0,0,0,0,0,119296,119296,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119360,0,0,0,0,0,119360,0,0,0,0,0,0,0,0,119360,119360,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119424,0,0,0,0,0,119424,0,0,0,0,0,0,0,0,119424,119424,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119488,0,0,0,0,0,119488,0,0,0,0,0,0,0,0,119488,119488,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119488,0,0,0,0,119488,0,0,0,0,0,0,119552,0,0,0,0,0,119552,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,119488,119488,119488,119488,119488,119488,119488,119488,119488,119488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,119808,119808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,119808,119808,0,0,0,0,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,0,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,0,0},
+    {0,0,0,0,0,0,0,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,0,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,0,0},
+    {0,0,0,0,0,0,0,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,0,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,0,0},
+    {0,0,0,0,0,0,0,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,0,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,0,0},
+    {0,0,0,0,0,0,0,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,0,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119616,119616,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119680,119680,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119744,119744,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120256,0,0,0,0,0,0,0,0,0,0,0},
+    {0,120320,120320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,120320,120320,0,0,0,0,0,120384,120384,120384,120384,120384,120384,120384,120384,120384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119872,0,0,0,0,0,119872,0,0,119872,0,0,119872,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119936,0,0,0,0,0,119936,0,0,119936,0,0,119936,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120000,0,0,0,0,0,120000,0,0,120000,0,0,120000,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120064,0,0,0,0,0,120064,0,0,120064,0,0,120064,0,0,0,0,0,0,0,0,0,0,0,0},
+    {120512,120512,120512,120512,0,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512},
+    {120576,120576,120576,120576,0,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576,120576},
+    {120640,120640,120640,120640,0,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640,120640},
+    {120704,120704,120704,120704,0,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704},
+    {120704,120704,120704,120704,0,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704,120704},
+    {0,0,0,0,0,0,0,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,0,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,0,0},
+    {0,0,0,0,0,0,0,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,0,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,0,0},
+    {0,0,0,0,0,0,0,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,0,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,0,0},
+    {0,0,0,0,0,0,0,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,0,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,0,0},
+    {0,0,0,0,0,0,0,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,0,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,0,0},
+    {0,0,0,0,0,0,0,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,0,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,0,0},
+    {0,0,0,0,0,0,0,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,0,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,0,0},
+    {0,0,0,0,0,0,0,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,0,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,0,0},
+    {0,0,0,0,0,0,0,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,0,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,0,0},
+    {0,0,0,0,0,0,0,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,0,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,121408,0,0},
+    {0,0,0,0,0,0,0,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,0,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,121472,0,0},
+    {0,0,0,0,0,0,0,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,0,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,121536,0,0},
+    {0,0,0,0,0,0,0,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,0,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,121600,0,0},
+    {0,0,0,0,0,0,0,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,0,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,121664,0,0},
+    {0,0,0,0,0,0,0,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,0,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,121728,0,0},
+    {0,0,0,0,0,0,0,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,0,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,121792,0,0},
+    {0,0,0,0,0,0,0,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,0,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,0,0},
+    {0,0,0,0,0,0,0,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,0,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,0,0},
+    {0,0,0,0,0,0,0,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,0,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,0,0},
+    {0,0,0,0,0,0,0,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,0,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,122048,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120192,0,0,120256,0,120320,0,0,0,0,0,0,120384,0,0,0,0,120448,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120640,0,120704,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120704,120832,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120704,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120960,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,122176,122176,122176,122176,122176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,121024,121024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,121024,121024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121408,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121472,121472,121472,121472,121472,121472,121472,121472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121600,121600,121600,121600,121600,121600,121600,121600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,121664,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121728,121728,121728,121728,121728,121728,121728,121728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121664,121664,121664,121664,121664,121664,121664,121664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121856,121856,121856,121856,121856,121856,121856,121856,121856,121856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121920,121920,121920,121920,121920,121920,121920,121920,121920,121920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,121984,121984,121984,121984,121984,121984,121984,121984,121984,121984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,122048,122048,122112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,122176,122176,122176,122176,122176,122176,122176,122176,122176,122176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,122176,122176,122176,122176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,122240,122240,122240,122240,122240,122240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122432,0,0,0,0,0,0,0,0,122432,0,0,0,0,0,122432,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122496,0,0,0,0,0,0,0,0,122496,0,0,0,0,0,122496,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,122496,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,122560,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122624,122624,122624,122624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,122816,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,122880,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,122944,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,123008,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,123072,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122752,0,122816,0,0,0,0,0,122880,122944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123200,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123264,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123392,0,0,0},
-    {0,0,0,0,0,0,0,0,123456,123456,123456,123456,123456,123456,123456,123456,123456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123072,0,0,0,0,0,123136,123200,0,0,0,0,0,0,0,0,123264,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123264,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123584,123584,123648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123712,123712,123712,123712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123776,123776,123776,123776,123776,123776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123904,123904,123904,123904,123904,123904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,0,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,123392,0,0},
+    {0,0,0,0,0,0,0,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,0,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,123456,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124096,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124160,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124224,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,123584,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,123648,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124608,0,0,0,0,124672,0,124736,0,0,0,0,124800,124864,0,0,0,0,124928,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124992,0,0,0,0,0,0,0,125056,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125120,0,0,0,0,0,125184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125248,0,0,0,125312,0,0,0,0,0,0,0,0,0,125376,0,0,0,0,0,125440,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125504,0,0,0,125568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125632,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125696,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125760,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125952,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126016,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126144,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126208,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126336,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126464,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,0,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,0,0},
+    {0,0,0,0,0,0,0,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,0,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,0,0},
+    {0,0,0,0,0,0,0,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,0,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,0,0},
+    {0,0,0,0,0,0,0,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,0,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126720,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126848,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126912,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127040,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127104,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125440,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127360,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,127424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,127424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127552,0,0,0,0,0,0,0,0,127616,0,0,0,0,0,0,127680,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127744,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127808,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127808,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127808,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127360,127360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,127872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127936,128000,127936,128064,127936,0,128064,127936,127936,0,0,127936,0,0,0,127936,0,0,127936,0,128000,128000,0,127936,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124288,0,124288,0,124352,0,0,124352,124416,0,0,124352,0,124480,0,124416,0,0,124352,0,0,0,0,124416,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124544,124608,124544,124672,124736,0,124672,124736,124800,0,0,124736,0,0,0,124800,0,0,124736,0,124608,124608,0,124800,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124736,124608,124736,124672,124736,0,124672,124736,0,0,0,124736,0,0,0,0,0,0,124736,0,124608,124608,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124800,0,124800,0,0,0,0,0,124800,0,0,0,0,0,0,124800,0,0,0,0,0,0,0,124800,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,127936,127936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,127936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128192,0,128192,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124864,124608,124864,124672,124864,0,124672,124864,124480,0,0,124864,0,0,0,124480,0,0,124864,0,124608,124608,0,124480,0,0,0,0},
+    {0,0,0,0,0,0,0,0,124928,124928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,124928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124864,124608,124864,124672,124864,0,124672,124864,0,0,0,124864,0,0,0,0,0,0,124864,0,124608,124608,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124480,0,124480,0,0,0,0,0,124480,0,0,0,0,0,0,124480,0,0,0,0,0,0,0,124480,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124992,124608,124992,124672,124992,0,124672,124992,0,0,0,124992,0,0,0,0,0,0,124992,0,124608,124608,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125056,0,125120,0,0,125120,0,0,0,0,0,0,0,0,0,0,0,0,0,125056,125056,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125184,124608,125184,124672,125184,0,124672,125184,0,0,0,125184,0,0,0,0,0,0,125184,0,124608,124608,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125248,125248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125312,124608,125312,124672,125312,0,124672,125312,0,0,0,125312,0,0,0,0,0,0,125312,0,124608,124608,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125376,0,125440,0,0,125440,0,0,0,0,0,0,0,0,0,0,0,0,0,125376,125376,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124608,0,124672,0,0,124672,0,0,0,0,0,0,0,0,0,0,0,0,0,124608,124608,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125504,125504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125568,0,125632,0,0,125632,0,0,0,0,0,0,0,0,0,0,0,0,0,125568,125568,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125696,125696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125760,0,125824,0,0,125824,0,0,0,0,0,0,0,0,0,0,0,0,0,125760,125760,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125888,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125952,0,126016,0,0,126016,0,0,0,0,0,0,0,0,0,0,0,0,0,125952,125952,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,126080,126080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,126080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126144,0,126208,0,0,126208,0,0,0,0,0,0,0,0,0,0,0,0,0,126144,126144,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,126272,126272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,126272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126336,0,126400,0,0,126400,0,0,0,0,0,0,0,0,0,0,0,0,0,126336,126336,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,124480,124480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,124480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126528,0,0,0,0,126528,0,0,0,0,0,0,126592,0,0,0,0,0,126592,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,126656,126656,126656,126656,126656,126656,126656,126656,126656,126656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,126528,126528,126528,126528,126528,126528,126528,126528,126528,126528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,126720,126720,126720,126720,126720,126720,126720,126720,126720,126720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,126784,126784,126784,126784,126784,126784,126784,126784,126784,126784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126848,126848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128448,0,0,0,0,0,0,0,0,0,0,0,128512,0,0,0,0,0,128576,128448,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,0,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,0,0},
+    {0,0,0,0,0,0,0,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,0,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,0,0},
+    {0,0,0,0,0,0,0,127104,127104,127104,127104,127104,127104,127104,127104,127104,127104,0,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,0,0},
+    {0,0,0,0,0,0,0,127232,127232,127232,127232,127232,127232,127232,127232,127232,127232,0,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,0,0},
+    {0,0,0,0,0,0,0,127232,127232,127232,127232,127232,127232,127232,127232,127232,127232,0,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,0,0},
+    {0,0,0,0,0,0,0,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,0,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,0,0},
+    {0,0,0,0,0,0,0,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,0,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,0,0},
+    {0,0,0,0,0,0,0,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,0,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,0,0},
+    {0,0,0,0,0,0,0,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,0,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,0,0},
+    {0,0,0,0,0,0,0,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128448,0,0,0,0,0,0,0,0,0,0,0,128512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127808,0,0,127808,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,128128,128128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,128128,128128,0,0,0,0,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,0,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,0,0},
+    {0,0,0,0,0,0,0,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,0,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,0,0},
+    {0,0,0,0,0,0,0,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,0,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,0,0},
+    {0,0,0,0,0,0,0,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,0,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,0,0},
+    {0,0,0,0,0,0,0,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,0,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128576,0,0,0,0,0,0,0,0,0,0,0,0,0,128576,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,128832,128832,128832,128832,128832,128832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,128896,128896,128896,128896,128896,128896,128896,128896,128896,128896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129024,129088,129024,129088,129024,129088,129024,129088,129024,129088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129152,129216,129216,129216,129152,129216,129216,129216,129152,129216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129216,129216,129152,129216,129216,129216,129152,129216,129216,129216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129280,129344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129408,129344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,129472,129536,129472,129600,129472,129600,129472,129472,129600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129472,129600,129472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,129472,129664,129472,129600,129472,129600,129472,129472,129600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129728,129792,129792,129856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129728,129792,129792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129728,129792,129792,129920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,129728,129792,129984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,130048,130048,130048,130048,130048,130048,130048,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130048,130048,130048,130048,130048,130048,130048,130048,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130048,130048,130048,130048,130048,130048,130048,130048,130048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130112,130112,130176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130240,130240,130240,130240,130240,130240,130240,130240,130240,130240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130240,130240,130240,130240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130304,130304,130304,130304,130304,130304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130368,130368,130368,130368,130368,130368,130368,130368,130368,130368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,130432,130432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,130432,130432,0,0,0,0,130496,130496,130496,130496,130496,130496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,130560,130560,130560,130560,130560,130560,130560,130560,130560,130560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129024,0,0,0,0,0,129024,0,0,0,0,0,0,0,0,129024,129024,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129088,0,0,0,0,0,129088,0,0,0,0,0,0,0,0,129088,129088,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129152,0,0,0,0,0,129152,0,0,0,0,0,0,0,0,129152,129152,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129216,0,0,0,0,0,129216,0,0,0,0,0,0,0,0,129216,129216,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130688,0,130752,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129344,129344,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129408,129408,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129472,129472,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130688,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,130880,0,0,0,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,130944,0,0,0,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,131008,0,0,0,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,131072,0,0,0,131072,131072,131072,131072,131072,131072,131072,131072,131072,131072,131072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,131136,0,0,0,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,131200,0,0,0,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129600,0,0,0,0,0,129600,0,0,129600,0,0,129600,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129664,0,0,0,0,0,129664,0,0,129664,0,0,129664,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129728,0,0,0,0,0,129728,0,0,129728,0,0,129728,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129792,0,0,0,0,0,129792,0,0,129792,0,0,129792,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131328,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131392,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131456,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129920,0,0,129984,0,130048,0,0,0,0,0,0,130112,0,0,0,0,130176,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130368,0,130432,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130432,130560,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130432,0,0,0,0,0,0,130624,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130688,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130624,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130624,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131584,0,131584,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,131648,131648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,131648,131648,0,0,0,0,131712,131712,131712,131712,131712,131712,131712,131712,131712,131712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,131776,131776,131776,131776,131776,131776,131776,131776,131776,131776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,131840,131840,131840,131840,131840,131840,131840,131840,131840,131840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,130752,130752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,130752,130752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,130816,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,130880,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,130624,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131136,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131200,131200,131200,131200,131200,131200,131200,131200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131328,131328,131328,131328,131328,131328,131328,131328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131392,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131456,131456,131456,131456,131456,131456,131456,131456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131392,131392,131392,131392,131392,131392,131392,131392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131584,131584,131584,131584,131584,131584,131584,131584,131584,131584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131648,131648,131648,131648,131648,131648,131648,131648,131648,131648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131712,131712,131712,131712,131712,131712,131712,131712,131712,131712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131776,131776,131840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,131904,131904,131904,131904,131904,131904,131904,131904,131904,131904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,131968,131968,131968,131968,131968,131968,131968,131968,131968,131968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131904,131904,131904,131904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,131968,131968,131968,131968,131968,131968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132032,132032,132032,132032,132032,132032,132032,132032,132032,132032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132096,0,132096,0,132096,132096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132224,0,132224,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,132288,132288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,132288,132288,0,0,0,0,132352,132352,132352,132352,132352,132352,132352,132352,132352,132352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132160,132160,132160,132160,132160,132160,132160,132160,132160,132160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132224,132224,132224,132224,132224,132224,132224,132224,132224,132224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132288,132288,132288,132288,132288,132288,132288,132288,132288,132288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132352,132352,132352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,132416,132416,132416,132416,132416,132416,132416,132416,132416,132416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,132480,132480,132480,132480,132480,132480,132480,132480,132480,132480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,132480,132480,132480,132480,132480,132480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,132544,132544,132544,132544,132544,132544,132544,132544,132544,132544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,132608,132608,132608,132608,132608,132608,132608,132608,132608,132608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133440,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133504,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133632,0,0,0},
+    {0,0,0,0,0,0,0,0,133696,133696,133696,133696,133696,133696,133696,133696,133696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,133824,133824,133888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,133952,133952,133952,133952,133952,133952,133952,133952,133952,133952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,133952,133952,133952,133952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134016,134016,134016,134016,134016,134016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134080,134080,134080,134080,134080,134080,134080,134080,134080,134080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134144,134144,134144,134144,134144,134144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134208,134208,134208,134208,134208,134208,134208,134208,134208,134208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134336,134336,134336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134400,134400,134400,134400,134400,134400,134400,134400,134400,134400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134464,134464,134464,134464,134464,134464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134528,134528,134528,134528,134528,134528,134528,134528,134528,134528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134592,134592,134592,134592,134592,134592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,134656,134656,134656,134656,134656,134656,134656,134656,134656,134656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,134784,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,134848,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,134912,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,134976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,135168,135168,135168,135168,135168,135168,135168,135168,135168,135168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,135168,135168,135168,135168,135168,135168,135168,135168,135168,135168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135296,0,0,0,0,135360,0,135424,0,0,0,0,135488,135552,0,0,0,0,135616,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135680,0,0,0,0,0,0,0,135744,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135808,0,0,0,0,0,135872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135936,0,0,0,136000,0,0,0,0,0,0,0,0,0,136064,0,0,0,0,0,136128,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136192,0,0,0,136256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136320,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136384,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136448,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136640,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136704,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136832,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137024,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137152,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137408,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137536,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137600,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137728,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137792,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136128,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138048,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,138112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,138112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138240,0,0,0,0,0,0,0,0,138304,0,0,0,0,0,0,138368,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138432,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138496,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138496,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138496,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138048,138048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,138560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138624,138688,138624,138752,138624,0,138752,138624,138624,0,0,138624,0,0,0,138624,0,0,138624,0,138688,138688,0,138624,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,138624,138624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,138624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138880,0,138880,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,138944,138944,138944,138944,138944,138944,138944,138944,138944,138944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139008,139008,139008,139008,139008,139008,139008,139008,139008,139008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139136,0,0,0,0,0,0,0,0,0,0,0,139200,0,0,0,0,0,139264,139136,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139136,0,0,0,0,0,0,0,0,0,0,0,139200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139392,139392,139392,139392,139392,139392,139392,139392,139392,139392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139456,139456,139456,139456,139456,139456,139456,139456,139456,139456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139520,139520,139520,139520,139520,139520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139584,139584,139584,139584,139584,139584,139584,139584,139584,139584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139712,139776,139712,139776,139712,139776,139712,139776,139712,139776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139840,139904,139904,139904,139840,139904,139904,139904,139840,139904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139904,139904,139840,139904,139904,139904,139840,139904,139904,139904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,139968,140032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140096,140032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140160,140224,140160,140288,140160,140288,140160,140160,140288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140160,140288,140160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140160,140352,140160,140288,140160,140288,140160,140160,140288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140416,140480,140480,140544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140416,140480,140480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140416,140480,140480,140608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140416,140480,140672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140736,140736,140736,140736,140736,140736,140736,140736,140736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140736,140736,140736,140736,140736,140736,140736,140736,140736,140736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140736,140736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140736,140736,140736,140736,140736,140736,140736,140736,140736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140800,140800,140864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140928,140928,140928,140928,140928,140928,140928,140928,140928,140928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140928,140928,140928,140928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,140992,140992,140992,140992,140992,140992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141056,141056,141056,141056,141056,141056,141056,141056,141056,141056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,141120,141120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,141120,141120,0,0,0,0,141184,141184,141184,141184,141184,141184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141248,141248,141248,141248,141248,141248,141248,141248,141248,141248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141376,141376,141376,141376,141376,141376,141376,141376,141376,141376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141440,141440,141440,141440,141440,141440,141440,141440,141440,141440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141504,141504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141568,141568,141568,141568,141568,141568,141568,141568,141568,141568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141632,141632,141632,141632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141696,141696,141696,141696,141696,141696,141696,141696,141696,141696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141760,141760,141760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141824,141824,141824,141824,141824,141824,141824,141824,141824,141824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141888,141888,141888,141888,141888,141888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,141952,141952,141952,141952,141952,141952,141952,141952,141952,141952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,142016,142016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,142016,142016,0,0,0,0,142080,142080,142080,142080,142080,142080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,142144,142144,142144,142144,142144,142144,142144,142144,142144,142144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,142272,0,142336,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,142272,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142464,0,0,0,142464,142464,142464,142464,142464,142464,142464,142464,142464,142464,142464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142528,0,0,0,142528,142528,142528,142528,142528,142528,142528,142528,142528,142528,142528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142592,0,0,0,142592,142592,142592,142592,142592,142592,142592,142592,142592,142592,142592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142656,0,0,0,142656,142656,142656,142656,142656,142656,142656,142656,142656,142656,142656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142720,0,0,0,142720,142720,142720,142720,142720,142720,142720,142720,142720,142720,142720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142784,0,0,0,142784,142784,142784,142784,142784,142784,142784,142784,142784,142784,142784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142912,0,0,0,142912,142912,142912,142912,142912,142912,142912,142912,142912,142912,142912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,142976,0,0,0,142976,142976,142976,142976,142976,142976,142976,142976,142976,142976,142976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,143040,0,0,0,143040,143040,143040,143040,143040,143040,143040,143040,143040,143040,143040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,143104,0,0,0,143104,143104,143104,143104,143104,143104,143104,143104,143104,143104,143104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,143168,0,0,0,143168,143168,143168,143168,143168,143168,143168,143168,143168,143168,143168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,143232,0,0,0,143232,143232,143232,143232,143232,143232,143232,143232,143232,143232,143232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143360,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143424,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143488,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143616,0,143616,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,143680,143680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,143680,143680,0,0,0,0,143744,143744,143744,143744,143744,143744,143744,143744,143744,143744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,143808,143808,143808,143808,143808,143808,143808,143808,143808,143808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,143872,143872,143872,143872,143872,143872,143872,143872,143872,143872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,143936,143936,143936,143936,143936,143936,143936,143936,143936,143936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,144000,144000,144000,144000,144000,144000,144000,144000,144000,144000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,144128,0,144128,0,144128,144128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,144256,0,144256,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,144320,144320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,144320,144320,0,0,0,0,144384,144384,144384,144384,144384,144384,144384,144384,144384,144384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,144448,144448,144448,144448,144448,144448,144448,144448,144448,144448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,144512,144512,144512,144512,144512,144512,144512,144512,144512,144512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,144576,144576,144576,144576,144576,144576,144576,144576,144576,144576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,144640,144640,144640,144640,144640,144640,144640,144640,144640,144640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,144704,144704,144704,144704,144704,144704,144704,144704,144704,144704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
 };
 
 const uint8_t vdfa_accept[] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1,
-    0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0,
-    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0,
-    0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0,
-    0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,
-    0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 1,
-    0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
-    1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0,
-    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1,
-    1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1,
+    1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
+    0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1,
+    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0,
+    0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1,
+    0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
+    1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1,
+    1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1,
-    1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1,
+    1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1,
+    1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0,
+    0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1,
+    1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1,
+    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1,
-    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1,
-    0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0,
-    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
-    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0,
-    0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,
-    0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1,
-    0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
-    1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1,
-    1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1,
-    1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0,
-    0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1,
-    1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1,
-    1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 1,
-    1, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1,
-    1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0,
-    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,
-    0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1,
-    1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1,
+    0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0,
+    0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+    0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+    1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0,
+    0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0,
+    0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0,
+    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1,
+    1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1,
+    1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1,
+    1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1,
+    1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0,
+    0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0,
+    1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1,
+    1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1,
+    0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 1, 1,
+    1, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1,
 };
 
 const vterm vterms[] = {

@@ -54,6 +54,9 @@ typedef struct vrule {
                                   bits (dict_entry.sub_bit), a row of vreq */
     uint16_t req_word;         /* the one word of vreq[req] that is not 0
                                   (VREQ_WORDS: more than one) */
+    uint16_t dfa_syntax;       /* the DFA of the value's syntax without its
+                                  ranges (dfa itself when it has none): it
+                                  tells a value out of range from a bad one */
 } vrule;
 
 #define VREQ_WORDS 4
