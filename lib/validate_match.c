@@ -197,7 +197,15 @@ int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **
     *why = NULL;
     if (!vdfa_accepts(r->dfa_syntax, s, len))
         return ADEXP_V_BAD_VALUE;
-    /* the syntax holds, a range does not: the matcher says which */
+    /* the syntax holds, a range does not: which one, from the value's
+     * layout if it has one (the matcher would check the same places in
+     * the same order along its one way through), else the matcher */
+    if (r->hooks_at) {
+        for (const vhook_at *h = &vhooks_at[r->hooks_at]; h->hook; h++)
+            if ((*why = vhook_check(h->hook, s + h->at, h->len)))
+                return ADEXP_V_OUT_OF_RANGE;
+        return -1;
+    }
     if (vmatch_run(c, r->value, s, len, 1))
         return -1;
     if (c->gave_up)

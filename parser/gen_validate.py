@@ -571,7 +571,8 @@ def text_bounds(tree, c):
 
 def fast_paths(c, rules):
     """Per rule: (dfa start, text min, text max, the start of the DFA of its
-    syntax without the ranges), and the DFA tables."""
+    syntax without the ranges, the range checks of a value of one layout),
+    and the DFA tables."""
     def resolve(name):
         return c.term_tree(name), HOOKS.get(name)
 
@@ -613,6 +614,40 @@ def fast_paths(c, rules):
             return has_hook(t[3])
         return False
 
+    def fixed(t):
+        """(width, [(start, length, hook)] in the order the matcher checks
+        them) of a tree that matches one layout of bytes, or None."""
+        op = t[0]
+        if op == "lit":
+            return len(t[1]), []
+        if op in ("class", "set"):
+            return 1, []
+        if op in ("nil", "empty"):
+            return 0, []
+        if op == "ref":
+            sub = fixed(c.term_tree(t[1]))
+            if sub is None:
+                return None
+            if t[1] in HOOKS:              # checked once its text has matched
+                return sub[0], sub[1] + [(0, sub[0], HOOKS[t[1]])]
+            return sub
+        if op == "cat" or (op == "rep" and t[1] == t[2]):
+            parts = t[1] if op == "cat" else [t[3]] * t[1]
+            width, hooks = 0, []
+            for x in parts:
+                sub = fixed(x)
+                if sub is None:
+                    return None
+                hooks += [(width + a, n, h) for a, n, h in sub[1]]
+                width += sub[0]
+            return width, hooks
+        if op == "alt":
+            subs = [fixed(x) for x in t[1]]
+            if any(x is None or x[1] or x[0] != subs[0][0] for x in subs):
+                return None
+            return subs[0][0], []
+        return None
+
     sets = set()
     for r in rules:
         if r[3] is not None:
@@ -625,19 +660,20 @@ def fast_paths(c, rules):
     for r in rules:
         tree = r[3]
         if tree is None:
-            fast.append((0, 0, 0, 0))
+            fast.append((0, 0, 0, 0, None))
             continue
         bounds = text_bounds(tree, c)
         if bounds:
-            fast.append((0, bounds[0], bounds[1], 0))
+            fast.append((0, bounds[0], bounds[1], 0, None))
             continue
         start = tables.add(repr(tree), lambda: dfa.compile_rule(
             tables, tree, resolve, nullable, CLASSES))
-        syntax = start
+        syntax, layout = start, None
         if has_hook(tree):
             syntax = tables.add("syntax " + repr(tree), lambda: dfa.compile_rule(
                 tables, tree, resolve_syntax, nullable, CLASSES))
-        fast.append((start, 0, 0, syntax))
+            layout = fixed(tree)
+        fast.append((start, 0, 0, syntax, layout[1] if layout and layout[1] else None))
     return fast, tables
 
 
@@ -823,7 +859,16 @@ typedef struct vrule {
     uint16_t dfa_syntax;       /* the DFA of the value's syntax without its
                                   ranges (dfa itself when it has none): it
                                   tells a value out of range from a bad one */
+    uint16_t hooks_at;         /* a value of one layout: its range checks,
+                                  from vhooks_at[hooks_at] (0: none, or the
+                                  matcher says) */
 } vrule;
+
+/* A range check at a fixed place of a value: start, length, enum vhook. */
+typedef struct vhook_at {
+    uint8_t at, len, hook;
+} vhook_at;
+extern const vhook_at vhooks_at[];
 
 #define VREQ_WORDS 4
 
@@ -925,6 +970,19 @@ def gen_c(c, rules, fast, tables):
     out.append("/* By dictionary id: value node, presence node, syntax, DFA start,")
     out.append(" * text length bounds, required subfields and their one word. The")
     out.append(" * comment is the expression the rule came from (corrected). */")
+    hook_rows, hook_index = [], {}
+    for fp in fast:
+        if fp[4] and repr(fp[4]) not in hook_index:
+            hook_index[repr(fp[4])] = 1 + len(hook_rows)
+            hook_rows.extend(fp[4] + [None])
+    out.append("/* The range checks of the values of one layout, in the order the")
+    out.append(" * matcher makes them: start, length, hook; a list ends at hook 0. */")
+    out.append("const vhook_at vhooks_at[] = {")
+    out.append("    {0, 0, 0},")
+    for h in hook_rows:
+        out.append("    {%d, %d, %s}," % h if h else "    {0, 0, 0},")
+    out.append("};")
+    out.append("")
     out.append("const vrule vrules[DICT_COUNT] = {")
     bits = gen_dict.sub_bitmaps(c_entries)[0]
     masks, mask_index = [(0, 0, 0, 0)], {(0, 0, 0, 0): 0}
@@ -949,8 +1007,9 @@ def gen_c(c, rules, fast, tables):
             comment = comment[:47] + "..."
         nonzero = [k for k, x in enumerate(masks[rq]) if x]
         rw = nonzero[0] if len(nonzero) == 1 else "VREQ_WORDS"
-        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s, %d},  /* %s: %s */" % (
-            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, rw, fp[3], e["keyword"], comment))
+        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s, %d, %d},  /* %s: %s */" % (
+            r[0], r[1], sid, fp[0], fp[1], fp[2], rq, rw, fp[3],
+            hook_index[repr(fp[4])] if fp[4] else 0, e["keyword"], comment))
         walk = "%d" % bits.get(i, gen_dict.SUB_BIT_NONE)
         if e["kind"] != "b":
             walk += " | VR_STRUCTURED"

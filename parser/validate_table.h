@@ -57,7 +57,16 @@ typedef struct vrule {
     uint16_t dfa_syntax;       /* the DFA of the value's syntax without its
                                   ranges (dfa itself when it has none): it
                                   tells a value out of range from a bad one */
+    uint16_t hooks_at;         /* a value of one layout: its range checks,
+                                  from vhooks_at[hooks_at] (0: none, or the
+                                  matcher says) */
 } vrule;
+
+/* A range check at a fixed place of a value: start, length, enum vhook. */
+typedef struct vhook_at {
+    uint8_t at, len, hook;
+} vhook_at;
+extern const vhook_at vhooks_at[];
 
 #define VREQ_WORDS 4
 
