@@ -88,7 +88,26 @@ uint64_t batch_count_lines(const char *in, size_t len, size_t from, size_t to)
 
 size_t batch_line_start(const char *in, size_t len, size_t at)
 {
-    for (size_t i = at; i > 0; i--) {
+    size_t i = at;
+#if defined(__SSE2__)
+    /* 16 bytes a turn back to the last LF or CR before i: an LF ends a
+     * line; a CR is left to the byte loop (it may be a CRLF's) */
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    while (i >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i - 16));
+        unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
+        unsigned mc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
+        if (ml | mc) {
+            unsigned top = 31u - (unsigned)__builtin_clz(ml | mc);
+            if (!(mc >> top & 1))
+                return i - 16 + top + 1;
+            i = i - 16 + top + 1;          /* the CR: the byte loop from it */
+            break;
+        }
+        i -= 16;
+    }
+#endif
+    for (; i > 0; i--) {
         char c = in[i - 1];
         if (c == '\n' || (c == '\r' && (i == len || in[i] != '\n')))
             return i;

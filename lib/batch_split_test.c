@@ -294,12 +294,37 @@ static void test_count_lines_long(void **state)
     }
 }
 
+/* The line start's vector loop against the rule, byte by byte, on lines
+ * of every length, ended by LF, CRLF or a lone CR. */
+static void test_line_start(void **state)
+{
+    (void)state;
+    char buf[200];
+    unsigned seed = 3;
+    for (int round = 0; round < 20000; round++) {
+        size_t len = 1 + (size_t)(rand_r(&seed) % sizeof buf);
+        int every = 1 + rand_r(&seed) % 60;
+        for (size_t i = 0; i < len; i++) {
+            int r = rand_r(&seed) % (2 * every);
+            buf[i] = r == 0 ? '\n' : r == 1 ? '\r' : 'a';
+        }
+        size_t at = (size_t)rand_r(&seed) % (len + 1), want = 0;
+        for (size_t i = at; i > 0; i--)
+            if (buf[i - 1] == '\n' || (buf[i - 1] == '\r' && (i == len || buf[i] != '\n'))) {
+                want = i;
+                break;
+            }
+        assert_int_equal(batch_line_start(buf, len, at), want);
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : "testdata";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count_lines),
         cmocka_unit_test(test_count_lines_long),
+        cmocka_unit_test(test_line_start),
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_escaped_name),
         cmocka_unit_test(test_summary_pieces),
