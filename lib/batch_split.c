@@ -325,12 +325,11 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
     const adexp_batch_options *o = &w->b->o;
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
     batch_split *s = split_new(path, in, len, piece, o->jobs);
-    if (s)
-        s->map = w->map;
     if (!s) {
         batch_parse_all(w, path, in, len);
         return;
     }
+    s->map = w->map;
     uint64_t count = 0, bad = 0;
     batch_split_publish(w, s);
     own(w, s, &count, &bad);

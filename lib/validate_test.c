@@ -180,6 +180,32 @@ static void agree(const char *kw, unsigned id, const char *s, size_t n)
         fail_msg("%s '%.*s': fast path says %d, matcher %d", kw, (int)n, s, !slow, slow);
 }
 
+static const char mutations[] = "0123456789ANSEWFZ /-";
+
+typedef void value_check(const char *kw, unsigned id, const char *s, size_t n);
+
+/* check on 40 values generated from rule id's syntax, and on each of them
+ * changed at one of its first 16 bytes. */
+static void each_generated(unsigned id, value_check *check)
+{
+    const char *kw = dict_table[id].keyword;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        gen g;
+        memset(&g, 0, sizeof g);
+        g.seed = seed * 104729;
+        generate(&g, vrules[id].value, 0);
+        if (g.overflow)
+            continue;
+        check(kw, id, g.buf, g.n);
+        for (size_t i = 0; i < g.n && i < 16; i++) {
+            char save = g.buf[i];
+            g.buf[i] = mutations[(seed + i) % (sizeof mutations - 1)];
+            check(kw, id, g.buf, g.n);
+            g.buf[i] = save;
+        }
+    }
+}
+
 /* The two implementations of every value rule, the DFA (ranges compiled
  * in by gen_validate_dfa.py) and the matcher with the C range checks, agree
  * on generated values and each of them changed at one byte; on every hhmm
@@ -188,27 +214,9 @@ static void agree(const char *kw, unsigned id, const char *s, size_t n)
 static void dfa_agrees_with_matcher(void **state)
 {
     (void)state;
-    static const char alphabet[] = "0123456789ANSEWFZ /-";
-    for (unsigned id = 0; id < dict_count; id++) {
-        const vrule *r = &vrules[id];
-        if (!r->value)
-            continue;
-        for (uint64_t seed = 1; seed <= 40; seed++) {
-            gen g;
-            memset(&g, 0, sizeof g);
-            g.seed = seed * 104729;
-            generate(&g, r->value, 0);
-            if (g.overflow)
-                continue;
-            agree(dict_table[id].keyword, id, g.buf, g.n);
-            for (size_t i = 0; i < g.n && i < 16; i++) {
-                char save = g.buf[i];
-                g.buf[i] = alphabet[(seed + i) % (sizeof alphabet - 1)];
-                agree(dict_table[id].keyword, id, g.buf, g.n);
-                g.buf[i] = save;
-            }
-        }
-    }
+    for (unsigned id = 0; id < dict_count; id++)
+        if (vrules[id].value)
+            each_generated(id, agree);
     char buf[16];
     for (int v = 0; v < 10000; v++) {             /* EOBT: every hhmm */
         snprintf(buf, sizeof buf, "%04d", v);
@@ -265,34 +273,18 @@ static void explain_same(const char *kw, unsigned id, const char *s, size_t n)
 static void explain_agrees_with_matcher(void **state)
 {
     (void)state;
-    static const char alphabet[] = "0123456789ANSEWFZ /-";
     uint64_t x = 88172645463325252u;
     for (unsigned id = 0; id < dict_count; id++) {
-        const vrule *r = &vrules[id];
-        if (!r->value)
+        if (!vrules[id].value)
             continue;
         const char *kw = dict_table[id].keyword;
-        for (uint64_t seed = 1; seed <= 40; seed++) {
-            gen g;
-            memset(&g, 0, sizeof g);
-            g.seed = seed * 104729;
-            generate(&g, r->value, 0);
-            if (g.overflow)
-                continue;
-            explain_same(kw, id, g.buf, g.n);
-            for (size_t i = 0; i < g.n && i < 16; i++) {
-                char save = g.buf[i];
-                g.buf[i] = alphabet[(seed + i) % (sizeof alphabet - 1)];
-                explain_same(kw, id, g.buf, g.n);
-                g.buf[i] = save;
-            }
-        }
+        each_generated(id, explain_same);
         char buf[VEXPLAIN_DFA_MAX + 1];
         for (int k = 0; k < 60; k++) {
             size_t n = (size_t)k % (VEXPLAIN_DFA_MAX + 1);
             for (size_t i = 0; i < n; i++) {
                 x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                buf[i] = alphabet[x % (sizeof alphabet - 1)];
+                buf[i] = mutations[x % (sizeof mutations - 1)];
             }
             explain_same(kw, id, buf, n);
         }

@@ -337,10 +337,9 @@ static fold_run_fn *const fold_runs[] = {
 
 #define RUN_MAXLEN 80
 
-/* Every run function against the reference on s[0..n), copied to end right
- * before a PROT_NONE page (a read past it crashes); the output has exactly
- * n + WRITE_RUN_SLACK bytes (a sanitizer sees a store past it). */
-static void check_runs(const unsigned char *s, size_t n)
+/* The end of a readable page followed by a PROT_NONE one: a read past
+ * bytes placed right before it faults at once. */
+static unsigned char *guard_end(void)
 {
     static unsigned char *guard;
     if (!guard) {
@@ -351,7 +350,15 @@ static void check_runs(const unsigned char *s, size_t n)
         assert_int_equal(mprotect(m + page, (size_t)page, PROT_NONE), 0);
         guard = m + page;
     }
-    unsigned char *in = guard - n;
+    return guard;
+}
+
+/* Every run function against the reference on s[0..n), copied to end right
+ * before a PROT_NONE page (a read past it crashes); the output has exactly
+ * n + WRITE_RUN_SLACK bytes (a sanitizer sees a store past it). */
+static void check_runs(const unsigned char *s, size_t n)
+{
+    unsigned char *in = guard_end() - n;
     memcpy(in, s, n);
     char *o = malloc(n + WRITE_RUN_SLACK);
     assert_non_null(o);
@@ -482,21 +489,8 @@ static void test_dict_id_must_name_the_keyword(void **state)
  *
  * WRITE_TEXT_CLOSED's answer 1 (sure) against the lexer itself, which is
  * what write.c asks when it is not sure; the byte loop and the SSE2 scan
- * give the same answers. Each text ends right before a PROT_NONE page. */
-static unsigned char *guard_end(void)
-{
-    static unsigned char *guard;
-    if (!guard) {
-        long page = sysconf(_SC_PAGESIZE);
-        unsigned char *m = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        assert_true(m != MAP_FAILED);
-        assert_int_equal(mprotect(m + page, (size_t)page, PROT_NONE), 0);
-        guard = m + page;
-    }
-    return guard;
-}
-
+ * give the same answers. Each text ends right before a PROT_NONE page
+ * (guard_end). */
 /* Whether "-MSGTXT " s[0..n), lexed alone, is one field with value s. */
 static int lexer_reads_text(const unsigned char *s, size_t n)
 {
