@@ -84,7 +84,7 @@ static size_t rank(const place *pl)
     const adexp_slice kw = pl->f->keyword;
     const unsigned id = pl->f->dict_id;
     for (const adexp_field *s = pl->first; s; s = s->next) {
-        if (s->dict_id == id && same_keyword(s->keyword, kw)) {
+        if (s->dict_id == id && (s == pl->f || same_keyword(s->keyword, kw))) {
             all++;
             if (s == pl->f)
                 before = all;
@@ -95,25 +95,38 @@ static size_t rank(const place *pl)
     return all > 1 || pl->in_list ? before : 0;
 }
 
-static size_t path_len(const place *pl)
+/* The decimal digits of r. */
+static size_t digits(size_t r)
 {
-    size_t n = 0;
-    for (; pl; pl = pl->up)
-        n += pl->f->keyword.len + 24;
+    size_t n = 1;
+    for (; r >= 10; r /= 10)
+        n++;
     return n;
 }
 
+/* The field's path ("RTEPTS/PT[1]/ETO"), in the arena: each level's rank
+ * taken once, the exact length counted, then written from the start. A
+ * path deeper than PATH_DEPTH levels has its ranks taken again as it is
+ * written. */
+#define PATH_DEPTH 16
 static char *path(walk *w, const place *pl)
 {
-    size_t cap = path_len(pl) + 1;
-    char *buf = adexp_arena_alloc(w->arena, cap);
+    size_t ranks[PATH_DEPTH], d = 0, n = 0;
+    for (const place *q = pl; q; q = q->up, d++) {
+        size_t r = rank(q);
+        if (d < PATH_DEPTH)
+            ranks[d] = r;
+        n += q->f->keyword.len + 1 + (r ? digits(r) + 2 : 0);   /* '/' or the NUL */
+    }
+    char *buf = adexp_arena_alloc(w->arena, n);
     if (!buf)
         return NULL;
     /* Written from the end (the field) to the start (the top). */
-    char *p = buf + cap;
+    char *p = buf + n;
     *--p = '\0';
-    for (; pl; pl = pl->up) {
-        size_t r = rank(pl);
+    size_t k = 0;
+    for (; pl; pl = pl->up, k++) {
+        size_t r = k < PATH_DEPTH ? ranks[k] : rank(pl);
         if (r)
             p = put_rank(p, r);
         p -= pl->f->keyword.len;
@@ -121,7 +134,6 @@ static char *path(walk *w, const place *pl)
         if (pl->up)
             *--p = '/';
     }
-    memmove(buf, p, (size_t)(buf + cap - p));
     return buf;
 }
 
