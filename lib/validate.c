@@ -245,20 +245,9 @@ __attribute__((noinline, cold)) static void check_value(walk *w, const place *pl
             "value does not match its syntax", NULL);
 }
 
-/* The subfields present, as bits of the dictionary's subfield rows. */
-typedef struct present {
-    uint64_t w[DICT_SUB_WORDS];
-} present;
-
-static int has(const present *p, unsigned id)
-{
-    unsigned b = dict_table[id].sub_bit;
-    return (int)((p->w[b >> 6] >> (b & 63)) & 1);
-}
-
 /* The first part of formula node id that the subfields p do not satisfy,
  * or 0 when they all are. */
-static unsigned first_missing(const present *p, unsigned id)
+unsigned vfirst_missing(const present *p, unsigned id)
 {
     const vnode *n = &vnodes[id];
     switch (n->op) {
@@ -266,39 +255,19 @@ static unsigned first_missing(const present *p, unsigned id)
         return has(p, n->a) ? 0 : id;
     case VN_ALL:
         for (unsigned i = 0; i < n->b; i++) {
-            unsigned m = first_missing(p, vkids[n->a + i]);
+            unsigned m = vfirst_missing(p, vkids[n->a + i]);
             if (m)
                 return m;
         }
         return 0;
     case VN_ANY:
         for (unsigned i = 0; i < n->b; i++)
-            if (!first_missing(p, vkids[n->a + i]))
+            if (!vfirst_missing(p, vkids[n->a + i]))
                 return 0;
         return id;
     default:
         return 0;
     }
-}
-
-/* All the subfields of q (a row of vreq) are in p. */
-static inline int has_all(const present *p, const uint64_t *q)
-{
-    return !(((p->w[0] & q[0]) ^ q[0]) | ((p->w[1] & q[1]) ^ q[1]) |
-             ((p->w[2] & q[2]) ^ q[2]) | ((p->w[3] & q[3]) ^ q[3]));
-}
-
-/* All the subfields r's presence needs are in p (0: maybe not; its formula
- * says). */
-static inline int has_required(const present *p, const vrule *r)
-{
-    if (!r->req)
-        return 0;
-    const uint64_t *q = vreq[r->req];
-    unsigned k = r->req_word;
-    if (k < VREQ_WORDS)
-        return (p->w[k] & q[k]) == q[k];
-    return has_all(p, q);
 }
 
 /* p: the subfields present. All of vreq[r->req] present is the usual
@@ -307,7 +276,7 @@ static void check_subfields(walk *w, const place *pl, const vrule *r, const pres
 {
     if (r->req && has_all(p, vreq[r->req]))
         return;
-    unsigned m = first_missing(p, r->presence);
+    unsigned m = vfirst_missing(p, r->presence);
     if (!m)
         return;
     const vnode *n = &vnodes[m];

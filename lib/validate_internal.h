@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "dict.h"
 #include "validate_fast.h"
 #include "validate_table.h"
 
@@ -127,4 +128,53 @@ static inline int vrule_accepts(unsigned id, const char *s, size_t n)
     return vwalk_accepts(vwalk[id], id, s, n);
 }
 
+
+/* ------------------------------------------------ a compound's subfields */
+
+/* The subfields present, as bits of the dictionary's subfield rows. */
+typedef struct present {
+    uint64_t w[DICT_SUB_WORDS];
+} present;
+
+static inline int has(const present *p, unsigned id)
+{
+    unsigned b = dict_table[id].sub_bit;
+    return (int)((p->w[b >> 6] >> (b & 63)) & 1);
+}
+
+/* The first part of formula node id that the subfields p do not satisfy,
+ * or 0 when they all are (the general test, and what a finding names). */
+unsigned vfirst_missing(const present *p, unsigned id);
+
+/* All the subfields of q (a row of vreq) are in p. */
+static inline int has_all(const present *p, const uint64_t *q)
+{
+    return !(((p->w[0] & q[0]) ^ q[0]) | ((p->w[1] & q[1]) ^ q[1]) |
+             ((p->w[2] & q[2]) ^ q[2]) | ((p->w[3] & q[3]) ^ q[3]));
+}
+
+/* One of the subfields of q is in p. */
+static inline int has_some(const present *p, const uint64_t *q)
+{
+    return ((p->w[0] & q[0]) | (p->w[1] & q[1]) | (p->w[2] & q[2]) | (p->w[3] & q[3])) != 0;
+}
+
+/* All the subfields r's presence needs are in p (0: maybe not; its formula,
+ * vfirst_missing, says): a formula that is all of some subfields by its
+ * row (one word when they are in one), another by the subfields that are
+ * enough for it, if it has them. validate_test.c's presence_fast_path
+ * checks that 1 here is never a formula's 0. */
+static inline int has_required(const present *p, const vrule *r)
+{
+    if (!r->req)
+        return r->suff_any && has_some(p, vreq[r->suff_any]) &&
+               (!r->suff_all || has_all(p, vreq[r->suff_all]));
+    const uint64_t *q = vreq[r->req];
+    unsigned k = r->req_word;
+    if (k < VREQ_WORDS)
+        return (p->w[k] & q[k]) == q[k];
+    return has_all(p, q);
+}
+
 #endif
+

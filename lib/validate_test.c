@@ -704,6 +704,62 @@ static void rules_agree_with_dictionary(void **state)
     }
 }
 
+/* The dictionary ids a presence formula names, at most max of them. */
+static size_t formula_fields(unsigned node, unsigned *ids, size_t n, size_t max)
+{
+    const vnode *v = &vnodes[node];
+    if (v->op == VN_FIELD) {
+        for (size_t i = 0; i < n; i++)
+            if (ids[i] == v->a)
+                return n;
+        if (n < max)
+            ids[n++] = v->a;
+        return n;
+    }
+    if (v->op == VN_ALL || v->op == VN_ANY)
+        for (unsigned i = 0; i < v->b; i++)
+            n = formula_fields(vkids[v->a + i], ids, n, max);
+    return n;
+}
+
+/* has_required (the walk's one-word or sufficient test) never says yes
+ * where the formula (vfirst_missing) says no, on every set of a rule's
+ * subfields, and says yes on some set of every rule that has it (a test
+ * that never passes would be no fast path). */
+static void presence_fast_path(void **state)
+{
+    (void)state;
+    size_t rules = 0, sets = 0, fast = 0;
+    for (size_t id = 0; id < dict_count; id++) {
+        const vrule *r = &vrules[id];
+        if (!r->presence)
+            continue;
+        unsigned ids[16];
+        size_t n = formula_fields(r->presence, ids, 0, 16);
+        assert_true(n > 0 && n < 16);
+        size_t said_yes = 0;
+        for (uint32_t set = 0; set < (1u << n); set++) {
+            present p = {{0}};
+            for (size_t i = 0; i < n; i++)
+                if (set >> i & 1) {
+                    unsigned b = dict_table[ids[i]].sub_bit;
+                    p.w[b >> 6] |= (uint64_t)1 << (b & 63);
+                }
+            int yes = has_required(&p, r);
+            if (yes)
+                assert_int_equal(vfirst_missing(&p, r->presence), 0);
+            said_yes += (size_t)yes;
+            sets++;
+        }
+        if (r->req || r->suff_any) {
+            assert_true(said_yes > 0);
+            fast++;
+        }
+        rules++;
+    }
+    assert_true(rules > 50 && fast > 40 && sets > rules);
+}
+
 /* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
 static int budget;
 static void *failing_alloc(void *ctx, size_t size)
@@ -773,6 +829,7 @@ int main(void)
         cmocka_unit_test(separators_and_lines),
         cmocka_unit_test(lines_back_and_forth),
         cmocka_unit_test(rules_agree_with_dictionary),
+        cmocka_unit_test(presence_fast_path),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),
     };

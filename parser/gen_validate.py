@@ -514,6 +514,29 @@ class Compiler:
             return out
         return None
 
+    def sufficient(self, node):
+        """A test that implies the formula, for the formulas that are not all
+        of some subfields: (all, some), the ids of the subfields all of which
+        and of those one of which are enough; None when the formula is not
+        all of some subfields and at most one choice with subfields among
+        its branches (the formula itself then says)."""
+        n = self.nodes[node]
+        if n[0] == "field":
+            return [n[1]], None
+        if n[0] == "any":
+            some = [self.nodes[k][1] for k in n[3] if self.nodes[k][0] == "field"]
+            return ([], some) if some else None
+        if n[0] == "all":
+            every, some = [], None
+            for k in n[3]:
+                sub = self.sufficient(k)
+                if sub is None or (sub[1] is not None and some is not None):
+                    return None
+                every += sub[0]
+                some = sub[1] if sub[1] is not None else some
+            return every, some
+        return None
+
     def describe(self, node):
         """A formula in keywords, for the missing-subfield message."""
         n = self.nodes[node]
@@ -862,6 +885,10 @@ typedef struct vrule {
     uint16_t hooks_at;         /* a value of one layout: its range checks,
                                   from vhooks_at[hooks_at] (0: none, or the
                                   matcher says) */
+    uint16_t suff_all, suff_any;   /* req 0, suff_any not 0: all the subfields
+                                  of vreq[suff_all] and one of vreq[suff_any]
+                                  present imply the formula (gen_validate.py's
+                                  sufficient); when they are not, it says */
 } vrule;
 
 /* A range check at a fixed place of a value: start, length, enum vhook. */
@@ -968,8 +995,10 @@ def gen_c(c, rules, fast, tables):
     out.append("};")
     out.append("")
     out.append("/* By dictionary id: value node, presence node, syntax, DFA start,")
-    out.append(" * text length bounds, required subfields and their one word. The")
-    out.append(" * comment is the expression the rule came from (corrected). */")
+    out.append(" * text length bounds, required subfields and their one word, the DFA")
+    out.append(" * without ranges, the range checks of its layout, the subfields that")
+    out.append(" * are enough (all of one row, one of another). The comment is the")
+    out.append(" * expression the rule came from (corrected). */")
     hook_rows, hook_index = [], {}
     for fp in fast:
         if fp[4] and repr(fp[4]) not in hook_index:
@@ -1000,16 +1029,31 @@ def gen_c(c, rules, fast, tables):
             mask_index[key] = len(masks)
             masks.append(key)
         reqs.append(mask_index[key])
+
+    def mask_of(ids):
+        words = [0, 0, 0, 0]
+        for i in ids:
+            words[bits[i] >> 6] |= 1 << (bits[i] & 63)
+        key = tuple(words)
+        if key not in mask_index:
+            mask_index[key] = len(masks)
+            masks.append(key)
+        return mask_index[key]
+    suffs = []
+    for r, rq in zip(rules, reqs):
+        sf = c.sufficient(r[1]) if r[1] and not rq else None
+        suffs.append((mask_of(sf[0]), mask_of(sf[1])) if sf and sf[1] else (0, 0))
     walks = []
-    for i, (e, r, sid, fp, rq) in enumerate(zip(c_entries, rules, syntax_ids, fast, reqs)):
+    for i, (e, r, sid, fp, rq, sf) in enumerate(zip(c_entries, rules, syntax_ids, fast, reqs,
+                                                    suffs)):
         comment = r[2].replace("*/", "* /")
         if len(comment) > 50:
             comment = comment[:47] + "..."
         nonzero = [k for k, x in enumerate(masks[rq]) if x]
         rw = nonzero[0] if len(nonzero) == 1 else "VREQ_WORDS"
-        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s, %d, %d},  /* %s: %s */" % (
+        out.append("    {%d, %d, %d, %d, %d, %d, %d, %s, %d, %d, %d, %d},  /* %s: %s */" % (
             r[0], r[1], sid, fp[0], fp[1], fp[2], rq, rw, fp[3],
-            hook_index[repr(fp[4])] if fp[4] else 0, e["keyword"], comment))
+            hook_index[repr(fp[4])] if fp[4] else 0, sf[0], sf[1], e["keyword"], comment))
         walk = "%d" % bits.get(i, gen_dict.SUB_BIT_NONE)
         if e["kind"] != "b":
             walk += " | VR_STRUCTURED"

@@ -1622,630 +1622,630 @@ const vhook_at vhooks_at[] = {
 };
 
 const vrule vrules[DICT_COUNT] = {
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* AABD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* AABT: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* AATOT: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ACDI: timehhmm */
-    {0, 17, 222, 0, 0, 0, 1, VREQ_WORDS, 0, 0},  /* ACNF: (AD RCNF) */
-    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0},  /* ACT: FIELDID */
-    {0, 19, 224, 0, 0, 0, 3, 0, 0, 0},  /* AD: ADID */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* ADA: date */
-    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
-    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0},  /* ADARRZ: 1{LIM_CHAR}20 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* ADD: date */
-    {0, 26, 227, 0, 0, 0, 4, 0, 0, 0},  /* ADDR: FAC */
-    {0, 28, 228, 0, 0, 0, 5, VREQ_WORDS, 0, 0},  /* ADDRINFO: (NETWORKTYPE FAC) */
-    {30, 0, 229, 42, 0, 0, 0, VREQ_WORDS, 42, 0},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {33, 0, 230, 47, 0, 0, 0, VREQ_WORDS, 47, 0},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
-    {30, 0, 229, 42, 0, 0, 0, VREQ_WORDS, 42, 0},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
-    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0},  /* ADES: (icaoaerodrome | 'ZZZZ') */
-    {34, 0, 231, 52, 0, 0, 0, VREQ_WORDS, 52, 0},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
-    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
-    {0, 37, 232, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
-    {23, 0, 233, 37, 0, 0, 0, VREQ_WORDS, 37, 0},  /* ADID: icaoaerodrome | 'ZZZZ' */
-    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* ADNAME: 1{LIM_CHAR}50 */
-    {41, 0, 235, 57, 0, 0, 0, VREQ_WORDS, 57, 0},  /* ADR: 'STARTUP'| 'TAXI' */
-    {45, 0, 236, 68, 0, 0, 0, VREQ_WORDS, 68, 0},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
-    {0, 49, 237, 0, 0, 0, 6, 0, 0, 0},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
-    {52, 0, 238, 107, 0, 0, 0, VREQ_WORDS, 107, 0},  /* AF: "ATN" | "FANS1A" */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* AFCT: timehhmm */
-    {0, 56, 239, 0, 0, 0, 7, VREQ_WORDS, 0, 0},  /* AFILDATA: (PTID FL ETO) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* AFREGULLIST:  */
-    {62, 0, 240, 116, 0, 0, 0, VREQ_WORDS, 116, 0},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
-    {67, 0, 241, 119, 0, 0, 0, VREQ_WORDS, 119, 0},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
-    {71, 0, 242, 126, 0, 0, 0, VREQ_WORDS, 134, 0},  /* AHEAD: (heading | "ZZZ") */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* AIBT: timehhmm */
-    {0, 74, 243, 0, 0, 0, 8, VREQ_WORDS, 0, 0},  /* AIN: (ARCID NUM) */
-    {0, 78, 244, 0, 0, 0, 9, VREQ_WORDS, 0, 0},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
-    {0, 81, 245, 0, 0, 0, 10, VREQ_WORDS, 0, 0},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
-    {83, 0, 246, 140, 0, 0, 0, VREQ_WORDS, 140, 0},  /* AIRSPDES: 3 { ALPHANUM }12 */
-    {0, 72, 247, 0, 0, 0, 11, 0, 0, 0},  /* AITTT: ARCID */
-    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183, 7},  /* ALDT: (timeyyyymmddhhmmss) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* ALTNZ:  */
-    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
-    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* AMANTIME: timehhmm */
-    {88, 0, 249, 198, 0, 0, 0, VREQ_WORDS, 198, 0},  /* AOARCID: 3{ALPHA}3 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* AOBD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* AOBT: timehhmm */
-    {88, 0, 249, 198, 0, 0, 0, VREQ_WORDS, 198, 0},  /* AOOPR: 3{ALPHA}3 */
-    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* AOPRIO: 'YES' | 'NO' */
-    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0},  /* APPLIPT: point */
-    {95, 0, 252, 213, 0, 0, 0, VREQ_WORDS, 213, 0},  /* APPNAME: 'ADS' | 'ATC' */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* APPTOT: timehhmm */
-    {96, 0, 253, 218, 0, 0, 0, VREQ_WORDS, 218, 0},  /* APPTYP: 1{ALPHANUM}1 */
-    {98, 0, 254, 220, 0, 0, 0, VREQ_WORDS, 220, 0},  /* APPVERSION: 2{ '00' | '01'}2 */
-    {101, 0, 255, 225, 0, 0, 0, VREQ_WORDS, 225, 0},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
-    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234, 0},  /* ARCID: aircraftid */
-    {103, 0, 257, 242, 0, 0, 0, VREQ_WORDS, 242, 0},  /* ARCIDAO: 1{ALPHANUM}11 */
-    {104, 0, 258, 254, 0, 0, 0, VREQ_WORDS, 254, 0},  /* ARCIDATC: 8{DIGIT}8 */
-    {107, 0, 259, 263, 0, 0, 0, VREQ_WORDS, 263, 0},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
-    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234, 0},  /* ARCIDOLD: aircraftid */
-    {110, 0, 260, 271, 0, 0, 0, VREQ_WORDS, 271, 0},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ARDI: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ARDT: timehhmm */
-    {115, 0, 261, 276, 0, 0, 0, VREQ_WORDS, 276, 0},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
-    {119, 0, 262, 286, 0, 0, 0, VREQ_WORDS, 286, 0},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {2, 0, 263, 292, 0, 0, 0, VREQ_WORDS, 292, 0},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
-    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183, 7},  /* ASAT: (timeyyyymmddhhmmss) */
-    {0, 122, 264, 0, 0, 0, 12, VREQ_WORDS, 0, 0},  /* ASP: (AIRSPDES ETI XTI) */
-    {128, 0, 265, 295, 0, 0, 0, VREQ_WORDS, 295, 0},  /* ASPEED: (spd | machnumber | "ZZZ") */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* ASPLIST:  */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ASRT: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ATA: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ATD: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ATFMDELAY: timehhmm */
-    {0, 129, 266, 0, 0, 0, 13, 0, 0, 0},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
-    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303, 0},  /* ATIS: 1{ALPHA}1 */
-    {0, 135, 268, 0, 0, 0, 14, 0, 0, 0},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ATOT: timehhmm */
-    {136, 0, 269, 305, 0, 0, 0, VREQ_WORDS, 305, 0},  /* ATSRT: atsroute point point */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ATTOT: timehhmm */
-    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325, 0},  /* AUTFL1: fl3 */
-    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325, 0},  /* AUTFL2: fl3 */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* AUTOMSG:  */
-    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* AVAIL: 'YES'|'NO' */
-    {147, 0, 272, 330, 0, 0, 0, VREQ_WORDS, 330, 0},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* BEGIN:  */
-    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0},  /* BKCHG: (FLIMP FLMIN FLMAX) */
-    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0},  /* BKROW: 1{DIGIT}2 */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* BKT: datetime */
-    {0, 156, 276, 0, 0, 0, 16, 0, 0, 0},  /* BKTCHG: (DELTA1 DELTA2) */
-    {157, 0, 277, 370, 0, 0, 0, VREQ_WORDS, 376, 17},  /* BRNG: refbearing */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* CASSADDR:  */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* CDA: date */
-    {203, 0, 278, 380, 0, 0, 0, VREQ_WORDS, 380, 0},  /* CEQPT: aidequipment */
-    {0, 54, 279, 0, 0, 0, 17, 1, 0, 0},  /* CFL: FL */
-    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
-    {212, 0, 280, 385, 0, 0, 0, VREQ_WORDS, 385, 0},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
-    {0, 213, 281, 0, 0, 0, 18, 1, 0, 0},  /* CMLTSP: HEXADDR */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* COBD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* COBT: timehhmm */
-    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* CODETR: 'YES'|'NO' */
-    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* COM: 1 {LIM_CHAR} 50 */
-    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* COMMENT: 1 { LIM_CHAR } */
-    {218, 0, 285, 0, 1, 30, 0, VREQ_WORDS, 0, 0},  /* CONDID: 1 {LIM_CHAR} 30 */
-    {219, 0, 286, 408, 0, 0, 0, VREQ_WORDS, 408, 0},  /* CONDITION: 2 {ALPHA} 20 */
-    {220, 0, 287, 429, 0, 0, 0, VREQ_WORDS, 429, 0},  /* CONFID: 1{DIGIT}5 */
-    {0, 221, 288, 0, 0, 0, 19, 0, 0, 0},  /* CONFL: EOPOS */
-    {0, 226, 289, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* COORDATA: (PTID (TO | STO) TFL) */
-    {236, 0, 290, 435, 0, 0, 0, VREQ_WORDS, 435, 0},  /* COORPT: coordpoints */
-    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0},  /* COP: point */
-    {0, 238, 291, 0, 0, 0, 20, 0, 0, 0},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
-    {45, 0, 292, 68, 0, 0, 0, VREQ_WORDS, 68, 0},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* CRFL1: flightlevel */
-    {245, 0, 294, 446, 0, 0, 0, VREQ_WORDS, 446, 0},  /* CRFL2: (flightlevel | "PLUS") */
-    {127, 0, 295, 455, 0, 0, 0, VREQ_WORDS, 455, 0},  /* CRMACH: machnumber */
-    {0, 251, 296, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0},  /* CRSPD: 1{DIGIT}4 */
-    {125, 0, 298, 465, 0, 0, 0, VREQ_WORDS, 465, 0},  /* CRSPEED: spd */
-    {0, 253, 299, 0, 0, 0, 21, 2, 0, 0},  /* CSTAT: STATID */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* CTA: timehhmm */
-    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0},  /* CTDEST: centreidentification */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* CTO: timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* CTOD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* CTOT: timehhmm */
-    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0},  /* CTRIPE: centreidentification */
-    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0},  /* CTROW: 1{DIGIT}1 */
-    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0},  /* CTSRC: centreidentification */
-    {258, 0, 302, 478, 0, 0, 0, VREQ_WORDS, 478, 0},  /* CTXTCT: 'OPE' | 'TST' */
-    {264, 0, 303, 484, 0, 0, 0, VREQ_WORDS, 484, 0},  /* CTXTFDPS: contextfdpsid */
-    {268, 0, 304, 500, 0, 0, 0, VREQ_WORDS, 500, 0},  /* CTXTPOS: contextphidiasid */
-    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325, 0},  /* CURFL: fl3 */
-    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* CURPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* CURPOST: datetime */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* CURPTT: datetime */
-    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0},  /* CURPTX: 1{DIGIT}2 */
-    {38, 0, 306, 511, 0, 0, 0, VREQ_WORDS, 511, 0},  /* DAT: datalink */
-    {279, 0, 307, 562, 0, 0, 0, VREQ_WORDS, 562, 0},  /* DAYS: numdays */
-    {282, 0, 308, 570, 0, 0, 0, VREQ_WORDS, 570, 0},  /* DAYSK: (numdays | numdayswldcrd) */
-    {279, 0, 307, 562, 0, 0, 0, VREQ_WORDS, 562, 0},  /* DAYSOLD: numdays */
-    {21, 0, 309, 578, 0, 0, 0, VREQ_WORDS, 578, 0},  /* DCATCID: icaoaerodrome */
-    {287, 0, 310, 583, 0, 0, 0, VREQ_WORDS, 583, 0},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {287, 0, 310, 583, 0, 0, 0, VREQ_WORDS, 583, 0},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
-    {290, 0, 311, 616, 0, 0, 0, VREQ_WORDS, 616, 0},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
-    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12},  /* DCDT: datetime ! seconds */
-    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* DCID: 1{DIGIT}3 */
-    {293, 0, 314, 669, 0, 0, 0, VREQ_WORDS, 669, 0},  /* DCMTYP: 1{ALPHA}3 */
-    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0},  /* DCREF: 1{ALPHANUM}5 */
-    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS, 0, 0},  /* DCRMK: 1{LIM_CHAR}80 */
-    {300, 0, 317, 679, 0, 0, 0, VREQ_WORDS, 679, 0},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
-    {303, 0, 318, 749, 0, 0, 0, VREQ_WORDS, 749, 0},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
-    {304, 0, 319, 781, 0, 0, 0, VREQ_WORDS, 781, 0},  /* DCT: point point */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* DEACT: timehhmm */
-    {11, 0, 320, 793, 0, 0, 0, VREQ_WORDS, 793, 0},  /* DEICE: '0'| '1'| '2' */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* DELAY: timehhmm */
-    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0},  /* DELCODE: 1{ALPHANUM}20 */
-    {86, 0, 322, 816, 0, 0, 0, VREQ_WORDS, 816, 0},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {86, 0, 322, 816, 0, 0, 0, VREQ_WORDS, 816, 0},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
-    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0},  /* DELTSP1: 1{DIGIT}4 */
-    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0},  /* DELTSP2: 1{DIGIT}4 */
-    {119, 0, 262, 286, 0, 0, 0, VREQ_WORDS, 286, 0},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
-    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* DEPSTATUS: 1 {LIM_CHAR} */
-    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* DEPZ: (ADNAME | PTID) */
-    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* DESC: 1 {LIM_CHAR} */
-    {0, 310, 325, 0, 0, 0, 22, VREQ_WORDS, 0, 0},  /* DESTID: (CTDEST SECRIP) */
-    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* DESTZ: (ADNAME | PTID) */
-    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12},  /* DFDPSID: datetime ! seconds */
-    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* DISTNC: 1{ DIGIT }3 */
-    {312, 0, 327, 819, 0, 0, 0, VREQ_WORDS, 819, 0},  /* DLE: point timehhmm_elapsed */
-    {313, 0, 328, 830, 0, 0, 0, VREQ_WORDS, 830, 0},  /* DOUBID: 1{ALPHANUM}2 */
-    {319, 0, 329, 833, 0, 0, 0, VREQ_WORDS, 833, 0},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* ECURPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* EDA: date */
-    {321, 0, 330, 853, 0, 0, 0, VREQ_WORDS, 877, 0},  /* EDTO: datetime|"WT" */
-    {322, 0, 331, 889, 0, 0, 0, VREQ_WORDS, 889, 0},  /* EETFIR: firindicator timehhmm_elapsed */
-    {0, 324, 332, 0, 0, 0, 23, VREQ_WORDS, 0, 0},  /* EETLAT: (LATTD TIME) */
-    {0, 325, 333, 0, 0, 0, 24, VREQ_WORDS, 0, 0},  /* EETLONG: (LONGTD TIME) */
-    {312, 0, 327, 819, 0, 0, 0, VREQ_WORDS, 819, 0},  /* EETPT: point timehhmm_elapsed */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* EFL: flightlevel */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* ELASTPTT: datetime */
-    {326, 0, 334, 899, 0, 0, 0, VREQ_WORDS, 924, 12},  /* ELDT: date ! timehhmm ! seconds */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* END:  */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* ENDHLDT: datetime */
-    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* ENDREG: day!timehhmm */
-    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* ENDTIME: day ! timehhmm */
-    {341, 0, 337, 954, 0, 0, 0, VREQ_WORDS, 954, 0},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
-    {0, 343, 338, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* ENTRYT: datetime */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* ENXTPTT: datetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* EOBD: date */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* EOBDK: date */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* EOBDOLD: date */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* EOBDT: datetime */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* EOBT: timehhmm */
-    {345, 0, 339, 957, 0, 0, 0, VREQ_WORDS, 962, 0},  /* EOBTK: (timehhmm | timewldcrd) */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* EOBTOLD: timehhmm */
-    {346, 0, 340, 967, 0, 0, 0, VREQ_WORDS, 967, 0},  /* EOID: eoidentification */
-    {0, 347, 341, 0, 0, 0, 25, 0, 0, 0},  /* EOLIST: EOID */
-    {0, 348, 342, 0, 0, 0, 26, 1, 0, 0},  /* EOPOS: POSID */
-    {346, 0, 340, 967, 0, 0, 0, VREQ_WORDS, 967, 0},  /* EOSRC: eoidentification */
-    {0, 351, 343, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* EQCST: (EQPT | SUREQPT) */
-    {358, 0, 344, 974, 0, 0, 0, VREQ_WORDS, 974, 0},  /* EQPT: eqptcode ! '/' ! eqptstatus */
-    {359, 0, 345, 984, 0, 0, 0, VREQ_WORDS, 984, 0},  /* ERRFIELD: fieldid */
-    {361, 0, 346, 986, 0, 0, 0, VREQ_WORDS, 986, 0},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* ESPFL: flightlevel */
-    {0, 362, 347, 0, 0, 0, 7, VREQ_WORDS, 0, 0},  /* ESTDATA: (PTID ETO FL) */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ETA: timehhmm */
-    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12},  /* ETI: datetime ! seconds */
-    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183, 7},  /* ETIME: (timeyyyymmddhhmmss) */
-    {326, 0, 334, 899, 0, 0, 0, VREQ_WORDS, 924, 12},  /* ETO: date ! timehhmm ! seconds */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* ETOD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* ETOT: timehhmm */
-    {364, 0, 348, 988, 0, 0, 0, VREQ_WORDS, 988, 0},  /* ETRFL: flightlevel|flighttendancy */
-    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0},  /* ETYPE: 1{LIM_CHAR}10 */
-    {367, 0, 350, 995, 0, 0, 0, VREQ_WORDS, 995, 0},  /* EUR: eurflightplanstatus */
-    {393, 0, 351, 1005, 0, 0, 0, VREQ_WORDS, 1005, 0},  /* EVENT: eventtype | sendingreason */
-    {398, 0, 352, 1051, 0, 0, 0, VREQ_WORDS, 1051, 0},  /* EVENTCLASS: atfmreasonclass */
-    {0, 404, 353, 0, 0, 0, 27, VREQ_WORDS, 0, 0},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* EXTADDR:  */
-    {218, 0, 354, 0, 1, 30, 0, VREQ_WORDS, 0, 0},  /* FAC: 1{ LIM_CHAR }30 */
-    {0, 407, 355, 0, 0, 0, 28, 0, 0, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* FIELDID:  */
-    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* FILRTE: {LIM_CHAR} */
-    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* FILTIM: day ! timehhmm */
-    {417, 0, 357, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0},  /* FIR: 7{ ALPHA }7 */
-    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067, 0},  /* FIRSTPID: pointcautra */
-    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* FIXTIME: 'YES' | 'NO' */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* FL: flightlevel */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* FLB: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 1, 0, 0},  /* FLBAND: (FL FL) */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* FLBK: flightlevel */
-    {0, 418, 359, 0, 0, 0, 17, 1, 0, 0},  /* FLBLOCK: (FL FL) */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* FLIMP: flightlevel */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* FLMAX: flightlevel */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* FLMIN: flightlevel */
-    {0, 422, 360, 0, 0, 0, 29, VREQ_WORDS, 0, 0},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
-    {0, 423, 361, 0, 0, 0, 30, 1, 0, 0},  /* FLOWLST: FLOW */
-    {424, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
-    {429, 0, 363, 1081, 0, 0, 0, VREQ_WORDS, 1081, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
-    {430, 0, 364, 1085, 0, 0, 0, VREQ_WORDS, 1085, 0},  /* FLTRUL: flightrule */
-    {431, 0, 365, 1087, 0, 0, 0, VREQ_WORDS, 1087, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
-    {440, 0, 366, 1089, 0, 0, 0, VREQ_WORDS, 1089, 0},  /* FLTSTATE: atfmflightstate */
-    {441, 0, 367, 1095, 0, 0, 0, VREQ_WORDS, 1095, 0},  /* FLTTYP: flighttype */
-    {21, 0, 368, 1097, 0, 0, 0, VREQ_WORDS, 1097, 0},  /* FMP: 4{ ALPHA }4 */
-    {0, 444, 369, 0, 0, 0, 31, VREQ_WORDS, 0, 0},  /* FMPLIST: (FMP REGLIST) */
-    {291, 0, 370, 627, 0, 0, 0, VREQ_WORDS, 652, 12},  /* FPBASEID: datetime!seconds */
-    {449, 0, 371, 1102, 0, 0, 0, VREQ_WORDS, 1102, 0},  /* FPCTST: fpcentrestate */
-    {0, 454, 372, 0, 0, 0, 32, VREQ_WORDS, 0, 0},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
-    {0, 455, 373, 0, 0, 0, 33, 1, 0, 0},  /* FPKWL: FPIDENT */
-    {456, 0, 374, 1121, 0, 0, 0, VREQ_WORDS, 1121, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
-    {0, 457, 375, 0, 0, 0, 34, 1, 0, 0},  /* FPLIST: FPSUM */
-    {0, 463, 376, 0, 0, 0, 35, 0, 0, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
-    {0, 464, 377, 0, 0, 0, 36, 1, 0, 0},  /* FPLLIST: FPLLGR */
-    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0},  /* FPLNB: 1{DIGIT}1 */
-    {465, 0, 378, 1123, 0, 0, 0, VREQ_WORDS, 1123, 0},  /* FPLSTAT: "T" | "C" */
-    {466, 0, 379, 0, 1, 8, 0, VREQ_WORDS, 0, 0},  /* FPRMK: 1{LIM_CHAR}8 */
-    {476, 0, 380, 1125, 0, 0, 0, VREQ_WORDS, 1125, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
-    {0, 479, 381, 0, 0, 0, 37, VREQ_WORDS, 0, 0},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
-    {0, 455, 373, 0, 0, 0, 33, 1, 0, 0},  /* FPUNKL: FPIDENT */
-    {0, 480, 382, 0, 0, 0, 38, 3, 0, 0},  /* FREETXT: TXT */
-    {481, 0, 383, 1143, 0, 0, 0, VREQ_WORDS, 1143, 0},  /* FREQ: rtf */
-    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* FROM: day!timehhmm */
-    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* FSTDAY: date */
-    {483, 0, 385, 1166, 0, 0, 0, VREQ_WORDS, 1166, 0},  /* FTXID: 1{ALPHANUM}14 */
-    {484, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181, 0},  /* FTXNAME: 1{ALPHANUM}4 */
-    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0},  /* FTXNUM: 1{DIGIT}2 */
-    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
-    {0, 486, 387, 0, 0, 0, 39, 1, 0, 0},  /* GEO: (GEOID LATTD LONGTD) */
-    {488, 0, 388, 1186, 0, 0, 0, VREQ_WORDS, 1186, 0},  /* GEOID: geoname */
-    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0},  /* GMEPT: 1{ALPHANUM}30 */
-    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0},  /* GMSPT: 1{ALPHANUM}30 */
-    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0},  /* GRSPD: 1{DIGIT}4 */
-    {45, 0, 292, 68, 0, 0, 0, VREQ_WORDS, 68, 0},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
-    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0},  /* HLDBKRW: 1{DIGIT}2 */
-    {484, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181, 0},  /* HOV: 1{ALPHANUM}4 */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* HOVTM: timehhmm */
-    {346, 0, 390, 1223, 0, 0, 0, VREQ_WORDS, 1223, 0},  /* ICEZ: 1{ALPHANUM}6 */
-    {490, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230, 0},  /* ICING: 1{ALPHA}8 */
-    {504, 0, 392, 1239, 0, 0, 0, VREQ_WORDS, 1239, 0},  /* IFP: ifpvalue */
-    {0, 505, 393, 0, 0, 0, 40, 1, 0, 0},  /* IFPDLIST: IFPDLONG */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* IFPDLONG:  */
-    {0, 506, 394, 0, 0, 0, 41, 1, 0, 0},  /* IFPDSLIST: IFPDSUM */
-    {0, 508, 395, 0, 0, 0, 42, VREQ_WORDS, 0, 0},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
-    {510, 0, 396, 1294, 0, 0, 0, VREQ_WORDS, 1294, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
-    {511, 0, 397, 1305, 0, 0, 0, VREQ_WORDS, 1305, 0},  /* IFPSMOD: fieldid modifind */
-    {359, 0, 398, 1309, 0, 0, 0, VREQ_WORDS, 1309, 0},  /* IFPURESP: ifpuid */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* IGNORE:  */
-    {516, 0, 399, 1311, 0, 0, 0, VREQ_WORDS, 1311, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
-    {517, 0, 400, 1320, 0, 0, 0, VREQ_WORDS, 1320, 0},  /* INDSTIP: 'STIP' */
-    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0},  /* INITID: 1{DIGIT}1 */
-    {518, 0, 401, 1325, 0, 0, 0, VREQ_WORDS, 1325, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* IOBD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* IOBT: timehhmm */
-    {523, 0, 402, 1332, 0, 0, 0, VREQ_WORDS, 1332, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* LACDR:  */
-    {0, 271, 403, 0, 0, 0, 43, 1, 0, 0},  /* LALG: (LATTD LONGTD) */
-    {0, 524, 404, 0, 0, 0, 44, 1, 0, 0},  /* LALGLIST: LALG */
-    {525, 0, 405, 1350, 0, 0, 0, VREQ_WORDS, 1350, 0},  /* LANG: '?' */
-    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0},  /* LASTNUM: 3{DIGIT}3 */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* LASTRADT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* LATSA:  */
-    {527, 0, 407, 1356, 0, 0, 0, VREQ_WORDS, 1369, 22},  /* LATTD: latitudelong ! latitudeside */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* LCATSRTE:  */
-    {0, 536, 408, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
-    {96, 0, 253, 218, 0, 0, 0, VREQ_WORDS, 218, 0},  /* LIGHTS: 1{ALPHANUM}1 */
-    {540, 0, 409, 1377, 0, 0, 0, VREQ_WORDS, 1392, 24},  /* LONGTD: longitudelong ! longitudeside */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* LRAR:  */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* LRCA:  */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* LSTDAY: date */
-    {542, 0, 410, 1401, 0, 0, 0, VREQ_WORDS, 1401, 0},  /* MACH: machnumber [ point ] */
-    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* MAINT: 'YES'|'NO' */
-    {544, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
-    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0},  /* MFX: point */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* MINLINEUP: timehhmm */
-    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0},  /* MOD: FIELDID */
-    {545, 0, 412, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* MODEC: flightlevel */
-    {548, 0, 413, 1500, 0, 0, 0, VREQ_WORDS, 1500, 0},  /* MODELTYP: atfmmodeltype */
-    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0},  /* MODH: FIELDID */
-    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* MODIFNB: 1{ DIGIT }3 */
-    {0, 0, 414, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* MSGBODY: 1{CHARACTER} */
-    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12},  /* MSGCT: datetime ! seconds */
-    {0, 552, 415, 0, 0, 0, 45, 2, 0, 0},  /* MSGREF: (SENDER RECVR SEQNUM) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* MSGSUM:  */
-    {0, 0, 416, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* MSGTXT: icaomsg */
-    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507, 0},  /* MSGTYP: titleid */
-    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0},  /* MVT: FIELDID */
-    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303, 0},  /* NAT: 1{ALPHA}1 */
-    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* NAV: 1 {LIM_CHAR} 50 */
-    {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333, 0},  /* NBARC: 1{ DIGIT }2 */
-    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* NBRFPD: 1{ DIGIT }3 */
-    {554, 0, 419, 1518, 0, 0, 0, VREQ_WORDS, 1518, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* NEWCTOT: timehhmm */
-    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* NEWENDTIME: day ! timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* NEWEOBD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* NEWEOBT: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* NEWPTOT: timehhmm */
-    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* NEWRTE: { LIM_CHAR } */
-    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* NEWSTARTTIME: day ! timehhmm */
-    {545, 0, 421, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
-    {556, 0, 422, 1529, 0, 0, 0, VREQ_WORDS, 1529, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
-    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0},  /* NUM: 3{DIGIT}3 */
-    {21, 0, 309, 578, 0, 0, 0, VREQ_WORDS, 578, 0},  /* NXTFIR: icaoaerodrome */
-    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* NXTPOST: datetime */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* OCLFL: flightlevel */
-    {0, 0, 423, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* OLDMSG: { CHARACTER } */
-    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* OPR: 1 { LIM_CHAR } */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* OPRFL: flightlevel */
-    {0, 557, 424, 0, 0, 0, 46, 2, 0, 0},  /* OPRMK: RMKTXT */
-    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
-    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507, 0},  /* ORGMSG: titleid */
-    {218, 0, 425, 0, 1, 30, 0, VREQ_WORDS, 0, 0},  /* ORGN: 1{LIM_CHAR}30 */
-    {558, 0, 426, 1537, 0, 0, 0, VREQ_WORDS, 1537, 0},  /* ORGNID: originatorid */
-    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* ORGRTE: { LIM_CHAR } */
-    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* ORIENTED: 'YES'|'NO' */
-    {0, 559, 427, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* ORIGINDT: datetime */
-    {0, 561, 428, 0, 0, 0, 47, 1, 0, 0},  /* PART: (NUM LASTNUM) */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* PASSIVE: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* PBG: timehhmm */
-    {587, 0, 429, 1548, 0, 0, 0, VREQ_WORDS, 1548, 0},  /* PBN: pbncode */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* PBR: timehhmm */
-    {424, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073, 0},  /* PENRATE: 3{LIM_CHAR}7 */
-    {590, 0, 430, 1589, 0, 0, 0, VREQ_WORDS, 1589, 0},  /* PER: performancecategory */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* PFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
-    {593, 0, 431, 1591, 0, 0, 0, VREQ_WORDS, 1591, 0},  /* PFLT: flightlevel!('NA'|NIL) */
-    {0, 598, 432, 0, 0, 0, 48, 3, 0, 0},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
-    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0},  /* PISTID: 1{DIGIT}4 */
-    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0},  /* PKA: 1{ALPHANUM}3 */
-    {0, 599, 434, 0, 0, 0, 49, 1, 0, 0},  /* PKARR: PKATT */
-    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* PKATT: 'YES' | 'NO' */
-    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0},  /* PKC: 1{ALPHANUM}3 */
-    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0},  /* PKDEP: 1{ALPHANUM}3 */
-    {0, 604, 435, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
-    {124, 0, 436, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0},  /* PLNID: 4{DIGIT}4 */
-    {124, 0, 436, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0},  /* PLNOLD: 4{DIGIT}4 */
-    {605, 0, 437, 1608, 0, 0, 0, VREQ_WORDS, 1608, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
-    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067, 0},  /* POINTID: pointcautra */
-    {346, 0, 438, 1617, 0, 0, 0, VREQ_WORDS, 1617, 0},  /* POSID: positionidentification */
-    {0, 600, 439, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* POSITION: (ADID | PTID) */
-    {611, 0, 440, 1624, 0, 0, 0, VREQ_WORDS, 1624, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
-    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* POSTPROCTXT: adexpmsg */
-    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* PREPROCTXT: adexpmsg */
-    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234, 0},  /* PREVARCID: aircraftid */
-    {545, 0, 442, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
-    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
-    {0, 225, 443, 0, 0, 0, 50, 2, 0, 0},  /* PROPFL: TFL */
-    {612, 0, 444, 1634, 0, 0, 0, VREQ_WORDS, 1634, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {612, 0, 444, 1634, 0, 0, 0, VREQ_WORDS, 1634, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {0, 53, 445, 0, 0, 0, 51, 1, 0, 0},  /* PT: PTID */
-    {0, 614, 446, 0, 0, 0, 52, VREQ_WORDS, 0, 0},  /* PTC: (PTCID EDTO) */
-    {615, 0, 447, 1638, 0, 0, 0, VREQ_WORDS, 1638, 0},  /* PTCID: pointcautra|geoname */
-    {0, 616, 448, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {206, 0, 449, 1644, 0, 0, 0, VREQ_WORDS, 1644, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
-    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0},  /* PTID: point */
-    {127, 0, 295, 455, 0, 0, 0, VREQ_WORDS, 455, 0},  /* PTMACH: machnumber */
-    {209, 0, 450, 1648, 0, 0, 0, VREQ_WORDS, 1648, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
-    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0},  /* PTNB: 1{DIGIT}2 */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* PTOT: timehhmm */
-    {0, 617, 451, 0, 0, 0, 53, 1, 0, 0},  /* PTPRO: POINTID */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* PTRFL: flightlevel */
-    {618, 0, 452, 1652, 0, 0, 0, VREQ_WORDS, 1652, 0},  /* PTRTE: 2{LIM_CHAR} */
-    {619, 0, 453, 1655, 0, 0, 0, VREQ_WORDS, 1655, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
-    {125, 0, 298, 465, 0, 0, 0, VREQ_WORDS, 465, 0},  /* PTSPEED: spd */
-    {622, 0, 454, 1707, 0, 0, 0, VREQ_WORDS, 1719, 0},  /* PTSTAY: stayidentifier timehhmm */
-    {624, 0, 455, 1730, 0, 0, 0, VREQ_WORDS, 1730, 0},  /* QFU: qfuid */
-    {624, 0, 455, 1730, 0, 0, 0, VREQ_WORDS, 1730, 0},  /* QFUL: qfuid */
-    {0, 625, 456, 0, 0, 0, 54, 2, 0, 0},  /* QFULIST: QFUL */
-    {558, 0, 426, 1537, 0, 0, 0, VREQ_WORDS, 1537, 0},  /* QRORGN: originatorid */
-    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* QUEBEC: 'YES'|'NO' */
-    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0},  /* RADIOID: 1{ALPHANUM}20 */
-    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0, 0},  /* RALT: 1 {LIM_CHAR} 100 */
-    {630, 0, 458, 1734, 0, 0, 0, VREQ_WORDS, 1734, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
-    {635, 0, 459, 1740, 0, 0, 0, VREQ_WORDS, 1740, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {0, 636, 460, 0, 0, 0, 55, 2, 0, 0},  /* RATEPDLST: RATEPERIOD */
-    {0, 641, 461, 0, 0, 0, 56, VREQ_WORDS, 0, 0},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
-    {642, 0, 462, 1747, 0, 0, 0, VREQ_WORDS, 1747, 0},  /* RCNF: 1{ALPHA}5 */
-    {645, 0, 463, 1753, 0, 0, 0, VREQ_WORDS, 1753, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
-    {646, 0, 464, 1756, 0, 0, 0, VREQ_WORDS, 1756, 0},  /* REASON: 4{ALPHA}12 */
-    {0, 26, 227, 0, 0, 0, 4, 0, 0, 0},  /* RECVR: FAC */
-    {0, 653, 465, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
-    {655, 0, 466, 1769, 0, 0, 0, VREQ_WORDS, 1769, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
-    {657, 0, 467, 1775, 0, 0, 0, VREQ_WORDS, 1775, 0},  /* REFATSRTE: atsroute point [country] point [country] */
-    {0, 551, 468, 0, 0, 0, 57, 2, 0, 0},  /* REFDATA: SEQNUM */
-    {658, 0, 469, 1801, 0, 0, 0, VREQ_WORDS, 1801, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
-    {659, 0, 470, 0, 1, 15, 0, VREQ_WORDS, 0, 0},  /* REFLOC: 1{LIM_CHAR}15 */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* REG: 1{ LIM_CHAR }50 */
-    {665, 0, 472, 1807, 0, 0, 0, VREQ_WORDS, 1807, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* REGCOND:  */
-    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* REGDESC: 1{LIM_CHAR} */
-    {305, 0, 474, 1813, 0, 0, 0, VREQ_WORDS, 1813, 0},  /* REGID: regulid */
-    {0, 666, 475, 0, 0, 0, 58, 2, 0, 0},  /* REGLIST: REGULATION */
-    {659, 0, 476, 0, 1, 15, 0, VREQ_WORDS, 0, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
-    {667, 0, 477, 1834, 0, 0, 0, VREQ_WORDS, 1834, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
-    {646, 0, 478, 1756, 0, 0, 0, VREQ_WORDS, 1756, 0},  /* REGREASON: 4 {ALPHA} 12 */
-    {305, 0, 474, 1813, 0, 0, 0, VREQ_WORDS, 1813, 0},  /* REGUL: regulid */
-    {0, 670, 479, 0, 0, 0, 59, VREQ_WORDS, 0, 0},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
-    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0},  /* REGULID1: 1{ALPHANUM}5 */
-    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0},  /* REGULID2: 1{ALPHANUM}5 */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* REGULT: datetime */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* REJCTOT: timehhmm */
-    {2, 0, 480, 292, 0, 0, 0, VREQ_WORDS, 292, 0},  /* RELDIST: 2{DIGIT}2 */
-    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303, 0},  /* RELEASE: 1{ALPHA}1 */
-    {2, 0, 480, 292, 0, 0, 0, VREQ_WORDS, 292, 0},  /* REMAINTIME: 2{DIGIT}2 */
-    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* REMARK: 1{LIM_CHAR} */
-    {0, 672, 481, 0, 0, 0, 60, VREQ_WORDS, 0, 0},  /* RENAME: (RENID PTID) */
-    {674, 0, 482, 1841, 0, 0, 0, VREQ_WORDS, 1841, 0},  /* RENID: renameid */
-    {220, 0, 287, 429, 0, 0, 0, VREQ_WORDS, 429, 0},  /* REQID: 1{DIGIT}5 */
-    {676, 0, 483, 1847, 0, 0, 0, VREQ_WORDS, 1847, 0},  /* REQTYP: ('STPV' | 'STIP') */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* RESPBY: timehhmm */
-    {677, 0, 484, 1853, 0, 0, 0, VREQ_WORDS, 1853, 0},  /* RESPUNIT: 3{ALPHA}12 */
-    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0},  /* RET: FIELDID */
-    {678, 0, 485, 1866, 0, 0, 0, VREQ_WORDS, 1866, 0},  /* RFL: flightlevel [point] */
-    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
-    {680, 0, 486, 1878, 0, 0, 0, VREQ_WORDS, 1878, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* RFPDLIST:  */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* RFPDLONG:  */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* RFPDSLIST:  */
-    {0, 684, 487, 0, 0, 0, 61, VREQ_WORDS, 0, 0},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
-    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0},  /* RHP: 'YES' | 'NO' */
-    {685, 0, 488, 1882, 0, 0, 0, VREQ_WORDS, 1882, 0},  /* RIF: 4{LIM_CHAR} */
-    {0, 686, 489, 0, 0, 0, 62, 0, 0, 0},  /* RIPEL: DESTID */
-    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0},  /* RIPSRC: centreidentification */
-    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* RMK: 1{ LIM_CHAR } */
-    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
-    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* ROUTE: {LIM_CHAR} */
-    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {305, 0, 492, 1887, 0, 0, 0, VREQ_WORDS, 1887, 0},  /* RRTEREF: rrteid */
-    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {690, 0, 493, 1908, 0, 0, 0, VREQ_WORDS, 1908, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
-    {0, 691, 494, 0, 0, 0, 64, 1, 0, 0},  /* RTE: PTC */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* RTEPTS:  */
-    {0, 692, 495, 0, 0, 0, 65, 1, 0, 0},  /* RTETR: PTPRO */
-    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* RVR: 1{ DIGIT }3 */
-    {0, 693, 496, 0, 0, 0, 66, 2, 0, 0},  /* RVRCOND: RVRPERIOD */
-    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0},  /* RVRLIMIT: 3{DIGIT}3 */
-    {0, 695, 497, 0, 0, 0, 67, VREQ_WORDS, 0, 0},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
-    {696, 0, 498, 1910, 0, 0, 0, VREQ_WORDS, 1910, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {697, 0, 499, 1915, 0, 0, 0, VREQ_WORDS, 1915, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
-    {696, 0, 498, 1910, 0, 0, 0, VREQ_WORDS, 1910, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {612, 0, 500, 1634, 0, 0, 0, VREQ_WORDS, 1634, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
-    {0, 700, 501, 0, 0, 0, 68, 2, 0, 0},  /* RWYINFO: (RWYID RWYAVAIL) */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* RWYLIST:  */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* SAT: timehhmm */
-    {0, 701, 502, 0, 0, 0, 69, 0, 0, 0},  /* SCNF: ACNF */
-    {0, 702, 503, 0, 0, 0, 70, 2, 0, 0},  /* SEC: SECID */
-    {710, 0, 504, 1917, 0, 0, 0, VREQ_WORDS, 1917, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {718, 0, 505, 1922, 0, 0, 0, VREQ_WORDS, 1922, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {0, 702, 503, 0, 0, 0, 70, 2, 0, 0},  /* SECCT: SECID */
-    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927, 0},  /* SECDEST: secidentification */
-    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927, 0},  /* SECID: secidentification */
-    {0, 719, 507, 0, 0, 0, 71, 2, 0, 0},  /* SECLIST: SEC */
-    {0, 720, 508, 0, 0, 0, 72, 2, 0, 0},  /* SECLISTCT: SECCT */
-    {0, 719, 507, 0, 0, 0, 71, 2, 0, 0},  /* SECRIP: SEC */
-    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927, 0},  /* SECSRC: secidentification */
-    {605, 0, 509, 1608, 0, 0, 0, VREQ_WORDS, 1608, 0},  /* SECTOR: 1{ ALPHANUM }8 */
-    {721, 0, 510, 1930, 0, 0, 0, VREQ_WORDS, 1930, 0},  /* SEL: 4{ ALPHA }5 */
-    {0, 26, 227, 0, 0, 0, 4, 0, 0, 0},  /* SENDER: FAC */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* SENDT: datetime */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* SENDTO:  */
-    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0},  /* SEPFIX: 1{ALPHANUM}5 */
-    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0},  /* SEPNAME: 1{ALPHANUM}5 */
-    {722, 0, 511, 1936, 0, 0, 0, VREQ_WORDS, 1936, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
-    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
-    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0},  /* SEQNUM: 3{DIGIT}3 */
-    {737, 0, 512, 1941, 0, 0, 0, VREQ_WORDS, 1941, 0},  /* SEQPT: surequipment */
-    {0, 739, 513, 0, 0, 0, 73, VREQ_WORDS, 0, 0},  /* SEQUENCEDATA: (TXTIME NUM) */
-    {114, 0, 514, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* SEVERITY: 1{ LIM_CHAR} */
-    {741, 0, 515, 1976, 0, 0, 0, VREQ_WORDS, 1976, 0},  /* SFL: flightlevel ! ('A'|'B') */
-    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
-    {743, 0, 516, 1983, 0, 0, 0, VREQ_WORDS, 1983, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* SOBD: date */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* SOBT: timehhmm */
-    {0, 746, 517, 0, 0, 0, 74, 0, 0, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
-    {747, 0, 518, 1996, 0, 0, 0, VREQ_WORDS, 1996, 0},  /* SPEED: spd [ point ] */
-    {635, 0, 459, 1740, 0, 0, 0, VREQ_WORDS, 1740, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* SPFL: flightlevel */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* SPLA: 1{ LIM_CHAR }50 */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* SPLADDR:  */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* SPLC: 1{ LIM_CHAR }50 */
-    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* SPLDCAP: 1{ DIGIT }3 */
-    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
-    {748, 0, 519, 2008, 0, 0, 0, VREQ_WORDS, 2008, 0},  /* SPLDCOV: ('T' | 'F') */
-    {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333, 0},  /* SPLDNB: 1{ DIGIT }2 */
-    {311, 0, 520, 2010, 0, 0, 0, VREQ_WORDS, 2010, 0},  /* SPLE: timehhmm_elapsed */
-    {750, 0, 521, 2015, 0, 0, 0, VREQ_WORDS, 2015, 0},  /* SPLJ: lifejackets */
-    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0, 0},  /* SPLN: 1{ LIM_CHAR } */
-    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* SPLP: 1{DIGIT}3 */
-    {752, 0, 522, 2020, 0, 0, 0, VREQ_WORDS, 2020, 0},  /* SPLR: emergradio */
-    {754, 0, 523, 2024, 0, 0, 0, VREQ_WORDS, 2024, 0},  /* SPLS: survivaleqpt */
-    {762, 0, 524, 2029, 0, 0, 0, VREQ_WORDS, 2029, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
-    {764, 0, 525, 2047, 0, 0, 0, VREQ_WORDS, 2047, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
-    {0, 770, 526, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
-    {0, 773, 527, 0, 0, 0, 75, 2, 0, 0},  /* SSS: (SEPNAME SEPTYPE) */
-    {774, 0, 528, 2055, 0, 0, 0, VREQ_WORDS, 2064, 26},  /* STAMP: 3{DIGIT}3 ! timehhmm */
-    {743, 0, 516, 1983, 0, 0, 0, VREQ_WORDS, 1983, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
-    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* STARTREG: day!timehhmm */
-    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* STARTTIME: day ! timehhmm */
-    {88, 0, 529, 2072, 0, 0, 0, VREQ_WORDS, 2072, 0},  /* STATID: coorstatusident */
-    {775, 0, 530, 2076, 0, 0, 0, VREQ_WORDS, 2076, 0},  /* STATREASON: coorstatusreason */
-    {0, 776, 531, 0, 0, 0, 76, 0, 0, 0},  /* STATTOBT: AOPRIO */
-    {0, 784, 532, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
-    {0, 791, 533, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
-    {621, 0, 534, 2084, 0, 0, 0, VREQ_WORDS, 2084, 0},  /* STAYIDENT: stayidentifier */
-    {0, 793, 535, 0, 0, 0, 77, 2, 0, 0},  /* STAYINFO: (STAYIDENT REMARK) */
-    {794, 0, 536, 2090, 0, 0, 0, VREQ_WORDS, 2098, 5},  /* STO: timehhmm ! seconds */
-    {795, 0, 537, 2105, 0, 0, 0, VREQ_WORDS, 2105, 0},  /* STREASON: starreason */
-    {796, 0, 538, 2111, 0, 0, 0, VREQ_WORDS, 2111, 0},  /* STRID: 1{DIGIT} */
-    {810, 0, 539, 2113, 0, 0, 0, VREQ_WORDS, 2113, 0},  /* STS: flightplanstatus */
-    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS, 0, 0},  /* SUR: 1{LIM_CHAR}50 */
-    {820, 0, 540, 2155, 0, 0, 0, VREQ_WORDS, 2155, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
-    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0, 0},  /* TALT: 1 {LIM_CHAR} 100 */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TAXITIME: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TCDI: timehhmm */
-    {822, 0, 541, 2169, 0, 0, 0, VREQ_WORDS, 2169, 0},  /* TEMP: temperature */
-    {313, 0, 328, 830, 0, 0, 0, VREQ_WORDS, 830, 0},  /* TERMINAL: 1{ALPHANUM}2 */
-    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* TFL: flightlevel */
-    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
-    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {482, 0, 542, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* TFVID: 1{ALPHANUM}15 */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TIME: timehhmm */
-    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12},  /* TIMESTAMP: datetime ! seconds */
-    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507, 0},  /* TITLE: titleid */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TO: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TOAT: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TOBT: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TOFC: timehhmm */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TOM: timehhmm */
-    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
-    {71, 0, 543, 126, 0, 0, 0, VREQ_WORDS, 134, 0},  /* TRACK: heading|"ZZZ" */
-    {827, 0, 544, 2173, 0, 0, 0, VREQ_WORDS, 2173, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
-    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* TRANSID:  */
-    {0, 833, 545, 0, 0, 0, 78, 3, 0, 0},  /* TRANSLIST: TRANSID */
-    {364, 0, 546, 988, 0, 0, 0, VREQ_WORDS, 988, 0},  /* TRFL: flightlevel | flighttendancy */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TSAT: timehhmm */
-    {311, 0, 547, 2177, 0, 0, 0, VREQ_WORDS, 2177, 0},  /* TTG: timemmss_elapsed */
-    {311, 0, 547, 2177, 0, 0, 0, VREQ_WORDS, 2177, 0},  /* TTL: timemmss_elapsed */
-    {311, 0, 520, 2010, 0, 0, 0, VREQ_WORDS, 2010, 0},  /* TTLEET: timehhmm_elapsed */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TTOT: timehhmm */
-    {490, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230, 0},  /* TURB: 1{ALPHA}8 */
-    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0},  /* TWYARR: 1{LIM_CHAR}10 */
-    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
-    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5},  /* TXC: timehhmm */
-    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS, 0, 0},  /* TXT: 1{LIM_CHAR}80 */
-    {834, 0, 548, 2182, 0, 0, 0, VREQ_WORDS, 2208, 0},  /* TXTIME: datetime seconds */
-    {835, 0, 549, 0, 1, 60, 0, VREQ_WORDS, 0, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
-    {838, 0, 550, 2222, 0, 0, 0, VREQ_WORDS, 2222, 0},  /* UDPT: updatereason */
-    {0, 839, 551, 0, 0, 0, 79, 3, 0, 0},  /* UNIT: UNITID */
-    {554, 0, 552, 1518, 0, 0, 0, VREQ_WORDS, 1518, 0},  /* UNITID: 2{ ALPHANUM}10 */
-    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19},  /* UNTIL: day!timehhmm */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* VALFROM: date */
-    {841, 0, 553, 2225, 0, 0, 0, VREQ_WORDS, 2232, 0},  /* VALFROMK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* VALFROMOLD: date */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* VALIDEND: datetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* VALIDITYDATE: date */
-    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12},  /* VALIDST: datetime */
-    {544, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468, 0},  /* VALPERIOD: fulldatetime fulldatetime */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* VALUNTIL: date */
-    {841, 0, 553, 2225, 0, 0, 0, VREQ_WORDS, 2232, 0},  /* VALUNTILK: ( date | datewldcrd ) */
-    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1},  /* VALUNTILOLD: date */
-    {0, 843, 554, 0, 0, 0, 80, VREQ_WORDS, 0, 0},  /* VEC: (FL ETO RELDIST) */
-    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* VIA1: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* VIA2: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* VIA3: 1 {ALPHANUM} 15 */
-    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0},  /* VIA4: 1 {ALPHANUM} 15 */
-    {845, 0, 555, 2239, 0, 0, 0, VREQ_WORDS, 2239, 0},  /* VIEW: ('V'|'VNX') */
-    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0},  /* VISI: 1{ALPHANUM}20 */
-    {846, 0, 556, 2243, 0, 0, 0, VREQ_WORDS, 2243, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
-    {846, 0, 556, 2243, 0, 0, 0, VREQ_WORDS, 2243, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
-    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* WDDIR: 1{DIGIT}3 */
-    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0},  /* WDSPD: 1{DIGIT}3 */
-    {847, 0, 557, 2251, 0, 0, 0, VREQ_WORDS, 2251, 0},  /* WKTRC: waketurbcat */
-    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0},  /* XFL: flightlevel */
-    {0, 848, 558, 0, 0, 0, 81, 1, 0, 0},  /* XFLCHG: (FLMIN FLMAX) */
-    {0, 0, 559, 0, 0, 0, 0, VREQ_WORDS, 0, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
-    {850, 0, 560, 2253, 0, 0, 0, VREQ_WORDS, 2253, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
-    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12},  /* XTI: datetime ! seconds */
-    {850, 0, 560, 2253, 0, 0, 0, VREQ_WORDS, 2253, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* AABD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* AABT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* AATOT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ACDI: timehhmm */
+    {0, 17, 222, 0, 0, 0, 1, VREQ_WORDS, 0, 0, 0, 0},  /* ACNF: (AD RCNF) */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* ACT: FIELDID */
+    {0, 19, 224, 0, 0, 0, 3, 0, 0, 0, 0, 0},  /* AD: ADID */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* ADA: date */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0, 0, 0},  /* ADARR: (icaoaerodrome | 'ZZZZ') */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ADARRZ: 1{LIM_CHAR}20 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* ADD: date */
+    {0, 26, 227, 0, 0, 0, 4, 0, 0, 0, 0, 0},  /* ADDR: FAC */
+    {0, 28, 228, 0, 0, 0, 5, VREQ_WORDS, 0, 0, 0, 0},  /* ADDRINFO: (NETWORKTYPE FAC) */
+    {30, 0, 229, 42, 0, 0, 0, VREQ_WORDS, 42, 0, 0, 0},  /* ADEP: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {33, 0, 230, 47, 0, 0, 0, VREQ_WORDS, 47, 0, 0, 0},  /* ADEPK: (icaoaerodrome | 'AFIL' | 'ZZZZ' | icaoaerodrom... */
+    {30, 0, 229, 42, 0, 0, 0, VREQ_WORDS, 42, 0, 0, 0},  /* ADEPOLD: (icaoaerodrome | 'AFIL' | 'ZZZZ') */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0, 0, 0},  /* ADES: (icaoaerodrome | 'ZZZZ') */
+    {34, 0, 231, 52, 0, 0, 0, VREQ_WORDS, 52, 0, 0, 0},  /* ADESK: (icaoaerodrome | 'ZZZZ' | icaoaerodromewldcrd) */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0, 0, 0},  /* ADESOLD: (icaoaerodrome | 'ZZZZ') */
+    {0, 37, 232, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 82},  /* ADEXPTXT: (PREPROCTXT | POSTPROCTXT) */
+    {23, 0, 233, 37, 0, 0, 0, VREQ_WORDS, 37, 0, 0, 0},  /* ADID: icaoaerodrome | 'ZZZZ' */
+    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ADNAME: 1{LIM_CHAR}50 */
+    {41, 0, 235, 57, 0, 0, 0, VREQ_WORDS, 57, 0, 0, 0},  /* ADR: 'STARTUP'| 'TAXI' */
+    {45, 0, 236, 68, 0, 0, 0, VREQ_WORDS, 68, 0, 0, 0},  /* ADSADDRESS: (36{hexadecimal} 36) | (38{hexadecimal}38) */
+    {0, 49, 237, 0, 0, 0, 6, 0, 0, 0, 0, 0},  /* ADSQVLTSP: (AGAPPQUALIFIER AGAPPVERSION ADSADDRESS) */
+    {52, 0, 238, 107, 0, 0, 0, VREQ_WORDS, 107, 0, 0, 0},  /* AF: "ATN" | "FANS1A" */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* AFCT: timehhmm */
+    {0, 56, 239, 0, 0, 0, 7, VREQ_WORDS, 0, 0, 0, 0},  /* AFILDATA: (PTID FL ETO) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* AFREGULLIST:  */
+    {62, 0, 240, 116, 0, 0, 0, VREQ_WORDS, 116, 0, 0, 0},  /* AGAPPQUALIFIER: 1{'0' | '2' | '3' | '22'} 1 */
+    {67, 0, 241, 119, 0, 0, 0, VREQ_WORDS, 119, 0, 0, 0},  /* AGAPPVERSION: 3{ '00' | '01' | '02'} 3 */
+    {71, 0, 242, 126, 0, 0, 0, VREQ_WORDS, 134, 0, 0, 0},  /* AHEAD: (heading | "ZZZ") */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* AIBT: timehhmm */
+    {0, 74, 243, 0, 0, 0, 8, VREQ_WORDS, 0, 0, 0, 0},  /* AIN: (ARCID NUM) */
+    {0, 78, 244, 0, 0, 0, 9, VREQ_WORDS, 0, 0, 0, 0},  /* AIRROUTE: (REFATSRTE FLBLOCK VALPERIOD) */
+    {0, 81, 245, 0, 0, 0, 10, VREQ_WORDS, 0, 0, 0, 0},  /* AIRSPACE: (AIRSPDES FLBLOCK VALPERIOD RESPUNIT) */
+    {83, 0, 246, 140, 0, 0, 0, VREQ_WORDS, 140, 0, 0, 0},  /* AIRSPDES: 3 { ALPHANUM }12 */
+    {0, 72, 247, 0, 0, 0, 11, 0, 0, 0, 0, 0},  /* AITTT: ARCID */
+    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183, 7, 0, 0},  /* ALDT: (timeyyyymmddhhmmss) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ALTNZ:  */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0, 0, 0},  /* ALTRNT1: (icaoaerodrome | 'ZZZZ') */
+    {23, 0, 225, 37, 0, 0, 0, VREQ_WORDS, 37, 0, 0, 0},  /* ALTRNT2: (icaoaerodrome | 'ZZZZ') */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* AMANTIME: timehhmm */
+    {88, 0, 249, 198, 0, 0, 0, VREQ_WORDS, 198, 0, 0, 0},  /* AOARCID: 3{ALPHA}3 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* AOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* AOBT: timehhmm */
+    {88, 0, 249, 198, 0, 0, 0, VREQ_WORDS, 198, 0, 0, 0},  /* AOOPR: 3{ALPHA}3 */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* AOPRIO: 'YES' | 'NO' */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0, 0, 0},  /* APPLIPT: point */
+    {95, 0, 252, 213, 0, 0, 0, VREQ_WORDS, 213, 0, 0, 0},  /* APPNAME: 'ADS' | 'ATC' */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* APPTOT: timehhmm */
+    {96, 0, 253, 218, 0, 0, 0, VREQ_WORDS, 218, 0, 0, 0},  /* APPTYP: 1{ALPHANUM}1 */
+    {98, 0, 254, 220, 0, 0, 0, VREQ_WORDS, 220, 0, 0, 0},  /* APPVERSION: 2{ '00' | '01'}2 */
+    {101, 0, 255, 225, 0, 0, 0, VREQ_WORDS, 225, 0, 0, 0},  /* ARCADDR: ( 6{hexadecimal}6 | 'NIL' ) */
+    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234, 0, 0, 0},  /* ARCID: aircraftid */
+    {103, 0, 257, 242, 0, 0, 0, VREQ_WORDS, 242, 0, 0, 0},  /* ARCIDAO: 1{ALPHANUM}11 */
+    {104, 0, 258, 254, 0, 0, 0, VREQ_WORDS, 254, 0, 0, 0},  /* ARCIDATC: 8{DIGIT}8 */
+    {107, 0, 259, 263, 0, 0, 0, VREQ_WORDS, 263, 0, 0, 0},  /* ARCIDK: (aircraftid | aircraftidwldcrd) */
+    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234, 0, 0, 0},  /* ARCIDOLD: aircraftid */
+    {110, 0, 260, 271, 0, 0, 0, VREQ_WORDS, 271, 0, 0, 0},  /* ARCTYP: (icaoaircrafttype | "ZZZZ") */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ARDI: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ARDT: timehhmm */
+    {115, 0, 261, 276, 0, 0, 0, VREQ_WORDS, 276, 0, 0, 0},  /* AREASTS: ("ACTIVE" | "INACTIVE") !1 {LIM_CHAR} */
+    {119, 0, 262, 286, 0, 0, 0, VREQ_WORDS, 286, 0, 0, 0},  /* ARRRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {2, 0, 263, 292, 0, 0, 0, VREQ_WORDS, 292, 0, 0, 0},  /* ARRSEQNUMBER: 2{ DIGIT }2 */
+    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183, 7, 0, 0},  /* ASAT: (timeyyyymmddhhmmss) */
+    {0, 122, 264, 0, 0, 0, 12, VREQ_WORDS, 0, 0, 0, 0},  /* ASP: (AIRSPDES ETI XTI) */
+    {128, 0, 265, 295, 0, 0, 0, VREQ_WORDS, 295, 0, 0, 0},  /* ASPEED: (spd | machnumber | "ZZZ") */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ASPLIST:  */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ASRT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ATA: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ATD: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ATFMDELAY: timehhmm */
+    {0, 129, 266, 0, 0, 0, 13, 0, 0, 0, 0, 0},  /* ATIQV: (AGAPPQUALIFIER AGAPPVERSION) */
+    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303, 0, 0, 0},  /* ATIS: 1{ALPHA}1 */
+    {0, 135, 268, 0, 0, 0, 14, 0, 0, 0, 0, 0},  /* ATNLOGON: (CMLTSP ADSQVLTSP CPCQVLTSP ATIQV) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ATOT: timehhmm */
+    {136, 0, 269, 305, 0, 0, 0, VREQ_WORDS, 305, 0, 0, 0},  /* ATSRT: atsroute point point */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ATTOT: timehhmm */
+    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325, 0, 0, 0},  /* AUTFL1: fl3 */
+    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325, 0, 0, 0},  /* AUTFL2: fl3 */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* AUTOMSG:  */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* AVAIL: 'YES'|'NO' */
+    {147, 0, 272, 330, 0, 0, 0, VREQ_WORDS, 330, 0, 0, 0},  /* AWR: "R" ! 1{ "1" | "2" | "3" | "4" | "5" | "6" | "7... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* BEGIN:  */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* BKCHG: (FLIMP FLMIN FLMAX) */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* BKROW: 1{DIGIT}2 */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* BKT: datetime */
+    {0, 156, 276, 0, 0, 0, 16, 0, 0, 0, 0, 0},  /* BKTCHG: (DELTA1 DELTA2) */
+    {157, 0, 277, 370, 0, 0, 0, VREQ_WORDS, 376, 17, 0, 0},  /* BRNG: refbearing */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* CASSADDR:  */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* CDA: date */
+    {203, 0, 278, 380, 0, 0, 0, VREQ_WORDS, 380, 0, 0, 0},  /* CEQPT: aidequipment */
+    {0, 54, 279, 0, 0, 0, 17, 1, 0, 0, 0, 0},  /* CFL: FL */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* CFLCHG: (FLIMP FLMIN FLMAX) */
+    {212, 0, 280, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* CHGRUL: ( rulechg | flighttypechg | rulechg flighttypec... */
+    {0, 213, 281, 0, 0, 0, 18, 1, 0, 0, 0, 0},  /* CMLTSP: HEXADDR */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* COBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* COBT: timehhmm */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0, 0, 0},  /* CODE: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0, 0, 0},  /* CODE1: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0, 0, 0},  /* CODE2: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {217, 0, 282, 402, 0, 0, 0, VREQ_WORDS, 402, 0, 0, 0},  /* CODEP: ('A'|'C'|'X')! 4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* CODETR: 'YES'|'NO' */
+    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* COM: 1 {LIM_CHAR} 50 */
+    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* COMMENT: 1 { LIM_CHAR } */
+    {218, 0, 285, 0, 1, 30, 0, VREQ_WORDS, 0, 0, 0, 0},  /* CONDID: 1 {LIM_CHAR} 30 */
+    {219, 0, 286, 408, 0, 0, 0, VREQ_WORDS, 408, 0, 0, 0},  /* CONDITION: 2 {ALPHA} 20 */
+    {220, 0, 287, 429, 0, 0, 0, VREQ_WORDS, 429, 0, 0, 0},  /* CONFID: 1{DIGIT}5 */
+    {0, 221, 288, 0, 0, 0, 19, 0, 0, 0, 0, 0},  /* CONFL: EOPOS */
+    {0, 226, 289, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 83, 84},  /* COORDATA: (PTID (TO | STO) TFL) */
+    {236, 0, 290, 435, 0, 0, 0, VREQ_WORDS, 435, 0, 0, 0},  /* COORPT: coordpoints */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0, 0, 0},  /* COP: point */
+    {0, 238, 291, 0, 0, 0, 20, 0, 0, 0, 0, 0},  /* CPCQVLTSP: (AGAPPQUALIFIER AGAPPVERSION CPDLCADDRESS) */
+    {45, 0, 292, 68, 0, 0, 0, VREQ_WORDS, 68, 0, 0, 0},  /* CPDLCADDRESS: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* CRFL1: flightlevel */
+    {245, 0, 294, 446, 0, 0, 0, VREQ_WORDS, 446, 0, 0, 0},  /* CRFL2: (flightlevel | "PLUS") */
+    {127, 0, 295, 455, 0, 0, 0, VREQ_WORDS, 455, 0, 0, 0},  /* CRMACH: machnumber */
+    {0, 251, 296, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 85, 86},  /* CRSCLIMB: (PTID (CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0, 0, 0},  /* CRSPD: 1{DIGIT}4 */
+    {125, 0, 298, 465, 0, 0, 0, VREQ_WORDS, 465, 0, 0, 0},  /* CRSPEED: spd */
+    {0, 253, 299, 0, 0, 0, 21, 2, 0, 0, 0, 0},  /* CSTAT: STATID */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* CTA: timehhmm */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0, 0, 0},  /* CTDEST: centreidentification */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* CTO: timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* CTOD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* CTOT: timehhmm */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0, 0, 0},  /* CTRIPE: centreidentification */
+    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0, 0, 0},  /* CTROW: 1{DIGIT}1 */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0, 0, 0},  /* CTSRC: centreidentification */
+    {258, 0, 302, 478, 0, 0, 0, VREQ_WORDS, 478, 0, 0, 0},  /* CTXTCT: 'OPE' | 'TST' */
+    {264, 0, 303, 484, 0, 0, 0, VREQ_WORDS, 484, 0, 0, 0},  /* CTXTFDPS: contextfdpsid */
+    {268, 0, 304, 500, 0, 0, 0, VREQ_WORDS, 500, 0, 0, 0},  /* CTXTPOS: contextphidiasid */
+    {138, 0, 270, 325, 0, 0, 0, VREQ_WORDS, 325, 0, 0, 0},  /* CURFL: fl3 */
+    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 51},  /* CURPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* CURPOST: datetime */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* CURPTT: datetime */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* CURPTX: 1{DIGIT}2 */
+    {38, 0, 306, 511, 0, 0, 0, VREQ_WORDS, 511, 0, 0, 0},  /* DAT: datalink */
+    {279, 0, 307, 562, 0, 0, 0, VREQ_WORDS, 562, 0, 0, 0},  /* DAYS: numdays */
+    {282, 0, 308, 570, 0, 0, 0, VREQ_WORDS, 570, 0, 0, 0},  /* DAYSK: (numdays | numdayswldcrd) */
+    {279, 0, 307, 562, 0, 0, 0, VREQ_WORDS, 562, 0, 0, 0},  /* DAYSOLD: numdays */
+    {21, 0, 309, 578, 0, 0, 0, VREQ_WORDS, 578, 0, 0, 0},  /* DCATCID: icaoaerodrome */
+    {287, 0, 310, 583, 0, 0, 0, VREQ_WORDS, 583, 0, 0, 0},  /* DCBTXT: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {287, 0, 310, 583, 0, 0, 0, VREQ_WORDS, 583, 0, 0, 0},  /* DCBTXTFTX: 'PDC REQUEST RECEIVED'|'PDC REQUEST UNKNOWN' | ... */
+    {290, 0, 311, 616, 0, 0, 0, VREQ_WORDS, 616, 0, 0, 0},  /* DCCAR: 'DMER'|'COLLAT'|'NO' */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* DCDT: datetime ! seconds */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* DCID: 1{DIGIT}3 */
+    {293, 0, 314, 669, 0, 0, 0, VREQ_WORDS, 669, 0, 0, 0},  /* DCMTYP: 1{ALPHA}3 */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* DCREF: 1{ALPHANUM}5 */
+    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS, 0, 0, 0, 0},  /* DCRMK: 1{LIM_CHAR}80 */
+    {300, 0, 317, 679, 0, 0, 0, VREQ_WORDS, 679, 0, 0, 0},  /* DCS1TXT: 'REQUEST BEING PROCESSED' | 'REQUEST ALREADY RE... */
+    {303, 0, 318, 749, 0, 0, 0, VREQ_WORDS, 749, 0, 0, 0},  /* DCS2TXT: 'STANDBY'| 'REVERT TO VOICE PROCEDURE' */
+    {304, 0, 319, 781, 0, 0, 0, VREQ_WORDS, 781, 0, 0, 0},  /* DCT: point point */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* DEACT: timehhmm */
+    {11, 0, 320, 793, 0, 0, 0, VREQ_WORDS, 793, 0, 0, 0},  /* DEICE: '0'| '1'| '2' */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* DELAY: timehhmm */
+    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0, 0, 0},  /* DELCODE: 1{ALPHANUM}20 */
+    {86, 0, 322, 816, 0, 0, 0, VREQ_WORDS, 816, 0, 0, 0},  /* DELTA1: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {86, 0, 322, 816, 0, 0, 0, VREQ_WORDS, 816, 0, 0, 0},  /* DELTA2: ('0'|'1'|'2'|'3'|'4'|'5')!DIGIT */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0, 0, 0},  /* DELTSP1: 1{DIGIT}4 */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0, 0, 0},  /* DELTSP2: 1{DIGIT}4 */
+    {119, 0, 262, 286, 0, 0, 0, VREQ_WORDS, 286, 0, 0, 0},  /* DEPRWY: 2{DIGIT}2 [1{ 'L' | 'C' | 'R'}2] */
+    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* DEPSTATUS: 1 {LIM_CHAR} */
+    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 87},  /* DEPZ: (ADNAME | PTID) */
+    {114, 0, 323, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* DESC: 1 {LIM_CHAR} */
+    {0, 310, 325, 0, 0, 0, 22, VREQ_WORDS, 0, 0, 0, 0},  /* DESTID: (CTDEST SECRIP) */
+    {0, 307, 324, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 87},  /* DESTZ: (ADNAME | PTID) */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* DFDPSID: datetime ! seconds */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* DISTNC: 1{ DIGIT }3 */
+    {312, 0, 327, 819, 0, 0, 0, VREQ_WORDS, 819, 0, 0, 0},  /* DLE: point timehhmm_elapsed */
+    {313, 0, 328, 830, 0, 0, 0, VREQ_WORDS, 830, 0, 0, 0},  /* DOUBID: 1{ALPHANUM}2 */
+    {319, 0, 329, 833, 0, 0, 0, VREQ_WORDS, 833, 0, 0, 0},  /* DPISTATUS: ("EARLY" | "PROV" | "TARGET" | "SEQ" | "ATC" | ... */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* ECURPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* EDA: date */
+    {321, 0, 330, 853, 0, 0, 0, VREQ_WORDS, 877, 0, 0, 0},  /* EDTO: datetime|"WT" */
+    {322, 0, 331, 889, 0, 0, 0, VREQ_WORDS, 889, 0, 0, 0},  /* EETFIR: firindicator timehhmm_elapsed */
+    {0, 324, 332, 0, 0, 0, 23, VREQ_WORDS, 0, 0, 0, 0},  /* EETLAT: (LATTD TIME) */
+    {0, 325, 333, 0, 0, 0, 24, VREQ_WORDS, 0, 0, 0, 0},  /* EETLONG: (LONGTD TIME) */
+    {312, 0, 327, 819, 0, 0, 0, VREQ_WORDS, 819, 0, 0, 0},  /* EETPT: point timehhmm_elapsed */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* EFL: flightlevel */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* ELASTPTT: datetime */
+    {326, 0, 334, 899, 0, 0, 0, VREQ_WORDS, 924, 12, 0, 0},  /* ELDT: date ! timehhmm ! seconds */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* END:  */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* ENDHLDT: datetime */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* ENDREG: day!timehhmm */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* ENDTIME: day ! timehhmm */
+    {341, 0, 337, 954, 0, 0, 0, VREQ_WORDS, 954, 0, 0, 0},  /* ENTRNB: '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' |... */
+    {0, 343, 338, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 88},  /* ENTRYDATA: (PTID | AIRSPDES | (PTID AIRSPDES)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* ENTRYT: datetime */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* ENXTPTT: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* EOBD: date */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* EOBDK: date */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* EOBDOLD: date */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* EOBDT: datetime */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* EOBT: timehhmm */
+    {345, 0, 339, 957, 0, 0, 0, VREQ_WORDS, 962, 0, 0, 0},  /* EOBTK: (timehhmm | timewldcrd) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* EOBTOLD: timehhmm */
+    {346, 0, 340, 967, 0, 0, 0, VREQ_WORDS, 967, 0, 0, 0},  /* EOID: eoidentification */
+    {0, 347, 341, 0, 0, 0, 25, 0, 0, 0, 0, 0},  /* EOLIST: EOID */
+    {0, 348, 342, 0, 0, 0, 26, 1, 0, 0, 0, 0},  /* EOPOS: POSID */
+    {346, 0, 340, 967, 0, 0, 0, VREQ_WORDS, 967, 0, 0, 0},  /* EOSRC: eoidentification */
+    {0, 351, 343, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 89},  /* EQCST: (EQPT | SUREQPT) */
+    {358, 0, 344, 974, 0, 0, 0, VREQ_WORDS, 974, 0, 0, 0},  /* EQPT: eqptcode ! '/' ! eqptstatus */
+    {359, 0, 345, 984, 0, 0, 0, VREQ_WORDS, 984, 0, 0, 0},  /* ERRFIELD: fieldid */
+    {361, 0, 346, 986, 0, 0, 0, VREQ_WORDS, 986, 0, 0, 0},  /* ERROR: [errorcode] 1{ LIM_CHAR } */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* ESPFL: flightlevel */
+    {0, 362, 347, 0, 0, 0, 7, VREQ_WORDS, 0, 0, 0, 0},  /* ESTDATA: (PTID ETO FL) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ETA: timehhmm */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* ETI: datetime ! seconds */
+    {87, 0, 248, 153, 0, 0, 0, VREQ_WORDS, 183, 7, 0, 0},  /* ETIME: (timeyyyymmddhhmmss) */
+    {326, 0, 334, 899, 0, 0, 0, VREQ_WORDS, 924, 12, 0, 0},  /* ETO: date ! timehhmm ! seconds */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* ETOD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* ETOT: timehhmm */
+    {364, 0, 348, 988, 0, 0, 0, VREQ_WORDS, 988, 0, 0, 0},  /* ETRFL: flightlevel|flighttendancy */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ETYPE: 1{LIM_CHAR}10 */
+    {367, 0, 350, 995, 0, 0, 0, VREQ_WORDS, 995, 0, 0, 0},  /* EUR: eurflightplanstatus */
+    {393, 0, 351, 1005, 0, 0, 0, VREQ_WORDS, 1005, 0, 0, 0},  /* EVENT: eventtype | sendingreason */
+    {398, 0, 352, 1051, 0, 0, 0, VREQ_WORDS, 1051, 0, 0, 0},  /* EVENTCLASS: atfmreasonclass */
+    {0, 404, 353, 0, 0, 0, 27, VREQ_WORDS, 0, 0, 0, 0},  /* EXCCOND: (REGNUM REFLOC REGREASON STARTREG ENDREG) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* EXTADDR:  */
+    {218, 0, 354, 0, 1, 30, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FAC: 1{ LIM_CHAR }30 */
+    {0, 407, 355, 0, 0, 0, 28, 0, 0, 0, 0, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FIELDID:  */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FILRTE: {LIM_CHAR} */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* FILTIM: day ! timehhmm */
+    {417, 0, 357, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0, 0, 0},  /* FIR: 7{ ALPHA }7 */
+    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067, 0, 0, 0},  /* FIRSTPID: pointcautra */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* FIXTIME: 'YES' | 'NO' */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* FL: flightlevel */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* FLB: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 1, 0, 0, 0, 0},  /* FLBAND: (FL FL) */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* FLBK: flightlevel */
+    {0, 418, 359, 0, 0, 0, 17, 1, 0, 0, 0, 0},  /* FLBLOCK: (FL FL) */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* FLIMP: flightlevel */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* FLMAX: flightlevel */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* FLMIN: flightlevel */
+    {0, 422, 360, 0, 0, 0, 29, VREQ_WORDS, 0, 0, 0, 0},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
+    {0, 423, 361, 0, 0, 0, 30, 1, 0, 0, 0, 0},  /* FLOWLST: FLOW */
+    {424, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073, 0, 0, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
+    {429, 0, 363, 1081, 0, 0, 0, VREQ_WORDS, 1081, 0, 0, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
+    {430, 0, 364, 1085, 0, 0, 0, VREQ_WORDS, 1085, 0, 0, 0},  /* FLTRUL: flightrule */
+    {431, 0, 365, 1087, 0, 0, 0, VREQ_WORDS, 1087, 0, 0, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
+    {440, 0, 366, 1089, 0, 0, 0, VREQ_WORDS, 1089, 0, 0, 0},  /* FLTSTATE: atfmflightstate */
+    {441, 0, 367, 1095, 0, 0, 0, VREQ_WORDS, 1095, 0, 0, 0},  /* FLTTYP: flighttype */
+    {21, 0, 368, 1097, 0, 0, 0, VREQ_WORDS, 1097, 0, 0, 0},  /* FMP: 4{ ALPHA }4 */
+    {0, 444, 369, 0, 0, 0, 31, VREQ_WORDS, 0, 0, 0, 0},  /* FMPLIST: (FMP REGLIST) */
+    {291, 0, 370, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* FPBASEID: datetime!seconds */
+    {449, 0, 371, 1102, 0, 0, 0, VREQ_WORDS, 1102, 0, 0, 0},  /* FPCTST: fpcentrestate */
+    {0, 454, 372, 0, 0, 0, 32, VREQ_WORDS, 0, 0, 0, 0},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
+    {0, 455, 373, 0, 0, 0, 33, 1, 0, 0, 0, 0},  /* FPKWL: FPIDENT */
+    {456, 0, 374, 1121, 0, 0, 0, VREQ_WORDS, 1121, 0, 0, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
+    {0, 457, 375, 0, 0, 0, 34, 1, 0, 0, 0, 0},  /* FPLIST: FPSUM */
+    {0, 463, 376, 0, 0, 0, 35, 0, 0, 0, 0, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
+    {0, 464, 377, 0, 0, 0, 36, 1, 0, 0, 0, 0},  /* FPLLIST: FPLLGR */
+    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0, 0, 0},  /* FPLNB: 1{DIGIT}1 */
+    {465, 0, 378, 1123, 0, 0, 0, VREQ_WORDS, 1123, 0, 0, 0},  /* FPLSTAT: "T" | "C" */
+    {466, 0, 379, 0, 1, 8, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FPRMK: 1{LIM_CHAR}8 */
+    {476, 0, 380, 1125, 0, 0, 0, VREQ_WORDS, 1125, 0, 0, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
+    {0, 479, 381, 0, 0, 0, 37, VREQ_WORDS, 0, 0, 0, 0},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
+    {0, 455, 373, 0, 0, 0, 33, 1, 0, 0, 0, 0},  /* FPUNKL: FPIDENT */
+    {0, 480, 382, 0, 0, 0, 38, 3, 0, 0, 0, 0},  /* FREETXT: TXT */
+    {481, 0, 383, 1143, 0, 0, 0, VREQ_WORDS, 1143, 0, 0, 0},  /* FREQ: rtf */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* FROM: day!timehhmm */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* FSTDAY: date */
+    {483, 0, 385, 1166, 0, 0, 0, VREQ_WORDS, 1166, 0, 0, 0},  /* FTXID: 1{ALPHANUM}14 */
+    {484, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181, 0, 0, 0},  /* FTXNAME: 1{ALPHANUM}4 */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* FTXNUM: 1{DIGIT}2 */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
+    {0, 486, 387, 0, 0, 0, 39, 1, 0, 0, 0, 0},  /* GEO: (GEOID LATTD LONGTD) */
+    {488, 0, 388, 1186, 0, 0, 0, VREQ_WORDS, 1186, 0, 0, 0},  /* GEOID: geoname */
+    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0, 0, 0},  /* GMEPT: 1{ALPHANUM}30 */
+    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0, 0, 0},  /* GMSPT: 1{ALPHANUM}30 */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0, 0, 0},  /* GRSPD: 1{DIGIT}4 */
+    {45, 0, 292, 68, 0, 0, 0, VREQ_WORDS, 68, 0, 0, 0},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* HLDBKRW: 1{DIGIT}2 */
+    {484, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181, 0, 0, 0},  /* HOV: 1{ALPHANUM}4 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* HOVTM: timehhmm */
+    {346, 0, 390, 1223, 0, 0, 0, VREQ_WORDS, 1223, 0, 0, 0},  /* ICEZ: 1{ALPHANUM}6 */
+    {490, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230, 0, 0, 0},  /* ICING: 1{ALPHA}8 */
+    {504, 0, 392, 1239, 0, 0, 0, VREQ_WORDS, 1239, 0, 0, 0},  /* IFP: ifpvalue */
+    {0, 505, 393, 0, 0, 0, 40, 1, 0, 0, 0, 0},  /* IFPDLIST: IFPDLONG */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* IFPDLONG:  */
+    {0, 506, 394, 0, 0, 0, 41, 1, 0, 0, 0, 0},  /* IFPDSLIST: IFPDSUM */
+    {0, 508, 395, 0, 0, 0, 42, VREQ_WORDS, 0, 0, 0, 0},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
+    {510, 0, 396, 1294, 0, 0, 0, VREQ_WORDS, 1294, 0, 0, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
+    {511, 0, 397, 1305, 0, 0, 0, VREQ_WORDS, 1305, 0, 0, 0},  /* IFPSMOD: fieldid modifind */
+    {359, 0, 398, 1309, 0, 0, 0, VREQ_WORDS, 1309, 0, 0, 0},  /* IFPURESP: ifpuid */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* IGNORE:  */
+    {516, 0, 399, 1311, 0, 0, 0, VREQ_WORDS, 1311, 0, 0, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
+    {517, 0, 400, 1320, 0, 0, 0, VREQ_WORDS, 1320, 0, 0, 0},  /* INDSTIP: 'STIP' */
+    {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0, 0, 0},  /* INITID: 1{DIGIT}1 */
+    {518, 0, 401, 1325, 0, 0, 0, VREQ_WORDS, 1325, 0, 0, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* IOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* IOBT: timehhmm */
+    {523, 0, 402, 1332, 0, 0, 0, VREQ_WORDS, 1332, 0, 0, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LACDR:  */
+    {0, 271, 403, 0, 0, 0, 43, 1, 0, 0, 0, 0},  /* LALG: (LATTD LONGTD) */
+    {0, 524, 404, 0, 0, 0, 44, 1, 0, 0, 0, 0},  /* LALGLIST: LALG */
+    {525, 0, 405, 1350, 0, 0, 0, VREQ_WORDS, 1350, 0, 0, 0},  /* LANG: '?' */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* LASTNUM: 3{DIGIT}3 */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* LASTRADT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LATSA:  */
+    {527, 0, 407, 1356, 0, 0, 0, VREQ_WORDS, 1369, 22, 0, 0},  /* LATTD: latitudelong ! latitudeside */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LCATSRTE:  */
+    {0, 536, 408, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 90, 91},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
+    {96, 0, 253, 218, 0, 0, 0, VREQ_WORDS, 218, 0, 0, 0},  /* LIGHTS: 1{ALPHANUM}1 */
+    {540, 0, 409, 1377, 0, 0, 0, VREQ_WORDS, 1392, 24, 0, 0},  /* LONGTD: longitudelong ! longitudeside */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LRAR:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LRCA:  */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* LSTDAY: date */
+    {542, 0, 410, 1401, 0, 0, 0, VREQ_WORDS, 1401, 0, 0, 0},  /* MACH: machnumber [ point ] */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* MAINT: 'YES'|'NO' */
+    {544, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468, 0, 0, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0, 0, 0},  /* MFX: point */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* MINLINEUP: timehhmm */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* MOD: FIELDID */
+    {545, 0, 412, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0, 0, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* MODEC: flightlevel */
+    {548, 0, 413, 1500, 0, 0, 0, VREQ_WORDS, 1500, 0, 0, 0},  /* MODELTYP: atfmmodeltype */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* MODH: FIELDID */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* MODIFNB: 1{ DIGIT }3 */
+    {0, 0, 414, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* MSGBODY: 1{CHARACTER} */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* MSGCT: datetime ! seconds */
+    {0, 552, 415, 0, 0, 0, 45, 2, 0, 0, 0, 0},  /* MSGREF: (SENDER RECVR SEQNUM) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* MSGSUM:  */
+    {0, 0, 416, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* MSGTXT: icaomsg */
+    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507, 0, 0, 0},  /* MSGTYP: titleid */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* MVT: FIELDID */
+    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303, 0, 0, 0},  /* NAT: 1{ALPHA}1 */
+    {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* NAV: 1 {LIM_CHAR} 50 */
+    {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* NBARC: 1{ DIGIT }2 */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* NBRFPD: 1{ DIGIT }3 */
+    {554, 0, 419, 1518, 0, 0, 0, VREQ_WORDS, 1518, 0, 0, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* NEWCTOT: timehhmm */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* NEWENDTIME: day ! timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* NEWEOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* NEWEOBT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* NEWPTOT: timehhmm */
+    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* NEWRTE: { LIM_CHAR } */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* NEWSTARTTIME: day ! timehhmm */
+    {545, 0, 421, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0, 0, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
+    {556, 0, 422, 1529, 0, 0, 0, VREQ_WORDS, 1529, 0, 0, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* NUM: 3{DIGIT}3 */
+    {21, 0, 309, 578, 0, 0, 0, VREQ_WORDS, 578, 0, 0, 0},  /* NXTFIR: icaoaerodrome */
+    {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 51},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* NXTPOST: datetime */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* OCLFL: flightlevel */
+    {0, 0, 423, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* OLDMSG: { CHARACTER } */
+    {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* OPR: 1 { LIM_CHAR } */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* OPRFL: flightlevel */
+    {0, 557, 424, 0, 0, 0, 46, 2, 0, 0, 0, 0},  /* OPRMK: RMKTXT */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0, 0, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
+    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507, 0, 0, 0},  /* ORGMSG: titleid */
+    {218, 0, 425, 0, 1, 30, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ORGN: 1{LIM_CHAR}30 */
+    {558, 0, 426, 1537, 0, 0, 0, VREQ_WORDS, 1537, 0, 0, 0},  /* ORGNID: originatorid */
+    {0, 0, 420, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ORGRTE: { LIM_CHAR } */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* ORIENTED: 'YES'|'NO' */
+    {0, 559, 427, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 5},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* ORIGINDT: datetime */
+    {0, 561, 428, 0, 0, 0, 47, 1, 0, 0, 0, 0},  /* PART: (NUM LASTNUM) */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PASSIVE: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PBG: timehhmm */
+    {587, 0, 429, 1548, 0, 0, 0, VREQ_WORDS, 1548, 0, 0, 0},  /* PBN: pbncode */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PBR: timehhmm */
+    {424, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073, 0, 0, 0},  /* PENRATE: 3{LIM_CHAR}7 */
+    {590, 0, 430, 1589, 0, 0, 0, VREQ_WORDS, 1589, 0, 0, 0},  /* PER: performancecategory */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* PFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
+    {593, 0, 431, 1591, 0, 0, 0, VREQ_WORDS, 1591, 0, 0, 0},  /* PFLT: flightlevel!('NA'|NIL) */
+    {0, 598, 432, 0, 0, 0, 48, 3, 0, 0, 0, 0},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
+    {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0, 0, 0},  /* PISTID: 1{DIGIT}4 */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0, 0, 0},  /* PKA: 1{ALPHANUM}3 */
+    {0, 599, 434, 0, 0, 0, 49, 1, 0, 0, 0, 0},  /* PKARR: PKATT */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* PKATT: 'YES' | 'NO' */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0, 0, 0},  /* PKC: 1{ALPHANUM}3 */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0, 0, 0},  /* PKDEP: 1{ALPHANUM}3 */
+    {0, 604, 435, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
+    {124, 0, 436, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0, 0, 0},  /* PLNID: 4{DIGIT}4 */
+    {124, 0, 436, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0, 0, 0},  /* PLNOLD: 4{DIGIT}4 */
+    {605, 0, 437, 1608, 0, 0, 0, VREQ_WORDS, 1608, 0, 0, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
+    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067, 0, 0, 0},  /* POINTID: pointcautra */
+    {346, 0, 438, 1617, 0, 0, 0, VREQ_WORDS, 1617, 0, 0, 0},  /* POSID: positionidentification */
+    {0, 600, 439, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 92},  /* POSITION: (ADID | PTID) */
+    {611, 0, 440, 1624, 0, 0, 0, VREQ_WORDS, 1624, 0, 0, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
+    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* POSTPROCTXT: adexpmsg */
+    {0, 0, 441, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* PREPROCTXT: adexpmsg */
+    {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234, 0, 0, 0},  /* PREVARCID: aircraftid */
+    {545, 0, 442, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0, 0, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
+    {489, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0, 0, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
+    {0, 225, 443, 0, 0, 0, 50, 2, 0, 0, 0, 0},  /* PROPFL: TFL */
+    {612, 0, 444, 1634, 0, 0, 0, VREQ_WORDS, 1634, 0, 0, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {612, 0, 444, 1634, 0, 0, 0, VREQ_WORDS, 1634, 0, 0, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {0, 53, 445, 0, 0, 0, 51, 1, 0, 0, 0, 0},  /* PT: PTID */
+    {0, 614, 446, 0, 0, 0, 52, VREQ_WORDS, 0, 0, 0, 0},  /* PTC: (PTCID EDTO) */
+    {615, 0, 447, 1638, 0, 0, 0, VREQ_WORDS, 1638, 0, 0, 0},  /* PTCID: pointcautra|geoname */
+    {0, 616, 448, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 93, 86},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
+    {206, 0, 449, 1644, 0, 0, 0, VREQ_WORDS, 1644, 0, 0, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
+    {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0, 0, 0},  /* PTID: point */
+    {127, 0, 295, 455, 0, 0, 0, VREQ_WORDS, 455, 0, 0, 0},  /* PTMACH: machnumber */
+    {209, 0, 450, 1648, 0, 0, 0, VREQ_WORDS, 1648, 0, 0, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
+    {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* PTNB: 1{DIGIT}2 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PTOT: timehhmm */
+    {0, 617, 451, 0, 0, 0, 53, 1, 0, 0, 0, 0},  /* PTPRO: POINTID */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* PTRFL: flightlevel */
+    {618, 0, 452, 1652, 0, 0, 0, VREQ_WORDS, 1652, 0, 0, 0},  /* PTRTE: 2{LIM_CHAR} */
+    {619, 0, 453, 1655, 0, 0, 0, VREQ_WORDS, 1655, 0, 0, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
+    {125, 0, 298, 465, 0, 0, 0, VREQ_WORDS, 465, 0, 0, 0},  /* PTSPEED: spd */
+    {622, 0, 454, 1707, 0, 0, 0, VREQ_WORDS, 1719, 0, 0, 0},  /* PTSTAY: stayidentifier timehhmm */
+    {624, 0, 455, 1730, 0, 0, 0, VREQ_WORDS, 1730, 0, 0, 0},  /* QFU: qfuid */
+    {624, 0, 455, 1730, 0, 0, 0, VREQ_WORDS, 1730, 0, 0, 0},  /* QFUL: qfuid */
+    {0, 625, 456, 0, 0, 0, 54, 2, 0, 0, 0, 0},  /* QFULIST: QFUL */
+    {558, 0, 426, 1537, 0, 0, 0, VREQ_WORDS, 1537, 0, 0, 0},  /* QRORGN: originatorid */
+    {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* QUEBEC: 'YES'|'NO' */
+    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0, 0, 0},  /* RADIOID: 1{ALPHANUM}20 */
+    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RALT: 1 {LIM_CHAR} 100 */
+    {630, 0, 458, 1734, 0, 0, 0, VREQ_WORDS, 1734, 0, 0, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
+    {635, 0, 459, 1740, 0, 0, 0, VREQ_WORDS, 1740, 0, 0, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {0, 636, 460, 0, 0, 0, 55, 2, 0, 0, 0, 0},  /* RATEPDLST: RATEPERIOD */
+    {0, 641, 461, 0, 0, 0, 56, VREQ_WORDS, 0, 0, 0, 0},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
+    {642, 0, 462, 1747, 0, 0, 0, VREQ_WORDS, 1747, 0, 0, 0},  /* RCNF: 1{ALPHA}5 */
+    {645, 0, 463, 1753, 0, 0, 0, VREQ_WORDS, 1753, 0, 0, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
+    {646, 0, 464, 1756, 0, 0, 0, VREQ_WORDS, 1756, 0, 0, 0},  /* REASON: 4{ALPHA}12 */
+    {0, 26, 227, 0, 0, 0, 4, 0, 0, 0, 0, 0},  /* RECVR: FAC */
+    {0, 653, 465, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
+    {655, 0, 466, 1769, 0, 0, 0, VREQ_WORDS, 1769, 0, 0, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
+    {657, 0, 467, 1775, 0, 0, 0, VREQ_WORDS, 1775, 0, 0, 0},  /* REFATSRTE: atsroute point [country] point [country] */
+    {0, 551, 468, 0, 0, 0, 57, 2, 0, 0, 0, 0},  /* REFDATA: SEQNUM */
+    {658, 0, 469, 1801, 0, 0, 0, VREQ_WORDS, 1801, 0, 0, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
+    {659, 0, 470, 0, 1, 15, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REFLOC: 1{LIM_CHAR}15 */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REG: 1{ LIM_CHAR }50 */
+    {665, 0, 472, 1807, 0, 0, 0, VREQ_WORDS, 1807, 0, 0, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REGCOND:  */
+    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REGDESC: 1{LIM_CHAR} */
+    {305, 0, 474, 1813, 0, 0, 0, VREQ_WORDS, 1813, 0, 0, 0},  /* REGID: regulid */
+    {0, 666, 475, 0, 0, 0, 58, 2, 0, 0, 0, 0},  /* REGLIST: REGULATION */
+    {659, 0, 476, 0, 1, 15, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
+    {667, 0, 477, 1834, 0, 0, 0, VREQ_WORDS, 1834, 0, 0, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
+    {646, 0, 478, 1756, 0, 0, 0, VREQ_WORDS, 1756, 0, 0, 0},  /* REGREASON: 4 {ALPHA} 12 */
+    {305, 0, 474, 1813, 0, 0, 0, VREQ_WORDS, 1813, 0, 0, 0},  /* REGUL: regulid */
+    {0, 670, 479, 0, 0, 0, 59, VREQ_WORDS, 0, 0, 0, 0},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* REGULID1: 1{ALPHANUM}5 */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* REGULID2: 1{ALPHANUM}5 */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* REGULT: datetime */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* REJCTOT: timehhmm */
+    {2, 0, 480, 292, 0, 0, 0, VREQ_WORDS, 292, 0, 0, 0},  /* RELDIST: 2{DIGIT}2 */
+    {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303, 0, 0, 0},  /* RELEASE: 1{ALPHA}1 */
+    {2, 0, 480, 292, 0, 0, 0, VREQ_WORDS, 292, 0, 0, 0},  /* REMAINTIME: 2{DIGIT}2 */
+    {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REMARK: 1{LIM_CHAR} */
+    {0, 672, 481, 0, 0, 0, 60, VREQ_WORDS, 0, 0, 0, 0},  /* RENAME: (RENID PTID) */
+    {674, 0, 482, 1841, 0, 0, 0, VREQ_WORDS, 1841, 0, 0, 0},  /* RENID: renameid */
+    {220, 0, 287, 429, 0, 0, 0, VREQ_WORDS, 429, 0, 0, 0},  /* REQID: 1{DIGIT}5 */
+    {676, 0, 483, 1847, 0, 0, 0, VREQ_WORDS, 1847, 0, 0, 0},  /* REQTYP: ('STPV' | 'STIP') */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* RESPBY: timehhmm */
+    {677, 0, 484, 1853, 0, 0, 0, VREQ_WORDS, 1853, 0, 0, 0},  /* RESPUNIT: 3{ALPHA}12 */
+    {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* RET: FIELDID */
+    {678, 0, 485, 1866, 0, 0, 0, VREQ_WORDS, 1866, 0, 0, 0},  /* RFL: flightlevel [point] */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
+    {680, 0, 486, 1878, 0, 0, 0, VREQ_WORDS, 1878, 0, 0, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDLIST:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDLONG:  */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDSLIST:  */
+    {0, 684, 487, 0, 0, 0, 61, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
+    {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* RHP: 'YES' | 'NO' */
+    {685, 0, 488, 1882, 0, 0, 0, VREQ_WORDS, 1882, 0, 0, 0},  /* RIF: 4{LIM_CHAR} */
+    {0, 686, 489, 0, 0, 0, 62, 0, 0, 0, 0, 0},  /* RIPEL: DESTID */
+    {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0, 0, 0},  /* RIPSRC: centreidentification */
+    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RMK: 1{ LIM_CHAR } */
+    {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
+    {0, 0, 356, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ROUTE: {LIM_CHAR} */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0, 0, 0},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {305, 0, 492, 1887, 0, 0, 0, VREQ_WORDS, 1887, 0, 0, 0},  /* RRTEREF: rrteid */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0, 0, 0},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {690, 0, 493, 1908, 0, 0, 0, VREQ_WORDS, 1908, 0, 0, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
+    {0, 691, 494, 0, 0, 0, 64, 1, 0, 0, 0, 0},  /* RTE: PTC */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RTEPTS:  */
+    {0, 692, 495, 0, 0, 0, 65, 1, 0, 0, 0, 0},  /* RTETR: PTPRO */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* RVR: 1{ DIGIT }3 */
+    {0, 693, 496, 0, 0, 0, 66, 2, 0, 0, 0, 0},  /* RVRCOND: RVRPERIOD */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* RVRLIMIT: 3{DIGIT}3 */
+    {0, 695, 497, 0, 0, 0, 67, VREQ_WORDS, 0, 0, 0, 0},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
+    {696, 0, 498, 1910, 0, 0, 0, VREQ_WORDS, 1910, 0, 0, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {697, 0, 499, 1915, 0, 0, 0, VREQ_WORDS, 1915, 0, 0, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
+    {696, 0, 498, 1910, 0, 0, 0, VREQ_WORDS, 1910, 0, 0, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {612, 0, 500, 1634, 0, 0, 0, VREQ_WORDS, 1634, 0, 0, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
+    {0, 700, 501, 0, 0, 0, 68, 2, 0, 0, 0, 0},  /* RWYINFO: (RWYID RWYAVAIL) */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RWYLIST:  */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* SAT: timehhmm */
+    {0, 701, 502, 0, 0, 0, 69, 0, 0, 0, 0, 0},  /* SCNF: ACNF */
+    {0, 702, 503, 0, 0, 0, 70, 2, 0, 0, 0, 0},  /* SEC: SECID */
+    {710, 0, 504, 1917, 0, 0, 0, VREQ_WORDS, 1917, 0, 0, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {718, 0, 505, 1922, 0, 0, 0, VREQ_WORDS, 1922, 0, 0, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {0, 702, 503, 0, 0, 0, 70, 2, 0, 0, 0, 0},  /* SECCT: SECID */
+    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927, 0, 0, 0},  /* SECDEST: secidentification */
+    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927, 0, 0, 0},  /* SECID: secidentification */
+    {0, 719, 507, 0, 0, 0, 71, 2, 0, 0, 0, 0},  /* SECLIST: SEC */
+    {0, 720, 508, 0, 0, 0, 72, 2, 0, 0, 0, 0},  /* SECLISTCT: SECCT */
+    {0, 719, 507, 0, 0, 0, 71, 2, 0, 0, 0, 0},  /* SECRIP: SEC */
+    {313, 0, 506, 1927, 0, 0, 0, VREQ_WORDS, 1927, 0, 0, 0},  /* SECSRC: secidentification */
+    {605, 0, 509, 1608, 0, 0, 0, VREQ_WORDS, 1608, 0, 0, 0},  /* SECTOR: 1{ ALPHANUM }8 */
+    {721, 0, 510, 1930, 0, 0, 0, VREQ_WORDS, 1930, 0, 0, 0},  /* SEL: 4{ ALPHA }5 */
+    {0, 26, 227, 0, 0, 0, 4, 0, 0, 0, 0, 0},  /* SENDER: FAC */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* SENDT: datetime */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SENDTO:  */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* SEPFIX: 1{ALPHANUM}5 */
+    {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* SEPNAME: 1{ALPHANUM}5 */
+    {722, 0, 511, 1936, 0, 0, 0, VREQ_WORDS, 1936, 0, 0, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
+    {108, 0, 433, 1599, 0, 0, 0, VREQ_WORDS, 1599, 0, 0, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* SEQNUM: 3{DIGIT}3 */
+    {737, 0, 512, 1941, 0, 0, 0, VREQ_WORDS, 1941, 0, 0, 0},  /* SEQPT: surequipment */
+    {0, 739, 513, 0, 0, 0, 73, VREQ_WORDS, 0, 0, 0, 0},  /* SEQUENCEDATA: (TXTIME NUM) */
+    {114, 0, 514, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SEVERITY: 1{ LIM_CHAR} */
+    {741, 0, 515, 1976, 0, 0, 0, VREQ_WORDS, 1976, 0, 0, 0},  /* SFL: flightlevel ! ('A'|'B') */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
+    {743, 0, 516, 1983, 0, 0, 0, VREQ_WORDS, 1983, 0, 0, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* SOBD: date */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* SOBT: timehhmm */
+    {0, 746, 517, 0, 0, 0, 74, 0, 0, 0, 0, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
+    {747, 0, 518, 1996, 0, 0, 0, VREQ_WORDS, 1996, 0, 0, 0},  /* SPEED: spd [ point ] */
+    {635, 0, 459, 1740, 0, 0, 0, VREQ_WORDS, 1740, 0, 0, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* SPFL: flightlevel */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLA: 1{ LIM_CHAR }50 */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLADDR:  */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLC: 1{ LIM_CHAR }50 */
+    {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* SPLDCAP: 1{ DIGIT }3 */
+    {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
+    {748, 0, 519, 2008, 0, 0, 0, VREQ_WORDS, 2008, 0, 0, 0},  /* SPLDCOV: ('T' | 'F') */
+    {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* SPLDNB: 1{ DIGIT }2 */
+    {311, 0, 520, 2010, 0, 0, 0, VREQ_WORDS, 2010, 0, 0, 0},  /* SPLE: timehhmm_elapsed */
+    {750, 0, 521, 2015, 0, 0, 0, VREQ_WORDS, 2015, 0, 0, 0},  /* SPLJ: lifejackets */
+    {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLN: 1{ LIM_CHAR } */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* SPLP: 1{DIGIT}3 */
+    {752, 0, 522, 2020, 0, 0, 0, VREQ_WORDS, 2020, 0, 0, 0},  /* SPLR: emergradio */
+    {754, 0, 523, 2024, 0, 0, 0, VREQ_WORDS, 2024, 0, 0, 0},  /* SPLS: survivaleqpt */
+    {762, 0, 524, 2029, 0, 0, 0, VREQ_WORDS, 2029, 0, 0, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
+    {764, 0, 525, 2047, 0, 0, 0, VREQ_WORDS, 2047, 0, 0, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
+    {0, 770, 526, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 94},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
+    {0, 773, 527, 0, 0, 0, 75, 2, 0, 0, 0, 0},  /* SSS: (SEPNAME SEPTYPE) */
+    {774, 0, 528, 2055, 0, 0, 0, VREQ_WORDS, 2064, 26, 0, 0},  /* STAMP: 3{DIGIT}3 ! timehhmm */
+    {743, 0, 516, 1983, 0, 0, 0, VREQ_WORDS, 1983, 0, 0, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* STARTREG: day!timehhmm */
+    {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* STARTTIME: day ! timehhmm */
+    {88, 0, 529, 2072, 0, 0, 0, VREQ_WORDS, 2072, 0, 0, 0},  /* STATID: coorstatusident */
+    {775, 0, 530, 2076, 0, 0, 0, VREQ_WORDS, 2076, 0, 0, 0},  /* STATREASON: coorstatusreason */
+    {0, 776, 531, 0, 0, 0, 76, 0, 0, 0, 0, 0},  /* STATTOBT: AOPRIO */
+    {0, 784, 532, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 95},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
+    {0, 791, 533, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
+    {621, 0, 534, 2084, 0, 0, 0, VREQ_WORDS, 2084, 0, 0, 0},  /* STAYIDENT: stayidentifier */
+    {0, 793, 535, 0, 0, 0, 77, 2, 0, 0, 0, 0},  /* STAYINFO: (STAYIDENT REMARK) */
+    {794, 0, 536, 2090, 0, 0, 0, VREQ_WORDS, 2098, 5, 0, 0},  /* STO: timehhmm ! seconds */
+    {795, 0, 537, 2105, 0, 0, 0, VREQ_WORDS, 2105, 0, 0, 0},  /* STREASON: starreason */
+    {796, 0, 538, 2111, 0, 0, 0, VREQ_WORDS, 2111, 0, 0, 0},  /* STRID: 1{DIGIT} */
+    {810, 0, 539, 2113, 0, 0, 0, VREQ_WORDS, 2113, 0, 0, 0},  /* STS: flightplanstatus */
+    {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SUR: 1{LIM_CHAR}50 */
+    {820, 0, 540, 2155, 0, 0, 0, VREQ_WORDS, 2155, 0, 0, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
+    {626, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TALT: 1 {LIM_CHAR} 100 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TAXITIME: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TCDI: timehhmm */
+    {822, 0, 541, 2169, 0, 0, 0, VREQ_WORDS, 2169, 0, 0, 0},  /* TEMP: temperature */
+    {313, 0, 328, 830, 0, 0, 0, VREQ_WORDS, 830, 0, 0, 0},  /* TERMINAL: 1{ALPHANUM}2 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* TFL: flightlevel */
+    {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
+    {0, 689, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0, 0, 0},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
+    {482, 0, 542, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* TFVID: 1{ALPHANUM}15 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TIME: timehhmm */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* TIMESTAMP: datetime ! seconds */
+    {553, 0, 417, 1507, 0, 0, 0, VREQ_WORDS, 1507, 0, 0, 0},  /* TITLE: titleid */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TO: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOAT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOBT: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOFC: timehhmm */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOM: timehhmm */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
+    {71, 0, 543, 126, 0, 0, 0, VREQ_WORDS, 134, 0, 0, 0},  /* TRACK: heading|"ZZZ" */
+    {827, 0, 544, 2173, 0, 0, 0, VREQ_WORDS, 2173, 0, 0, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
+    {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TRANSID:  */
+    {0, 833, 545, 0, 0, 0, 78, 3, 0, 0, 0, 0},  /* TRANSLIST: TRANSID */
+    {364, 0, 546, 988, 0, 0, 0, VREQ_WORDS, 988, 0, 0, 0},  /* TRFL: flightlevel | flighttendancy */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TSAT: timehhmm */
+    {311, 0, 547, 2177, 0, 0, 0, VREQ_WORDS, 2177, 0, 0, 0},  /* TTG: timemmss_elapsed */
+    {311, 0, 547, 2177, 0, 0, 0, VREQ_WORDS, 2177, 0, 0, 0},  /* TTL: timemmss_elapsed */
+    {311, 0, 520, 2010, 0, 0, 0, VREQ_WORDS, 2010, 0, 0, 0},  /* TTLEET: timehhmm_elapsed */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TTOT: timehhmm */
+    {490, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230, 0, 0, 0},  /* TURB: 1{ALPHA}8 */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TWYARR: 1{LIM_CHAR}10 */
+    {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
+    {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TXC: timehhmm */
+    {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TXT: 1{LIM_CHAR}80 */
+    {834, 0, 548, 2182, 0, 0, 0, VREQ_WORDS, 2208, 0, 0, 0},  /* TXTIME: datetime seconds */
+    {835, 0, 549, 0, 1, 60, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
+    {838, 0, 550, 2222, 0, 0, 0, VREQ_WORDS, 2222, 0, 0, 0},  /* UDPT: updatereason */
+    {0, 839, 551, 0, 0, 0, 79, 3, 0, 0, 0, 0},  /* UNIT: UNITID */
+    {554, 0, 552, 1518, 0, 0, 0, VREQ_WORDS, 1518, 0, 0, 0},  /* UNITID: 2{ ALPHANUM}10 */
+    {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* UNTIL: day!timehhmm */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALFROM: date */
+    {841, 0, 553, 2225, 0, 0, 0, VREQ_WORDS, 2232, 0, 0, 0},  /* VALFROMK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALFROMOLD: date */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* VALIDEND: datetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALIDITYDATE: date */
+    {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* VALIDST: datetime */
+    {544, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468, 0, 0, 0},  /* VALPERIOD: fulldatetime fulldatetime */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALUNTIL: date */
+    {841, 0, 553, 2225, 0, 0, 0, VREQ_WORDS, 2232, 0, 0, 0},  /* VALUNTILK: ( date | datewldcrd ) */
+    {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALUNTILOLD: date */
+    {0, 843, 554, 0, 0, 0, 80, VREQ_WORDS, 0, 0, 0, 0},  /* VEC: (FL ETO RELDIST) */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA1: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA2: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA3: 1 {ALPHANUM} 15 */
+    {482, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA4: 1 {ALPHANUM} 15 */
+    {845, 0, 555, 2239, 0, 0, 0, VREQ_WORDS, 2239, 0, 0, 0},  /* VIEW: ('V'|'VNX') */
+    {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0, 0, 0},  /* VISI: 1{ALPHANUM}20 */
+    {846, 0, 556, 2243, 0, 0, 0, VREQ_WORDS, 2243, 0, 0, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
+    {846, 0, 556, 2243, 0, 0, 0, VREQ_WORDS, 2243, 0, 0, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* WDDIR: 1{DIGIT}3 */
+    {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* WDSPD: 1{DIGIT}3 */
+    {847, 0, 557, 2251, 0, 0, 0, VREQ_WORDS, 2251, 0, 0, 0},  /* WKTRC: waketurbcat */
+    {243, 0, 293, 440, 0, 0, 0, VREQ_WORDS, 440, 0, 0, 0},  /* XFL: flightlevel */
+    {0, 848, 558, 0, 0, 0, 81, 1, 0, 0, 0, 0},  /* XFLCHG: (FLMIN FLMAX) */
+    {0, 0, 559, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
+    {850, 0, 560, 2253, 0, 0, 0, VREQ_WORDS, 2253, 0, 0, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
+    {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* XTI: datetime ! seconds */
+    {850, 0, 560, 2253, 0, 0, 0, VREQ_WORDS, 2253, 0, 0, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
 };
 
 /* By dictionary id: sub_bit, structure, the value's fast path and
@@ -2960,6 +2960,20 @@ const uint64_t vreq[][4] = {
     {0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u, 0x0000000000000400u},
     {0x1000000000000000u, 0x0000000000000008u, 0x0000000000080000u, 0x0000000000000000u},
     {0x0000000000000000u, 0x0000000000000180u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000000000000u, 0x0006000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000000000000u, 0x0100000000000000u, 0x0800000000000000u, 0x0000000000000000u},
+    {0x0000000000000000u, 0x0000000000000000u, 0x8200000000000000u, 0x0000000000000000u},
+    {0x0000001800000000u, 0x0100000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000006000000000u, 0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000000000080u, 0x0100000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000000004000u, 0x0100000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0400000000000000u, 0x0000000000000000u, 0x0400000000000000u, 0x0000000000000000u},
+    {0x0000000000000000u, 0x0000000000000001u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000000000000u, 0x0000000002000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000000000040u, 0x0100000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000001800000000u, 0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000048000000u, 0x0000000000000000u, 0x0000000000000000u, 0x0000000000000000u},
+    {0x0000000000000000u, 0x0000000000000004u, 0x0000000010100000u, 0x0000000000000000u},
 };
 
 const uint8_t vdfa_class[256] = {

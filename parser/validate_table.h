@@ -60,6 +60,10 @@ typedef struct vrule {
     uint16_t hooks_at;         /* a value of one layout: its range checks,
                                   from vhooks_at[hooks_at] (0: none, or the
                                   matcher says) */
+    uint16_t suff_all, suff_any;   /* req 0, suff_any not 0: all the subfields
+                                  of vreq[suff_all] and one of vreq[suff_any]
+                                  present imply the formula (gen_validate.py's
+                                  sufficient); when they are not, it says */
 } vrule;
 
 /* A range check at a fixed place of a value: start, length, enum vhook. */
