@@ -77,14 +77,17 @@ static char *put_rank(char *end, size_t r)
 
 /* The field's [n]: its rank among the siblings of its keyword, from 1, or
  * 0 when it is the only one and not a list item. A keyword has one
- * dictionary id: siblings of another id are passed by that test alone. */
+ * dictionary id and a known id one keyword (the parser and the builder
+ * look keywords up as they are written): only unknown fields' keywords
+ * are compared. */
 static size_t rank(const place *pl)
 {
     size_t before = 0, all = 0;
     const adexp_slice kw = pl->f->keyword;
     const unsigned id = pl->f->dict_id;
     for (const adexp_field *s = pl->first; s; s = s->next) {
-        if (s->dict_id == id && (s == pl->f || same_keyword(s->keyword, kw))) {
+        if (s->dict_id == id &&
+            (s == pl->f || id != ADEXP_DICT_NONE || same_keyword(s->keyword, kw))) {
             all++;
             if (s == pl->f)
                 before = all;
