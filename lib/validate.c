@@ -535,7 +535,7 @@ static void visit_top(walk *w, const adexp_field *first)
             if (wb & VR_SUBFIELD)
                 misplaced(w, &pl, NULL);
             if (wb & VR_STRUCTURED) {
-                visit_compound(w, &pl, id);
+                outer_compound(w, &pl, id);
                 continue;
             }
         }
