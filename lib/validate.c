@@ -47,7 +47,26 @@ typedef struct walk {
     const char *base;          /* the parser's buffer: offsets count from it */
     int nomem;
     vmatch m;
+    char *spare;               /* room for paths and messages, taken with the
+                                  findings' first vector (one arena call) */
+    size_t spare_len;
 } walk;
+
+/* The spare room of the findings' first vector holds this many bytes of
+ * paths and sentences. */
+#define WALK_SPARE 192
+
+/* n bytes for a path or a sentence: from the spare room while it lasts. */
+static char *take(walk *w, size_t n)
+{
+    if (n <= w->spare_len) {
+        char *p = w->spare;
+        w->spare += n;
+        w->spare_len -= n;
+        return p;
+    }
+    return adexp_arena_alloc(w->arena, n);
+}
 
 /* ---------------------------------------------------------------- findings */
 
@@ -121,7 +140,7 @@ static char *path(walk *w, const place *pl)
             ranks[d] = r;
         n += q->f->keyword.len + 1 + (r ? digits(r) + 2 : 0);   /* '/' or the NUL */
     }
-    char *buf = adexp_arena_alloc(w->arena, n);
+    char *buf = take(w, n);
     if (!buf)
         return NULL;
     /* Written from the end (the field) to the start (the top). */
@@ -176,7 +195,7 @@ static const char *sentence(walk *w, const char *fmt, const char *detail)
 {
     const char *at = strstr(fmt, "%s");
     size_t head = (size_t)(at - fmt), dl = strlen(detail), tail = strlen(at + 2);
-    char *msg = adexp_arena_alloc(w->arena, head + dl + tail + 1);
+    char *msg = take(w, head + dl + tail + 1);
     if (!msg)
         return NULL;
     memcpy(msg, fmt, head);
@@ -189,10 +208,14 @@ static adexp_finding *grow(walk *w)
 {
     adexp_findings *o = w->out;
     if (o->n == o->cap) {
-        size_t cap = o->cap ? 2 * o->cap : 8;
-        adexp_finding *v = adexp_arena_alloc(w->arena, cap * sizeof *v);
+        size_t cap = o->cap ? 2 * o->cap : 8, spare = o->cap ? 0 : WALK_SPARE;
+        adexp_finding *v = adexp_arena_alloc(w->arena, cap * sizeof *v + spare);
         if (!v)
             return NULL;
+        if (spare) {
+            w->spare = (char *)(v + cap);
+            w->spare_len = spare;
+        }
         if (o->n)
             memcpy(v, o->v, o->n * sizeof *v);
         o->v = v;
@@ -565,7 +588,7 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
         out->lc_base = NULL;
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
-    walk w = {msg, arena, out, buffer_base(msg), 0, {0}};
+    walk w = {msg, arena, out, buffer_base(msg), 0, {0}, NULL, 0};
     if (out->dictionary)
         visit_all(&w, msg->fields, NULL, NULL);
     else
