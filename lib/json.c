@@ -160,12 +160,83 @@ static char *put_end(char *o, const adexp_field *f)
     return o;
 }
 
-/* Fields f, f->next, ... and their children, comma-separated, at o. Each
- * field's own text is written in the room reserved once for it. Returns the
- * end, or NULL when out of memory. */
+/* The most common fields: basic ones of the dictionary without flags,
+ * with a value of at most 16 bytes, written by a loop of their own with
+ * few registers live. A head is one copy of json_heads; a value of 4 to
+ * 16 bytes that is all plain bytes (most are) is copied and checked in
+ * one vector; any other goes to the string rule. */
+#define QUICK_MAX 16
+#define QUICK_ROOM (1 + JSON_HEAD_COPY + 6 * QUICK_MAX + 2 + 1)   /* ',', head, string, '}' */
+
+typedef struct quick_run {
+    char *o;                   /* the end of what was written */
+    const adexp_field *f;      /* the first field not written */
+} quick_run;
+
+/* The quick fields from f on, each after a comma (the first only if
+ * sep), as long as they fit before end. */
+static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep)
+{
+    while (f) {
+        unsigned id = f->dict_id;
+        size_t n = f->value.len;
+        if (f->kind != ADEXP_BASIC || (f->flags & (ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_MISPLACED)) ||
+            id >= DICT_COUNT || n > QUICK_MAX || (size_t)(end - o) < QUICK_ROOM)
+            break;
+        const json_head *h = &json_heads[id];
+        size_t len = h->len;
+        if (len != f->keyword.len + 20)
+            break;
+        const unsigned char *p = (const unsigned char *)f->value.ptr;
+        const adexp_field *next = f->next;
+        *o = ',';
+        o += sep;
+        sep = 1;
+        memcpy(o, h->text, JSON_HEAD_COPY);
+        o += len;
+        if (n >= 4 && plain_short(p, n, o)) {
+            memcpy(o + n, "\"}", 2);
+            o += n + 2;
+        } else {
+            adexp_slice v = {(const char *)p, n};
+            o = string_first(o - 1, v, 1, JSON_RUN, json_string_rest);   /* over the '"' */
+            *o++ = '}';
+        }
+        f = next;
+    }
+    return (quick_run){o, f};
+}
+
+/* Fields f, f->next, ... and their children, comma-separated, at o, in
+ * one loop: a compound or a list is opened, its children written, and
+ * closed when they end (up[] holds the open ones; past UP_MAX deep, the
+ * writer recurses). Each field's own text is written in the room reserved
+ * once for it. Returns the end, or NULL when out of memory. */
+#define UP_MAX 64
+
 static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
-    for (int sep = 0; f; f = f->next, sep = 1) {
+    const adexp_field *up[UP_MAX];
+    size_t depth = 0;
+    for (int first = 1;;) {
+        if (f) {
+            quick_run q = put_quick_run(o, w->end, f, !first);
+            first &= q.f == f;
+            o = q.o, f = q.f;
+        }
+        int sep = !first;      /* a comma before this field */
+        first = 0;
+        if (!f) {              /* the end of a list of children */
+            if (depth == 0)
+                return o;
+            f = up[--depth];
+            if (!(o = room(w, o, END_ROOM)))
+                return NULL;
+            *o++ = ']';
+            o = put_end(o, f);
+            f = f->next;
+            continue;
+        }
         if (!(o = room(w, o, field_room(f))))
             return NULL;
         *o = ',';
@@ -173,6 +244,7 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
         if (f->kind == ADEXP_BASIC) {
             o = LIT(o, ",\"value\":");
             o = put_end(put_string(o, f->value), f);
+            f = f->next;
             continue;
         }
         int list = f->kind == ADEXP_LIST;
@@ -181,16 +253,23 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             o = put_string(o, f->value);
             if (!f->child) {
                 o = put_end(o, f);
+                f = f->next;
                 continue;
             }
         }
         o = list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
+        if (depth < UP_MAX) {
+            up[depth++] = f;
+            f = f->child;
+            first = 1;
+            continue;
+        }
         if (!(o = put_fields(w, o, f->child)) || !(o = room(w, o, END_ROOM)))
             return NULL;
         *o++ = ']';
         o = put_end(o, f);
+        f = f->next;
     }
-    return o;
 }
 
 static char *put_error(writer *w, char *o, const adexp_error *e)
