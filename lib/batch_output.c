@@ -26,6 +26,22 @@ static void count(batch_output *o, const char *p, size_t n)
     o->bytes += n;
 }
 
+/* count() for p[0..n) known to hold `lines` newlines: only the bytes after
+ * the last are read (none when it ends a line, as a block of JSON does). */
+static void count_known(batch_output *o, const char *p, size_t n, uint64_t lines)
+{
+    if (lines == 0) {
+        o->partial += n;
+    } else {
+        size_t after = 0;
+        while (after < n && p[n - 1 - after] != '\n')
+            after++;
+        o->lines += lines;
+        o->partial = after;
+    }
+    o->bytes += n;
+}
+
 /* Cut a regular file back to its last complete line. */
 static void cut_partial_line(batch_output *o)
 {
@@ -40,7 +56,7 @@ static void cut_partial_line(batch_output *o)
     }
 }
 
-int batch_output_write(batch_output *o, const char *p, size_t n)
+int batch_output_write(batch_output *o, const char *p, size_t n, uint64_t lines)
 {
     if (o->error)
         return o->error;
@@ -53,7 +69,11 @@ int batch_output_write(batch_output *o, const char *p, size_t n)
             cut_partial_line(o);
             return o->error;
         }
-        count(o, p, (size_t)w);
+        if ((size_t)w == n && lines != BATCH_LINES_UNKNOWN)
+            count_known(o, p, n, lines);
+        else
+            count(o, p, (size_t)w);
+        lines = BATCH_LINES_UNKNOWN;   /* of what is left after a short write */
         p += w;
         n -= (size_t)w;
     }
