@@ -135,14 +135,20 @@ static size_t field_room(const adexp_field *f)
 /* '{"name":"KEYWORD"'. A dictionary field's keyword is its entry's (the
  * parser found the entry by these bytes; the length is checked too, for
  * trees built by hand): one 32-byte copy of json_names. */
+static const json_name *dict_name(const adexp_field *f)
+{
+    if (f->dict_id >= DICT_COUNT)
+        return NULL;
+    const json_name *jn = &json_names[f->dict_id];
+    return jn->len == f->keyword.len + 10 ? jn : NULL;
+}
+
 static char *put_name(char *o, const adexp_field *f)
 {
-    if (f->dict_id < DICT_COUNT) {
-        const json_name *jn = &json_names[f->dict_id];
-        if (jn->len == f->keyword.len + 10) {
-            memcpy(o, jn, sizeof *jn);
-            return o + jn->len;
-        }
+    const json_name *jn = dict_name(f);
+    if (jn) {
+        memcpy(o, jn, sizeof *jn);
+        return o + jn->len;
     }
     o = LIT(o, "{\"name\":");
     return json_string(o, f->keyword, 1);
@@ -213,6 +219,7 @@ static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep
  * writer recurses). Each field's own text is written in the room reserved
  * once for it. Returns the end, or NULL when out of memory. */
 #define UP_MAX 64
+#define OPEN_ROOM (1 + sizeof(json_name) + 11)   /* ',', the name, ',"fields":[' */
 
 static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
@@ -235,6 +242,20 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             *o++ = ']';
             o = put_end(o, f);
             f = f->next;
+            continue;
+        }
+        const json_name *jn;
+        if (f->kind == ADEXP_COMPOUND && f->value.len == 0 && depth < UP_MAX &&
+            (jn = dict_name(f))) {         /* a route point, say: opened at once */
+            if (!(o = room(w, o, OPEN_ROOM)))
+                return NULL;
+            *o = ',';
+            o += sep;
+            memcpy(o, jn, sizeof *jn);
+            o = LIT(o + jn->len, ",\"fields\":[");
+            up[depth++] = f;
+            f = f->child;
+            first = 1;
             continue;
         }
         if (!(o = room(w, o, field_room(f))))
