@@ -168,9 +168,9 @@ static char *put_end(char *o, const adexp_field *f)
 
 /* The most common fields: basic ones of the dictionary without flags,
  * with a value of at most 16 bytes, written by a loop of their own with
- * few registers live. A head is one copy of json_heads; a value of 4 to
- * 16 bytes that is all plain bytes (most are) is copied and checked in
- * one vector; any other goes to the string rule. */
+ * few registers live. A head is one copy of json_heads; a value that is
+ * all plain bytes (most are) is copied and checked in one vector; any
+ * other goes to the string rule. */
 #define QUICK_MAX 16
 #define QUICK_ROOM (1 + JSON_HEAD_COPY + 6 * QUICK_MAX + 2 + 1)   /* ',', head, string, '}' */
 
@@ -200,7 +200,7 @@ static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep
         sep = 1;
         memcpy(o, h->text, JSON_HEAD_COPY);
         o += len;
-        if (n >= 4 && plain_short(p, n, o)) {
+        if (plain_short(p, n, o)) {
             memcpy(o + n, "\"}", 2);
             o += n + 2;
         } else {

@@ -221,6 +221,64 @@ static void test_names_table(void **state)
     }
 }
 
+/* json_heads[id] is '{"name":"KEYWORD","value":"' for every entry. */
+static void test_heads_table(void **state)
+{
+    (void)state;
+    for (size_t id = 0; id < dict_count; id++) {
+        char want[JSON_HEAD_SIZE] = {0};
+        int n = snprintf(want, sizeof want, "{\"name\":\"%s\",\"value\":\"",
+                         dict_table[id].keyword);
+        assert_int_equal(json_heads[id].len, n);
+        assert_memory_equal(json_heads[id].text, want, sizeof want);
+    }
+}
+
+/* m's line, written into a fresh buffer. */
+static adexp_buf line_of(const adexp_msg *m)
+{
+    adexp_buf b;
+    adexp_buf_init(&b, NULL);
+    assert_int_equal(adexp_json_write(&b, m, "x"), ADEXP_OK);
+    return b;
+}
+
+/* The quick fields (basic, of the dictionary, a value of at most 16
+ * bytes) and compounds opened at once against the general path, which
+ * writes the same bytes for a field of no entry: random values of every
+ * byte class, 0 to 20 bytes, each right before the guard page, as the
+ * values of a top-level field and of a route point's subfields. */
+static void test_quick_fields(void **state)
+{
+    (void)state;
+    unsigned char buf[32];
+    unsigned char *end = guarded_end();
+    for (int t = 0; t < 20000; t++) {
+        size_t want = (size_t)(rnd() % 21), n = 0;
+        while (n < want)
+            n += piece(buf + n);
+        n = want < n ? want : n;            /* a multi-byte piece may be cut: bad UTF-8 */
+        unsigned char *v = end - n;
+        memcpy(v, buf, n);
+        adexp_slice val = {(const char *)v, n};
+        adexp_field eto = {.keyword = {"ETO", 3}, .value = val, .dict_id = DICT_ID_ETO};
+        adexp_field ptid = {.keyword = {"PTID", 4}, .value = val, .dict_id = DICT_ID_PTID,
+                            .next = &eto};
+        adexp_field pt = {.keyword = {"PT", 2}, .child = &ptid, .kind = ADEXP_COMPOUND,
+                          .dict_id = DICT_ID_PT};
+        adexp_field arcid = {.keyword = {"ARCID", 5}, .value = val, .dict_id = DICT_ID_ARCID,
+                             .next = &pt};
+        adexp_msg m = {.fields = &arcid};
+        adexp_buf quick = line_of(&m);
+        eto.dict_id = ptid.dict_id = pt.dict_id = arcid.dict_id = ADEXP_DICT_NONE;
+        adexp_buf general = line_of(&m);
+        assert_int_equal(quick.len, general.len);
+        assert_memory_equal(quick.data, general.data, quick.len);
+        adexp_buf_free(&quick);
+        adexp_buf_free(&general);
+    }
+}
+
 /* A field whose keyword is not its entry's length gets its name written in
  * full, from its own bytes. */
 static void test_name_fallback(void **state)
@@ -319,6 +377,8 @@ int main(void)
         cmocka_unit_test(test_put_string),
         cmocka_unit_test(test_names_table),
         cmocka_unit_test(test_name_fallback),
+        cmocka_unit_test(test_heads_table),
+        cmocka_unit_test(test_quick_fields),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
