@@ -172,7 +172,7 @@ static char *put_end(char *o, const adexp_field *f)
  * all plain bytes (most are) is copied and checked in one vector; any
  * other goes to the string rule. */
 #define QUICK_MAX 16
-#define QUICK_ROOM (1 + JSON_HEAD_COPY + 6 * QUICK_MAX + 2 + 1)   /* ',', head, string, '}' */
+#define QUICK_ROOM (1 + sizeof(json_head) + 6 * QUICK_MAX + 2 + 1)   /* ',', head, string, '}' */
 
 typedef struct quick_run {
     char *o;                   /* the end of what was written */
@@ -198,7 +198,7 @@ static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep
         *o = ',';
         o += sep;
         sep = 1;
-        memcpy(o, h->text, JSON_HEAD_COPY);
+        memcpy(o, h, sizeof *h);
         o += len;
         if (plain_short(p, n, o)) {
             memcpy(o + n, "\"}", 2);

@@ -20,19 +20,15 @@ _Static_assert(9 + DICT_MAX_KEYWORD_LEN + 1 <= JSON_NAME_SIZE,
 
 extern const json_name json_names[DICT_COUNT];
 
-/* '{"name":"' (9 bytes), the keyword, '","value":"' (11): at most 35. */
-#define JSON_HEAD_SIZE 47
-/* Bytes of a json_head copied at once: its text at the longest. */
-#define JSON_HEAD_COPY 36
+/* '{"name":"' (9 bytes), the keyword, '","value":"' (11), for keywords of
+ * at most 11 bytes (every usual one); len 0 for the longer ones, which the
+ * writer writes as it writes the others. Copied whole, 32 bytes. */
+#define JSON_HEAD_SIZE 31
 
 typedef struct json_head {
     char text[JSON_HEAD_SIZE];         /* NUL-padded */
-    unsigned char len;                 /* of text: the keyword's length + 20 */
+    unsigned char len;                 /* of text: the keyword's length + 20, or 0 */
 } json_head;
-
-_Static_assert(9 + DICT_MAX_KEYWORD_LEN + 11 <= JSON_HEAD_COPY &&
-                   JSON_HEAD_COPY <= JSON_HEAD_SIZE,
-               "a dictionary keyword is too long for json_head");
 
 extern const json_head json_heads[DICT_COUNT];
 

@@ -226,11 +226,15 @@ static void test_heads_table(void **state)
 {
     (void)state;
     for (size_t id = 0; id < dict_count; id++) {
-        char want[JSON_HEAD_SIZE] = {0};
+        char want[64] = {0};
         int n = snprintf(want, sizeof want, "{\"name\":\"%s\",\"value\":\"",
                          dict_table[id].keyword);
+        if (n > JSON_HEAD_SIZE) {       /* left out: written as the others are */
+            assert_int_equal(json_heads[id].len, 0);
+            continue;
+        }
         assert_int_equal(json_heads[id].len, n);
-        assert_memory_equal(json_heads[id].text, want, sizeof want);
+        assert_memory_equal(json_heads[id].text, want, JSON_HEAD_SIZE);
     }
 }
 
