@@ -283,6 +283,33 @@ static void test_quick_fields(void **state)
     }
 }
 
+/* index and offset in decimal, at every count of digits and its edges. */
+static void test_numbers(void **state)
+{
+    (void)state;
+    uint64_t v[64];
+    size_t n = 0;
+    v[n++] = 0;
+    for (uint64_t p = 1; p <= UINT64_MAX / 10; p *= 10) {
+        v[n++] = p * 10 - 1;
+        v[n++] = p * 10;
+        v[n++] = p * 10 + 7 * p / 3;
+    }
+    v[n++] = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        adexp_field title = {.keyword = {"TITLE", 5}, .value = {"IFPL", 4},
+                             .dict_id = DICT_ID_TITLE};
+        adexp_msg m = {.fields = &title, .index = (size_t)v[i], .offset = (size_t)(v[i] / 3)};
+        adexp_buf b = line_of(&m);
+        char want[128];
+        snprintf(want, sizeof want, "{\"source\":\"x\",\"index\":%llu,\"offset\":%llu,",
+                 (unsigned long long)m.index, (unsigned long long)m.offset);
+        assert_true(b.len > strlen(want));
+        assert_memory_equal(b.data, want, strlen(want));
+        adexp_buf_free(&b);
+    }
+}
+
 /* A field whose keyword is not its entry's length gets its name written in
  * full, from its own bytes. */
 static void test_name_fallback(void **state)
@@ -383,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_name_fallback),
         cmocka_unit_test(test_heads_table),
         cmocka_unit_test(test_quick_fields),
+        cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
