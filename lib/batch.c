@@ -270,9 +270,13 @@ int batch_write_patched(batch_worker *w, const char *data, size_t len,
     if (r->b->o.unordered)
         pthread_mutex_lock(&r->mu);
     size_t n;
+    batch_patch_pos from = pos;
     while (!atomic_load(&r->stop) &&
            (n = batch_patch_iov(data, len, mk, &pos, add, iov, digits, MAX)) > 0) {
-        int e = batch_output_writev(&r->b->output, iov, (int)n);
+        uint64_t lines = batch_line_each(r->b) ? batch_patch_lines(from, pos, len)
+                                               : BATCH_LINES_UNKNOWN;
+        from = pos;
+        int e = batch_output_writev(&r->b->output, iov, (int)n, lines);
         if (e) {
             r->out_errno = e;
             atomic_store(&r->stop, 1);

@@ -72,7 +72,7 @@ typedef struct batch_output {
 int batch_output_write(batch_output *o, const char *p, size_t n, uint64_t lines);
 /* The same for n iovecs (advanced over what is written). */
 struct iovec;
-int batch_output_writev(batch_output *o, struct iovec *iov, int n);
+int batch_output_writev(batch_output *o, struct iovec *iov, int n, uint64_t lines);
 
 struct adexp_batch {
     adexp_batch_options o;
@@ -256,6 +256,10 @@ struct iovec;
 size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
                        batch_patch_pos *pos, uint64_t add, struct iovec *iov,
                        char (*digits)[24], size_t max);
+/* The line ends in the iovecs batch_patch_iov gave from `from` to `to`, when
+ * each line has one mark, its message's index (JSON): the data before mark
+ * k > 0 holds line k - 1's end, and the tail the last line's. */
+uint64_t batch_patch_lines(batch_patch_pos from, batch_patch_pos to, size_t len);
 /* batch.c: batch_write of data[0..len) as batch_patch_iov gives it, with no copy. */
 int batch_write_patched(batch_worker *w, const char *data, size_t len,
                         const batch_marks *mk, uint64_t add);

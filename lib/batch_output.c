@@ -80,10 +80,36 @@ int batch_output_write(batch_output *o, const char *p, size_t n, uint64_t lines)
     return 0;
 }
 
-int batch_output_writev(batch_output *o, struct iovec *iov, int n)
+/* count_known() for iov[0..n), total bytes, written whole: only the bytes
+ * after its last newline are read, back from its end. */
+static void count_known_iov(batch_output *o, const struct iovec *iov, int n, size_t total,
+                            uint64_t lines)
+{
+    size_t after = 0;
+    for (int i = n; lines > 0 && i > 0; i--) {
+        const char *p = iov[i - 1].iov_base;
+        size_t k = iov[i - 1].iov_len;
+        while (k > 0 && p[k - 1] != '\n')
+            k--, after++;
+        if (k > 0)
+            break;
+    }
+    if (lines == 0) {
+        o->partial += total;
+    } else {
+        o->lines += lines;
+        o->partial = after;
+    }
+    o->bytes += total;
+}
+
+int batch_output_writev(batch_output *o, struct iovec *iov, int n, uint64_t lines)
 {
     if (o->error)
         return o->error;
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += iov[i].iov_len;
     while (n > 0) {
         ssize_t w = writev(o->fd, iov, n);
         if (w < 0 && errno == EINTR)
@@ -93,6 +119,11 @@ int batch_output_writev(batch_output *o, struct iovec *iov, int n)
             cut_partial_line(o);
             return o->error;
         }
+        if ((size_t)w == total && lines != BATCH_LINES_UNKNOWN) {
+            count_known_iov(o, iov, n, total, lines);
+            return 0;
+        }
+        lines = BATCH_LINES_UNKNOWN;   /* after a short write: counted as written */
         for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--) {
             count(o, iov->iov_base, iov->iov_len);
             w -= (ssize_t)iov->iov_len;
