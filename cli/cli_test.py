@@ -484,16 +484,19 @@ def test_output_safety(tmp):
     def small_files():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (50000, 50000))
-    p = subprocess.run([EXE, "-o", limited, big], capture_output=True,
-                       preexec_fn=small_files, timeout=20)
-    err = p.stderr.decode()
-    data = open(limited, "rb").read()
-    m = re.search(r"output stopped after (\d+) messages \((\d+) bytes", err)
-    check("full output (RLIMIT_FSIZE): ends at its last complete line, counted",
-          p.returncode == 1 and m and data.endswith(b"\n") and
-          int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data), err)
-    check("full output: every line it holds is whole JSON",
-          all(json.loads(l) for l in data.splitlines()))
+    # Blocks of JSON and view lines are counted by their messages, not read
+    # again: the count must still be the lines the file holds.
+    for fmt in ("json", "view"):
+        p = subprocess.run([EXE, "--format", fmt, "-o", limited, big], capture_output=True,
+                           preexec_fn=small_files, timeout=20)
+        err = p.stderr.decode()
+        data = open(limited, "rb").read()
+        m = re.search(r"output stopped after (\d+) messages \((\d+) bytes", err)
+        check(f"full output (RLIMIT_FSIZE), {fmt}: ends at its last complete line, counted",
+              p.returncode == 1 and m and data.endswith(b"\n") and
+              int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data), err)
+        check(f"full output, {fmt}: every line it holds is whole JSON",
+              all(json.loads(l) for l in data.splitlines()))
     # The same through a big file cut across workers (its pieces written by
     # writev) and through a .gz parsed as a stream.
     import gzip
@@ -501,19 +504,21 @@ def test_output_safety(tmp):
     text = messages_text(16000).encode()   # 2.4 MB: cut into pieces with -j 2
     write(os.path.join(huge, "big.adexp"), text)
     write(os.path.join(huge, "big.adexp.gz"), gzip.compress(text))
-    for name in ("big.adexp", "big.adexp.gz"):
+    # With -j 1 the file's blocks go through write(), counted by their
+    # messages, until the one the limit cuts short.
+    for name, jobs in (("big.adexp", "2"), ("big.adexp", "1"), ("big.adexp.gz", "2")):
         with open(limited, "wb"):
             pass
 
         def five_mb():
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (5 << 20, 5 << 20))
-        p = subprocess.run([EXE, "-j", "2", "-o", limited, os.path.join(huge, name)],
+        p = subprocess.run([EXE, "-j", jobs, "-o", limited, os.path.join(huge, name)],
                            capture_output=True, preexec_fn=five_mb, timeout=60)
         err = p.stderr.decode()
         data = open(limited, "rb").read()
         m = re.search(r"output stopped after (\d+) messages \((\d+) bytes", err)
-        check(f"full output from {name}: ends at its last complete line, counted",
+        check(f"full output from {name}, -j {jobs}: ends at its last complete line, counted",
               p.returncode == 1 and m and data.endswith(b"\n") and
               int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data) and
               [json.loads(l)["index"] for l in data.splitlines()] ==

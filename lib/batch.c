@@ -34,6 +34,7 @@
 
 typedef struct slot {
     adexp_buf out;
+    uint64_t out_lines;
     batch_str err;
     int done;                  /* parked, waiting for its turn */
 } slot;
@@ -132,7 +133,7 @@ static int write_all(int fd, const char *p, size_t n)
 
 /* Write one block of output and diagnostics; the caller holds the turn. A
  * failed output stops the run: there is no point parsing into the void. */
-static void emit(run *r, adexp_buf *out, batch_str *err)
+static void emit(run *r, adexp_buf *out, uint64_t *lines, batch_str *err)
 {
     if (err->len) {
         pthread_mutex_lock(&r->err_mu);
@@ -143,13 +144,15 @@ static void emit(run *r, adexp_buf *out, batch_str *err)
         err->len = 0;
     }
     if (out->len && !atomic_load(&r->stop)) {
-        int e = batch_output_write(&r->b->output, out->data, out->len);
+        int e = batch_output_write(&r->b->output, out->data, out->len,
+                                   batch_line_each(r->b) ? *lines : BATCH_LINES_UNKNOWN);
         if (e) {
             r->out_errno = e;
             atomic_store(&r->stop, 1);
         }
     }
     out->len = 0;
+    *lines = 0;
 }
 
 static int help_locked(run *r, batch_worker *w);
@@ -174,8 +177,9 @@ static void finish_ordered(run *r, batch_worker *w, size_t c)
         slot *s = &r->slots[c % r->window];
         adexp_buf tb = s->out;  /* park: swap buffers, no copy */
         batch_str ts = s->err;
-        s->out = w->out, s->err = w->err;
-        w->out = tb, w->err = ts;
+        uint64_t tl = s->out_lines;
+        s->out = w->out, s->err = w->err, s->out_lines = w->out_lines;
+        w->out = tb, w->err = ts, w->out_lines = tl;
         s->done = 1;
         return;
     }
@@ -183,7 +187,7 @@ static void finish_ordered(run *r, batch_worker *w, size_t c)
      * cannot be reused before `written` passes them, so reading them
      * unlocked is safe. */
     pthread_mutex_unlock(&r->mu);
-    emit(r, &w->out, &w->err);
+    emit(r, &w->out, &w->out_lines, &w->err);
     pthread_mutex_lock(&r->mu);
     atomic_store(&r->written, c + 1);
     for (;;) {
@@ -191,7 +195,7 @@ static void finish_ordered(run *r, batch_worker *w, size_t c)
         if (!s->done)
             break;
         pthread_mutex_unlock(&r->mu);
-        emit(r, &s->out, &s->err);
+        emit(r, &s->out, &s->out_lines, &s->err);
         pthread_mutex_lock(&r->mu);
         s->done = 0;
         atomic_store(&r->written, ++c + 1);
@@ -242,15 +246,15 @@ int batch_stopped(const batch_worker *w)
     return atomic_load(&w->run->stop);
 }
 
-int batch_write(batch_worker *w, adexp_buf *out, batch_str *err)
+int batch_write(batch_worker *w, adexp_buf *out, uint64_t *lines, batch_str *err)
 {
     run *r = w->run;
     if (r->b->o.unordered) {
         pthread_mutex_lock(&r->mu);
-        emit(r, out, err);
+        emit(r, out, lines, err);
         pthread_mutex_unlock(&r->mu);
     } else {
-        emit(r, out, err);
+        emit(r, out, lines, err);
     }
     return atomic_load(&r->stop);
 }
@@ -266,9 +270,13 @@ int batch_write_patched(batch_worker *w, const char *data, size_t len,
     if (r->b->o.unordered)
         pthread_mutex_lock(&r->mu);
     size_t n;
+    batch_patch_pos from = pos;
     while (!atomic_load(&r->stop) &&
            (n = batch_patch_iov(data, len, mk, &pos, add, iov, digits, MAX)) > 0) {
-        int e = batch_output_writev(&r->b->output, iov, (int)n);
+        uint64_t lines = batch_line_each(r->b) ? batch_patch_lines(from, pos, len)
+                                               : BATCH_LINES_UNKNOWN;
+        from = pos;
+        int e = batch_output_writev(&r->b->output, iov, (int)n, lines);
         if (e) {
             r->out_errno = e;
             atomic_store(&r->stop, 1);
@@ -289,7 +297,7 @@ int batch_turn(batch_worker *w)
                 pthread_cond_wait(&r->cv, &r->mu);
         pthread_mutex_unlock(&r->mu);
     }
-    return batch_write(w, &w->out, &w->err);
+    return batch_write(w, &w->out, &w->out_lines, &w->err);
 }
 
 /* Write big outputs as they grow when it is safe: always when unordered
@@ -354,7 +362,7 @@ static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
     }
     pthread_mutex_lock(&r->mu);
     if (b->o.unordered)
-        emit(r, &w->out, &w->err);
+        emit(r, &w->out, &w->out_lines, &w->err);
     else
         finish_ordered(r, w, c);
     pthread_mutex_unlock(&r->mu);

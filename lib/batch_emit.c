@@ -61,13 +61,24 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
         w->messages_left_out++;
         return ADEXP_OK;
     }
-    if (!w->b->o.validate)
-        return emit_format(w, path, m);
-    adexp_status st = batch_validate(w, path, m);
-    adexp_status out = emit_format(w, path, m);
-    if (out == ADEXP_OK && w->b->o.format == ADEXP_BATCH_JSON)
-        out = batch_json_warnings(w);
+    size_t from = w->out.len;
+    adexp_status st = ADEXP_OK, out;
+    if (!w->b->o.validate) {
+        out = emit_format(w, path, m);
+    } else {
+        st = batch_validate(w, path, m);
+        out = emit_format(w, path, m);
+        if (out == ADEXP_OK && w->b->o.format == ADEXP_BATCH_JSON)
+            out = batch_json_warnings(w);
+    }
+    w->out_lines += w->out.len > from;
     return st != ADEXP_OK ? st : out;
+}
+
+/* JSON escapes every newline in a value; so does the view. */
+int batch_line_each(const adexp_batch *b)
+{
+    return b->o.format == ADEXP_BATCH_JSON || b->o.format == ADEXP_BATCH_VIEW;
 }
 
 int batch_emit_header(const adexp_batch *b)

@@ -64,12 +64,15 @@ typedef struct batch_output {
     size_t partial;            /* bytes written after the last complete line */
     int error;                 /* errno of the write that failed, or 0 */
 } batch_output;
-/* Write p[0..n). Returns 0 or an errno; after a failure nothing more is
- * written, and a regular file is cut back to its last complete line. */
-int batch_output_write(batch_output *o, const char *p, size_t n);
+/* Write p[0..n), which holds `lines` newlines, or BATCH_LINES_UNKNOWN
+ * (then they are counted as written). Returns 0 or an errno; after a
+ * failure nothing more is written, and a regular file is cut back to its
+ * last complete line. */
+#define BATCH_LINES_UNKNOWN UINT64_MAX
+int batch_output_write(batch_output *o, const char *p, size_t n, uint64_t lines);
 /* The same for n iovecs (advanced over what is written). */
 struct iovec;
-int batch_output_writev(batch_output *o, struct iovec *iov, int n);
+int batch_output_writev(batch_output *o, struct iovec *iov, int n, uint64_t lines);
 
 struct adexp_batch {
     adexp_batch_options o;
@@ -140,6 +143,7 @@ typedef struct batch_worker {
     char *packed;              /* a packed file read into in is moved here */
     size_t packed_cap;         /* while in holds its decompressed stream */
     adexp_buf out;             /* NDJSON of the current chunk */
+    uint64_t out_lines;        /* messages written into out (batch_emit) */
     batch_str err;             /* diagnostics of the current chunk */
     uint64_t files_ok, files_failed, skipped, messages, messages_failed, bytes;
     adexp_buf scratch;         /* batch_rebase.c: a piece's output rebuilt */
@@ -182,7 +186,7 @@ void batch_fail(batch_worker *w, const char *path, const char *why);
  * has failed (the run stops). */
 #define BATCH_FLUSH_BYTES ((size_t)1 << 20)
 int batch_turn(batch_worker *w);
-int batch_write(batch_worker *w, adexp_buf *out, batch_str *err);
+int batch_write(batch_worker *w, adexp_buf *out, uint64_t *lines, batch_str *err);
 int batch_stopped(const batch_worker *w);
 /* Write w's output if it is big enough and may be written (see batch.c). */
 void batch_maybe_flush(batch_worker *w);
@@ -252,6 +256,10 @@ struct iovec;
 size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
                        batch_patch_pos *pos, uint64_t add, struct iovec *iov,
                        char (*digits)[24], size_t max);
+/* The line ends in the iovecs batch_patch_iov gave from `from` to `to`, when
+ * each line has one mark, its message's index (JSON): the data before mark
+ * k > 0 holds line k - 1's end, and the tail the last line's. */
+uint64_t batch_patch_lines(batch_patch_pos from, batch_patch_pos to, size_t len);
 /* batch.c: batch_write of data[0..len) as batch_patch_iov gives it, with no copy. */
 int batch_write_patched(batch_worker *w, const char *data, size_t len,
                         const batch_marks *mk, uint64_t add);
@@ -261,6 +269,10 @@ int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
 
 /* batch_emit.c: the output of one message, in the batch's format. */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
+/* Whether each message written is one line of the output and each line one
+ * message's: then a block's newlines are its messages (out_lines), not
+ * counted again as it is written. */
+int batch_line_each(const adexp_batch *b);
 /* What the output starts with (the CSV header row), written to out_fd
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);

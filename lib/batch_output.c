@@ -26,6 +26,22 @@ static void count(batch_output *o, const char *p, size_t n)
     o->bytes += n;
 }
 
+/* count() for p[0..n) known to hold `lines` newlines: only the bytes after
+ * the last are read (none when it ends a line, as a block of JSON does). */
+static void count_known(batch_output *o, const char *p, size_t n, uint64_t lines)
+{
+    if (lines == 0) {
+        o->partial += n;
+    } else {
+        size_t after = 0;
+        while (after < n && p[n - 1 - after] != '\n')
+            after++;
+        o->lines += lines;
+        o->partial = after;
+    }
+    o->bytes += n;
+}
+
 /* Cut a regular file back to its last complete line. */
 static void cut_partial_line(batch_output *o)
 {
@@ -40,7 +56,7 @@ static void cut_partial_line(batch_output *o)
     }
 }
 
-int batch_output_write(batch_output *o, const char *p, size_t n)
+int batch_output_write(batch_output *o, const char *p, size_t n, uint64_t lines)
 {
     if (o->error)
         return o->error;
@@ -53,17 +69,47 @@ int batch_output_write(batch_output *o, const char *p, size_t n)
             cut_partial_line(o);
             return o->error;
         }
-        count(o, p, (size_t)w);
+        if ((size_t)w == n && lines != BATCH_LINES_UNKNOWN)
+            count_known(o, p, n, lines);
+        else
+            count(o, p, (size_t)w);
+        lines = BATCH_LINES_UNKNOWN;   /* of what is left after a short write */
         p += w;
         n -= (size_t)w;
     }
     return 0;
 }
 
-int batch_output_writev(batch_output *o, struct iovec *iov, int n)
+/* count_known() for iov[0..n), total bytes, written whole: only the bytes
+ * after its last newline are read, back from its end. */
+static void count_known_iov(batch_output *o, const struct iovec *iov, int n, size_t total,
+                            uint64_t lines)
+{
+    size_t after = 0;
+    for (int i = n; lines > 0 && i > 0; i--) {
+        const char *p = iov[i - 1].iov_base;
+        size_t k = iov[i - 1].iov_len;
+        while (k > 0 && p[k - 1] != '\n')
+            k--, after++;
+        if (k > 0)
+            break;
+    }
+    if (lines == 0) {
+        o->partial += total;
+    } else {
+        o->lines += lines;
+        o->partial = after;
+    }
+    o->bytes += total;
+}
+
+int batch_output_writev(batch_output *o, struct iovec *iov, int n, uint64_t lines)
 {
     if (o->error)
         return o->error;
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += iov[i].iov_len;
     while (n > 0) {
         ssize_t w = writev(o->fd, iov, n);
         if (w < 0 && errno == EINTR)
@@ -73,6 +119,11 @@ int batch_output_writev(batch_output *o, struct iovec *iov, int n)
             cut_partial_line(o);
             return o->error;
         }
+        if ((size_t)w == total && lines != BATCH_LINES_UNKNOWN) {
+            count_known_iov(o, iov, n, total, lines);
+            return 0;
+        }
+        lines = BATCH_LINES_UNKNOWN;   /* after a short write: counted as written */
         for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--) {
             count(o, iov->iov_base, iov->iov_len);
             w -= (ssize_t)iov->iov_len;

@@ -290,6 +290,14 @@ int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
     return adexp_buf_put(out, data + at, len - at) ? 0 : -1;
 }
 
+uint64_t batch_patch_lines(batch_patch_pos from, batch_patch_pos to, size_t len)
+{
+    uint64_t marks = to.mark - from.mark;
+    uint64_t first = from.mark == 0 && marks > 0;     /* mark 0 ends no line */
+    uint64_t tail = to.at == len && from.at < len && to.mark > 0;
+    return marks - first + tail;
+}
+
 size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
                        batch_patch_pos *pos, uint64_t add, struct iovec *iov,
                        char (*digits)[24], size_t max)

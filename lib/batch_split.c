@@ -42,6 +42,7 @@ typedef struct piece {
     int state;
     uint64_t count, bad;       /* messages, failed messages */
     adexp_buf out;
+    uint64_t out_lines;
     batch_str err;
     batch_marks out_index, err_index;   /* where its messages' indexes are */
 } piece;
@@ -157,8 +158,10 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
 {
     adexp_buf out = w->out;
     batch_str err = w->err;
+    uint64_t lines = w->out_lines;
     w->out = pc->out, w->err = pc->err;
     w->out.len = w->err.len = 0;
+    w->out_lines = 0;
     if (w->b->o.format == ADEXP_BATCH_JSON)
         adexp_buf_room(&w->out, JSON_PIECE_ROOM(s->cut[pc->k] - pc->start));
     pc->out_index.n = pc->err_index.n = 0;
@@ -185,8 +188,8 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
             adexp_arena_reset(&w->arena);
         }
     }
-    pc->out = w->out, pc->err = w->err;
-    w->out = out, w->err = err;
+    pc->out = w->out, pc->err = w->err, pc->out_lines = w->out_lines;
+    w->out = out, w->err = err, w->out_lines = lines;
 }
 
 /* Take the next piece if the window has room; called with s->mu held. */
@@ -224,18 +227,20 @@ int batch_split_help(batch_split *s, batch_worker *w)
 static int write_piece(batch_worker *w, piece *pc, uint64_t index)
 {
     adexp_buf none = {0};
+    uint64_t no_lines = 0;
     if (index == 0)
-        return batch_write(w, &pc->out, &pc->err);
+        return batch_write(w, &pc->out, &pc->out_lines, &pc->err);
     if (pc->err.len) {         /* diagnostics: few, copied */
         if (batch_patch_numbers(&w->scratch, pc->err.data, pc->err.len, &pc->err_index,
                                 index) != 0)
             return -1;
         batch_str e = {w->scratch.data, w->scratch.len, w->scratch.cap};
-        batch_write(w, &none, &e);
+        batch_write(w, &none, &no_lines, &e);
         pc->err.len = 0;
     }
     int stop = batch_write_patched(w, pc->out.data, pc->out.len, &pc->out_index, index);
     pc->out.len = 0;
+    pc->out_lines = 0;
     return stop;
 }
 

@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "adexp_batch.h"
 #include "batch_internal.h"
+#include "json_out.h"
 
 static const char *testdata;
 static char *corpus;           /* tricky messages, one after another */
@@ -294,6 +296,48 @@ static void test_count_lines_long(void **state)
     }
 }
 
+/* batch_patch_lines against the newlines of the iovecs batch_patch_iov
+ * gives, on pieces of 0 to 700 JSON-like lines (one index mark each) cut
+ * into chunks of every size. */
+static void test_patch_lines(void **state)
+{
+    (void)state;
+    enum { MAXV = 64 };
+    unsigned seed = 3;
+    for (int round = 0; round < 300; round++) {
+        size_t k = (size_t)rand_r(&seed) % 700, max = 2 + (size_t)rand_r(&seed) % (MAXV - 2);
+        adexp_buf data;
+        adexp_buf_init(&data, NULL);
+        batch_marks mk = {0};
+        for (size_t i = 0; i < k; i++) {
+            char line[96];
+            int pad = rand_r(&seed) % 40;
+            int at = snprintf(line, sizeof line, "{\"source\":\"x\",\"index\":");
+            assert_int_equal(batch_mark_number(&mk, data.len + (size_t)at, i), 0);
+            int n = snprintf(line + at, sizeof line - (size_t)at, "%zu,\"f\":\"%*s\"}\n", i,
+                             pad, "");
+            assert_true(adexp_buf_put(&data, line, (size_t)(at + n)));
+        }
+        struct iovec iov[MAXV];
+        char digits[MAXV / 2][24];
+        batch_patch_pos pos = {0, 0}, from = pos;
+        uint64_t total = 0;
+        size_t n;
+        while ((n = batch_patch_iov(data.data, data.len, &mk, &pos, 1000, iov, digits, max)) > 0) {
+            uint64_t want = 0;
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < iov[i].iov_len; j++)
+                    want += ((const char *)iov[i].iov_base)[j] == '\n';
+            assert_int_equal(batch_patch_lines(from, pos, data.len), want);
+            total += want;
+            from = pos;
+        }
+        assert_int_equal(total, k);
+        batch_marks_free(&mk);
+        adexp_buf_free(&data);
+    }
+}
+
 /* The line start's vector loop against the rule, byte by byte, on lines
  * of every length, ended by LF, CRLF or a lone CR. */
 static void test_line_start(void **state)
@@ -325,6 +369,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_count_lines),
         cmocka_unit_test(test_count_lines_long),
         cmocka_unit_test(test_line_start),
+        cmocka_unit_test(test_patch_lines),
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_escaped_name),
         cmocka_unit_test(test_summary_pieces),

@@ -149,7 +149,7 @@ static int write_out(stream *s)
 {
     batch_worker *w = s->w;
     if (s->live)
-        return batch_write(w, &w->out, &w->err);
+        return batch_write(w, &w->out, &w->out_lines, &w->err);
     batch_maybe_flush(w);
     return batch_stopped(w);
 }
@@ -210,5 +210,5 @@ void batch_stream_parse(batch_worker *w, const char *path, batch_reader *rd, int
     else
         w->files_ok++;
     if (live)
-        batch_write(w, &w->out, &w->err);
+        batch_write(w, &w->out, &w->out_lines, &w->err);
 }

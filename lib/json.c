@@ -77,16 +77,25 @@ static inline char *room(writer *w, char *o, size_t n)
 
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
 
+/* v in decimal at o (at most 20 bytes): its digits counted first, then
+ * written from the last, two a turn. */
 static char *put_u64(char *o, uint64_t v)
 {
-    char tmp[20];
-    size_t n = 0;
-    do
-        tmp[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    while (n)
-        *o++ = tmp[--n];
-    return o;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    size_t n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    char *end = o + n;
+    for (; v >= 100; v /= 100)
+        memcpy(end -= 2, pairs + 2 * (v % 100), 2);
+    if (v >= 10)
+        memcpy(end - 2, pairs + 2 * v, 2);
+    else
+        end[-1] = (char)('0' + v);
+    return o + n;
 }
 
 char *adexp_buf_room(adexp_buf *b, size_t n)
@@ -135,14 +144,20 @@ static size_t field_room(const adexp_field *f)
 /* '{"name":"KEYWORD"'. A dictionary field's keyword is its entry's (the
  * parser found the entry by these bytes; the length is checked too, for
  * trees built by hand): one 32-byte copy of json_names. */
+static const json_name *dict_name(const adexp_field *f)
+{
+    if (f->dict_id >= DICT_COUNT)
+        return NULL;
+    const json_name *jn = &json_names[f->dict_id];
+    return jn->len == f->keyword.len + 10 ? jn : NULL;
+}
+
 static char *put_name(char *o, const adexp_field *f)
 {
-    if (f->dict_id < DICT_COUNT) {
-        const json_name *jn = &json_names[f->dict_id];
-        if (jn->len == f->keyword.len + 10) {
-            memcpy(o, jn, sizeof *jn);
-            return o + jn->len;
-        }
+    const json_name *jn = dict_name(f);
+    if (jn) {
+        memcpy(o, jn, sizeof *jn);
+        return o + jn->len;
     }
     o = LIT(o, "{\"name\":");
     return json_string(o, f->keyword, 1);
@@ -160,12 +175,98 @@ static char *put_end(char *o, const adexp_field *f)
     return o;
 }
 
-/* Fields f, f->next, ... and their children, comma-separated, at o. Each
- * field's own text is written in the room reserved once for it. Returns the
- * end, or NULL when out of memory. */
+/* The most common fields: basic ones of the dictionary without flags,
+ * with a value of at most 16 bytes, written by a loop of their own with
+ * few registers live. A head is one copy of json_heads; a value that is
+ * all plain bytes (most are) is copied and checked in one vector; any
+ * other goes to the string rule. */
+#define QUICK_MAX 16
+#define QUICK_ROOM (1 + sizeof(json_head) + 6 * QUICK_MAX + 2 + 1)   /* ',', head, string, '}' */
+
+typedef struct quick_run {
+    char *o;                   /* the end of what was written */
+    const adexp_field *f;      /* the first field not written */
+} quick_run;
+
+/* The quick fields from f on, each after a comma (the first only if
+ * sep), as long as they fit before end. */
+static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep)
+{
+    while (f) {
+        unsigned id = f->dict_id;
+        size_t n = f->value.len;
+        if (f->kind != ADEXP_BASIC || (f->flags & (ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_MISPLACED)) ||
+            id >= DICT_COUNT || n > QUICK_MAX || (size_t)(end - o) < QUICK_ROOM)
+            break;
+        const json_head *h = &json_heads[id];
+        size_t len = h->len;
+        if (len != f->keyword.len + 20)
+            break;
+        const unsigned char *p = (const unsigned char *)f->value.ptr;
+        const adexp_field *next = f->next;
+        *o = ',';
+        o += sep;
+        sep = 1;
+        memcpy(o, h, sizeof *h);
+        o += len;
+        if (plain_short(p, n, o)) {
+            memcpy(o + n, "\"}", 2);
+            o += n + 2;
+        } else {
+            adexp_slice v = {(const char *)p, n};
+            o = string_first(o - 1, v, 1, JSON_RUN, json_string_rest);   /* over the '"' */
+            *o++ = '}';
+        }
+        f = next;
+    }
+    return (quick_run){o, f};
+}
+
+/* Fields f, f->next, ... and their children, comma-separated, at o, in
+ * one loop: a compound or a list is opened, its children written, and
+ * closed when they end (up[] holds the open ones; past UP_MAX deep, the
+ * writer recurses). Each field's own text is written in the room reserved
+ * once for it. Returns the end, or NULL when out of memory. */
+#define UP_MAX 64
+#define OPEN_ROOM (1 + sizeof(json_name) + 11)   /* ',', the name, ',"fields":[' */
+
 static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
-    for (int sep = 0; f; f = f->next, sep = 1) {
+    const adexp_field *up[UP_MAX];
+    size_t depth = 0;
+    for (int first = 1;;) {
+        if (f) {
+            quick_run q = put_quick_run(o, w->end, f, !first);
+            first &= q.f == f;
+            o = q.o, f = q.f;
+        }
+        int sep = !first;      /* a comma before this field */
+        first = 0;
+        if (!f) {              /* the end of a list of children */
+            if (depth == 0)
+                return o;
+            f = up[--depth];
+            if (!(o = room(w, o, END_ROOM)))
+                return NULL;
+            *o++ = ']';
+            o = put_end(o, f);
+            f = f->next;
+            continue;
+        }
+        const json_name *jn;
+        if (f->kind == ADEXP_COMPOUND && f->value.len == 0 && depth < UP_MAX &&
+            (jn = dict_name(f))) {         /* a route point, say: opened at once */
+            if (!(o = room(w, o, OPEN_ROOM)))
+                return NULL;
+            *o = ',';
+            o += sep;
+            memcpy(o, jn, sizeof *jn);
+            o = LIT(o + jn->len, ",\"fields\":[");
+            up[depth++] = f;
+            f = f->child;
+            first = 1;
+            continue;
+        }
         if (!(o = room(w, o, field_room(f))))
             return NULL;
         *o = ',';
@@ -173,6 +274,7 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
         if (f->kind == ADEXP_BASIC) {
             o = LIT(o, ",\"value\":");
             o = put_end(put_string(o, f->value), f);
+            f = f->next;
             continue;
         }
         int list = f->kind == ADEXP_LIST;
@@ -181,16 +283,23 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             o = put_string(o, f->value);
             if (!f->child) {
                 o = put_end(o, f);
+                f = f->next;
                 continue;
             }
         }
         o = list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
+        if (depth < UP_MAX) {
+            up[depth++] = f;
+            f = f->child;
+            first = 1;
+            continue;
+        }
         if (!(o = put_fields(w, o, f->child)) || !(o = room(w, o, END_ROOM)))
             return NULL;
         *o++ = ']';
         o = put_end(o, f);
+        f = f->next;
     }
-    return o;
 }
 
 static char *put_error(writer *w, char *o, const adexp_error *e)

@@ -236,6 +236,45 @@ static ALWAYS_INLINE size_t run_sse2(const unsigned char *p, size_t n, char *o, 
     return m ? i + (size_t)__builtin_ctz(m) : n;
 }
 #endif
+/* Whether p[0..n), n <= 16, is all plain bytes (no space either: a
+ * value with one takes the run rule, which folds), copied to o (in
+ * o[0..n)). One vector from two overlapping halves of 8 bytes (4 when
+ * n < 8, then doubled; below 4, the first, middle and last bytes), as in
+ * sse2_short_run, with fewer tests: most short values have no space. */
+static ALWAYS_INLINE int plain_short(const unsigned char *p, size_t n, char *o)
+{
+#if JSON_STRING_SSE2
+    __m128i x;
+    if (n < 4) {
+        if (n == 0)
+            return 1;
+        unsigned a = p[0], b = p[n >> 1], c = p[n - 1];
+        o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
+        x = _mm_set1_epi32((int)(a | b << 8 | c << 16 | c << 24));
+    } else if (n >= 8) {
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
+        _mm_storel_epi64((__m128i *)(void *)o, a);
+        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), b);
+        x = _mm_unpacklo_epi64(a, b);
+    } else {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+        x = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)a), _mm_cvtsi32_si128((int)b));
+        x = _mm_unpacklo_epi64(x, x);
+    }
+    __m128i plain = _mm_cmpgt_epi8(x, _mm_set1_epi8(0x20));   /* signed: 0x21 to 0x7F */
+    __m128i esc = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                               _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+    return _mm_movemask_epi8(_mm_andnot_si128(esc, plain)) == 0xFFFF;
+#else
+    return n == 0 || run_swar(p, n, o, RUN_FOLD | RUN_LEAD) == n;
+#endif
+}
+
 /* The best run of this build. */
 #if JSON_STRING_SSE2
 #define JSON_RUN run_sse2

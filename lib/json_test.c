@@ -221,6 +221,95 @@ static void test_names_table(void **state)
     }
 }
 
+/* json_heads[id] is '{"name":"KEYWORD","value":"' for every entry. */
+static void test_heads_table(void **state)
+{
+    (void)state;
+    for (size_t id = 0; id < dict_count; id++) {
+        char want[64] = {0};
+        int n = snprintf(want, sizeof want, "{\"name\":\"%s\",\"value\":\"",
+                         dict_table[id].keyword);
+        if (n > JSON_HEAD_SIZE) {       /* left out: written as the others are */
+            assert_int_equal(json_heads[id].len, 0);
+            continue;
+        }
+        assert_int_equal(json_heads[id].len, n);
+        assert_memory_equal(json_heads[id].text, want, JSON_HEAD_SIZE);
+    }
+}
+
+/* m's line, written into a fresh buffer. */
+static adexp_buf line_of(const adexp_msg *m)
+{
+    adexp_buf b;
+    adexp_buf_init(&b, NULL);
+    assert_int_equal(adexp_json_write(&b, m, "x"), ADEXP_OK);
+    return b;
+}
+
+/* The quick fields (basic, of the dictionary, a value of at most 16
+ * bytes) and compounds opened at once against the general path, which
+ * writes the same bytes for a field of no entry: random values of every
+ * byte class, 0 to 20 bytes, each right before the guard page, as the
+ * values of a top-level field and of a route point's subfields. */
+static void test_quick_fields(void **state)
+{
+    (void)state;
+    unsigned char buf[32];
+    unsigned char *end = guarded_end();
+    for (int t = 0; t < 20000; t++) {
+        size_t want = (size_t)(rnd() % 21), n = 0;
+        while (n < want)
+            n += piece(buf + n);
+        n = want < n ? want : n;            /* a multi-byte piece may be cut: bad UTF-8 */
+        unsigned char *v = end - n;
+        memcpy(v, buf, n);
+        adexp_slice val = {(const char *)v, n};
+        adexp_field eto = {.keyword = {"ETO", 3}, .value = val, .dict_id = DICT_ID_ETO};
+        adexp_field ptid = {.keyword = {"PTID", 4}, .value = val, .dict_id = DICT_ID_PTID,
+                            .next = &eto};
+        adexp_field pt = {.keyword = {"PT", 2}, .child = &ptid, .kind = ADEXP_COMPOUND,
+                          .dict_id = DICT_ID_PT};
+        adexp_field arcid = {.keyword = {"ARCID", 5}, .value = val, .dict_id = DICT_ID_ARCID,
+                             .next = &pt};
+        adexp_msg m = {.fields = &arcid};
+        adexp_buf quick = line_of(&m);
+        eto.dict_id = ptid.dict_id = pt.dict_id = arcid.dict_id = ADEXP_DICT_NONE;
+        adexp_buf general = line_of(&m);
+        assert_int_equal(quick.len, general.len);
+        assert_memory_equal(quick.data, general.data, quick.len);
+        adexp_buf_free(&quick);
+        adexp_buf_free(&general);
+    }
+}
+
+/* index and offset in decimal, at every count of digits and its edges. */
+static void test_numbers(void **state)
+{
+    (void)state;
+    uint64_t v[64];
+    size_t n = 0;
+    v[n++] = 0;
+    for (uint64_t p = 1; p <= UINT64_MAX / 10; p *= 10) {
+        v[n++] = p * 10 - 1;
+        v[n++] = p * 10;
+        v[n++] = p * 10 + 7 * p / 3;
+    }
+    v[n++] = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        adexp_field title = {.keyword = {"TITLE", 5}, .value = {"IFPL", 4},
+                             .dict_id = DICT_ID_TITLE};
+        adexp_msg m = {.fields = &title, .index = (size_t)v[i], .offset = (size_t)(v[i] / 3)};
+        adexp_buf b = line_of(&m);
+        char want[128];
+        snprintf(want, sizeof want, "{\"source\":\"x\",\"index\":%llu,\"offset\":%llu,",
+                 (unsigned long long)m.index, (unsigned long long)m.offset);
+        assert_true(b.len > strlen(want));
+        assert_memory_equal(b.data, want, strlen(want));
+        adexp_buf_free(&b);
+    }
+}
+
 /* A field whose keyword is not its entry's length gets its name written in
  * full, from its own bytes. */
 static void test_name_fallback(void **state)
@@ -319,6 +408,9 @@ int main(void)
         cmocka_unit_test(test_put_string),
         cmocka_unit_test(test_names_table),
         cmocka_unit_test(test_name_fallback),
+        cmocka_unit_test(test_heads_table),
+        cmocka_unit_test(test_quick_fields),
+        cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
