@@ -8,10 +8,18 @@
 #include "adexp.h"
 #include "decode_words.h"
 #include "dict_ids.h"
+#include "json_names.h"
 #include "json_out.h"
 #include "json_runs.h"
 #include "json_string.h"
 #include "select.h"
+
+/* The quick paths (the usual single fields, route points and members of
+ * "other" written without the general calls) are on; outputs_test.c
+ * compiles this file again with VIEW_QUICK 0 and compares the two. */
+#ifndef VIEW_QUICK
+#define VIEW_QUICK 1
+#endif
 
 /* ------------------------------------------------------------ writing */
 
@@ -61,6 +69,20 @@ static inline void raw(vw *w, const char *s, size_t n)
 static ALWAYS_INLINE char *put_str(char *o, adexp_slice s)
 {
     return string_first(o, s, 1, JSON_RUN, json_string_rest);
+}
+
+/* put_str, and a value of 4 to 16 plain bytes (no space, nothing to
+ * escape: most values) copied and checked in one vector (plain_short), as
+ * json.c writes its quick fields. Room: json_string_room(s.len). */
+static ALWAYS_INLINE char *put_val(char *o, adexp_slice s)
+{
+    size_t n = s.len;
+    if (VIEW_QUICK && n - 4 <= 12 && plain_short((const unsigned char *)s.ptr, n, o + 1)) {
+        o[0] = '"';
+        o[n + 1] = '"';
+        return o + n + 2;
+    }
+    return put_str(o, s);
 }
 
 /* s as a JSON string, folded: the library's one rule (json_string.h). */
@@ -196,7 +218,7 @@ static void member(vw *w, const keys *ks, adexp_slice v, int dec)
     char *o = room(w, KEY_ROOM + need + COMPANION_ROOM);
     if (!o)
         return;
-    o = put_str(put_key(w, o, &ks->k[0]), v);
+    o = put_val(put_key(w, o, &ks->k[0]), v);
     if (dec != D_NONE && v.len)
         o = companions(w, o, ks, v, dec);
     commit(w, o);
@@ -236,32 +258,31 @@ static adexp_slice single_value(const adexp_view *v, const single *e)
     return *(const adexp_slice *)(const void *)((const char *)v + e->off);
 }
 
-/* The single fields there are (and kept), as members: their worst case
- * summed, then written in one reservation. */
+/* The single fields there are (and kept), as members, each in its own
+ * reservation with the cursor in a local (json.c's way). After the head,
+ * a member always has its comma. */
 static void put_singles(vw *w, const adexp_view *v)
 {
-    uint8_t there[NSINGLES];
-    size_t n = 0, need = 0;
+    adexp_buf *b = w->b;
+    char *o = b->data + b->len, *end = b->data + b->cap;
     for (size_t i = 0; i < NSINGLES; i++) {
-        adexp_slice val = single_value(v, &singles[i]);
-        if (!val.ptr || !kept(w, singles[i].kw))
+        const single *e = &singles[i];
+        adexp_slice val = single_value(v, e);
+        if (!val.ptr || (w->trim && !sel_keeps_keyword(w->sel, e->kw)))
             continue;
         size_t r = json_string_room(val.len);
-        if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM ||
-            need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM - r) {
+        if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
             w->ok = 0;
             return;
         }
-        need += KEY_ROOM + r + COMPANION_ROOM;
-        there[n++] = (uint8_t)i;
-    }
-    char *o = n ? room(w, need) : NULL;
-    if (!o)
-        return;
-    for (size_t k = 0; k < n; k++) {
-        const single *e = &singles[there[k]];
-        adexp_slice val = single_value(v, e);
-        o = put_str(put_key(w, o, &e->ks.k[0]), val);
+        r += KEY_ROOM + COMPANION_ROOM;
+        if ((size_t)(end - o) < r) {
+            commit(w, o);
+            if (!(o = room(w, r)))
+                return;
+            end = b->data + b->cap;
+        }
+        o = put_val(put_key(w, o, &e->ks.k[0]), val);
         if (e->dec != D_NONE && val.len)
             o = companions(w, o, &e->ks, val, e->dec);
     }
@@ -306,7 +327,7 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
     *o++ = '[';
     for (size_t i = 0; i < s.n; i++) {
         *o = ',';
-        o = put_str(o + (i > 0), s.v[i]);
+        o = put_val(o + (i > 0), s.v[i]);
     }
     *o++ = ']';
     commit(w, o);
@@ -315,33 +336,68 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 /* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
  * "eto_utc":".."}, written in one reservation without the members' calls:
  * its F or A level and its date-time are written as they are once their
- * companions decoded (which checks that they are digits). Returns 0, and
- * writes nothing, for a point of any other shape. */
+ * companions decoded (which checks that they are digits). A message's
+ * points mostly share their ETO's day and often their level: the last
+ * level found valid and its feet, and the last day and its "YYYY-MM-",
+ * are kept (point_memo), so that a point with the same bytes checks only
+ * its time. Returns 0, and writes nothing, for a point of any other shape. */
 #define POINT_FIXED 128
-static int usual_point(vw *w, const adexp_point *p)
+#define MEMO_SET ((uint64_t)1 << 63)   /* never in an empty memo */
+typedef struct point_memo {
+    uint64_t fl;               /* the level's 4 bytes | MEMO_SET, or 0 */
+    uint64_t feet;             /* its feet (dw_feet_word) */
+    uint64_t day;              /* the YYMMDD of a valid date-time | MEMO_SET, or 0 */
+    uint64_t iso_head;         /* its "YYYY-MM-" */
+    unsigned feet_len;
+} point_memo;
+
+static int usual_point(vw *w, const adexp_point *p, point_memo *pm)
 {
-    if (!p->ptid.ptr || p->fl.len != 4 || p->eto.len != 12 || p->to.ptr || p->sfl.ptr ||
-        p->lattd.ptr || p->longtd.ptr || (p->fl.ptr[0] != 'F' && p->fl.ptr[0] != 'A'))
+    if (!p->ptid.ptr || ((p->fl.len ^ 4) | (p->eto.len ^ 12)) ||
+        ((uintptr_t)p->to.ptr | (uintptr_t)p->sfl.ptr | (uintptr_t)p->lattd.ptr |
+         (uintptr_t)p->longtd.ptr))
         return 0;
+    uint32_t fl;
+    memcpy(&fl, p->fl.ptr, 4);
+    if ((fl | MEMO_SET) != pm->fl) {
+        unsigned n;
+        if ((p->fl.ptr[0] != 'F' && p->fl.ptr[0] != 'A') || !(n = dw_feet_word(p->fl.ptr, &pm->feet)))
+            return 0;
+        pm->fl = fl | MEMO_SET;
+        pm->feet_len = n;
+    }
+    const char *e = p->eto.ptr;
+    uint64_t day;
+    memcpy(&day, e, 8);
+    day = (day & 0xFFFFFFFFFFFFu) | MEMO_SET;
+    if (day != pm->day) {
+        if (!dw_datetime_ok(e, 12))
+            return 0;
+        pm->day = day;
+        pm->iso_head = dw_iso_head(e);
+    } else if (!dw_digits8(e + 4) || !dw_clock_ok(e + 6) || e[10] > '5') {   /* its time */
+        return 0;
+    }
     size_t need = json_string_room(p->ptid.len);
     char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, POINT_FIXED + need);
     if (!o) {
         w->ok = 0;
         return 1;   /* the writer failed */
     }
-    if (w->comma)
-        *o++ = ',';
+    *o = ',';
+    o += w->comma;
     memcpy(o, "{\"ptid\":", 8);
-    o = put_str(o + 8, p->ptid);
+    o = put_val(o + 8, p->ptid);
     memcpy(o, ",\"fl\":\"", 7);
-    memcpy(o + 7, p->fl.ptr, 4);
+    memcpy(o + 7, &fl, 4);
     memcpy(o + 11, "\",\"fl_ft\":", 10);
-    if (!(o = dw_feet(o + 21, p->fl.ptr)) || !dw_datetime_ok(p->eto.ptr, 12))
-        return 0;
+    memcpy(o + 21, &pm->feet, 8);
+    o += 21 + pm->feet_len;
     memcpy(o, ",\"eto\":\"", 8);
-    memcpy(o + 8, p->eto.ptr, 12);
+    memcpy(o + 8, e, 12);
     memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-    o = dw_iso12(o + 33, p->eto.ptr);
+    memcpy(o + 33, &pm->iso_head, 8);
+    o = dw_iso12_tail(o + 41, e);
     memcpy(o, "\"}", 2);
     commit(w, o + 2);
     w->comma = 1;
@@ -352,11 +408,12 @@ static void points(vw *w, const adexp_view *v)
 {
     if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
         return;
+    point_memo pm = {0, 0, 0, 0, 0};
     key(w, &k_rtepts);
     open_(w, "[");
     for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
         const adexp_point *p = &v->rtepts[i];
-        if (usual_point(w, p))
+        if (VIEW_QUICK && usual_point(w, p, &pm))
             continue;
         sep(w);
         open_(w, "{");
@@ -605,9 +662,9 @@ static int one_value(vw *w, const adexp_field *f)
     }
     if (w->comma)
         *o++ = ',';
-    o = put_str(o, f->keyword);
+    o = put_val(o, f->keyword);
     *o++ = ':';
-    commit(w, put_str(o, f->value));
+    commit(w, put_val(o, f->value));
     w->comma = 1;
     return 1;
 }
@@ -634,12 +691,12 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
         return 1;
     if (w->comma)
         *o++ = ',';
-    o = put_str(o, v[0]->keyword);
+    o = put_val(o, v[0]->keyword);
     o[0] = ':', o[1] = '[';
     o += 2;
     for (size_t i = 0; i < n; i++) {
         *o = ',';
-        o = put_str(o + (i > 0), v[i]->value);
+        o = put_val(o + (i > 0), v[i]->value);
     }
     *o++ = ']';
     commit(w, o);
@@ -647,27 +704,33 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
     return 1;
 }
 
+/* One keyword's fields v[0..n) as a member: one occurrence a value, more
+ * an array of values. */
+static void put_group(vw *w, const adexp_field *const *v, size_t n, scratch *s)
+{
+    if (n == 1 ? one_value(w, v[0]) : one_array(w, v, n))
+        return;
+    kw_key(w, v[0]->keyword);
+    if (n > 1)
+        open_(w, "[");
+    for (size_t k = 0; k < n; k++) {
+        if (n > 1)
+            sep(w);
+        put_value(w, v[k], s);
+    }
+    if (n > 1)
+        close_(w, "]");
+}
+
 /* The fields v[0..n) as object members, grouped by keyword (sorted as
- * before says):
- * one occurrence a value, more an array of values. */
+ * before says). */
 static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
 {
     sort_fields(v, n);
     for (size_t i = 0, j; i < n && w->ok; i = j) {
         for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
             ;
-        if (j - i == 1 ? one_value(w, v[i]) : one_array(w, v + i, j - i))
-            continue;
-        kw_key(w, v[i]->keyword);
-        if (j - i > 1)
-            open_(w, "[");
-        for (size_t k = i; k < j; k++) {
-            if (j - i > 1)
-                sep(w);
-            put_value(w, v[k], s);
-        }
-        if (j - i > 1)
-            close_(w, "]");
+        put_group(w, v + i, j - i, s);
     }
 }
 
@@ -726,9 +789,9 @@ static int small_object(vw *w, const adexp_field *f)
     *o++ = '{';
     for (size_t i = 0; i < n; i++) {
         *o = ',';
-        o = put_str(o + (i > 0), v[i]->keyword);
+        o = put_val(o + (i > 0), v[i]->keyword);
         *o++ = ':';
-        o = put_str(o, v[i]->value);
+        o = put_val(o, v[i]->value);
     }
     *o++ = '}';
     commit(w, o);
@@ -807,11 +870,105 @@ static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field *
     return k;
 }
 
+/* "other" in the usual case: at most QUICK_OTHER fields, all of built-in
+ * dictionary keywords (a keyword's fields in list order by offset). They
+ * are sorted by one pass: each id's bit set in a bitmap of the dictionary
+ * (its first field and the chain of the others kept by field index), then
+ * the bits read in order, which is before's. A member of one string is
+ * written from the keyword's json_heads entry ('{"name":"KW"' at 8, one
+ * fixed-size copy) and its value by put_val; the others go to put_group.
+ * Returns 0, having written nothing, for any other level. */
+#define QUICK_OTHER 64
+#define ID_WORDS ((DICT_COUNT + 63) / 64)
+#define KW_COPY 32             /* '"KW"' and what follows in json_heads */
+_Static_assert(8 + KW_COPY <= JSON_HEAD_SIZE && DICT_MAX_KEYWORD_LEN + 2 <= KW_COPY,
+               "a keyword's quotes are copied from json_heads at once");
+
+static int one_string(const adexp_field *f)
+{
+    return f->kind != ADEXP_LIST && !(f->kind == ADEXP_COMPOUND && f->child);
+}
+
+static int quick_other(vw *w, const adexp_msg *m, scratch *s)
+{
+    const adexp_field *v[QUICK_OTHER];
+    uint8_t first[DICT_COUNT], last[DICT_COUNT], next[QUICK_OTHER];   /* read where set */
+    uint64_t ids[ID_WORDS] = {0};
+    size_t k = 0;
+    uint64_t seen = 0;
+    for (const adexp_field *f = m->fields; f; f = f->next) {
+        unsigned id = f->dict_id;
+        unsigned t = takes[id & (ID_TABLE - 1)];
+        if (t == TAKES_ALL)
+            continue;
+        if (t >= TAKES_FIRST) {
+            uint64_t bit = (uint64_t)1 << (t - TAKES_FIRST);
+            if (!(seen & bit)) {
+                seen |= bit;
+                continue;
+            }
+        }
+        if (w->trim && !sel_keeps_keyword(w->sel, f->keyword))
+            continue;
+        if (id >= DICT_COUNT || k == QUICK_OTHER || json_heads[id].len != f->keyword.len + 20)
+            return 0;
+        uint64_t bit = (uint64_t)1 << (id & 63);
+        if (ids[id >> 6] & bit) {
+            if (f->offset < v[last[id]]->offset)
+                return 0;
+            next[last[id]] = (uint8_t)k;
+        } else {
+            ids[id >> 6] |= bit;
+            first[id] = (uint8_t)k;
+        }
+        last[id] = (uint8_t)k;
+        next[k] = 0;           /* none: the first field is never a next */
+        v[k++] = f;
+    }
+    if (!k)
+        return 1;
+    key(w, &k_other);
+    open_(w, "{");
+    for (unsigned word = 0; word < ID_WORDS && w->ok; word++) {
+        for (uint64_t bits = ids[word]; bits && w->ok; bits &= bits - 1) {
+            unsigned id = word * 64 + (unsigned)__builtin_ctzll(bits);
+            size_t i = first[id];
+            const adexp_field *f = v[i];
+            if (next[i] || !one_string(f)) {   /* an array, a compound or a list */
+                const adexp_field *g[QUICK_OTHER];
+                size_t n = 0;
+                do
+                    g[n++] = v[i];
+                while ((i = next[i]) != 0);
+                put_group(w, g, n, s);
+                continue;
+            }
+            size_t r = json_string_room(f->value.len);
+            char *o = r > SIZE_MAX - 2 - KW_COPY ? NULL : room(w, r + 2 + KW_COPY);
+            if (!o) {
+                w->ok = 0;
+                break;
+            }
+            *o = ',';
+            o += w->comma;
+            memcpy(o, json_heads[id].text + 8, KW_COPY);
+            o += f->keyword.len + 2;
+            *o++ = ':';
+            commit(w, put_val(o, f->value));
+            w->comma = 1;
+        }
+    }
+    close_(w, "}");
+    return 1;
+}
+
 /* The top-level fields the view does not hold, under "other": collected
  * into the scratch's free room, or when they do not fit there, into a
  * window of the count of the message's fields. */
 static void other(vw *w, const adexp_msg *m, scratch *s)
 {
+    if (VIEW_QUICK && quick_other(w, m, s))
+        return;
     int own;
     size_t n = s->cap - s->used;
     const adexp_field **v = window(s, n, &own);
@@ -904,7 +1061,7 @@ static void head(vw *w, const adexp_msg *m, adexp_slice src, int quoted)
     memcpy(o, ",\"offset\":", 10);
     o = put_u64_at(o + 10, m->offset);
     memcpy(o, ",\"title\":", 9);
-    o = title.ptr ? put_str(o + 9, title) : (memcpy(o + 9, "null", 4), o + 13);
+    o = title.ptr ? put_val(o + 9, title) : (memcpy(o + 9, "null", 4), o + 13);
     commit(w, o);
     w->comma = 1;
 }
