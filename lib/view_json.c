@@ -73,14 +73,27 @@ static ALWAYS_INLINE char *put_str(char *o, adexp_slice s)
 
 /* put_str, and a value of 4 to 16 plain bytes (no space, nothing to
  * escape: most values) copied and checked in one vector (plain_short), as
- * json.c writes its quick fields. Room: json_string_room(s.len). */
+ * json.c writes its quick fields, or of 1 to 3 plain bytes checked by their
+ * classes. Room: json_string_room(s.len). */
 static ALWAYS_INLINE char *put_val(char *o, adexp_slice s)
 {
     size_t n = s.len;
-    if (VIEW_QUICK && n - 4 <= 12 && plain_short((const unsigned char *)s.ptr, n, o + 1)) {
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    if (VIEW_QUICK && n - 4 <= 12 && plain_short(p, n, o + 1)) {
         o[0] = '"';
         o[n + 1] = '"';
         return o + n + 2;
+    }
+    if (VIEW_QUICK && n - 1 < 3) {   /* 1 to 3 bytes: the first, middle and last */
+        unsigned char a = p[0], m = p[n >> 1], z = p[n - 1];
+        if ((json_class[a] | json_class[m] | json_class[z]) == J_PLAIN) {
+            o[0] = '"';
+            o[1] = (char)a;
+            o[1 + (n >> 1)] = (char)m;
+            o[n] = (char)z;
+            o[n + 1] = '"';
+            return o + n + 2;
+        }
     }
     return put_str(o, s);
 }
@@ -258,34 +271,46 @@ static adexp_slice single_value(const adexp_view *v, const single *e)
     return *(const adexp_slice *)(const void *)((const char *)v + e->off);
 }
 
-/* The single fields there are (and kept), as members, each in its own
- * reservation with the cursor in a local (json.c's way). After the head,
- * a member always has its comma. */
+/* A single field's member at o, if it is there (and kept), with the room
+ * up to *end checked: o, its end, or NULL when out of memory. After the
+ * head, a member always has its comma. Inlined with a constant e (see
+ * put_singles), its key, its decoding and its slice's place are constants. */
+static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const single *e,
+                                         adexp_slice val)
+{
+    if (!val.ptr || (w->trim && !sel_keeps_keyword(w->sel, e->kw)))
+        return o;
+    size_t r = json_string_room(val.len);
+    if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
+        w->ok = 0;
+        return NULL;
+    }
+    r += KEY_ROOM + COMPANION_ROOM;
+    if ((size_t)(*end - o) < r) {
+        commit(w, o);
+        if (!(o = room(w, r)))
+            return NULL;
+        *end = w->b->data + w->b->cap;
+    }
+    memcpy(o, e->ks.k[0].s, KEY_ROOM);
+    o = put_val(o + e->ks.k[0].len, val);
+    if (e->dec != D_NONE && val.len)
+        o = companions(w, o, &e->ks, val, e->dec);
+    return o;
+}
+
+/* The single fields, in singles' order, each by its own single_member
+ * (unrolled: an absent field costs a test), the cursor in a local. */
 static void put_singles(vw *w, const adexp_view *v)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
-    for (size_t i = 0; i < NSINGLES; i++) {
-        const single *e = &singles[i];
-        adexp_slice val = single_value(v, e);
-        if (!val.ptr || (w->trim && !sel_keeps_keyword(w->sel, e->kw)))
-            continue;
-        size_t r = json_string_room(val.len);
-        if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
-            w->ok = 0;
-            return;
-        }
-        r += KEY_ROOM + COMPANION_ROOM;
-        if ((size_t)(end - o) < r) {
-            commit(w, o);
-            if (!(o = room(w, r)))
-                return;
-            end = b->data + b->cap;
-        }
-        o = put_val(put_key(w, o, &e->ks.k[0]), val);
-        if (e->dec != D_NONE && val.len)
-            o = companions(w, o, &e->ks, val, e->dec);
-    }
+    _Static_assert(NSINGLES == 26, "one line below for each single field");
+#define ONE(i) if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i])))) return
+    ONE(0); ONE(1); ONE(2); ONE(3); ONE(4); ONE(5); ONE(6); ONE(7); ONE(8); ONE(9);
+    ONE(10); ONE(11); ONE(12); ONE(13); ONE(14); ONE(15); ONE(16); ONE(17); ONE(18);
+    ONE(19); ONE(20); ONE(21); ONE(22); ONE(23); ONE(24); ONE(25);
+#undef ONE
     commit(w, o);
 }
 
@@ -351,7 +376,9 @@ typedef struct point_memo {
     unsigned feet_len;
 } point_memo;
 
-static int usual_point(vw *w, const adexp_point *p, point_memo *pm)
+/* Whether p is a usual point whose level and date-time decode (checked
+ * against the memo, which they update). */
+static ALWAYS_INLINE int usual_ok(const adexp_point *p, point_memo *pm)
 {
     if (!p->ptid.ptr || ((p->fl.len ^ 4) | (p->eto.len ^ 12)) ||
         ((uintptr_t)p->to.ptr | (uintptr_t)p->sfl.ptr | (uintptr_t)p->lattd.ptr |
@@ -375,33 +402,51 @@ static int usual_point(vw *w, const adexp_point *p, point_memo *pm)
             return 0;
         pm->day = day;
         pm->iso_head = dw_iso_head(e);
-    } else if (!dw_digits8(e + 4) || !dw_clock_ok(e + 6) || e[10] > '5') {   /* its time */
-        return 0;
+        return 1;
     }
-    size_t need = json_string_room(p->ptid.len);
-    char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, POINT_FIXED + need);
-    if (!o) {
-        w->ok = 0;
-        return 1;   /* the writer failed */
+    return dw_digits8(e + 4) && dw_clock_ok(e + 6) && e[10] <= '5';   /* its time */
+}
+
+/* The usual points from p[i] on (of n), the cursor in a local: the index
+ * of the first point that is not one (n when the writer failed). */
+static size_t usual_points(vw *w, const adexp_point *p, size_t i, size_t n, point_memo *pm)
+{
+    adexp_buf *b = w->b;
+    char *o = b->data + b->len, *end = b->data + b->cap;
+    unsigned comma = (unsigned)w->comma;
+    for (; i < n && usual_ok(&p[i], pm); i++) {
+        size_t need = json_string_room(p[i].ptid.len);
+        if (need > SIZE_MAX - POINT_FIXED) {
+            w->ok = 0;
+            return n;
+        }
+        if ((size_t)(end - o) < need + POINT_FIXED) {
+            commit(w, o);
+            if (!(o = room(w, need + POINT_FIXED)))
+                return n;
+            end = b->data + b->cap;
+        }
+        *o = ',';
+        o += comma;
+        comma = 1;
+        memcpy(o, "{\"ptid\":", 8);
+        o = put_val(o + 8, p[i].ptid);
+        memcpy(o, ",\"fl\":\"", 7);
+        memcpy(o + 7, p[i].fl.ptr, 4);
+        memcpy(o + 11, "\",\"fl_ft\":", 10);
+        memcpy(o + 21, &pm->feet, 8);
+        o += 21 + pm->feet_len;
+        memcpy(o, ",\"eto\":\"", 8);
+        memcpy(o + 8, p[i].eto.ptr, 12);
+        memcpy(o + 20, "\",\"eto_utc\":\"", 13);
+        memcpy(o + 33, &pm->iso_head, 8);
+        o = dw_iso12_tail(o + 41, p[i].eto.ptr);
+        memcpy(o, "\"}", 2);
+        o += 2;
     }
-    *o = ',';
-    o += w->comma;
-    memcpy(o, "{\"ptid\":", 8);
-    o = put_val(o + 8, p->ptid);
-    memcpy(o, ",\"fl\":\"", 7);
-    memcpy(o + 7, &fl, 4);
-    memcpy(o + 11, "\",\"fl_ft\":", 10);
-    memcpy(o + 21, &pm->feet, 8);
-    o += 21 + pm->feet_len;
-    memcpy(o, ",\"eto\":\"", 8);
-    memcpy(o + 8, e, 12);
-    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-    memcpy(o + 33, &pm->iso_head, 8);
-    o = dw_iso12_tail(o + 41, e);
-    memcpy(o, "\"}", 2);
-    commit(w, o + 2);
-    w->comma = 1;
-    return 1;
+    commit(w, o);
+    w->comma = (int)comma;
+    return i;
 }
 
 static void points(vw *w, const adexp_view *v)
@@ -412,9 +457,9 @@ static void points(vw *w, const adexp_view *v)
     key(w, &k_rtepts);
     open_(w, "[");
     for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
+        if (VIEW_QUICK && (i = usual_points(w, v->rtepts, i, v->n_rtepts, &pm)) == v->n_rtepts)
+            break;
         const adexp_point *p = &v->rtepts[i];
-        if (VIEW_QUICK && usual_point(w, p, &pm))
-            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_PTID, p->ptid, D_NONE);
