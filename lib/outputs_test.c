@@ -577,8 +577,9 @@ static size_t put_text(char *buf, size_t at, size_t cap, const char *fmt, const 
 }
 
 /* A random message: single fields (some twice), members of "other" of
- * known and unknown keywords (some repeated, some compounds and lists) and
- * route points of every shape, their days and levels often repeated. */
+ * known and unknown keywords (some repeated, some compounds and lists),
+ * ESTDATA and route points of every shape, their days and levels often
+ * repeated. */
 static void random_message(char *buf, size_t cap, unsigned *r)
 {
     size_t at = put_text(buf, 0, cap, "-TITLE %s%s\n", next_rand(r) % 4 ? "IFPL" : "CHG", "");
@@ -594,6 +595,18 @@ static void random_message(char *buf, size_t cap, unsigned *r)
                           PICK(r, any_values), PICK(r, any_values));
         else
             at = put_text(buf, at, cap, "-%s %s\n", PICK(r, other_keywords), PICK(r, any_values));
+    }
+    for (unsigned i = next_rand(r) % 4; i > 0; i--) {   /* ESTDATA of every shape */
+        unsigned shape = next_rand(r) % 6;
+        at = put_text(buf, at, cap, "-ESTDATA -PTID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
+        if (shape != 1)
+            at = put_text(buf, at, cap, " -ETO %s%s", PICK(r, days), PICK(r, times));
+        if (shape != 2)
+            at = put_text(buf, at, cap, "%s -FL %s", shape == 3 ? "" : PICK(r, secs),
+                          next_rand(r) % 2 ? "F350" : PICK(r, any_values));
+        if (shape == 4)
+            at = put_text(buf, at, cap, " -SFL %s%s", PICK(r, any_values), "");
+        at = put_text(buf, at, cap, "%s%s\n", "", "");
     }
     if (next_rand(r) % 4 == 0)
         return;

@@ -376,24 +376,19 @@ typedef struct point_memo {
     unsigned feet_len;
 } point_memo;
 
-/* Whether p is a usual point whose level and date-time decode (checked
- * against the memo, which they update). */
-static ALWAYS_INLINE int usual_ok(const adexp_point *p, point_memo *pm)
+/* Whether the F or A level fl (4 bytes) and the date-time e (12 bytes)
+ * decode, checked against the memo, which they update. */
+static ALWAYS_INLINE int usual_decodes(const char *fl, const char *e, point_memo *pm)
 {
-    if (!p->ptid.ptr || ((p->fl.len ^ 4) | (p->eto.len ^ 12)) ||
-        ((uintptr_t)p->to.ptr | (uintptr_t)p->sfl.ptr | (uintptr_t)p->lattd.ptr |
-         (uintptr_t)p->longtd.ptr))
-        return 0;
-    uint32_t fl;
-    memcpy(&fl, p->fl.ptr, 4);
-    if ((fl | MEMO_SET) != pm->fl) {
+    uint32_t l;
+    memcpy(&l, fl, 4);
+    if ((l | MEMO_SET) != pm->fl) {
         unsigned n;
-        if ((p->fl.ptr[0] != 'F' && p->fl.ptr[0] != 'A') || !(n = dw_feet_word(p->fl.ptr, &pm->feet)))
+        if ((fl[0] != 'F' && fl[0] != 'A') || !(n = dw_feet_word(fl, &pm->feet)))
             return 0;
-        pm->fl = fl | MEMO_SET;
+        pm->fl = l | MEMO_SET;
         pm->feet_len = n;
     }
-    const char *e = p->eto.ptr;
     uint64_t day;
     memcpy(&day, e, 8);
     day = (day & 0xFFFFFFFFFFFFu) | MEMO_SET;
@@ -405,6 +400,37 @@ static ALWAYS_INLINE int usual_ok(const adexp_point *p, point_memo *pm)
         return 1;
     }
     return dw_digits8(e + 4) && dw_clock_ok(e + 6) && e[10] <= '5';   /* its time */
+}
+
+/* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
+static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const point_memo *pm)
+{
+    memcpy(o, ",\"fl\":\"", 7);
+    memcpy(o + 7, fl, 4);
+    memcpy(o + 11, "\",\"fl_ft\":", 10);
+    memcpy(o + 21, &pm->feet, 8);
+    return o + 21 + pm->feet_len;
+}
+
+/* ',"eto":"..","eto_utc":".."' of a date-time that decoded (the memo's). */
+static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const point_memo *pm)
+{
+    memcpy(o, ",\"eto\":\"", 8);
+    memcpy(o + 8, e, 12);
+    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
+    memcpy(o + 33, &pm->iso_head, 8);
+    o = dw_iso12_tail(o + 41, e);
+    *o++ = '"';
+    return o;
+}
+
+/* Whether p is a usual point whose level and date-time decode. */
+static ALWAYS_INLINE int usual_ok(const adexp_point *p, point_memo *pm)
+{
+    return p->ptid.ptr && !((p->fl.len ^ 4) | (p->eto.len ^ 12)) &&
+           !((uintptr_t)p->to.ptr | (uintptr_t)p->sfl.ptr | (uintptr_t)p->lattd.ptr |
+             (uintptr_t)p->longtd.ptr) &&
+           usual_decodes(p->fl.ptr, p->eto.ptr, pm);
 }
 
 /* The usual points from p[i] on (of n), the cursor in a local: the index
@@ -431,22 +457,36 @@ static size_t usual_points(vw *w, const adexp_point *p, size_t i, size_t n, poin
         comma = 1;
         memcpy(o, "{\"ptid\":", 8);
         o = put_val(o + 8, p[i].ptid);
-        memcpy(o, ",\"fl\":\"", 7);
-        memcpy(o + 7, p[i].fl.ptr, 4);
-        memcpy(o + 11, "\",\"fl_ft\":", 10);
-        memcpy(o + 21, &pm->feet, 8);
-        o += 21 + pm->feet_len;
-        memcpy(o, ",\"eto\":\"", 8);
-        memcpy(o + 8, p[i].eto.ptr, 12);
-        memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-        memcpy(o + 33, &pm->iso_head, 8);
-        o = dw_iso12_tail(o + 41, p[i].eto.ptr);
-        memcpy(o, "\"}", 2);
-        o += 2;
+        o = put_usual_eto(put_usual_fl(o, p[i].fl.ptr, pm), p[i].eto.ptr, pm);
+        *o++ = '}';
     }
     commit(w, o);
     w->comma = (int)comma;
     return i;
+}
+
+/* ESTDATA's usual item, {"ptid":..,"eto":..,"eto_utc":..,"fl":..,
+ * "fl_ft":..}, as the usual point's: written, or 0 (nothing written). */
+static int usual_estdata(vw *w, const adexp_estdata *e, point_memo *pm)
+{
+    if (!e->ptid.ptr || ((e->fl.len ^ 4) | (e->eto.len ^ 12)) || e->sfl.ptr ||
+        !usual_decodes(e->fl.ptr, e->eto.ptr, pm))
+        return 0;
+    size_t need = json_string_room(e->ptid.len);
+    char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, need + POINT_FIXED);
+    if (!o) {
+        w->ok = 0;
+        return 1;
+    }
+    *o = ',';
+    o += w->comma;
+    memcpy(o, "{\"ptid\":", 8);
+    o = put_val(o + 8, e->ptid);
+    o = put_usual_fl(put_usual_eto(o, e->eto.ptr, pm), e->fl.ptr, pm);
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
 }
 
 static void points(vw *w, const adexp_view *v)
@@ -478,10 +518,13 @@ static void estdata(vw *w, const adexp_view *v)
 {
     if (!v->n_estdata || !kept(w, KW("ESTDATA")))
         return;
+    point_memo pm = {0, 0, 0, 0, 0};
     key(w, &k_estdata);
     open_(w, "[");
     for (size_t i = 0; i < v->n_estdata; i++) {
         const adexp_estdata *e = &v->estdata[i];
+        if (VIEW_QUICK && usual_estdata(w, e, &pm))
+            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_PTID, e->ptid, D_NONE);
