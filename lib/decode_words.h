@@ -143,6 +143,16 @@ static DW_INLINE char *dw_iso_date(char *o, const char *s)
     return o + 10;
 }
 
+/* YYYY-MM-DDThh:mm:00Z of a checked date YYMMDD at d and a checked time
+ * hhmm at t (EOBT on its EOBD's day), at o (room: 20). */
+static DW_INLINE char *dw_iso_day_time(char *o, const char *d, const char *t)
+{
+    o = dw_iso_date(o, d);
+    memcpy(o, "Thh:mm:00Z", 10);
+    o[1] = t[0], o[2] = t[1], o[4] = t[2], o[5] = t[3];
+    return o + 10;
+}
+
 /* An F or A level's feet from the three digits after its unit at l (F390:
  * 39000, A045: 4500, F000: 0): the digits without leading zeros, then 00,
  * as a word *w (first byte lowest) of the returned length; 0 if they are

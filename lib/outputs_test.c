@@ -583,6 +583,8 @@ static size_t put_text(char *buf, size_t at, size_t cap, const char *fmt, const 
 static void random_message(char *buf, size_t cap, unsigned *r)
 {
     size_t at = put_text(buf, 0, cap, "-TITLE %s%s\n", next_rand(r) % 4 ? "IFPL" : "CHG", "");
+    if (next_rand(r) % 2)   /* EOBT on its EOBD's day, or not */
+        at = put_text(buf, at, cap, "-EOBD %s -EOBT %s\n", PICK(r, days), PICK(r, times));
     for (unsigned i = next_rand(r) % 30; i > 0; i--)
         at = put_text(buf, at, cap, "-%s %s\n", PICK(r, single_keywords), PICK(r, any_values));
     for (unsigned i = next_rand(r) % 70; i > 0; i--) {

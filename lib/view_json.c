@@ -294,9 +294,35 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
     }
     memcpy(o, e->ks.k[0].s, KEY_ROOM);
     o = put_val(o + e->ks.k[0].len, val);
-    if (e->dec != D_NONE && val.len)
-        o = companions(w, o, &e->ks, val, e->dec);
-    return o;
+    if (e->dec == D_NONE || !val.len)
+        return o;
+    /* the usual companions inline (as sel_companion_at decodes them) */
+    const key_text *ft = &e->ks.k[SUF_FT], *utc = &e->ks.k[SUF_UTC];
+    if (VIEW_QUICK && e->dec == D_LEVEL && val.len == 4 && (val.ptr[0] == 'F' || val.ptr[0] == 'A')) {
+        memcpy(o, ft->s, KEY_ROOM);
+        char *c = dw_feet(o + ft->len, val.ptr);
+        return c ? c : o;
+    }
+    if (VIEW_QUICK && e->dec == D_DATE && val.len == 6) {
+        if (!dw_date_ok(val.ptr))
+            return o;
+        memcpy(o, utc->s, KEY_ROOM);
+        char *c = o + utc->len;
+        *c++ = '"';
+        c = dw_iso_date(c, val.ptr);
+        *c++ = '"';
+        return c;
+    }
+    if (VIEW_QUICK && e->dec == D_EOBT && val.len == 4 && w->eobd.len == 6 && dw_time_ok(val.ptr) &&
+        dw_date_ok(w->eobd.ptr)) {
+        memcpy(o, utc->s, KEY_ROOM);
+        char *c = o + utc->len;
+        *c++ = '"';
+        c = dw_iso_day_time(c, w->eobd.ptr, val.ptr);
+        *c++ = '"';
+        return c;
+    }
+    return companions(w, o, &e->ks, val, e->dec);
 }
 
 /* The single fields, in singles' order, each by its own single_member
@@ -336,21 +362,25 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 {
     if (!s.n || !kept(w, kw))
         return;
-    size_t need = KEY_ROOM + 2;   /* the key, '[' and ']' */
-    for (size_t i = 0; i < s.n; i++) {
-        size_t r = json_string_room(s.v[i].len);
-        if (r == SIZE_MAX || need > SIZE_MAX - 1 - r) {
-            w->ok = 0;
-            return;
-        }
-        need += r + 1;
-    }
-    char *o = room(w, need);   /* the whole array */
+    char *o = room(w, KEY_ROOM + 1);
     if (!o)
         return;
     o = put_key(w, o, k);
     *o++ = '[';
-    for (size_t i = 0; i < s.n; i++) {
+    adexp_buf *b = w->b;
+    char *end = b->data + b->cap;
+    for (size_t i = 0; i < s.n; i++) {   /* each string, its comma and a ']' */
+        size_t r = json_string_room(s.v[i].len);
+        if (r > SIZE_MAX - 2) {
+            w->ok = 0;
+            return;
+        }
+        if ((size_t)(end - o) < r + 2) {
+            commit(w, o);
+            if (!(o = room(w, r + 2)))
+                return;
+            end = b->data + b->cap;
+        }
         *o = ',';
         o = put_val(o + (i > 0), s.v[i]);
     }
@@ -963,14 +993,14 @@ static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field *
  * are sorted by one pass: each id's bit set in a bitmap of the dictionary
  * (its first field and the chain of the others kept by field index), then
  * the bits read in order, which is before's. A member of one string is
- * written from the keyword's json_heads entry ('{"name":"KW"' at 8, one
- * fixed-size copy) and its value by put_val; the others go to put_group.
+ * written from the keyword's json_names entry ('{"name":"KW"': '"KW"' at 8,
+ * one fixed-size copy) and its value by put_val; the others go to put_group.
  * Returns 0, having written nothing, for any other level. */
 #define QUICK_OTHER 64
 #define ID_WORDS ((DICT_COUNT + 63) / 64)
-#define KW_COPY 32             /* '"KW"' and what follows in json_heads */
-_Static_assert(8 + KW_COPY <= JSON_HEAD_SIZE && DICT_MAX_KEYWORD_LEN + 2 <= KW_COPY,
-               "a keyword's quotes are copied from json_heads at once");
+#define KW_COPY (JSON_NAME_SIZE - 8)   /* '"KW"' and the padding after it */
+_Static_assert(DICT_MAX_KEYWORD_LEN + 2 <= KW_COPY,
+               "a keyword's quotes are copied from json_names at once");
 
 static int one_string(const adexp_field *f)
 {
@@ -998,7 +1028,7 @@ static int quick_other(vw *w, const adexp_msg *m, scratch *s)
         }
         if (w->trim && !sel_keeps_keyword(w->sel, f->keyword))
             continue;
-        if (id >= DICT_COUNT || k == QUICK_OTHER || json_heads[id].len != f->keyword.len + 20)
+        if (id >= DICT_COUNT || k == QUICK_OTHER || json_names[id].len != f->keyword.len + 10)
             return 0;
         uint64_t bit = (uint64_t)1 << (id & 63);
         if (ids[id >> 6] & bit) {
@@ -1039,7 +1069,7 @@ static int quick_other(vw *w, const adexp_msg *m, scratch *s)
             }
             *o = ',';
             o += w->comma;
-            memcpy(o, json_heads[id].text + 8, KW_COPY);
+            memcpy(o, json_names[id].text + 8, KW_COPY);
             o += f->keyword.len + 2;
             *o++ = ':';
             commit(w, put_val(o, f->value));
