@@ -389,13 +389,13 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 }
 
 /* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
- * "eto_utc":".."}, written in one reservation without the members' calls:
- * its F or A level and its date-time are written as they are once their
- * companions decoded (which checks that they are digits). A message's
- * points mostly share their ETO's day and often their level: the last
- * level found valid and its feet, and the last day and its "YYYY-MM-",
- * are kept (point_memo), so that a point with the same bytes checks only
- * its time. Returns 0, and writes nothing, for a point of any other shape. */
+ * "eto_utc":".."}, and ESTDATA's usual item, written without the members'
+ * calls: the F or A level and the date-time are written as they are once
+ * their companions decoded (which checks that they are digits). A
+ * message's points mostly share their ETO's day and often their level: the
+ * last level found valid and its feet, and the last day and its
+ * "YYYY-MM-", are kept (point_memo), so that a point with the same bytes
+ * checks only its time. Any other shape takes the members' path. */
 #define POINT_FIXED 128
 #define MEMO_SET ((uint64_t)1 << 63)   /* never in an empty memo */
 typedef struct point_memo {
