@@ -136,11 +136,7 @@ char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice
     if (suffix == SUF_UTC && v.len == 6 && type == ADEXP_VALUE_DATE)   /* EOBD */
         return dw_date_ok(v.ptr) ? dw_iso_date(o, v.ptr) : NULL;
     if (suffix == SUF_UTC && v.len == 4 && type == ADEXP_VALUE_TIME && eobd.len == 6 &&
-        dw_time_ok(v.ptr) && dw_date_ok(eobd.ptr)) {   /* EOBT on its EOBD's day */
-        o = dw_iso_date(o, eobd.ptr);
-        memcpy(o, "Thh:mm:00Z", 10);
-        o[1] = v.ptr[0], o[2] = v.ptr[1], o[4] = v.ptr[2], o[5] = v.ptr[3];
-        return o + 10;
-    }
+        dw_time_ok(v.ptr) && dw_date_ok(eobd.ptr))   /* EOBT on its EOBD's day */
+        return dw_iso_day_time(o, eobd.ptr, v.ptr);
     return other_companion(o, suffix, type, v, eobd);
 }

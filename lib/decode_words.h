@@ -96,23 +96,37 @@ static DW_INLINE int dw_year(const char *s)
 }
 
 #define DW_ISO12_LEN 20
+/* "YYYY-MM-" of a checked YYMMDD... at s, as a word (first byte lowest). */
+static DW_INLINE uint64_t dw_iso_head(const char *s)
+{
+    uint64_t a;
+    memcpy(&a, s, 8);          /* Y Y M M D D h h */
+    uint64_t cc = s[0] < '7' ? DW_PAIR('0', '2') : DW_PAIR('9', '1');   /* "20", "19" */
+    return cc | (a & 0xFFFF) << 16 | (uint64_t)'-' << 32 | ((a >> 16) & 0xFFFF) << 40 |
+           (uint64_t)'-' << 56;
+}
+
+/* "DDThh:mm:ssZ" of a checked YYMMDDhhmmss at s, at o (room: 12): two
+ * words shifted into place. */
+static DW_INLINE char *dw_iso12_tail(char *o, const char *s)
+{
+    uint64_t b;
+    memcpy(&b, s + 4, 8);      /* D D h h m m s s */
+    uint64_t w1 = (b & 0xFFFF) | (uint64_t)'T' << 16 | ((b >> 16) & 0xFFFF) << 24 |
+                  (uint64_t)':' << 40 | ((b >> 32) & 0xFFFF) << 48;
+    uint32_t w2 = (uint32_t)':' | (uint32_t)((b >> 48) & 0xFFFF) << 8 | (uint32_t)'Z' << 24;
+    memcpy(o, &w1, 8);
+    memcpy(o + 8, &w2, 4);
+    return o + 12;
+}
+
 /* YYYY-MM-DDThh:mm:ssZ of a checked YYMMDDhhmmss at s, at o (room: 24):
  * three words shifted into place. */
 static DW_INLINE char *dw_iso12(char *o, const char *s)
 {
-    uint64_t a, b;
-    memcpy(&a, s, 8);          /* Y Y M M D D h h */
-    memcpy(&b, s + 4, 8);      /* D D h h m m s s */
-    uint64_t cc = s[0] < '7' ? DW_PAIR('0', '2') : DW_PAIR('9', '1');   /* "20", "19" */
-    uint64_t w0 = cc | (a & 0xFFFF) << 16 | (uint64_t)'-' << 32 | ((a >> 16) & 0xFFFF) << 40 |
-                  (uint64_t)'-' << 56;
-    uint64_t w1 = (b & 0xFFFF) | (uint64_t)'T' << 16 | ((b >> 16) & 0xFFFF) << 24 |
-                  (uint64_t)':' << 40 | ((b >> 32) & 0xFFFF) << 48;
-    uint32_t w2 = (uint32_t)':' | (uint32_t)((b >> 48) & 0xFFFF) << 8 | (uint32_t)'Z' << 24;
+    uint64_t w0 = dw_iso_head(s);
     memcpy(o, &w0, 8);
-    memcpy(o + 8, &w1, 8);
-    memcpy(o + 16, &w2, 4);
-    return o + DW_ISO12_LEN;
+    return dw_iso12_tail(o + 8, s);
 }
 
 /* YYYY-MM-DD of a checked YYMMDD at s, at o (room: 10). */
@@ -129,29 +143,51 @@ static DW_INLINE char *dw_iso_date(char *o, const char *s)
     return o + 10;
 }
 
+/* YYYY-MM-DDThh:mm:00Z of a checked date YYMMDD at d and a checked time
+ * hhmm at t (EOBT on its EOBD's day), at o (room: 20). */
+static DW_INLINE char *dw_iso_day_time(char *o, const char *d, const char *t)
+{
+    o = dw_iso_date(o, d);
+    memcpy(o, "Thh:mm:00Z", 10);
+    o[1] = t[0], o[2] = t[1], o[4] = t[2], o[5] = t[3];
+    return o + 10;
+}
+
 /* An F or A level's feet from the three digits after its unit at l (F390:
  * 39000, A045: 4500, F000: 0): the digits without leading zeros, then 00,
- * placed by one 8-byte store at o (room: 8). NULL if they are not digits. */
-static DW_INLINE char *dw_feet(char *o, const char *l)
+ * as a word *w (first byte lowest) of the returned length; 0 if they are
+ * not digits. */
+static DW_INLINE unsigned dw_feet_word(const char *l, uint64_t *w)
 {
     uint32_t x;
     memcpy(&x, l, 4);
     x >>= 8;                   /* the digits, first lowest */
     if ((x & 0xF0F0F0) != 0x303030 || ((x + 0x060606) & 0xF0F0F0) != 0x303030)
-        return NULL;
+        return 0;
     uint32_t nonzero = x ^ 0x303030;
     if (!nonzero) {
-        *o = '0';
-        return o + 1;
+        *w = '0';
+        return 1;
     }
 #if defined(__GNUC__)
     unsigned lead = (unsigned)__builtin_ctz(nonzero) >> 3;
 #else
     unsigned lead = nonzero & 0xFF ? 0 : nonzero & 0xFF00 ? 1 : 2;
 #endif
-    uint64_t w = ((uint64_t)x | (uint64_t)DW_PAIR('0', '0') << 24) >> (8 * lead);
+    *w = ((uint64_t)x | (uint64_t)DW_PAIR('0', '0') << 24) >> (8 * lead);
+    return 5 - lead;
+}
+
+/* The feet of dw_feet_word placed by one 8-byte store at o (room: 8); NULL
+ * if the digits are not digits. */
+static DW_INLINE char *dw_feet(char *o, const char *l)
+{
+    uint64_t w;
+    unsigned n = dw_feet_word(l, &w);
+    if (!n)
+        return NULL;
     memcpy(o, &w, 8);
-    return o + 5 - lead;
+    return o + n;
 }
 
 #endif

@@ -13,6 +13,15 @@
 #include "adexp.h"
 #include "select.h"
 
+/* The view writer again, with its quick paths off: the general path that
+ * test_view_quick_paths compares the library's writer with. */
+#define VIEW_QUICK 0
+#define adexp_view_json_write general_view_json_write
+#define adexp_view_json_write_quoted general_view_json_write_quoted
+#include "view_json.c"
+#undef adexp_view_json_write
+#undef adexp_view_json_write_quoted
+
 #define SL(s) ((adexp_slice){(s), sizeof(s) - 1})
 
 static void test_levels(void **state)
@@ -527,6 +536,145 @@ static void test_select_errors(void **state)
     adexp_select_free(s);
 }
 
+/* ------------------------------------------------ the view's quick paths */
+
+static unsigned next_rand(unsigned *r)
+{
+    *r = *r * 1103515245u + 12345u;
+    return (*r >> 16) & 0x7FFF;
+}
+
+#define PICK(r, a) ((a)[next_rand(r) % (sizeof(a) / sizeof *(a))])
+
+/* Values of every shape the quick paths tell apart: plain ones of 1 to 3,
+ * 4 to 16 and more bytes, with spaces, quotes, controls and high bytes;
+ * levels and date-times that decode or do not. */
+static const char *const any_values[] = {
+    "F390", "A045", "F000", "A000", "F010", "S1130", "M0840", "FL390", "F39", "F3A0",
+    "181023074600", "181023074660", "181302074600", "180229074600", "200229235959",
+    "181023246000", "1810230746", "0746", "2460", "181023", "181332", "EDDM", "LLS",
+    "A", "AB", "A\"B", "A\\B", "x y", "a  b", "\x01", "\xc3\xa9t\xe9", "\x7f\x7f",
+    "ABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOPQ", "UL508 SOVUK SIROL", "502030N", "0102030W", "",
+};
+static const char *const single_keywords[] = {
+    "ARCID", "ADEP", "ADES", "ARCTYP", "EOBT", "EOBD", "IFPLID", "SSRCODE", "FLTRUL",
+    "FLTTYP", "WKTRC", "CEQPT", "SEQPT", "RFL", "ROUTE", "ALTRNT1", "ALTRNT2", "REG",
+    "OPR", "PBN", "MSGTXT", "COMMENT", "FILTIM", "ORGNID", "CTOT", "ALTNZ",
+};
+static const char *const other_keywords[] = {
+    "ATSRT", "DCT", "SRC", "TTLEET", "AOARCID", "AOOPR", "SEL", "NEWCTOT", "TAXITIME",
+    "REGCAUSE", "IOBT", "XYZZY", "ZZTOP", "ARCID", "RFL",
+};
+static const char *const days[] = {"181023", "181024", "180229", "181302", "18102x"};
+static const char *const times[] = {"0746", "2359", "2400", "0760", "07a6"};
+static const char *const secs[] = {"00", "59", "60", "5x"};
+
+static size_t put_text(char *buf, size_t at, size_t cap, const char *fmt, const char *a,
+                       const char *b)
+{
+    int n = snprintf(buf + at, cap - at, fmt, a, b);
+    return n < 0 || (size_t)n >= cap - at ? at : at + (size_t)n;
+}
+
+/* A random message: single fields (some twice), members of "other" of
+ * known and unknown keywords (some repeated, some compounds and lists),
+ * ESTDATA and route points of every shape, their days and levels often
+ * repeated. */
+static void random_message(char *buf, size_t cap, unsigned *r)
+{
+    size_t at = put_text(buf, 0, cap, "-TITLE %s%s\n", next_rand(r) % 4 ? "IFPL" : "CHG", "");
+    if (next_rand(r) % 2)   /* EOBT on its EOBD's day, or not */
+        at = put_text(buf, at, cap, "-EOBD %s -EOBT %s\n", PICK(r, days), PICK(r, times));
+    for (unsigned i = next_rand(r) % 30; i > 0; i--)
+        at = put_text(buf, at, cap, "-%s %s\n", PICK(r, single_keywords), PICK(r, any_values));
+    for (unsigned i = next_rand(r) % 70; i > 0; i--) {
+        unsigned k = next_rand(r) % 10;
+        if (k == 0)
+            at = put_text(buf, at, cap, "-ORIGIN -NETWORKTYPE %s -FAC %s\n", PICK(r, any_values),
+                          PICK(r, any_values));
+        else if (k == 1)
+            at = put_text(buf, at, cap, "-BEGIN ADDR -FAC %s -FAC %s -END ADDR\n",
+                          PICK(r, any_values), PICK(r, any_values));
+        else
+            at = put_text(buf, at, cap, "-%s %s\n", PICK(r, other_keywords), PICK(r, any_values));
+    }
+    for (unsigned i = next_rand(r) % 4; i > 0; i--) {   /* ESTDATA of every shape */
+        unsigned shape = next_rand(r) % 6;
+        at = put_text(buf, at, cap, "-ESTDATA -PTID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
+        if (shape != 1)
+            at = put_text(buf, at, cap, " -ETO %s%s", PICK(r, days), PICK(r, times));
+        if (shape != 2)
+            at = put_text(buf, at, cap, "%s -FL %s", shape == 3 ? "" : PICK(r, secs),
+                          next_rand(r) % 2 ? "F350" : PICK(r, any_values));
+        if (shape == 4)
+            at = put_text(buf, at, cap, " -SFL %s%s", PICK(r, any_values), "");
+        at = put_text(buf, at, cap, "%s%s\n", "", "");
+    }
+    if (next_rand(r) % 4 == 0)
+        return;
+    at = put_text(buf, at, cap, "-BEGIN RTEPTS%s%s\n", "", "");
+    const char *day = PICK(r, days), *fl = PICK(r, any_values);
+    for (unsigned i = next_rand(r) % 40; i > 0; i--) {
+        if (next_rand(r) % 5 == 0)
+            day = PICK(r, days);
+        if (next_rand(r) % 3 == 0)
+            fl = next_rand(r) % 2 ? PICK(r, any_values) : "F350";
+        unsigned shape = next_rand(r) % 12;
+        at = put_text(buf, at, cap, "-PT -PTID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
+        if (shape != 1)
+            at = put_text(buf, at, cap, " -FL %s%s", fl, "");
+        if (shape != 2) {
+            at = put_text(buf, at, cap, " -ETO %s%s", day, PICK(r, times));
+            at = put_text(buf, at, cap, "%s%s", shape == 3 ? "" : PICK(r, secs), "");
+        }
+        if (shape == 4)
+            at = put_text(buf, at, cap, " -TO %s%s", PICK(r, times), "");
+        if (shape == 5)
+            at = put_text(buf, at, cap, " -SFL %s%s", PICK(r, any_values), "");
+        if (shape == 6)
+            at = put_text(buf, at, cap, " -LATTD %s -LONGTD %s", "502030N", "0102030W");
+        at = put_text(buf, at, cap, "%s%s\n", "", "");
+    }
+    put_text(buf, at, cap, "-END RTEPTS%s%s\n", "", "");
+}
+
+/* The library's view writer (its quick paths on) writes what the general
+ * path writes (the same file with VIEW_QUICK 0, above), on random messages,
+ * whole, trimmed by a selection, and with their offsets reversed. */
+static void test_view_quick_paths(void **state)
+{
+    (void)state;
+    adexp_select *sel = adexp_select_new("ARCID,EOBT,RFL,RTEPTS,ATSRT,SRC,ORIGIN,XYZZY,ADDR",
+                                         NULL, NULL, NULL, 0);
+    assert_non_null(sel);
+    static char text[1 << 16];
+    adexp_buf a, b;
+    adexp_buf_init(&a, NULL);
+    adexp_buf_init(&b, NULL);
+    unsigned r = 17;
+    for (int m = 0; m < 3000; m++) {
+        random_message(text, sizeof text, &r);
+        parsed p;
+        parse(&p, text);
+        for (int pass = 0; pass < 3; pass++) {
+            a.len = b.len = 0;
+            const adexp_select *s = pass == 1 ? sel : NULL;
+            if (pass == 2)   /* a tree built by hand: offsets against list order */
+                for (adexp_field *f = p.msg.fields; f; f = f->next)
+                    f->offset = 1000000 - f->offset;
+            assert_int_equal(adexp_view_json_write(&a, &p.msg, "q", s), ADEXP_OK);
+            assert_int_equal(general_view_json_write(&b, &p.msg, "q", s), ADEXP_OK);
+            if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+                fail_msg("message %d:\n%s\nquick:\n%.*s\ngeneral:\n%.*s", m, text, (int)a.len,
+                         a.data, (int)b.len, b.data);
+        }
+        adexp_arena_free(&p.arena);
+    }
+    adexp_buf_free(&a);
+    adexp_buf_free(&b);
+    adexp_select_free(sel);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
         cmocka_unit_test(test_companion_words),
         cmocka_unit_test(test_csv_usual_rows),
+        cmocka_unit_test(test_view_quick_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

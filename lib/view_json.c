@@ -8,10 +8,18 @@
 #include "adexp.h"
 #include "decode_words.h"
 #include "dict_ids.h"
+#include "json_names.h"
 #include "json_out.h"
 #include "json_runs.h"
 #include "json_string.h"
 #include "select.h"
+
+/* The quick paths (the usual single fields, route points and members of
+ * "other" written without the general calls) are on; outputs_test.c
+ * compiles this file again with VIEW_QUICK 0 and compares the two. */
+#ifndef VIEW_QUICK
+#define VIEW_QUICK 1
+#endif
 
 /* ------------------------------------------------------------ writing */
 
@@ -61,6 +69,33 @@ static inline void raw(vw *w, const char *s, size_t n)
 static ALWAYS_INLINE char *put_str(char *o, adexp_slice s)
 {
     return string_first(o, s, 1, JSON_RUN, json_string_rest);
+}
+
+/* put_str, and a value of 4 to 16 plain bytes (no space, nothing to
+ * escape: most values) copied and checked in one vector (plain_short), as
+ * json.c writes its quick fields, or of 1 to 3 plain bytes checked by their
+ * classes. Room: json_string_room(s.len). */
+static ALWAYS_INLINE char *put_val(char *o, adexp_slice s)
+{
+    size_t n = s.len;
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    if (VIEW_QUICK && n - 4 <= 12 && plain_short(p, n, o + 1)) {
+        o[0] = '"';
+        o[n + 1] = '"';
+        return o + n + 2;
+    }
+    if (VIEW_QUICK && n - 1 < 3) {   /* 1 to 3 bytes: the first, middle and last */
+        unsigned char a = p[0], m = p[n >> 1], z = p[n - 1];
+        if ((json_class[a] | json_class[m] | json_class[z]) == J_PLAIN) {
+            o[0] = '"';
+            o[1] = (char)a;
+            o[1 + (n >> 1)] = (char)m;
+            o[n] = (char)z;
+            o[n + 1] = '"';
+            return o + n + 2;
+        }
+    }
+    return put_str(o, s);
 }
 
 /* s as a JSON string, folded: the library's one rule (json_string.h). */
@@ -196,7 +231,7 @@ static void member(vw *w, const keys *ks, adexp_slice v, int dec)
     char *o = room(w, KEY_ROOM + need + COMPANION_ROOM);
     if (!o)
         return;
-    o = put_str(put_key(w, o, &ks->k[0]), v);
+    o = put_val(put_key(w, o, &ks->k[0]), v);
     if (dec != D_NONE && v.len)
         o = companions(w, o, ks, v, dec);
     commit(w, o);
@@ -236,35 +271,72 @@ static adexp_slice single_value(const adexp_view *v, const single *e)
     return *(const adexp_slice *)(const void *)((const char *)v + e->off);
 }
 
-/* The single fields there are (and kept), as members: their worst case
- * summed, then written in one reservation. */
+/* A single field's member at o, if it is there (and kept), with the room
+ * up to *end checked: o, its end, or NULL when out of memory. After the
+ * head, a member always has its comma. Inlined with a constant e (see
+ * put_singles), its key, its decoding and its slice's place are constants. */
+static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const single *e,
+                                         adexp_slice val)
+{
+    if (!val.ptr || (w->trim && !sel_keeps_keyword(w->sel, e->kw)))
+        return o;
+    size_t r = json_string_room(val.len);
+    if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
+        w->ok = 0;
+        return NULL;
+    }
+    r += KEY_ROOM + COMPANION_ROOM;
+    if ((size_t)(*end - o) < r) {
+        commit(w, o);
+        if (!(o = room(w, r)))
+            return NULL;
+        *end = w->b->data + w->b->cap;
+    }
+    memcpy(o, e->ks.k[0].s, KEY_ROOM);
+    o = put_val(o + e->ks.k[0].len, val);
+    if (e->dec == D_NONE || !val.len)
+        return o;
+    /* the usual companions inline (as sel_companion_at decodes them) */
+    const key_text *ft = &e->ks.k[SUF_FT], *utc = &e->ks.k[SUF_UTC];
+    if (VIEW_QUICK && e->dec == D_LEVEL && val.len == 4 && (val.ptr[0] == 'F' || val.ptr[0] == 'A')) {
+        memcpy(o, ft->s, KEY_ROOM);
+        char *c = dw_feet(o + ft->len, val.ptr);
+        return c ? c : o;
+    }
+    if (VIEW_QUICK && e->dec == D_DATE && val.len == 6) {
+        if (!dw_date_ok(val.ptr))
+            return o;
+        memcpy(o, utc->s, KEY_ROOM);
+        char *c = o + utc->len;
+        *c++ = '"';
+        c = dw_iso_date(c, val.ptr);
+        *c++ = '"';
+        return c;
+    }
+    if (VIEW_QUICK && e->dec == D_EOBT && val.len == 4 && w->eobd.len == 6 && dw_time_ok(val.ptr) &&
+        dw_date_ok(w->eobd.ptr)) {
+        memcpy(o, utc->s, KEY_ROOM);
+        char *c = o + utc->len;
+        *c++ = '"';
+        c = dw_iso_day_time(c, w->eobd.ptr, val.ptr);
+        *c++ = '"';
+        return c;
+    }
+    return companions(w, o, &e->ks, val, e->dec);
+}
+
+/* The single fields, in singles' order, each by its own single_member
+ * (unrolled: an absent field costs a test), the cursor in a local. */
 static void put_singles(vw *w, const adexp_view *v)
 {
-    uint8_t there[NSINGLES];
-    size_t n = 0, need = 0;
-    for (size_t i = 0; i < NSINGLES; i++) {
-        adexp_slice val = single_value(v, &singles[i]);
-        if (!val.ptr || !kept(w, singles[i].kw))
-            continue;
-        size_t r = json_string_room(val.len);
-        if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM ||
-            need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM - r) {
-            w->ok = 0;
-            return;
-        }
-        need += KEY_ROOM + r + COMPANION_ROOM;
-        there[n++] = (uint8_t)i;
-    }
-    char *o = n ? room(w, need) : NULL;
-    if (!o)
-        return;
-    for (size_t k = 0; k < n; k++) {
-        const single *e = &singles[there[k]];
-        adexp_slice val = single_value(v, e);
-        o = put_str(put_key(w, o, &e->ks.k[0]), val);
-        if (e->dec != D_NONE && val.len)
-            o = companions(w, o, &e->ks, val, e->dec);
-    }
+    adexp_buf *b = w->b;
+    char *o = b->data + b->len, *end = b->data + b->cap;
+    _Static_assert(NSINGLES == 26, "one line below for each single field");
+#define ONE(i) if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i])))) return
+    ONE(0); ONE(1); ONE(2); ONE(3); ONE(4); ONE(5); ONE(6); ONE(7); ONE(8); ONE(9);
+    ONE(10); ONE(11); ONE(12); ONE(13); ONE(14); ONE(15); ONE(16); ONE(17); ONE(18);
+    ONE(19); ONE(20); ONE(21); ONE(22); ONE(23); ONE(24); ONE(25);
+#undef ONE
     commit(w, o);
 }
 
@@ -290,60 +362,159 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
 {
     if (!s.n || !kept(w, kw))
         return;
-    size_t need = KEY_ROOM + 2;   /* the key, '[' and ']' */
-    for (size_t i = 0; i < s.n; i++) {
-        size_t r = json_string_room(s.v[i].len);
-        if (r == SIZE_MAX || need > SIZE_MAX - 1 - r) {
-            w->ok = 0;
-            return;
-        }
-        need += r + 1;
-    }
-    char *o = room(w, need);   /* the whole array */
+    char *o = room(w, KEY_ROOM + 1);
     if (!o)
         return;
     o = put_key(w, o, k);
     *o++ = '[';
-    for (size_t i = 0; i < s.n; i++) {
+    adexp_buf *b = w->b;
+    char *end = b->data + b->cap;
+    for (size_t i = 0; i < s.n; i++) {   /* each string, its comma and a ']' */
+        size_t r = json_string_room(s.v[i].len);
+        if (r > SIZE_MAX - 2) {
+            w->ok = 0;
+            return;
+        }
+        if ((size_t)(end - o) < r + 2) {
+            commit(w, o);
+            if (!(o = room(w, r + 2)))
+                return;
+            end = b->data + b->cap;
+        }
         *o = ',';
-        o = put_str(o + (i > 0), s.v[i]);
+        o = put_val(o + (i > 0), s.v[i]);
     }
     *o++ = ']';
     commit(w, o);
 }
 
 /* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
- * "eto_utc":".."}, written in one reservation without the members' calls:
- * its F or A level and its date-time are written as they are once their
- * companions decoded (which checks that they are digits). Returns 0, and
- * writes nothing, for a point of any other shape. */
+ * "eto_utc":".."}, and ESTDATA's usual item, written without the members'
+ * calls: the F or A level and the date-time are written as they are once
+ * their companions decoded (which checks that they are digits). A
+ * message's points mostly share their ETO's day and often their level: the
+ * last level found valid and its feet, and the last day and its
+ * "YYYY-MM-", are kept (point_memo), so that a point with the same bytes
+ * checks only its time. Any other shape takes the members' path. */
 #define POINT_FIXED 128
-static int usual_point(vw *w, const adexp_point *p)
+#define MEMO_SET ((uint64_t)1 << 63)   /* never in an empty memo */
+typedef struct point_memo {
+    uint64_t fl;               /* the level's 4 bytes | MEMO_SET, or 0 */
+    uint64_t feet;             /* its feet (dw_feet_word) */
+    uint64_t day;              /* the YYMMDD of a valid date-time | MEMO_SET, or 0 */
+    uint64_t iso_head;         /* its "YYYY-MM-" */
+    unsigned feet_len;
+} point_memo;
+
+/* Whether the F or A level fl (4 bytes) and the date-time e (12 bytes)
+ * decode, checked against the memo, which they update. */
+static ALWAYS_INLINE int usual_decodes(const char *fl, const char *e, point_memo *pm)
 {
-    if (!p->ptid.ptr || p->fl.len != 4 || p->eto.len != 12 || p->to.ptr || p->sfl.ptr ||
-        p->lattd.ptr || p->longtd.ptr || (p->fl.ptr[0] != 'F' && p->fl.ptr[0] != 'A'))
+    uint32_t l;
+    memcpy(&l, fl, 4);
+    if ((l | MEMO_SET) != pm->fl) {
+        unsigned n;
+        if ((fl[0] != 'F' && fl[0] != 'A') || !(n = dw_feet_word(fl, &pm->feet)))
+            return 0;
+        pm->fl = l | MEMO_SET;
+        pm->feet_len = n;
+    }
+    uint64_t day;
+    memcpy(&day, e, 8);
+    day = (day & 0xFFFFFFFFFFFFu) | MEMO_SET;
+    if (day != pm->day) {
+        if (!dw_datetime_ok(e, 12))
+            return 0;
+        pm->day = day;
+        pm->iso_head = dw_iso_head(e);
+        return 1;
+    }
+    return dw_digits8(e + 4) && dw_clock_ok(e + 6) && e[10] <= '5';   /* its time */
+}
+
+/* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
+static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const point_memo *pm)
+{
+    memcpy(o, ",\"fl\":\"", 7);
+    memcpy(o + 7, fl, 4);
+    memcpy(o + 11, "\",\"fl_ft\":", 10);
+    memcpy(o + 21, &pm->feet, 8);
+    return o + 21 + pm->feet_len;
+}
+
+/* ',"eto":"..","eto_utc":".."' of a date-time that decoded (the memo's). */
+static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const point_memo *pm)
+{
+    memcpy(o, ",\"eto\":\"", 8);
+    memcpy(o + 8, e, 12);
+    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
+    memcpy(o + 33, &pm->iso_head, 8);
+    o = dw_iso12_tail(o + 41, e);
+    *o++ = '"';
+    return o;
+}
+
+/* Whether p is a usual point whose level and date-time decode. */
+static ALWAYS_INLINE int usual_ok(const adexp_point *p, point_memo *pm)
+{
+    return p->ptid.ptr && !((p->fl.len ^ 4) | (p->eto.len ^ 12)) &&
+           !((uintptr_t)p->to.ptr | (uintptr_t)p->sfl.ptr | (uintptr_t)p->lattd.ptr |
+             (uintptr_t)p->longtd.ptr) &&
+           usual_decodes(p->fl.ptr, p->eto.ptr, pm);
+}
+
+/* The usual points from p[i] on (of n), the cursor in a local: the index
+ * of the first point that is not one (n when the writer failed). */
+static size_t usual_points(vw *w, const adexp_point *p, size_t i, size_t n, point_memo *pm)
+{
+    adexp_buf *b = w->b;
+    char *o = b->data + b->len, *end = b->data + b->cap;
+    unsigned comma = (unsigned)w->comma;
+    for (; i < n && usual_ok(&p[i], pm); i++) {
+        size_t need = json_string_room(p[i].ptid.len);
+        if (need > SIZE_MAX - POINT_FIXED) {
+            w->ok = 0;
+            return n;
+        }
+        if ((size_t)(end - o) < need + POINT_FIXED) {
+            commit(w, o);
+            if (!(o = room(w, need + POINT_FIXED)))
+                return n;
+            end = b->data + b->cap;
+        }
+        *o = ',';
+        o += comma;
+        comma = 1;
+        memcpy(o, "{\"ptid\":", 8);
+        o = put_val(o + 8, p[i].ptid);
+        o = put_usual_eto(put_usual_fl(o, p[i].fl.ptr, pm), p[i].eto.ptr, pm);
+        *o++ = '}';
+    }
+    commit(w, o);
+    w->comma = (int)comma;
+    return i;
+}
+
+/* ESTDATA's usual item, {"ptid":..,"eto":..,"eto_utc":..,"fl":..,
+ * "fl_ft":..}, as the usual point's: written, or 0 (nothing written). */
+static int usual_estdata(vw *w, const adexp_estdata *e, point_memo *pm)
+{
+    if (!e->ptid.ptr || ((e->fl.len ^ 4) | (e->eto.len ^ 12)) || e->sfl.ptr ||
+        !usual_decodes(e->fl.ptr, e->eto.ptr, pm))
         return 0;
-    size_t need = json_string_room(p->ptid.len);
-    char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, POINT_FIXED + need);
+    size_t need = json_string_room(e->ptid.len);
+    char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, need + POINT_FIXED);
     if (!o) {
         w->ok = 0;
-        return 1;   /* the writer failed */
+        return 1;
     }
-    if (w->comma)
-        *o++ = ',';
+    *o = ',';
+    o += w->comma;
     memcpy(o, "{\"ptid\":", 8);
-    o = put_str(o + 8, p->ptid);
-    memcpy(o, ",\"fl\":\"", 7);
-    memcpy(o + 7, p->fl.ptr, 4);
-    memcpy(o + 11, "\",\"fl_ft\":", 10);
-    if (!(o = dw_feet(o + 21, p->fl.ptr)) || !dw_datetime_ok(p->eto.ptr, 12))
-        return 0;
-    memcpy(o, ",\"eto\":\"", 8);
-    memcpy(o + 8, p->eto.ptr, 12);
-    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-    o = dw_iso12(o + 33, p->eto.ptr);
-    memcpy(o, "\"}", 2);
-    commit(w, o + 2);
+    o = put_val(o + 8, e->ptid);
+    o = put_usual_fl(put_usual_eto(o, e->eto.ptr, pm), e->fl.ptr, pm);
+    *o++ = '}';
+    commit(w, o);
     w->comma = 1;
     return 1;
 }
@@ -352,12 +523,13 @@ static void points(vw *w, const adexp_view *v)
 {
     if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
         return;
+    point_memo pm = {0, 0, 0, 0, 0};
     key(w, &k_rtepts);
     open_(w, "[");
     for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
+        if (VIEW_QUICK && (i = usual_points(w, v->rtepts, i, v->n_rtepts, &pm)) == v->n_rtepts)
+            break;
         const adexp_point *p = &v->rtepts[i];
-        if (usual_point(w, p))
-            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_PTID, p->ptid, D_NONE);
@@ -376,10 +548,13 @@ static void estdata(vw *w, const adexp_view *v)
 {
     if (!v->n_estdata || !kept(w, KW("ESTDATA")))
         return;
+    point_memo pm = {0, 0, 0, 0, 0};
     key(w, &k_estdata);
     open_(w, "[");
     for (size_t i = 0; i < v->n_estdata; i++) {
         const adexp_estdata *e = &v->estdata[i];
+        if (VIEW_QUICK && usual_estdata(w, e, &pm))
+            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_PTID, e->ptid, D_NONE);
@@ -605,9 +780,9 @@ static int one_value(vw *w, const adexp_field *f)
     }
     if (w->comma)
         *o++ = ',';
-    o = put_str(o, f->keyword);
+    o = put_val(o, f->keyword);
     *o++ = ':';
-    commit(w, put_str(o, f->value));
+    commit(w, put_val(o, f->value));
     w->comma = 1;
     return 1;
 }
@@ -634,12 +809,12 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
         return 1;
     if (w->comma)
         *o++ = ',';
-    o = put_str(o, v[0]->keyword);
+    o = put_val(o, v[0]->keyword);
     o[0] = ':', o[1] = '[';
     o += 2;
     for (size_t i = 0; i < n; i++) {
         *o = ',';
-        o = put_str(o + (i > 0), v[i]->value);
+        o = put_val(o + (i > 0), v[i]->value);
     }
     *o++ = ']';
     commit(w, o);
@@ -647,27 +822,33 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
     return 1;
 }
 
+/* One keyword's fields v[0..n) as a member: one occurrence a value, more
+ * an array of values. */
+static void put_group(vw *w, const adexp_field *const *v, size_t n, scratch *s)
+{
+    if (n == 1 ? one_value(w, v[0]) : one_array(w, v, n))
+        return;
+    kw_key(w, v[0]->keyword);
+    if (n > 1)
+        open_(w, "[");
+    for (size_t k = 0; k < n; k++) {
+        if (n > 1)
+            sep(w);
+        put_value(w, v[k], s);
+    }
+    if (n > 1)
+        close_(w, "]");
+}
+
 /* The fields v[0..n) as object members, grouped by keyword (sorted as
- * before says):
- * one occurrence a value, more an array of values. */
+ * before says). */
 static void put_grouped(vw *w, const adexp_field **v, size_t n, scratch *s)
 {
     sort_fields(v, n);
     for (size_t i = 0, j; i < n && w->ok; i = j) {
         for (j = i + 1; j < n && same_keyword(v[j], v[i]); j++)
             ;
-        if (j - i == 1 ? one_value(w, v[i]) : one_array(w, v + i, j - i))
-            continue;
-        kw_key(w, v[i]->keyword);
-        if (j - i > 1)
-            open_(w, "[");
-        for (size_t k = i; k < j; k++) {
-            if (j - i > 1)
-                sep(w);
-            put_value(w, v[k], s);
-        }
-        if (j - i > 1)
-            close_(w, "]");
+        put_group(w, v + i, j - i, s);
     }
 }
 
@@ -726,9 +907,9 @@ static int small_object(vw *w, const adexp_field *f)
     *o++ = '{';
     for (size_t i = 0; i < n; i++) {
         *o = ',';
-        o = put_str(o + (i > 0), v[i]->keyword);
+        o = put_val(o + (i > 0), v[i]->keyword);
         *o++ = ':';
-        o = put_str(o, v[i]->value);
+        o = put_val(o, v[i]->value);
     }
     *o++ = '}';
     commit(w, o);
@@ -807,11 +988,105 @@ static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field *
     return k;
 }
 
+/* "other" in the usual case: at most QUICK_OTHER fields, all of built-in
+ * dictionary keywords (a keyword's fields in list order by offset). They
+ * are sorted by one pass: each id's bit set in a bitmap of the dictionary
+ * (its first field and the chain of the others kept by field index), then
+ * the bits read in order, which is before's. A member of one string is
+ * written from the keyword's json_names entry ('{"name":"KW"': '"KW"' at 8,
+ * one fixed-size copy) and its value by put_val; the others go to put_group.
+ * Returns 0, having written nothing, for any other level. */
+#define QUICK_OTHER 64
+#define ID_WORDS ((DICT_COUNT + 63) / 64)
+#define KW_COPY (JSON_NAME_SIZE - 8)   /* '"KW"' and the padding after it */
+_Static_assert(DICT_MAX_KEYWORD_LEN + 2 <= KW_COPY,
+               "a keyword's quotes are copied from json_names at once");
+
+static int one_string(const adexp_field *f)
+{
+    return f->kind != ADEXP_LIST && !(f->kind == ADEXP_COMPOUND && f->child);
+}
+
+static int quick_other(vw *w, const adexp_msg *m, scratch *s)
+{
+    const adexp_field *v[QUICK_OTHER];
+    uint8_t first[DICT_COUNT], last[DICT_COUNT], next[QUICK_OTHER];   /* read where set */
+    uint64_t ids[ID_WORDS] = {0};
+    size_t k = 0;
+    uint64_t seen = 0;
+    for (const adexp_field *f = m->fields; f; f = f->next) {
+        unsigned id = f->dict_id;
+        unsigned t = takes[id & (ID_TABLE - 1)];
+        if (t == TAKES_ALL)
+            continue;
+        if (t >= TAKES_FIRST) {
+            uint64_t bit = (uint64_t)1 << (t - TAKES_FIRST);
+            if (!(seen & bit)) {
+                seen |= bit;
+                continue;
+            }
+        }
+        if (w->trim && !sel_keeps_keyword(w->sel, f->keyword))
+            continue;
+        if (id >= DICT_COUNT || k == QUICK_OTHER || json_names[id].len != f->keyword.len + 10)
+            return 0;
+        uint64_t bit = (uint64_t)1 << (id & 63);
+        if (ids[id >> 6] & bit) {
+            if (f->offset < v[last[id]]->offset)
+                return 0;
+            next[last[id]] = (uint8_t)k;
+        } else {
+            ids[id >> 6] |= bit;
+            first[id] = (uint8_t)k;
+        }
+        last[id] = (uint8_t)k;
+        next[k] = 0;           /* none: the first field is never a next */
+        v[k++] = f;
+    }
+    if (!k)
+        return 1;
+    key(w, &k_other);
+    open_(w, "{");
+    for (unsigned word = 0; word < ID_WORDS && w->ok; word++) {
+        for (uint64_t bits = ids[word]; bits && w->ok; bits &= bits - 1) {
+            unsigned id = word * 64 + (unsigned)__builtin_ctzll(bits);
+            size_t i = first[id];
+            const adexp_field *f = v[i];
+            if (next[i] || !one_string(f)) {   /* an array, a compound or a list */
+                const adexp_field *g[QUICK_OTHER];
+                size_t n = 0;
+                do
+                    g[n++] = v[i];
+                while ((i = next[i]) != 0);
+                put_group(w, g, n, s);
+                continue;
+            }
+            size_t r = json_string_room(f->value.len);
+            char *o = r > SIZE_MAX - 2 - KW_COPY ? NULL : room(w, r + 2 + KW_COPY);
+            if (!o) {
+                w->ok = 0;
+                break;
+            }
+            *o = ',';
+            o += w->comma;
+            memcpy(o, json_names[id].text + 8, KW_COPY);
+            o += f->keyword.len + 2;
+            *o++ = ':';
+            commit(w, put_val(o, f->value));
+            w->comma = 1;
+        }
+    }
+    close_(w, "}");
+    return 1;
+}
+
 /* The top-level fields the view does not hold, under "other": collected
  * into the scratch's free room, or when they do not fit there, into a
  * window of the count of the message's fields. */
 static void other(vw *w, const adexp_msg *m, scratch *s)
 {
+    if (VIEW_QUICK && quick_other(w, m, s))
+        return;
     int own;
     size_t n = s->cap - s->used;
     const adexp_field **v = window(s, n, &own);
@@ -904,7 +1179,7 @@ static void head(vw *w, const adexp_msg *m, adexp_slice src, int quoted)
     memcpy(o, ",\"offset\":", 10);
     o = put_u64_at(o + 10, m->offset);
     memcpy(o, ",\"title\":", 9);
-    o = title.ptr ? put_str(o + 9, title) : (memcpy(o + 9, "null", 4), o + 13);
+    o = title.ptr ? put_val(o + 9, title) : (memcpy(o + 9, "null", 4), o + 13);
     commit(w, o);
     w->comma = 1;
 }
