@@ -77,27 +77,6 @@ static inline char *room(writer *w, char *o, size_t n)
 
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
 
-/* v in decimal at o (at most 20 bytes): its digits counted first, then
- * written from the last, two a turn. */
-static char *put_u64(char *o, uint64_t v)
-{
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
-    size_t n = 1;
-    for (uint64_t t = v; t >= 10; t /= 10)
-        n++;
-    char *end = o + n;
-    for (; v >= 100; v /= 100)
-        memcpy(end -= 2, pairs + 2 * (v % 100), 2);
-    if (v >= 10)
-        memcpy(end - 2, pairs + 2 * v, 2);
-    else
-        end[-1] = (char)('0' + v);
-    return o + n;
-}
-
 char *adexp_buf_room(adexp_buf *b, size_t n)
 {
     return reserve(b, n) ? b->data + b->len : NULL;
@@ -313,11 +292,11 @@ static char *put_error(writer *w, char *o, const adexp_error *e)
     o = LIT(o + nlen, "\",\"message\":\"");
     memcpy(o, e->message, mlen);
     o = LIT(o + mlen, "\",\"line\":");
-    o = put_u64(o, e->line);
+    o = adexp_json_u64_at(o, e->line);
     o = LIT(o, ",\"column\":");
-    o = put_u64(o, e->column);
+    o = adexp_json_u64_at(o, e->column);
     o = LIT(o, ",\"offset\":");
-    o = put_u64(o, e->offset);
+    o = adexp_json_u64_at(o, e->offset);
     *o++ = '}';
     return o;
 }
@@ -353,9 +332,9 @@ static char *put_head(writer *w, char *o, const adexp_msg *msg, adexp_slice src,
     else
         o = adexp_json_name_is_utf8(src) ? json_string(o, src, 0) : adexp_json_name_at(o, src);
     o = LIT(o, ",\"index\":");
-    o = put_u64(o, msg->index);
+    o = adexp_json_u64_at(o, msg->index);
     o = LIT(o, ",\"offset\":");
-    o = put_u64(o, msg->offset);
+    o = adexp_json_u64_at(o, msg->offset);
     o = LIT(o, ",\"title\":");
     o = title.ptr ? json_string(o, title, 1) : LIT(o, "null");
     return LIT(o, ",\"fields\":[");

@@ -28,6 +28,8 @@ adexp_status adexp_json_write_quoted(adexp_buf *out, const adexp_msg *msg, adexp
 /* adexp_view_json_write alike (view_json.c). */
 adexp_status adexp_view_json_write_quoted(adexp_buf *out, const adexp_msg *msg,
                                           adexp_slice quoted, const adexp_select *sel);
+/* v in decimal at o (at most 20 bytes); returns the end. */
+char *adexp_json_u64_at(char *o, uint64_t v);
 #define JSON_INDEX_AT(quoted_len) (sizeof "{\"source\":" - 1 + (quoted_len) + sizeof ",\"index\":" - 1)
 /* A pointer to n free bytes at b->data + b->len (len unchanged), or NULL
  * when out of memory (b unchanged): for writers that reserve a piece's

@@ -152,3 +152,24 @@ WRITER(json_string, JSON_RUN, json_string_rest)
 #if JSON_STRING_SSE2
 WRITER(json_string_sse2, run_sse2, json_string_rest)
 #endif
+
+/* v in decimal at o (at most 20 bytes): its digits counted first, then
+ * written from the last, two a turn. */
+char *adexp_json_u64_at(char *o, uint64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    size_t n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    char *end = o + n;
+    for (; v >= 100; v /= 100)
+        memcpy(end -= 2, pairs + 2 * (v % 100), 2);
+    if (v >= 10)
+        memcpy(end - 2, pairs + 2 * v, 2);
+    else
+        end[-1] = (char)('0' + v);
+    return o + n;
+}

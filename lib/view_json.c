@@ -158,11 +158,7 @@ static void close_(vw *w, const char *c)
 static void put_u64(vw *w, uint64_t v)
 {
     char tmp[20];
-    size_t n = sizeof tmp;
-    do
-        tmp[--n] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    raw(w, tmp + n, sizeof tmp - n);
+    raw(w, tmp, (size_t)(adexp_json_u64_at(tmp, v) - tmp));
 }
 
 /* ------------------------------------------------------------ values */
@@ -1145,16 +1141,6 @@ static void errors(vw *w, const adexp_msg *m)
     RAW(w, "]}\n");
 }
 
-static char *put_u64_at(char *o, uint64_t v)
-{
-    char tmp[20];
-    size_t n = sizeof tmp;
-    do
-        tmp[--n] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    memcpy(o, tmp + n, sizeof tmp - n);
-    return o + sizeof tmp - n;
-}
 
 /* source, index, offset, title: in one reservation, as json.c's head. The
  * source is a name (src) or, quoted, its JSON string already written. */
@@ -1175,9 +1161,9 @@ static void head(vw *w, const adexp_msg *m, adexp_slice src, int quoted)
         o = adexp_json_name_is_utf8(src) ? json_string(o + 10, src, 0)
                                          : adexp_json_name_at(o + 10, src);
     memcpy(o, ",\"index\":", 9);
-    o = put_u64_at(o + 9, m->index);
+    o = adexp_json_u64_at(o + 9, m->index);
     memcpy(o, ",\"offset\":", 10);
-    o = put_u64_at(o + 10, m->offset);
+    o = adexp_json_u64_at(o + 10, m->offset);
     memcpy(o, ",\"title\":", 9);
     o = title.ptr ? put_val(o + 9, title) : (memcpy(o + 9, "null", 4), o + 13);
     commit(w, o);
