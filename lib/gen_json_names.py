@@ -4,10 +4,11 @@ entry of the parser's dictionary, and the head of a basic field's object,
 '{"name":"KEYWORD","value":"' (for keywords of at most 11 bytes), from parser/dict_ids.h (run it after
 parser/gen_dict.py). lib/json_test.c checks the table against the dictionary.
 
-Usage: python3 lib/gen_json_names.py
+Usage: python3 lib/gen_json_names.py [--check]   (--check: fail if json_names.c is stale)
 """
 import os
 import re
+import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ids = open(os.path.join(root, 'parser', 'dict_ids.h')).read()
@@ -29,4 +30,10 @@ out += ['    NAME(%s),' % k for k in names]
 out += ['};', '', '_Alignas(32) const json_head json_heads[DICT_COUNT] = {']
 out += ['    HEAD(%s),' % k for k in names if 9 + len(k) + 11 <= HEAD_TEXT]
 out += ['};', '']
-open(os.path.join(root, 'lib', 'json_names.c'), 'w').write('\n'.join(out))
+path = os.path.join(root, 'lib', 'json_names.c')
+text = '\n'.join(out)
+if sys.argv[1:] == ['--check']:
+    if open(path).read() != text:
+        sys.exit('out of date: %s (run python3 lib/gen_json_names.py)' % path)
+else:
+    open(path, 'w').write(text)

@@ -170,33 +170,37 @@ static ALWAYS_INLINE __m128i sse2_load_short(const unsigned char *p, size_t n)
     return _mm_set_epi64x((long long)hi, (long long)lo);
 }
 
-/* Whether p[0..n), 4 <= n < 16, is all one run, copied to o: from two
- * halves of h bytes (8, or 4 if n < 8), p[0..h) and p[n-h..n), which
- * overlap, in one vector. Every pair of neighbours is in one half (n < 2h),
- * so a space's follower is its neighbour in the vector but at the seam
- * between the halves, which is not a pair. Fewer instructions than
- * sse2_load_short, for the many short values that are one run. */
+/* p[0..n), 4 <= n <= 16, copied to o and loaded as two halves of *h
+ * bytes (8, or 4 if n < 8), p[0..h) and p[n-h..n), which overlap, in the
+ * vector's first 2h lanes (the others zero). Every pair of neighbours is
+ * in one half (n <= 2h), so a byte's follower is its neighbour in the
+ * vector but at the seam between the halves (lane h - 1), which is not a
+ * pair. Fewer instructions than sse2_load_short, for short values. */
+static ALWAYS_INLINE __m128i sse2_halves(const unsigned char *p, size_t n, char *o, unsigned *h)
+{
+    if (n >= 8) {
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
+        _mm_storel_epi64((__m128i *)(void *)o, a);
+        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), b);
+        *h = 8;
+        return _mm_unpacklo_epi64(a, b);
+    }
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    memcpy(o, &a, 4);
+    memcpy(o + n - 4, &b, 4);
+    *h = 4;
+    return _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)a), _mm_cvtsi32_si128((int)b));
+}
+
+/* Whether p[0..n), 4 <= n < 16, is all one run, copied to o (sse2_halves). */
 static ALWAYS_INLINE int sse2_short_run(const unsigned char *p, size_t n, char *o, int fold)
 {
-    __m128i x;
-    unsigned valid, seam, last;
-    if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, p, 8);
-        memcpy(&b, p + n - 8, 8);
-        memcpy(o, &a, 8);
-        memcpy(o + n - 8, &b, 8);
-        x = _mm_set_epi64x((long long)b, (long long)a);
-        valid = 0xFFFF, seam = 1u << 7, last = 1u << 15;
-    } else {
-        uint32_t a, b;
-        memcpy(&a, p, 4);
-        memcpy(&b, p + n - 4, 4);
-        memcpy(o, &a, 4);
-        memcpy(o + n - 4, &b, 4);
-        x = _mm_set_epi32(0, 0, (int)b, (int)a);
-        valid = 0xFF, seam = 1u << 3, last = 1u << 7;
-    }
+    unsigned h;
+    __m128i x = sse2_halves(p, n, o, &h);
+    unsigned valid = (1u << 2 * h) - 1, seam = 1u << (h - 1), last = 1u << (2 * h - 1);
     __m128i below = _mm_cmplt_epi8(x, _mm_set1_epi8(0x21));
     __m128i esc = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
                                _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
@@ -238,9 +242,9 @@ static ALWAYS_INLINE size_t run_sse2(const unsigned char *p, size_t n, char *o, 
 #endif
 /* Whether p[0..n), n <= 16, is all plain bytes (no space either: a
  * value with one takes the run rule, which folds), copied to o (in
- * o[0..n)). One vector from two overlapping halves of 8 bytes (4 when
- * n < 8, then doubled; below 4, the first, middle and last bytes), as in
- * sse2_short_run, with fewer tests: most short values have no space. */
+ * o[0..n)). One vector (sse2_halves; below 4 bytes, the first, middle and
+ * last), every lane filled, with fewer tests than sse2_short_run: most
+ * short values have no space. */
 static ALWAYS_INLINE int plain_short(const unsigned char *p, size_t n, char *o)
 {
 #if JSON_STRING_SSE2
@@ -251,20 +255,11 @@ static ALWAYS_INLINE int plain_short(const unsigned char *p, size_t n, char *o)
         unsigned a = p[0], b = p[n >> 1], c = p[n - 1];
         o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
         x = _mm_set1_epi32((int)(a | b << 8 | c << 16 | c << 24));
-    } else if (n >= 8) {
-        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
-        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
-        _mm_storel_epi64((__m128i *)(void *)o, a);
-        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), b);
-        x = _mm_unpacklo_epi64(a, b);
     } else {
-        uint32_t a, b;
-        memcpy(&a, p, 4);
-        memcpy(&b, p + n - 4, 4);
-        memcpy(o, &a, 4);
-        memcpy(o + n - 4, &b, 4);
-        x = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)a), _mm_cvtsi32_si128((int)b));
-        x = _mm_unpacklo_epi64(x, x);
+        unsigned h;
+        x = sse2_halves(p, n, o, &h);
+        if (h == 4)            /* the 8 bytes twice: every lane is tested */
+            x = _mm_unpacklo_epi64(x, x);
     }
     __m128i plain = _mm_cmpgt_epi8(x, _mm_set1_epi8(0x20));   /* signed: 0x21 to 0x7F */
     __m128i esc = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),

@@ -958,6 +958,24 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
     }
 }
 
+/* Whether top-level field f goes under "other": the view does not hold
+ * it (all of its keyword, or its first: *seen marks the firsts met) and
+ * the selection keeps it. */
+static inline int in_other(const vw *w, const adexp_field *f, uint64_t *seen)
+{
+    unsigned t = takes[f->dict_id & (ID_TABLE - 1)];
+    if (t == TAKES_ALL)
+        return 0;
+    if (t >= TAKES_FIRST) {
+        uint64_t bit = (uint64_t)1 << (t - TAKES_FIRST);
+        if (!(*seen & bit)) {
+            *seen |= bit;
+            return 0;
+        }
+    }
+    return !w->trim || sel_keeps_keyword(w->sel, f->keyword);
+}
+
 /* The top-level fields the view does not hold (and the selection keeps)
  * into v[0..n): their count, or SIZE_MAX if there are more than n. */
 static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field **v, size_t n)
@@ -965,21 +983,11 @@ static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field *
     size_t k = 0;
     uint64_t seen = 0;
     for (const adexp_field *f = m->fields; f; f = f->next) {
-        unsigned t = takes[f->dict_id & (ID_TABLE - 1)];
-        if (t == TAKES_ALL)
+        if (!in_other(w, f, &seen))
             continue;
-        if (t >= TAKES_FIRST) {
-            uint64_t bit = (uint64_t)1 << (t - TAKES_FIRST);
-            if (!(seen & bit)) {
-                seen |= bit;
-                continue;
-            }
-        }
-        if (!w->trim || sel_keeps_keyword(w->sel, f->keyword)) {
-            if (k == n)
-                return SIZE_MAX;
-            v[k++] = f;
-        }
+        if (k == n)
+            return SIZE_MAX;
+        v[k++] = f;
     }
     return k;
 }
@@ -1012,17 +1020,7 @@ static int quick_other(vw *w, const adexp_msg *m, scratch *s)
     uint64_t seen = 0;
     for (const adexp_field *f = m->fields; f; f = f->next) {
         unsigned id = f->dict_id;
-        unsigned t = takes[id & (ID_TABLE - 1)];
-        if (t == TAKES_ALL)
-            continue;
-        if (t >= TAKES_FIRST) {
-            uint64_t bit = (uint64_t)1 << (t - TAKES_FIRST);
-            if (!(seen & bit)) {
-                seen |= bit;
-                continue;
-            }
-        }
-        if (w->trim && !sel_keeps_keyword(w->sel, f->keyword))
+        if (!in_other(w, f, &seen))
             continue;
         if (id >= DICT_COUNT || k == QUICK_OTHER || json_names[id].len != f->keyword.len + 10)
             return 0;

@@ -152,26 +152,10 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
         return 0;
     __m128i x;
     if (n < 16) {
-        /* two overlapping halves of h bytes (8, or 4 if n < 8) in one
-         * vector, as json_runs.h's sse2_short_run: no pair across the seam */
-        unsigned seam, valid;
-        if (n >= 8) {
-            uint64_t a, b;
-            memcpy(&a, p, 8);
-            memcpy(&b, p + n - 8, 8);
-            memcpy(o, &a, 8);
-            memcpy(o + n - 8, &b, 8);
-            x = _mm_set_epi64x((long long)b, (long long)a);
-            seam = 1u << 7, valid = 0xFFFF;
-        } else {
-            uint32_t a, b;
-            memcpy(&a, p, 4);
-            memcpy(&b, p + n - 4, 4);
-            memcpy(o, &a, 4);
-            memcpy(o + n - 4, &b, 4);
-            x = _mm_set_epi32(0, 0, (int)b, (int)a);
-            seam = 1u << 3, valid = 0xFF;
-        }
+        /* json_runs.h's two halves: no pair across the seam */
+        unsigned h;
+        x = sse2_halves(p, n, o, &h);
+        unsigned seam = 1u << (h - 1), valid = (1u << 2 * h) - 1;
         return (write_sse2_stops(x, 0, fold) & ~seam & valid) == 0;
     }
     size_t i = 0;

@@ -1015,21 +1015,6 @@ def gen_c(c, rules, fast, tables):
     out.append("const vrule vrules[DICT_COUNT] = {")
     bits = gen_dict.sub_bitmaps(c_entries)[0]
     masks, mask_index = [(0, 0, 0, 0)], {(0, 0, 0, 0): 0}
-    reqs = []
-    for r in rules:
-        ids = c.flat_fields(r[1]) if r[1] else None
-        if not ids:
-            reqs.append(0)
-            continue
-        words = [0, 0, 0, 0]
-        for i in ids:
-            words[bits[i] >> 6] |= 1 << (bits[i] & 63)
-        key = tuple(words)
-        if key not in mask_index:
-            mask_index[key] = len(masks)
-            masks.append(key)
-        reqs.append(mask_index[key])
-
     def mask_of(ids):
         words = [0, 0, 0, 0]
         for i in ids:
@@ -1039,6 +1024,11 @@ def gen_c(c, rules, fast, tables):
             mask_index[key] = len(masks)
             masks.append(key)
         return mask_index[key]
+
+    reqs = []
+    for r in rules:
+        ids = c.flat_fields(r[1]) if r[1] else None
+        reqs.append(mask_of(ids) if ids else 0)
     suffs = []
     for r, rq in zip(rules, reqs):
         sf = c.sufficient(r[1]) if r[1] and not rq else None

@@ -1586,8 +1586,10 @@ const char *const vstrings[] = {
 };
 
 /* By dictionary id: value node, presence node, syntax, DFA start,
- * text length bounds, required subfields and their one word. The
- * comment is the expression the rule came from (corrected). */
+ * text length bounds, required subfields and their one word, the DFA
+ * without ranges, the range checks of its layout, the subfields that
+ * are enough (all of one row, one of another). The comment is the
+ * expression the rule came from (corrected). */
 /* The range checks of the values of one layout, in the order the
  * matcher makes them: start, length, hook; a list ends at hook 0. */
 const vhook_at vhooks_at[] = {
