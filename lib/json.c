@@ -201,13 +201,55 @@ static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep
     return (quick_run){o, f};
 }
 
+#define OPEN_ROOM (1 + sizeof(json_name) + 11)   /* ',', the name, ',"fields":[' */
+
+/* ']', the flags' keys and '}' after a field's children. */
+static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
+{
+    if (!(o = room(w, o, END_ROOM)))
+        return NULL;
+    *o++ = ']';
+    return put_end(o, f);
+}
+
+/* A field that is not quick, after its comma (if sep): all of it, or, if
+ * it has children to write (*open), up to the '[' before them. NULL when
+ * out of memory. */
+static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, int sep,
+                                     int *open)
+{
+    const json_name *jn;
+    *open = 1;
+    if (f->kind == ADEXP_COMPOUND && f->value.len == 0 && (jn = dict_name(f))) {
+        if (!(o = room(w, o, OPEN_ROOM)))      /* a route point, say: at once */
+            return NULL;
+        *o = ',';
+        o += sep;
+        memcpy(o, jn, sizeof *jn);
+        return LIT(o + jn->len, ",\"fields\":[");
+    }
+    if (!(o = room(w, o, field_room(f))))
+        return NULL;
+    *o = ',';
+    o = put_name(o + sep, f);
+    int list = f->kind == ADEXP_LIST;
+    if (f->kind == ADEXP_BASIC || (!list && f->value.len > 0)) {
+        o = LIT(o, ",\"value\":");
+        o = put_string(o, f->value);
+        if (f->kind == ADEXP_BASIC || !f->child) {
+            *open = 0;
+            return put_end(o, f);
+        }
+    }
+    return list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
+}
+
 /* Fields f, f->next, ... and their children, comma-separated, at o, in
  * one loop: a compound or a list is opened, its children written, and
  * closed when they end (up[] holds the open ones; past UP_MAX deep, the
  * writer recurses). Each field's own text is written in the room reserved
  * once for it. Returns the end, or NULL when out of memory. */
 #define UP_MAX 64
-#define OPEN_ROOM (1 + sizeof(json_name) + 11)   /* ',', the name, ',"fields":[' */
 
 static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
@@ -219,64 +261,24 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             first &= q.f == f;
             o = q.o, f = q.f;
         }
-        int sep = !first;      /* a comma before this field */
+        int sep = !first, open;    /* a comma before this field */
         first = 0;
-        if (!f) {              /* the end of a list of children */
+        if (!f) {                  /* the end of a list of children */
             if (depth == 0)
                 return o;
             f = up[--depth];
-            if (!(o = room(w, o, END_ROOM)))
+            if (!(o = put_close(w, o, f)))
                 return NULL;
-            *o++ = ']';
-            o = put_end(o, f);
-            f = f->next;
-            continue;
-        }
-        const json_name *jn;
-        if (f->kind == ADEXP_COMPOUND && f->value.len == 0 && depth < UP_MAX &&
-            (jn = dict_name(f))) {         /* a route point, say: opened at once */
-            if (!(o = room(w, o, OPEN_ROOM)))
-                return NULL;
-            *o = ',';
-            o += sep;
-            memcpy(o, jn, sizeof *jn);
-            o = LIT(o + jn->len, ",\"fields\":[");
+        } else if (!(o = put_other(w, o, f, sep, &open))) {
+            return NULL;
+        } else if (open && depth < UP_MAX) {
             up[depth++] = f;
             f = f->child;
             first = 1;
             continue;
-        }
-        if (!(o = room(w, o, field_room(f))))
+        } else if (open && (!(o = put_fields(w, o, f->child)) || !(o = put_close(w, o, f)))) {
             return NULL;
-        *o = ',';
-        o = put_name(o + sep, f);
-        if (f->kind == ADEXP_BASIC) {
-            o = LIT(o, ",\"value\":");
-            o = put_end(put_string(o, f->value), f);
-            f = f->next;
-            continue;
         }
-        int list = f->kind == ADEXP_LIST;
-        if (!list && f->value.len > 0) {
-            o = LIT(o, ",\"value\":");
-            o = put_string(o, f->value);
-            if (!f->child) {
-                o = put_end(o, f);
-                f = f->next;
-                continue;
-            }
-        }
-        o = list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
-        if (depth < UP_MAX) {
-            up[depth++] = f;
-            f = f->child;
-            first = 1;
-            continue;
-        }
-        if (!(o = put_fields(w, o, f->child)) || !(o = room(w, o, END_ROOM)))
-            return NULL;
-        *o++ = ']';
-        o = put_end(o, f);
         f = f->next;
     }
 }
