@@ -26,22 +26,6 @@ static void count(batch_output *o, const char *p, size_t n)
     o->bytes += n;
 }
 
-/* count() for p[0..n) known to hold `lines` newlines: only the bytes after
- * the last are read (none when it ends a line, as a block of JSON does). */
-static void count_known(batch_output *o, const char *p, size_t n, uint64_t lines)
-{
-    if (lines == 0) {
-        o->partial += n;
-    } else {
-        size_t after = 0;
-        while (after < n && p[n - 1 - after] != '\n')
-            after++;
-        o->lines += lines;
-        o->partial = after;
-    }
-    o->bytes += n;
-}
-
 /* Cut a regular file back to its last complete line. */
 static void cut_partial_line(batch_output *o)
 {
@@ -56,34 +40,11 @@ static void cut_partial_line(batch_output *o)
     }
 }
 
-int batch_output_write(batch_output *o, const char *p, size_t n, uint64_t lines)
-{
-    if (o->error)
-        return o->error;
-    while (n) {
-        ssize_t w = write(o->fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            o->error = w < 0 ? errno : EIO;
-            cut_partial_line(o);
-            return o->error;
-        }
-        if ((size_t)w == n && lines != BATCH_LINES_UNKNOWN)
-            count_known(o, p, n, lines);
-        else
-            count(o, p, (size_t)w);
-        lines = BATCH_LINES_UNKNOWN;   /* of what is left after a short write */
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* count_known() for iov[0..n), total bytes, written whole: only the bytes
- * after its last newline are read, back from its end. */
-static void count_known_iov(batch_output *o, const struct iovec *iov, int n, size_t total,
-                            uint64_t lines)
+/* count() for iov[0..n), total bytes, written whole and known to hold
+ * `lines` newlines: only the bytes after the last are read, back from the
+ * end (none when it ends a line, as a block of JSON does). */
+static void count_known(batch_output *o, const struct iovec *iov, int n, size_t total,
+                        uint64_t lines)
 {
     size_t after = 0;
     for (int i = n; lines > 0 && i > 0; i--) {
@@ -120,7 +81,7 @@ int batch_output_writev(batch_output *o, struct iovec *iov, int n, uint64_t line
             return o->error;
         }
         if ((size_t)w == total && lines != BATCH_LINES_UNKNOWN) {
-            count_known_iov(o, iov, n, total, lines);
+            count_known(o, iov, n, total, lines);
             return 0;
         }
         lines = BATCH_LINES_UNKNOWN;   /* after a short write: counted as written */
@@ -135,4 +96,10 @@ int batch_output_writev(batch_output *o, struct iovec *iov, int n, uint64_t line
         }
     }
     return 0;
+}
+
+int batch_output_write(batch_output *o, const char *p, size_t n, uint64_t lines)
+{
+    struct iovec v = {(void *)p, n};
+    return batch_output_writev(o, &v, 1, lines);
 }

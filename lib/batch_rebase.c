@@ -275,15 +275,10 @@ int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
     out->len = 0;
     for (size_t i = 0; i < mk->n; i++) {
         size_t p = mk->v[i], q;
-        uint64_t v = number_at(data, len, mk, i, &q);
         char digits[24];
-        int nd = 0;
-        v += add;
-        do
-            digits[sizeof digits - 1 - nd++] = (char)('0' + v % 10);
-        while ((v /= 10) != 0);
-        if (!adexp_buf_put(out, data + at, p - at) ||
-            !adexp_buf_put(out, digits + sizeof digits - nd, (size_t)nd))
+        size_t nd = (size_t)(adexp_json_u64_at(digits, number_at(data, len, mk, i, &q) + add) -
+                             digits);
+        if (!adexp_buf_put(out, data + at, p - at) || !adexp_buf_put(out, digits, nd))
             return -1;
         at = q;
     }
@@ -305,15 +300,12 @@ size_t batch_patch_iov(const char *data, size_t len, const batch_marks *mk,
     size_t n = 0;
     while (n + 2 <= max && pos->mark < mk->n) {
         size_t p = mk->v[pos->mark], q;
-        uint64_t v = number_at(data, len, mk, pos->mark, &q) + add;
-        char *end = digits[n / 2] + sizeof *digits, *d = end;
-        do
-            *--d = (char)('0' + v % 10);
-        while ((v /= 10) != 0);
+        char *d = digits[n / 2];
         iov[n].iov_base = (void *)(data + pos->at);
         iov[n].iov_len = p - pos->at;
         iov[n + 1].iov_base = d;
-        iov[n + 1].iov_len = (size_t)(end - d);
+        iov[n + 1].iov_len =
+            (size_t)(adexp_json_u64_at(d, number_at(data, len, mk, pos->mark, &q) + add) - d);
         n += 2;
         pos->at = q;
         pos->mark++;

@@ -201,8 +201,6 @@ static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep
     return (quick_run){o, f};
 }
 
-#define OPEN_ROOM (1 + sizeof(json_name) + 11)   /* ',', the name, ',"fields":[' */
-
 /* ']', the flags' keys and '}' after a field's children. */
 static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 {
@@ -218,16 +216,7 @@ static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, int sep,
                                      int *open)
 {
-    const json_name *jn;
     *open = 1;
-    if (f->kind == ADEXP_COMPOUND && f->value.len == 0 && (jn = dict_name(f))) {
-        if (!(o = room(w, o, OPEN_ROOM)))      /* a route point, say: at once */
-            return NULL;
-        *o = ',';
-        o += sep;
-        memcpy(o, jn, sizeof *jn);
-        return LIT(o + jn->len, ",\"fields\":[");
-    }
     if (!(o = room(w, o, field_room(f))))
         return NULL;
     *o = ',';
