@@ -274,7 +274,7 @@ static adexp_slice single_value(const adexp_view *v, const single *e)
 static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const single *e,
                                          adexp_slice val)
 {
-    if (!val.ptr || (w->trim && !sel_keeps_keyword(w->sel, e->kw)))
+    if (!val.ptr || !kept(w, e->kw))
         return o;
     size_t r = json_string_room(val.len);
     if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
@@ -327,12 +327,10 @@ static void put_singles(vw *w, const adexp_view *v)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
-    _Static_assert(NSINGLES == 26, "one line below for each single field");
-#define ONE(i) if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i])))) return
-    ONE(0); ONE(1); ONE(2); ONE(3); ONE(4); ONE(5); ONE(6); ONE(7); ONE(8); ONE(9);
-    ONE(10); ONE(11); ONE(12); ONE(13); ONE(14); ONE(15); ONE(16); ONE(17); ONE(18);
-    ONE(19); ONE(20); ONE(21); ONE(22); ONE(23); ONE(24); ONE(25);
-#undef ONE
+#pragma GCC unroll 32
+    for (size_t i = 0; i < NSINGLES; i++)
+        if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i]))))
+            return;
     commit(w, o);
 }
 
@@ -973,7 +971,7 @@ static inline int in_other(const vw *w, const adexp_field *f, uint64_t *seen)
             return 0;
         }
     }
-    return !w->trim || sel_keeps_keyword(w->sel, f->keyword);
+    return kept(w, f->keyword);
 }
 
 /* The top-level fields the view does not hold (and the selection keeps)
