@@ -6,21 +6,14 @@
 
 #include "adexp.h"
 #include "decode_words.h"
+#include "json_out.h"
 #include "select.h"
 
 static char *put_long(char *o, long v)
 {
-    char tmp[24];
-    size_t n = sizeof tmp;
-    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-    do
-        tmp[--n] = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
     if (v < 0)
         *o++ = '-';
-    while (n < sizeof tmp)
-        *o++ = tmp[n++];
-    return o;
+    return adexp_json_u64_at(o, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
 }
 
 /* Degrees with at most 6 decimals, trailing zeros dropped: 50.5, -6. */

@@ -241,23 +241,9 @@ static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
 
 static void number_cell(cw *w, uint64_t v)
 {
-    if (v < 100) {   /* the usual item index */
-        char t[3];
-        size_t n = 0;
-        t[n++] = w->sep;
-        if (v >= 10)
-            t[n++] = (char)('0' + v / 10);
-        t[n++] = (char)('0' + v % 10);
-        raw(w, t, n);
-        return;
-    }
-    char tmp[21];
-    size_t n = sizeof tmp;
-    do
-        tmp[--n] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    raw(w, &w->sep, 1);
-    raw(w, tmp + n, sizeof tmp - n);
+    char t[21];
+    t[0] = w->sep;
+    raw(w, t, (size_t)(adexp_json_u64_at(t + 1, v) - t));
 }
 
 /* CODE at line:column, joined by "; ". */
@@ -471,17 +457,7 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
         o += head_len;
     }
     *o++ = sep;
-    if (k < 10) {
-        *o++ = (char)('0' + k);
-    } else {
-        char t[20];
-        size_t i = sizeof t;
-        do
-            t[--i] = (char)('0' + k % 10);
-        while ((k /= 10) != 0);
-        memcpy(o, t + i, sizeof t - i);
-        o += sizeof t - i;
-    }
+    o = adexp_json_u64_at(o, k);
     o[0] = sep, o[1] = 'P', o[2] = 'T', o[3] = sep, o[4] = sep;
     o += 5;
     if (!put_plain(o, ptid->value, sep))
