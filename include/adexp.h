@@ -141,7 +141,10 @@ struct adexp_field {
     uint32_t nchildren;
     uint8_t kind;              /* adexp_kind */
     uint8_t flags;             /* ADEXP_FIELD_* */
-    uint16_t dict_id;          /* dictionary entry, ADEXP_DICT_NONE if unknown */
+    uint16_t dict_id;          /* dictionary entry of keyword, ADEXP_DICT_NONE if
+                                  unknown (a tree built by hand must keep them
+                                  so: the JSON writer takes a known entry's
+                                  name when the lengths agree) */
 };
 #define ADEXP_DICT_NONE 0xFFFFu
 
