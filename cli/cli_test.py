@@ -578,6 +578,14 @@ def test_nul_in_message(tmp):
     write(b, b"\x89PNG\r\n\x1a\n\0\0\0-x")
     rc, _, err = run(b)
     check("a NUL and no -TITLE is still binary", rc == 1 and "binary file" in err, err)
+    far = os.path.join(d, "far.adexp")     # the NUL past the binary probe's 4 KiB
+    head = "".join(GOOD.format(n=i) for i in range(1, 60)).encode()
+    write(far, head + b"-TITLE IFPL -ARCID X\0Y -ADEP EDDM\n")
+    rc, out, err = run(far)
+    line = head.count(b"\n") + 1
+    check("a NUL past the first 4 KiB: its message's NUL_BYTE error",
+          len(head) > 4096 and rc == 1 and len(out.splitlines()) == 60 and
+          f"{far}:{line}:21: NUL_BYTE" in err, err[-300:])
 
 
 def test_symlink_fanout(tmp):

@@ -170,7 +170,10 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
     return 0;
 }
 
-/* The checks that make one clear line instead of a flood of parse errors. */
+/* The checks that make one clear line instead of a flood of parse errors.
+ * Returns -1 (reported), else whether the file holds a NUL byte: the probe
+ * for a binary file looks at every byte of a small one, so that
+ * batch_parse_all need not look again. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len)
 {
     char why[96];
@@ -181,7 +184,8 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
     }
     if (len == 0)
         return batch_fail(w, path, "empty file"), -1;
-    const char *nul = memchr(in, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
+    size_t probe = len < BINARY_PROBE ? len : BINARY_PROBE;
+    const char *nul = memchr(in, '\0', probe);
     if (nul && !memmem(in, len, "-TITLE", 6)) {
         snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
                  (size_t)(nul - in));
@@ -189,7 +193,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
     }
     if (!memchr(in, '-', len))
         return batch_fail(w, path, "not ADEXP: no '-' in the file"), -1;
-    return 0;
+    return nul || memchr(in + probe, '\0', len - probe) != NULL;
 }
 
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
@@ -214,11 +218,11 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 
 /* Parse every message of in[0..len). The arena is reset after each
  * message: its chunks are kept, so steady state allocates nothing. */
-void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len)
+void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
+                     int has_nul)
 {
     uint64_t count = 0, bad = 0;
     adexp_msg m;
-    int has_nul = memchr(in, '\0', len) != NULL;
     batch_lines lines = {0, 0, 1};
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
@@ -271,13 +275,14 @@ static void parse_named_stream(batch_worker *w, const char *path)
  * that pays, else by this worker. */
 void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len)
 {
-    if (batch_check_content(w, path, in, len) != 0)
+    int has_nul = batch_check_content(w, path, in, len);
+    if (has_nul < 0)
         return;
     if (batch_split_wanted(w, len)) {
         if (batch_turn(w) == 0)
             batch_split_parse(w, path, in, len);
     } else {
-        batch_parse_all(w, path, in, len);
+        batch_parse_all(w, path, in, len, has_nul);
     }
 }
 

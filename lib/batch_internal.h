@@ -167,14 +167,17 @@ void batch_worker_fini(batch_worker *w);
 void batch_do_entry(batch_worker *w, const batch_entry *e);
 
 /* Parse every message of in[0..len) into w's buffers, flushing them at
- * FLUSH_BYTES when w holds the turn. */
-void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len);
+ * FLUSH_BYTES when w holds the turn. has_nul: whether in may hold a NUL
+ * byte (1 when not known: then each message is looked at). */
+void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
+                     int has_nul);
 /* Report m's errors into w->err; index_at: where the message's index was
  * printed, or NULL (batch_rebase.c patches it for a piece). */
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
                          size_t *index_at);
 /* Make room in w->in for need bytes plus a spare one, keeping its bytes. */
 int batch_grow_in(batch_worker *w, size_t need);
+/* -1: reported as failed; else whether in holds a NUL byte. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
 

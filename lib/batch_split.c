@@ -331,7 +331,7 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
     batch_split *s = split_new(path, in, len, piece, o->jobs);
     if (!s) {
-        batch_parse_all(w, path, in, len);
+        batch_parse_all(w, path, in, len, 1);   /* 1: each message is looked at */
         return;
     }
     s->map = w->map;
