@@ -747,6 +747,55 @@ def test_streams(tmp):
           rc == 1 and "-:1:12: NUL_BYTE" in err and len(out.splitlines()) == 1, err)
 
 
+def test_libarchive_missing(tmp):
+    """libarchive is loaded on the first input that needs it: when it
+    cannot be (ADEXP_LIBARCHIVE names a file that does not exist), each such
+    input fails with the loader's error, and plain and gzip inputs (zlib's)
+    are parsed as ever."""
+    import gzip
+    import io
+    import lzma
+    import tarfile
+    d = os.path.join(tmp, "nolib")
+    text = messages_text(2).encode()
+    write(os.path.join(d, "a.adexp"), text)
+    write(os.path.join(d, "b.gz"), gzip.compress(text))
+    write(os.path.join(d, "c.xz"), lzma.compress(text))
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tf:
+        ti = tarfile.TarInfo("m.adexp")
+        ti.size = len(text)
+        tf.addfile(ti, io.BytesIO(text))
+    write(os.path.join(d, "d.tar"), buf.getvalue())
+    write(os.path.join(d, "e.tar.gz"), gzip.compress(buf.getvalue()))
+    env = dict(os.environ, ADEXP_LIBARCHIVE="libadexp-no-such-library.so.0")
+
+    def run_env(*args, stdin=None):
+        p = subprocess.run([EXE, *args], input=stdin, capture_output=True, env=env,
+                           timeout=20)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+    rc, out, err = run_env("-j", "2", "--format", "json", d)
+    why = ": needs libarchive (libadexp-no-such-library.so.0), which cannot be loaded: "
+    failed_names = sorted(l.split(why)[0] for l in err.splitlines() if why in l)
+    check("no libarchive: each input that needs it fails, naming it and the loader's error",
+          rc == 1 and failed_names == [os.path.join(d, n) for n in
+                                       ("c.xz", "d.tar", "e.tar.gz")] and
+          "cannot open shared object file" in err, err)
+    check("no libarchive: plain and gzip inputs are parsed",
+          sorted(sources(out)) == [os.path.join(d, "a.adexp")] * 2 +
+          [os.path.join(d, "b.gz")] * 2, out)
+    c = counts(err)
+    check("no libarchive: the inputs that need it are counted as failed",
+          c is not None and c["files"] == 5 and c["failed"] == 3 and c["messages"] == 4,
+          err)
+    rc, out, err = run_env("-", stdin=lzma.compress(text))
+    check("no libarchive: an xz standard input fails the same way",
+          rc == 1 and ("-" + why) in err and out == "", err)
+    rc, out, err = run_env("-", stdin=gzip.compress(text))
+    check("no libarchive: a gzip standard input is parsed",
+          rc == 0 and sources(out) == ["-"] * 2, err)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-cli-")
     try:
@@ -755,7 +804,7 @@ def main():
                   test_include, test_streams, test_archives, test_null_lists,
                   test_output_safety, test_std_fds, test_nul_in_message,
                   test_symlink_fanout, test_names, test_limit_options,
-                  test_help_equals_readme):
+                  test_help_equals_readme, test_libarchive_missing):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

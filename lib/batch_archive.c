@@ -1,4 +1,5 @@
-/* Batch driver: compressed files and archives, read with libarchive.
+/* Batch driver: compressed files and archives, read with libarchive
+ * (loaded on the first of them: batch_libarchive.c).
  *
  * An input is recognised by its first bytes, never by its name: gzip,
  * zstd, xz and bzip2 streams are decompressed and parsed under the input's
@@ -11,14 +12,13 @@
  * message, not the member. A packed member is read whole (bounded by
  * max_file_size) and opened in memory.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch_internal.h"
+#include "batch_libarchive.h"
 #include "batch_reader.h"
 
 #define MAX_NESTING 4          /* an archive in an archive in ... */
@@ -74,13 +74,13 @@ static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
         const void *blk;
         size_t size;
         la_int64_t off;
-        int rc = archive_read_data_block(m->a, &blk, &size, &off);
+        int rc = batch_la.read_data_block(m->a, &blk, &size, &off);
         if (rc == ARCHIVE_EOF)
             return 0;
         if (rc < ARCHIVE_WARN) {
             snprintf(r->error, sizeof r->error,
                      "corrupt or truncated data at byte %lld of the member: %s",
-                     (long long)m->offset, archive_error_string(m->a));
+                     (long long)m->offset, batch_la.error_string(m->a));
             return -1;
         }
         m->blk = blk, m->blk_len = size, m->next = off;
@@ -171,23 +171,32 @@ static la_ssize_t source_read(struct archive *a, void *ctx, const void **out)
     source *s = ctx;
     ssize_t n = s->r->read(s->r, s->blk, sizeof s->blk);
     if (n < 0) {
-        archive_set_error(a, EIO, "%s", s->r->error);
+        batch_la.set_error(a, EIO, "%s", s->r->error);
         return -1;
     }
     *out = s->blk;
     return n;
 }
 
-static struct archive *new_archive(void)
+/* A reader of every filter and of the formats taken, or NULL when path
+ * failed (reported: libarchive cannot be loaded, or no memory). */
+static struct archive *new_archive(batch_worker *w, const char *path)
 {
-    struct archive *a = archive_read_new();
-    if (!a)
+    const char *why;
+    if (batch_libarchive_load(&why) != 0) {
+        batch_fail(w, path, why);
         return NULL;
-    archive_read_support_filter_all(a);
-    archive_read_support_format_tar(a);
-    archive_read_support_format_gnutar(a);
-    archive_read_support_format_zip(a);
-    archive_read_support_format_raw(a);   /* a compressed single file */
+    }
+    struct archive *a = batch_la.read_new();
+    if (!a) {
+        batch_fail(w, path, "out of memory");
+        return NULL;
+    }
+    batch_la.read_support_filter_all(a);
+    batch_la.read_support_format_tar(a);
+    batch_la.read_support_format_gnutar(a);
+    batch_la.read_support_format_zip(a);
+    batch_la.read_support_format_raw(a);   /* a compressed single file */
     return a;
 }
 
@@ -195,11 +204,11 @@ static struct archive *new_archive(void)
 static char *member_name(const char *archive, struct archive *a,
                          struct archive_entry *e)
 {
-    if (archive_format(a) == ARCHIVE_FORMAT_RAW)
+    if (batch_la.format(a) == ARCHIVE_FORMAT_RAW)
         return strdup(archive);
-    const char *m = archive_entry_pathname(e);
+    const char *m = batch_la.entry_pathname(e);
     if (!m)
-        m = archive_entry_pathname_utf8(e);
+        m = batch_la.entry_pathname_utf8(e);
     if (!m)
         m = "?";
     size_t la = strlen(archive), lm = strlen(m);
@@ -220,9 +229,9 @@ static void unpack(batch_worker *w, const char *path, const char *data,
  * members under it. */
 static const char *skip_reason(struct archive_entry *e)
 {
-    switch (archive_entry_filetype(e)) {
+    switch (batch_la.entry_filetype(e)) {
     case AE_IFREG:
-        return archive_entry_hardlink(e) ? "hard link member: skipped" : NULL;
+        return batch_la.entry_hardlink(e) ? "hard link member: skipped" : NULL;
     case AE_IFDIR:
         return NULL;
     case AE_IFLNK:
@@ -297,7 +306,7 @@ static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e
                      const char *name, member_buf *mb, int depth)
 {
     const char *skip = skip_reason(e);
-    if (skip || archive_entry_filetype(e) == AE_IFDIR) {
+    if (skip || batch_la.entry_filetype(e) == AE_IFDIR) {
         if (skip)
             batch_note(w, name, skip), w->skipped++;
         return 0;
@@ -315,8 +324,8 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
     size_t members = 0;
     int rc;
     char *last = NULL;
-    while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
-        if (archive_format(a) == ARCHIVE_FORMAT_RAW && archive_filter_count(a) <= 1) {
+    while ((rc = batch_la.read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
+        if (batch_la.format(a) == ARCHIVE_FORMAT_RAW && batch_la.filter_count(a) <= 1) {
             rc = ARCHIVE_OK;   /* only the raw bytes: the header was not valid */
             batch_fail(w, path, "compressed data with a header that cannot be read");
             break;
@@ -326,7 +335,7 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
             batch_fail(w, path, "out of memory");
             break;
         }
-        members += archive_entry_filetype(e) != AE_IFDIR;   /* a directory is a place */
+        members += batch_la.entry_filetype(e) != AE_IFDIR;   /* a directory is a place */
         if (do_member(w, a, e, last, &mb, depth) != 0) {
             rc = ARCHIVE_OK;   /* reported with the member's name */
             break;
@@ -338,13 +347,32 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
                  "of the uncompressed archive: %s",
                  last ? "after member " : "before its first member",
                  last ? last + strlen(path) + 1 : "",
-                 (long long)archive_filter_bytes(a, 0), archive_error_string(a));
+                 (long long)batch_la.filter_bytes(a, 0), batch_la.error_string(a));
         batch_fail(w, path, why);
     } else if (members == 0 && rc == ARCHIVE_EOF) {
         batch_fail(w, path, "archive with no member (directories only, or none)");
     }
     free(last);
     free(mb.data);
+}
+
+/* libarchive over the stream rd: each member parsed as a stream. */
+static void walk_stream(batch_worker *w, const char *path, batch_reader *rd,
+                        int depth)
+{
+    struct archive *a = new_archive(w, path);
+    if (!a)
+        return;
+    source *src = malloc(sizeof *src);
+    if (!src) {
+        batch_fail(w, path, "out of memory");
+    } else {
+        src->r = rd;
+        batch_la.read_open(a, src, NULL, source_read, NULL);
+        walk_archive(w, path, a, depth);
+    }
+    free(src);
+    batch_la.read_free(a);
 }
 
 /* gzip data: zlib's own reader (see batch_gzip.c). A plain text inside is
@@ -367,19 +395,12 @@ static void unpack_gzip(batch_worker *w, const char *path, const char *data,
     g.r.close(&g.r);
     if (rc == 0 && kind != BATCH_PLAIN && depth < MAX_NESTING) {
         free(mb.data);
-        struct archive *a = new_archive();
-        source *src = malloc(sizeof *src);
-        if (!a || !src || batch_gzip_open(&g, data, len) != 0) {
-            batch_fail(w, path, "out of memory");
-        } else {
-            src->r = &g.r;
-            archive_read_open(a, src, NULL, source_read, NULL);
-            walk_archive(w, path, a, depth);
-            g.r.close(&g.r);
+        if (batch_gzip_open(&g, data, len) != 0) {
+            batch_fail(w, path, g.r.error);
+            return;
         }
-        free(src);
-        if (a)
-            archive_read_free(a);
+        walk_stream(w, path, &g.r, depth);
+        g.r.close(&g.r);
         return;
     }
     if (batch_gzip_open(&g, data, len) != 0)
@@ -398,14 +419,12 @@ static void unpack(batch_worker *w, const char *path, const char *data,
         unpack_gzip(w, path, data, len, depth);
         return;
     }
-    struct archive *a = new_archive();
-    if (!a) {
-        batch_fail(w, path, "out of memory");
+    struct archive *a = new_archive(w, path);
+    if (!a)
         return;
-    }
-    archive_read_open_memory(a, data, len);   /* a failure shows at the first header */
+    batch_la.read_open_memory(a, data, len);   /* a failure shows at the first header */
     walk_archive(w, path, a, depth);
-    archive_read_free(a);
+    batch_la.read_free(a);
 }
 
 void batch_unpack(batch_worker *w, const char *path, const char *data, size_t len)
@@ -454,23 +473,6 @@ static int probe_stream(batch_worker *w, const char *path, batch_reader *rd,
     return batch_packed_kind(mb->data, mb->len);
 }
 
-/* libarchive over the stream rd: each member parsed as a stream. */
-static void walk_stream(batch_worker *w, const char *path, batch_reader *rd)
-{
-    struct archive *a = new_archive();
-    source *src = malloc(sizeof *src);
-    if (!a || !src) {
-        batch_fail(w, path, "out of memory");
-    } else {
-        src->r = rd;
-        archive_read_open(a, src, NULL, source_read, NULL);
-        walk_archive(w, path, a, 1);
-    }
-    free(src);
-    if (a)
-        archive_read_free(a);
-}
-
 /* gzip on a stream: zlib, as for files. What it holds is told by its
  * first decompressed bytes: plain text parsed as a live stream, or an
  * archive (a .tar.gz) walked. */
@@ -489,7 +491,7 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
         prefix_reader p = {.r = {.read = prefix_read}, .rest = &g->r, .head = head.data,
                            .len = head.len};
         if (batch_packed_kind(head.data, head.len) != BATCH_PLAIN)
-            walk_stream(w, path, &p.r);
+            walk_stream(w, path, &p.r, 1);
         else
             batch_stream_parse(w, path, &p.r, 1);
     }
@@ -511,6 +513,6 @@ void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
     else if (kind >= 0 && batch_is_gzip(head.data, head.len))
         unpack_gzip_stream(w, path, &p.r);
     else if (kind >= 0)
-        walk_stream(w, path, &p.r);
+        walk_stream(w, path, &p.r, 1);
     free(head.data);
 }
