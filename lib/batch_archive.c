@@ -178,8 +178,9 @@ static la_ssize_t source_read(struct archive *a, void *ctx, const void **out)
     return n;
 }
 
-/* A reader of every filter and of the formats taken, or NULL when path
- * failed (reported: libarchive cannot be loaded, or no memory). */
+/* An archive reader (every filter; tar, zip, and raw for a compressed
+ * file), or NULL when path failed (reported: libarchive cannot be loaded,
+ * or no memory). */
 static struct archive *new_archive(batch_worker *w, const char *path)
 {
     const char *why;
