@@ -467,6 +467,41 @@ static void visit_lax(walk *w, const adexp_field *first, const place *up)
 
 static void visit_compound(walk *w, const place *pl, unsigned id);
 
+/* The usual shapes of the most frequent compounds: a route point of PTID
+ * FL ETO or of PTID alone, GEO of GEOID LATTD LONGTD, ESTDATA of PTID ETO
+ * FL: basic subfields in this order, which their compound allows and which
+ * satisfy its formula (validate_test.c's usual_shapes checks both). Such a
+ * compound with valid values has nothing to report: its subfields' places
+ * and its formula need no test, and their fast paths are vwalk's words as
+ * constants (VWALK_*), which fold. 0: the general walk says (what it finds
+ * does not depend on this test). validate_test.c compiles this file again
+ * with VALIDATE_USUAL 0 and compares the two. */
+#ifndef VALIDATE_USUAL
+#define VALIDATE_USUAL 1
+#endif
+#define USUAL_OK(x, K)                                                                     \
+    ((x)->dict_id == DICT_ID_##K &&                                                        \
+     vwalk_accepts(VWALK_##K, DICT_ID_##K, (x)->value.ptr, (x)->value.len))
+
+static inline __attribute__((always_inline)) int usual_shape(const adexp_field *f, unsigned id)
+{
+    const adexp_field *a = f->child, *b, *c;
+    if (!VALIDATE_USUAL || f->value.len || !a)
+        return 0;
+    b = a->next;
+    if (id == DICT_ID_PT && !b)
+        return USUAL_OK(a, PTID);
+    if (!b || !(c = b->next) || c->next)
+        return 0;
+    if (id == DICT_ID_PT)
+        return USUAL_OK(a, PTID) && USUAL_OK(b, FL) && USUAL_OK(c, ETO);
+    if (id == DICT_ID_GEO)
+        return USUAL_OK(a, GEOID) && USUAL_OK(b, LATTD) && USUAL_OK(c, LONGTD);
+    if (id == DICT_ID_ESTDATA)
+        return USUAL_OK(a, PTID) && USUAL_OK(b, ETO) && USUAL_OK(c, FL);
+    return 0;
+}
+
 /* name(w, first, up, e, p): the fields of the compound or list e (not a
  * list of messages), from first on, up its place; p: the subfields met; a
  * compound among them visited by visit_structured. pl.f is set only where
@@ -516,6 +551,8 @@ DEFINE_VISIT_KIDS(visit_kids, visit_compound)
                                                            unsigned id)                     \
     {                                                                                       \
         const adexp_field *f = pl->f;                                                       \
+        if (usual_shape(f, id))                                                             \
+            return;                                                                         \
         const dict_entry *e = &dict_table[id];                                              \
         const vrule *r = &vrules[id];                                                       \
         int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;                           \

@@ -195,7 +195,8 @@ int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **
     if (!r->dfa || len > VEXPLAIN_DFA_MAX || (len && is_sep(s[0])))
         return vexplain_ref(c, r, s, len, why);
     *why = NULL;
-    if (!vdfa_accepts(r->dfa_syntax, s, len))
+    /* a rule without ranges has one DFA, which has refused the value */
+    if (r->dfa_syntax == r->dfa || !vdfa_accepts(r->dfa_syntax, s, len))
         return ADEXP_V_BAD_VALUE;
     /* the syntax holds, a range does not: which one, from the value's
      * layout if it has one (the matcher would check the same places in
@@ -227,6 +228,13 @@ static int num(const char *s, size_t n)
     return v;
 }
 
+/* Two digits' value, or -1 (the hooks' usual case: no loop). */
+static inline int num2(const char *s)
+{
+    unsigned a = (unsigned char)s[0] - '0', b = (unsigned char)s[1] - '0';
+    return a > 9 || b > 9 ? -1 : (int)(a * 10 + b);
+}
+
 static int days_in(int year, int month)
 {
     static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -237,7 +245,7 @@ static int days_in(int year, int month)
 /* yymmdd from s (year as adexp_decode_date reads it: 00-69 are 20xx). */
 static const char *date_check(int year, const char *md)
 {
-    int m = num(md, 2), d = num(md + 2, 2);
+    int m = num2(md), d = num2(md + 2);
     if (m < 1 || m > 12)
         return "month not in 01-12";
     if (d < 1 || d > days_in(year, m))
@@ -267,16 +275,16 @@ const char *vhook_check(unsigned hook, const char *s, size_t len)
     int v;
     switch (hook) {
     case HOOK_HHMM:
-        v = len == 4 ? num(s, 2) : -1;
+        v = len == 4 ? num2(s) : -1;
         return v > 23 ? "hours over 23" : NULL;
     case HOOK_MONTH:
-        v = len == 2 ? num(s, 2) : 1;
+        v = len == 2 ? num2(s) : 1;
         return v == 0 || v > 12 ? "month not in 01-12" : NULL;
     case HOOK_DAY:
-        v = len == 2 ? num(s, 2) : 1;
+        v = len == 2 ? num2(s) : 1;
         return v == 0 || v > 31 ? "day not in 01-31" : NULL;
     case HOOK_DATE:
-        if (len != 6 || (v = num(s, 2)) < 0 || num(s + 2, 4) < 0)
+        if (len != 6 || (v = num2(s)) < 0 || num2(s + 2) < 0 || num2(s + 4) < 0)
             return NULL;
         return date_check(v < 70 ? 2000 + v : 1900 + v, s + 2);
     case HOOK_FULLDATE:

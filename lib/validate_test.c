@@ -18,6 +18,20 @@
 #include "validate_internal.h"
 #include "validate_table.h"
 
+/* The walk again, with its usual shapes off (VALIDATE_USUAL 0): the general
+ * path that usual_shapes_agree compares the library's walk with. */
+#define VALIDATE_USUAL 0
+#define adexp_validate general_validate
+#define adexp_finding_name general_finding_name
+#define adexp_findings_init general_findings_init
+#define vfirst_missing general_first_missing
+unsigned general_first_missing(const present *p, unsigned id);
+#include "validate.c"
+#undef adexp_validate
+#undef adexp_finding_name
+#undef adexp_findings_init
+#undef vfirst_missing
+
 /* ---------------------------------------------------------------- helpers */
 
 static const vterm *term(const char *name)
@@ -760,6 +774,146 @@ static void presence_fast_path(void **state)
     assert_true(rules > 50 && fast > 40 && sets > rules);
 }
 
+/* validate.c's usual shapes are true of the dictionary: each subfield is
+ * basic and allowed in its compound, the compound not a list of messages,
+ * and the subfields together satisfy its formula; the constants of their
+ * fast paths are vwalk's words. */
+static void usual_shapes_hold(void **state)
+{
+    (void)state;
+    static const unsigned shapes[][4] = {
+        {DICT_ID_PT, DICT_ID_PTID, DICT_ID_FL, DICT_ID_ETO},
+        {DICT_ID_PT, DICT_ID_PTID, ADEXP_DICT_NONE, ADEXP_DICT_NONE},
+        {DICT_ID_GEO, DICT_ID_GEOID, DICT_ID_LATTD, DICT_ID_LONGTD},
+        {DICT_ID_ESTDATA, DICT_ID_PTID, DICT_ID_ETO, DICT_ID_FL},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const dict_entry *e = &dict_table[shapes[i][0]];
+        assert_false(e->flags & DICT_MSG_LIST);
+        present p = {{0}};
+        for (size_t k = 1; k < 4 && shapes[i][k] != ADEXP_DICT_NONE; k++) {
+            const dict_entry *c = &dict_table[shapes[i][k]];
+            assert_int_equal(c->kind, ADEXP_BASIC);
+            assert_true(dict_row_allows(e->row, c));
+            p.w[c->sub_bit >> 6] |= (uint64_t)1 << (c->sub_bit & 63);
+        }
+        const vrule *r = &vrules[shapes[i][0]];
+        assert_true(!r->presence || vfirst_missing(&p, r->presence) == 0);
+    }
+    assert_int_equal(VWALK_PTID, vwalk[DICT_ID_PTID]);
+    assert_int_equal(VWALK_FL, vwalk[DICT_ID_FL]);
+    assert_int_equal(VWALK_ETO, vwalk[DICT_ID_ETO]);
+    assert_int_equal(VWALK_GEOID, vwalk[DICT_ID_GEOID]);
+    assert_int_equal(VWALK_LATTD, vwalk[DICT_ID_LATTD]);
+    assert_int_equal(VWALK_LONGTD, vwalk[DICT_ID_LONGTD]);
+}
+
+/* The library's walk (with the usual shapes) and the general one find the
+ * same, finding for finding, on random messages of route points, GEO and
+ * ESTDATA of the usual shapes and near them (a subfield missing, added,
+ * swapped or unknown, a value on the compound, values valid or not, nested
+ * in other compounds and lists, at the top), and on one such message whose
+ * shapes were all cut at one byte. */
+static const char *const usual_parts[] = {
+    " -PTID ABC", " -PTID EDDF", " -PTID A1", " -PTID *1ROL", " -PTID TOOLONGX",
+    " -FL F350", " -FL F35O", " -FL A045", " -FL S1130", " -FL F3500", " -FL",
+    " -ETO 231130083000", " -ETO 231131095500", " -ETO 231130096000", " -ETO 2311300830",
+    " -GEOID GEO01", " -GEOID GEO1", " -LATTD 450000N", " -LATTD 915000N", " -LATTD 4500N",
+    " -LONGTD 0100000E", " -LONGTD 1823000E", " -LONGTD 0100000N", " -SFL F200",
+    " -XYZ 12", " -TO 0830", " -ETO", " -PTID",
+};
+
+static void put_shape(char *text, size_t *n, size_t cap, uint64_t *x, const char *head,
+                      const char *const *usual)
+{
+    *n += (size_t)snprintf(text + *n, cap - *n, "%s", head);
+    for (int k = 0; k < 3; k++) {
+        *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+        const char *part = *x % 4 ? usual[k] : usual_parts[*x / 4 % (sizeof usual_parts /
+                                                               sizeof usual_parts[0])];
+        if (usual[k] && *x % 17 != 1 && *n + 40 < cap)
+            *n += (size_t)snprintf(text + *n, cap - *n, "%s", part);
+    }
+    if (*x % 13 == 2 && *n + 40 < cap)
+        *n += (size_t)snprintf(text + *n, cap - *n, " -PTID XY");
+    *n += (size_t)snprintf(text + *n, cap - *n, "\n");
+}
+
+static void same_findings(const char *text, size_t len)
+{
+    adexp_arena a, b;
+    adexp_arena_init(&a, NULL);
+    adexp_arena_init(&b, NULL);
+    adexp_msg ma, mb;
+    adexp_findings fa, fb;
+    adexp_findings_init(&fa);
+    adexp_findings_init(&fb);
+    adexp_parse(text, len, &a, &ma);
+    adexp_parse(text, len, &b, &mb);
+    assert_int_equal(adexp_validate(&ma, &a, &fa), general_validate(&mb, &b, &fb));
+    if (fa.n != fb.n)
+        fail_msg("%zu findings, the general walk %zu: %.*s", fa.n, fb.n, (int)len, text);
+    for (size_t i = 0; i < fa.n; i++) {
+        const adexp_finding *p = &fa.v[i], *q = &fb.v[i];
+        assert_int_equal(p->code, q->code);
+        assert_string_equal(p->field, q->field);
+        assert_string_equal(p->message, q->message);
+        assert_string_equal(p->expected, q->expected);
+        assert_int_equal(p->offset, q->offset);
+        assert_int_equal(p->line, q->line);
+        assert_int_equal(p->column, q->column);
+    }
+    adexp_arena_free(&a);
+    adexp_arena_free(&b);
+}
+
+static void usual_shapes_agree(void **state)
+{
+    (void)state;
+    static const char *const point[] = {" -PTID ABC", " -FL F350", " -ETO 231130083000"};
+    static const char *const lone[] = {" -PTID EDDF", NULL, NULL};
+    static const char *const geo[] = {" -GEOID GEO01", " -LATTD 450000N", " -LONGTD 0100000E"};
+    static const char *const est[] = {" -PTID ABC", " -ETO 231130090000", " -FL F350"};
+    uint64_t x = 2463534242u;
+    static char text[8192];
+    size_t findings = 0;
+    for (int m = 0; m < 3000; m++) {
+        size_t n = (size_t)snprintf(text, sizeof text, "-TITLE IFPL\n-ARCID ABC123\n");
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int nest = (int)(x % 5);
+        if (nest == 1)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-BEGIN RTEPTS\n");
+        else if (nest == 2)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-BEGIN ESTDATA\n");
+        else if (nest == 3)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-BEGIN XYZLIST\n");
+        for (int k = (int)(x / 5 % 6); k >= 0 && n + 200 < sizeof text; k--) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *head = x % 7 == 3 ? "-PT F350" : x % 11 == 4 ? "-GEO" : "-PT";
+            const char *const *usual = x % 3 == 0 ? lone : x % 5 == 1 ? geo : point;
+            if (x % 9 == 5)
+                head = "-ESTDATA", usual = est;
+            put_shape(text, &n, sizeof text, &x, head, usual);
+        }
+        if (nest == 1)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-END RTEPTS\n");
+        else if (nest == 2)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-END ESTDATA\n");
+        else if (nest == 3)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-END XYZLIST\n");
+        n += (size_t)snprintf(text + n, sizeof text - n, "-GEO -GEOID GEO02 -LATTD 450000N "
+                                                         "-LONGTD 0100000E\n");
+        same_findings(text, n);
+        run r;
+        validate_text(&r, text);
+        findings += r.f.n;
+        run_free(&r);
+        size_t cut = (size_t)(x % n);     /* the same message cut short */
+        same_findings(text, cut);
+    }
+    assert_true(findings > 1000);
+}
+
 /* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
 static int budget;
 static void *failing_alloc(void *ctx, size_t size)
@@ -830,6 +984,8 @@ int main(void)
         cmocka_unit_test(lines_back_and_forth),
         cmocka_unit_test(rules_agree_with_dictionary),
         cmocka_unit_test(presence_fast_path),
+        cmocka_unit_test(usual_shapes_hold),
+        cmocka_unit_test(usual_shapes_agree),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),
     };

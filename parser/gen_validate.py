@@ -915,6 +915,9 @@ enum vkind {
 %s
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
+/* vwalk's words of the subfields of the usual compounds' shapes (validate.c's
+ * usual_shape), as constants: their fast paths fold where they are used. */
+%s
 
 extern const uint64_t vreq[][4];
 
@@ -943,10 +946,18 @@ extern const vterm vterms[];
 extern const unsigned vterm_count;
 
 #endif
-""" % (SOURCE, hooks, ",\n".join("    %s" % k for k in FAST_KINDS), tables.ncls)
+""" % (SOURCE, hooks, ",\n".join("    %s" % k for k in FAST_KINDS),
+       "\n".join("#define VWALK_%s (%s)" % (k, WALKS[k]) for k in USUAL_SUBFIELDS),
+       tables.ncls)
 
 
 VDFA_STRIDE = 64               # validate_table.h's: a row of vdfa_next
+
+# The subfields of the usual shapes of route points, GEO and ESTDATA
+# (validate.c's usual_shape), whose vwalk words gen_h writes as constants;
+# WALKS: every keyword's vwalk word, as C, filled by gen_c.
+USUAL_SUBFIELDS = ["PTID", "FL", "ETO", "GEOID", "LATTD", "LONGTD"]
+WALKS = {}
 
 
 def check_stride(tables):
@@ -1054,6 +1065,7 @@ def gen_c(c, rules, fast, tables):
         if param:
             walk += " | " + param
         walks.append("    %s,  /* %s */" % (walk, e["keyword"]))
+        WALKS[e["keyword"]] = walk
     out.append("};")
     out.append("")
     out.append("/* By dictionary id: sub_bit, structure, the value's fast path and")
@@ -1115,7 +1127,8 @@ def main(argv=None):
     if len(c.nodes) >= 0xFFFF or len(c.kids) >= 0xFFFF:
         raise SystemExit("too many nodes for uint16 ids")
     check_stride(tables)
-    outputs = [(args.out_h, gen_h(tables)), (args.out_c, gen_c(c, rules, fast, tables))]
+    text_c = gen_c(c, rules, fast, tables)       # fills WALKS, which gen_h reads
+    outputs = [(args.out_h, gen_h(tables)), (args.out_c, text_c)]
     stale = []
     for path, text in outputs:
         if args.check:

@@ -108,6 +108,14 @@ enum vkind {
     VK_SSR
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
+/* vwalk's words of the subfields of the usual compounds' shapes (validate.c's
+ * usual_shape), as constants: their fast paths fold where they are used. */
+#define VWALK_PTID (120 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5))
+#define VWALK_FL (67 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT)
+#define VWALK_ETO (60 | VR_SUBFIELD | VK_DT12 << VR_KIND_SHIFT)
+#define VWALK_GEOID (83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1186u << VR_PARAM_SHIFT)
+#define VWALK_LATTD (93 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1356u << VR_PARAM_SHIFT)
+#define VWALK_LONGTD (95 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1377u << VR_PARAM_SHIFT)
 
 extern const uint64_t vreq[][4];
 
