@@ -190,6 +190,8 @@ int vexplain_ref(vmatch *c, const vrule *r, const char *s, size_t len, const cha
  * with a separator) while the matcher is within its budget, which no value
  * of VEXPLAIN_DFA_MAX bytes exhausts (validate_test.c's
  * explain_agrees_with_matcher). */
+static inline const char *hook_check(unsigned hook, const char *s, size_t len);
+
 int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **why)
 {
     if (!r->dfa || len > VEXPLAIN_DFA_MAX || (len && is_sep(s[0])))
@@ -203,7 +205,7 @@ int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **
      * the same order along its one way through), else the matcher */
     if (r->hooks_at) {
         for (const vhook_at *h = &vhooks_at[r->hooks_at]; h->hook; h++)
-            if ((*why = vhook_check(h->hook, s + h->at, h->len)))
+            if ((*why = hook_check(h->hook, s + h->at, h->len)))
                 return ADEXP_V_OUT_OF_RANGE;
         return -1;
     }
@@ -255,12 +257,13 @@ static const char *date_check(int year, const char *md)
 
 /* Degrees, minutes, seconds of dn degree digits, then mn and sn digits of
  * minutes and seconds (0 or 2 each), at most max degrees. */
-static const char *angle_check(const char *s, size_t len, size_t dn, size_t mn,
-                               size_t sn, int max, const char *over)
+static inline __attribute__((always_inline)) const char *angle_check(
+    const char *s, size_t len, size_t dn, size_t mn, size_t sn, int max, const char *over)
 {
     if (len != dn + mn + sn)
         return NULL;
-    int d = num(s, dn), m = mn ? num(s + dn, mn) : 0, sec = sn ? num(s + dn + mn, sn) : 0;
+    int d = dn == 2 ? num2(s) : num(s, dn), m = mn == 2 ? num2(s + dn) : mn ? num(s + dn, mn) : 0,
+        sec = sn == 2 ? num2(s + dn + mn) : sn ? num(s + dn + mn, sn) : 0;
     if (d < 0 || m < 0 || sec < 0)
         return NULL;
     if (m > 59 || sec > 59)
@@ -271,6 +274,14 @@ static const char *angle_check(const char *s, size_t len, size_t dn, size_t mn,
 }
 
 const char *vhook_check(unsigned hook, const char *s, size_t len)
+{
+    return hook_check(hook, s, len);
+}
+
+/* vhook_check's body, inlined where a layout's checks run one after the
+ * other (vexplain). */
+static inline __attribute__((always_inline)) const char *hook_check(unsigned hook,
+                                                                   const char *s, size_t len)
 {
     int v;
     switch (hook) {
