@@ -1,7 +1,7 @@
 /* The specialised matchers of validation's fast path: the most frequent
  * value classes (gen_validate.py's fast_kind: runs of one class; times,
  * dates and date-times, their ranges compared as two-digit numbers; flight
- * levels) tested a word at a time instead of a byte a DFA step. Each accepts exactly what its rule's DFA accepts (validate_test.c:
+ * levels; coordinates) tested a word at a time instead of a byte a DFA step. Each accepts exactly what its rule's DFA accepts (validate_test.c:
  * fast_paths_agree_with_dfa); a value any of them rejects goes to the
  * matcher that says why. Values are read only inside [s, s + n): two
  * overlapping loads when n is not a word. */
@@ -245,6 +245,29 @@ VF_INLINE int vf_ssr(const char *s, size_t n)
         return 0;
     uint64_t x = vf_load4(s + 1) | 0x3030303000000000ull;
     return !((x | vf_outside(x, '0', '7')) & VF_HIGH);
+}
+
+/* A latitude DDMMSS and N or S: minutes and seconds 00-59, at most 90
+ * degrees (90 only with 0 minutes and seconds). */
+VF_INLINE int vf_lat(const char *s, size_t n)
+{
+    uint64_t p[2];
+    if (n != 7 || (s[6] != 'N' && s[6] != 'S') || !vf_digit_pairs(s, 6, 6, p))
+        return 0;
+    unsigned d = vf_lane(p, 0), m = vf_lane(p, 1), sec = vf_lane(p, 2);
+    return m <= 59 && sec <= 59 && (d < 90 || (d == 90 && !m && !sec));
+}
+
+/* A longitude DDDMMSS and E or W: as a latitude, at most 180 degrees. */
+VF_INLINE int vf_long(const char *s, size_t n)
+{
+    uint64_t p[2];
+    if (n != 8 || (s[7] != 'E' && s[7] != 'W') || (unsigned char)(s[0] - '0') > 9 ||
+        !vf_digit_pairs(s + 1, 6, 6, p))
+        return 0;
+    unsigned d = (unsigned)(s[0] - '0') * 100 + vf_lane(p, 0), m = vf_lane(p, 1),
+             sec = vf_lane(p, 2);
+    return m <= 59 && sec <= 59 && (d < 180 || (d == 180 && !m && !sec));
 }
 
 /* F or A and three digits, S or M and four. */

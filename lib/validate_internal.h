@@ -69,7 +69,7 @@ static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
 /* The fast path of dictionary entry id's value, wb its vwalk word: the
  * specialised matcher of its kind (validate_fast.h), else its DFA. 1:
  * valid (or not checked). */
-_Static_assert(VK_SSR == 18 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
+_Static_assert(VK_LONG == 20 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
 
 static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsigned id,
                                                               const char *s, size_t n)
@@ -114,9 +114,13 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vf_geoname(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
     case VK_SSR:
         return vf_ssr(s, n) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+    case VK_LAT:
+        return vf_lat(s, n);
+    case VK_LONG:
+        return vf_long(s, n);
     /* no such kind is generated: the cases cover every value of the mask,
      * so that the switch's table needs no bounds test */
-    case 19: case 20: case 21: case 22: case 23: case 24: case 25:
+    case 21: case 22: case 23: case 24: case 25:
     case 26: case 27: case 28: case 29: case 30: case 31:
         return vrule_ref_accepts(&vrules[id], s, n);
     }

@@ -576,7 +576,8 @@ static void same(unsigned id, const char *s, size_t n)
  * bytes at the classes' edges, on random strings of 0 to 20 bytes, and for
  * the times and dates on every hhmm, ddhhmm, yymmdd and hhmmss (the digits
  * of a month at most 19, of a day 39, of an hour 29, of minutes and seconds
- * 69). */
+ * 69), and for the coordinates on degrees to 199 (and 900 to 999) with
+ * minutes to 69, seconds at their edges and each side. */
 static void fast_paths_agree_with_dfa(void **state)
 {
     (void)state;
@@ -636,7 +637,8 @@ static void fast_paths_agree_with_dfa(void **state)
                                 (1u << VK_HHMM) | (1u << VK_DATE) | (1u << VK_DT10) |
                                 (1u << VK_DDHHMM) | (1u << VK_FIRTIME) | (1u << VK_LEVEL_PT) |
                                 (1u << VK_SPEED_PT) | (1u << VK_ACTYPE) | (1u << VK_IFPLID) |
-                                (1u << VK_GEONAME) | (1u << VK_SSR));
+                                (1u << VK_GEONAME) | (1u << VK_SSR) | (1u << VK_LAT) |
+                                (1u << VK_LONG));
     char buf[16];
     for (int y = 0; y < 100; y++)                 /* ETO: yymmdd, mm < 20, dd < 40 */
         for (int md = 0; md < 2000; md++) {
@@ -694,6 +696,20 @@ static void fast_paths_agree_with_dfa(void **state)
         snprintf(buf, sizeof buf, "GE%c%02d", "OPo"[v % 3], v / 3 % 100);
         same(DICT_ID_GEOID, buf, 5);
     }
+    static const int secs[] = {0, 1, 9, 10, 30, 59, 60, 69};
+    for (int d = 0; d < 200; d++)                 /* LATTD, LONGTD: degrees, mm < 70, sides */
+        for (int m = 0; m < 70; m++)
+            for (int k = 0; k < 8; k++) {
+                char side = "NSEWn"[(d + m + k) % 5];
+                if (d < 100) {
+                    snprintf(buf, sizeof buf, "%02d%02d%02d%c", d, m, secs[k], side);
+                    same(DICT_ID_LATTD, buf, 7);
+                }
+                snprintf(buf, sizeof buf, "%03d%02d%02d%c", d, m, secs[k], side);
+                same(DICT_ID_LONGTD, buf, 8);
+                snprintf(buf, sizeof buf, "%03d%02d%02d%c", 900 + d % 100, m, secs[k], side);
+                same(DICT_ID_LONGTD, buf, 8);
+            }
     for (int v = 0; v < 100000; v++) {            /* FL: every letter and digits */
         static const char lead[] = "FASMX0";
         snprintf(buf, sizeof buf, "%c%0*d", lead[v % 6], v % 2 ? 4 : 3, v / 6 % 10000);

@@ -707,7 +707,8 @@ def fast_paths(c, rules):
 FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
               "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
               "VK_DT10", "VK_DDHHMM", "VK_FIRTIME", "VK_LEVEL_PT",
-              "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID", "VK_GEONAME", "VK_SSR"]
+              "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID", "VK_GEONAME", "VK_SSR",
+              "VK_LAT", "VK_LONG"]
 FAST_TREES = {
     # digits whose pairs have ranges: a time, a date, a date and time
     repr(("ref", "timehhmm")): "VK_HHMM",                      # HHMM
@@ -728,6 +729,9 @@ FAST_TREES = {
     # IFPLID: two letters, eight digits
     repr(("cat", [("rep", 2, 2, ("class", "ALPHA")), ("rep", 8, 8, ("class", "DIGIT"))])): "VK_IFPLID",
     repr(("ref", "geoname")): "VK_GEONAME",                    # GEO and two digits
+    # LATTD, LONGTD: degrees, minutes, seconds and a side
+    repr(("cat", [("ref", "latitudelong"), ("ref", "latitudeside")])): "VK_LAT",
+    repr(("cat", [("ref", "longitudelong"), ("ref", "longitudeside")])): "VK_LONG",
     # SSRCODE: A and four octal digits (REQ by the DFA)
     repr(("alt", [("cat", [("lit", "A"), ("rep", 4, 4, ("alt", [("lit", c) for c in "01234567"]))]),
                   ("lit", "REQ")])): "VK_SSR",

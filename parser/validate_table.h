@@ -105,7 +105,9 @@ enum vkind {
     VK_ACTYPE,
     VK_IFPLID,
     VK_GEONAME,
-    VK_SSR
+    VK_SSR,
+    VK_LAT,
+    VK_LONG
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 /* vwalk's words of the subfields of the usual compounds' shapes (validate.c's
@@ -114,8 +116,8 @@ extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 #define VWALK_FL (67 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT)
 #define VWALK_ETO (60 | VR_SUBFIELD | VK_DT12 << VR_KIND_SHIFT)
 #define VWALK_GEOID (83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1186u << VR_PARAM_SHIFT)
-#define VWALK_LATTD (93 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1356u << VR_PARAM_SHIFT)
-#define VWALK_LONGTD (95 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1377u << VR_PARAM_SHIFT)
+#define VWALK_LATTD (93 | VR_SUBFIELD | VK_LAT << VR_KIND_SHIFT)
+#define VWALK_LONGTD (95 | VR_SUBFIELD | VK_LONG << VR_KIND_SHIFT)
 
 extern const uint64_t vreq[][4];
 
