@@ -259,7 +259,9 @@ __attribute__((noinline, cold)) static void check_value(walk *w, const place *pl
     const adexp_field *f = pl->f;
     const char *s = f->value.ptr ? f->value.ptr : "";
     const char *why;
-    int code = vexplain(&w->m, r, s, f->value.len, &why);
+    unsigned kind = (vwalk[r - vrules] >> VR_KIND_SHIFT) & VR_KIND_MASK;
+    int code = kind == VK_DT12 ? vexplain_dt12(&w->m, r, s, f->value.len, &why)
+                               : vexplain(&w->m, r, s, f->value.len, &why);
     const char *syntax = vstrings[r->syntax];
     if (code == ADEXP_V_NOT_CHECKED)
         add(w, pl, ADEXP_V_NOT_CHECKED, f->value, syntax,
@@ -469,37 +471,82 @@ static void visit_compound(walk *w, const place *pl, unsigned id);
 
 /* The usual shapes of the most frequent compounds: a route point of PTID
  * FL ETO or of PTID alone, GEO of GEOID LATTD LONGTD, ESTDATA of PTID ETO
- * FL: basic subfields in this order, which their compound allows and which
- * satisfy its formula (validate_test.c's usual_shapes checks both). Such a
- * compound with valid values has nothing to report: its subfields' places
- * and its formula need no test, and their fast paths are vwalk's words as
- * constants (VWALK_*), which fold. 0: the general walk says (what it finds
- * does not depend on this test). validate_test.c compiles this file again
- * with VALIDATE_USUAL 0 and compares the two. */
+ * FL: basic subfields in this order, which their compound (not a list)
+ * allows and which satisfy its formula (validate_test.c's
+ * usual_shapes_hold checks it). Such a compound has nothing to report but
+ * its values: its subfields' places and its formula need no test, and their
+ * fast paths are vwalk's words as constants (VWALK_*), which fold.
+ * validate_test.c compiles this file again with VALIDATE_USUAL 0 and
+ * compares the two. */
 #ifndef VALIDATE_USUAL
 #define VALIDATE_USUAL 1
 #endif
-#define USUAL_OK(x, K)                                                                     \
-    ((x)->dict_id == DICT_ID_##K &&                                                        \
-     vwalk_accepts(VWALK_##K, DICT_ID_##K, (x)->value.ptr, (x)->value.len))
+#define USUAL_IDS(a, b, c, A, B, C)                                                        \
+    ((a)->dict_id == DICT_ID_##A && (b)->dict_id == DICT_ID_##B && (c)->dict_id == DICT_ID_##C)
 
-static inline __attribute__((always_inline)) int usual_shape(const adexp_field *f, unsigned id)
+/* pl's field (the compound id, without a value) where the fast path of its
+ * subfield x refused x's value, the subfields before x valid: 0 if it is
+ * not of a usual shape (the general walk is to visit it); else x and the
+ * subfields after it checked, each refused value reported at its place
+ * (visit_kids' findings: x's first), and 1. Out of line. */
+__attribute__((noinline, cold)) static int usual_refused(walk *w, const place *pl, unsigned id,
+                                                         const adexp_field *x)
 {
-    const adexp_field *a = f->child, *b, *c;
-    if (!VALIDATE_USUAL || f->value.len || !a)
+    const adexp_field *a = pl->f->child, *b = a->next, *c = b ? b->next : NULL;
+    if (!(id == DICT_ID_PT && !b && a->dict_id == DICT_ID_PTID) &&
+        !(c && !c->next &&
+          ((id == DICT_ID_PT && USUAL_IDS(a, b, c, PTID, FL, ETO)) ||
+           (id == DICT_ID_GEO && USUAL_IDS(a, b, c, GEOID, LATTD, LONGTD)) ||
+           (id == DICT_ID_ESTDATA && USUAL_IDS(a, b, c, PTID, ETO, FL)))))
+        return 0;
+    place kp = {pl, x, a, 0};
+    check_value(w, &kp, &vrules[x->dict_id]);
+    for (const adexp_field *k = x->next; k; k = k->next) {
+        kp.f = k;
+        if (!vrule_accepts(k->dict_id, k->value.ptr, k->value.len))
+            check_value(w, &kp, &vrules[k->dict_id]);
+    }
+    return 1;
+}
+
+/* Subfield x of the usual shape is K with a valid value, else the shape's
+ * answer is usual_refused's (or 0 when x is not K). */
+#define USUAL_CHECK(x, K)                                                                  \
+    if ((x)->dict_id != DICT_ID_##K)                                                       \
+        return 0;                                                                           \
+    if (!vwalk_accepts(VWALK_##K, DICT_ID_##K, (x)->value.ptr, (x)->value.len))            \
+        return usual_refused(w, pl, id, x)
+
+/* 1: pl's field (the compound id) is of a usual shape and its values are
+ * checked; 0: the general walk is to visit it. */
+static inline __attribute__((always_inline)) int usual_shape(walk *w, const place *pl,
+                                                            unsigned id)
+{
+    const adexp_field *f = pl->f, *a = f->child, *b, *c;
+    if (!VALIDATE_USUAL || (id != DICT_ID_PT && id != DICT_ID_GEO && id != DICT_ID_ESTDATA) ||
+        f->value.len || !a)
         return 0;
     b = a->next;
-    if (id == DICT_ID_PT && !b)
-        return USUAL_OK(a, PTID);
+    if (id == DICT_ID_PT && !b) {
+        USUAL_CHECK(a, PTID);
+        return 1;
+    }
     if (!b || !(c = b->next) || c->next)
         return 0;
-    if (id == DICT_ID_PT)
-        return USUAL_OK(a, PTID) && USUAL_OK(b, FL) && USUAL_OK(c, ETO);
-    if (id == DICT_ID_GEO)
-        return USUAL_OK(a, GEOID) && USUAL_OK(b, LATTD) && USUAL_OK(c, LONGTD);
-    if (id == DICT_ID_ESTDATA)
-        return USUAL_OK(a, PTID) && USUAL_OK(b, ETO) && USUAL_OK(c, FL);
-    return 0;
+    if (id == DICT_ID_PT) {
+        USUAL_CHECK(a, PTID);
+        USUAL_CHECK(b, FL);
+        USUAL_CHECK(c, ETO);
+    } else if (id == DICT_ID_GEO) {
+        USUAL_CHECK(a, GEOID);
+        USUAL_CHECK(b, LATTD);
+        USUAL_CHECK(c, LONGTD);
+    } else {
+        USUAL_CHECK(a, PTID);
+        USUAL_CHECK(b, ETO);
+        USUAL_CHECK(c, FL);
+    }
+    return 1;
 }
 
 /* name(w, first, up, e, p): the fields of the compound or list e (not a
@@ -551,7 +598,7 @@ DEFINE_VISIT_KIDS(visit_kids, visit_compound)
                                                            unsigned id)                     \
     {                                                                                       \
         const adexp_field *f = pl->f;                                                       \
-        if (usual_shape(f, id))                                                             \
+        if (usual_shape(w, pl, id))                                                         \
             return;                                                                         \
         const dict_entry *e = &dict_table[id];                                              \
         const vrule *r = &vrules[id];                                                       \

@@ -32,6 +32,8 @@ int vmatch_run(vmatch *c, unsigned node, const char *s, size_t len, int hooks);
 #define VEXPLAIN_DFA_MAX 64
 int vexplain_ref(vmatch *c, const vrule *r, const char *s, size_t len, const char **why);
 int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **why);
+/* vexplain for a rule of kind VK_DT12, without a DFA run. */
+int vexplain_dt12(vmatch *c, const vrule *r, const char *s, size_t len, const char **why);
 
 /* NULL if the text a term with this semantic check matched is in range,
  * else why not. */

@@ -260,6 +260,7 @@ static void dfa_agrees_with_matcher(void **state)
  * at most VEXPLAIN_DFA_MAX bytes comes near the matcher's budget, so that
  * vexplain never meets a NOT_CHECKED the DFAs cannot see. */
 static unsigned explain_max_steps;
+static size_t explain_dt12_checked;
 static void explain_same(const char *kw, unsigned id, const char *s, size_t n)
 {
     const vrule *r = &vrules[id];
@@ -282,6 +283,13 @@ static void explain_same(const char *kw, unsigned id, const char *s, size_t n)
     if (got != ref || why != why_ref)
         fail_msg("%s '%.*s': vexplain %d (%s), the matcher %d (%s)", kw, (int)n, s, got,
                  why ? why : "-", ref, why_ref ? why_ref : "-");
+    if ((vwalk[id] >> VR_KIND_SHIFT & VR_KIND_MASK) != VK_DT12)
+        return;
+    got = vexplain_dt12(&m, r, s, n, &why);
+    if (got != ref || why != why_ref)
+        fail_msg("%s '%.*s': vexplain_dt12 %d (%s), the matcher %d (%s)", kw, (int)n, s, got,
+                 why ? why : "-", ref, why_ref ? why_ref : "-");
+    explain_dt12_checked++;
 }
 
 static void explain_agrees_with_matcher(void **state)
@@ -321,7 +329,28 @@ static void explain_agrees_with_matcher(void **state)
         snprintf(buf, sizeof buf, "%07dE", v * 10 + v % 10);
         explain_same("LONGTD", DICT_ID_LONGTD, buf, 8);
     }
+    for (int v = 0; v < 100000; v += 3) {        /* ETO: hours, minutes, seconds */
+        snprintf(buf, sizeof buf, "231130%06d", v * 7 % 1000000);
+        explain_same("ETO", DICT_ID_ETO, buf, 12);
+        snprintf(buf, sizeof buf, "%02d%02d%02d0000", v % 100, v / 100 % 20, v / 2000 % 40);
+        explain_same("ETO", DICT_ID_ETO, buf, 12);
+    }
     assert_true(explain_max_steps < ADEXP_VALIDATE_MAX_STEPS / 10);
+    assert_true(explain_dt12_checked > 10000);
+    /* vexplain_dt12's checks are every VK_DT12 rule's layout */
+    static const vhook_at dt12[] = {{2, 2, HOOK_MONTH}, {4, 2, HOOK_DAY}, {0, 6, HOOK_DATE},
+                                    {6, 4, HOOK_HHMM}, {0, 0, 0}};
+    for (unsigned id = 0; id < dict_count; id++) {
+        if ((vwalk[id] >> VR_KIND_SHIFT & VR_KIND_MASK) != VK_DT12)
+            continue;
+        const vhook_at *h = &vhooks_at[vrules[id].hooks_at];
+        assert_int_not_equal(vrules[id].hooks_at, 0);
+        for (size_t k = 0; k < 5; k++) {
+            assert_int_equal(h[k].at, dt12[k].at);
+            assert_int_equal(h[k].len, dt12[k].len);
+            assert_int_equal(h[k].hook, dt12[k].hook);
+        }
+    }
 }
 
 /* ---------------------------------------------------------------- edge cases */
