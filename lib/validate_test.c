@@ -856,13 +856,16 @@ static void usual_shapes_hold(void **state)
 /* The library's walk (with the usual shapes) and the general one find the
  * same, finding for finding, on random messages of route points, GEO and
  * ESTDATA of the usual shapes and near them (a subfield missing, added,
- * swapped or unknown, a value on the compound, values valid or not, nested
+ * swapped or unknown, a value on the compound, values valid or not, ETOs
+ * of the day before them with times valid or not (usual_eto's), nested
  * in other compounds and lists, at the top), and on one such message whose
  * shapes were all cut at one byte. */
 static const char *const usual_parts[] = {
     " -PTID ABC", " -PTID EDDF", " -PTID A1", " -PTID *1ROL", " -PTID TOOLONGX",
     " -FL F350", " -FL F35O", " -FL A045", " -FL S1130", " -FL F3500", " -FL",
     " -ETO 231130083000", " -ETO 231131095500", " -ETO 231130096000", " -ETO 2311300830",
+    " -ETO 231130240000", " -ETO 231130000060", " -ETO 23113008300A", " -ETO 231130235959",
+    " -ETO 231201000000", " -ETO 231200000000", " -ETO 2311300830000",
     " -GEOID GEO01", " -GEOID GEO1", " -LATTD 450000N", " -LATTD 915000N", " -LATTD 4500N",
     " -LONGTD 0100000E", " -LONGTD 1823000E", " -LONGTD 0100000N", " -SFL F200",
     " -XYZ 12", " -TO 0830", " -ETO", " -PTID",
