@@ -50,10 +50,15 @@ typedef struct walk {
     char *spare;               /* room for paths and messages, taken with the
                                   findings' first vector (one arena call) */
     size_t spare_len;
-    uint64_t eto_day;          /* the date (YYMMDD, low 6 bytes) of the last
-                                  usual route point's or ESTDATA's ETO found
-                                  valid, or 0 */
+    uint64_t eto_day;          /* the date (YYMMDD, its 6 bytes low first)
+                                  of the last usual route point's or
+                                  ESTDATA's ETO found valid; at first
+                                  WALK_SOME_DAY, a date that exists too */
 } walk;
+
+/* "000101" (1 January 2000) as eto_day holds it: what the walk takes for
+ * the last valid day before it has seen one. */
+#define WALK_SOME_DAY 0x313031303030ull
 
 /* The spare room of the findings' first vector holds this many bytes of
  * paths and sentences. */
@@ -697,7 +702,7 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
         out->lc_base = NULL;
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
-    walk w = {msg, arena, out, buffer_base(msg), 0, {0}, NULL, 0, 0};
+    walk w = {msg, arena, out, buffer_base(msg), 0, {0}, NULL, 0, WALK_SOME_DAY};
     if (out->dictionary)
         visit_all(&w, msg->fields, NULL, NULL);
     else

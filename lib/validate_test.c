@@ -960,6 +960,25 @@ static void usual_shapes_agree(void **state)
         same_findings(text, cut);
     }
     assert_true(findings > 1000);
+    /* an ETO whose day is six NULs, before any valid day: refused; one of
+     * 000101 (the walk's first day) with a bad time: refused */
+    static const char nuls[] = "-TITLE IFPL -BEGIN RTEPTS -PT -PTID ABC -FL F350 "
+                               "-ETO \0\0\0\0\0\0" "083000 -END RTEPTS\n";
+    same_findings(nuls, sizeof nuls - 1);
+    adexp_arena a;
+    adexp_arena_init(&a, NULL);
+    adexp_msg m;
+    adexp_findings f;
+    adexp_findings_init(&f);
+    adexp_parse(nuls, sizeof nuls - 1, &a, &m);
+    assert_int_equal(adexp_validate(&m, &a, &f), ADEXP_OK);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(f.v[0].field, "RTEPTS/PT[1]/ETO");
+    adexp_arena_free(&a);
+    static const char first[] = "-TITLE IFPL -BEGIN RTEPTS -PT -PTID ABC -FL F350 "
+                                "-ETO 000101245900 -PT -PTID ABC -FL F350 -ETO 000101235900 "
+                                "-END RTEPTS\n";
+    same_findings(first, sizeof first - 1);
 }
 
 /* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
