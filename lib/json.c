@@ -1,6 +1,7 @@
 /* The JSON writer: one NDJSON line per message, the CLI's contract.
  * Values are folded (separator runs to one space, trimmed); strings are
  * valid JSON and valid UTF-8: bytes that are not UTF-8 become \u00XX. */
+#include <stddef.h>
 #include <string.h>
 
 #include "adexp.h"
@@ -144,16 +145,36 @@ static char *put_name(char *o, const adexp_field *f)
     return json_string(o, f->keyword, 1);
 }
 
+/* Every field's object is written with a comma after it: the comma
+ * before the next one. A list of fields ends by taking the last one back
+ * (unwritten: the '[' before an empty list is not a comma). */
+static ALWAYS_INLINE char *unput_comma(char *o)
+{
+    return o - (o[-1] == ',');
+}
+
 /* The end of a field's object: its flags' keys (each one line here, in
- * END_ROOM and FIELD_FIXED), then '}'. */
+ * END_ROOM and FIELD_FIXED), then '}' and the comma. */
 static char *put_end(char *o, const adexp_field *f)
 {
     if (f->flags & ADEXP_FIELD_UNKNOWN)
         o = LIT(o, ",\"unknown\":true");
     else if (f->flags & ADEXP_FIELD_MISPLACED)
         o = LIT(o, ",\"misplaced\":true");
-    *o++ = '}';
-    return o;
+    return LIT(o, "},");
+}
+
+/* A field's kind and flags as one 16-bit word: kind == BASIC and no flag
+ * the output shows (UNKNOWN, MISPLACED) is one test; so is a compound's. */
+_Static_assert(offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1,
+               "kind and flags are neighbours");
+#define SHOWN_FLAGS ((ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_MISPLACED) << 8)
+
+static ALWAYS_INLINE unsigned kind_flags(const adexp_field *f)
+{
+    uint16_t kf;
+    memcpy(&kf, (const char *)f + offsetof(adexp_field, kind), sizeof kf);
+    return kf;
 }
 
 /* The most common fields: basic ones of the dictionary without flags,
@@ -162,22 +183,25 @@ static char *put_end(char *o, const adexp_field *f)
  * all plain bytes (most are) is copied and checked in one vector; any
  * other goes to the string rule. */
 #define QUICK_MAX 16
-#define QUICK_ROOM (1 + sizeof(json_head) + 6 * QUICK_MAX + 2 + 1)   /* ',', head, string, '}' */
+#define QUICK_ROOM (sizeof(json_head) + 6 * QUICK_MAX + 2 + 2)   /* head, string, '},' */
 
 typedef struct quick_run {
     char *o;                   /* the end of what was written */
     const adexp_field *f;      /* the first field not written */
 } quick_run;
 
-/* The quick fields from f on, each after a comma (the first only if
- * sep), as long as they fit before end. */
-static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep)
+/* The quick fields from f on, as long as they fit before end (checked
+ * against one bound, end - QUICK_ROOM, when there is room for one). */
+static quick_run put_quick_run(char *o, char *end, const adexp_field *f)
 {
+    if ((size_t)(end - o) < QUICK_ROOM)
+        return (quick_run){o, f};
+    const char *last = end - QUICK_ROOM;
     while (f) {
         unsigned id = f->dict_id;
         size_t n = f->value.len;
-        if (f->kind != ADEXP_BASIC || (f->flags & (ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_MISPLACED)) ||
-            id >= DICT_COUNT || n > QUICK_MAX || (size_t)(end - o) < QUICK_ROOM)
+        if ((kind_flags(f) & (0xFF | SHOWN_FLAGS)) != ADEXP_BASIC || id >= DICT_COUNT ||
+            n > QUICK_MAX || o > last)
             break;
         const json_head *h = &json_heads[id];
         size_t len = h->len;
@@ -185,18 +209,15 @@ static quick_run put_quick_run(char *o, char *end, const adexp_field *f, int sep
             break;
         const unsigned char *p = (const unsigned char *)f->value.ptr;
         const adexp_field *next = f->next;
-        *o = ',';
-        o += sep;
-        sep = 1;
         memcpy(o, h, sizeof *h);
         o += len;
         if (plain_short(p, n, o)) {
-            memcpy(o + n, "\"}", 2);
-            o += n + 2;
+            memcpy(o + n, "\"},", 4);      /* the 4th byte is room, overwritten */
+            o += n + 3;
         } else {
             adexp_slice v = {(const char *)p, n};
             o = string_first(o - 1, v, 1, JSON_RUN, json_string_rest);   /* over the '"' */
-            *o++ = '}';
+            o = LIT(o, "},");
         }
         f = next;
     }
@@ -208,21 +229,36 @@ static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 {
     if (!(o = room(w, o, END_ROOM)))
         return NULL;
+    o = unput_comma(o);
     *o++ = ']';
     return put_end(o, f);
 }
 
-/* A field that is not quick, after its comma (if sep): all of it, or, if
- * it has children to write (*open), up to the '[' before them. NULL when
- * out of memory. */
-static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, int sep,
-                                     int *open)
+/* A compound of the dictionary without flags, without a value and with
+ * children (a route point): '{"name":"KW","fields":[' at once, its name
+ * one copy of json_names. NULL if f is not one. */
+#define OPEN_ROOM (sizeof(json_name) + 16)
+
+static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
+{
+    const json_name *jn;
+    if ((kind_flags(f) & (0xFF | SHOWN_FLAGS)) != ADEXP_COMPOUND || f->value.len ||
+        !f->child || !(jn = dict_name(f)))
+        return NULL;
+    memcpy(o, jn, sizeof *jn);
+    o += jn->len;
+    memcpy(o, ",\"fields\":[\0\0\0\0\0", 16);   /* 11 bytes and room, overwritten */
+    return o + 11;
+}
+
+/* A field that is not quick: all of it, or, if it has children to write
+ * (*open), up to the '[' before them. NULL when out of memory. */
+static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, int *open)
 {
     *open = 1;
     if (!(o = room(w, o, field_room(f))))
         return NULL;
-    *o = ',';
-    o = put_name(o + sep, f);
+    o = put_name(o, f);
     int list = f->kind == ADEXP_LIST;
     if (f->kind == ADEXP_BASIC || (!list && f->value.len > 0)) {
         o = LIT(o, ",\"value\":");
@@ -235,37 +271,40 @@ static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, i
     return list ? LIT(o, ",\"items\":[") : LIT(o, ",\"fields\":[");
 }
 
-/* Fields f, f->next, ... and their children, comma-separated, at o, in
- * one loop: a compound or a list is opened, its children written, and
- * closed when they end (up[] holds the open ones; past UP_MAX deep, the
- * writer recurses). Each field's own text is written in the room reserved
- * once for it. Returns the end, or NULL when out of memory. */
+/* Fields f, f->next, ... and their children, each followed by a comma,
+ * at o, in one loop: a compound or a list is opened, its children
+ * written, and closed when they end (up[] holds the open ones; past
+ * UP_MAX deep, the writer recurses). Each field's own text is written in
+ * the room reserved once for it. Returns the end, or NULL when out of
+ * memory. */
 #define UP_MAX 64
 
 static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
     const adexp_field *up[UP_MAX];
     size_t depth = 0;
-    for (int first = 1;;) {
-        if (f) {
-            quick_run q = put_quick_run(o, w->end, f, !first);
-            first &= q.f == f;
-            o = q.o, f = q.f;
-        }
-        int sep = !first, open;    /* a comma before this field */
-        first = 0;
+    for (;;) {
+        quick_run q = put_quick_run(o, w->end, f);
+        o = q.o, f = q.f;
+        char *opened;
+        int open;
         if (!f) {                  /* the end of a list of children */
             if (depth == 0)
                 return o;
             f = up[--depth];
             if (!(o = put_close(w, o, f)))
                 return NULL;
-        } else if (!(o = put_other(w, o, f, sep, &open))) {
+        } else if (depth < UP_MAX && (o = room(w, o, OPEN_ROOM)) &&
+                   (opened = put_quick_open(o, f))) {
+            o = opened;
+            up[depth++] = f;
+            f = f->child;
+            continue;
+        } else if (!o || !(o = put_other(w, o, f, &open))) {
             return NULL;
         } else if (open && depth < UP_MAX) {
             up[depth++] = f;
             f = f->child;
-            first = 1;
             continue;
         } else if (open && (!(o = put_fields(w, o, f->child)) || !(o = put_close(w, o, f)))) {
             return NULL;
@@ -299,6 +338,7 @@ static char *put_errors(writer *w, char *o, const adexp_msg *msg)
 {
     if (!(o = room(w, o, 16)))
         return NULL;
+    o = unput_comma(o);
     o = LIT(o, "],\"errors\":[");
     for (size_t i = 0; i < msg->nerrors && o; i++) {
         if (i)
