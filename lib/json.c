@@ -56,7 +56,22 @@ static int reserve(adexp_buf *b, size_t n)
 typedef struct writer {
     adexp_buf *b;
     char *end;                 /* of the buffer's room */
+    char *quick_last;          /* the last place a quick field fits (QUICK_ROOM) */
 } writer;
+
+/* Room for a quick field (put_quick_run): its head, a value of at most
+ * QUICK_MAX bytes as a string, and '},'. */
+#define QUICK_MAX 16
+#define QUICK_ROOM (sizeof(json_head) + 6 * QUICK_MAX + 2 + 2)
+
+/* w's bounds for b's room now. Below QUICK_ROOM of room, quick_last is
+ * the buffer's start: a writer is always past it, so no quick field. */
+static void set_bounds(writer *w, adexp_buf *b)
+{
+    w->b = b;
+    w->end = b->data + b->cap;
+    w->quick_last = b->cap >= QUICK_ROOM ? w->end - QUICK_ROOM : b->data;
+}
 
 /* room() when the buffer must grow: o in the grown buffer, or NULL. */
 static char *grow(writer *w, char *o, size_t n)
@@ -65,7 +80,7 @@ static char *grow(writer *w, char *o, size_t n)
     b->len = (size_t)(o - b->data);
     if (!reserve(b, n))
         return NULL;
-    w->end = b->data + b->cap;
+    set_bounds(w, b);
     return b->data + b->len;
 }
 
@@ -164,17 +179,24 @@ static char *put_end(char *o, const adexp_field *f)
     return LIT(o, "},");
 }
 
-/* A field's kind and flags as one 16-bit word: kind == BASIC and no flag
- * the output shows (UNKNOWN, MISPLACED) is one test; so is a compound's. */
-_Static_assert(offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1,
-               "kind and flags are neighbours");
+/* A field's kind, flags and dict_id as one word, kind lowest: "basic
+ * (or a compound), no flag the output shows (UNKNOWN, MISPLACED), an
+ * entry of the dictionary" is two tests. One load where the three are
+ * neighbours in this order (adexp.h's layout, little-endian). */
 #define SHOWN_FLAGS ((ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_MISPLACED) << 8)
 
-static ALWAYS_INLINE unsigned kind_flags(const adexp_field *f)
+static ALWAYS_INLINE uint32_t kind_flags_id(const adexp_field *f)
 {
-    uint16_t kf;
-    memcpy(&kf, (const char *)f + offsetof(adexp_field, kind), sizeof kf);
-    return kf;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
+                       offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2,
+                   "kind, flags and dict_id are neighbours");
+    uint32_t kfi;
+    memcpy(&kfi, (const char *)f + offsetof(adexp_field, kind), sizeof kfi);
+    return kfi;
+#else
+    return f->kind | (uint32_t)f->flags << 8 | (uint32_t)f->dict_id << 16;
+#endif
 }
 
 /* The most common fields: basic ones of the dictionary without flags,
@@ -182,28 +204,23 @@ static ALWAYS_INLINE unsigned kind_flags(const adexp_field *f)
  * few registers live. A head is one copy of json_heads; a value that is
  * all plain bytes (most are) is copied and checked in one vector; any
  * other goes to the string rule. */
-#define QUICK_MAX 16
-#define QUICK_ROOM (sizeof(json_head) + 6 * QUICK_MAX + 2 + 2)   /* head, string, '},' */
 
 typedef struct quick_run {
     char *o;                   /* the end of what was written */
     const adexp_field *f;      /* the first field not written */
 } quick_run;
 
-/* The quick fields from f on, as long as they fit before end (checked
- * against one bound, end - QUICK_ROOM, when there is room for one). */
-static quick_run put_quick_run(char *o, char *end, const adexp_field *f)
+/* The quick fields from f on, as long as they fit (o <= last: see
+ * set_bounds). */
+static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
 {
-    if ((size_t)(end - o) < QUICK_ROOM)
-        return (quick_run){o, f};
-    const char *last = end - QUICK_ROOM;
     while (f) {
-        unsigned id = f->dict_id;
+        uint32_t kfi = kind_flags_id(f);
         size_t n = f->value.len;
-        if ((kind_flags(f) & (0xFF | SHOWN_FLAGS)) != ADEXP_BASIC || id >= DICT_COUNT ||
+        if ((kfi & (0xFF | SHOWN_FLAGS)) != ADEXP_BASIC || kfi >= (uint32_t)DICT_COUNT << 16 ||
             n > QUICK_MAX || o > last)
             break;
-        const json_head *h = &json_heads[id];
+        const json_head *h = &json_heads[kfi >> 16];
         size_t len = h->len;
         if (len != f->keyword.len + 20)
             break;
@@ -242,8 +259,12 @@ static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
 {
     const json_name *jn;
-    if ((kind_flags(f) & (0xFF | SHOWN_FLAGS)) != ADEXP_COMPOUND || f->value.len ||
-        !f->child || !(jn = dict_name(f)))
+    uint32_t kfi = kind_flags_id(f);
+    if ((kfi & (0xFF | SHOWN_FLAGS)) != ADEXP_COMPOUND || kfi >= (uint32_t)DICT_COUNT << 16 ||
+        f->value.len || !f->child)
+        return NULL;
+    jn = &json_names[kfi >> 16];
+    if (jn->len != f->keyword.len + 10)
         return NULL;
     memcpy(o, jn, sizeof *jn);
     o += jn->len;
@@ -284,7 +305,7 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
     const adexp_field *up[UP_MAX];
     size_t depth = 0;
     for (;;) {
-        quick_run q = put_quick_run(o, w->end, f);
+        quick_run q = put_quick_run(o, w->quick_last, f);
         o = q.o, f = q.f;
         char *opened;
         int open;
@@ -379,7 +400,8 @@ static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice
     size_t start = out->len;
     if (!out->data && !reserve(out, 1))     /* so that o and end are never NULL */
         return ADEXP_E_NOMEM;
-    writer w = {out, out->data + out->cap};
+    writer w;
+    set_bounds(&w, out);
     char *o = out->data + start;
     if (!(o = put_head(&w, o, msg, src, quoted)) || !(o = put_fields(&w, o, msg->fields)) ||
         !(o = put_errors(&w, o, msg))) {
