@@ -241,10 +241,13 @@ static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
     return (quick_run){o, f};
 }
 
-/* ']', the flags' keys and '}' after a field's children. */
+/* ']', the flags' keys and '}' after a field's children, in END_ROOM:
+ * checked against quick_last first, as it is less than QUICK_ROOM. */
+_Static_assert(END_ROOM <= QUICK_ROOM, "a field's end fits where a quick field does");
+
 static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 {
-    if (!(o = room(w, o, END_ROOM)))
+    if (o > w->quick_last && !(o = room(w, o, END_ROOM)))
         return NULL;
     o = unput_comma(o);
     *o++ = ']';
@@ -253,8 +256,10 @@ static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 
 /* A compound of the dictionary without flags, without a value and with
  * children (a route point): '{"name":"KW","fields":[' at once, its name
- * one copy of json_names. NULL if f is not one. */
+ * one copy of json_names, in OPEN_ROOM (the caller checks it against
+ * quick_last). NULL if f is not one. */
 #define OPEN_ROOM (sizeof(json_name) + 16)
+_Static_assert(OPEN_ROOM <= QUICK_ROOM, "an opening fits where a quick field does");
 
 static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
 {
@@ -315,13 +320,12 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             f = up[--depth];
             if (!(o = put_close(w, o, f)))
                 return NULL;
-        } else if (depth < UP_MAX && (o = room(w, o, OPEN_ROOM)) &&
-                   (opened = put_quick_open(o, f))) {
+        } else if (depth < UP_MAX && o <= w->quick_last && (opened = put_quick_open(o, f))) {
             o = opened;
             up[depth++] = f;
             f = f->child;
             continue;
-        } else if (!o || !(o = put_other(w, o, f, &open))) {
+        } else if (!(o = put_other(w, o, f, &open))) {
             return NULL;
         } else if (open && depth < UP_MAX) {
             up[depth++] = f;
