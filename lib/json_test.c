@@ -283,13 +283,18 @@ static void test_quick_fields(void **state)
     }
 }
 
-/* index and offset in decimal, at every count of digits and its edges. */
+/* index and offset in decimal, at every count of digits and of bits, and
+ * their edges. */
 static void test_numbers(void **state)
 {
     (void)state;
-    uint64_t v[64];
+    uint64_t v[256];
     size_t n = 0;
     v[n++] = 0;
+    for (unsigned b = 1; b < 64; b++) {   /* where the count of bits changes */
+        v[n++] = ((uint64_t)1 << b) - 1;
+        v[n++] = (uint64_t)1 << b;
+    }
     for (uint64_t p = 1; p <= UINT64_MAX / 10; p *= 10) {
         v[n++] = p * 10 - 1;
         v[n++] = p * 10;
