@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "batch_internal.h"
+#include "json_out.h"
 
 /* A file is "binary" when its first 4 KiB hold a NUL byte and it holds no
  * "-TITLE" (no ADEXP message), or when it holds no '-' at all (every ADEXP
@@ -63,6 +64,8 @@ int batch_worker_init(batch_worker *w, const adexp_batch *b)
         return -1;
     adexp_arena_init(&w->arena, NULL);
     adexp_buf_init(&w->out, NULL);
+    if (b->o.format != ADEXP_BATCH_SUMMARY)   /* a block's room at once, not by copies */
+        (void)adexp_buf_room(&w->out, 2 * BATCH_FLUSH_BYTES);
     adexp_buf_init(&w->scratch, NULL);
     adexp_buf_init(&w->source.name, NULL);
     adexp_buf_init(&w->source.quoted, NULL);
