@@ -218,7 +218,7 @@ static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
         uint32_t kfi = kind_flags_id(f);
         size_t n = f->value.len;
         if ((kfi & (0xFF | SHOWN_FLAGS)) != ADEXP_BASIC || kfi >= (uint32_t)DICT_COUNT << 16 ||
-            n > QUICK_MAX || o > last)
+            o > last)
             break;
         const json_head *h = &json_heads[kfi >> 16];
         size_t len = h->len;
@@ -226,7 +226,9 @@ static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
             break;
         const unsigned char *p = (const unsigned char *)f->value.ptr;
         const adexp_field *next = f->next;
-        memcpy(o, h, sizeof *h);
+        memcpy(o, h, sizeof *h);   /* in the room even if the value is too long */
+        if (n > QUICK_MAX)         /* tested after the copy: with the value's sizes */
+            break;
         o += len;
         if (plain_short(p, n, o)) {
             memcpy(o + n, "\"},", 4);      /* the 4th byte is room, overwritten */
