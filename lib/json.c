@@ -180,11 +180,9 @@ static char *put_end(char *o, const adexp_field *f)
 }
 
 /* A field's kind, flags and dict_id as one word, kind lowest: "basic
- * (or a compound), no flag the output shows (UNKNOWN, MISPLACED), an
- * entry of the dictionary" is two tests. One load where the three are
- * neighbours in this order (adexp.h's layout, little-endian). */
-#define SHOWN_FLAGS ((ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_MISPLACED) << 8)
-
+ * (or a compound), no flag the output shows, an entry of the dictionary"
+ * is two tests. One load where the three are neighbours in this order
+ * (adexp.h's layout, little-endian). */
 static ALWAYS_INLINE uint32_t kind_flags_id(const adexp_field *f)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -210,6 +208,18 @@ typedef struct quick_run {
     const adexp_field *f;      /* the first field not written */
 } quick_run;
 
+/* A quick field's kind_flags_id: kind BASIC, no flag but TEXT (which the
+ * output does not show) and dict_id < DICT_COUNT. With the other bits of
+ * kind and flags zero, kfi >> HEAD_SHIFT is the entry's offset in
+ * json_heads (the TEXT bit shifted out), and in json_names. A compound
+ * opened at once (put_quick_open) is tested so too. */
+#define NOT_TEXT (0xFFFFu & ~((unsigned)ADEXP_FIELD_TEXT << 8))
+#define HEAD_SHIFT 11
+_Static_assert(sizeof(json_head) == 1u << (16 - HEAD_SHIFT) &&
+                   sizeof(json_name) == 1u << (16 - HEAD_SHIFT) &&
+                   ADEXP_FIELD_TEXT << 8 < 1u << HEAD_SHIFT,
+               "kfi >> HEAD_SHIFT is an entry's offset in json_heads and json_names");
+
 /* The quick fields from f on, as long as they fit (o <= last: see
  * set_bounds). */
 static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
@@ -217,10 +227,10 @@ static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
     while (f) {
         uint32_t kfi = kind_flags_id(f);
         size_t n = f->value.len;
-        if ((kfi & (0xFF | SHOWN_FLAGS)) != ADEXP_BASIC || kfi >= (uint32_t)DICT_COUNT << 16 ||
-            o > last)
+        if ((kfi & NOT_TEXT) != ADEXP_BASIC || kfi >= (uint32_t)DICT_COUNT << 16 || o > last)
             break;
-        const json_head *h = &json_heads[kfi >> 16];
+        const json_head *h = (const json_head *)(const void *)((const char *)json_heads +
+                                                              (kfi >> HEAD_SHIFT));
         size_t len = h->len;
         if (len != f->keyword.len + 20)
             break;
@@ -267,10 +277,10 @@ static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
 {
     const json_name *jn;
     uint32_t kfi = kind_flags_id(f);
-    if ((kfi & (0xFF | SHOWN_FLAGS)) != ADEXP_COMPOUND || kfi >= (uint32_t)DICT_COUNT << 16 ||
+    if ((kfi & NOT_TEXT) != ADEXP_COMPOUND || kfi >= (uint32_t)DICT_COUNT << 16 ||
         f->value.len || !f->child)
         return NULL;
-    jn = &json_names[kfi >> 16];
+    jn = (const json_name *)(const void *)((const char *)json_names + (kfi >> HEAD_SHIFT));
     if (jn->len != f->keyword.len + 10)
         return NULL;
     memcpy(o, jn, sizeof *jn);

@@ -247,11 +247,23 @@ static adexp_buf line_of(const adexp_msg *m)
     return b;
 }
 
+/* Flags for a test field: none mostly, TEXT (not shown), the two the
+ * output shows, and bits no flag uses yet. */
+static uint8_t some_flags(void)
+{
+    static const uint8_t flags[] = {0, 0, 0, 0, ADEXP_FIELD_TEXT, ADEXP_FIELD_UNKNOWN,
+                                    ADEXP_FIELD_MISPLACED, 0x08, 0x80,
+                                    ADEXP_FIELD_TEXT | 0x40};
+    return flags[rnd() % (sizeof flags / sizeof flags[0])];
+}
+
 /* The quick fields (basic, of the dictionary, a value of at most 16
  * bytes) and compounds opened at once against the general path, which
  * writes the same bytes for a field of no entry: random values of every
  * byte class, 0 to 20 bytes, each right before the guard page, as the
- * values of a top-level field and of a route point's subfields. */
+ * values of a top-level field and of a route point's subfields, with
+ * random flags; the route point with a value or no subfields at times,
+ * in a list or nested in another compound at times. */
 static void test_quick_fields(void **state)
 {
     (void)state;
@@ -265,16 +277,26 @@ static void test_quick_fields(void **state)
         unsigned char *v = end - n;
         memcpy(v, buf, n);
         adexp_slice val = {(const char *)v, n};
-        adexp_field eto = {.keyword = {"ETO", 3}, .value = val, .dict_id = DICT_ID_ETO};
+        unsigned shape = (unsigned)(rnd() % 8);
+        adexp_field eto = {.keyword = {"ETO", 3}, .value = val, .dict_id = DICT_ID_ETO,
+                           .flags = some_flags()};
         adexp_field ptid = {.keyword = {"PTID", 4}, .value = val, .dict_id = DICT_ID_PTID,
-                            .next = &eto};
-        adexp_field pt = {.keyword = {"PT", 2}, .child = &ptid, .kind = ADEXP_COMPOUND,
-                          .dict_id = DICT_ID_PT};
+                            .next = &eto, .flags = some_flags()};
+        adexp_field pt = {.keyword = {"PT", 2}, .child = shape == 1 ? NULL : &ptid,
+                          .value = shape == 2 ? val : (adexp_slice){NULL, 0},
+                          .kind = ADEXP_COMPOUND, .dict_id = DICT_ID_PT, .flags = some_flags()};
+        adexp_field fl = {.keyword = {"FL", 2}, .value = val, .dict_id = DICT_ID_FL,
+                          .next = &pt, .flags = some_flags()};
+        adexp_field outer = {.keyword = {shape == 3 ? "RTEPTS" : "ESTDATA", shape == 3 ? 6 : 7},
+                             .child = &fl, .kind = shape == 3 ? ADEXP_LIST : ADEXP_COMPOUND,
+                             .dict_id = shape == 3 ? DICT_ID_RTEPTS : DICT_ID_ESTDATA,
+                             .flags = some_flags()};
         adexp_field arcid = {.keyword = {"ARCID", 5}, .value = val, .dict_id = DICT_ID_ARCID,
-                             .next = &pt};
+                             .next = shape >= 3 ? &outer : &pt, .flags = some_flags()};
         adexp_msg m = {.fields = &arcid};
         adexp_buf quick = line_of(&m);
         eto.dict_id = ptid.dict_id = pt.dict_id = arcid.dict_id = ADEXP_DICT_NONE;
+        fl.dict_id = outer.dict_id = ADEXP_DICT_NONE;
         adexp_buf general = line_of(&m);
         assert_int_equal(quick.len, general.len);
         assert_memory_equal(quick.data, general.data, quick.len);
