@@ -406,7 +406,15 @@ static char *put_head(writer *w, char *o, const adexp_msg *msg, adexp_slice src,
     o = LIT(o, ",\"offset\":");
     o = adexp_json_u64_at(o, msg->offset);
     o = LIT(o, ",\"title\":");
-    o = title.ptr ? json_string(o, title, 1) : LIT(o, "null");
+    if (!title.ptr) {
+        o = LIT(o, "null");
+    } else if (title.len <= QUICK_MAX && plain_short((const unsigned char *)title.ptr, title.len, o + 1)) {
+        *o = '"';              /* "IFPL": written as a quick field's value */
+        o[title.len + 1] = '"';
+        o += title.len + 2;
+    } else {
+        o = json_string(o, title, 1);
+    }
     return LIT(o, ",\"fields\":[");
 }
 

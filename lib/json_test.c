@@ -305,6 +305,35 @@ static void test_quick_fields(void **state)
     }
 }
 
+/* A message's title, of every byte class and 0 to 20 bytes before the
+ * guard page, against json_string's (the quick values' path takes the
+ * plain ones). */
+static void test_titles(void **state)
+{
+    (void)state;
+    unsigned char buf[32];
+    unsigned char *end = guarded_end();
+    for (int t = 0; t < 5000; t++) {
+        size_t want = (size_t)(rnd() % 21), n = 0;
+        while (n < want)
+            n += piece(buf + n);
+        n = want < n ? want : n;
+        unsigned char *v = end - n;
+        memcpy(v, buf, n);
+        adexp_msg m = {0};
+        m.view.title = (adexp_slice){(const char *)v, n};
+        adexp_buf b = line_of(&m);
+        char want_head[256] = "{\"source\":\"x\",\"index\":0,\"offset\":0,\"title\":";
+        size_t h = strlen(want_head);
+        h = (size_t)(json_string(want_head + h, m.view.title, 1) - want_head);
+        memcpy(want_head + h, ",\"fields\":[", 11);
+        h += 11;
+        assert_true(b.len > h);
+        assert_memory_equal(b.data, want_head, h);
+        adexp_buf_free(&b);
+    }
+}
+
 /* index and offset in decimal, at every count of digits and of bits, and
  * their edges. */
 static void test_numbers(void **state)
@@ -437,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_name_fallback),
         cmocka_unit_test(test_heads_table),
         cmocka_unit_test(test_quick_fields),
+        cmocka_unit_test(test_titles),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_out_of_memory),
     };
