@@ -237,10 +237,11 @@ static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
         const unsigned char *p = (const unsigned char *)f->value.ptr;
         const adexp_field *next = f->next;
         memcpy(o, h, sizeof *h);   /* in the room even if the value is too long */
-        if (n > QUICK_MAX)         /* tested after the copy: with the value's sizes */
+        int plain = plain_upto16(p, n, o + len);
+        if (plain < 0)
             break;
         o += len;
-        if (plain_short(p, n, o)) {
+        if (plain) {
             memcpy(o + n, "\"},", 4);      /* the 4th byte is room, overwritten */
             o += n + 3;
         } else {

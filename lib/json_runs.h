@@ -270,6 +270,39 @@ static ALWAYS_INLINE int plain_short(const unsigned char *p, size_t n, char *o)
 #endif
 }
 
+/* plain_short for a value of any length, its lengths tested longest
+ * first (8 to 16 bytes, then 4 to 7, then fewer): -1 (nothing copied) if
+ * n > 16. For the quick fields, which test the length here and not
+ * apart. */
+static ALWAYS_INLINE int plain_upto16(const unsigned char *p, size_t n, char *o)
+{
+#if JSON_STRING_SSE2
+    __m128i x;
+    if (n >= 8) {
+        if (n > 16)
+            return -1;
+        unsigned h;
+        x = sse2_halves(p, n, o, &h);
+    } else if (n >= 4) {
+        unsigned h;
+        x = sse2_halves(p, n, o, &h);
+        x = _mm_unpacklo_epi64(x, x);   /* the 8 bytes twice: every lane is tested */
+    } else {
+        if (n == 0)
+            return 1;
+        unsigned a = p[0], b = p[n >> 1], c = p[n - 1];
+        o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
+        x = _mm_set1_epi32((int)(a | b << 8 | c << 16 | c << 24));
+    }
+    __m128i plain = _mm_cmpgt_epi8(x, _mm_set1_epi8(0x20));   /* signed: 0x21 to 0x7F */
+    __m128i esc = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                               _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+    return _mm_movemask_epi8(_mm_andnot_si128(esc, plain)) == 0xFFFF;
+#else
+    return n > 16 ? -1 : plain_short(p, n, o);
+#endif
+}
+
 /* The best run of this build. */
 #if JSON_STRING_SSE2
 #define JSON_RUN run_sse2
