@@ -297,7 +297,16 @@ static ALWAYS_INLINE int plain_upto16(const unsigned char *p, size_t n, char *o)
     __m128i plain = _mm_cmpgt_epi8(x, _mm_set1_epi8(0x20));   /* signed: 0x21 to 0x7F */
     __m128i esc = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
                                _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
-    return _mm_movemask_epi8(_mm_andnot_si128(esc, plain)) == 0xFFFF;
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(esc, plain));
+    if (m == 0xFFFF)
+        return 1;
+    unsigned own = 0xFFFF, ends = 0x8001, pairs = n == 16 ? 0x7FFF : 0x7F7F;
+    if (n < 4)
+        own = 0x7, ends = 0x5, pairs = 0x3;
+    else if (n < 8)
+        own = 0xFF, ends = 0x81, pairs = 0x77;
+    unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+    return ((own & ~(m | sp)) | (sp & ((~m >> 1 & pairs) | ends))) == 0;
 #else
     return n > 16 ? -1 : plain_short(p, n, o);
 #endif

@@ -305,6 +305,52 @@ static void test_quick_fields(void **state)
     }
 }
 
+/* m's line with its fields' entries against the same with none. */
+static void assert_quick_is_general(adexp_msg *m, adexp_field *fields, size_t n)
+{
+    adexp_buf quick = line_of(m);
+    uint16_t ids[8];
+    for (size_t i = 0; i < n; i++) {
+        ids[i] = fields[i].dict_id;
+        fields[i].dict_id = ADEXP_DICT_NONE;
+    }
+    adexp_buf general = line_of(m);
+    for (size_t i = 0; i < n; i++)
+        fields[i].dict_id = ids[i];
+    assert_int_equal(quick.len, general.len);
+    assert_memory_equal(quick.data, general.data, quick.len);
+    adexp_buf_free(&quick);
+    adexp_buf_free(&general);
+}
+
+/* Quick values of 1 to 16 plain bytes with a separator (space, or TAB)
+ * at every place and a second space at every place after it, each right
+ * before the guard page: single spaces between plain bytes are written
+ * as they are, every other case is folded or trimmed by the string rule. */
+static void test_quick_spaces(void **state)
+{
+    (void)state;
+    unsigned char *end = guarded_end();
+    for (size_t n = 1; n <= 16; n++)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i; j <= n; j++)
+                for (int tab = 0; tab < 2; tab++) {
+                    unsigned char *v = end - n;
+                    for (size_t k = 0; k < n; k++)
+                        v[k] = (unsigned char)('A' + k);
+                    v[i] = tab && j == n ? '\t' : ' ';
+                    if (j < n)
+                        v[j] = ' ';
+                    adexp_field f[2] = {
+                        {.keyword = {"ARCID", 5}, .value = {(const char *)v, n},
+                         .dict_id = DICT_ID_ARCID, .next = &f[1]},
+                        {.keyword = {"FL", 2}, .value = {(const char *)v, n}, .dict_id = DICT_ID_FL},
+                    };
+                    adexp_msg m = {.fields = f};
+                    assert_quick_is_general(&m, f, 2);
+                }
+}
+
 /* A message's title, of every byte class and 0 to 20 bytes before the
  * guard page, against json_string's (the quick values' path takes the
  * plain ones). */
@@ -466,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_name_fallback),
         cmocka_unit_test(test_heads_table),
         cmocka_unit_test(test_quick_fields),
+        cmocka_unit_test(test_quick_spaces),
         cmocka_unit_test(test_titles),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_out_of_memory),
