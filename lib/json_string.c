@@ -174,7 +174,8 @@ static size_t decimal_digits(uint64_t v)
 }
 
 /* v in decimal at o (at most 20 bytes): its digits counted first, then
- * written from the last, two a turn. */
+ * written from the last, two a turn; in 32 bits once v fits (a cheaper
+ * division by 100). */
 char *adexp_json_u64_at(char *o, uint64_t v)
 {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324"
@@ -183,11 +184,14 @@ char *adexp_json_u64_at(char *o, uint64_t v)
                                 "75767778798081828384858687888990919293949596979899";
     size_t n = decimal_digits(v);
     char *end = o + n;
-    for (; v >= 100; v /= 100)
+    for (; v > UINT32_MAX; v /= 100)
         memcpy(end -= 2, pairs + 2 * (v % 100), 2);
-    if (v >= 10)
-        memcpy(end - 2, pairs + 2 * v, 2);
+    uint32_t w = (uint32_t)v;
+    for (; w >= 100; w /= 100)
+        memcpy(end -= 2, pairs + 2 * (w % 100), 2);
+    if (w >= 10)
+        memcpy(end - 2, pairs + 2 * w, 2);
     else
-        end[-1] = (char)('0' + v);
+        end[-1] = (char)('0' + w);
     return o + n;
 }
