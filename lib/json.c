@@ -270,9 +270,11 @@ static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 /* A compound of the dictionary without flags, without a value and with
  * children (a route point): '{"name":"KW","fields":[' at once, its name
  * one copy of json_names, in OPEN_ROOM (the caller checks it against
- * quick_last). NULL if f is not one. */
+ * quick_last). NULL if f is not one. As it has no flags and a child, it
+ * is closed by "]}," over its last child's comma. */
 #define OPEN_ROOM (sizeof(json_name) + 16)
 _Static_assert(OPEN_ROOM <= QUICK_ROOM, "an opening fits where a quick field does");
+_Static_assert(_Alignof(adexp_field) >= 2, "a field's address has a free bit 0");
 
 static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
 {
@@ -320,7 +322,7 @@ static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, i
 
 static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
-    const adexp_field *up[UP_MAX];
+    uintptr_t up[UP_MAX];      /* the open fields; bit 0: opened at once */
     size_t depth = 0;
     for (;;) {
         quick_run q = put_quick_run(o, w->quick_last, f);
@@ -330,18 +332,23 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
         if (!f) {                  /* the end of a list of children */
             if (depth == 0)
                 return o;
-            f = up[--depth];
-            if (!(o = put_close(w, o, f)))
+            uintptr_t e = up[--depth];
+            f = (const adexp_field *)(e & ~(uintptr_t)1);
+            if ((e & 1) && o <= w->quick_last) {
+                memcpy(o - 1, "]},", 4);   /* over the last child's comma: it has one */
+                o += 2;
+            } else if (!(o = put_close(w, o, f))) {
                 return NULL;
+            }
         } else if (depth < UP_MAX && o <= w->quick_last && (opened = put_quick_open(o, f))) {
             o = opened;
-            up[depth++] = f;
+            up[depth++] = (uintptr_t)f | 1;
             f = f->child;
             continue;
         } else if (!(o = put_other(w, o, f, &open))) {
             return NULL;
         } else if (open && depth < UP_MAX) {
-            up[depth++] = f;
+            up[depth++] = (uintptr_t)f;
             f = f->child;
             continue;
         } else if (open && (!(o = put_fields(w, o, f->child)) || !(o = put_close(w, o, f)))) {
