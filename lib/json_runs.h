@@ -270,10 +270,17 @@ static ALWAYS_INLINE int plain_short(const unsigned char *p, size_t n, char *o)
 #endif
 }
 
-/* plain_short for a value of any length, its lengths tested longest
- * first (8 to 16 bytes, then 4 to 7, then fewer): -1 (nothing copied) if
- * n > 16. For the quick fields, which test the length here and not
- * apart. */
+/* Whether the string rule with fold writes p[0..n) as it is, for a
+ * value of any length: 1 if it is plain bytes and single spaces between
+ * plain bytes, copied to o (o[0..n)); 0 if not (copied too); -1 if n > 16
+ * (nothing copied). Its lengths are tested longest first (8 to 16 bytes,
+ * then 4 to 7, then fewer), here and not apart: for the quick fields. One
+ * vector, loaded as plain_short loads it; if not all plain, its spaces: in
+ * each layout, own are the lanes of the value's bytes, ends its first and
+ * last (a space there is trimmed), pairs the lanes whose right neighbour
+ * is the byte after them in the value: not the seam between two halves
+ * (the byte there is in the second half too, with its follower) but at
+ * 16 bytes. */
 static ALWAYS_INLINE int plain_upto16(const unsigned char *p, size_t n, char *o)
 {
 #if JSON_STRING_SSE2
