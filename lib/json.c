@@ -284,10 +284,11 @@ static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
         f->value.len || !f->child)
         return NULL;
     jn = (const json_name *)(const void *)((const char *)json_names + (kfi >> HEAD_SHIFT));
-    if (jn->len != f->keyword.len + 10)
+    size_t len = jn->len;      /* read once: the copy below may alias it for the compiler */
+    if (len != f->keyword.len + 10)
         return NULL;
     memcpy(o, jn, sizeof *jn);
-    o += jn->len;
+    o += len;
     memcpy(o, ",\"fields\":[\0\0\0\0\0", 16);   /* 11 bytes and room, overwritten */
     return o + 11;
 }
@@ -324,8 +325,9 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
 {
     uintptr_t up[UP_MAX];      /* the open fields; bit 0: opened at once */
     size_t depth = 0;
+    const char *last = w->quick_last;   /* a local: the writes may alias w for the compiler */
     for (;;) {
-        quick_run q = put_quick_run(o, w->quick_last, f);
+        quick_run q = put_quick_run(o, last, f);
         o = q.o, f = q.f;
         char *opened;
         int open;
@@ -334,13 +336,13 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
                 return o;
             uintptr_t e = up[--depth];
             f = (const adexp_field *)(e & ~(uintptr_t)1);
-            if ((e & 1) && o <= w->quick_last) {
+            if ((e & 1) && o <= last) {
                 memcpy(o - 1, "]},", 4);   /* over the last child's comma: it has one */
                 o += 2;
             } else if (!(o = put_close(w, o, f))) {
                 return NULL;
             }
-        } else if (depth < UP_MAX && o <= w->quick_last && (opened = put_quick_open(o, f))) {
+        } else if (depth < UP_MAX && o <= last && (opened = put_quick_open(o, f))) {
             o = opened;
             up[depth++] = (uintptr_t)f | 1;
             f = f->child;
@@ -350,10 +352,12 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
         } else if (open && depth < UP_MAX) {
             up[depth++] = (uintptr_t)f;
             f = f->child;
+            last = w->quick_last;
             continue;
         } else if (open && (!(o = put_fields(w, o, f->child)) || !(o = put_close(w, o, f)))) {
             return NULL;
         }
+        last = w->quick_last;      /* the buffer may have grown */
         f = f->next;
     }
 }
