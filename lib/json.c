@@ -211,14 +211,14 @@ typedef struct quick_run {
 /* A quick field's kind_flags_id: kind BASIC, no flag but TEXT (which the
  * output does not show) and dict_id < DICT_COUNT. With the other bits of
  * kind and flags zero, kfi >> HEAD_SHIFT is the entry's offset in
- * json_heads (the TEXT bit shifted out), and in json_names. A compound
- * opened at once (put_quick_open) is tested so too. */
+ * json_heads (the TEXT bit shifted out), and in json_names and json_opens.
+ * A compound opened at once (put_quick_open) is tested so too. */
 #define NOT_TEXT (0xFFFFu & ~((unsigned)ADEXP_FIELD_TEXT << 8))
 #define HEAD_SHIFT 11
 _Static_assert(sizeof(json_head) == 1u << (16 - HEAD_SHIFT) &&
                    sizeof(json_name) == 1u << (16 - HEAD_SHIFT) &&
                    ADEXP_FIELD_TEXT << 8 < 1u << HEAD_SHIFT,
-               "kfi >> HEAD_SHIFT is an entry's offset in json_heads and json_names");
+               "kfi >> HEAD_SHIFT is an entry's offset in json_heads, json_names, json_opens");
 
 /* The quick fields from f on, as long as they fit (o <= last: see
  * set_bounds). */
@@ -268,29 +268,27 @@ static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 }
 
 /* A compound of the dictionary without flags, without a value and with
- * children (a route point): '{"name":"KW","fields":[' at once, its name
- * one copy of json_names, in OPEN_ROOM (the caller checks it against
- * quick_last). NULL if f is not one. As it has no flags and a child, it
- * is closed by "]}," over its last child's comma. */
-#define OPEN_ROOM (sizeof(json_name) + 16)
+ * children (a route point): '{"name":"KW","fields":[' at once, one copy
+ * of json_opens, in OPEN_ROOM (the caller checks it against quick_last).
+ * NULL if f is not one. As it has no flags and a child, it is closed by
+ * "]}," over its last child's comma. */
+#define OPEN_ROOM sizeof(json_head)
 _Static_assert(OPEN_ROOM <= QUICK_ROOM, "an opening fits where a quick field does");
 _Static_assert(_Alignof(adexp_field) >= 2, "a field's address has a free bit 0");
 
 static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
 {
-    const json_name *jn;
     uint32_t kfi = kind_flags_id(f);
     if ((kfi & NOT_TEXT) != ADEXP_COMPOUND || kfi >= (uint32_t)DICT_COUNT << 16 ||
         f->value.len || !f->child)
         return NULL;
-    jn = (const json_name *)(const void *)((const char *)json_names + (kfi >> HEAD_SHIFT));
-    size_t len = jn->len;      /* read once: the copy below may alias it for the compiler */
-    if (len != f->keyword.len + 10)
+    const json_head *jo = (const json_head *)(const void *)((const char *)json_opens +
+                                                           (kfi >> HEAD_SHIFT));
+    size_t len = jo->len;      /* read once: the copy below may alias it for the compiler */
+    if (len != f->keyword.len + 21)
         return NULL;
-    memcpy(o, jn, sizeof *jn);
-    o += len;
-    memcpy(o, ",\"fields\":[\0\0\0\0\0", 16);   /* 11 bytes and room, overwritten */
-    return o + 11;
+    memcpy(o, jo, sizeof *jo);
+    return o + len;
 }
 
 /* A field that is not quick: all of it, or, if it has children to write

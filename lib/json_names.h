@@ -32,4 +32,9 @@ typedef struct json_head {
 
 extern const json_head json_heads[DICT_COUNT];
 
+/* '{"name":"' (9 bytes), the keyword, '","fields":[' (12): a compound's
+ * object up to its children, for keywords of at most 10 bytes; len 0 for
+ * the others. Copied whole, 32 bytes, as json_heads. */
+extern const json_head json_opens[DICT_COUNT];
+
 #endif

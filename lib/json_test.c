@@ -238,6 +238,22 @@ static void test_heads_table(void **state)
     }
 }
 
+static void test_opens_table(void **state)
+{
+    (void)state;
+    for (size_t id = 0; id < dict_count; id++) {
+        char want[64] = {0};
+        int n = snprintf(want, sizeof want, "{\"name\":\"%s\",\"fields\":[",
+                         dict_table[id].keyword);
+        if (n > JSON_HEAD_SIZE) {       /* left out: written as the others are */
+            assert_int_equal(json_opens[id].len, 0);
+            continue;
+        }
+        assert_int_equal(json_opens[id].len, n);
+        assert_memory_equal(json_opens[id].text, want, JSON_HEAD_SIZE);
+    }
+}
+
 /* m's line, written into a fresh buffer. */
 static adexp_buf line_of(const adexp_msg *m)
 {
@@ -511,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_names_table),
         cmocka_unit_test(test_name_fallback),
         cmocka_unit_test(test_heads_table),
+        cmocka_unit_test(test_opens_table),
         cmocka_unit_test(test_quick_fields),
         cmocka_unit_test(test_quick_spaces),
         cmocka_unit_test(test_titles),
