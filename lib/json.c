@@ -270,17 +270,19 @@ static ALWAYS_INLINE char *put_close(writer *w, char *o, const adexp_field *f)
 /* A compound of the dictionary without flags, without a value and with
  * children (a route point): '{"name":"KW","fields":[' at once, one copy
  * of json_opens, in OPEN_ROOM (the caller checks it against quick_last).
- * NULL if f is not one. As it has no flags and a child, it is closed by
- * "]}," over its last child's comma. */
+ * NULL if f is not one; else *child is its first. As it has no flags and a
+ * child, it is closed by "]}," over its last child's comma. */
 #define OPEN_ROOM sizeof(json_head)
 _Static_assert(OPEN_ROOM <= QUICK_ROOM, "an opening fits where a quick field does");
 _Static_assert(_Alignof(adexp_field) >= 2, "a field's address has a free bit 0");
 
-static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f)
+static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f,
+                                          const adexp_field **child)
 {
     uint32_t kfi = kind_flags_id(f);
+    *child = f->child;         /* read before the copy, which may alias it for the compiler */
     if ((kfi & NOT_TEXT) != ADEXP_COMPOUND || kfi >= (uint32_t)DICT_COUNT << 16 ||
-        f->value.len || !f->child)
+        f->value.len || !*child)
         return NULL;
     const json_head *jo = (const json_head *)(const void *)((const char *)json_opens +
                                                            (kfi >> HEAD_SHIFT));
@@ -328,6 +330,7 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
         quick_run q = put_quick_run(o, last, f);
         o = q.o, f = q.f;
         char *opened;
+        const adexp_field *child;
         int open;
         if (!f) {                  /* the end of a list of children */
             if (depth == 0)
@@ -337,13 +340,15 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             if ((e & 1) && o <= last) {
                 memcpy(o - 1, "]},", 4);   /* over the last child's comma: it has one */
                 o += 2;
-            } else if (!(o = put_close(w, o, f))) {
-                return NULL;
+                f = f->next;
+                continue;
             }
-        } else if (depth < UP_MAX && o <= last && (opened = put_quick_open(o, f))) {
+            if (!(o = put_close(w, o, f)))
+                return NULL;
+        } else if (depth < UP_MAX && o <= last && (opened = put_quick_open(o, f, &child))) {
             o = opened;
             up[depth++] = (uintptr_t)f | 1;
-            f = f->child;
+            f = child;
             continue;
         } else if (!(o = put_other(w, o, f, &open))) {
             return NULL;
