@@ -221,37 +221,34 @@ static void test_names_table(void **state)
     }
 }
 
+/* table[id] is '{"name":"KEYWORD' then tail for every entry, or len 0
+ * where that is longer than JSON_HEAD_SIZE (written as the others are). */
+static void check_heads(const json_head *table, const char *tail)
+{
+    for (size_t id = 0; id < dict_count; id++) {
+        char want[64] = {0};
+        int n = snprintf(want, sizeof want, "{\"name\":\"%s%s", dict_table[id].keyword, tail);
+        if (n > JSON_HEAD_SIZE) {
+            assert_int_equal(table[id].len, 0);
+            continue;
+        }
+        assert_int_equal(table[id].len, n);
+        assert_memory_equal(table[id].text, want, JSON_HEAD_SIZE);
+    }
+}
+
 /* json_heads[id] is '{"name":"KEYWORD","value":"' for every entry. */
 static void test_heads_table(void **state)
 {
     (void)state;
-    for (size_t id = 0; id < dict_count; id++) {
-        char want[64] = {0};
-        int n = snprintf(want, sizeof want, "{\"name\":\"%s\",\"value\":\"",
-                         dict_table[id].keyword);
-        if (n > JSON_HEAD_SIZE) {       /* left out: written as the others are */
-            assert_int_equal(json_heads[id].len, 0);
-            continue;
-        }
-        assert_int_equal(json_heads[id].len, n);
-        assert_memory_equal(json_heads[id].text, want, JSON_HEAD_SIZE);
-    }
+    check_heads(json_heads, "\",\"value\":\"");
 }
 
+/* json_opens[id] is '{"name":"KEYWORD","fields":[' for every entry. */
 static void test_opens_table(void **state)
 {
     (void)state;
-    for (size_t id = 0; id < dict_count; id++) {
-        char want[64] = {0};
-        int n = snprintf(want, sizeof want, "{\"name\":\"%s\",\"fields\":[",
-                         dict_table[id].keyword);
-        if (n > JSON_HEAD_SIZE) {       /* left out: written as the others are */
-            assert_int_equal(json_opens[id].len, 0);
-            continue;
-        }
-        assert_int_equal(json_opens[id].len, n);
-        assert_memory_equal(json_opens[id].text, want, JSON_HEAD_SIZE);
-    }
+    check_heads(json_opens, "\",\"fields\":[");
 }
 
 /* m's line, written into a fresh buffer. */
@@ -261,6 +258,20 @@ static adexp_buf line_of(const adexp_msg *m)
     adexp_buf_init(&b, NULL);
     assert_int_equal(adexp_json_write(&b, m, "x"), ADEXP_OK);
     return b;
+}
+
+/* Random bytes of every class, 0 to 20 of them, right before the guard
+ * page (a multi-byte piece may be cut: bad UTF-8). */
+static adexp_slice guarded_value(void)
+{
+    unsigned char buf[32];
+    size_t want = (size_t)(rnd() % 21), n = 0;
+    while (n < want)
+        n += piece(buf + n);
+    n = want < n ? want : n;
+    unsigned char *v = guarded_end() - n;
+    memcpy(v, buf, n);
+    return (adexp_slice){(const char *)v, n};
 }
 
 /* Flags for a test field: none mostly, TEXT (not shown), the two the
@@ -283,16 +294,8 @@ static uint8_t some_flags(void)
 static void test_quick_fields(void **state)
 {
     (void)state;
-    unsigned char buf[32];
-    unsigned char *end = guarded_end();
     for (int t = 0; t < 20000; t++) {
-        size_t want = (size_t)(rnd() % 21), n = 0;
-        while (n < want)
-            n += piece(buf + n);
-        n = want < n ? want : n;            /* a multi-byte piece may be cut: bad UTF-8 */
-        unsigned char *v = end - n;
-        memcpy(v, buf, n);
-        adexp_slice val = {(const char *)v, n};
+        adexp_slice val = guarded_value();
         unsigned shape = (unsigned)(rnd() % 8);
         adexp_field eto = {.keyword = {"ETO", 3}, .value = val, .dict_id = DICT_ID_ETO,
                            .flags = some_flags()};
@@ -373,17 +376,9 @@ static void test_quick_spaces(void **state)
 static void test_titles(void **state)
 {
     (void)state;
-    unsigned char buf[32];
-    unsigned char *end = guarded_end();
     for (int t = 0; t < 5000; t++) {
-        size_t want = (size_t)(rnd() % 21), n = 0;
-        while (n < want)
-            n += piece(buf + n);
-        n = want < n ? want : n;
-        unsigned char *v = end - n;
-        memcpy(v, buf, n);
         adexp_msg m = {0};
-        m.view.title = (adexp_slice){(const char *)v, n};
+        m.view.title = guarded_value();
         adexp_buf b = line_of(&m);
         char want_head[256] = "{\"source\":\"x\",\"index\":0,\"offset\":0,\"title\":";
         size_t h = strlen(want_head);
