@@ -7,10 +7,11 @@
  * 0.5.
  *
  *   bench_validate [--runs N] [--corpus N] [--valid FILE]
- *                  [--only load|parse|validate [--file FILE]] [--dump FILE]
+ *                  [--only load|parse|validate [--file FILE] [--passes N]]
+ *                  [--dump FILE]
  *
  * --only runs one pass of one kind over the generated corpus (or 1000 over
- * FILE) and nothing else, for instruction counts under callgrind:
+ * FILE, or N with --passes) and nothing else, for instruction counts under callgrind:
  * validate's Ir minus parse's is validation's, parse's minus load's is the
  * parse's. --dump writes the generated corpus to FILE and stops (for
  * `adexp-parse --validate` on the same messages). */
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
     size_t corpus = 20000;
     const char *only = NULL, *valid = "testdata/validate/ifpl-valid.adexp", *file = NULL,
                *dump = NULL;
+    int passes = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
@@ -126,10 +128,12 @@ int main(int argc, char **argv)
             file = argv[++i];
         else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc)
             dump = argv[++i];
+        else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc)
+            passes = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_validate [--runs N] [--corpus N] "
-                            "[--only load|parse|validate [--file FILE]] [--valid FILE] "
-                            "[--dump FILE]\n");
+                            "[--only load|parse|validate [--file FILE] [--passes N]] "
+                            "[--valid FILE] [--dump FILE]\n");
             return 2;
         }
     }
@@ -152,7 +156,9 @@ int main(int argc, char **argv)
         adexp_arena_init(&a, NULL);
         size_t flen = 0;
         char *fbuf = file ? read_file(file, &flen) : NULL;
-        for (int i = 0; i < (fbuf ? 1000 : 1) && strcmp(only, "load") != 0; i++)
+        if (passes <= 0)
+            passes = fbuf ? 1000 : 1;
+        for (int i = 0; i < passes && strcmp(only, "load") != 0; i++)
             pass(p, &a, fbuf ? fbuf : gen, fbuf ? flen : gen_len,
                  strcmp(only, "validate") == 0);
         free(fbuf);

@@ -50,15 +50,7 @@ typedef struct walk {
     char *spare;               /* room for paths and messages, taken with the
                                   findings' first vector (one arena call) */
     size_t spare_len;
-    uint64_t eto_day;          /* the date (YYMMDD, its 6 bytes low first)
-                                  of the last usual route point's or
-                                  ESTDATA's ETO found valid; at first
-                                  WALK_SOME_DAY, a date that exists too */
 } walk;
-
-/* "000101" (1 January 2000) as eto_day holds it: what the walk takes for
- * the last valid day before it has seen one. */
-#define WALK_SOME_DAY 0x313031303030ull
 
 /* The spare room of the findings' first vector holds this many bytes of
  * paths and sentences. */
@@ -517,25 +509,6 @@ __attribute__((noinline, cold)) static int usual_refused(walk *w, const place *p
     return 1;
 }
 
-/* VWALK_ETO's fast path (a YYMMDDHHMMSS date-time) for the ETO of a usual
- * shape: a date the same as the last one found valid (most route points of
- * a message share their day) needs only its time checked. */
-static inline __attribute__((always_inline)) int usual_eto(walk *w, const char *s, size_t n)
-{
-    if (n != 12)
-        return 0;
-    uint64_t a = vf_load8(s), p[2];
-    if (!((a ^ w->eto_day) << 16))
-        return vf_digit_pairs(s + 6, 6, 6, p) && vf_lane(p, 0) <= 23 && vf_lane(p, 1) <= 59 &&
-               vf_lane(p, 2) <= 59;
-    if (!vf_date_time(s, n, 12))
-        return 0;
-    w->eto_day = a & 0xFFFFFFFFFFFFull;
-    return 1;
-}
-_Static_assert(((VWALK_ETO >> VR_KIND_SHIFT) & VR_KIND_MASK) == VK_DT12,
-               "usual_eto is ETO's fast path");
-
 /* Subfield x of the usual shape is K and accepts is true of its value,
  * else the shape's answer is usual_refused's (or 0 when x is not K). */
 #define USUAL_CHECK_BY(x, K, accepts)                                                      \
@@ -545,7 +518,6 @@ _Static_assert(((VWALK_ETO >> VR_KIND_SHIFT) & VR_KIND_MASK) == VK_DT12,
         return usual_refused(w, pl, id, x)
 #define USUAL_CHECK(x, K)                                                                  \
     USUAL_CHECK_BY(x, K, vwalk_accepts(VWALK_##K, DICT_ID_##K, (x)->value.ptr, (x)->value.len))
-#define USUAL_CHECK_ETO(x) USUAL_CHECK_BY(x, ETO, usual_eto(w, (x)->value.ptr, (x)->value.len))
 
 /* 1: pl's field (the compound id) is of a usual shape and its values are
  * checked; 0: the general walk is to visit it. */
@@ -566,14 +538,14 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
     if (id == DICT_ID_PT) {
         USUAL_CHECK(a, PTID);
         USUAL_CHECK(b, FL);
-        USUAL_CHECK_ETO(c);
+        USUAL_CHECK(c, ETO);
     } else if (id == DICT_ID_GEO) {
         USUAL_CHECK(a, GEOID);
         USUAL_CHECK(b, LATTD);
         USUAL_CHECK(c, LONGTD);
     } else {
         USUAL_CHECK(a, PTID);
-        USUAL_CHECK_ETO(b);
+        USUAL_CHECK(b, ETO);
         USUAL_CHECK(c, FL);
     }
     return 1;
@@ -702,7 +674,7 @@ adexp_status adexp_validate(const adexp_msg *msg, adexp_arena *arena, adexp_find
         out->lc_base = NULL;
     if (!msg->fields || !msg->fields->keyword.ptr)
         return ADEXP_OK;
-    walk w = {msg, arena, out, buffer_base(msg), 0, {0}, NULL, 0, WALK_SOME_DAY};
+    walk w = {msg, arena, out, buffer_base(msg), 0, {0}, NULL, 0};
     if (out->dictionary)
         visit_all(&w, msg->fields, NULL, NULL);
     else

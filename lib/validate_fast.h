@@ -197,6 +197,75 @@ VF_INLINE int vf_date_time(const char *s, size_t n, size_t want)
            vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
 }
 
+/* Two-digit numbers compared as their ASCII bytes: a word whose 16-bit
+ * lanes each hold one pair of digits, the tens in the high byte (the bytes
+ * of a value swapped), is ordered as the numbers are. Bit 15 of each lane
+ * whose pair is outside lo..hi, lo and hi the lanes' bounds as such pairs
+ * (the lanes are at most "99", 0x3939: no lane carries into the next). */
+#define VF_LANES(a, b, c, d) \
+    ((uint64_t)(a) | (uint64_t)(b) << 16 | (uint64_t)(c) << 32 | (uint64_t)(d) << 48)
+#define VF_PAIR(s) ((unsigned)((s)[0]) << 8 | (unsigned)((s)[1]))
+#define VF_ANY_LO 0u                   /* a lane with no bound */
+#define VF_ANY_HI 0x7FFFu
+VF_INLINE uint64_t vf_lanes_outside(uint64_t x, uint64_t lo, uint64_t hi)
+{
+    uint64_t ge = x + (VF_LANES(0x8000, 0x8000, 0x8000, 0x8000) - lo);  /* bit 15: x >= lo */
+    uint64_t gt = x + (VF_LANES(0x7FFF, 0x7FFF, 0x7FFF, 0x7FFF) - hi);  /* bit 15: x > hi */
+    return (~ge | gt) & VF_LANES(0x8000, 0x8000, 0x8000, 0x8000);
+}
+
+/* Bit 7 of each byte of x (below 0x80) outside its own bounds: the bytes
+ * of lo and hi (0x30 <= lo <= hi < 0x80; vf_outside's test, a bound a byte). */
+VF_INLINE uint64_t vf_bytes_outside(uint64_t x, uint64_t lo, uint64_t hi)
+{
+    uint64_t ge = x + (0x8080808080808080ull - lo);      /* bit 7: x >= lo */
+    uint64_t gt = x + (0x7F7F7F7F7F7F7F7Full - hi);      /* bit 7: x > hi */
+    return (x | ~ge | gt) & VF_HIGH;
+}
+
+/* The bytes of s[0..8) as a word, low first, for bounds. */
+#define VF_BYTES(s)                                                                        \
+    ((uint64_t)(unsigned char)(s)[0] | (uint64_t)(unsigned char)(s)[1] << 8 |              \
+     (uint64_t)(unsigned char)(s)[2] << 16 | (uint64_t)(unsigned char)(s)[3] << 24 |       \
+     (uint64_t)(unsigned char)(s)[4] << 32 | (uint64_t)(unsigned char)(s)[5] << 40 |       \
+     (uint64_t)(unsigned char)(s)[6] << 48 | (uint64_t)(unsigned char)(s)[7] << 56)
+
+/* A day from 29 on in the lanes x (valid digits, the month 01-12, the day
+ * at most 31; lanes 1, 2, 3 the day, month and year as VF_PAIRs): whether
+ * it exists, by the month's last day as a pair (February 29: a year whose
+ * two digits are a multiple of 4, as vf_day_exists says). */
+VF_INLINE int vf_late_day_exists(uint64_t x)
+{
+    static const uint16_t last[16] = {
+        0, 0x3331, 0x3238, 0x3331, 0x3330, 0x3331, 0x3330,    /* "31" "28" ... as VF_PAIR */
+        0x3331, 0x3331, 0x3330, 0x3331, 0x3330, 0x3331};
+    unsigned dd = (unsigned)(x >> 16) & 0xFFFF, mt = (unsigned)(x >> 32) & 0xFFFF,
+             yy = (unsigned)(x >> 48);
+    unsigned mm = (mt & 0xF) + ((mt >> 8) & 1) * 10;
+    if (dd <= last[mm])
+        return 1;
+    return mm == 2 && dd == VF_PAIR("29") && (((yy >> 8) & 0xF) * 2 + (yy & 0xF)) % 4 == 0;
+}
+
+/* YYMMDDHHMMSS (VK_DT12): each byte a digit under its place's bound
+ * (months' tens to 1, days' to 3, hours' to 2, minutes' and seconds' to 5),
+ * then the month, the day and the hour by their ASCII pairs
+ * (vf_lanes_outside), and a day from 29 on by its month. */
+VF_INLINE int vf_dt12(const char *s, size_t n)
+{
+    if (n != 12)
+        return 0;
+    uint64_t a = vf_load8(s), b = vf_load4(s + 8) | 0x3030303000000000ull;
+    if (vf_bytes_outside(a, VF_BYTES("00000000"), VF_BYTES("99193929")) |
+        vf_bytes_outside(b, VF_BYTES("00000000"), VF_BYTES("59599999")))
+        return 0;
+    uint64_t x = __builtin_bswap64(a);   /* lanes, low first: HH DD MM YY */
+    if (vf_lanes_outside(x, VF_LANES(VF_PAIR("00"), VF_PAIR("01"), VF_PAIR("01"), VF_ANY_LO),
+                         VF_LANES(VF_PAIR("23"), VF_PAIR("31"), VF_PAIR("12"), VF_ANY_HI)))
+        return 0;
+    return ((x >> 16) & 0xFFFF) <= VF_PAIR("28") || vf_late_day_exists(x);
+}
+
 /* The usual EETFIR value, four letters, one space and HHMM elapsed
  * (minutes 00-59): 1; 0 means the DFA is to say (another separator, more
  * than one, or a bad value). */

@@ -93,7 +93,7 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
     case VK_DT10:
         return vf_date_time(s, n, 10);
     case VK_DT12:
-        return vf_date_time(s, n, 12);
+        return vf_dt12(s, n);
     case VK_FLEVEL:
         return vf_flevel(s, n);
     case VK_ALPHA:

@@ -748,6 +748,49 @@ static void fast_paths_agree_with_dfa(void **state)
     assert_true(fast_checked > 500000);
 }
 
+/* ETO's matcher (vf_dt12: bytes under their places' bounds, pairs as
+ * ASCII lanes, a late day by its month) against its DFA: every yymmdd of
+ * the two-digit years (the date decoder's whole cycle) with months and days
+ * to 39, each at the edges of the time; every hhmmss to 29:69:69 on the
+ * last days of February (leap and not), April and December and on a 32nd;
+ * and each byte of valid and edge values made every one of the 256. */
+static void dt12_sweep(void **state)
+{
+    (void)state;
+    tail = malloc(TAIL_ROOM);
+    assert_non_null(tail);
+    fast_checked = 0;
+    char buf[16];
+    static const char *const times[] = {"000000", "235959", "240000", "236000", "235960"};
+    for (int y = 0; y < 100; y++)
+        for (int m = 0; m < 40; m++)
+            for (int d = 0; d < 40; d++)
+                for (int t = 0; t < 5; t++) {
+                    snprintf(buf, sizeof buf, "%02d%02d%02d%s", y, m, d, times[t]);
+                    same(DICT_ID_ETO, buf, 12);
+                }
+    static const char *const days[] = {"240229", "230229", "000229", "990228", "230430",
+                                       "230431", "231231", "231232", "230101", "231300"};
+    for (int k = 0; k < 10; k++)
+        for (int t = 0; t < 300000; t++) {
+            if (t / 10000 >= 30 || t / 100 % 100 >= 70 || t % 100 >= 70)
+                continue;
+            snprintf(buf, sizeof buf, "%s%06d", days[k], t);
+            same(DICT_ID_ETO, buf, 12);
+        }
+    static const char *const base[] = {"231130084500", "240229235959", "230228000000",
+                                       "991231235959", "000101000000", "230131120000"};
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i < 12; i++)
+            for (int c = 0; c < 256; c++) {
+                memcpy(buf, base[k], 12);
+                buf[i] = (char)c;
+                same(DICT_ID_ETO, buf, 12);
+            }
+    free(tail);
+    assert_true(fast_checked > 900000);
+}
+
 /* The walk reads an entry's place and kind from its rule: they agree with
  * the dictionary. */
 static void rules_agree_with_dictionary(void **state)
@@ -1042,6 +1085,7 @@ int main(void)
         cmocka_unit_test(hand_picked_terms),
         cmocka_unit_test(dfa_agrees_with_matcher),
         cmocka_unit_test(fast_paths_agree_with_dfa),
+        cmocka_unit_test(dt12_sweep),
         cmocka_unit_test(explain_agrees_with_matcher),
         cmocka_unit_test(valid_ifpl_is_clean),
         cmocka_unit_test(each_bad_value_at_its_field),
