@@ -316,6 +316,102 @@ VF_INLINE int vf_ssr(const char *s, size_t n)
     return !((x | vf_outside(x, '0', '7')) & VF_HIGH);
 }
 
+/* Bit 7 of each byte of x that is a space (exact: no borrow between bytes). */
+VF_INLINE uint64_t vf_spaces(uint64_t x)
+{
+    uint64_t t = x ^ (' ' * VF_ONES);
+    return ~(((t & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | t) & VF_HIGH;
+}
+
+/* The bits 7 of z's bytes (bit 7 or nothing in each) as a byte: bit i for
+ * byte i (the products of the other bytes fall on distinct bits below). */
+VF_INLINE unsigned vf_mask8(uint64_t z)
+{
+    return (unsigned)(((z >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+/* The spaces of s[0..n), 5 <= n <= 16 (32 with SSE2), as bits (bit i for s[i]); ~0 if a
+ * byte is neither a space nor a letter or digit. A word at a time. */
+VF_INLINE unsigned vf_word_spaces_swar(const char *s, size_t n)
+{
+    uint64_t a, b, za, zb;
+    unsigned sp;                       /* the spaces: bit i for s[i] */
+    if (n >= 8) {
+        a = vf_load8(s);
+        b = vf_load8(s + n - 8);
+        za = vf_spaces(a);
+        zb = vf_spaces(b);
+        if ((vf_not_alnum(a) & ~za) | (vf_not_alnum(b) & ~zb))
+            return ~0u;
+        sp = vf_mask8(za) | vf_mask8(zb) << (n - 8);
+    } else {
+        a = vf_load4(s) | vf_load4(s + n - 4) << 32;
+        za = vf_spaces(a);
+        if (vf_not_alnum(a) & ~za)
+            return ~0u;
+        unsigned m = vf_mask8(za);
+        sp = (m & 0xF) | (m >> 4) << (n - 4);
+    }
+    return sp;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The bytes of x that are spaces (*sp) and those that are spaces, letters
+ * or digits (returned), as movemask bits. */
+VF_INLINE unsigned vf_word_classes(__m128i x, unsigned *sp)
+{
+    /* signed compares: the bytes from 0x80 are below '/' */
+    __m128i s = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
+    __m128i up = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
+                               _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
+    __m128i dg = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                               _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    *sp = (unsigned)_mm_movemask_epi8(s);
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(s, _mm_or_si128(up, dg)));
+}
+
+/* vf_word_spaces_swar with SSE2, the two words in one vector; and for 17 to
+ * 32 bytes (n > 16: two vectors). */
+VF_INLINE unsigned vf_word_spaces(const char *s, size_t n)
+{
+    unsigned m, ok;
+    if (n > 16) {
+        unsigned m2, ok2 = vf_word_classes(_mm_loadu_si128((const __m128i *)(s + n - 16)), &m2);
+        ok = vf_word_classes(_mm_loadu_si128((const __m128i *)s), &m);
+        return (ok & ok2) != 0xFFFF ? ~0u : m | m2 << (n - 16);
+    }
+    if (n >= 8) {
+        ok = vf_word_classes(_mm_set_epi64x((long long)vf_load8(s + n - 8), (long long)vf_load8(s)), &m);
+        return ok != 0xFFFF ? ~0u : (m & 0xFF) | (m >> 8) << (n - 8);
+    }
+    ok = vf_word_classes(_mm_cvtsi64_si128((long long)(vf_load4(s) | vf_load4(s + n - 4) << 32)), &m);
+    return (ok & 0xFF) != 0xFF ? ~0u : (m & 0xF) | ((m >> 4) & 0xF) << (n - 4);
+}
+#define VF_WORDS_MAX 32
+#else
+#define vf_word_spaces vf_word_spaces_swar
+#define VF_WORDS_MAX 16
+#endif
+
+/* k words (2 or 3) of letters and digits, one space between: the first of
+ * 2 to hi1 bytes, the others of 2 to 5 (ATSRT: a route and two points;
+ * DCT: two points). 1; 0 means the DFA is to say (other separators, a
+ * value longer than VF_WORDS_MAX bytes, a bad value). */
+VF_INLINE int vf_words(const char *s, size_t n, unsigned k, unsigned hi1)
+{
+    if (n < 5 || n > VF_WORDS_MAX)
+        return 0;
+    unsigned sp = vf_word_spaces(s, n);
+    if (sp == ~0u)
+        return 0;
+    unsigned later = sp & (sp - 1);    /* the spaces after the first */
+    if (!sp || (k == 2 ? later != 0 : !later || (later & (later - 1))))
+        return 0;
+    unsigned i = (unsigned)__builtin_ctz(sp), j = k == 2 ? i : (unsigned)__builtin_ctz(later);
+    return i - 2 <= hi1 - 2 && (k == 2 || j - i - 3 <= 3) && n - j - 3 <= 3;
+}
+
 /* A latitude DDMMSS and N or S: minutes and seconds 00-59, at most 90
  * degrees (90 only with 0 minutes and seconds). */
 VF_INLINE int vf_lat(const char *s, size_t n)

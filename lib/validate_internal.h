@@ -68,10 +68,15 @@ static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
     return vdfa_accepts(r->dfa, s, n);
 }
 
+/* VK_ATSRT's and VK_DCT's fast paths (vf_words, else the DFA), out of line:
+ * inlined, their code would cost the walk's loop registers on every field. */
+int vwalk_atsrt(uint32_t wb, const char *s, size_t n);
+int vwalk_dct(uint32_t wb, const char *s, size_t n);
+
 /* The fast path of dictionary entry id's value, wb its vwalk word: the
  * specialised matcher of its kind (validate_fast.h), else its DFA. 1:
  * valid (or not checked). */
-_Static_assert(VK_LONG == 20 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
+_Static_assert(VK_DCT == 22 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
 
 static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsigned id,
                                                               const char *s, size_t n)
@@ -120,9 +125,13 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vf_lat(s, n);
     case VK_LONG:
         return vf_long(s, n);
+    case VK_ATSRT:
+        return vwalk_atsrt(wb, s, n);
+    case VK_DCT:
+        return vwalk_dct(wb, s, n);
     /* no such kind is generated: the cases cover every value of the mask,
      * so that the switch's table needs no bounds test */
-    case 21: case 22: case 23: case 24: case 25:
+    case 23: case 24: case 25:
     case 26: case 27: case 28: case 29: case 30: case 31:
         return vrule_ref_accepts(&vrules[id], s, n);
     }

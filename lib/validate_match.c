@@ -340,3 +340,13 @@ static inline __attribute__((always_inline)) const char *hook_check(unsigned hoo
         return NULL;
     }
 }
+
+int vwalk_atsrt(uint32_t wb, const char *s, size_t n)
+{
+    return vf_words(s, n, 3, 7) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+}
+
+int vwalk_dct(uint32_t wb, const char *s, size_t n)
+{
+    return vf_words(s, n, 2, 5) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
+}

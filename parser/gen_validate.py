@@ -708,7 +708,7 @@ FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
               "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
               "VK_DT10", "VK_DDHHMM", "VK_FIRTIME", "VK_LEVEL_PT",
               "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID", "VK_GEONAME", "VK_SSR",
-              "VK_LAT", "VK_LONG"]
+              "VK_LAT", "VK_LONG", "VK_ATSRT", "VK_DCT"]
 FAST_TREES = {
     # digits whose pairs have ranges: a time, a date, a date and time
     repr(("ref", "timehhmm")): "VK_HHMM",                      # HHMM
@@ -735,11 +735,15 @@ FAST_TREES = {
     # SSRCODE: A and four octal digits (REQ by the DFA)
     repr(("alt", [("cat", [("lit", "A"), ("rep", 4, 4, ("alt", [("lit", c) for c in "01234567"]))]),
                   ("lit", "REQ")])): "VK_SSR",
+    # ATSRT, DCT: a route and two points, two points, each of letters and
+    # digits, one space between (other separators by the DFA)
+    repr(("seq", [("ref", "atsroute"), ("ref", "point"), ("ref", "point")])): "VK_ATSRT",
+    repr(("seq", [("ref", "point"), ("ref", "point")])): "VK_DCT",
 }
 # Kinds whose matcher tests the usual values only: any other goes to the
 # DFA, whose start is the parameter.
 WITH_DFA = {"VK_FIRTIME", "VK_LEVEL_PT", "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID",
-            "VK_GEONAME", "VK_SSR"}
+            "VK_GEONAME", "VK_SSR", "VK_ATSRT", "VK_DCT"}
 RUN_KINDS = [("VK_ALPHA", "ALPHA"), ("VK_DIGIT", "DIGIT"), ("VK_ALNUM", "ALPHANUM")]
 RUN_MAX = 16                   # lib/validate_fast.h reads at most two words
 

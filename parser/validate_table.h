@@ -107,7 +107,9 @@ enum vkind {
     VK_GEONAME,
     VK_SSR,
     VK_LAT,
-    VK_LONG
+    VK_LONG,
+    VK_ATSRT,
+    VK_DCT
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 /* vwalk's words of the subfields of the usual compounds' shapes (validate.c's
