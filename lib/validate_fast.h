@@ -102,13 +102,12 @@ VF_INLINE int vf_run(uint32_t wb, const char *s, size_t n,
     return !(not_class(vf_load8(s)) | not_class(vf_load8(s + n - 8)));
 }
 
-/* Any text of min to max bytes without '-'. */
-VF_INLINE int vf_text(const vrule *r, const char *s, size_t n)
+/* Any text of 1 to max bytes without '-' (VK_TEXT: max is wb's parameter,
+ * up to 0xFFFF, no bound). */
+VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
 {
-    if (n < r->text_min || n > r->text_max)
+    if (n - 1 >= (wb >> VR_PARAM_SHIFT))
         return 0;
-    if (n == 0)
-        return 1;
     if (n > 16)
         return !memchr(s, '-', n);
     uint64_t a, b;

@@ -88,7 +88,7 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
     case VK_DFA:
         return vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
     case VK_TEXT:
-        return vf_text(&vrules[id], s, n);
+        return vf_text(wb, s, n);
     case VK_HHMM:
         return vf_hhmm(s, n);
     case VK_DDHHMM:

@@ -785,7 +785,11 @@ def fast_kind(rule, fp, tables):
     if rule[3] is None:
         return "VK_NONE", ""
     if fp[2]:
-        return "VK_TEXT", ""
+        # vf_text reads the highest length from the parameter and takes
+        # the lowest for 1 (every text rule's: 1{ LIM_CHAR }m)
+        if fp[1] != 1:
+            raise SystemExit("a text of at least %d bytes: VK_TEXT wants 1" % fp[1])
+        return "VK_TEXT", "%du << VR_PARAM_SHIFT" % fp[2]
     special = FAST_TREES.get(repr(rule[3]))
     if special in WITH_DFA:
         return special, "%du << VR_PARAM_SHIFT" % fp[0]
