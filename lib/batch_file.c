@@ -174,9 +174,8 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
 }
 
 /* The checks that make one clear line instead of a flood of parse errors.
- * Returns -1 (reported), else whether the file holds a NUL byte: the probe
- * for a binary file looks at every byte of a small one, so that
- * batch_parse_all need not look again. */
+ * Returns -1 (reported), else whether the first BINARY_PROBE bytes hold a
+ * NUL byte (all of a small file: batch_parse_input does not look again). */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len)
 {
     char why[96];
@@ -196,7 +195,15 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
     }
     if (!memchr(in, '-', len))
         return batch_fail(w, path, "not ADEXP: no '-' in the file"), -1;
-    return nul || memchr(in + probe, '\0', len - probe) != NULL;
+    return nul != NULL;
+}
+
+/* A NUL byte past the binary probe. Only where the file is parsed whole:
+ * a big file's pieces look at their own messages, on every core, and a
+ * scan of it all here would be done by one, before the others start. */
+static int nul_past_probe(const char *in, size_t len)
+{
+    return len > BINARY_PROBE && memchr(in + BINARY_PROBE, '\0', len - BINARY_PROBE) != NULL;
 }
 
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
@@ -278,14 +285,14 @@ static void parse_named_stream(batch_worker *w, const char *path)
  * that pays, else by this worker. */
 void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len)
 {
-    int has_nul = batch_check_content(w, path, in, len);
-    if (has_nul < 0)
+    int nul = batch_check_content(w, path, in, len);
+    if (nul < 0)
         return;
     if (batch_split_wanted(w, len)) {
         if (batch_turn(w) == 0)
             batch_split_parse(w, path, in, len);
     } else {
-        batch_parse_all(w, path, in, len, has_nul);
+        batch_parse_all(w, path, in, len, nul || nul_past_probe(in, len));
     }
 }
 

@@ -177,7 +177,7 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
                          size_t *index_at);
 /* Make room in w->in for need bytes plus a spare one, keeping its bytes. */
 int batch_grow_in(batch_worker *w, size_t need);
-/* -1: reported as failed; else whether in holds a NUL byte. */
+/* -1: reported as failed; else whether in's first 4 KiB hold a NUL byte. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
 
