@@ -16,8 +16,9 @@
  * "-TITLE" (no ADEXP message), or when it holds no '-' at all (every ADEXP
  * field starts with one). Such files are failed with one line instead of a
  * parse error per message. A NUL byte in a file with messages is the error
- * of the message that holds it (batch_nul.c). */
-#define BINARY_PROBE 4096
+ * of the message that holds it (batch_nul.c). The probe's size is
+ * BATCH_BINARY_PROBE (batch_internal.h), which streams share. */
+
 /* Files larger than this are mapped, not read: no copy, and the mapping is
  * page cache, not the process's own memory. Smaller ones are read into the
  * worker's reused buffer, which costs less than a mapping. */
@@ -174,8 +175,8 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
 }
 
 /* The checks that make one clear line instead of a flood of parse errors.
- * Returns -1 (reported), else whether the first BINARY_PROBE bytes hold a
- * NUL byte (all of a small file: batch_parse_input does not look again). */
+ * Returns -1 (reported), else whether the first BATCH_BINARY_PROBE bytes
+ * hold a NUL byte (all of a small file: batch_parse_input does not look again). */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len)
 {
     char why[96];
@@ -186,7 +187,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
     }
     if (len == 0)
         return batch_fail(w, path, "empty file"), -1;
-    size_t probe = len < BINARY_PROBE ? len : BINARY_PROBE;
+    size_t probe = len < BATCH_BINARY_PROBE ? len : BATCH_BINARY_PROBE;
     const char *nul = memchr(in, '\0', probe);
     if (nul && !memmem(in, len, "-TITLE", 6)) {
         snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
@@ -203,7 +204,8 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
  * scan of it all here would be done by one, before the others start. */
 static int nul_past_probe(const char *in, size_t len)
 {
-    return len > BINARY_PROBE && memchr(in + BINARY_PROBE, '\0', len - BINARY_PROBE) != NULL;
+    size_t p = BATCH_BINARY_PROBE;
+    return len > p && memchr(in + p, '\0', len - p) != NULL;
 }
 
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,

@@ -177,7 +177,8 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
                          size_t *index_at);
 /* Make room in w->in for need bytes plus a spare one, keeping its bytes. */
 int batch_grow_in(batch_worker *w, size_t need);
-/* -1: reported as failed; else whether in's first 4 KiB hold a NUL byte. */
+/* -1: reported as failed; else whether in's first BATCH_BINARY_PROBE bytes
+ * hold a NUL byte. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
 
@@ -188,6 +189,10 @@ void batch_fail(batch_worker *w, const char *path, const char *why);
  * err now: the caller holds the turn. Both return nonzero once the output
  * has failed (the run stops). */
 #define BATCH_FLUSH_BYTES ((size_t)1 << 20)
+/* A file or stream is binary (failed with one line, not a parse error per
+ * message) when its first BATCH_BINARY_PROBE bytes hold a NUL byte and it
+ * holds no "-TITLE" (batch_file.c, batch_stream.c). */
+#define BATCH_BINARY_PROBE 4096
 int batch_turn(batch_worker *w);
 int batch_write(batch_worker *w, adexp_buf *out, uint64_t *lines, batch_str *err);
 int batch_stopped(const batch_worker *w);

@@ -24,8 +24,6 @@
 #include "lexer.h"
 
 #define READ_BYTES ((size_t)64 << 10)
-#define BINARY_PROBE 4096      /* as batch_file.c: a NUL there and no
-                                  -TITLE is binary */
 
 typedef struct stream {
     batch_worker *w;
@@ -127,13 +125,13 @@ static int binary(stream *s, int eof, int *undecided)
     if (s->probed)
         return 0;
     const char *in = s->w->in;
-    size_t held = s->have, probe = held < BINARY_PROBE ? held : BINARY_PROBE;
+    size_t held = s->have, probe = held < BATCH_BINARY_PROBE ? held : BATCH_BINARY_PROBE;
     const char *nul = s->count || s->base.offset ? NULL : memchr(in, '\0', probe);
     if (!nul || memmem(in, held, "-TITLE", 6)) {
-        s->probed = !nul ? s->total >= BINARY_PROBE || s->count || s->base.offset : 1;
+        s->probed = !nul ? s->total >= BATCH_BINARY_PROBE || s->count || s->base.offset : 1;
         return 0;
     }
-    if (!eof && s->total < BINARY_PROBE) {
+    if (!eof && s->total < BATCH_BINARY_PROBE) {
         *undecided = 1;
         return 0;
     }
