@@ -33,9 +33,7 @@
 #define MAX_JOBS 1024
 
 typedef struct slot {
-    adexp_buf out;
-    uint64_t out_lines;
-    batch_str err;
+    batch_result res;
     int done;                  /* parked, waiting for its turn */
 } slot;
 
@@ -133,8 +131,10 @@ static int write_all(int fd, const char *p, size_t n)
 
 /* Write one block of output and diagnostics; the caller holds the turn. A
  * failed output stops the run: there is no point parsing into the void. */
-static void emit(run *r, adexp_buf *out, uint64_t *lines, batch_str *err)
+static void emit(run *r, batch_result *res)
 {
+    adexp_buf *out = &res->out;
+    batch_str *err = &res->err;
     if (err->len) {
         pthread_mutex_lock(&r->err_mu);
         if (r->progress_shown)  /* clear the progress line first */
@@ -145,14 +145,14 @@ static void emit(run *r, adexp_buf *out, uint64_t *lines, batch_str *err)
     }
     if (out->len && !atomic_load(&r->stop)) {
         int e = batch_output_write(&r->b->output, out->data, out->len,
-                                   batch_line_each(r->b) ? *lines : BATCH_LINES_UNKNOWN);
+                                   batch_line_each(r->b) ? res->lines : BATCH_LINES_UNKNOWN);
         if (e) {
             r->out_errno = e;
             atomic_store(&r->stop, 1);
         }
     }
     out->len = 0;
-    *lines = 0;
+    res->lines = 0;
 }
 
 static int help_locked(run *r, batch_worker *w);
@@ -175,11 +175,9 @@ static void finish_ordered(run *r, batch_worker *w, size_t c)
 {
     if (c != atomic_load(&r->written)) {
         slot *s = &r->slots[c % r->window];
-        adexp_buf tb = s->out;  /* park: swap buffers, no copy */
-        batch_str ts = s->err;
-        uint64_t tl = s->out_lines;
-        s->out = w->out, s->err = w->err, s->out_lines = w->out_lines;
-        w->out = tb, w->err = ts, w->out_lines = tl;
+        batch_result t = s->res;    /* park: swap buffers, no copy */
+        s->res = w->res;
+        w->res = t;
         s->done = 1;
         return;
     }
@@ -187,7 +185,7 @@ static void finish_ordered(run *r, batch_worker *w, size_t c)
      * cannot be reused before `written` passes them, so reading them
      * unlocked is safe. */
     pthread_mutex_unlock(&r->mu);
-    emit(r, &w->out, &w->out_lines, &w->err);
+    emit(r, &w->res);
     pthread_mutex_lock(&r->mu);
     atomic_store(&r->written, c + 1);
     for (;;) {
@@ -195,7 +193,7 @@ static void finish_ordered(run *r, batch_worker *w, size_t c)
         if (!s->done)
             break;
         pthread_mutex_unlock(&r->mu);
-        emit(r, &s->out, &s->out_lines, &s->err);
+        emit(r, &s->res);
         pthread_mutex_lock(&r->mu);
         s->done = 0;
         atomic_store(&r->written, ++c + 1);
@@ -246,15 +244,15 @@ int batch_stopped(const batch_worker *w)
     return atomic_load(&w->run->stop);
 }
 
-int batch_write(batch_worker *w, adexp_buf *out, uint64_t *lines, batch_str *err)
+int batch_write(batch_worker *w, batch_result *res)
 {
     run *r = w->run;
     if (r->b->o.unordered) {
         pthread_mutex_lock(&r->mu);
-        emit(r, out, lines, err);
+        emit(r, res);
         pthread_mutex_unlock(&r->mu);
     } else {
-        emit(r, out, lines, err);
+        emit(r, res);
     }
     return atomic_load(&r->stop);
 }
@@ -297,7 +295,7 @@ int batch_turn(batch_worker *w)
                 pthread_cond_wait(&r->cv, &r->mu);
         pthread_mutex_unlock(&r->mu);
     }
-    return batch_write(w, &w->out, &w->out_lines, &w->err);
+    return batch_write(w, &w->res);
 }
 
 /* Write big outputs as they grow when it is safe: always when unordered
@@ -306,7 +304,7 @@ int batch_turn(batch_worker *w)
 void batch_maybe_flush(batch_worker *w)
 {
     run *r = w->run;
-    size_t held = w->out.len + w->err.len;
+    size_t held = w->res.out.len + w->res.err.len;
     if (held < FLUSH_BYTES)
         return;
     if (r->b->o.unordered || atomic_load(&r->written) == w->chunk || held >= PARK_BYTES)
@@ -362,7 +360,7 @@ static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
     }
     pthread_mutex_lock(&r->mu);
     if (b->o.unordered)
-        emit(r, &w->out, &w->out_lines, &w->err);
+        emit(r, &w->res);
     else
         finish_ordered(r, w, c);
     pthread_mutex_unlock(&r->mu);
@@ -515,7 +513,7 @@ static int run_init(run *r, adexp_batch *b, unsigned jobs)
     if (!r->slots)
         return -1;
     for (size_t i = 0; i < r->window; i++)
-        adexp_buf_init(&r->slots[i].out, NULL);
+        adexp_buf_init(&r->slots[i].res.out, NULL);
     pthread_mutex_init(&r->mu, NULL);
     pthread_mutex_init(&r->err_mu, NULL);
     pthread_cond_init(&r->cv, NULL);
@@ -526,8 +524,8 @@ static int run_init(run *r, adexp_batch *b, unsigned jobs)
 static void run_fini(run *r)
 {
     for (size_t i = 0; i < r->window; i++) {
-        adexp_buf_free(&r->slots[i].out);
-        batch_str_free(&r->slots[i].err);
+        adexp_buf_free(&r->slots[i].res.out);
+        batch_str_free(&r->slots[i].res.err);
     }
     free(r->slots);
     pthread_mutex_destroy(&r->mu);

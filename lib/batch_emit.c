@@ -13,11 +13,11 @@
 static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_msg *m)
 {
     adexp_write_error err;
-    adexp_status st = adexp_write(&w->out, m, &w->b->o.adexp, &err);
+    adexp_status st = adexp_write(&w->res.out, m, &w->b->o.adexp, &err);
     if (st == ADEXP_OK || st == ADEXP_E_NOMEM)
         return st;
-    batch_str_put_name(&w->err, path);
-    batch_str_printf(&w->err, ": message %zu not written as ADEXP: %s at %s: %s\n",
+    batch_str_put_name(&w->res.err, path);
+    batch_str_printf(&w->res.err, ": message %zu not written as ADEXP: %s at %s: %s\n",
                      m->index, adexp_status_name(st), err.path, adexp_status_message(st));
     return m->nerrors_total ? ADEXP_OK : st;
 }
@@ -31,28 +31,28 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
         if (!src.ptr)
             return ADEXP_E_NOMEM;
         if (!adexp_select_has_fields(sel))
-            return adexp_json_write_quoted(&w->out, m, src);
+            return adexp_json_write_quoted(&w->res.out, m, src);
         adexp_msg trimmed;
         adexp_status st = adexp_select_trim(sel, m, &w->arena, &trimmed);
-        return st != ADEXP_OK ? st : adexp_json_write_quoted(&w->out, &trimmed, src);
+        return st != ADEXP_OK ? st : adexp_json_write_quoted(&w->res.out, &trimmed, src);
     }
     case ADEXP_BATCH_ADEXP:
         return emit_adexp(w, path, m);
     case ADEXP_BATCH_VIEW: {
         adexp_slice src = batch_json_source(w, path);
-        return src.ptr ? adexp_view_json_write_quoted(&w->out, m, src, sel) : ADEXP_E_NOMEM;
+        return src.ptr ? adexp_view_json_write_quoted(&w->res.out, m, src, sel) : ADEXP_E_NOMEM;
     }
     case ADEXP_BATCH_CSV:
-        return adexp_csv_write(&w->out, m, path, sel, ',');
+        return adexp_csv_write(&w->res.out, m, path, sel, ',');
     case ADEXP_BATCH_TSV:
-        return adexp_csv_write(&w->out, m, path, sel, '\t');
+        return adexp_csv_write(&w->res.out, m, path, sel, '\t');
     case ADEXP_BATCH_SUMMARY:
     default:
         return ADEXP_OK;
     }
 }
 
-/* Appends the output of message m of input path to w->out. Returns
+/* Appends the output of message m of input path to w->res.out. Returns
  * ADEXP_OK, or the writer's status (the caller reports it). Messages of
  * titles the selection leaves out are counted, not written. */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
@@ -61,7 +61,7 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
         w->messages_left_out++;
         return ADEXP_OK;
     }
-    size_t from = w->out.len;
+    size_t from = w->res.out.len;
     adexp_status st = ADEXP_OK, out;
     if (!w->b->o.validate) {
         out = emit_format(w, path, m);
@@ -71,7 +71,7 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
         if (out == ADEXP_OK && w->b->o.format == ADEXP_BATCH_JSON)
             out = batch_json_warnings(w);
     }
-    w->out_lines += w->out.len > from;
+    w->res.lines += w->res.out.len > from;
     return st != ADEXP_OK ? st : out;
 }
 

@@ -64,9 +64,9 @@ int batch_worker_init(batch_worker *w, const adexp_batch *b)
     if (!w->parser)
         return -1;
     adexp_arena_init(&w->arena, NULL);
-    adexp_buf_init(&w->out, NULL);
+    adexp_buf_init(&w->res.out, NULL);
     if (b->o.format != ADEXP_BATCH_SUMMARY)   /* a block's room at once, not by copies */
-        (void)adexp_buf_room(&w->out, 2 * BATCH_FLUSH_BYTES);
+        (void)adexp_buf_room(&w->res.out, 2 * BATCH_FLUSH_BYTES);
     adexp_buf_init(&w->scratch, NULL);
     adexp_buf_init(&w->source.name, NULL);
     adexp_buf_init(&w->source.quoted, NULL);
@@ -78,18 +78,18 @@ void batch_worker_fini(batch_worker *w)
 {
     adexp_parser_free(w->parser);
     adexp_arena_free(&w->arena);
-    adexp_buf_free(&w->out);
+    adexp_buf_free(&w->res.out);
     adexp_buf_free(&w->scratch);
     batch_source_free(&w->source);
-    batch_str_free(&w->err);
+    batch_str_free(&w->res.err);
     free(w->in);
     free(w->packed);
 }
 
 void batch_fail(batch_worker *w, const char *path, const char *why)
 {
-    batch_str_put_name(&w->err, path);
-    batch_str_printf(&w->err, ": %s\n", why);
+    batch_str_put_name(&w->res.err, path);
+    batch_str_printf(&w->res.err, ": %s\n", why);
     w->files_failed++;
 }
 
@@ -213,18 +213,18 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 {
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
-        batch_str_put_name(&w->err, path);
-        batch_str_printf(&w->err, ":%u:%u: %s: %s\n", (unsigned)e->line,
+        batch_str_put_name(&w->res.err, path);
+        batch_str_printf(&w->res.err, ":%u:%u: %s: %s\n", (unsigned)e->line,
                          (unsigned)e->column, adexp_status_name(e->code),
                          e->message);
     }
     if (m->nerrors_total > m->nerrors) {
-        batch_str_put_name(&w->err, path);
-        batch_str_printf(&w->err, ": %zu more errors in message ",
+        batch_str_put_name(&w->res.err, path);
+        batch_str_printf(&w->res.err, ": %zu more errors in message ",
                          m->nerrors_total - m->nerrors);
         if (index_at)
-            *index_at = w->err.len;
-        batch_str_printf(&w->err, "%zu\n", m->index);
+            *index_at = w->res.err.len;
+        batch_str_printf(&w->res.err, "%zu\n", m->index);
     }
 }
 
@@ -248,8 +248,8 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             batch_report_errors(w, path, &m, NULL);
         }
         if (batch_emit(w, path, &m) != ADEXP_OK) {
-            batch_str_put_name(&w->err, path);
-            batch_str_printf(&w->err, ": out of memory writing the output of message %zu\n",
+            batch_str_put_name(&w->res.err, path);
+            batch_str_printf(&w->res.err, ": out of memory writing the output of message %zu\n",
                              m.index);
             bad += m.nerrors_total ? 0 : 1;
         }
@@ -374,6 +374,6 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
 
 void batch_note(batch_worker *w, const char *path, const char *note)
 {
-    batch_str_put_name(&w->err, path);
-    batch_str_printf(&w->err, ": %s\n", note);
+    batch_str_put_name(&w->res.err, path);
+    batch_str_printf(&w->res.err, ": %s\n", note);
 }

@@ -54,6 +54,14 @@ typedef struct batch_str {
     size_t len, cap;
 } batch_str;
 
+/* What one chunk or piece of a run produced: kept, parked
+ * and written together. */
+typedef struct batch_result {
+    adexp_buf out;             /* the messages' output */
+    uint64_t lines;            /* messages written into out (batch_emit) */
+    batch_str err;             /* diagnostics */
+} batch_result;
+
 typedef struct batch_block batch_block;
 typedef struct walk_seen walk_seen;
 
@@ -142,9 +150,7 @@ typedef struct batch_worker {
     size_t in_cap;
     char *packed;              /* a packed file read into in is moved here */
     size_t packed_cap;         /* while in holds its decompressed stream */
-    adexp_buf out;             /* NDJSON of the current chunk */
-    uint64_t out_lines;        /* messages written into out (batch_emit) */
-    batch_str err;             /* diagnostics of the current chunk */
+    batch_result res;          /* output of the current chunk */
     uint64_t files_ok, files_failed, skipped, messages, messages_failed, bytes;
     adexp_buf scratch;         /* batch_rebase.c: a piece's output rebuilt */
     adexp_findings findings;   /* validation's, reused (its line cache) */
@@ -157,7 +163,7 @@ typedef struct batch_worker {
 /* Whether message msg of the bytes at in reaches past where m was found
  * short (0 when m is NULL or whole, or in is not m's). */
 int batch_map_lost(const batch_map *m, const char *in, const adexp_msg *msg);
-/* Whether m was found short; if so, one line about it into w->err. */
+/* Whether m was found short; if so, one line about it into w->res.err. */
 int batch_map_report(batch_worker *w, const char *path, const batch_map *m);
 adexp_slice batch_json_source(batch_worker *w, const char *path);
 void batch_source_free(batch_source *c);
@@ -171,7 +177,7 @@ void batch_do_entry(batch_worker *w, const batch_entry *e);
  * byte (1 when not known: then each message is looked at). */
 void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
                      int has_nul);
-/* Report m's errors into w->err; index_at: where the message's index was
+/* Report m's errors into w->res.err; index_at: where the message's index was
  * printed, or NULL (batch_rebase.c patches it for a piece). */
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
                          size_t *index_at);
@@ -194,7 +200,7 @@ void batch_fail(batch_worker *w, const char *path, const char *why);
  * holds no "-TITLE" (batch_file.c, batch_stream.c). */
 #define BATCH_BINARY_PROBE 4096
 int batch_turn(batch_worker *w);
-int batch_write(batch_worker *w, adexp_buf *out, uint64_t *lines, batch_str *err);
+int batch_write(batch_worker *w, batch_result *res);
 int batch_stopped(const batch_worker *w);
 /* Write w's output if it is big enough and may be written (see batch.c). */
 void batch_maybe_flush(batch_worker *w);
@@ -286,11 +292,11 @@ int batch_line_each(const adexp_batch *b);
 int batch_emit_header(const adexp_batch *b);
 
 /* batch_validate.c: validates m into w->findings, writes a line per
- * finding to w->err and counts a warned message. Returns ADEXP_OK or
+ * finding to w->res.err and counts a warned message. Returns ADEXP_OK or
  * ADEXP_E_NOMEM. */
 adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m);
 /* Appends "warnings":[...] of w->findings to the JSON line just written at
- * the end of w->out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
+ * the end of w->res.out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status batch_json_warnings(batch_worker *w);
 
 /* batch_file.c, for the other readers of inputs: a skipped input, and the

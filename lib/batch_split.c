@@ -41,9 +41,7 @@ typedef struct piece {
     size_t real_end;           /* first message start at or after its cut */
     int state;
     uint64_t count, bad;       /* messages, failed messages */
-    adexp_buf out;
-    uint64_t out_lines;
-    batch_str err;
+    batch_result res;
     batch_marks out_index, err_index;   /* where its messages' indexes are */
 } piece;
 
@@ -141,14 +139,14 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
         if (at)
             batch_mark(&pc->err_index, at);
     }
-    size_t from = w->out.len;
+    size_t from = w->res.out.len;
     if (batch_emit(w, s->path, m) != ADEXP_OK) {
-        batch_str_put_name(&w->err, s->path);
-        batch_str_printf(&w->err, ": out of memory writing the output of message ");
-        batch_mark(&pc->err_index, w->err.len);
-        batch_str_printf(&w->err, "%zu\n", m->index);
+        batch_str_put_name(&w->res.err, s->path);
+        batch_str_printf(&w->res.err, ": out of memory writing the output of message ");
+        batch_mark(&pc->err_index, w->res.err.len);
+        batch_str_printf(&w->res.err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
-    } else if (w->out.len > from) {
+    } else if (w->res.out.len > from) {
         mark_json_index(w, pc, from, m->index);
     }
 }
@@ -156,14 +154,12 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
 /* Parse piece pc from pc->start into its own buffers. */
 static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
 {
-    adexp_buf out = w->out;
-    batch_str err = w->err;
-    uint64_t lines = w->out_lines;
-    w->out = pc->out, w->err = pc->err;
-    w->out.len = w->err.len = 0;
-    w->out_lines = 0;
+    batch_result chunk = w->res;   /* the piece is written into its own result */
+    w->res = pc->res;
+    w->res.out.len = w->res.err.len = 0;
+    w->res.lines = 0;
     if (w->b->o.format == ADEXP_BATCH_JSON)
-        adexp_buf_room(&w->out, JSON_PIECE_ROOM(s->cut[pc->k] - pc->start));
+        adexp_buf_room(&w->res.out, JSON_PIECE_ROOM(s->cut[pc->k] - pc->start));
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
     pc->real_end = pc->start;
@@ -188,8 +184,8 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
             adexp_arena_reset(&w->arena);
         }
     }
-    pc->out = w->out, pc->err = w->err, pc->out_lines = w->out_lines;
-    w->out = out, w->err = err, w->out_lines = lines;
+    pc->res = w->res;
+    w->res = chunk;
 }
 
 /* Take the next piece if the window has room; called with s->mu held. */
@@ -226,21 +222,19 @@ int batch_split_help(batch_split *s, batch_worker *w)
 /* Write piece pc, its indexes moved on by index (messages before it). */
 static int write_piece(batch_worker *w, piece *pc, uint64_t index)
 {
-    adexp_buf none = {0};
-    uint64_t no_lines = 0;
     if (index == 0)
-        return batch_write(w, &pc->out, &pc->out_lines, &pc->err);
-    if (pc->err.len) {         /* diagnostics: few, copied */
-        if (batch_patch_numbers(&w->scratch, pc->err.data, pc->err.len, &pc->err_index,
+        return batch_write(w, &pc->res);
+    if (pc->res.err.len) {         /* diagnostics: few, copied */
+        if (batch_patch_numbers(&w->scratch, pc->res.err.data, pc->res.err.len, &pc->err_index,
                                 index) != 0)
             return -1;
-        batch_str e = {w->scratch.data, w->scratch.len, w->scratch.cap};
-        batch_write(w, &none, &no_lines, &e);
-        pc->err.len = 0;
+        batch_result diag = {.err = {w->scratch.data, w->scratch.len, w->scratch.cap}};
+        batch_write(w, &diag);
+        pc->res.err.len = 0;
     }
-    int stop = batch_write_patched(w, pc->out.data, pc->out.len, &pc->out_index, index);
-    pc->out.len = 0;
-    pc->out_lines = 0;
+    int stop = batch_write_patched(w, pc->res.out.data, pc->res.out.len, &pc->out_index, index);
+    pc->res.out.len = 0;
+    pc->res.lines = 0;
     return stop;
 }
 
@@ -262,7 +256,7 @@ static batch_split *split_new(const char *path, const char *in, size_t len,
         return NULL;
     }
     for (size_t i = 0; i < s->window; i++)
-        adexp_buf_init(&s->slot[i].out, NULL);
+        adexp_buf_init(&s->slot[i].res.out, NULL);
     plan_cuts(s, piece_size);
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
@@ -272,8 +266,8 @@ static batch_split *split_new(const char *path, const char *in, size_t len,
 static void split_free(batch_split *s)
 {
     for (size_t i = 0; i < s->window; i++) {
-        adexp_buf_free(&s->slot[i].out);
-        batch_str_free(&s->slot[i].err);
+        adexp_buf_free(&s->slot[i].res.out);
+        batch_str_free(&s->slot[i].res.err);
         batch_marks_free(&s->slot[i].out_index);
         batch_marks_free(&s->slot[i].err_index);
     }

@@ -64,8 +64,8 @@ static void emit_msg(stream *s, adexp_msg *m, batch_lines *nl)
         batch_report_errors(w, s->path, m, NULL);
     }
     if (batch_emit(w, s->path, m) != ADEXP_OK) {
-        batch_str_put_name(&w->err, s->path);
-        batch_str_printf(&w->err, ": out of memory writing the output of message %zu\n",
+        batch_str_put_name(&w->res.err, s->path);
+        batch_str_printf(&w->res.err, ": out of memory writing the output of message %zu\n",
                          m->index);
         s->bad += m->nerrors_total ? 0 : 1;
     }
@@ -147,7 +147,7 @@ static int write_out(stream *s)
 {
     batch_worker *w = s->w;
     if (s->live)
-        return batch_write(w, &w->out, &w->out_lines, &w->err);
+        return batch_write(w, &w->res);
     batch_maybe_flush(w);
     return batch_stopped(w);
 }
@@ -208,5 +208,5 @@ void batch_stream_parse(batch_worker *w, const char *path, batch_reader *rd, int
     else
         w->files_ok++;
     if (live)
-        batch_write(w, &w->out, &w->out_lines, &w->err);
+        batch_write(w, &w->res);
 }

@@ -28,16 +28,16 @@ adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *
         char val[48] = "";
         if (f->value.ptr)
             short_value(f->value, val, sizeof val);
-        batch_str_put_name(&w->err, path);
-        batch_str_printf(&w->err, ":%u:%u: %s: %s: %s%s%s%s%s%s\n",
+        batch_str_put_name(&w->res.err, path);
+        batch_str_printf(&w->res.err, ":%u:%u: %s: %s: %s%s%s%s%s%s\n",
                          (unsigned)f->line, (unsigned)f->column,
                          adexp_finding_name(f->code), f->field, f->message,
                          f->value.ptr ? ": '" : "", val, f->value.ptr ? "'" : "",
                          *f->expected ? "; expected " : "", f->expected);
     }
     if (st != ADEXP_OK) {
-        batch_str_put_name(&w->err, path);
-        batch_str_printf(&w->err, ": out of memory validating message %zu\n", m->index);
+        batch_str_put_name(&w->res.err, path);
+        batch_str_printf(&w->res.err, ": out of memory validating message %zu\n", m->index);
     }
     return st;
 }
@@ -69,7 +69,7 @@ static int put_finding(adexp_buf *out, const adexp_finding *f)
 /* The line just written ends in "}\n": the warnings go before them. */
 adexp_status batch_json_warnings(batch_worker *w)
 {
-    adexp_buf *out = &w->out;
+    adexp_buf *out = &w->res.out;
     if (out->len < 2 || out->data[out->len - 2] != '}' || out->data[out->len - 1] != '\n')
         return ADEXP_OK;
     size_t keep = out->len;
