@@ -56,11 +56,20 @@ void batch_str_free(batch_str *s)
     s->len = s->cap = 0;
 }
 
+/* The formats that write the typed view's members (json, summary and
+ * adexp read the fields, and the title for --title). */
+static int reads_view(adexp_batch_format f)
+{
+    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV;
+}
+
 int batch_worker_init(batch_worker *w, const adexp_batch *b)
 {
     memset(w, 0, sizeof *w);
     w->b = b;
-    w->parser = adexp_parser_new(&b->o.parser, NULL);
+    adexp_options po = b->o.parser;
+    po.view_title_only = !reads_view(b->o.format);
+    w->parser = adexp_parser_new(&po, NULL);
     if (!w->parser)
         return -1;
     adexp_arena_init(&w->arena, NULL);

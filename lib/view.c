@@ -370,3 +370,12 @@ int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
     set_arrays(v, &start, &cur);
     return 1;
 }
+
+void adexp_view_title(adexp_msg *msg)
+{
+    for (const adexp_field *f = msg->fields; f; f = f->next)
+        if (f->dict_id == DICT_ID_TITLE && f->value.ptr) {   /* as set_once */
+            msg->view.title = f->value;
+            return;
+        }
+}

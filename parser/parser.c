@@ -173,7 +173,9 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     while (end > msg->offset && is_sep((unsigned char)p->buf[end - 1]))
         end--;
     msg->length = end - msg->offset;
-    if (!adexp_view_build(msg, arena))
+    if (p->opt.view_title_only)
+        adexp_view_title(msg);
+    else if (!adexp_view_build(msg, arena))
         view_nomem(p, msg);
     keep_errors(p, msg);
     p->msg = NULL;

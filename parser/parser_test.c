@@ -719,6 +719,54 @@ static void test_view_points_every_shape(void **state)
     }
 }
 
+/* view_title_only: the same messages, the same title (the same bytes),
+ * and no other member of the view set, on messages whose TITLE is missing,
+ * empty, repeated or not first, and on the teivah IFPL. */
+static void test_view_title_only(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        "-TITLE IFPL -ARCID A -BEGIN RTEPTS -PT -PTID P -FL F1 -ETO 1 -END RTEPTS",
+        "  -ARCID X\n-TITLE IFPL -TITLE ACK -ADEP EDDM\n-TITLE\n-TITLE REJ",
+        "-TITLE -ARCID A -TITLE IFPL -BEGIN ADDR -FAC X -END ADDR",
+        "-TITLE IFPL -BEGIN RTEPTS -TITLE X -END RTEPTS -EETFIR E 0001",
+        "", "-ARCID only",
+    };
+    adexp_options o = adexp_options_default();
+    o.view_title_only = 1;
+    adexp_parser *full = adexp_parser_new(NULL, NULL), *title = adexp_parser_new(&o, NULL);
+    adexp_arena a, b;
+    adexp_arena_init(&a, NULL);
+    adexp_arena_init(&b, NULL);
+    size_t tlen = 0;
+    char *teivah = read_file(teivah_path, &tlen);
+    assert_non_null(teivah);
+    for (size_t i = 0; i <= sizeof inputs / sizeof *inputs; i++) {
+        const char *in = i < sizeof inputs / sizeof *inputs ? inputs[i] : teivah;
+        size_t len = in == teivah ? tlen : strlen(in);
+        adexp_parser_reset(full, in, len);
+        adexp_parser_reset(title, in, len);
+        adexp_msg m, t;
+        adexp_status sm;
+        do {
+            sm = adexp_parser_next(full, &a, &m);
+            assert_int_equal(adexp_parser_next(title, &b, &t), sm);
+            assert_int_equal(t.nfields, m.nfields);
+            assert_ptr_equal(t.view.title.ptr, m.view.title.ptr);
+            assert_int_equal(t.view.title.len, m.view.title.len);
+            adexp_view rest = t.view;
+            memset(&rest.title, 0, sizeof rest.title);
+            static const adexp_view zero;
+            assert_memory_equal(&rest, &zero, sizeof zero);
+        } while (sm != ADEXP_END);
+    }
+    free(teivah);
+    adexp_arena_free(&a);
+    adexp_arena_free(&b);
+    adexp_parser_free(full);
+    adexp_parser_free(title);
+}
+
 int main(int argc, char **argv)
 {
     teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
@@ -746,6 +794,7 @@ int main(int argc, char **argv)
         T(test_view_many_repeated_fields),
         T(test_view_walk_boundaries),
         T(test_view_points_every_shape),
+        cmocka_unit_test(test_view_title_only),
         cmocka_unit_test(test_decoders),
     };
     return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
