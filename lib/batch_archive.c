@@ -29,7 +29,7 @@
  * of its bytes with the checksum field read as spaces). */
 static int is_tar(const unsigned char *p, size_t n)
 {
-    if (n < TAR_BLOCK || memcmp(p + 257, "ustar", 5) != 0)
+    if (n < TAR_BLOCK || p[257] != 'u' || memcmp(p + 257, "ustar", 5) != 0)
         return 0;
     unsigned sum = 0, want = 0;
     for (size_t i = 0; i < TAR_BLOCK; i++)
@@ -39,18 +39,35 @@ static int is_tar(const unsigned char *p, size_t n)
     return sum == want;
 }
 
+/* By the first byte first: this runs for every input, and a plain one
+ * (ADEXP starts with '-' or a separator) then costs one switch and the tar
+ * check. */
 int batch_packed_kind(const char *data, size_t n)
 {
     const unsigned char *p = (const unsigned char *)data;
     static const unsigned char xz[6] = {0xFD, '7', 'z', 'X', 'Z', 0};
-    if ((n >= 2 && p[0] == 0x1F && p[1] == 0x8B) ||                 /* gzip */
-        (n >= 4 && memcmp(p, "\x28\xB5\x2F\xFD", 4) == 0) ||        /* zstd */
-        (n >= 6 && memcmp(p, xz, 6) == 0) ||                        /* xz */
-        (n >= 10 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9' &&
-         memcmp(p + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0))        /* bzip2 */
+    int compressed = 0;
+    switch (n ? p[0] : 0) {
+    case 0x1F:
+        compressed = n >= 2 && p[1] == 0x8B;                          /* gzip */
+        break;
+    case 0x28:
+        compressed = n >= 4 && memcmp(p, "\x28\xB5\x2F\xFD", 4) == 0;  /* zstd */
+        break;
+    case 0xFD:
+        compressed = n >= 6 && memcmp(p, xz, 6) == 0;                  /* xz */
+        break;
+    case 'B':
+        compressed = n >= 10 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9' &&
+                     memcmp(p + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0;   /* bzip2 */
+        break;
+    case 'P':
+        if (n >= 4 && (memcmp(p, "PK\3\4", 4) == 0 || memcmp(p, "PK\5\6", 4) == 0))
+            return BATCH_ARCHIVE;                                       /* zip */
+        break;
+    }
+    if (compressed)
         return BATCH_COMPRESSED;
-    if (n >= 4 && (memcmp(p, "PK\3\4", 4) == 0 || memcmp(p, "PK\5\6", 4) == 0))
-        return BATCH_ARCHIVE;                                       /* zip */
     if (is_tar(p, n))
         return BATCH_ARCHIVE;
     return BATCH_PLAIN;

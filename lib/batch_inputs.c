@@ -19,10 +19,11 @@ struct batch_block {
 
 #define BLOCK_SIZE ((size_t)64 << 10)
 
-/* Copy s into string storage that never moves; NULL on no memory. */
-static const char *store(adexp_batch *b, const char *s)
+/* Copy s (of len bytes and a NUL) into string storage that never moves;
+ * NULL on no memory. */
+static const char *store(adexp_batch *b, const char *s, size_t len)
 {
-    size_t len = strlen(s) + 1;
+    len++;
     if ((size_t)(b->bend - b->bptr) < len || !b->bptr) {
         size_t size = len > BLOCK_SIZE ? len : BLOCK_SIZE;
         batch_block *blk = malloc(sizeof *blk + size);
@@ -39,9 +40,10 @@ static const char *store(adexp_batch *b, const char *s)
     return p;
 }
 
-/* Queue one entry; data and len only for BATCH_BUFFER. */
-static int push_entry(adexp_batch *b, int kind, const char *path, const char *note,
-                      const char *data, size_t len)
+/* Queue one entry, its path of plen bytes; data and len only for
+ * BATCH_BUFFER. */
+static int push_entry(adexp_batch *b, int kind, const char *path, size_t plen,
+                      const char *note, const char *data, size_t len)
 {
     size_t si = b->n >> BATCH_SEG_BITS;
     if (si >= BATCH_MAX_SEGS)
@@ -52,8 +54,8 @@ static int push_entry(adexp_batch *b, int kind, const char *path, const char *no
     e->kind = kind;
     e->data = data;
     e->len = len;
-    e->path = store(b, path);
-    e->note = note ? store(b, note) : NULL;
+    e->path = store(b, path, plen);
+    e->note = note ? store(b, note, strlen(note)) : NULL;
     if (!e->path || (note && !e->note))
         goto nomem;
     b->n++;
@@ -69,7 +71,7 @@ nomem:
 
 int batch_push(adexp_batch *b, int kind, const char *path, const char *note)
 {
-    return push_entry(b, kind, path, note, NULL, 0);
+    return push_entry(b, kind, path, strlen(path), note, NULL, 0);
 }
 
 void batch_inputs_free(adexp_batch *b)
@@ -142,14 +144,16 @@ static int stack_push(walk_stack *s, const struct stat *st)
 
 static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack);
 
-/* A regular file met in a walk: queued if its name matches o.include. */
-static int add_walked_file(adexp_batch *b, const char *path, const char *name)
+/* A regular file met in a walk, path of plen bytes: queued if its name
+ * matches o.include. */
+static int add_walked_file(adexp_batch *b, const char *path, size_t plen,
+                           const char *name)
 {
     if (b->o.include && fnmatch(b->o.include, name, 0) != 0) {
         b->filtered++;
         return 0;
     }
-    return batch_push(b, BATCH_FILE, path, NULL);
+    return push_entry(b, BATCH_FILE, path, plen, NULL, NULL, 0);
 }
 
 /* Queue one directory entry (or a path from the command line: top = 1). */
@@ -164,7 +168,7 @@ static int add_entry(adexp_batch *b, const char *path, int top,
                    : batch_push(b, BATCH_SKIP, path, "the output file: left out of the walk");
     if (S_ISREG(st.st_mode) && !top) {
         const char *slash = strrchr(path, '/');
-        return add_walked_file(b, path, slash ? slash + 1 : path);
+        return add_walked_file(b, path, strlen(path), slash ? slash + 1 : path);
     }
     if (S_ISREG(st.st_mode))
         return batch_push(b, BATCH_FILE, path, NULL);
@@ -194,69 +198,40 @@ static int add_entry(adexp_batch *b, const char *path, int top,
     return batch_push(b, top ? BATCH_FAIL : BATCH_SKIP, path, note);
 }
 
-/* Each name is stored as its d_type byte followed by the name. */
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
-}
-
 /* A name whose inode number is the output file's is marked DT_UNKNOWN, so
  * that the walk stat()s it and leaves the output out. */
-static char *type_and_name(const struct dirent *de, const adexp_batch *b)
+static unsigned char type_of(const struct dirent *de, const adexp_batch *b)
 {
-    size_t len = strlen(de->d_name) + 1;
-    char *p = malloc(len + 1);
-    if (p) {
-        p[0] = (char)(b->out_is_file && de->d_ino == b->out_ino ? DT_UNKNOWN : de->d_type);
-        memcpy(p + 1, de->d_name, len);
-    }
-    return p;
+    return b->out_is_file && de->d_ino == b->out_ino ? DT_UNKNOWN : de->d_type;
 }
 
 /* Read the names of dir, sorted by bytes, so that output does not depend
  * on the order the file system returns them in. */
-static int read_names(const adexp_batch *b, DIR *d, char ***out, size_t *n)
+static int read_names(const adexp_batch *b, DIR *d, batch_dirnames *names)
 {
-    char **v = NULL;
-    size_t cap = 0;
     struct dirent *de;
-    *n = 0;
     while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+        const char *s = de->d_name;
+        if (s[0] == '.' && (s[1] == '\0' || (s[1] == '.' && s[2] == '\0')))
             continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nv = realloc(v, cap * sizeof *v);
-            if (!nv)
-                goto fail;
-            v = nv;
-        }
-        if ((v[*n] = type_and_name(de, b)) == NULL)
-            goto fail;
-        (*n)++;
+        if (batch_dirnames_add(names, s, strlen(s), type_of(de, b)) != 0)
+            return -1;
     }
-    if (*n)
-        qsort(v, *n, sizeof *v, cmp_names);
-    *out = v;
-    return 0;
-fail:
-    while (*n)
-        free(v[--*n]);
-    free(v);
-    return -1;
+    return batch_dirnames_sort(names);
 }
 
 /* Paths are built by hand in one buffer reused for the whole directory:
  * snprintf and a malloc per entry were half of the walk's cost. */
-static int walk_names(adexp_batch *b, const char *dir, char **names,
-                      size_t n, walk_stack *stack)
+static int walk_names(adexp_batch *b, const char *dir, const batch_dirnames *names,
+                      walk_stack *stack)
 {
     size_t dlen = strlen(dir), cap = 0;
     size_t plen = dlen + (dlen == 0 || dir[dlen - 1] != '/');
     char *path = NULL;
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const char *name = names[i] + 1;
+    for (size_t i = 0; i < names->n && rc == 0; i++) {
+        unsigned char type;
+        const char *name = batch_dirnames_name(names, i, &type);
         size_t nlen = strlen(name);
         if (plen + nlen + 1 > cap) {
             cap = 2 * (plen + nlen + 1);
@@ -270,8 +245,8 @@ static int walk_names(adexp_batch *b, const char *dir, char **names,
         memcpy(path + plen, name, nlen + 1);
         if (name[0] == '.')
             rc = batch_push(b, BATCH_SKIP, path, "hidden entry: skipped");
-        else if (names[i][0] == DT_REG)  /* no stat(): the worker's fstat checks */
-            rc = add_walked_file(b, path, name);
+        else if (type == DT_REG)  /* no stat(): the worker's fstat checks */
+            rc = add_walked_file(b, path, plen + nlen, name);
         else
             rc = add_entry(b, path, 0, stack);
     }
@@ -284,16 +259,12 @@ static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack)
     DIR *d = opendir(dir);
     if (!d)
         return batch_push(b, BATCH_FAIL, dir, strerror(errno));
-    size_t n;
-    char **names;
-    int bad = read_names(b, d, &names, &n);
+    batch_dirnames names;
+    batch_dirnames_init(&names);
+    int bad = read_names(b, d, &names);
     closedir(d);
-    if (bad)
-        return b->nomem = 1, -1;
-    int rc = walk_names(b, dir, names, n, stack);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    int rc = bad ? (b->nomem = 1, -1) : walk_names(b, dir, &names, stack);
+    batch_dirnames_free(&names);
     return rc;
 }
 
@@ -354,7 +325,7 @@ void batch_walk_roots(adexp_batch *b)
     for (size_t i = 0; i < b->nroots && !b->nomem; i++) {
         const batch_root *r = &b->roots[i];
         if (r->data)   /* a buffer is queued as it is, with the caller's bytes */
-            push_entry(b, BATCH_BUFFER, r->path, NULL, r->data, r->len);
+            push_entry(b, BATCH_BUFFER, r->path, strlen(r->path), NULL, r->data, r->len);
         else
             walk_root(b, r->path);
     }

@@ -114,6 +114,26 @@ int batch_push(adexp_batch *b, int kind, const char *path, const char *note);
 /* Walk the roots into the queue (run calls it while the workers go). */
 void batch_walk_roots(adexp_batch *b);
 void batch_inputs_free(adexp_batch *b);
+/* batch_dirnames.c: one directory's names (each with its d_type byte) in
+ * one buffer, sorted in strcmp's order (the walk's order). */
+typedef struct batch_dirname {
+    uint64_t key;              /* 8 of the name's bytes, for the sort */
+    size_t off;                /* its record in text */
+} batch_dirname;
+typedef struct batch_dirnames {
+    char *text;                /* records: d_type byte, name, NUL */
+    size_t text_len, text_cap;
+    batch_dirname *v;
+    size_t n, cap;
+} batch_dirnames;
+void batch_dirnames_init(batch_dirnames *s);
+void batch_dirnames_free(batch_dirnames *s);
+/* Add name[0..len) (no NUL inside) of d_type type. 0, or -1: no memory. */
+int batch_dirnames_add(batch_dirnames *s, const char *name, size_t len, unsigned char type);
+/* Sort the names in strcmp's order. 0, or -1: no memory. */
+int batch_dirnames_sort(batch_dirnames *s);
+/* The i-th name (NUL-ended), its d_type byte in *type. */
+const char *batch_dirnames_name(const batch_dirnames *s, size_t i, unsigned char *type);
 /* batch_seen.c: 1 if (dev, ino) was added before, 0 if now, -1 no memory. */
 int batch_seen_add(walk_seen **s, dev_t dev, ino_t ino);
 void batch_seen_free(walk_seen *s);
@@ -187,6 +207,8 @@ int batch_grow_in(batch_worker *w, size_t need);
  * hold a NUL byte. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
+/* memchr(p, 0, n), faster where there is none (the common case). */
+const char *batch_find_nul(const char *p, size_t n);
 
 /* batch.c: writing as an entry goes, for entries that do (streams, big
  * inputs). batch_turn waits until w's chunk may write (the chunks before

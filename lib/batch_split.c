@@ -67,7 +67,7 @@ int batch_split_wanted(const batch_worker *w, size_t len)
     /* The index patch knows where JSON puts the index; other formats are
      * parsed whole, as are inputs written unordered. */
     int format_ok = o->format == ADEXP_BATCH_JSON || o->format == ADEXP_BATCH_SUMMARY;
-    return o->jobs > 1 && format_ok && !o->unordered && w->run && len / 2 >= piece;
+    return len / 2 >= piece && o->jobs > 1 && format_ok && !o->unordered && w->run;
 }
 
 static size_t cut_start(const batch_split *s, size_t k)
