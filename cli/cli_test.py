@@ -796,6 +796,29 @@ def test_libarchive_missing(tmp):
           rc == 0 and sources(out) == ["-"] * 2, err)
 
 
+def test_walk_order_bytes(tmp):
+    """The walk's order is strcmp's (bytes, unsigned) on names that share
+    long prefixes, hold bytes >= 0x80, are prefixes of one another, and are
+    more than a few in a directory (lib/batch_dirnames.c sorts those)."""
+    d = os.path.join(tmp, "walkbytes").encode()
+    os.makedirs(d)
+    names = [b"IFPL_20240101_%04d.adexp" % i for i in (7, 70, 700, 1000, 999, 10)]
+    names += [b"a", b"ab", b"abcdefgh", b"abcdefghi", b"abcdefgh\x80", b"abcdefgh\xff",
+              b"abcdefgg\xff", b"\x80", b"\xff", b"\xff\xfe", b"\x7f", b"Z", b"z", b"0",
+              b"caf\xc3\xa9", b"caf\xe9", b"cafe", b"~", b"a b", b"\x01",
+              b"message-0000000000000000000000000000-\x80",
+              b"message-0000000000000000000000000000-\x7f",
+              b"message-0000000000000000000000000000-"]
+    for n in names:
+        with open(os.path.join(d, n), "wb") as fh:
+            fh.write(GOOD.format(n=1).encode())
+    p = subprocess.run([EXE, "-j", "2", d], capture_output=True, timeout=20)
+    got = [os.fsencode(json.loads(l)["source"]) for l in p.stdout.decode().splitlines()]
+    want = sorted(os.path.join(d, n) for n in names)
+    check("walk: names in byte order (long prefixes, high bytes, prefixes)",
+          p.returncode == 0 and got == want, got[:6])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-cli-")
     try:
@@ -804,7 +827,8 @@ def main():
                   test_include, test_streams, test_archives, test_null_lists,
                   test_output_safety, test_std_fds, test_nul_in_message,
                   test_symlink_fanout, test_names, test_limit_options,
-                  test_help_equals_readme, test_libarchive_missing):
+                  test_help_equals_readme, test_libarchive_missing,
+                  test_walk_order_bytes):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -1,6 +1,7 @@
 /* Unit tests of the batch driver's input pieces: names escaped for
  * diagnostics, lossless JSON sources, first-byte recognition of packed
- * inputs, the gzip reader's checks, the set of walked directories. */
+ * inputs, the gzip reader's checks, the set of walked directories, a
+ * directory's names in strcmp's order, the NUL probe. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +78,181 @@ static void test_packed_kinds(void **state)
         sum += (unsigned char)tar[i];
     snprintf(tar + 148, 8, "%06o", sum);
     assert_int_equal(batch_packed_kind(tar, sizeof tar), BATCH_ARCHIVE);
+    assert_int_equal(batch_packed_kind("PK\5\6", 4), BATCH_ARCHIVE);
+    assert_int_equal(batch_packed_kind("PK", 2), BATCH_PLAIN);
+    assert_int_equal(batch_packed_kind("", 0), BATCH_PLAIN);
+    /* a tar whose first member's name starts as a compressed stream would */
+    for (const char *first = "B(ýP"; *first; first++) {
+        memset(tar, 0, sizeof tar);
+        memcpy(tar + 257, "ustar", 5);
+        tar[0] = *first;
+        memset(tar + 148, ' ', 8);
+        sum = 0;
+        for (size_t i = 0; i < sizeof tar; i++)
+            sum += (unsigned char)tar[i];
+        snprintf(tar + 148, 8, "%06o", sum);
+        assert_int_equal(batch_packed_kind(tar, sizeof tar), BATCH_ARCHIVE);
+    }
+}
+
+/* A name and its place in the input, in strcmp's order (as qsort gave
+ * the walk's names before). */
+typedef struct named {
+    const char *name;
+    size_t at;
+} named;
+
+static int cmp_named(const void *a, const void *b)
+{
+    return strcmp(((const named *)a)->name, ((const named *)b)->name);
+}
+
+/* Sorts names[0..n) with batch_dirnames and checks the order (and each
+ * name's type byte) against qsort with strcmp. */
+static void check_sorted(char **names, size_t n)
+{
+    batch_dirnames d;
+    batch_dirnames_init(&d);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(batch_dirnames_add(&d, names[i], strlen(names[i]),
+                                            (unsigned char)(i % 13)), 0);
+    assert_int_equal(batch_dirnames_sort(&d), 0);
+    named *want = malloc((n + 1) * sizeof *want);
+    assert_non_null(want);
+    for (size_t i = 0; i < n; i++)
+        want[i] = (named){names[i], i};
+    qsort(want, n, sizeof *want, cmp_named);
+    assert_int_equal(d.n, n);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char type;
+        assert_string_equal(batch_dirnames_name(&d, i, &type), want[i].name);
+        assert_int_equal(type, want[i].at % 13);
+    }
+    free(want);
+    batch_dirnames_free(&d);
+}
+
+static uint32_t rnd_state = 12345;
+static uint32_t rnd(void)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return rnd_state >> 8;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Up to n distinct names (as a directory's are; *got of them) from
+ * alphabet, with a shared prefix, lengths from 1 to maxlen past it, in a
+ * random order. */
+static char **make_names(size_t n, const char *prefix, const char *alphabet,
+                         size_t maxlen, size_t *got)
+{
+    char **v = malloc(n * sizeof *v);
+    assert_non_null(v);
+    size_t plen = strlen(prefix), alen = strlen(alphabet);
+    for (size_t i = 0; i < n; i++) {
+        char buf[300];
+        size_t len = plen + 1 + rnd() % maxlen;
+        memcpy(buf, prefix, plen);
+        for (size_t k = plen; k < len; k++)
+            buf[k] = alphabet[rnd() % alen];
+        buf[len] = '\0';
+        v[i] = strdup(buf);
+    }
+    qsort(v, n, sizeof *v, cmp_str);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && strcmp(v[m - 1], v[i]) == 0)
+            free(v[i]);
+        else
+            v[m++] = v[i];
+    }
+    for (size_t i = m; i > 1; i--) {
+        size_t j = rnd() % i;
+        char *t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+    *got = m;
+    return v;
+}
+
+static void free_names(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void test_dirnames_order(void **state)
+{
+    (void)state;
+    static const char *fixed[] = {
+        "a", "ab", "abc", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh\x80",
+        "abcdefgh\xff", "abcdefgh0", "abcdefghijklmnop", "abcdefghijklmnopq",
+        "abcdefghijklmnoo", "\x80", "\xff", "\xff\xff", "\x7f", "Z", "z", "0",
+        "00001.adexp", "00010.adexp", "0001.adexp", "caf\xc3\xa9", "cafe",
+        "caf\xe9", "-", "~", " ", "a b", "\x01", "\x01\x01", "abcdefgg\xff",
+    };
+    size_t nf = sizeof fixed / sizeof *fixed;
+    check_sorted((char **)fixed, nf);
+    check_sorted((char **)fixed, 5);   /* a few: insertion only */
+    check_sorted((char **)fixed, 0);
+
+    struct { const char *prefix, *alphabet; size_t maxlen, n; } cases[] = {
+        {"", "ab", 12, 3000},                       /* many alike */
+        {"", "0123456789.", 11, 2000},
+        {"IFPL_20240101_", "0123456789", 6, 1500},  /* long shared prefix */
+        {"message-0000000000000000000000000000-", "01\x80\xff", 20, 1000},
+        {"", "\x80\x81\xfe\xff\x01a", 17, 2500},  /* high bytes */
+        {"abcdefgh", "a", 40, 40},                  /* prefixes of each other */
+        {"", "xyz", 3, 39},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t got;
+        char **v = make_names(cases[c].n, cases[c].prefix, cases[c].alphabet,
+                              cases[c].maxlen, &got);
+        for (size_t n = 0; n < got; n = n < 40 ? n + 1 : n * 3)
+            check_sorted(v, n);
+        check_sorted(v, got);
+        free_names(v, got);
+    }
+}
+
+/* batch_find_nul against memchr: every length to 600 and a few above,
+ * every start alignment, a NUL at each place or none. */
+static void test_find_nul(void **state)
+{
+    (void)state;
+    size_t cap = 2048 + 64;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    memset(buf, 'x', cap);
+    for (size_t len = 0; len <= 2048; len += len < 600 ? 1 : 97) {
+        for (size_t start = 0; start < 33; start += len < 64 ? 1 : 11) {
+            char *p = buf + start;
+            assert_ptr_equal(batch_find_nul(p, len), NULL);
+            for (size_t at = 0; at < len; at += len < 300 ? 1 : 13) {
+                p[at] = '\0';
+                assert_ptr_equal(batch_find_nul(p, len), memchr(p, 0, len));
+                if (at + 1 < len) {   /* a second NUL: the first one counts */
+                    p[len - 1] = '\0';
+                    assert_ptr_equal(batch_find_nul(p, len), p + at);
+                    p[len - 1] = 'x';
+                }
+                p[at] = 'x';
+            }
+            if (len) {   /* high bytes are no NUL */
+                memset(p, 0x80, len);
+                assert_ptr_equal(batch_find_nul(p, len), NULL);
+                memset(p, 'x', len);
+            }
+        }
+    }
+    free(buf);
 }
 
 /* gzip of s in a buffer of cap bytes; returns its length. */
@@ -152,6 +328,8 @@ int main(void)
         cmocka_unit_test(test_packed_kinds),
         cmocka_unit_test(test_gzip_reader),
         cmocka_unit_test(test_seen_set),
+        cmocka_unit_test(test_dirnames_order),
+        cmocka_unit_test(test_find_nul),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
