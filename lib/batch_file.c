@@ -284,7 +284,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
     batch_lines lines = {0, 0, 1};
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
-        if (batch_map_lost(w->map, in, &m))
+        if (w->map && batch_map_lost(w->map, in, &m))
             break;             /* batch_do_entry reports it */
         count++;
         if (has_nul)
