@@ -245,6 +245,11 @@ static void test_find_nul(void **state)
                 }
                 p[at] = 'x';
             }
+            for (size_t back = 1; back <= 40 && back <= len; back++) {   /* the tail */
+                p[len - back] = '\0';
+                assert_ptr_equal(batch_find_nul(p, len), p + len - back);
+                p[len - back] = 'x';
+            }
             if (len) {   /* high bytes are no NUL */
                 memset(p, 0x80, len);
                 assert_ptr_equal(batch_find_nul(p, len), NULL);
