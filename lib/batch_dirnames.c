@@ -174,11 +174,14 @@ static void sort_at(const batch_dirnames *s, batch_dirname *v, batch_dirname *tm
     }
     radix_sort(v, tmp, n);
     /* runs of equal keys (names alike in these 8 bytes) on the next 8 */
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && v[j].key == v[i].key; j++)
-            ;
-        if (j - i > 1 && (v[i].key & 0xFF) != 0)
-            sort_at(s, v + i, tmp, j - i, depth + 8);
+    for (size_t i = 1; i < n; i++) {
+        if (v[i].key != v[i - 1].key)
+            continue;
+        size_t start = i - 1;
+        while (i < n && v[i].key == v[start].key)
+            i++;
+        if ((v[start].key & 0xFF) != 0)
+            sort_at(s, v + start, tmp, i - start, depth + 8);
     }
 }
 
