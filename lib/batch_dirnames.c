@@ -57,8 +57,9 @@ static uint64_t key_load(const char *p)
     return k;
 }
 
-/* The first room is for a few hundred names: a directory of them then
- * costs no reallocation (most of what it would copy is never used). */
+/* The first room is for a few hundred names: a directory of them is read
+ * with no reallocation (a larger first block costs the allocator more than
+ * the copies it would save). */
 #define FIRST_NAMES 512
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
