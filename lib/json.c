@@ -6,6 +6,7 @@
 
 #include "adexp.h"
 #include "internal.h"
+#include "json_avx2.h"
 #include "json_names.h"
 #include "json_out.h"
 #include "json_runs.h"
@@ -220,9 +221,20 @@ _Static_assert(sizeof(json_head) == 1u << (16 - HEAD_SHIFT) &&
                    ADEXP_FIELD_TEXT << 8 < 1u << HEAD_SHIFT,
                "kfi >> HEAD_SHIFT is an entry's offset in json_heads, json_names, json_opens");
 
+/* The pieces of the quick fields of one instruction set: a head's copy
+ * and plain_upto16. */
+typedef void head_fn(char *o, const void *h);
+typedef int value_fn(const unsigned char *p, size_t n, char *o);
+
+static ALWAYS_INLINE void copy_head(char *o, const void *h)
+{
+    memcpy(o, h, sizeof(json_head));
+}
+
 /* The quick fields from f on, as long as they fit (o <= last: see
  * set_bounds). */
-static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
+static ALWAYS_INLINE quick_run put_quick_run(char *o, const char *last, const adexp_field *f,
+                                             head_fn *head, value_fn *value)
 {
     while (f) {
         uint32_t kfi = kind_flags_id(f);
@@ -236,8 +248,8 @@ static quick_run put_quick_run(char *o, const char *last, const adexp_field *f)
             break;
         const unsigned char *p = (const unsigned char *)f->value.ptr;
         const adexp_field *next = f->next;
-        memcpy(o, h, sizeof *h);   /* in the room even if the value is too long */
-        int plain = plain_upto16(p, n, o + len);
+        head(o, h);                /* in the room even if the value is too long */
+        int plain = value(p, n, o + len);
         if (plain < 0)
             break;
         o += len;
@@ -277,7 +289,7 @@ _Static_assert(OPEN_ROOM <= QUICK_ROOM, "an opening fits where a quick field doe
 _Static_assert(_Alignof(adexp_field) >= 2, "a field's address has a free bit 0");
 
 static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f,
-                                          const adexp_field **child)
+                                          const adexp_field **child, head_fn *head)
 {
     uint32_t kfi = kind_flags_id(f);
     *child = f->child;         /* read before the copy, which may alias it for the compiler */
@@ -289,7 +301,7 @@ static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f,
     size_t len = jo->len;      /* read once: the copy below may alias it for the compiler */
     if (len != f->keyword.len + 21)
         return NULL;
-    memcpy(o, jo, sizeof *jo);
+    head(o, jo);
     return o + len;
 }
 
@@ -321,13 +333,16 @@ static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, i
  * memory. */
 #define UP_MAX 64
 
-static char *put_fields(writer *w, char *o, const adexp_field *f)
+typedef char *fields_fn(writer *w, char *o, const adexp_field *f);
+
+static ALWAYS_INLINE char *put_fields(writer *w, char *o, const adexp_field *f, head_fn *head,
+                                      value_fn *value, fields_fn *self)
 {
     uintptr_t up[UP_MAX];      /* the open fields; bit 0: opened at once */
     size_t depth = 0;
     const char *last = w->quick_last;   /* a local: the writes may alias w for the compiler */
     for (;;) {
-        quick_run q = put_quick_run(o, last, f);
+        quick_run q = put_quick_run(o, last, f, head, value);
         o = q.o, f = q.f;
         char *opened;
         const adexp_field *child;
@@ -345,7 +360,7 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             }
             if (!(o = put_close(w, o, f)))
                 return NULL;
-        } else if (depth < UP_MAX && o <= last && (opened = put_quick_open(o, f, &child))) {
+        } else if (depth < UP_MAX && o <= last && (opened = put_quick_open(o, f, &child, head))) {
             o = opened;
             up[depth++] = (uintptr_t)f | 1;
             f = child;
@@ -357,12 +372,43 @@ static char *put_fields(writer *w, char *o, const adexp_field *f)
             f = f->child;
             last = w->quick_last;
             continue;
-        } else if (open && (!(o = put_fields(w, o, f->child)) || !(o = put_close(w, o, f)))) {
+        } else if (open && (!(o = self(w, o, f->child)) || !(o = put_close(w, o, f)))) {
             return NULL;
         }
         last = w->quick_last;      /* the buffer may have grown */
         f = f->next;
     }
+}
+
+static char *put_fields_sse2(writer *w, char *o, const adexp_field *f)
+{
+    return put_fields(w, o, f, copy_head, plain_upto16, put_fields_sse2);
+}
+
+#if JSON_AVX2
+__attribute__((target(JSON_AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
+                                                                      const adexp_field *f)
+{
+    return put_fields(w, o, f, copy_head_avx2, plain_upto16_avx2, put_fields_avx2);
+}
+#endif
+
+static int use_avx2 = 1;
+
+void adexp_json_use_avx2(int on)
+{
+    use_avx2 = on;
+}
+
+/* The fields' writer of this CPU. */
+static char *put_all_fields(writer *w, char *o, const adexp_field *f)
+{
+#if JSON_AVX2
+    if (use_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2"))
+        return put_fields_avx2(w, o, f);
+#endif
+    return put_fields_sse2(w, o, f);
 }
 
 static char *put_error(writer *w, char *o, const adexp_error *e)
@@ -442,7 +488,7 @@ static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice
     writer w;
     set_bounds(&w, out);
     char *o = out->data + start;
-    if (!(o = put_head(&w, o, msg, src, quoted)) || !(o = put_fields(&w, o, msg->fields)) ||
+    if (!(o = put_head(&w, o, msg, src, quoted)) || !(o = put_all_fields(&w, o, msg->fields)) ||
         !(o = put_errors(&w, o, msg))) {
         out->len = start;
         return ADEXP_E_NOMEM;

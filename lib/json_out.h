@@ -28,6 +28,9 @@ adexp_status adexp_json_write_quoted(adexp_buf *out, const adexp_msg *msg, adexp
 /* adexp_view_json_write alike (view_json.c). */
 adexp_status adexp_view_json_write_quoted(adexp_buf *out, const adexp_msg *msg,
                                           adexp_slice quoted, const adexp_select *sel);
+/* 0: adexp_json_write takes its SSE2 pieces on any CPU (for tests, which
+ * check them against the AVX2 ones); 1 (the default): the CPU's best. */
+void adexp_json_use_avx2(int on);
 /* v in decimal at o (at most 20 bytes); returns the end. */
 char *adexp_json_u64_at(char *o, uint64_t v);
 #define JSON_INDEX_AT(quoted_len) (sizeof "{\"source\":" - 1 + (quoted_len) + sizeof ",\"index\":" - 1)

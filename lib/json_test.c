@@ -2,8 +2,9 @@
  * json_string_scalar, the plain byte-by-byte rule, on random bytes of every
  * class (separators, quotes, backslashes, control bytes, valid and invalid
  * UTF-8, long runs), each input placed right before a page that cannot be
- * read, so that a read past its end crashes; and the names table against the
- * dictionary. */
+ * read, so that a read past its end crashes; the names table against the
+ * dictionary; and the quick fields against the general path, with the
+ * SSE2 pieces and the CPU's best (AVX2) alike. */
 #define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS */
 #include <stdarg.h>
 #include <stddef.h>
@@ -260,6 +261,18 @@ static adexp_buf line_of(const adexp_msg *m)
     return b;
 }
 
+/* line_of with the SSE2 pieces of the fields' writer; the same bytes as
+ * the CPU's best (AVX2 where it has it), which the caller has in best. */
+static void assert_sse2_is_best(const adexp_msg *m, const adexp_buf *best)
+{
+    adexp_json_use_avx2(0);
+    adexp_buf b = line_of(m);
+    adexp_json_use_avx2(1);
+    assert_int_equal(b.len, best->len);
+    assert_memory_equal(b.data, best->data, b.len);
+    adexp_buf_free(&b);
+}
+
 /* Random bytes of every class, 0 to 20 of them, right before the guard
  * page (a multi-byte piece may be cut: bad UTF-8). */
 static adexp_slice guarded_value(void)
@@ -314,6 +327,7 @@ static void test_quick_fields(void **state)
                              .next = shape >= 3 ? &outer : &pt, .flags = some_flags()};
         adexp_msg m = {.fields = &arcid};
         adexp_buf quick = line_of(&m);
+        assert_sse2_is_best(&m, &quick);
         eto.dict_id = ptid.dict_id = pt.dict_id = arcid.dict_id = ADEXP_DICT_NONE;
         fl.dict_id = outer.dict_id = ADEXP_DICT_NONE;
         adexp_buf general = line_of(&m);
@@ -328,6 +342,7 @@ static void test_quick_fields(void **state)
 static void assert_quick_is_general(adexp_msg *m, adexp_field *fields, size_t n)
 {
     adexp_buf quick = line_of(m);
+    assert_sse2_is_best(m, &quick);
     uint16_t ids[8];
     for (size_t i = 0; i < n; i++) {
         ids[i] = fields[i].dict_id;

@@ -1,0 +1,87 @@
+/* The quick fields' pieces (json.c) for CPUs with AVX2, checked at run
+ * time: a field's head copied in one 32-byte move, a short value loaded
+ * and stored in two moves, and its bytes tested with one byte shuffle,
+ * with the three-operand instructions that need no register copies. The
+ * same bytes as the SSE2 pieces (json_runs.h); lib/json_test.c checks
+ * the two writers against each other. Off with ADEXP_JSON_SCALAR or
+ * ADEXP_JSON_NO_AVX2. Not installed. */
+#ifndef ADEXP_JSON_AVX2_H
+#define ADEXP_JSON_AVX2_H
+
+#include "json_runs.h"
+
+#if JSON_STRING_SSE2 && defined(__x86_64__) && !defined(ADEXP_JSON_NO_AVX2) &&         \
+    (defined(__clang__) || __GNUC__ >= 5)
+#define JSON_AVX2 1
+#include <immintrin.h>
+#define JSON_AVX2_TARGET "avx2,bmi,bmi2"
+#define AVX2_INLINE __attribute__((target(JSON_AVX2_TARGET), always_inline)) static inline
+
+/* A head or an opening (json_head: 32 bytes) at o. */
+AVX2_INLINE void copy_head_avx2(char *o, const void *h)
+{
+    _mm256_storeu_si256((__m256i *)(void *)o, _mm256_loadu_si256((const __m256i *)h));
+}
+
+/* The lanes of x that hold plain bytes (0x21 to 0x7F but '"' and '\\').
+ * A byte is '"' or '\\' if it equals the entry of its low nibble here
+ * (the others are control bytes, not plain anyway, and a byte from 0x80
+ * shuffles to 0). */
+AVX2_INLINE unsigned plain_avx2(__m128i x)
+{
+    const __m128i esc = _mm_setr_epi8(0, 1, '"', 3, 4, 5, 6, 7, 8, 9, 10, 11, '\\', 13, 14, 15);
+    __m128i above = _mm_cmpgt_epi8(x, _mm_set1_epi8(0x20));  /* signed: 0x21 to 0x7F */
+    __m128i e = _mm_cmpeq_epi8(_mm_shuffle_epi8(esc, x), x);
+    return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(e, above));
+}
+
+/* plain_upto16 (json_runs.h), the same answers and the same bytes at o. */
+AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
+{
+    __m128i x;
+    unsigned own;              /* the lanes of the value's bytes */
+    if (n >= 8) {
+        if (n > 16)
+            return -1;
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
+        _mm_storel_epi64((__m128i *)(void *)o, a);
+        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), b);
+        x = _mm_unpacklo_epi64(a, b);
+        own = 0xFFFF;
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+        x = _mm_insert_epi32(_mm_cvtsi32_si128((int)a), (int)b, 1);
+        own = 0xFF;
+    } else {
+        if (n == 0)
+            return 1;
+        unsigned a = p[0], b = p[n >> 1], c = p[n - 1];
+        o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
+        x = _mm_cvtsi32_si128((int)(a | b << 8 | c << 16));
+        own = 0x7;
+    }
+    unsigned stop = ~plain_avx2(x) & own;     /* the lanes that end the value */
+    if (!stop)
+        return 1;
+    /* its spaces, as plain_upto16 takes them: ends are the value's first
+     * and last lanes, pairs the lanes whose right neighbour is the byte
+     * after them in the value (not the seam between two halves); loaded
+     * from a table here, so that no register is set for them on the way
+     * of the plain values */
+    static const uint16_t ends[17] = {0, 0x5, 0x5, 0x5, 0x81, 0x81, 0x81, 0x81, 0x8001, 0x8001,
+                                      0x8001, 0x8001, 0x8001, 0x8001, 0x8001, 0x8001, 0x8001};
+    static const uint16_t pairs[17] = {0, 0x3, 0x3, 0x3, 0x77, 0x77, 0x77, 0x77, 0x7F7F, 0x7F7F,
+                                       0x7F7F, 0x7F7F, 0x7F7F, 0x7F7F, 0x7F7F, 0x7F7F, 0x7FFF};
+    unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+    return ((stop & ~sp) | (sp & ((stop >> 1 & pairs[n]) | ends[n]))) == 0;
+}
+#else
+#define JSON_AVX2 0
+#endif
+
+#endif
