@@ -118,11 +118,6 @@ int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
     return 1;
 }
 
-/* json_string, its first run inline: for the fields' values. */
-static ALWAYS_INLINE char *put_string(char *o, adexp_slice s)
-{
-    return string_first(o, s, 1, JSON_RUN, json_string_rest);
-}
 
 /* Bytes a field's own text may take (not its children's), its end
  * included: its two strings at worst (json_string_room) and FIELD_FIXED
@@ -221,10 +216,18 @@ _Static_assert(sizeof(json_head) == 1u << (16 - HEAD_SHIFT) &&
                    ADEXP_FIELD_TEXT << 8 < 1u << HEAD_SHIFT,
                "kfi >> HEAD_SHIFT is an entry's offset in json_heads, json_names, json_opens");
 
-/* The pieces of the quick fields of one instruction set: a head's copy
- * and plain_upto16. */
+/* The pieces of the fields' writer of one instruction set: a head's
+ * copy, plain_upto16, the rest of json_string after a quick value's first
+ * run, and json_string for the other values. */
 typedef void head_fn(char *o, const void *h);
 typedef int value_fn(const unsigned char *p, size_t n, char *o);
+typedef char *string_fn(char *o, adexp_slice s, int fold);
+
+/* json_string, its first run inline. */
+static ALWAYS_INLINE char *put_string(char *o, adexp_slice s, int fold)
+{
+    return string_first(o, s, fold, JSON_RUN, json_string_rest);
+}
 
 static ALWAYS_INLINE void copy_head(char *o, const void *h)
 {
@@ -234,7 +237,7 @@ static ALWAYS_INLINE void copy_head(char *o, const void *h)
 /* The quick fields from f on, as long as they fit (o <= last: see
  * set_bounds). */
 static ALWAYS_INLINE quick_run put_quick_run(char *o, const char *last, const adexp_field *f,
-                                             head_fn *head, value_fn *value)
+                                             head_fn *head, value_fn *value, rest_fn *rest)
 {
     while (f) {
         uint32_t kfi = kind_flags_id(f);
@@ -258,7 +261,7 @@ static ALWAYS_INLINE quick_run put_quick_run(char *o, const char *last, const ad
             o += n + 3;
         } else {
             adexp_slice v = {(const char *)p, n};
-            o = string_first(o - 1, v, 1, JSON_RUN, json_string_rest);   /* over the '"' */
+            o = string_first(o - 1, v, 1, JSON_RUN, rest);   /* over the '"' */
             o = LIT(o, "},");
         }
         f = next;
@@ -307,7 +310,8 @@ static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f,
 
 /* A field that is not quick: all of it, or, if it has children to write
  * (*open), up to the '[' before them. NULL when out of memory. */
-static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, int *open)
+static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, int *open,
+                                     string_fn *string)
 {
     *open = 1;
     if (!(o = room(w, o, field_room(f))))
@@ -316,7 +320,7 @@ static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, i
     int list = f->kind == ADEXP_LIST;
     if (f->kind == ADEXP_BASIC || (!list && f->value.len > 0)) {
         o = LIT(o, ",\"value\":");
-        o = put_string(o, f->value);
+        o = string(o, f->value, 1);
         if (f->kind == ADEXP_BASIC || !f->child) {
             *open = 0;
             return put_end(o, f);
@@ -336,13 +340,14 @@ static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, i
 typedef char *fields_fn(writer *w, char *o, const adexp_field *f);
 
 static ALWAYS_INLINE char *put_fields(writer *w, char *o, const adexp_field *f, head_fn *head,
-                                      value_fn *value, fields_fn *self)
+                                      value_fn *value, rest_fn *rest, string_fn *string,
+                                      fields_fn *self)
 {
     uintptr_t up[UP_MAX];      /* the open fields; bit 0: opened at once */
     size_t depth = 0;
     const char *last = w->quick_last;   /* a local: the writes may alias w for the compiler */
     for (;;) {
-        quick_run q = put_quick_run(o, last, f, head, value);
+        quick_run q = put_quick_run(o, last, f, head, value, rest);
         o = q.o, f = q.f;
         char *opened;
         const adexp_field *child;
@@ -365,7 +370,7 @@ static ALWAYS_INLINE char *put_fields(writer *w, char *o, const adexp_field *f, 
             up[depth++] = (uintptr_t)f | 1;
             f = child;
             continue;
-        } else if (!(o = put_other(w, o, f, &open))) {
+        } else if (!(o = put_other(w, o, f, &open, string))) {
             return NULL;
         } else if (open && depth < UP_MAX) {
             up[depth++] = (uintptr_t)f;
@@ -382,14 +387,16 @@ static ALWAYS_INLINE char *put_fields(writer *w, char *o, const adexp_field *f, 
 
 static char *put_fields_sse2(writer *w, char *o, const adexp_field *f)
 {
-    return put_fields(w, o, f, copy_head, plain_upto16, put_fields_sse2);
+    return put_fields(w, o, f, copy_head, plain_upto16, json_string_rest, put_string,
+                      put_fields_sse2);
 }
 
 #if JSON_AVX2
 __attribute__((target(JSON_AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
                                                                       const adexp_field *f)
 {
-    return put_fields(w, o, f, copy_head_avx2, plain_upto16_avx2, put_fields_avx2);
+    return put_fields(w, o, f, copy_head_avx2, plain_upto16_avx2, json_string_rest_avx2,
+                      json_string_avx2, put_fields_avx2);   /* long values out of line */
 }
 #endif
 

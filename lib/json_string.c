@@ -3,6 +3,7 @@
  * bytes copied as they are, taken many bytes at a time. */
 #include <string.h>
 
+#include "json_avx2.h"
 #include "json_out.h"
 #include "json_runs.h"
 
@@ -151,6 +152,10 @@ REST(json_string_rest, JSON_RUN)
 WRITER(json_string, JSON_RUN, json_string_rest)
 #if JSON_STRING_SSE2
 WRITER(json_string_sse2, run_sse2, json_string_rest)
+#endif
+#if JSON_AVX2
+__attribute__((target(JSON_AVX2_TARGET))) REST(json_string_rest_avx2, run_avx2)
+__attribute__((target(JSON_AVX2_TARGET))) WRITER(json_string_avx2, run_avx2, json_string_rest_avx2)
 #endif
 
 /* The count of decimal digits of v: from its count of bits (the log of 2
