@@ -35,7 +35,10 @@ AVX2_INLINE unsigned stops_avx2(__m128i x)
     return (unsigned)_mm_movemask_epi8(_mm_or_si128(low, e));
 }
 
-/* plain_upto16 (json_runs.h), the same answers and the same bytes at o. */
+/* plain_upto16 (json_runs.h), the same answers and the same bytes at o:
+ * the value loaded and stored as two halves that overlap (of 8, 4 or 2
+ * bytes; one byte alone), in the vector's first lanes (own), the others
+ * zero and not tested. */
 AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
 {
     __m128i x;
@@ -57,13 +60,20 @@ AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
         memcpy(o + n - 4, &b, 4);
         x = _mm_insert_epi32(_mm_cvtsi32_si128((int)a), (int)b, 1);
         own = 0xFF;
+    } else if (n >= 2) {
+        uint16_t a, b;
+        memcpy(&a, p, 2);
+        memcpy(&b, p + n - 2, 2);
+        memcpy(o, &a, 2);
+        memcpy(o + n - 2, &b, 2);
+        x = _mm_cvtsi32_si128((int)(a | (unsigned)b << 16));
+        own = 0xF;
     } else {
         if (n == 0)
             return 1;
-        unsigned a = p[0], b = p[n >> 1], c = p[n - 1];
-        o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
-        x = _mm_cvtsi32_si128((int)(a | b << 8 | c << 16));
-        own = 0x7;
+        o[0] = (char)p[0];
+        x = _mm_cvtsi32_si128(p[0]);
+        own = 0x1;
     }
     unsigned stop = stops_avx2(x) & own;
     if (!stop)
@@ -73,13 +83,14 @@ AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
      * after them in the value (not the seam between two halves); loaded
      * from a table here, so that no register is set for them on the way
      * of the plain values */
-    static const uint16_t ends[17] = {0, 0x5, 0x5, 0x5, 0x81, 0x81, 0x81, 0x81, 0x8001, 0x8001,
+    static const uint16_t ends[17] = {0, 0x1, 0x9, 0x9, 0x81, 0x81, 0x81, 0x81, 0x8001, 0x8001,
                                       0x8001, 0x8001, 0x8001, 0x8001, 0x8001, 0x8001, 0x8001};
-    static const uint16_t pairs[17] = {0, 0x3, 0x3, 0x3, 0x77, 0x77, 0x77, 0x77, 0x7F7F, 0x7F7F,
+    static const uint16_t pairs[17] = {0, 0, 0x5, 0x5, 0x77, 0x77, 0x77, 0x77, 0x7F7F, 0x7F7F,
                                        0x7F7F, 0x7F7F, 0x7F7F, 0x7F7F, 0x7F7F, 0x7F7F, 0x7FFF};
     unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
     return ((stop & ~sp) | (sp & ((stop >> 1 & pairs[n]) | ends[n]))) == 0;
 }
+
 /* sse2_stops (json_runs.h) for 32 bytes, as a 32-bit mask. */
 AVX2_INLINE unsigned avx2_stops(__m256i x, unsigned next, int fold)
 {
