@@ -118,7 +118,6 @@ int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
     return 1;
 }
 
-
 /* Bytes a field's own text may take (not its children's), its end
  * included: its two strings at worst (json_string_room) and FIELD_FIXED
  * for the rest; SIZE_MAX if that overflows. */
@@ -385,6 +384,8 @@ static ALWAYS_INLINE char *put_fields(writer *w, char *o, const adexp_field *f, 
     }
 }
 
+/* put_fields with the SSE2 pieces, and with the AVX2 ones for the CPUs
+ * that have it: the same bytes (json_test checks them against each other). */
 static char *put_fields_sse2(writer *w, char *o, const adexp_field *f)
 {
     return put_fields(w, o, f, copy_head, plain_upto16, json_string_rest, put_string,
@@ -400,7 +401,7 @@ __attribute__((target(JSON_AVX2_TARGET))) static char *put_fields_avx2(writer *w
 }
 #endif
 
-static int use_avx2 = 1;
+static int use_avx2 = 1;        /* set only by tests, before they write */
 
 void adexp_json_use_avx2(int on)
 {
