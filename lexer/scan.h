@@ -100,6 +100,13 @@ avx2_byte_mask(__m256i x, char c)
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(c)));
 }
 
+/* One past the highest set bit of v (not 0): a bsr and an add, where
+ * 64 - clz makes gcc add an xor and a subtraction. */
+static inline unsigned past_top_bit(uint64_t v)
+{
+    return (unsigned)(63 ^ __builtin_clzll(v)) + 1;
+}
+
 /* The common field scanned by scan_field_avx2: keyword of k bytes after the
  * '-', value from st to end (offsets from the keyword's first byte), next
  * '-' at de from there; e the keyword's entry, id its dict_id. */
@@ -180,7 +187,7 @@ scan_field_at(const char *p, const char *end, unsigned kmax, int to_end, field_s
     uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
     const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
     uint64_t nsep = ~(uint64_t)sep;
-    unsigned st = (unsigned)_tzcnt_u64(nsep & ~(uint64_t)0 << k);   /* <= 32 */
+    unsigned st = k + (unsigned)_tzcnt_u64(nsep >> k);              /* <= 32 */
     if (hs->key != key || hs->len != k)
         return 0;
     if (!dm) {
@@ -199,7 +206,7 @@ scan_field_at(const char *p, const char *end, unsigned kmax, int to_end, field_s
     /* one past the last byte before the '-' that is no separator: the
      * keyword's bytes are none, so there is one; if it is the keyword's,
      * the value is empty and ends where it starts */
-    unsigned last = 64 - (unsigned)__builtin_clzll(_bzhi_u64(nsep, de));
+    unsigned last = past_top_bit(_bzhi_u64(nsep, de));
     fs->k = k;
     fs->st = st;
     fs->end = last > st ? last : st;

@@ -98,12 +98,12 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
            uint64_t nsep, unsigned de, unsigned id, adexp_kind kind)
 {
     unsigned st = kw + k + (unsigned)_tzcnt_u64(nsep >> (kw + k));
-    unsigned last = 64 - (unsigned)__builtin_clzll(_bzhi_u64(nsep, de));
+    unsigned last = past_top_bit(_bzhi_u64(nsep, de));
     uint64_t tail8 = (uint64_t)kind << 32 | (uint64_t)id << 48;
     n->keyword.ptr = w + kw;
     n->keyword.len = k;
     n->value.ptr = w + st;
-    n->value.len = (last > st ? last : st) - st;
+    n->value.len = last > st ? last - st : 0;
     n->child = NULL;
     n->next = n + 1;
     n->offset = dash;
@@ -111,49 +111,56 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
 }
 
 /* The route point whose -PT is at bit 0 of the 64-byte window w (at
- * offset d): if it is -PT [value] -PTID x -FL y -ETO z, each keyword whole
- * with a separator after it, its four nodes at n (the -PT's children
- * linked, the last ones' next NULL), and the bit of the '-' after it; else
- * 0, with nothing written. No '-' is in a keyword, so the four '-' after
- * bit 0 are those of the three subfields and the next field, each after
- * the keyword before it. */
+ * offset d): if it is -PT -PTID x -FL y -ETO z, each keyword whole with a
+ * separator after it and one separator between -PT and -PTID (so that the
+ * -PT's value is empty and -PTID's '-' is at 4: one compare of eight
+ * bytes), its four nodes at n (the -PT's children linked, the last ones'
+ * next NULL), and the bit of the '-' after it; else 0, with nothing
+ * written (the fused loop then reads the point field by field). No '-' is
+ * in a keyword, so the three '-' after bit 4 are those of the last two
+ * subfields and the next field, each after the keyword before it. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
 point_at(const char *w, size_t d, adexp_field *n)
 {
+    uint64_t head;
+    memcpy(&head, w + 1, 8);
+    if ((head | 0xff0000u) != PACK8('P', 'T', 0xff, '-', 'P', 'T', 'I', 'D'))
+        return 0;
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
     uint64_t sep = avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32;
     uint64_t m = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
-    m = _blsr_u64(m);
-    unsigned s = (unsigned)_tzcnt_u64(m);       /* -PTID; 64 if none */
-    m = _blsr_u64(m);
-    unsigned f = (unsigned)_tzcnt_u64(m);       /* -FL */
+    m &= ~(uint64_t)0x1f;                       /* -PT's and -PTID's */
+    unsigned f = (unsigned)_tzcnt_u64(m);       /* -FL; 64 if none */
     m = _blsr_u64(m);
     unsigned e = (unsigned)_tzcnt_u64(m);       /* -ETO */
     m = _blsr_u64(m);
     if (!m)
         return 0;
     unsigned z = (unsigned)_tzcnt_u64(m);       /* the next field's */
-    uint16_t kt;
-    uint32_t kp, kf, ke;
-    memcpy(&kt, w + 1, 2);
-    memcpy(&kp, w + s + 1, 4);
-    memcpy(&kf, w + f + 1, 4);
+    uint16_t kf;
+    uint32_t ke;
+    memcpy(&kf, w + f + 1, 2);
     memcpy(&ke, w + e + 1, 4);
-    if ((kt ^ (uint16_t)PACK8('P', 'T', 0, 0, 0, 0, 0, 0)) |
-        (kp ^ (uint32_t)PACK8('P', 'T', 'I', 'D', 0, 0, 0, 0)) |
-        ((kf ^ (uint32_t)PACK8('F', 'L', 0, 0, 0, 0, 0, 0)) & 0xffff) |
+    if ((kf ^ (uint16_t)PACK8('F', 'L', 0, 0, 0, 0, 0, 0)) |
         ((ke ^ (uint32_t)PACK8('E', 'T', 'O', 0, 0, 0, 0, 0)) & 0xffffff))
         return 0;
-    if (!((sep >> 3) & (sep >> (s + 5)) & (sep >> (f + 3)) & (sep >> (e + 4)) & 1))
+    if (!((sep >> 3) & (sep >> 9) & (sep >> (f + 3)) & (sep >> (e + 4)) & 1))
         return 0;
     uint64_t nsep = ~sep;
-    point_node(n, w, d, 1, 2, nsep, s, DICT_ID_PT, ADEXP_COMPOUND);
-    point_node(n + 1, w, d + s, s + 1, 4, nsep, f, DICT_ID_PTID, ADEXP_BASIC);
-    point_node(n + 2, w, d + f, f + 1, 2, nsep, e, DICT_ID_FL, ADEXP_BASIC);
-    point_node(n + 3, w, d + e, e + 1, 3, nsep, z, DICT_ID_ETO, ADEXP_BASIC);
+    /* the -PT: keyword at 1, value empty where -PTID's '-' is */
+    n->keyword.ptr = w + 1;
+    n->keyword.len = 2;
+    n->value.ptr = w + 4;
+    n->value.len = 0;
     n->child = n + 1;
     n->next = NULL;
+    n->offset = d;
+    uint64_t pt8 = (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)DICT_ID_PT << 48;
+    memcpy(&n->nchildren, &pt8, sizeof pt8);
+    point_node(n + 1, w, d + 4, 5, 4, nsep, f, DICT_ID_PTID, ADEXP_BASIC);
+    point_node(n + 2, w, d + f, f + 1, 2, nsep, e, DICT_ID_FL, ADEXP_BASIC);
+    point_node(n + 3, w, d + e, e + 1, 3, nsep, z, DICT_ID_ETO, ADEXP_BASIC);
     n[3].next = NULL;
     return z;
 }
@@ -348,6 +355,15 @@ again:
                 goto scanned;
             }
             c = close_compound(c, ptr, &tail);
+        }
+        if (!in_compound && grammar_plain_basic(e, x.id)) {
+            /* the common field, ahead of the general tests below */
+            if (ptr == plim)
+                goto scanned;
+            fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
+            items++;
+            dash += 1 + x.de;
+            continue;
         }
         if (!in_compound && e->level == DICT_SYNTAX) {
             /* -BEGIN X opens list X (run_list), -END X closes it: only a
