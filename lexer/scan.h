@@ -166,6 +166,27 @@ scan_long_value(const char *p, size_t avail, int to_end, uint32_t sep, unsigned 
     return 0;
 }
 
+/* The value of a field whose keyword of k bytes is followed by a separator
+ * or '-' and whose next '-' is among the 32 bytes from the keyword's start
+ * (dm, not 0; sep their separators), its value's first byte at st (the
+ * first that is no separator from k on): fs's k, st, end and de. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline void
+scan_short_value(uint32_t sep, uint32_t dm, unsigned k, unsigned st, field_scan *fs)
+{
+    /* the value's end, the next '-', is the first '-' of all: none is in
+     * the keyword, nor between it and st (separators); so the next field's
+     * position waits on one compare, not on k and st */
+    unsigned de = (unsigned)_tzcnt_u64(dm);
+    /* one past the last byte before the '-' that is no separator: the
+     * keyword's bytes are none, so there is one; if it is the keyword's,
+     * the value is empty and ends where it starts */
+    unsigned last = past_top_bit(_bzhi_u64(~(uint64_t)sep, de));
+    fs->k = k;
+    fs->st = st;
+    fs->end = last > st ? last : st;
+    fs->de = de;
+}
+
 /* The field whose keyword starts at p, if it is the common kind: a hot
  * keyword of 1 to kmax (at most 8) bytes right after the '-', ended by a
  * separator or '-', with a basic value and the next '-' before end (at
@@ -186,8 +207,7 @@ scan_field_at(const char *p, const char *end, unsigned kmax, int to_end, field_s
         return 0;
     uint64_t key = _bzhi_u64((uint64_t)_mm256_extract_epi64(x, 0), 8 * k);
     const hot_slot *hs = &lexer_hot_table[HOT_SLOT(key)];
-    uint64_t nsep = ~(uint64_t)sep;
-    unsigned st = k + (unsigned)_tzcnt_u64(nsep >> k);              /* <= 32 */
+    unsigned st = k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> k);    /* <= 32 */
     if (hs->key != key || hs->len != k)
         return 0;
     if (!dm) {
@@ -199,18 +219,7 @@ scan_field_at(const char *p, const char *end, unsigned kmax, int to_end, field_s
         *fs = t;
         return 1;
     }
-    /* the value's end, the next '-', is the first '-' of all: none is in
-     * the keyword, nor between it and st (separators); so the next field's
-     * position waits on one compare, not on k and st */
-    unsigned de = (unsigned)_tzcnt_u64(dm);
-    /* one past the last byte before the '-' that is no separator: the
-     * keyword's bytes are none, so there is one; if it is the keyword's,
-     * the value is empty and ends where it starts */
-    unsigned last = past_top_bit(_bzhi_u64(nsep, de));
-    fs->k = k;
-    fs->st = st;
-    fs->end = last > st ? last : st;
-    fs->de = de;
+    scan_short_value(sep, dm, k, st, fs);
     fs->id = hs->id;
     fs->e = hs->entry;
     return 1;

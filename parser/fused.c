@@ -204,6 +204,60 @@ fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, i
     return r;
 }
 
+/* What fused_same read: where the nodes and the fields go on, and how
+ * many it made. */
+typedef struct same_run {
+    char *ptr;
+    adexp_field **tail;
+    size_t dash;
+    uint32_t n;
+} same_run;
+
+/* The fields from the '-' at dash that repeat the keyword of field x (at
+ * kw), a basic field the fused loop has just made a node of with no
+ * compound open (-FAC in an ADDR, -ATSRT, -EETFIR): each as
+ * scan_field_avx2 would take it (the same keyword, a separator or '-'
+ * after it, the value and the next '-' in its 32 bytes), made a node as
+ * the loop would make it: the same entry in the same frame gets the same
+ * answer from the grammar, so only the room (up to plim) and the bound
+ * (lim) are checked, and the keyword is not looked up again. Out of line,
+ * so that the fused loop keeps its registers; it calls it only where the
+ * next keyword starts with the same four bytes (same_start). */
+__attribute__((target(AVX2_TARGET), noinline)) static same_run
+fused_same(const char *b, size_t dash, size_t lim, const char *kw, field_scan x, char *ptr,
+           const char *plim, adexp_field **tail)
+{
+    same_run r = {ptr, tail, dash, 0};
+    uint64_t key;
+    memcpy(&key, kw, 8);       /* of the 32 bytes the scan read at kw */
+    key = _bzhi_u64(key, 8 * x.k);
+    while (lim > r.dash + 32 && r.ptr != plim) {
+        const char *p = b + r.dash + 1;
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        uint32_t sep = avx2_sep_mask(v), dm = avx2_byte_mask(v, '-');
+        if (_bzhi_u64((uint64_t)_mm256_extract_epi64(v, 0), 8 * x.k) != key ||
+            !((sep | dm) >> x.k & 1) || !dm)
+            break;
+        scan_short_value(sep, dm, x.k, x.k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> x.k), &x);
+        fused_node(&r.ptr, &r.tail, p, &x, r.dash, ADEXP_BASIC);
+        r.dash += 1 + x.de;
+        r.n++;
+    }
+    return r;
+}
+
+/* Whether the keywords at a and b start with the same four bytes (with
+ * their separator, if shorter): the test for fused_same, cheap enough for
+ * every basic field, and which few fields that are no repeat pass (-EOBD
+ * after -EOBT does not). */
+static ALWAYS_INLINE int same_start(const char *a, const char *b)
+{
+    uint32_t x, y;
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    return x == y;
+}
+
 /* scan_field_avx2 for a field whose value may run to the input's end, the
  * avail bytes after p being all the input has left (more than 32): the
  * same field, or one whose value ends at the input's end (de is then
@@ -327,6 +381,18 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
 #define FUSED_SAVE()                                                           \
     (fs->ptr = ptr, fs->tail = tail, fs->items = items, fs->c = c, fs->crow = crow, \
      fs->lim = plim, fs->list = list)
+    /* after a basic node, with no compound open: the fields that repeat its
+     * keyword (fused_same) */
+#define FUSED_SAME()                                                           \
+    do {                                                                       \
+        if (!in_compound && !at_tail && lim > dash + 32 && same_start(b + dash + 1, kw)) { \
+            same_run sr = fused_same(b, dash, lim, kw, x, ptr, plim, tail);     \
+            ptr = sr.ptr;                                                      \
+            tail = sr.tail;                                                    \
+            dash = sr.dash;                                                    \
+            items += sr.n;                                                     \
+        }                                                                      \
+    } while (0)
     /* max_keyword_len >= 8 */
 again:
     while ((at_tail ? dash < lim : lim > dash + 32) &&
@@ -363,6 +429,7 @@ again:
             fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
             items++;
             dash += 1 + x.de;
+            FUSED_SAME();
             continue;
         }
         if (!in_compound && e->level == DICT_SYNTAX) {
@@ -405,6 +472,10 @@ again:
             goto scanned;
         if (e->kind == ADEXP_BASIC) {
             fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
+            items++;
+            dash += 1 + x.de;
+            FUSED_SAME();
+            continue;
         } else if (e->kind == ADEXP_COMPOUND && fr->depth < p->opt.max_depth) {
             c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
             crow = e->row;
@@ -535,6 +606,7 @@ out:
 }
 #undef FUSED_WINDOW
 #undef FUSED_SAVE
+#undef FUSED_SAME
 
 /* fused_loop for the message or a list, and for a compound. Not inlined:
  * compiled for AVX2, and called once per stretch of such fields. */

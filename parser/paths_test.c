@@ -517,6 +517,63 @@ static void test_paths_route_points(void **state)
     }
 }
 
+/* Runs of one keyword, which run_fused reads after the run's first field
+ * with no more lookups (fused_same): -FAC in an ADDR, -ATSRT, -EETFIR and
+ * -DCT at the top, mixed with all that should stop a run: look-alike and
+ * glued keywords, the same keyword in a compound or as a list's -END,
+ * empty values and values past the 32-byte window, other separators, an
+ * unknown field, -TITLE again; under every limit set (list items and
+ * fields end a run anywhere), and cut at every byte of the last 60. */
+static const char *const repeat_words[] = {"FAC", "ATSRT", "EETFIR", "DCT", "EOBT"};
+static const char *const repeat_odd[] = {
+    "-FACX A",  "-FA B",     "-FAC-FAC", "-FAC",      "-fac A", "-EOBD 1", "-EOBT",
+    "-ATSRTX A", "-ATSR A",  "-ZZZ 1",   "-TITLE IFPL", "-GEO -GEOID G -FAC A",
+    "-END ADDR", "-BEGIN ADDR", "-DCT- A", "-TITLE", "-FAC A-FAC B",
+};
+#define NREPEAT_WORDS (sizeof repeat_words / sizeof repeat_words[0])
+#define NREPEAT_ODD (sizeof repeat_odd / sizeof repeat_odd[0])
+
+/* A field of a run of word into out: mostly the usual one, with values of
+ * every length up to past the scan's window, sometimes an odd one. */
+static int repeat_field(char *out, size_t cap, const char *word, uint64_t *s)
+{
+    if (rnd(s) % 7 == 0)
+        return snprintf(out, cap, "%s", repeat_odd[rnd(s) % NREPEAT_ODD]);
+    char v[48];
+    size_t n = rnd(s) % 6 ? 1 + rnd(s) % 12 : rnd(s) % 44;
+    for (size_t i = 0; i < n; i++)
+        v[i] = i % 5 == 4 && rnd(s) % 2 ? ' ' : (char)('A' + rnd(s) % 26);
+    v[n] = '\0';
+    const char *a = point_seps[rnd(s) % 4 ? 0 : rnd(s) % NPOINT_SEPS];
+    return snprintf(out, cap, "-%s%s%s", word, a, v);
+}
+
+static void test_paths_repeats(void **state)
+{
+    (void)state;
+    static char in[1 << 13];
+    uint64_t s = 77;
+    for (int iter = 0; iter < 500; iter++) {
+        size_t w = rnd(&s) % NREPEAT_WORDS, nf = 1 + rnd(&s) % 20;
+        int in_addr = w == 0 && rnd(&s) % 4;
+        int n = snprintf(in, sizeof in, "-TITLE IFPL -ARCID ABC123 -ADEP LFPG%s",
+                         in_addr ? " -BEGIN ADDR" : "");
+        for (size_t i = 0; i < nf; i++) {
+            const char *sep = point_seps[rnd(&s) % 3 ? 0 : rnd(&s) % NPOINT_SEPS];
+            n += snprintf(in + n, sizeof in - (size_t)n, "%s", sep);
+            n += repeat_field(in + n, sizeof in - (size_t)n, repeat_words[w], &s);
+        }
+        n += snprintf(in + n, sizeof in - (size_t)n, "%s", in_addr ? " -END ADDR" : "");
+        if (rnd(&s) % 2)
+            n += snprintf(in + n, sizeof in - (size_t)n, "\n-ADES EGLL\n");
+        assert_true(n > 0 && (size_t)n < sizeof in);
+        same_all_limits(in, (size_t)n);
+        if (iter % 10 == 0)
+            for (int cut = n > 60 ? n - 60 : 0; cut < n; cut++)
+                same_messages(in, (size_t)cut, (size_t)cut % NSETS, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -533,6 +590,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_long_last_values),
         cmocka_unit_test(test_paths_nested_compounds),
         cmocka_unit_test(test_paths_route_points),
+        cmocka_unit_test(test_paths_repeats),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }
