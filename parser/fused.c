@@ -204,52 +204,43 @@ fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, i
     return r;
 }
 
-/* What fused_same read: where the nodes and the fields go on, and how
- * many it made. */
-typedef struct same_run {
-    char *ptr;
-    adexp_field **tail;
-    size_t dash;
-    uint32_t n;
-} same_run;
-
-/* The fields from the '-' at dash that repeat the keyword of field x (at
+/* The fields from the '-' at *dash that repeat the keyword of field x (at
  * kw), a basic field the fused loop has just made a node of with no
  * compound open (-FAC in an ADDR, -ATSRT, -EETFIR): each as
  * scan_field_avx2 would take it (the same keyword, a separator or '-'
  * after it, the value and the next '-' in its 32 bytes), made a node as
  * the loop would make it: the same entry in the same frame gets the same
  * answer from the grammar, so only the room (up to plim) and the bound
- * (lim) are checked, and the keyword is not looked up again. Out of line,
- * so that the fused loop keeps its registers; it calls it only where the
- * next keyword starts with the same four bytes (same_start). */
-__attribute__((target(AVX2_TARGET), noinline)) static same_run
-fused_same(const char *b, size_t dash, size_t lim, const char *kw, field_scan x, char *ptr,
-           const char *plim, adexp_field **tail)
+ * (lim) are checked, and the keyword is not looked up again. Inlined in
+ * the loop, whose state it moves on (a call made the loop keep more of it
+ * on the stack); the loop comes here only where the next keyword starts
+ * with the same four bytes (same_start). */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
+fused_same(const char *b, size_t *dash, size_t lim, const char *kw, field_scan x,
+           char **ptr, const char *plim, adexp_field ***tail, uint32_t *items)
 {
-    same_run r = {ptr, tail, dash, 0};
     uint64_t key;
     memcpy(&key, kw, 8);       /* of the 32 bytes the scan read at kw */
     key = _bzhi_u64(key, 8 * x.k);
-    while (lim > r.dash + 32 && r.ptr != plim) {
-        const char *p = b + r.dash + 1;
+    while (lim > *dash + 32 && *ptr != plim) {
+        const char *p = b + *dash + 1;
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
         uint32_t sep = avx2_sep_mask(v), dm = avx2_byte_mask(v, '-');
         if (_bzhi_u64((uint64_t)_mm256_extract_epi64(v, 0), 8 * x.k) != key ||
             !((sep | dm) >> x.k & 1) || !dm)
             break;
         scan_short_value(sep, dm, x.k, x.k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> x.k), &x);
-        fused_node(&r.ptr, &r.tail, p, &x, r.dash, ADEXP_BASIC);
-        r.dash += 1 + x.de;
-        r.n++;
+        fused_node(ptr, tail, p, &x, *dash, ADEXP_BASIC);
+        *dash += 1 + x.de;
+        ++*items;
     }
-    return r;
 }
 
 /* Whether the keywords at a and b start with the same four bytes (with
  * their separator, if shorter): the test for fused_same, cheap enough for
  * every basic field, and which few fields that are no repeat pass (-EOBD
- * after -EOBT does not). */
+ * after -EOBT does not). The loop calls it where both are among the 32
+ * bytes the scan read at b. */
 static ALWAYS_INLINE int same_start(const char *a, const char *b)
 {
     uint32_t x, y;
@@ -385,13 +376,8 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
      * keyword (fused_same) */
 #define FUSED_SAME()                                                           \
     do {                                                                       \
-        if (!in_compound && !at_tail && lim > dash + 32 && same_start(b + dash + 1, kw)) { \
-            same_run sr = fused_same(b, dash, lim, kw, x, ptr, plim, tail);     \
-            ptr = sr.ptr;                                                      \
-            tail = sr.tail;                                                    \
-            dash = sr.dash;                                                    \
-            items += sr.n;                                                     \
-        }                                                                      \
+        if (!in_compound && !at_tail && x.de < 28 && same_start(kw + x.de + 1, kw)) \
+            fused_same(b, &dash, lim, kw, x, &ptr, plim, &tail, &items);        \
     } while (0)
     /* max_keyword_len >= 8 */
 again:
