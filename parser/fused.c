@@ -145,7 +145,10 @@ point_at(const char *w, size_t d, adexp_field *n)
     if ((kf ^ (uint16_t)PACK8('F', 'L', 0, 0, 0, 0, 0, 0)) |
         ((ke ^ (uint32_t)PACK8('E', 'T', 'O', 0, 0, 0, 0, 0)) & 0xffffff))
         return 0;
-    if (!((sep >> 3) & (sep >> 9) & (sep >> (f + 3)) & (sep >> (e + 4)) & 1))
+    /* a separator after each keyword: the keywords matched, so each is
+     * before the next '-', and the bits are in the window */
+    uint64_t after = 0x208 | (uint64_t)1 << (f + 3) | (uint64_t)1 << (e + 4);
+    if (after & ~sep)
         return 0;
     uint64_t nsep = ~sep;
     /* the -PT: keyword at 1, value empty where -PTID's '-' is */
