@@ -90,20 +90,21 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
 #define POINT_READ (POINT_WINDOW + 8)
 
 /* The node at n of a basic subfield: keyword kw of k bytes, its '-' at
- * offset dash; value from w + st to the last byte that is no separator
- * before w + de, the next '-' (nsep: the window's bytes that are no
- * separator); linked before the node after it. */
+ * offset dash; value from w + kw + k + 1, right after the keyword's
+ * separator, which is no separator nor '-', to the last byte that is no
+ * separator before w + de, the next '-' (nsep: the window's bytes that
+ * are no separator); linked before the node after it. */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
 point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
            uint64_t nsep, unsigned de, unsigned id, adexp_kind kind)
 {
-    unsigned st = kw + k + (unsigned)_tzcnt_u64(nsep >> (kw + k));
-    unsigned last = past_top_bit(_bzhi_u64(nsep, de));
+    unsigned st = kw + k + 1;
+    unsigned last = past_top_bit(_bzhi_u64(nsep, de));    /* > st */
     uint64_t tail8 = (uint64_t)kind << 32 | (uint64_t)id << 48;
     n->keyword.ptr = w + kw;
     n->keyword.len = k;
     n->value.ptr = w + st;
-    n->value.len = last > st ? last - st : 0;
+    n->value.len = last - st;
     n->child = NULL;
     n->next = n + 1;
     n->offset = dash;
@@ -111,10 +112,10 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
 }
 
 /* The route point whose -PT is at bit 0 of the 64-byte window w (at
- * offset d): if it is -PT -PTID x -FL y -ETO z, each keyword whole with a
- * separator after it and one separator between -PT and -PTID (so that the
- * -PT's value is empty and -PTID's '-' is at 4: one compare of eight
- * bytes), its four nodes at n (the -PT's children linked, the last ones'
+ * offset d): if it is -PT -PTID x -FL y -ETO z, each keyword whole with
+ * one separator after it (so that the -PT's value is empty and -PTID's
+ * '-' is at 4: one compare of eight bytes; and each value starts at a
+ * fixed place from its keyword, and is not empty), its four nodes at n (the -PT's children linked, the last ones'
  * next NULL), and the bit of the '-' after it; else 0, with nothing
  * written (the fused loop then reads the point field by field). No '-' is
  * in a keyword, so the three '-' after bit 4 are those of the last two
@@ -129,8 +130,8 @@ point_at(const char *w, size_t d, adexp_field *n)
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
     uint64_t sep = avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32;
-    uint64_t m = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
-    m &= ~(uint64_t)0x1f;                       /* -PT's and -PTID's */
+    uint64_t dm = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
+    uint64_t m = dm & ~(uint64_t)0x1f;          /* but -PT's and -PTID's */
     unsigned f = (unsigned)_tzcnt_u64(m);       /* -FL; 64 if none */
     m = _blsr_u64(m);
     unsigned e = (unsigned)_tzcnt_u64(m);       /* -ETO */
@@ -145,10 +146,14 @@ point_at(const char *w, size_t d, adexp_field *n)
     if ((kf ^ (uint16_t)PACK8('F', 'L', 0, 0, 0, 0, 0, 0)) |
         ((ke ^ (uint32_t)PACK8('E', 'T', 'O', 0, 0, 0, 0, 0)) & 0xffffff))
         return 0;
-    /* a separator after each keyword: the keywords matched, so each is
-     * before the next '-', and the bits are in the window */
+    /* a separator after each keyword, and but for -PT's, a byte of its
+     * value after that (no separator, no '-'): the keywords matched, so
+     * each is before the next '-', and the separators' bits are in the
+     * window (a value's first may not be: then its separator's test
+     * fails, as bit 63 is the next '-') */
     uint64_t after = 0x208 | (uint64_t)1 << (f + 3) | (uint64_t)1 << (e + 4);
-    if (after & ~sep)
+    uint64_t first = (after & ~(uint64_t)0x8) << 1;
+    if ((after & ~sep) | (first & (sep | dm)))
         return 0;
     uint64_t nsep = ~sep;
     /* the -PT: keyword at 1, value empty where -PTID's '-' is */

@@ -448,7 +448,8 @@ static void test_paths_input_starts(void **state)
  * (fused_points), and all that should stop it there: other separators and
  * lengths (its window is 64 bytes), extra, missing and reordered
  * subfields, glued and look-alike keywords, empty values and values with
- * separators in them, a -PT with a value, an unknown field. */
+ * separators in them or more than one before them, a -PT with a value, an
+ * unknown field. */
 static const char *const point_seps[] = {" ", "  ", "\t", "\n      ", "\r\n  ", " \n"};
 static const char *const point_odd[] = {
     "-PT -PTID A -FL F1 -ETO 1 -SFL F2",   "-PT -PTID A -ETO 1 -FL F1",
@@ -465,6 +466,9 @@ static const char *const point_odd[] = {
     "-PT -PTIX A -FL F1 -ETO 1",           "-PT -ADEP A -FL F1 -ETO 1",
     "-PT -PTID A -TO F1 -ETO 1",           "-PT -PTID A -FL F1 -STO 1",
     "-AD -PTID A -FL F1 -ETO 1",           "-PS -PTID A -FL F1 -ETO 1",
+    "-PT -PTID A -FL  F1 -ETO 1",          "-PT -PTID A -FL F1 -ETO\t\t1",
+    "-PT -PTID A -FL\nF1 -ETO 1",          "-PT -PTID A -FL F1 -ETO -PT",
+    "-PT -PTID A -FL -ETO 1",              "-PT -PTID -FL F1 -ETO 1",
 };
 #define NPOINT_SEPS (sizeof point_seps / sizeof point_seps[0])
 #define NPOINT_ODD (sizeof point_odd / sizeof point_odd[0])
