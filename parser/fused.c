@@ -257,6 +257,30 @@ static ALWAYS_INLINE int same_start(const char *a, const char *b)
     return x == y;
 }
 
+/* scan_field_avx2 for a keyword of 9 to kmax bytes (-NETWORKTYPE, in most
+ * -ORIGIN compounds), which no hot slot holds: looked up in the dictionary,
+ * and taken if it is there and no text field, with its value and the next
+ * '-' in the 32 bytes at p, as the lexer's general state reads it (the
+ * keyword right after the '-', all of it alphanumeric, within the limit).
+ * Out of line: it is tried only where the scan refused a field in a
+ * compound, which the lexer would read at a higher cost. */
+__attribute__((target(AVX2_TARGET), noinline)) static int
+scan_long_keyword(const char *p, unsigned kmax, field_scan *fs)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
+    unsigned k = _tzcnt_u32(sep | dm);
+    if (k <= 8 || k > kmax || !dm)
+        return 0;
+    const dict_entry *e = dict_lookup(p, k);
+    if (!e || (e->flags & DICT_TEXT))
+        return 0;
+    scan_short_value(sep, dm, k, k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> k), fs);
+    fs->id = dict_id(e);
+    fs->e = e;
+    return 1;
+}
+
 /* scan_field_avx2 for a field whose value may run to the input's end, the
  * avail bytes after p being all the input has left (more than 32): the
  * same field, or one whose value ends at the input's end (de is then
@@ -496,6 +520,19 @@ again:
         }
         items++;
         dash += 1 + x.de;
+    }
+    /* a keyword too long for the scan (scan_long_keyword): its node here if
+     * it is a basic subfield of the compound open, as the loop would make
+     * it (outside the loop, whose fields the call would make it keep on
+     * the stack) */
+    if (!in_compound && !at_tail && c && ptr != plim && lim > dash + 32) {
+        field_scan t;
+        if (scan_long_keyword(b + dash + 1, p->opt.max_keyword_len, &t) &&
+            t.e->kind == ADEXP_BASIC && dict_row_allows(crow, t.e)) {
+            fused_node(&ptr, &tail, b + dash + 1, &t, dash, ADEXP_BASIC);
+            dash += 1 + t.de;
+            goto again;
+        }
     }
     /* a -MSGTXT (ICAO text, which may hold '-'): its node here if its value
      * is a group in parentheses, as the run would make it from the lexer's

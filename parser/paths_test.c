@@ -28,7 +28,8 @@ adexp_status general_adexp_parser_next(adexp_parser *p, adexp_arena *arena, adex
 static const char *testdata;
 
 /* Limits that cut runs short at every place: depth, fields, list items,
- * message size, errors kept, keyword length; D keeps the default. */
+ * message size, errors kept, keyword length (around -NETWORKTYPE's 11,
+ * which the runs read past the scan's 8); D keeps the default. */
 #define D UINT32_MAX
 static const uint32_t limit_sets[][6] = {
     {D, D, D, D, D, D},        {2, D, D, D, D, D},     {64, D, D, 500, 1, D},
@@ -36,6 +37,7 @@ static const uint32_t limit_sets[][6] = {
     {4, 100, 3, D, D, D},      {64, D, 2, D, D, D},    {1, 50, 5, 600, D, D},
     {2, 1000, 0, 2000, 2, D},  {3, 30, D, D, D, D},    {D, 0, D, D, D, D},
     {5, 200, 10, 300, D, D},   {D, D, D, D, D, 4},     {D, D, D, 1000, D, 2},
+    {D, D, D, D, D, 10},       {4, 60, 4, D, D, 11},
 };
 #define NSETS (sizeof limit_sets / sizeof limit_sets[0])
 
@@ -353,6 +355,46 @@ static void test_paths_nested_compounds(void **state)
     same_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* Keywords longer than the scan's 8 bytes in a compound, which run_fused
+ * reads itself if basic subfields of it (scan_long_keyword: -NETWORKTYPE
+ * in -ORIGIN), and all that should leave them to the lexer: no compound
+ * open, one that does not allow them, a compound or text entry, an
+ * unknown or look-alike keyword, a value past the window, glued or empty
+ * values, the input's end; the limit sets cut max_keyword_len at 10. */
+static void test_paths_long_keywords(void **state)
+{
+    (void)state;
+    /* more fields after most cases, so that the input's end is not in the
+     * scan's window at the long keyword */
+#define MORE " -EOBD 250101 -EOBT 1200 -ADES EGLL -ARCTYP A320"
+    static const char *const cases[] = {
+        "-ORIGIN -NETWORKTYPE AFTN -FAC EYVIAFRX -ADEP X" MORE,
+        "-ORIGIN -NETWORKTYPE SITA -FAC A -NETWORKTYPE AFTN -FAC B" MORE,
+        "-ORIGIN -FAC A -NETWORKTYPE AFTN" MORE,
+        "-ORIGIN -NETWORKTYPE -FAC A" MORE,
+        "-ORIGIN -NETWORKTYPE-FAC A" MORE,
+        "-ORIGIN -NETWORKTYPE\tAFTN\r\n-FAC A" MORE,
+        "-ORIGIN -NETWORKTYPE A B C D E F G H I J K L M N O P Q -FAC A" MORE,
+        "-ORIGIN -NETWORKTYPEX AFTN -FAC A" MORE,
+        "-ORIGIN -NETWORKTYP AFTN -FAC A" MORE,
+        "-ORIGIN -networktype AFTN -FAC A" MORE,
+        "-ORIGIN -ABCDEFGHIJK 1 -FAC A" MORE,
+        "-ORIGIN -ADSADDRESS 1 -FAC A" MORE,
+        "-ORIGIN -AFREGULLIST 1 -FAC A" MORE,
+        "-NETWORKTYPE AFTN -ADEP X" MORE,
+        "-ESTDATA -PTID A -NETWORKTYPE AFTN -ETO 1" MORE,
+        "-ADSQVLTSP -ADSADDRESS 1 -AGAPPVERSION 2 -ADEP X" MORE,
+        "-BEGIN ADDR -FAC A -NETWORKTYPE B -END ADDR" MORE,
+        "-BEGIN RTEPTS -PT -PTID A -FL F1 -ETO 1 -NETWORKTYPE B -PT -PTID B -FL F2 "
+        "-ETO 2 -END RTEPTS" MORE,
+        "-REFDATA -SENDER -FAC A -NETWORKTYPE B -SEQNUM 1" MORE,
+        "-ORIGIN -NETWORKTYPE AFTN",
+        "-ORIGIN -NETWORKTYPE",
+    };
+    same_cases(cases, sizeof cases / sizeof cases[0]);
+#undef MORE
+}
+
 /* A last field whose value runs to the input's end past the 32-byte scan
  * window (run_fused reads it from a padded copy of the input's last bytes):
  * basic, compound, -TITLE, -BEGIN and -END, in a list, after a compound,
@@ -595,6 +637,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_nested_compounds),
         cmocka_unit_test(test_paths_route_points),
         cmocka_unit_test(test_paths_repeats),
+        cmocka_unit_test(test_paths_long_keywords),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }
