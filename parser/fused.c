@@ -115,11 +115,12 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
  * offset d): if it is -PT -PTID x -FL y -ETO z, each keyword whole with
  * one separator after it (so that the -PT's value is empty and -PTID's
  * '-' is at 4: one compare of eight bytes; and each value starts at a
- * fixed place from its keyword, and is not empty), its four nodes at n (the -PT's children linked, the last ones'
- * next NULL), and the bit of the '-' after it; else 0, with nothing
- * written (the fused loop then reads the point field by field). No '-' is
- * in a keyword, so the three '-' after bit 4 are those of the last two
- * subfields and the next field, each after the keyword before it. */
+ * fixed place from its keyword, and is not empty), its four nodes at n
+ * (the -PT's children linked, the last ones' next NULL), and the bit of
+ * the '-' after it; else 0, with nothing written (the fused loop then
+ * reads the point field by field). No '-' is in a keyword, so the three
+ * '-' after bit 4 are those of the last two subfields and the next field,
+ * each after the keyword before it. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
 point_at(const char *w, size_t d, adexp_field *n)
 {
@@ -218,7 +219,8 @@ fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, i
  * scan_field_avx2 would take it (the same keyword, a separator or '-'
  * after it, the value and the next '-' in its 32 bytes), made a node as
  * the loop would make it: the same entry in the same frame gets the same
- * answer from the grammar, so only the room (up to plim) and the bound
+ * answer from the grammar (but -TITLE, which the loop reads only as a
+ * message's first field), so only the room (up to plim) and the bound
  * (lim) are checked, and the keyword is not looked up again. Inlined in
  * the loop, whose state it moves on (a call made the loop keep more of it
  * on the stack); the loop comes here only where the next keyword starts
@@ -230,6 +232,8 @@ fused_same(const char *b, size_t *dash, size_t lim, const char *kw, field_scan x
     uint64_t key;
     memcpy(&key, kw, 8);       /* of the 32 bytes the scan read at kw */
     key = _bzhi_u64(key, 8 * x.k);
+    if (x.id == DICT_ID_TITLE) /* a second one starts the next message */
+        return;
     while (lim > *dash + 32 && *ptr != plim) {
         const char *p = b + *dash + 1;
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
@@ -408,7 +412,7 @@ fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compou
      * keyword (fused_same) */
 #define FUSED_SAME()                                                           \
     do {                                                                       \
-        if (!in_compound && !at_tail && x.de < 28 && same_start(kw + x.de + 1, kw)) \
+        if (!in_compound && !at_tail && x.de < 28 && same_start(kw + x.de + 1, kw))  \
             fused_same(b, &dash, lim, kw, x, &ptr, plim, &tail, &items);        \
     } while (0)
     /* max_keyword_len >= 8 */
