@@ -374,8 +374,10 @@ __attribute__((noinline)) static int fused_keeps(const adexp_field *c, const fra
  * (basic fields, compounds of them) become nodes with no token in between,
  * and so do, out of the main loop, a -BEGIN/-END list opened here, a
  * -MSGTXT group, a last value that runs to the input's end, a compound in
- * a compound and a route's usual points (fused_points). The input's last
- * 32 bytes are read from a padded copy (at_tail, run_fused_tail). At any
+ * a compound, a route's usual points (fused_points), the fields after a
+ * basic field that repeat its keyword (fused_same) and a basic subfield
+ * whose keyword is too long for the scan (scan_long_keyword). The input's
+ * last 32 bytes are read from a padded copy (at_tail, run_fused_tail). At any
  * other field, or at max_message_size, the lexer resumes at its '-' (with
  * the field as its token if the scan took it) and run_loop reads on from
  * that token, or from a list or compound this loop left open (run_items,
