@@ -61,9 +61,13 @@ typedef struct writer {
 } writer;
 
 /* Room for a quick field (put_quick_run): its head, a value of at most
- * QUICK_MAX bytes as a string, and '},'. */
+ * QUICK_MAX bytes as a string, and '},'; and for a route point written
+ * straight (put_point: POINT_ROOM), the larger. */
 #define QUICK_MAX 16
-#define QUICK_ROOM (sizeof(json_head) + 6 * QUICK_MAX + 2 + 2)
+#define POINT_ROOM 160
+#define QUICK_ROOM (sizeof(json_head) + 6 * QUICK_MAX + 2 + 2 > POINT_ROOM                   \
+                        ? sizeof(json_head) + 6 * QUICK_MAX + 2 + 2                           \
+                        : POINT_ROOM)
 
 /* w's bounds for b's room now. Below QUICK_ROOM of room, quick_last is
  * the buffer's start: a writer is always past it, so no quick field. */
@@ -307,6 +311,75 @@ static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f,
     return o + len;
 }
 
+/* The most common compound, a route point as the parser makes most of
+ * them: -PT of no value and no flag the output shows, its subfields
+ * exactly -PTID, -FL and -ETO, each basic, of no such flag either, and
+ * of a value of at most QUICK_MAX plain bytes. Its text but the values is
+ * fixed: written in four pieces of constant bytes (the tail of one
+ * subfield and the head of the next in one), with no head looked up and
+ * no room or kind tested per subfield. The bytes are those of the quick
+ * open, the quick fields and the quick close (json_test checks it
+ * against the general path); the keywords' lengths are the guard against
+ * a stray id, as in put_quick_run. NULL if f is not such a point (or a
+ * value is not plain): nothing is written that the caller's path would
+ * not write over. In POINT_ROOM: 47 + 16 + 25 + 16 + 26 + 16 bytes, the
+ * last piece's 32-byte store from 104 + 16, and 8 bytes for the end. */
+_Static_assert(47 + 16 + 25 + 16 + 32 <= POINT_ROOM && 47 + 16 + 25 + 16 + 26 + 16 + 8 <= POINT_ROOM,
+               "a route point's pieces fit in POINT_ROOM");
+
+static const char point_open[64] = "{\"name\":\"PT\",\"fields\":[{\"name\":\"PTID\",\"value\":\"";
+static const char point_fl[32] = "\"},{\"name\":\"FL\",\"value\":\"";
+static const char point_eto[32] = "\"},{\"name\":\"ETO\",\"value\":\"";
+#define POINT_OPEN_LEN 47
+#define POINT_FL_LEN 25
+#define POINT_ETO_LEN 26
+
+/* kind_flags_id without the TEXT flag, as a point's fields have it. */
+#define KFI_OF(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
+#define ALL_BUT_TEXT (~((uint32_t)ADEXP_FIELD_TEXT << 8))
+
+static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint32_t kfi, size_t kwlen)
+{
+    return f && (kind_flags_id(f) & ALL_BUT_TEXT) == kfi && f->keyword.len == kwlen;
+}
+
+static ALWAYS_INLINE char *put_point(char *o, const adexp_field *f, head_fn *head,
+                                     value_fn *value)
+{
+    if ((kind_flags_id(f) & ALL_BUT_TEXT) != KFI_OF(ADEXP_COMPOUND, DICT_ID_PT) ||
+        f->keyword.len != 2 || f->value.len)
+        return NULL;
+    const adexp_field *a = f->child;
+    if (!is_point_sub(a, KFI_OF(ADEXP_BASIC, DICT_ID_PTID), 4))
+        return NULL;
+    const adexp_field *b = a->next;
+    if (!is_point_sub(b, KFI_OF(ADEXP_BASIC, DICT_ID_FL), 2))
+        return NULL;
+    const adexp_field *c = b->next;
+    if (!is_point_sub(c, KFI_OF(ADEXP_BASIC, DICT_ID_ETO), 3) || c->next)
+        return NULL;
+    /* read before the stores, which may alias them for the compiler */
+    adexp_slice va = a->value, vb = b->value, vc = c->value;
+    head(o, point_open);
+    head(o + 32, point_open + 32);
+    o += POINT_OPEN_LEN;
+    if (value((const unsigned char *)va.ptr, va.len, o) != 1)
+        return NULL;
+    o += va.len;
+    head(o, point_fl);
+    o += POINT_FL_LEN;
+    if (value((const unsigned char *)vb.ptr, vb.len, o) != 1)
+        return NULL;
+    o += vb.len;
+    head(o, point_eto);
+    o += POINT_ETO_LEN;
+    if (value((const unsigned char *)vc.ptr, vc.len, o) != 1)
+        return NULL;
+    o += vc.len;
+    memcpy(o, "\"}]},\0\0", 8);   /* the last 3 bytes are room, overwritten */
+    return o + 5;
+}
+
 /* A field that is not quick: all of it, or, if it has children to write
  * (*open), up to the '[' before them. NULL when out of memory. */
 static ALWAYS_INLINE char *put_other(writer *w, char *o, const adexp_field *f, int *open,
@@ -364,6 +437,10 @@ static ALWAYS_INLINE char *put_fields(writer *w, char *o, const adexp_field *f, 
             }
             if (!(o = put_close(w, o, f)))
                 return NULL;
+        } else if (o <= last && (opened = put_point(o, f, head, value))) {
+            o = opened;
+            f = f->next;
+            continue;
         } else if (depth < UP_MAX && o <= last && (opened = put_quick_open(o, f, &child, head))) {
             o = opened;
             up[depth++] = (uintptr_t)f | 1;
