@@ -374,6 +374,85 @@ static void assert_quick_is_general(adexp_msg *m, adexp_field *fields, size_t n)
     adexp_buf_free(&general);
 }
 
+/* A value for a route point's subfield in a buffer of its own length (so
+ * that a sanitizer sees a read past it): mostly 1 to 16 plain bytes, as
+ * the points written straight have them; else 0 to 20 random pieces
+ * (spaces, escapes, bad UTF-8, empty, too long), which are not. */
+static adexp_slice point_value(unsigned char **mem)
+{
+    unsigned char buf[32];
+    size_t n = 0;
+    if (rnd() % 4) {
+        n = 1 + (size_t)(rnd() % 16);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (unsigned char)(0x21 + rnd() % 0x5F);   /* '"' and '\\' too, at times */
+    } else {
+        size_t want = (size_t)(rnd() % 21);
+        while (n < want)
+            n += piece(buf + n);
+        n = want < n ? want : n;
+    }
+    *mem = malloc(n ? n : 1);
+    assert_non_null(*mem);
+    memcpy(*mem, buf, n);
+    return (adexp_slice){(const char *)*mem, n};
+}
+
+/* Route points (-PT -PTID -FL -ETO, which the writer takes straight when
+ * their values are short and plain) against the general path: random
+ * values, flags now and then, and points that are not of that shape: a
+ * fourth subfield, one missing, two swapped, a subfield of no entry or of
+ * another keyword's length, a point with a value; two points in a row, in
+ * a list at times. */
+static void test_route_points(void **state)
+{
+    (void)state;
+    for (int t = 0; t < 20000; t++) {
+        unsigned char *mem[5];
+        unsigned shape = (unsigned)(rnd() % 12);
+        uint8_t fl_flags = rnd() % 8 ? 0 : some_flags();
+        adexp_field sfl = {.keyword = {"SFL", 3}, .value = point_value(&mem[0]),
+                           .dict_id = DICT_ID_SFL};
+        adexp_field eto = {.keyword = {"ETO", 3}, .value = point_value(&mem[1]),
+                           .dict_id = DICT_ID_ETO, .next = shape == 1 ? &sfl : NULL};
+        adexp_field fl = {.keyword = {"FL", shape == 5 ? 3 : 2}, .value = point_value(&mem[2]),
+                          .dict_id = shape == 4 ? ADEXP_DICT_NONE : DICT_ID_FL,
+                          .next = shape == 2 ? NULL : &eto, .flags = fl_flags};
+        adexp_field ptid = {.keyword = {"PTID", 4}, .value = point_value(&mem[3]),
+                            .dict_id = DICT_ID_PTID, .next = &fl};
+        if (shape == 3) {          /* -FL -PTID -ETO */
+            ptid.next = &eto;
+            fl.next = &ptid;
+        }
+        adexp_field pt2 = {.keyword = {"PT", 2}, .child = &ptid, .kind = ADEXP_COMPOUND,
+                           .dict_id = DICT_ID_PT};
+        adexp_field pt = {.keyword = {"PT", 2}, .child = shape == 3 ? &fl : &ptid,
+                          .value = shape == 6 ? point_value(&mem[4]) : (adexp_slice){NULL, 0},
+                          .kind = ADEXP_COMPOUND, .dict_id = DICT_ID_PT,
+                          .next = shape >= 8 ? &pt2 : NULL,
+                          .flags = shape == 7 ? ADEXP_FIELD_TEXT : 0};
+        adexp_field list = {.keyword = {"RTEPTS", 6}, .child = &pt, .kind = ADEXP_LIST,
+                            .dict_id = DICT_ID_RTEPTS};
+        adexp_field arcid = {.keyword = {"ARCID", 5}, .value = {"ABC", 3},
+                             .dict_id = DICT_ID_ARCID, .next = shape % 2 ? &list : &pt};
+        adexp_msg m = {.fields = &arcid};
+        adexp_field *all[] = {&sfl, &eto, &fl, &ptid, &pt2, &pt, &list, &arcid};
+        adexp_buf quick = line_of(&m);
+        assert_sse2_is_best(&m, &quick);
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            all[i]->dict_id = ADEXP_DICT_NONE;
+        adexp_buf general = line_of(&m);
+        assert_int_equal(quick.len, general.len);
+        assert_memory_equal(quick.data, general.data, quick.len);
+        adexp_buf_free(&quick);
+        adexp_buf_free(&general);
+        for (size_t i = 0; i < 4; i++)
+            free(mem[i]);
+        if (shape == 6)
+            free(mem[4]);
+    }
+}
+
 /* Quick values of 1 to 16 plain bytes with a separator (space, or TAB)
  * at every place and a second space at every place after it, each right
  * before the guard page: single spaces between plain bytes are written
@@ -557,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_opens_table),
         cmocka_unit_test(test_quick_fields),
         cmocka_unit_test(test_quick_spaces),
+        cmocka_unit_test(test_route_points),
         cmocka_unit_test(test_titles),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_out_of_memory),
