@@ -438,8 +438,10 @@ static ALWAYS_INLINE char *put_fields(writer *w, char *o, const adexp_field *f, 
             if (!(o = put_close(w, o, f)))
                 return NULL;
         } else if (o <= last && (opened = put_point(o, f, head, value))) {
-            o = opened;
-            f = f->next;
+            do {                   /* a route point is most often followed by another */
+                o = opened;
+                f = f->next;
+            } while (f && o <= last && (opened = put_point(o, f, head, value)));
             continue;
         } else if (depth < UP_MAX && o <= last && (opened = put_quick_open(o, f, &child, head))) {
             o = opened;
