@@ -314,25 +314,28 @@ static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f,
 /* The most common compound, a route point as the parser makes most of
  * them: -PT of no value and no flag the output shows, its subfields
  * exactly -PTID, -FL and -ETO, each basic, of no such flag either, and
- * of a value of at most QUICK_MAX plain bytes. Its text but the values is
- * fixed: written in four pieces of constant bytes (the tail of one
- * subfield and the head of the next in one), with no head looked up and
- * no room or kind tested per subfield. The bytes are those of the quick
- * open, the quick fields and the quick close (json_test checks it
- * against the general path); the keywords' lengths are the guard against
- * a stray id, as in put_quick_run. NULL if f is not such a point (or a
- * value is not plain): nothing is written that the caller's path would
- * not write over. In POINT_ROOM: 47 + 16 + 25 + 16 + 26 + 16 bytes, the
- * last piece's 32-byte store from 104 + 16, and 8 bytes for the end. */
-_Static_assert(47 + 16 + 25 + 16 + 32 <= POINT_ROOM && 47 + 16 + 25 + 16 + 26 + 16 + 8 <= POINT_ROOM,
+ * of a value of at most QUICK_MAX bytes that the string rule writes as it
+ * is (value: plain_upto16). Its text but the values is fixed: written in
+ * four pieces of constant bytes (the tail of one subfield and the head of
+ * the next in one), with no head looked up and no room or kind tested
+ * per subfield. The bytes are those of the quick open, the quick fields
+ * and the quick close (json_test checks them against the general path);
+ * the keywords' lengths are the guard against a stray id, as in
+ * put_quick_run. NULL if f is not such a point (or a value is not so):
+ * what was written is written over by the caller's path. */
+#define POINT_OPEN "{\"name\":\"PT\",\"fields\":[{\"name\":\"PTID\",\"value\":\""
+#define POINT_FL "\"},{\"name\":\"FL\",\"value\":\""
+#define POINT_ETO "\"},{\"name\":\"ETO\",\"value\":\""
+#define POINT_OPEN_LEN (sizeof POINT_OPEN - 1)
+#define POINT_FL_LEN (sizeof POINT_FL - 1)
+#define POINT_ETO_LEN (sizeof POINT_ETO - 1)
+static const char point_open[64] = POINT_OPEN;   /* copied whole: two 32-byte moves */
+static const char point_fl[32] = POINT_FL;
+static const char point_eto[32] = POINT_ETO;
+/* The pieces' moves and the end's 8 bytes, each after values of 16. */
+_Static_assert(POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + 32 <= POINT_ROOM &&
+                   POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + POINT_ETO_LEN + 16 + 8 <= POINT_ROOM,
                "a route point's pieces fit in POINT_ROOM");
-
-static const char point_open[64] = "{\"name\":\"PT\",\"fields\":[{\"name\":\"PTID\",\"value\":\"";
-static const char point_fl[32] = "\"},{\"name\":\"FL\",\"value\":\"";
-static const char point_eto[32] = "\"},{\"name\":\"ETO\",\"value\":\"";
-#define POINT_OPEN_LEN 47
-#define POINT_FL_LEN 25
-#define POINT_ETO_LEN 26
 
 /* kind_flags_id without the TEXT flag, as a point's fields have it. */
 #define KFI_OF(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
