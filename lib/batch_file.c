@@ -183,53 +183,6 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
     return 0;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define NUL_AVX2 1
-/* The unsigned minimum of each byte place over the 256 bytes at p. */
-__attribute__((target("avx2"))) static inline __m256i min256(const char *p)
-{
-    __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    for (int k = 1; k < 8; k++)
-        m = _mm256_min_epu8(m, _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k)));
-    return m;
-}
-
-__attribute__((target("avx2"))) static inline int has_zero(__m256i m)
-{
-    return !_mm256_testz_si256(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()),
-                               _mm256_set1_epi8(-1));
-}
-
-/* Whether p[0..n), n >= 32, holds a NUL byte: the unsigned minimum of 256
- * bytes at a time is compared with zero once, where memchr compares each
- * 32 (a file's probe is most of its worker's time outside the parse). The
- * last block overlaps the one before it. */
-__attribute__((target("avx2"))) static int has_nul_avx2(const char *p, size_t n)
-{
-    const char *end = p + n;
-    if (n >= 256) {
-        for (; end - p >= 256; p += 256)
-            if (has_zero(min256(p)))
-                return 1;
-        return p < end && has_zero(min256(end - 256));
-    }
-    __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(end - 32));
-    for (; end - p > 32; p += 32)
-        m = _mm256_min_epu8(m, _mm256_loadu_si256((const __m256i *)(const void *)p));
-    return has_zero(m);
-}
-#endif
-
-const char *batch_find_nul(const char *p, size_t n)
-{
-#if NUL_AVX2
-    if (n >= 32 && __builtin_cpu_supports("avx2") && !has_nul_avx2(p, n))
-        return NULL;
-#endif
-    return memchr(p, '\0', n);
-}
-
 /* The checks that make one clear line instead of a flood of parse errors.
  * Returns -1 (reported), else whether the first BATCH_BINARY_PROBE bytes
  * hold a NUL byte (all of a small file: batch_parse_input does not look again). */

@@ -207,8 +207,6 @@ int batch_grow_in(batch_worker *w, size_t need);
  * hold a NUL byte. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
-/* memchr(p, 0, n), faster where there is none (the common case). */
-const char *batch_find_nul(const char *p, size_t n);
 
 /* batch.c: writing as an entry goes, for entries that do (streams, big
  * inputs). batch_turn waits until w's chunk may write (the chunks before

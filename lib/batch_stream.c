@@ -126,7 +126,7 @@ static int binary(stream *s, int eof, int *undecided)
         return 0;
     const char *in = s->w->in;
     size_t held = s->have, probe = held < BATCH_BINARY_PROBE ? held : BATCH_BINARY_PROBE;
-    const char *nul = s->count || s->base.offset ? NULL : memchr(in, '\0', probe);
+    const char *nul = s->count || s->base.offset ? NULL : batch_find_nul(in, probe);
     if (!nul || memmem(in, held, "-TITLE", 6)) {
         s->probed = !nul ? s->total >= BATCH_BINARY_PROBE || s->count || s->base.offset : 1;
         return 0;
