@@ -250,7 +250,7 @@ typedef struct adexp_options {
                                   which must outlive the parser */
     int view_title_only;       /* 1: msg->view holds its title alone, for
                                   callers that read only the fields (the
-                                  whole view costs about a tenth of a parse);
+                                  whole view costs about a fifth of a parse);
                                   0 (the default): the whole view */
 } adexp_options;
 
