@@ -81,8 +81,9 @@ static void test_packed_kinds(void **state)
     assert_int_equal(batch_packed_kind("PK\5\6", 4), BATCH_ARCHIVE);
     assert_int_equal(batch_packed_kind("PK", 2), BATCH_PLAIN);
     assert_int_equal(batch_packed_kind("", 0), BATCH_PLAIN);
-    /* a tar whose first member's name starts as a compressed stream would */
-    for (const char *first = "B(ýP"; *first; first++) {
+    /* a tar whose first member's name starts as a compressed stream or a
+     * zip would (the first bytes of bzip2, gzip, zstd, xz and zip) */
+    for (const char *first = "B" "\x1f" "(" "\xfd" "P"; *first; first++) {
         memset(tar, 0, sizeof tar);
         memcpy(tar + 257, "ustar", 5);
         tar[0] = *first;
