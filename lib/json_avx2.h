@@ -36,23 +36,19 @@ AVX2_INLINE unsigned stops_avx2(__m128i x)
 }
 
 /* plain_upto16 (json_runs.h), the same answers and the same bytes at o:
- * the value loaded and stored as two halves that overlap (of 8, 4 or 2
- * bytes; one byte alone), in the vector's first lanes (own), the others
- * zero and not tested. */
+ * the value loaded and stored as two halves that overlap (of 8 bytes,
+ * sse2_halves; of 4 or 2 here; one byte alone), in the vector's first
+ * lanes (own), the others zero and not tested. */
 AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
 {
     __m128i x;
-    unsigned own;              /* the lanes of the value's bytes */
+    unsigned own, h;           /* own: the lanes of the value's bytes */
     if (n >= 8) {
         if (n > 16)
             return -1;
-        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
-        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
-        _mm_storel_epi64((__m128i *)(void *)o, a);
-        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), b);
-        x = _mm_unpacklo_epi64(a, b);
+        x = sse2_halves(p, n, o, &h);
         own = 0xFFFF;
-    } else if (n >= 4) {
+    } else if (n >= 4) {       /* sse2_halves, with one insert for the unpack */
         uint32_t a, b;
         memcpy(&a, p, 4);
         memcpy(&b, p + n - 4, 4);
