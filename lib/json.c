@@ -494,8 +494,7 @@ void adexp_json_use_avx2(int on)
 static char *put_all_fields(writer *w, char *o, const adexp_field *f)
 {
 #if JSON_AVX2
-    if (use_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2"))
+    if (use_avx2 && json_cpu_has_avx2())
         return put_fields_avx2(w, o, f);
 #endif
     return put_fields_sse2(w, o, f);

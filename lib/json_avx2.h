@@ -17,6 +17,14 @@
 #define JSON_AVX2_TARGET "avx2,bmi,bmi2"
 #define AVX2_INLINE __attribute__((target(JSON_AVX2_TARGET), always_inline)) static inline
 
+/* Whether this CPU runs the AVX2 pieces: every extension of
+ * JSON_AVX2_TARGET. */
+static inline int json_cpu_has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2");
+}
+
 /* A head or an opening (json_head: 32 bytes) at o. */
 AVX2_INLINE void copy_head_avx2(char *o, const void *h)
 {

@@ -65,8 +65,7 @@ static unsigned char *guarded_end(void)
 static int has_avx2(void)
 {
 #if JSON_AVX2
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-           __builtin_cpu_supports("bmi2");
+    return json_cpu_has_avx2();
 #else
     return 0;
 #endif
