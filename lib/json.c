@@ -196,11 +196,12 @@ static ALWAYS_INLINE uint32_t kind_flags_id(const adexp_field *f)
 #endif
 }
 
-/* The most common fields: basic ones of the dictionary without flags,
- * with a value of at most 16 bytes, written by a loop of their own with
- * few registers live. A head is one copy of json_heads; a value that is
- * all plain bytes (most are) is copied and checked in one vector; any
- * other goes to the string rule. */
+/* The most common fields: basic ones of the dictionary without flags
+ * the output shows, with a value of at most 16 bytes, written by a loop
+ * of their own with few registers live. A head is one copy of
+ * json_heads; a value that the string rule writes as it is (plain bytes
+ * and single spaces between them: most are) is copied and checked in one
+ * vector; any other goes to the string rule. */
 
 typedef struct quick_run {
     char *o;                   /* the end of what was written */
