@@ -213,7 +213,8 @@ typedef struct quick_run {
  * kind and flags zero, kfi >> HEAD_SHIFT is the entry's offset in
  * json_heads (the TEXT bit shifted out), and in json_names and json_opens.
  * A compound opened at once (put_quick_open) is tested so too. */
-#define NOT_TEXT (0xFFFFu & ~((unsigned)ADEXP_FIELD_TEXT << 8))
+#define ALL_BUT_TEXT (~((uint32_t)ADEXP_FIELD_TEXT << 8))
+#define NOT_TEXT (ALL_BUT_TEXT & 0xFFFFu)   /* of kind and flags only */
 #define HEAD_SHIFT 11
 _Static_assert(sizeof(json_head) == 1u << (16 - HEAD_SHIFT) &&
                    sizeof(json_name) == 1u << (16 - HEAD_SHIFT) &&
@@ -338,9 +339,9 @@ _Static_assert(POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + 32 <= POINT_ROOM &&
                    POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + POINT_ETO_LEN + 16 + 8 <= POINT_ROOM,
                "a route point's pieces fit in POINT_ROOM");
 
-/* kind_flags_id without the TEXT flag, as a point's fields have it. */
+/* kind_flags_id without the TEXT flag (& ALL_BUT_TEXT), as a point's
+ * fields have it. */
 #define KFI_OF(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
-#define ALL_BUT_TEXT (~((uint32_t)ADEXP_FIELD_TEXT << 8))
 
 static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint32_t kfi, size_t kwlen)
 {
