@@ -211,15 +211,14 @@ typedef struct quick_run {
 /* A quick field's kind_flags_id: kind BASIC, no flag but TEXT (which the
  * output does not show) and dict_id < DICT_COUNT. With the other bits of
  * kind and flags zero, kfi >> HEAD_SHIFT is the entry's offset in
- * json_heads (the TEXT bit shifted out), and in json_names and json_opens.
- * A compound opened at once (put_quick_open) is tested so too. */
+ * json_heads (the TEXT bit shifted out), and in json_opens (of the same
+ * type). A compound opened at once (put_quick_open) is tested so too. */
 #define ALL_BUT_TEXT (~((uint32_t)ADEXP_FIELD_TEXT << 8))
 #define NOT_TEXT (ALL_BUT_TEXT & 0xFFFFu)   /* of kind and flags only */
 #define HEAD_SHIFT 11
 _Static_assert(sizeof(json_head) == 1u << (16 - HEAD_SHIFT) &&
-                   sizeof(json_name) == 1u << (16 - HEAD_SHIFT) &&
                    ADEXP_FIELD_TEXT << 8 < 1u << HEAD_SHIFT,
-               "kfi >> HEAD_SHIFT is an entry's offset in json_heads, json_names, json_opens");
+               "kfi >> HEAD_SHIFT is an entry's offset in json_heads and json_opens");
 
 /* The pieces of the fields' writer of one instruction set: a head's
  * copy, plain_upto16, the rest of json_string after a quick value's first
