@@ -35,7 +35,7 @@ AVX2_INLINE void copy_head_avx2(char *o, const void *h)
  * and '\\'). A byte is '"' or '\\' if it equals the entry of its low
  * nibble here (the others are control bytes, which end it anyway, and a
  * byte from 0x80 shuffles to 0). */
-AVX2_INLINE unsigned stops_avx2(__m128i x)
+AVX2_INLINE unsigned not_plain_avx2(__m128i x)
 {
     const __m128i esc = _mm_setr_epi8(0, 1, '"', 3, 4, 5, 6, 7, 8, 9, 10, 11, '\\', 13, 14, 15);
     __m128i low = _mm_cmpgt_epi8(_mm_set1_epi8(0x21), x);    /* signed: from 0x80 too */
@@ -79,7 +79,7 @@ AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
         x = _mm_cvtsi32_si128(p[0]);
         own = 0x1;
     }
-    unsigned stop = stops_avx2(x) & own;
+    unsigned stop = not_plain_avx2(x) & own;
     if (!stop)
         return 1;
     /* its spaces, as plain_upto16 takes them: ends are the value's first
