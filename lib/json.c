@@ -196,11 +196,12 @@ static ALWAYS_INLINE uint32_t kind_flags_id(const adexp_field *f)
 #endif
 }
 
-/* The most common fields: basic ones of the dictionary without flags,
- * with a value of at most 16 bytes, written by a loop of their own with
- * few registers live. A head is one copy of json_heads; a value that is
- * all plain bytes (most are) is copied and checked in one vector; any
- * other goes to the string rule. */
+/* The most common fields: basic ones of the dictionary without flags
+ * the output shows, with a value of at most 16 bytes, written by a loop
+ * of their own with few registers live. A head is one copy of
+ * json_heads; a value that the string rule writes as it is (plain bytes
+ * and single spaces between them: most are) is copied and checked in one
+ * vector; any other goes to the string rule. */
 
 typedef struct quick_run {
     char *o;                   /* the end of what was written */
@@ -210,14 +211,14 @@ typedef struct quick_run {
 /* A quick field's kind_flags_id: kind BASIC, no flag but TEXT (which the
  * output does not show) and dict_id < DICT_COUNT. With the other bits of
  * kind and flags zero, kfi >> HEAD_SHIFT is the entry's offset in
- * json_heads (the TEXT bit shifted out), and in json_names and json_opens.
- * A compound opened at once (put_quick_open) is tested so too. */
-#define NOT_TEXT (0xFFFFu & ~((unsigned)ADEXP_FIELD_TEXT << 8))
+ * json_heads (the TEXT bit shifted out), and in json_opens (of the same
+ * type). A compound opened at once (put_quick_open) is tested so too. */
+#define ALL_BUT_TEXT (~((uint32_t)ADEXP_FIELD_TEXT << 8))
+#define NOT_TEXT (ALL_BUT_TEXT & 0xFFFFu)   /* of kind and flags only */
 #define HEAD_SHIFT 11
 _Static_assert(sizeof(json_head) == 1u << (16 - HEAD_SHIFT) &&
-                   sizeof(json_name) == 1u << (16 - HEAD_SHIFT) &&
                    ADEXP_FIELD_TEXT << 8 < 1u << HEAD_SHIFT,
-               "kfi >> HEAD_SHIFT is an entry's offset in json_heads, json_names, json_opens");
+               "kfi >> HEAD_SHIFT is an entry's offset in json_heads and json_opens");
 
 /* The pieces of the fields' writer of one instruction set: a head's
  * copy, plain_upto16, the rest of json_string after a quick value's first
@@ -337,9 +338,9 @@ _Static_assert(POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + 32 <= POINT_ROOM &&
                    POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + POINT_ETO_LEN + 16 + 8 <= POINT_ROOM,
                "a route point's pieces fit in POINT_ROOM");
 
-/* kind_flags_id without the TEXT flag, as a point's fields have it. */
+/* kind_flags_id without the TEXT flag (& ALL_BUT_TEXT), as a point's
+ * fields have it. */
 #define KFI_OF(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
-#define ALL_BUT_TEXT (~((uint32_t)ADEXP_FIELD_TEXT << 8))
 
 static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint32_t kfi, size_t kwlen)
 {
@@ -494,8 +495,7 @@ void adexp_json_use_avx2(int on)
 static char *put_all_fields(writer *w, char *o, const adexp_field *f)
 {
 #if JSON_AVX2
-    if (use_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2"))
+    if (use_avx2 && json_cpu_has_avx2())
         return put_fields_avx2(w, o, f);
 #endif
     return put_fields_sse2(w, o, f);

@@ -17,6 +17,14 @@
 #define JSON_AVX2_TARGET "avx2,bmi,bmi2"
 #define AVX2_INLINE __attribute__((target(JSON_AVX2_TARGET), always_inline)) static inline
 
+/* Whether this CPU runs the AVX2 pieces: every extension of
+ * JSON_AVX2_TARGET. */
+static inline int json_cpu_has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2");
+}
+
 /* A head or an opening (json_head: 32 bytes) at o. */
 AVX2_INLINE void copy_head_avx2(char *o, const void *h)
 {
@@ -27,7 +35,7 @@ AVX2_INLINE void copy_head_avx2(char *o, const void *h)
  * and '\\'). A byte is '"' or '\\' if it equals the entry of its low
  * nibble here (the others are control bytes, which end it anyway, and a
  * byte from 0x80 shuffles to 0). */
-AVX2_INLINE unsigned stops_avx2(__m128i x)
+AVX2_INLINE unsigned not_plain_avx2(__m128i x)
 {
     const __m128i esc = _mm_setr_epi8(0, 1, '"', 3, 4, 5, 6, 7, 8, 9, 10, 11, '\\', 13, 14, 15);
     __m128i low = _mm_cmpgt_epi8(_mm_set1_epi8(0x21), x);    /* signed: from 0x80 too */
@@ -36,23 +44,19 @@ AVX2_INLINE unsigned stops_avx2(__m128i x)
 }
 
 /* plain_upto16 (json_runs.h), the same answers and the same bytes at o:
- * the value loaded and stored as two halves that overlap (of 8, 4 or 2
- * bytes; one byte alone), in the vector's first lanes (own), the others
- * zero and not tested. */
+ * the value loaded and stored as two halves that overlap (of 8 bytes,
+ * sse2_halves; of 4 or 2 here; one byte alone), in the vector's first
+ * lanes (own), the others zero and not tested. */
 AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
 {
     __m128i x;
-    unsigned own;              /* the lanes of the value's bytes */
+    unsigned own, h;           /* own: the lanes of the value's bytes */
     if (n >= 8) {
         if (n > 16)
             return -1;
-        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
-        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
-        _mm_storel_epi64((__m128i *)(void *)o, a);
-        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), b);
-        x = _mm_unpacklo_epi64(a, b);
+        x = sse2_halves(p, n, o, &h);
         own = 0xFFFF;
-    } else if (n >= 4) {
+    } else if (n >= 4) {       /* sse2_halves, with one insert for the unpack */
         uint32_t a, b;
         memcpy(&a, p, 4);
         memcpy(&b, p + n - 4, 4);
@@ -75,7 +79,7 @@ AVX2_INLINE int plain_upto16_avx2(const unsigned char *p, size_t n, char *o)
         x = _mm_cvtsi32_si128(p[0]);
         own = 0x1;
     }
-    unsigned stop = stops_avx2(x) & own;
+    unsigned stop = not_plain_avx2(x) & own;
     if (!stop)
         return 1;
     /* its spaces, as plain_upto16 takes them: ends are the value's first
