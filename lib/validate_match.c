@@ -185,13 +185,14 @@ int vexplain_ref(vmatch *c, const vrule *r, const char *s, size_t len, const cha
     return ADEXP_V_BAD_VALUE;
 }
 
+/* vhook_check's body (ranges, below). */
+static inline const char *hook_check(unsigned hook, const char *s, size_t len);
+
 /* Called once r's DFA (or a fast path equal to it) has refused the value.
  * The DFAs equal the matcher on the values the parser gives (none starts
  * with a separator) while the matcher is within its budget, which no value
  * of VEXPLAIN_DFA_MAX bytes exhausts (validate_test.c's
  * explain_agrees_with_matcher). */
-static inline const char *hook_check(unsigned hook, const char *s, size_t len);
-
 int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **why)
 {
     if (!r->dfa || len > VEXPLAIN_DFA_MAX || (len && is_sep(s[0])))
@@ -293,13 +294,8 @@ static inline __attribute__((always_inline)) const char *angle_check(
     return NULL;
 }
 
-const char *vhook_check(unsigned hook, const char *s, size_t len)
-{
-    return hook_check(hook, s, len);
-}
-
 /* vhook_check's body, inlined where a layout's checks run one after the
- * other (vexplain). */
+ * other (vexplain, vexplain_dt12). */
 static inline __attribute__((always_inline)) const char *hook_check(unsigned hook,
                                                                    const char *s, size_t len)
 {
@@ -339,6 +335,11 @@ static inline __attribute__((always_inline)) const char *hook_check(unsigned hoo
     default:
         return NULL;
     }
+}
+
+const char *vhook_check(unsigned hook, const char *s, size_t len)
+{
+    return hook_check(hook, s, len);
 }
 
 int vwalk_atsrt(uint32_t wb, const char *s, size_t n)
