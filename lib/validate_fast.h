@@ -187,12 +187,11 @@ VF_INLINE int vf_date(const char *s, size_t n)
     return vf_digit_pairs(s, n, 6, p) && vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
 }
 
-/* YYMMDDHHMM, and YYMMDDHHMMSS (seconds 00-59). */
-VF_INLINE int vf_date_time(const char *s, size_t n, size_t want)
+/* YYMMDDHHMM (VK_DT10; VK_DT12 is vf_dt12's). */
+VF_INLINE int vf_dt10(const char *s, size_t n)
 {
     uint64_t p[2];
-    return vf_digit_pairs(s, n, want, p) && vf_lane(p, 3) <= 23 && vf_lane(p, 4) <= 59 &&
-           (want == 10 || vf_lane(p, 5) <= 59) &&
+    return vf_digit_pairs(s, n, 10, p) && vf_lane(p, 3) <= 23 && vf_lane(p, 4) <= 59 &&
            vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
 }
 
@@ -329,7 +328,7 @@ VF_INLINE unsigned vf_mask8(uint64_t z)
     return (unsigned)(((z >> 7) * 0x0102040810204080ull) >> 56);
 }
 
-/* The spaces of s[0..n), 5 <= n <= 16 (32 with SSE2), as bits (bit i for s[i]); ~0 if a
+/* The spaces of s[0..n), 5 <= n <= 16, as bits (bit i for s[i]); ~0 if a
  * byte is neither a space nor a letter or digit. A word at a time. */
 VF_INLINE unsigned vf_word_spaces_swar(const char *s, size_t n)
 {
