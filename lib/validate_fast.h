@@ -245,19 +245,25 @@ VF_INLINE int vf_late_day_exists(uint64_t x)
     return mm == 2 && dd == VF_PAIR("29") && (((yy >> 8) & 0xF) * 2 + (yy & 0xF)) % 4 == 0;
 }
 
-/* YYMMDDHHMMSS (VK_DT12): each byte a digit under its place's bound
- * (months' tens to 1, days' to 3, hours' to 2, minutes' and seconds' to 5),
- * then the month, the day and the hour by their ASCII pairs
- * (vf_lanes_outside), and a day from 29 on by its month. */
+/* YYMMDDHHMMSS's syntax (VK_DT12's DFA without its ranges): twelve bytes,
+ * each a digit under its place's bound (months' tens to 1, days' to 3,
+ * hours' to 2, minutes' and seconds' to 5). */
+VF_INLINE int vf_dt12_syntax(const char *s, size_t n)
+{
+    return n == 12 &&
+           !(vf_bytes_outside(vf_load8(s), VF_BYTES("00000000"), VF_BYTES("99193929")) |
+             vf_bytes_outside(vf_load4(s + 8) | 0x3030303000000000ull, VF_BYTES("00000000"),
+                              VF_BYTES("59599999")));
+}
+
+/* YYMMDDHHMMSS (VK_DT12): its syntax, then the month, the day and the hour
+ * by their ASCII pairs (vf_lanes_outside), and a day from 29 on by its
+ * month. */
 VF_INLINE int vf_dt12(const char *s, size_t n)
 {
-    if (n != 12)
+    if (!vf_dt12_syntax(s, n))
         return 0;
-    uint64_t a = vf_load8(s), b = vf_load4(s + 8) | 0x3030303000000000ull;
-    if (vf_bytes_outside(a, VF_BYTES("00000000"), VF_BYTES("99193929")) |
-        vf_bytes_outside(b, VF_BYTES("00000000"), VF_BYTES("59599999")))
-        return 0;
-    uint64_t x = __builtin_bswap64(a);   /* lanes, low first: HH DD MM YY */
+    uint64_t x = __builtin_bswap64(vf_load8(s));   /* lanes, low first: HH DD MM YY */
     if (vf_lanes_outside(x, VF_LANES(VF_PAIR("00"), VF_PAIR("01"), VF_PAIR("01"), VF_ANY_LO),
                          VF_LANES(VF_PAIR("23"), VF_PAIR("31"), VF_PAIR("12"), VF_ANY_HI)))
         return 0;

@@ -219,8 +219,7 @@ int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **
 }
 
 /* vexplain for a rule of kind VK_DT12 (YYMMDDHHMMSS): the same answer, its
- * syntax read by position (a month's tens 0-1, a day's 0-3, an hour's 0-2,
- * minutes' and seconds' 0-5, digits) rather than by its DFA, and its
+ * syntax by vf_dt12's test (vf_dt12_syntax) rather than by its DFA, and its
  * layout's range checks (every VK_DT12 rule's: month, day, date, hours;
  * validate_test.c checks both) in their order. */
 int vexplain_dt12(vmatch *c, const vrule *r, const char *s, size_t len, const char **why)
@@ -228,9 +227,7 @@ int vexplain_dt12(vmatch *c, const vrule *r, const char *s, size_t len, const ch
     if (!r->dfa || len > VEXPLAIN_DFA_MAX || (len && is_sep(s[0])))
         return vexplain_ref(c, r, s, len, why);
     *why = NULL;
-    if (len != 12 || vf_not_digit(vf_load8(s)) ||
-        vf_not_digit(vf_load4(s + 8) | 0x3030303000000000ull) || s[2] > '1' || s[4] > '3' ||
-        s[6] > '2' || s[8] > '5' || s[10] > '5')
+    if (!vf_dt12_syntax(s, len))
         return ADEXP_V_BAD_VALUE;
     if ((*why = hook_check(HOOK_MONTH, s + 2, 2)) || (*why = hook_check(HOOK_DAY, s + 4, 2)) ||
         (*why = hook_check(HOOK_DATE, s, 6)) || (*why = hook_check(HOOK_HHMM, s + 6, 4)))
