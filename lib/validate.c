@@ -484,22 +484,14 @@ static void visit_compound(walk *w, const place *pl, unsigned id);
 #define USUAL_IDS(a, b, c, A, B, C)                                                        \
     ((a)->dict_id == DICT_ID_##A && (b)->dict_id == DICT_ID_##B && (c)->dict_id == DICT_ID_##C)
 
-/* pl's field (the compound id, without a value) where the fast path of its
- * subfield x refused x's value, the subfields before x valid: 0 if it is
- * not of a usual shape (the general walk is to visit it); else x and the
- * subfields after it checked, each refused value reported at its place
- * (visit_kids' findings: x's first), and 1. Out of line. */
-__attribute__((noinline, cold)) static int usual_refused(walk *w, const place *pl, unsigned id,
+/* pl's field, of a usual shape, where the fast path of its subfield x
+ * refused x's value, the subfields before x valid: x and the subfields
+ * after it checked, each refused value reported at its place (visit_kids'
+ * findings: x's first). 1. Out of line. */
+__attribute__((noinline, cold)) static int usual_refused(walk *w, const place *pl,
                                                          const adexp_field *x)
 {
-    const adexp_field *a = pl->f->child, *b = a->next, *c = b ? b->next : NULL;
-    if (!(id == DICT_ID_PT && !b && a->dict_id == DICT_ID_PTID) &&
-        !(c && !c->next &&
-          ((id == DICT_ID_PT && USUAL_IDS(a, b, c, PTID, FL, ETO)) ||
-           (id == DICT_ID_GEO && USUAL_IDS(a, b, c, GEOID, LATTD, LONGTD)) ||
-           (id == DICT_ID_ESTDATA && USUAL_IDS(a, b, c, PTID, ETO, FL)))))
-        return 0;
-    place kp = {pl, x, a, 0};
+    place kp = {pl, x, pl->f->child, 0};
     check_value(w, &kp, &vrules[x->dict_id]);
     for (const adexp_field *k = x->next; k; k = k->next) {
         kp.f = k;
@@ -509,15 +501,11 @@ __attribute__((noinline, cold)) static int usual_refused(walk *w, const place *p
     return 1;
 }
 
-/* Subfield x of the usual shape is K and accepts is true of its value,
- * else the shape's answer is usual_refused's (or 0 when x is not K). */
-#define USUAL_CHECK_BY(x, K, accepts)                                                      \
-    if ((x)->dict_id != DICT_ID_##K)                                                       \
-        return 0;                                                                           \
-    if (!(accepts))                                                                         \
-        return usual_refused(w, pl, id, x)
-#define USUAL_CHECK(x, K)                                                                  \
-    USUAL_CHECK_BY(x, K, vwalk_accepts(VWALK_##K, DICT_ID_##K, (x)->value.ptr, (x)->value.len))
+/* Subfield x (a K) of a usual shape: its value by K's fast path, else the
+ * shape's answer is usual_refused's. */
+#define USUAL_VALUE(x, K)                                                                  \
+    if (!vwalk_accepts(VWALK_##K, DICT_ID_##K, (x)->value.ptr, (x)->value.len))            \
+        return usual_refused(w, pl, x)
 
 /* 1: pl's field (the compound id) is of a usual shape and its values are
  * checked; 0: the general walk is to visit it. */
@@ -530,23 +518,31 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
         return 0;
     b = a->next;
     if (id == DICT_ID_PT && !b) {
-        USUAL_CHECK(a, PTID);
+        if (a->dict_id != DICT_ID_PTID)
+            return 0;
+        USUAL_VALUE(a, PTID);
         return 1;
     }
     if (!b || !(c = b->next) || c->next)
         return 0;
     if (id == DICT_ID_PT) {
-        USUAL_CHECK(a, PTID);
-        USUAL_CHECK(b, FL);
-        USUAL_CHECK(c, ETO);
+        if (!USUAL_IDS(a, b, c, PTID, FL, ETO))
+            return 0;
+        USUAL_VALUE(a, PTID);
+        USUAL_VALUE(b, FL);
+        USUAL_VALUE(c, ETO);
     } else if (id == DICT_ID_GEO) {
-        USUAL_CHECK(a, GEOID);
-        USUAL_CHECK(b, LATTD);
-        USUAL_CHECK(c, LONGTD);
+        if (!USUAL_IDS(a, b, c, GEOID, LATTD, LONGTD))
+            return 0;
+        USUAL_VALUE(a, GEOID);
+        USUAL_VALUE(b, LATTD);
+        USUAL_VALUE(c, LONGTD);
     } else {
-        USUAL_CHECK(a, PTID);
-        USUAL_CHECK(b, ETO);
-        USUAL_CHECK(c, FL);
+        if (!USUAL_IDS(a, b, c, PTID, ETO, FL))
+            return 0;
+        USUAL_VALUE(a, PTID);
+        USUAL_VALUE(b, ETO);
+        USUAL_VALUE(c, FL);
     }
     return 1;
 }

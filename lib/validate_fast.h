@@ -1,10 +1,12 @@
 /* The specialised matchers of validation's fast path: the most frequent
  * value classes (gen_validate.py's fast_kind: runs of one class; times,
- * dates and date-times, their ranges compared as two-digit numbers; flight
- * levels; coordinates) tested a word at a time instead of a byte a DFA step. Each accepts exactly what its rule's DFA accepts (validate_test.c:
- * fast_paths_agree_with_dfa); a value any of them rejects goes to the
- * matcher that says why. Values are read only inside [s, s + n): two
- * overlapping loads when n is not a word. */
+ * dates and date-times, their ranges compared as two-digit numbers or, for
+ * VK_DT12, as ASCII pairs; flight levels; coordinates; ATSRT's and DCT's
+ * words) tested a word (or an SSE2 vector) at a time instead of a byte a
+ * DFA step. Each accepts exactly what its rule's DFA accepts
+ * (validate_test.c: fast_paths_agree_with_dfa, dt12_sweep, words_sweep); a
+ * value any of them rejects goes to the matcher that says why. Values are
+ * read only inside [s, s + n): two overlapping loads when n is not a word. */
 #ifndef ADEXP_VALIDATE_FAST_H
 #define ADEXP_VALIDATE_FAST_H
 
@@ -187,12 +189,11 @@ VF_INLINE int vf_date(const char *s, size_t n)
     return vf_digit_pairs(s, n, 6, p) && vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
 }
 
-/* YYMMDDHHMM, and YYMMDDHHMMSS (seconds 00-59). */
-VF_INLINE int vf_date_time(const char *s, size_t n, size_t want)
+/* YYMMDDHHMM (VK_DT10; VK_DT12 is vf_dt12's). */
+VF_INLINE int vf_dt10(const char *s, size_t n)
 {
     uint64_t p[2];
-    return vf_digit_pairs(s, n, want, p) && vf_lane(p, 3) <= 23 && vf_lane(p, 4) <= 59 &&
-           (want == 10 || vf_lane(p, 5) <= 59) &&
+    return vf_digit_pairs(s, n, 10, p) && vf_lane(p, 3) <= 23 && vf_lane(p, 4) <= 59 &&
            vf_day_exists(vf_lane(p, 0), vf_lane(p, 1), vf_lane(p, 2));
 }
 
@@ -246,19 +247,25 @@ VF_INLINE int vf_late_day_exists(uint64_t x)
     return mm == 2 && dd == VF_PAIR("29") && (((yy >> 8) & 0xF) * 2 + (yy & 0xF)) % 4 == 0;
 }
 
-/* YYMMDDHHMMSS (VK_DT12): each byte a digit under its place's bound
- * (months' tens to 1, days' to 3, hours' to 2, minutes' and seconds' to 5),
- * then the month, the day and the hour by their ASCII pairs
- * (vf_lanes_outside), and a day from 29 on by its month. */
+/* YYMMDDHHMMSS's syntax (VK_DT12's DFA without its ranges): twelve bytes,
+ * each a digit under its place's bound (months' tens to 1, days' to 3,
+ * hours' to 2, minutes' and seconds' to 5). */
+VF_INLINE int vf_dt12_syntax(const char *s, size_t n)
+{
+    return n == 12 &&
+           !(vf_bytes_outside(vf_load8(s), VF_BYTES("00000000"), VF_BYTES("99193929")) |
+             vf_bytes_outside(vf_load4(s + 8) | 0x3030303000000000ull, VF_BYTES("00000000"),
+                              VF_BYTES("59599999")));
+}
+
+/* YYMMDDHHMMSS (VK_DT12): its syntax, then the month, the day and the hour
+ * by their ASCII pairs (vf_lanes_outside), and a day from 29 on by its
+ * month. */
 VF_INLINE int vf_dt12(const char *s, size_t n)
 {
-    if (n != 12)
+    if (!vf_dt12_syntax(s, n))
         return 0;
-    uint64_t a = vf_load8(s), b = vf_load4(s + 8) | 0x3030303000000000ull;
-    if (vf_bytes_outside(a, VF_BYTES("00000000"), VF_BYTES("99193929")) |
-        vf_bytes_outside(b, VF_BYTES("00000000"), VF_BYTES("59599999")))
-        return 0;
-    uint64_t x = __builtin_bswap64(a);   /* lanes, low first: HH DD MM YY */
+    uint64_t x = __builtin_bswap64(vf_load8(s));   /* lanes, low first: HH DD MM YY */
     if (vf_lanes_outside(x, VF_LANES(VF_PAIR("00"), VF_PAIR("01"), VF_PAIR("01"), VF_ANY_LO),
                          VF_LANES(VF_PAIR("23"), VF_PAIR("31"), VF_PAIR("12"), VF_ANY_HI)))
         return 0;
@@ -329,7 +336,7 @@ VF_INLINE unsigned vf_mask8(uint64_t z)
     return (unsigned)(((z >> 7) * 0x0102040810204080ull) >> 56);
 }
 
-/* The spaces of s[0..n), 5 <= n <= 16 (32 with SSE2), as bits (bit i for s[i]); ~0 if a
+/* The spaces of s[0..n), 5 <= n <= 16, as bits (bit i for s[i]); ~0 if a
  * byte is neither a space nor a letter or digit. A word at a time. */
 VF_INLINE unsigned vf_word_spaces_swar(const char *s, size_t n)
 {

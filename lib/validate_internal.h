@@ -96,7 +96,7 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
     case VK_DATE:
         return vf_date(s, n);
     case VK_DT10:
-        return vf_date_time(s, n, 10);
+        return vf_dt10(s, n);
     case VK_DT12:
         return vf_dt12(s, n);
     case VK_FLEVEL:

@@ -185,13 +185,14 @@ int vexplain_ref(vmatch *c, const vrule *r, const char *s, size_t len, const cha
     return ADEXP_V_BAD_VALUE;
 }
 
+/* vhook_check's body (ranges, below). */
+static inline const char *hook_check(unsigned hook, const char *s, size_t len);
+
 /* Called once r's DFA (or a fast path equal to it) has refused the value.
  * The DFAs equal the matcher on the values the parser gives (none starts
  * with a separator) while the matcher is within its budget, which no value
  * of VEXPLAIN_DFA_MAX bytes exhausts (validate_test.c's
  * explain_agrees_with_matcher). */
-static inline const char *hook_check(unsigned hook, const char *s, size_t len);
-
 int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **why)
 {
     if (!r->dfa || len > VEXPLAIN_DFA_MAX || (len && is_sep(s[0])))
@@ -218,8 +219,7 @@ int vexplain(vmatch *c, const vrule *r, const char *s, size_t len, const char **
 }
 
 /* vexplain for a rule of kind VK_DT12 (YYMMDDHHMMSS): the same answer, its
- * syntax read by position (a month's tens 0-1, a day's 0-3, an hour's 0-2,
- * minutes' and seconds' 0-5, digits) rather than by its DFA, and its
+ * syntax by vf_dt12's test (vf_dt12_syntax) rather than by its DFA, and its
  * layout's range checks (every VK_DT12 rule's: month, day, date, hours;
  * validate_test.c checks both) in their order. */
 int vexplain_dt12(vmatch *c, const vrule *r, const char *s, size_t len, const char **why)
@@ -227,9 +227,7 @@ int vexplain_dt12(vmatch *c, const vrule *r, const char *s, size_t len, const ch
     if (!r->dfa || len > VEXPLAIN_DFA_MAX || (len && is_sep(s[0])))
         return vexplain_ref(c, r, s, len, why);
     *why = NULL;
-    if (len != 12 || vf_not_digit(vf_load8(s)) ||
-        vf_not_digit(vf_load4(s + 8) | 0x3030303000000000ull) || s[2] > '1' || s[4] > '3' ||
-        s[6] > '2' || s[8] > '5' || s[10] > '5')
+    if (!vf_dt12_syntax(s, len))
         return ADEXP_V_BAD_VALUE;
     if ((*why = hook_check(HOOK_MONTH, s + 2, 2)) || (*why = hook_check(HOOK_DAY, s + 4, 2)) ||
         (*why = hook_check(HOOK_DATE, s, 6)) || (*why = hook_check(HOOK_HHMM, s + 6, 4)))
@@ -293,13 +291,8 @@ static inline __attribute__((always_inline)) const char *angle_check(
     return NULL;
 }
 
-const char *vhook_check(unsigned hook, const char *s, size_t len)
-{
-    return hook_check(hook, s, len);
-}
-
 /* vhook_check's body, inlined where a layout's checks run one after the
- * other (vexplain). */
+ * other (vexplain, vexplain_dt12). */
 static inline __attribute__((always_inline)) const char *hook_check(unsigned hook,
                                                                    const char *s, size_t len)
 {
@@ -339,6 +332,11 @@ static inline __attribute__((always_inline)) const char *hook_check(unsigned hoo
     default:
         return NULL;
     }
+}
+
+const char *vhook_check(unsigned hook, const char *s, size_t len)
+{
+    return hook_check(hook, s, len);
 }
 
 int vwalk_atsrt(uint32_t wb, const char *s, size_t n)
