@@ -10,7 +10,7 @@
 set -e
 [ $# -ge 2 ] || { echo "usage: $0 OLD_BUILD NEW_BUILD [ROUNDS]" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
-old=$1/libadexp.a new=$2/libadexp.a ref=$2/parser/libadexp_ref.a
+old=$1/libadexp.a new=$2/libadexp.a ref=$2/parser/ref/libadexp_ref.a
 for f in "$old" "$new" "$ref"; do
     [ -f "$f" ] || { echo "$0: $f not found (build both directories first)" >&2; exit 2; }
 done

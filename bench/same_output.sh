@@ -24,7 +24,7 @@ for _ in range(len(data) // 500):   # a damaged byte every ~500
 open(sys.argv[2], 'wb').write(bytes(data))
 PY
 ext=""
-for f in "$src"/lib/dict/extensions/*.tsv "$src"/parser/extensions/*.tsv; do
+for f in "$src"/lib/dict/extensions/*.tsv; do
     [ -f "$f" ] && ext="$ext --dictionary $f"
 done
 inputs=("$src/testdata" "$tmp/gen7.adexp" "$tmp/gen11.adexp" "$tmp/corrupt.adexp")

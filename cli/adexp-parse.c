@@ -79,7 +79,7 @@ static const char usage_notes[] =
     "                          gets \"warnings\", each finding a line on stderr\n"
     "      --strict            with --validate: exit 1 if any warning\n"
     "      --dictionary FILE   extend the field dictionary with FILE (TSV in\n"
-    "                          the columns of parser/fields.tsv); repeatable,\n"
+    "                          the columns of lib/dict/fields.tsv); repeatable,\n"
     "                          later files extend earlier ones\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"

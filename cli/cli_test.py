@@ -799,7 +799,7 @@ def test_libarchive_missing(tmp):
 def test_walk_order_bytes(tmp):
     """The walk's order is strcmp's (bytes, unsigned) on names that share
     long prefixes, hold bytes >= 0x80, are prefixes of one another, and are
-    more than a few in a directory (lib/batch_dirnames.c sorts those)."""
+    more than a few in a directory (lib/batch/batch_dirnames.c sorts those)."""
     d = os.path.join(tmp, "walkbytes").encode()
     os.makedirs(d)
     names = [b"IFPL_20240101_%04d.adexp" % i for i in (7, 70, 700, 1000, 999, 10)]

@@ -10,7 +10,7 @@ import tempfile
 
 EXE, ROOT = sys.argv[1], sys.argv[2]
 WRITE = os.path.join(os.path.dirname(EXE), "adexp-write")
-EXT = os.path.join(ROOT, "parser", "extensions")
+EXT = os.path.join(ROOT, "lib", "dict", "extensions")
 failures = []
 passed = [0]
 

@@ -3,7 +3,7 @@ parsed: no crash, every line written is a whole message read from the
 file's own bytes, and the file is reported as cut short (exit 1).
 
 A big file is mapped; reading a page past a truncated file's end raises
-SIGBUS, which adexp-parse catches (lib/batch_map.c). The test makes the
+SIGBUS, which adexp-parse catches (lib/batch/batch_map.c). The test makes the
 truncation happen mid-parse: standard output is a pipe that is not read
 until the file has been cut, so the parse stops at its first full output
 block, with most of the file still unread.

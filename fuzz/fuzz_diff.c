@@ -1,5 +1,5 @@
 /* fuzz_diff: the main parser against the split reference parser
- * (parser/ref_split.c) on canonical messages built from the fuzz input.
+ * (parser/ref/ref_split.c) on canonical messages built from the fuzz input.
  *
  * The reference is a line-oriented "first version": it only claims to
  * agree with the main parser on canonical input (one field per line, no

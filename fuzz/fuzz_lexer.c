@@ -2,7 +2,7 @@
  * never overlap, keywords are A-Z0-9 runs within the limit, and the lexer
  * ends with TOK_EOF after at most len + 2 tokens. The library's lexer (with
  * AVX2 where the CPU has it) gives the same field tokens as its SSE2 and
- * scalar builds (parser/meson.build: symbols renamed sse2_*, scalar_*). */
+ * scalar builds (lexer/meson.build: symbols renamed sse2_*, scalar_*). */
 #include "fuzz_common.h"
 #include "lexer.h"
 

@@ -261,7 +261,7 @@ typedef struct adexp_parser adexp_parser;
 /* ------------------------------------------------------ dictionary extensions */
 
 /* A dictionary extended at run time: Edition 3.1 plus the rows of an
- * extension file, in the columns of parser/fields.tsv, tab-separated:
+ * extension file, in the columns of lib/dict/fields.tsv, tab-separated:
  *   keyword  level  kind  flags  subfields  value_class
  * (level: primary, subfield, reserved_primary, reserved_subfield; kind: b, c,
  * l; flags: TEXT, MSG_LIST comma-separated or -; subfields: space-separated

@@ -96,7 +96,7 @@ const dict_entry *lexer_entry(const lexer *lx, const char *s, size_t n);
 void lexer_fill(lexer *lx);
 /* The next field token, valid until the next call. After FT_EOF, returns
  * FT_EOF. Inline (the parser calls it once per field) and in the header, so
- * the SSE2 and scalar builds in parser/ref_lexer_test.c run their own states
+ * the SSE2 and scalar builds in parser/ref/ref_lexer_test.c run their own states
  * through it. */
 static inline field_token *lexer_next_field(lexer *lx)
 {

@@ -2,7 +2,7 @@
  * that reads the common field (a hot keyword with a short basic value). It
  * is shared by the lexer's field loop and the parser's runs, which read such
  * fields straight from the input when the lexer's batch is used up (see
- * run_fused in parser/fused.c), so both take exactly the same fields. */
+ * run_fused in parser/fast/fused.c), so both take exactly the same fields. */
 #ifndef ADEXP_LEXER_SCAN_H
 #define ADEXP_LEXER_SCAN_H
 
@@ -14,7 +14,7 @@
 
 /* The word-at-a-time scans (find_dash, the keyword in lex_dash) need GNU C
  * on a little-endian target; ADEXP_LEXER_SCALAR turns them off, and
- * parser/ref_lexer_test.c checks that both builds give the same tokens. */
+ * parser/ref/ref_lexer_test.c checks that both builds give the same tokens. */
 #if !defined(ADEXP_LEXER_SCALAR) && defined(__GNUC__) && defined(__BYTE_ORDER__) &&     \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FAST_SCAN 1
@@ -33,7 +33,7 @@
 
 /* 32 bytes at a time with AVX2 where the CPU has it (checked at run time):
  * the same fields as the SSE2 loop, for fewer instructions. Off with
- * ADEXP_LEXER_SCALAR or ADEXP_LEXER_NO_AVX2 (parser/ref_lexer_test.c checks
+ * ADEXP_LEXER_SCALAR or ADEXP_LEXER_NO_AVX2 (parser/ref/ref_lexer_test.c checks
  * all three builds give the same tokens). */
 #if SSE2_SCAN && defined(__x86_64__) && !defined(ADEXP_LEXER_NO_AVX2) &&               \
     (defined(__clang__) || __GNUC__ >= 5)

@@ -93,7 +93,7 @@ void pa_parser_put(adexp_parser *p, const adexp_options *o)
     cached_opts = *o;
 }
 
-/* The batch driver's checks (lib/batch_file.c; binary: a NUL in the first
+/* The batch driver's checks (lib/batch/batch_file.c; binary: a NUL in the first
  * 4 KiB and no -TITLE), so that the module refuses
  * what adexp-parse refuses, with the same words. */
 #define BINARY_PROBE 4096

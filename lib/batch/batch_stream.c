@@ -93,11 +93,11 @@ static void parse_tail(stream *s, int eof)
     }
     if (eof)
         keep = s->have;
-    uint64_t lines = batch_count_lines(in, s->have, 0, keep);
+    uint64_t lines = lines_count(in, s->have, 0, keep);
     if (lines == 0)
         s->base.column0 += keep;
     else
-        s->base.column0 = keep - batch_line_start(in, s->have, keep);
+        s->base.column0 = keep - line_start(in, s->have, keep);
     s->base.line += lines;
     s->base.offset += keep;
     s->base.index = (size_t)s->count;

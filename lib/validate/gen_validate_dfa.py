@@ -4,7 +4,7 @@ ranges of its terms, compiled into one minimal DFA over byte classes
 it rejects goes to the backtracking matcher, which says why.
 
 The ranges here (RANGES) are the same as the C checks of
-lib/validate_match.c, written as expressions: validate_test.c checks that
+lib/validate/validate_match.c, written as expressions: validate_test.c checks that
 the DFA and the matcher agree on generated values of every rule, each changed
 at one byte, and on every value of EOBT, EOBD and many of LATTD and LONGTD.
 They differ only on a value that starts with a separator and whose first

@@ -104,7 +104,7 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
         uint64_t n = s->lines[j];
         pthread_mutex_unlock(&s->mu);
         if (!known) {
-            n = batch_count_lines(s->in, s->len, cut_start(s, j), s->cut[j]);
+            n = lines_count(s->in, s->len, cut_start(s, j), s->cut[j]);
             pthread_mutex_lock(&s->mu);
             s->lines[j] = n;
             s->counted[j] = 1;
@@ -112,7 +112,7 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
         }
         line += n;
     }
-    return line + batch_count_lines(s->in, s->len, cut_start(s, k), x);
+    return line + lines_count(s->in, s->len, cut_start(s, k), x);
 }
 
 /* Record where the index of the message just written at out[from..] is:
@@ -128,7 +128,7 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
     batch_mark_nul(&w->arena, nl, s->in + pc->start, m);   /* the piece's numbers */
     if (m->nerrors && base->line == 0) {
         base->line = line_at(s, pc->k, pc->start);
-        base->column0 = pc->start - batch_line_start(s->in, s->len, pc->start);
+        base->column0 = pc->start - line_start(s->in, s->len, pc->start);
     }
     batch_rebase_msg(m, base, 0);
     pc->count++;

@@ -1,5 +1,5 @@
 /* Validation's matcher: a value against a syntax expression compiled by
- * parser/gen_validate.py into the node table of validate_table.c, matched
+ * lib/validate/gen_validate.py into the node table of validate_table.c, matched
  * whole as the specification reads it (backtracking, within a budget of
  * steps and nesting), and the ranges the syntax cannot express. */
 #include <stdio.h>

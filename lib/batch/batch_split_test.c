@@ -270,7 +270,7 @@ static void test_count_lines(void **state)
         uint64_t want = 0;
         for (size_t i = from; i < to; i++)
             want += buf[i] == '\n' || (buf[i] == '\r' && (i + 1 == len || buf[i + 1] != '\n'));
-        assert_int_equal(batch_count_lines(buf, len, from, to), want);
+        assert_int_equal(lines_count(buf, len, from, to), want);
     }
 }
 
@@ -292,7 +292,7 @@ static void test_count_lines_long(void **state)
         for (size_t i = from; i < to; i++)
             want += buf[i] == '\n' ||
                     (buf[i] == '\r' && (i + 1 == sizeof buf || buf[i + 1] != '\n'));
-        assert_int_equal(batch_count_lines(buf, sizeof buf, from, to), want);
+        assert_int_equal(lines_count(buf, sizeof buf, from, to), want);
     }
 }
 
@@ -358,7 +358,7 @@ static void test_line_start(void **state)
                 want = i;
                 break;
             }
-        assert_int_equal(batch_line_start(buf, len, at), want);
+        assert_int_equal(line_start(buf, len, at), want);
     }
 }
 

@@ -11,6 +11,7 @@
 #include "adexp_batch.h"
 #include "batch_nul.h"
 #include "batch_reader.h"
+#include "lines.h"
 #include <zlib.h>
 
 /* What a queued input is. Walk-time outcomes (a loop, a dangling link, a
@@ -259,11 +260,6 @@ typedef struct batch_base {
     uint64_t line;             /* line of the piece's first byte, from 1 */
     size_t column0;            /* bytes before the piece on that line */
 } batch_base;
-/* Line breaks (LF, CRLF, lone CR: the parser's rule) in in[from..to) of an
- * input of len bytes. */
-uint64_t batch_count_lines(const char *in, size_t len, size_t from, size_t to);
-/* Offset of the start of the line holding in[at]. */
-size_t batch_line_start(const char *in, size_t len, size_t at);
 /* m parsed from a buffer that starts at base->offset of the whole input:
  * its offset, index and errors' offsets, lines and columns made those of
  * the whole input; fields: the fields' offsets too. */

@@ -2,7 +2,7 @@
  * time: a field's head copied in one 32-byte move, a short value loaded
  * and stored in two moves, and its bytes tested with one byte shuffle,
  * with the three-operand instructions that need no register copies. The
- * same bytes as the SSE2 pieces (json_runs.h); lib/json_test.c checks
+ * same bytes as the SSE2 pieces (json_runs.h); lib/json/json_test.c checks
  * the two writers against each other. Off with ADEXP_JSON_SCALAR or
  * ADEXP_JSON_NO_AVX2. Not installed. */
 #ifndef ADEXP_JSON_AVX2_H

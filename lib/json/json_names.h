@@ -1,6 +1,6 @@
 /* The start of a known field's JSON object, '{"name":"KEYWORD"', and of a
  * basic one's, '{"name":"KEYWORD","value":"', for each dictionary entry
- * (generated into json_names.c by lib/gen_json_names.py), each written
+ * (generated into json_names.c by lib/json/gen_json_names.py), each written
  * with one fixed-size copy. Not installed. */
 #ifndef ADEXP_JSON_NAMES_H
 #define ADEXP_JSON_NAMES_H

@@ -83,7 +83,7 @@ static ALWAYS_INLINE adexp_field *fused_node(char **ptr, adexp_field ***tail,
  * nodes of a flight plan), read from one 64-byte window rather than by four
  * scans, each field as scan_field_avx2 would take it (the same keyword,
  * value and next '-'), with no dictionary lookup or subfield test: the
- * three are basic subfields of -PT, none text (parser/dict_test.c checks).
+ * three are basic subfields of -PT, none text (lib/dict/dict_test.c checks).
  * The window's bytes are all below the run's bound; up to 8 more after it
  * are read (not used). */
 #define POINT_WINDOW 64

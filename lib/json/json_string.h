@@ -4,7 +4,7 @@
  *
  * json_string is the fastest version this build has: it copies runs of
  * bytes that need no escape and no folding 16 (SSE2) or 8 (SWAR) bytes at a
- * time. The others are kept for lib/json_test.c, which checks on random
+ * time. The others are kept for lib/json/json_test.c, which checks on random
  * bytes that all of them write what json_string_scalar, the plain byte by
  * byte rule, writes. */
 #ifndef ADEXP_JSON_STRING_H

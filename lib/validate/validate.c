@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "adexp.h"
-#include "batch_internal.h"
+#include "lines.h"
 #include "dict.h"
 #include "dict_ids.h"
 #include "dict_ext.h"
@@ -175,13 +175,13 @@ static void locate(walk *w, size_t off, adexp_finding *fd)
     const char *b = w->base;
     size_t lim = w->msg->offset + w->msg->length;
     if (off >= o->lc_off) {
-        uint64_t ends = batch_count_lines(b, lim, o->lc_off, off);
+        uint64_t ends = lines_count(b, lim, o->lc_off, off);
         o->lc_line += (uint32_t)ends;
         if (ends)
-            o->lc_bol = batch_line_start(b, lim, off);
+            o->lc_bol = line_start(b, lim, off);
     } else if (off < o->lc_bol) {
-        o->lc_line -= (uint32_t)batch_count_lines(b, lim, off, o->lc_bol);
-        o->lc_bol = batch_line_start(b, lim, off);
+        o->lc_line -= (uint32_t)lines_count(b, lim, off, o->lc_bol);
+        o->lc_bol = line_start(b, lim, off);
     }
     o->lc_off = off;
     o->lc_index = w->msg->index;
