@@ -82,6 +82,7 @@ typedef struct member_reader {
     size_t blk_len;
     int64_t offset;            /* bytes of the member handed out so far */
     int64_t next;              /* member offset of blk (sparse members skip) */
+    int fatal;                 /* failed so that the archive cannot be read on */
 } member_reader;
 
 static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
@@ -94,10 +95,13 @@ static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
         int rc = batch_la.read_data_block(m->a, &blk, &size, &off);
         if (rc == ARCHIVE_EOF)
             return 0;
-        if (rc < ARCHIVE_WARN) {
+        /* A warning is a check that failed (a zip member's CRC or size):
+         * the member is damaged, but the archive can be read on. */
+        if (rc != ARCHIVE_OK) {
             snprintf(r->error, sizeof r->error,
                      "corrupt or truncated data at byte %lld of the member: %s",
                      (long long)m->offset, batch_la.error_string(m->a));
+            m->fatal = rc < ARCHIVE_WARN;
             return -1;
         }
         m->blk = blk, m->blk_len = size, m->next = off;
@@ -318,8 +322,8 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
     return p.failed ? -1 : 0;
 }
 
-/* One member: skipped or parsed. Returns -1 when its data is corrupt
- * (the archive cannot be read on). */
+/* One member: skipped or parsed. Returns -1 when its data is corrupt so
+ * that the archive cannot be read on (reported). */
 static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e,
                      const char *name, member_buf *mb, int depth)
 {
@@ -330,7 +334,8 @@ static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e
         return 0;
     }
     member_reader mr = {.r = {.read = member_read}, .a = a};
-    return take(w, name, &mr.r, mb, depth);
+    take(w, name, &mr.r, mb, depth);
+    return mr.fatal ? -1 : 0;
 }
 
 /* Every member of archive a, named after path. */
