@@ -21,6 +21,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+import zlib
 
 EXE = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
@@ -54,16 +55,52 @@ def sources(out):
 
 
 def corpus(tmp, n, seed=7):
-    """n generated messages: the bytes, and each message's end offset."""
+    """The bytes of n generated messages."""
     path = os.path.join(tmp, f"corpus-{n}-{seed}.adexp")
     if not os.path.exists(path):
         subprocess.run([sys.executable, GEN, "--messages", str(n), "--out", path,
-                        "--seed", str(seed)], check=True)
-    data = open(path, "rb").read()
-    rc, out, err = run("-j", "1", path)
-    assert rc == 0, err
-    ends = [m["offset"] + m["length"] for m in map(json.loads, out.splitlines())]
-    return data, ends
+                        "--seed", str(seed)], check=True, capture_output=True)
+    return open(path, "rb").read()
+
+
+def inflate_intact(data):
+    """What zlib makes of gzip data up to its first detected fault."""
+    d = zlib.decompressobj(31)
+    out = bytearray()
+    for i in range(0, len(data), 4096):
+        c = d.copy()
+        try:
+            out += d.decompress(data[i:i + 4096])
+        except zlib.error:
+            for b in range(i, min(i + 4096, len(data))):   # byte by byte to the fault
+                try:
+                    out += c.decompress(data[b:b + 1])
+                except zlib.error:
+                    return bytes(out)
+            return bytes(out)
+    return bytes(out)
+
+
+def first_diff(a, b):
+    n = min(len(a), len(b))
+    return next((i for i in range(n) if a[i] != b[i]), n)
+
+
+def wholly_before(text, at):
+    """Messages of text that are whole in text[:at]: the parser knows one
+    has ended once the next "-TITLE" and the byte after it are in."""
+    starts = [m.start() for m in re.finditer(rb"-TITLE", text)] + [len(text) - 6]
+    return sum(1 for s in starts[1:] if s + 7 <= at)
+
+
+def lines_as(out, source):
+    """JSON lines with source replaced (to compare runs on different names)."""
+    res = []
+    for line in out.splitlines():
+        j = json.loads(line)
+        j["source"] = source
+        res.append(json.dumps(j))
+    return res
 
 
 def test_zip_crc(tmp):
@@ -90,10 +127,100 @@ def test_zip_crc(tmp):
               sources(out).count(f"{z}:b.adexp") == 50, (rc, err))
 
 
+def test_damaged_gzip(tmp):
+    """A .gz cut short or with a byte flipped: every message wholly before
+    the damage comes out as it would from the whole file, then the error
+    with its offset."""
+    text = corpus(tmp, 2000)
+    whole = os.path.join(tmp, "whole.adexp")
+    write(whole, text)
+    rc, want, _ = run("-j", "1", whole)
+    want = lines_as(want, "x")
+    gz = gzip.compress(text)
+    cases = [(f"cut {k}%", gz[:len(gz) * k // 100]) for k in (10, 50, 90)]
+    for k in (30, 60):
+        flipped = bytearray(gz)
+        flipped[len(gz) * k // 100] ^= 0x55
+        cases.append((f"byte flipped at {k}%", bytes(flipped)))
+    for name, data in cases:
+        at = first_diff(inflate_intact(data), text)
+        n = wholly_before(text, at)
+        f = os.path.join(tmp, "damaged.gz")
+        write(f, data)
+        for j in ("1", "2"):
+            rc, out, err = run("-j", j, f)
+            got = lines_as(out, "x")
+            check(f"damaged gzip, {name}, -j {j}: the {n} messages before the damage "
+                  "come out, then the error", rc == 1 and got[:n] == want[:n] and
+                  (name.startswith("byte") or len(got) == n) and
+                  re.search(re.escape(f) + r": (corrupt|truncated) gzip data.* at byte \d+", err),
+                  (len(got), n, err[-300:]))
+
+
+def test_damaged_tar_gz(tmp):
+    """A .tar.gz cut short: the members before the cut whole, the cut one's
+    messages before the cut, then the error naming the member. Members of
+    100 messages and of 2 (smaller than the first bytes read to tell what
+    a member is), as a file and on standard input."""
+    text = corpus(tmp, 2000)
+    starts = [m.start() for m in re.finditer(rb"-TITLE", text)] + [len(text)]
+    f = os.path.join(tmp, "cut.tar.gz")
+    for per, cuts in ((100, (5, 35, 70, 97)), (2, (30, 31, 40, 81))):
+        members = [text[starts[i]:starts[min(i + per, len(starts) - 1)]]
+                   for i in range(0, len(starts) - 1, per)]
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tf:
+            for i, m in enumerate(members):
+                ti = tarfile.TarInfo(f"m{i:04d}.adexp")
+                ti.size = len(m)
+                tf.addfile(ti, io.BytesIO(m))
+        tar = buf.getvalue()
+        with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+            offs = [ti.offset_data for ti in tf.getmembers()]
+        tgz = gzip.compress(tar)
+        for k in cuts:
+            data = tgz[:len(tgz) * k // 100]
+            at = len(inflate_intact(data))
+            write(f, data)
+            for how in ("-j 1", "-j 2", "stdin"):
+                name = f if how != "stdin" else "-"
+                want = []
+                for i, m in enumerate(members):
+                    member = f"{name}:m{i:04d}.adexp"
+                    if offs[i] + len(m) <= at:
+                        want += [member] * m.count(b"-TITLE")
+                    else:
+                        want += [member] * wholly_before(m, at - offs[i])
+                        cut = member
+                        break
+                if how == "stdin":
+                    rc, out, err = run("-", stdin=data)
+                else:
+                    rc, out, err = run(*how.split(), f)
+                check(f"tar.gz of {per}-message members cut at {k}%, {how}: "
+                      f"{len(want)} messages before the cut, then the error of the member cut",
+                      rc == 1 and sources(out) == want and
+                      (cut + ": corrupt or truncated data at byte") in err,
+                      (len(sources(out)), len(want), cut, err[-400:]))
+
+
+def test_damaged_gzip_stdin(tmp):
+    """A .gz cut short on standard input: the messages before the cut."""
+    text = corpus(tmp, 2000)
+    gz = gzip.compress(text)
+    for k in (1, 50):
+        data = gz[:len(gz) * k // 100]
+        n = wholly_before(text, len(inflate_intact(data)))
+        rc, out, err = run("-", stdin=data)
+        check(f"gzip cut at {k}% on standard input: the {n} messages before the cut",
+              rc == 1 and len(out.splitlines()) == n and "-: truncated gzip data" in err,
+              (len(out.splitlines()), n, err[-300:]))
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-faults-")
     try:
-        for t in (test_zip_crc,):
+        for t in (test_zip_crc, test_damaged_gzip, test_damaged_tar_gz,
+                  test_damaged_gzip_stdin):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

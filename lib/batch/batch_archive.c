@@ -155,12 +155,15 @@ static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
 }
 
 /* A reader that gives the bytes already read from another, then the
- * rest of it (the other is closed by its owner). */
+ * rest of it (the other is closed by its owner). When the other failed
+ * while they were read (rest_failed), the head is followed by its error:
+ * the messages the head holds whole still come out. */
 typedef struct prefix_reader {
     batch_reader r;
     batch_reader *rest;
     const char *head;
     size_t len;
+    int rest_failed;           /* rest failed before: its error follows the head */
     int failed;                /* rest failed */
 } prefix_reader;
 
@@ -173,7 +176,7 @@ static ssize_t prefix_read(batch_reader *r, char *buf, size_t cap)
         p->head += n, p->len -= n;
         return (ssize_t)n;
     }
-    ssize_t n = p->rest->read(p->rest, buf, cap);
+    ssize_t n = p->rest_failed ? -1 : p->rest->read(p->rest, buf, cap);
     if (n < 0) {
         memcpy(r->error, p->rest->error, sizeof r->error);
         p->failed = 1;
@@ -306,18 +309,20 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
 {
     mb->len = 0;
     int rc = read_upto(r, mb, SIZE_MAX, PROBE);
-    if (rc < 0) {
+    int packed = mb->len && batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN &&
+                 depth < MAX_NESTING;
+    if (rc < 0 && (mb->len == 0 || packed)) {
         batch_fail(w, name, r->error);
         return -1;
     }
-    if (mb->len < PROBE && mb->len <= w->b->o.max_file_size) {
+    if (rc == 0 && mb->len < PROBE && mb->len <= w->b->o.max_file_size) {
         parse_or_unpack(w, name, mb, depth);       /* all of it is in */
         return 0;
     }
-    if (batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN && depth < MAX_NESTING)
+    if (packed)
         return take_whole(w, name, r, mb, depth);
     prefix_reader p = {.r = {.read = prefix_read}, .rest = r, .head = mb->data,
-                       .len = mb->len};
+                       .len = mb->len, .rest_failed = rc < 0};
     batch_stream_parse(w, name, &p.r, 0);
     return p.failed ? -1 : 0;
 }
@@ -508,11 +513,12 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
         free(g);
         return;
     }
-    if (read_upto(&g->r, &head, SIZE_MAX, PROBE) < 0) {
+    int rc = read_upto(&g->r, &head, SIZE_MAX, PROBE);
+    if (rc < 0 && head.len == 0) {
         batch_fail(w, path, g->r.error);
     } else {
         prefix_reader p = {.r = {.read = prefix_read}, .rest = &g->r, .head = head.data,
-                           .len = head.len};
+                           .len = head.len, .rest_failed = rc < 0};
         if (batch_packed_kind(head.data, head.len) != BATCH_PLAIN)
             walk_stream(w, path, &p.r, 1);
         else

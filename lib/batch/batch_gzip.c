@@ -76,11 +76,10 @@ static int next_member(batch_gzip *g)
     return 0;
 }
 
-static ssize_t gzip_read(batch_reader *r, char *buf, size_t cap)
+/* Inflate into buf[0..cap): the count, or -1 (r.error set) with what was
+ * inflated before the fault at g->z.next_out. */
+static ssize_t inflate_some(batch_gzip *g, char *buf, size_t cap)
 {
-    batch_gzip *g = (batch_gzip *)r;
-    if (g->done || cap == 0)
-        return 0;
     g->z.next_out = (unsigned char *)buf;
     g->z.avail_out = cap > UINT32_MAX ? UINT32_MAX : (uInt)cap;
     const char *why = NULL;
@@ -113,6 +112,22 @@ static ssize_t gzip_read(batch_reader *r, char *buf, size_t cap)
     if (why)
         return fail_at(g, why);
     return (ssize_t)(g->z.next_out - (unsigned char *)buf);
+}
+
+/* The bytes inflated before a fault are given out first, and the fault
+ * at the next read: the messages they end are whole. */
+static ssize_t gzip_read(batch_reader *r, char *buf, size_t cap)
+{
+    batch_gzip *g = (batch_gzip *)r;
+    if (g->failed)
+        return -1;
+    if (g->done || cap == 0)
+        return 0;
+    ssize_t n = inflate_some(g, buf, cap);
+    size_t made = (size_t)(g->z.next_out - (unsigned char *)buf);
+    if (n < 0)
+        g->failed = 1;
+    return n < 0 && made > 0 ? (ssize_t)made : n;
 }
 
 static void gzip_close(batch_reader *r)

@@ -338,6 +338,7 @@ typedef struct batch_gzip {
     uint64_t in_total;         /* gzip bytes taken in so far */
     uint64_t out_total;        /* bytes given out so far */
     int done;
+    int failed;                /* r.error is set: every read fails */
     batch_reader *src;         /* batch_gzip_open_reader: the gzip bytes */
     unsigned char inbuf[1 << 16];
 } batch_gzip;
