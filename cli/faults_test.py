@@ -63,6 +63,25 @@ def corpus(tmp, n, seed=7):
     return open(path, "rb").read()
 
 
+# Started by a small interpreter of its own: a child's peak RSS counts the
+# memory of the process it was forked from, and this one's grows with the
+# test data.
+RSS_RUNNER = ("import os, resource, subprocess, sys; "
+              "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+              "stderr=subprocess.PIPE); sys.stderr.buffer.write(p.stderr); "
+              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+              "sys.exit(p.returncode)")
+
+
+def run_rss(*args, stdin=None):
+    """Run with output to /dev/null: exit code, stderr, and the child's
+    peak RSS in bytes (getrusage RUSAGE_CHILDREN of the runner)."""
+    p = subprocess.run([sys.executable, "-S", "-c", RSS_RUNNER, EXE, *args], stdin=stdin,
+                       capture_output=True, timeout=120)
+    return (p.returncode, p.stderr.decode("utf-8", "replace"),
+            int(p.stdout.split()[-1]) * 1024)
+
+
 def inflate_intact(data):
     """What zlib makes of gzip data up to its first detected fault."""
     d = zlib.decompressobj(31)
@@ -216,11 +235,41 @@ def test_damaged_gzip_stdin(tmp):
               rc == 1 and len(out.splitlines()) == n and "-: truncated gzip data" in err,
               (len(out.splitlines()), n, err[-300:]))
 
+def test_stream_bound(tmp):
+    """A decompressed input with no message end (newlines only) holds at
+    most --max-file-size before it fails, and so does a packed member read
+    whole (a tar inside a tar.gz)."""
+    mb = 1 << 20
+    limit = 16 * mb
+    tiny = os.path.join(tmp, "tiny.gz")
+    write(tiny, gzip.compress(b"-TITLE IFPL -ARCID A\n"))
+    _, _, base = run_rss("--max-file-size", "16M", tiny)
+    nl = os.path.join(tmp, "newlines.gz")
+    write(nl, gzip.compress(b"\n" * (64 * mb)))
+    inner = io.BytesIO()
+    with tarfile.open(fileobj=inner, mode="w") as tf:
+        ti = tarfile.TarInfo("nl.adexp")
+        ti.size = 48 * mb
+        tf.addfile(ti, io.BytesIO(b"\n" * ti.size))
+    outer = io.BytesIO()
+    with tarfile.open(fileobj=outer, mode="w") as tf:
+        ti = tarfile.TarInfo("inner.tar")
+        ti.size = len(inner.getvalue())
+        tf.addfile(ti, io.BytesIO(inner.getvalue()))
+    nested = os.path.join(tmp, "nested.tar.gz")
+    write(nested, gzip.compress(outer.getvalue(), 1))
+    for f, what in ((nl, "message too large"), (nested, "too large once decompressed")):
+        rc, err, rss = run_rss("--max-file-size", "16M", f)
+        check(f"{os.path.basename(f)}: fails at --max-file-size 16M holding at most "
+              f"16 MiB more than a tiny input ({(rss - base) / mb:.1f} MiB)",
+              rc == 1 and what in err and rss - base <= limit + 2 * mb, err[-300:])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-faults-")
     try:
         for t in (test_zip_crc, test_damaged_gzip, test_damaged_tar_gz,
-                  test_damaged_gzip_stdin):
+                  test_damaged_gzip_stdin, test_stream_bound):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -125,15 +125,25 @@ typedef struct member_buf {
     size_t len, cap;
 } member_buf;
 
+static void member_buf_free(member_buf *mb)
+{
+    batch_pages_free(mb->data, mb->cap);
+    *mb = (member_buf){0};
+}
+
 /* Read r on into mb, up to limit bytes in all (and stop early once want
  * are in). Returns 0; 1 when the input is larger than limit; -1 on
- * failure (r->error says why). */
+ * failure (r->error says why). mb never holds more than limit + 1 bytes. */
 static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
 {
+    if (limit < SIZE_MAX && want > limit + 1)
+        want = limit + 1;      /* one more than allowed tells "too large" */
     while (mb->len < want) {
         if (mb->cap - mb->len < (1 << 16)) {
             size_t cap = mb->cap ? mb->cap * 2 : 1 << 20;
-            char *p = realloc(mb->data, cap);
+            if (limit < SIZE_MAX && cap > limit + 1)
+                cap = limit + 1 > mb->cap ? limit + 1 : mb->cap;
+            char *p = batch_pages_grow(mb->data, mb->cap, cap);
             if (!p) {
                 snprintf(r->error, sizeof r->error, "out of memory");
                 return -1;
@@ -275,7 +285,7 @@ static void parse_or_unpack(batch_worker *w, const char *name, member_buf *mb,
         member_buf inner = *mb;
         *mb = (member_buf){0};
         unpack(w, name, inner.data, inner.len, depth + 1);
-        free(inner.data);
+        member_buf_free(&inner);
         return;
     }
     batch_parse_input(w, name, mb->data, mb->len);
@@ -381,7 +391,7 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
         batch_fail(w, path, "archive with no member (directories only, or none)");
     }
     free(last);
-    free(mb.data);
+    member_buf_free(&mb);
 }
 
 /* libarchive over the stream rd: each member parsed as a stream. */
@@ -422,7 +432,7 @@ static void unpack_gzip(batch_worker *w, const char *path, const char *data,
         kind = batch_packed_kind(mb.data, mb.len);
     g.r.close(&g.r);
     if (rc == 0 && kind != BATCH_PLAIN && depth < MAX_NESTING) {
-        free(mb.data);
+        member_buf_free(&mb);
         if (batch_gzip_open(&g, data, len) != 0) {
             batch_fail(w, path, g.r.error);
             return;
@@ -436,7 +446,7 @@ static void unpack_gzip(batch_worker *w, const char *path, const char *data,
     else
         take(w, path, &g.r, &mb, depth);
     g.r.close(&g.r);
-    free(mb.data);
+    member_buf_free(&mb);
 }
 
 /* Every member of the packed bytes data[0..len), named after path. */
@@ -482,7 +492,7 @@ static int probe_stream(batch_worker *w, const char *path, batch_reader *rd,
                         member_buf *mb)
 {
     enum { CAP = 1 << 16 };            /* one read's worth, kept for the parse */
-    if (!(mb->data = malloc(CAP))) {
+    if (!(mb->data = batch_pages_grow(NULL, 0, CAP))) {
         batch_fail(w, path, "out of memory");
         return -1;
     }
@@ -526,7 +536,7 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
     }
     g->r.close(&g->r);
     free(g);
-    free(head.data);
+    member_buf_free(&head);
 }
 
 void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
@@ -543,5 +553,5 @@ void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
         unpack_gzip_stream(w, path, &p.r);
     else if (kind >= 0)
         walk_stream(w, path, &p.r, 1);
-    free(head.data);
+    member_buf_free(&head);
 }

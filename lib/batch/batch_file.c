@@ -91,8 +91,8 @@ void batch_worker_fini(batch_worker *w)
     adexp_buf_free(&w->scratch);
     batch_source_free(&w->source);
     batch_str_free(&w->res.err);
-    free(w->in);
-    free(w->packed);
+    batch_pages_free(w->in, w->in_cap);
+    batch_pages_free(w->packed, w->packed_cap);
 }
 
 void batch_fail(batch_worker *w, const char *path, const char *why)
@@ -102,15 +102,19 @@ void batch_fail(batch_worker *w, const char *path, const char *why)
     w->files_failed++;
 }
 
-/* Make room for need bytes plus a spare one, keeping what is read. */
-int batch_grow_in(batch_worker *w, size_t need)
+/* Make room for need bytes plus a spare one, keeping what is read; the
+ * room doubles from IN_FIRST, but never past max bytes plus the spare one. */
+#define IN_FIRST ((size_t)1 << 20)
+int batch_grow_in(batch_worker *w, size_t need, size_t max)
 {
     if (need < w->in_cap)
         return 0;
-    size_t cap = w->in_cap ? w->in_cap : 1 << 20;
+    size_t cap = w->in_cap ? w->in_cap : IN_FIRST;
     while (cap <= need)
         cap *= 2;
-    char *p = realloc(w->in, cap);
+    if (max >= need && max < SIZE_MAX && cap > max + 1)
+        cap = max + 1 > IN_FIRST ? max + 1 : IN_FIRST;
+    char *p = batch_pages_grow(w->in, w->in_cap, cap);
     if (!p)
         return -1;
     w->in = p;
@@ -130,7 +134,7 @@ static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
     size_t n = 0;
     while (n < stop) {
         size_t want = size_hint ? stop : n + (1 << 16);
-        if (batch_grow_in(w, want < stop ? want : stop) != 0)
+        if (batch_grow_in(w, want < stop ? want : stop, stop) != 0)
             return ENOMEM;
         size_t room = w->in_cap - 1 - n;
         if (room > stop - n)

@@ -202,8 +202,14 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
  * printed, or NULL (batch_rebase.c patches it for a piece). */
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
                          size_t *index_at);
-/* Make room in w->in for need bytes plus a spare one, keeping its bytes. */
-int batch_grow_in(batch_worker *w, size_t need);
+/* batch_pages.c: a buffer of cap bytes (p NULL: none yet) grown to new_cap,
+ * its bytes kept, without a copy: NULL when there is no memory (p is then
+ * unchanged). w->in, w->packed and archive members' buffers are these. */
+void *batch_pages_grow(void *p, size_t cap, size_t new_cap);
+void batch_pages_free(void *p, size_t cap);
+/* Make room in w->in for need bytes plus a spare one, keeping its bytes;
+ * max: the most it will hold (the room does not double past it). */
+int batch_grow_in(batch_worker *w, size_t need, size_t max);
 /* -1: reported as failed; else whether in's first BATCH_BINARY_PROBE bytes
  * hold a NUL byte. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);

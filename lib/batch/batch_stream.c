@@ -157,6 +157,7 @@ static int read_all(stream *s, batch_reader *rd)
 {
     batch_worker *w = s->w;
     size_t limit = w->b->o.max_file_size;
+    size_t stop = limit < SIZE_MAX ? limit + 1 : limit;   /* one more tells "too large" */
     int undecided;
     for (;;) {
         if (s->have > limit) {
@@ -165,9 +166,13 @@ static int read_all(stream *s, batch_reader *rd)
                      limit);
             return batch_fail(w, s->path, why), -1;
         }
-        if (batch_grow_in(w, s->have + READ_BYTES) != 0)
+        size_t room = stop - s->have < READ_BYTES ? stop - s->have : READ_BYTES;
+        if (batch_grow_in(w, s->have + room, stop) != 0)
             return batch_fail(w, s->path, "out of memory"), -1;
-        ssize_t n = rd->read(rd, w->in + s->have, w->in_cap - 1 - s->have);
+        room = w->in_cap - 1 - s->have;   /* all the room there is, within the bound */
+        if (room > stop - s->have)
+            room = stop - s->have;
+        ssize_t n = rd->read(rd, w->in + s->have, room);
         if (n < 0)
             return batch_fail(w, s->path, rd->error), -1;
         if (n == 0) {
