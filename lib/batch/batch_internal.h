@@ -248,6 +248,9 @@ void batch_split_publish(batch_worker *w, batch_split *s);
  * end; else (a decompressed input, an archive member) written in blocks.
  * rd is closed at the end. */
 void batch_stream_parse(batch_worker *w, const char *path, batch_reader *rd, int live);
+/* Bytes given to the parser by streams so far, all runs together: the
+ * work, for the tests that check it grows linearly with the input. */
+extern _Atomic uint64_t batch_stream_parsed;
 
 /* batch_fd_reader.c: a reader over a descriptor (standard input, a FIFO,
  * a device). poll: the descriptor is O_NONBLOCK, wait with poll(). */

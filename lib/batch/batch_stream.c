@@ -16,7 +16,16 @@
  * file or an archive member is there to be read at full speed: it writes
  * in blocks as a file does (batch_maybe_flush), so that the pool keeps
  * decompressing other inputs side by side; what it holds is bounded all
- * the same. */
+ * the same.
+ *
+ * The tail is parsed again from its first byte, so the work must not grow
+ * with its size at each read: it is parsed only after a read that brought
+ * what may be a message start ('-', separators, "TITLE"), and once it is
+ * large (one message of over READ_BYTES so far), only when it has doubled
+ * since it was last parsed (or at the end, or before the limit would fail
+ * it): a message of "-TITLE"s inside texts costs a few parses of its bytes,
+ * not one per read. Such a message, on a live stream, is written when the
+ * tail doubles or the stream ends, not as soon as the next one starts. */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,11 +34,14 @@
 
 #define READ_BYTES ((size_t)64 << 10)
 
+_Atomic uint64_t batch_stream_parsed;
+
 typedef struct stream {
     batch_worker *w;
     const char *path;
     size_t have;               /* bytes of the tail in w->in */
     size_t parsed;             /* have when the tail was last parsed */
+    int deferred;              /* a message start may have come since */
     batch_base base;           /* the tail's place in the whole stream */
     uint64_t total, count, bad;
     int live;                  /* write each message as it ends */
@@ -81,6 +93,7 @@ static void parse_tail(stream *s, int eof)
     batch_lines nl = {0, 0, 1};
     adexp_msg m;
     adexp_parser_reset(w->parser, in, s->have);
+    atomic_fetch_add_explicit(&batch_stream_parsed, s->have, memory_order_relaxed);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         if (!eof && !next_start_known(in, s->have, m.offset + m.length)) {
             keep = m.offset;
@@ -104,14 +117,32 @@ static void parse_tail(stream *s, int eof)
     memmove(w->in, in + keep, s->have - keep);
     s->have -= keep;
     s->parsed = s->have;
+    s->deferred = 0;
 }
 
-/* Whether bytes from `from` on may hold a message start: "TITLE", looked
- * for a few bytes back so that one split by a read is found. */
+/* Whether bytes from `from` on may hold a message start: "TITLE" after
+ * '-' and separators (a "TITLE" split by the read is looked for 4 bytes
+ * back; the separators before each are looked at once). */
 static int may_end_message(const char *in, size_t have, size_t from)
 {
-    from = from > 8 ? from - 8 : 0;
-    return have - from >= 5 && memmem(in + from, have - from, "TITLE", 5) != NULL;
+    from = from > 4 ? from - 4 : 0;
+    const char *p = in + from, *end = in + have;
+    while (end - p >= 5 && (p = memmem(p, (size_t)(end - p), "TITLE", 5)) != NULL) {
+        const char *q = p;
+        while (q > in && is_sep((unsigned char)q[-1]))
+            q--;
+        if (q > in && q[-1] == '-')
+            return 1;
+        p += 5;
+    }
+    return 0;
+}
+
+/* Whether the tail is to be parsed now that a message start may have
+ * come: always while it is small, else once it has doubled (see above). */
+static int parse_due(const stream *s)
+{
+    return s->parsed < READ_BYTES || s->have >= 2 * s->parsed;
 }
 
 /* A NUL byte in the stream's first 4 KiB and no "-TITLE" in what is held
@@ -160,6 +191,11 @@ static int read_all(stream *s, batch_reader *rd)
     size_t stop = limit < SIZE_MAX ? limit + 1 : limit;   /* one more tells "too large" */
     int undecided;
     for (;;) {
+        if (s->have > limit && s->deferred) {   /* its messages may have ended */
+            parse_tail(s, 0);
+            if (write_out(s))
+                return -1;
+        }
         if (s->have > limit) {
             char why[128];
             snprintf(why, sizeof why, "message too large (more than %zu bytes; see --max-file-size)",
@@ -173,8 +209,11 @@ static int read_all(stream *s, batch_reader *rd)
         if (room > stop - s->have)
             room = stop - s->have;
         ssize_t n = rd->read(rd, w->in + s->have, room);
-        if (n < 0)
+        if (n < 0) {
+            if (s->deferred)   /* the messages that ended before the fault */
+                parse_tail(s, 0);
             return batch_fail(w, s->path, rd->error), -1;
+        }
         if (n == 0) {
             if (binary(s, 1, &undecided))
                 return -1;
@@ -187,6 +226,10 @@ static int read_all(stream *s, batch_reader *rd)
             return -1;
         if (undecided || !may_end_message(w->in, s->have, s->have - (size_t)n))
             continue;
+        if (!parse_due(s)) {
+            s->deferred = 1;
+            continue;
+        }
         parse_tail(s, 0);
         if (write_out(s))
             return -1;
