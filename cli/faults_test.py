@@ -66,20 +66,25 @@ def corpus(tmp, n, seed=7):
 # Started by a small interpreter of its own: a child's peak RSS counts the
 # memory of the process it was forked from, and this one's grows with the
 # test data.
-RSS_RUNNER = ("import os, resource, subprocess, sys; "
-              "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
-              "stderr=subprocess.PIPE); sys.stderr.buffer.write(p.stderr); "
-              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+RSS_RUNNER = ("import hashlib, resource, subprocess, sys, tempfile\n"
+              "e = tempfile.TemporaryFile()\n"
+              "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=e)\n"
+              "h = hashlib.sha256()\n"
+              "for b in iter(lambda: p.stdout.read(1 << 20), b''): h.update(b)\n"
+              "p.wait(); e.seek(0)\n"
+              "sys.stderr.buffer.write(e.read())\n"
+              "print(h.hexdigest(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
               "sys.exit(p.returncode)")
 
 
 def run_rss(*args, stdin=None):
-    """Run with output to /dev/null: exit code, stderr, and the child's
-    peak RSS in bytes (getrusage RUSAGE_CHILDREN of the runner)."""
+    """Run: exit code, stderr, the child's peak RSS in bytes (getrusage
+    RUSAGE_CHILDREN of the runner) and the SHA-256 of its output."""
     p = subprocess.run([sys.executable, "-S", "-c", RSS_RUNNER, EXE, *args], stdin=stdin,
                        capture_output=True, timeout=120)
-    return (p.returncode, p.stderr.decode("utf-8", "replace"),
-            int(p.stdout.split()[-1]) * 1024)
+    digest, rss = p.stdout.split()[-2:]
+    return (p.returncode, p.stderr.decode("utf-8", "replace"), int(rss) * 1024,
+            digest.decode())
 
 
 def inflate_intact(data):
@@ -243,7 +248,7 @@ def test_stream_bound(tmp):
     limit = 16 * mb
     tiny = os.path.join(tmp, "tiny.gz")
     write(tiny, gzip.compress(b"-TITLE IFPL -ARCID A\n"))
-    _, _, base = run_rss("--max-file-size", "16M", tiny)
+    _, _, base, _ = run_rss("--max-file-size", "16M", tiny)
     nl = os.path.join(tmp, "newlines.gz")
     write(nl, gzip.compress(b"\n" * (64 * mb)))
     inner = io.BytesIO()
@@ -259,17 +264,53 @@ def test_stream_bound(tmp):
     nested = os.path.join(tmp, "nested.tar.gz")
     write(nested, gzip.compress(outer.getvalue(), 1))
     for f, what in ((nl, "message too large"), (nested, "too large once decompressed")):
-        rc, err, rss = run_rss("--max-file-size", "16M", f)
+        rc, err, rss, _ = run_rss("--max-file-size", "16M", f)
         check(f"{os.path.basename(f)}: fails at --max-file-size 16M holding at most "
               f"16 MiB more than a tiny input ({(rss - base) / mb:.1f} MiB)",
               rc == 1 and what in err and rss - base <= limit + 2 * mb, err[-300:])
 
 
+def long_path(tmp, length):
+    """A directory under tmp whose path is about length bytes long."""
+    d = os.path.join(tmp, "long")
+    while len(d) < length - 250:
+        d = os.path.join(d, "d" * 240)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def test_ordered_memory(tmp):
+    """Ordered output at -j 2 and -j 4 of a big file whose output is many
+    times its size (tiny messages under a long path; a diagnostic per few
+    bytes): peak RSS at most 64 MiB + 16 MiB per worker (+ the input, which
+    is mapped: page cache, not the process's own memory), and the output is
+    that of -j 1."""
+    mb = 1 << 20
+    tiny = os.path.join(long_path(tmp, 3000), "tiny.adexp")
+    write(tiny, b"".join(b"-TITLE IFPL -ARCID A%06d\n" % i for i in range(90000)))
+    dense = os.path.join(tmp, "dense.adexp")
+    write(dense, b"-TITLE IFPL -ARCID ERR - - - - - - - - - - - - - - - - - - - -\n" * 40000)
+    for f in (tiny, dense):
+        size = os.path.getsize(f)
+        want = None
+        for j in ("1", "2", "4"):
+            rc, err, rss, digest = run_rss("-j", j, f)
+            err = err[:err.rfind("adexp-parse: ")]   # the summary line holds times
+            if want is None:
+                want = (digest, err)
+                continue
+            bound = 64 * mb + 16 * mb * int(j) + size
+            check(f"{os.path.basename(f)} ({size / mb:.1f} MiB, diagnostics "
+                  f"{len(err) / mb:.0f} MiB) at -j {j}: peak RSS {rss / mb:.0f} MiB "
+                  f"within {bound / mb:.0f} MiB, output that of -j 1",
+                  rss <= bound and (digest, err) == want,
+                  (rss / mb, digest == want[0], err == want[1]))
+
 def main():
     tmp = tempfile.mkdtemp(prefix="adexp-faults-")
     try:
         for t in (test_zip_crc, test_damaged_gzip, test_damaged_tar_gz,
-                  test_damaged_gzip_stdin, test_stream_bound):
+                  test_damaged_gzip_stdin, test_stream_bound, test_ordered_memory):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -15,8 +15,13 @@
  *
  * The worker whose chunk holds the input (the owner) holds the output's
  * turn: it writes the pieces in order as they are done. Pieces are taken
- * in order, within a window of slots past the last one written, so the
- * output held is a few pieces' worth whatever the input's size.
+ * in order, within a window of slots past the last one written. A piece
+ * holds at most PIECE_HOLD bytes of output and diagnostics (and one
+ * message's): its parse stops before the message that would go past, and
+ * the owner, once it has written what the piece holds, parses it on from
+ * there. The output held is then a few pieces' worth of bytes whatever the
+ * input, even one whose output is hundreds of times its size (tiny
+ * messages under a long path, a diagnostic every few bytes).
  */
 #define _GNU_SOURCE            /* memmem */
 #include <pthread.h>
@@ -34,11 +39,15 @@ enum { FREE, BUSY, DONE };
  * twice its pages. A bigger output still grows it. Not reserving (out of
  * memory) is not an error here: the growth reports it. */
 #define JSON_PIECE_ROOM(n) ((n) / 2 * 6 + ((size_t)64 << 10))
+/* What a piece holds at most (and one message's output more): about
+ * twice a megabyte piece's JSON, so that ordinary inputs never stop. */
+#define PIECE_HOLD ((size_t)6 << 20)
 
 typedef struct piece {
     size_t k;                  /* piece number */
     size_t start;              /* where it was parsed from */
     size_t real_end;           /* first message start at or after its cut */
+    size_t resume;             /* 0, or where its parse stopped: it held PIECE_HOLD */
     int state;
     uint64_t count, bad;       /* messages, failed messages */
     batch_result res;
@@ -158,11 +167,13 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
     w->res = pc->res;
     w->res.out.len = w->res.err.len = 0;
     w->res.lines = 0;
+    size_t room = JSON_PIECE_ROOM(s->cut[pc->k] - pc->start);
     if (w->b->o.format == ADEXP_BATCH_JSON)
-        adexp_buf_room(&w->res.out, JSON_PIECE_ROOM(s->cut[pc->k] - pc->start));
+        adexp_buf_room(&w->res.out, room < PIECE_HOLD ? room : PIECE_HOLD);
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
     pc->real_end = pc->start;
+    pc->resume = 0;
     size_t cut = s->cut[pc->k];
     if (pc->start < cut) {
         batch_base base = {pc->start, 0, 0, 0};   /* line 0: not known yet */
@@ -179,6 +190,11 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
             if (batch_map_lost(s->map, s->in + pc->start, &m)) {
                 adexp_arena_reset(&w->arena);
                 break;         /* batch_do_entry reports it */
+            }
+            if (w->res.out.len + w->res.err.len >= PIECE_HOLD) {
+                pc->resume = pc->start + m.offset;   /* a message start: parsed on from */
+                adexp_arena_reset(&w->arena);
+                break;
             }
             piece_msg(w, s, pc, &m, &base, &nl);
             adexp_arena_reset(&w->arena);
@@ -291,11 +307,15 @@ static void own(batch_worker *w, batch_split *s, uint64_t *count, uint64_t *bad)
                 pc->start = end;
                 parse_piece(w, s, pc);
             }
-            if (!stop) {
+            while (!stop) {
                 stop = write_piece(w, pc, *count) != 0;
                 *count += pc->count;
                 *bad += pc->bad;
                 end = pc->real_end;
+                if (!pc->resume)
+                    break;
+                pc->start = pc->resume;        /* it held all it may: on from there */
+                parse_piece(w, s, pc);
             }
             pthread_mutex_lock(&s->mu);
             pc->state = FREE;
