@@ -2,8 +2,6 @@
 #include "build.h"
 #include "grammar.h"
 
-const uint64_t grammar_any_row[DICT_SUB_WORDS] = {~0ull, ~0ull, ~0ull, ~0ull};
-
 /* Line and column of off, scanning on from the last answer (errors come in
  * order), so reporting stays linear. LF, CRLF and a lone CR end a line. */
 static void locate(adexp_parser *p, size_t off, adexp_error *e)

@@ -20,7 +20,7 @@ fused_list_name(const char *w, const field_scan *x)
     uint64_t key;
     memcpy(&key, w + x->st, 8);
     const dict_entry *e = hot_hit(_bzhi_u64(key, 8 * n), n);
-    return e && e->kind == ADEXP_LIST ? e : NULL;
+    return e && is_list(e) ? e : NULL;
 }
 
 /* r's node space for a frame of max_items items, items of them so far
@@ -277,7 +277,7 @@ scan_long_keyword(const char *p, unsigned kmax, field_scan *fs)
     if (k <= 8 || k > kmax || !dm)
         return 0;
     const dict_entry *e = dict_lookup(p, k);
-    if (!e || (e->flags & DICT_TEXT))
+    if (!e || is_text(e))
         return 0;
     scan_short_value(sep, dm, k, k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> k), fs);
     fs->id = dict_id(e);
@@ -348,7 +348,7 @@ static ALWAYS_INLINE adexp_field *fused_list_node(char **ptr, adexp_field ***tai
     n->offset = dash;
     n->nchildren = 0;
     n->kind = ADEXP_LIST;
-    n->flags = le->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    n->flags = node_text_flag(le);
     n->dict_id = dict_id(le);
     **tail = n;
     *tail = &n->next;
@@ -424,14 +424,14 @@ again:
         const char *kw = b + dash + 1;
         const dict_entry *e = x.e;
         if (c) {
-            if (dict_row_allows(crow, e)) {
-                if (e->kind != ADEXP_BASIC || ptr == plim)
+            if (row_allows(crow, e)) {
+                if (!is_basic(e) || ptr == plim)
                     goto compound_in_c;
                 fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
                 dash += 1 + x.de;
                 continue;
             }
-            if (e->level == DICT_SYNTAX) {
+            if (is_bracket(e)) {
                 /* -END, or -BEGIN of a list c has no place for, ends c
                  * (run_ends); the token path reads anything else */
                 const dict_entry *le;
@@ -440,7 +440,7 @@ again:
                      grammar_list_in_compound(&dict_table[c->dict_id], fr, le) == GR_CHILD))
                     goto scanned;
             } else if (fr->kind == FR_LIST &&
-                       !(fr->entry && dict_allows_entry(fr->entry, e)) &&
+                       !list_holds(fr, e) &&
                        fused_keeps(c, fr, e)) {
                 goto scanned;
             }
@@ -456,7 +456,7 @@ again:
             FUSED_SAME();
             continue;
         }
-        if (!in_compound && e->level == DICT_SYNTAX) {
+        if (!in_compound && is_bracket(e)) {
             /* -BEGIN X opens list X (run_list), -END X closes it: only a
              * list opened here, and not one inside it */
             const dict_entry *le = fused_list_name(FUSED_WINDOW, &x);
@@ -489,20 +489,20 @@ again:
             dash += 1 + x.de;
             continue;
         }
-        if (in_compound ? !dict_row_allows(row, e)
+        if (in_compound ? !row_allows(row, e)
                         : !grammar_plain_child(fr, items, e, x.id))
             goto scanned;
         if (ptr == plim)
             goto scanned;
-        if (e->kind == ADEXP_BASIC) {
+        if (is_basic(e)) {
             fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
             items++;
             dash += 1 + x.de;
             FUSED_SAME();
             continue;
-        } else if (e->kind == ADEXP_COMPOUND && fr->depth < p->opt.max_depth) {
+        } else if (is_compound(e) && fr->depth < p->opt.max_depth) {
             c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
-            crow = e->row;
+            crow = subfield_row(e);
             tail = &c->child;
             if (!in_compound && !at_tail && x.id == DICT_ID_PT) {
                 /* its usual subfields at once, and the points after it in
@@ -511,8 +511,7 @@ again:
                 point_run pr;
                 if (lim >= dash + POINT_READ && room >= 3 &&
                     (pr = fused_points(b, dash, lim, c, room,
-                                       fr->kind == FR_LIST && fr->entry &&
-                                           dict_allows_entry(fr->entry, e))).dash) {
+                                       fr->kind == FR_LIST && list_holds(fr, e))).dash) {
                     items += 1 + (uint32_t)(pr.c - c) / 4;
                     c = pr.c;
                     ptr = (char *)(void *)(c + 4);
@@ -534,7 +533,7 @@ again:
     if (!in_compound && !at_tail && c && ptr != plim && lim > dash + 32) {
         field_scan t;
         if (scan_long_keyword(b + dash + 1, p->opt.max_keyword_len, &t) &&
-            t.e->kind == ADEXP_BASIC && dict_row_allows(crow, t.e)) {
+            is_basic(t.e) && row_allows(crow, t.e)) {
             fused_node(&ptr, &tail, b + dash + 1, &t, dash, ADEXP_BASIC);
             dash += 1 + t.de;
             goto again;
@@ -562,7 +561,7 @@ again:
     if (!in_compound && !at_tail && !c && lim == lx->len && lim > dash + 32) {
         field_scan t;
         if (scan_field_to_end(b + dash + 1, lim - dash - 1, 8, &t) &&
-            t.e->kind == ADEXP_BASIC && t.e->level != DICT_SYNTAX &&
+            is_basic(t.e) && !is_bracket(t.e) &&
             t.id != DICT_ID_TITLE && grammar_plain_child(fr, items, t.e, t.id) && ptr != plim) {
             fused_node(&ptr, &tail, b + dash + 1, &t, dash, ADEXP_BASIC);
             items++;
@@ -584,7 +583,7 @@ again:
         lexer_resume(lx, dash, NULL);
     goto out;
 compound_in_c:  /* an allowed subfield of c that is no basic field */
-    if (in_compound || at_tail || x.e->kind != ADEXP_COMPOUND || ptr == plim || list ||
+    if (in_compound || at_tail || !is_compound(x.e) || ptr == plim || list ||
         fr->depth + 1 >= p->opt.max_depth)
         goto scanned;
     {
@@ -595,13 +594,13 @@ compound_in_c:  /* an allowed subfield of c that is no basic field */
             fs->nested_c = c;
         }
         adexp_field *in = fused_node(&ptr, &tail, b + dash + 1, &x, dash, ADEXP_COMPOUND);
-        const uint64_t *irow = x.e->row;
+        const uint64_t *irow = subfield_row(x.e);
         tail = &in->child;
         dash += 1 + x.de;
         for (;;) {
             int took = lim > dash + 32 && scan_field_avx2(b + dash + 1, b + lim, 8, &x);
-            if (took && dict_row_allows(irow, x.e)) {
-                if (x.e->kind != ADEXP_BASIC || ptr == plim)
+            if (took && row_allows(irow, x.e)) {
+                if (!is_basic(x.e) || ptr == plim)
                     goto stop_in;
                 fused_node(&ptr, &tail, b + dash + 1, &x, dash, ADEXP_BASIC);
                 dash += 1 + x.de;
@@ -611,9 +610,9 @@ compound_in_c:  /* an allowed subfield of c that is no basic field */
              * no stray subfield stays), at -END or at -BEGIN of a list it
              * has no place for; anything else is read by the general code */
             const dict_entry *le;
-            if (!took || (x.e->level == DICT_SYNTAX &&
+            if (!took || (is_bracket(x.e) &&
                           (!(le = fused_list_name(b + dash + 1, &x)) ||
-                           (x.id == DICT_ID_BEGIN && dict_row_allows(irow, le))))) {
+                           (x.id == DICT_ID_BEGIN && row_allows(irow, le))))) {
             stop_in:
                 fs->outer = c;
                 fs->outer_row = crow;
