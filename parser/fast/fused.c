@@ -706,6 +706,47 @@ fused_nested(fused_cursor *k, field_scan *x, int in_compound, int at_tail)
     }
 }
 
+/* Whether the loop stopped where the input's last 32 bytes start, not at
+ * the bound nor at a field the scan does not take: it goes on from the
+ * '-' at k->dash (fs->dash) in their padded copy (run_fused_tail). */
+static ALWAYS_INLINE int fused_at_tail(const fused_cursor *k)
+{
+    if (!(k->lim <= k->dash + 32 && k->dash < k->lim && k->lim == k->lx->len))
+        return 0;
+    k->fs->dash = k->dash;
+    return 1;
+}
+
+/* The bound, or a field the scan does not take: the lexer reads it (also if
+ * it is the first, so that the lexer does not scan it again; the loop ends
+ * before the bound only at a scan). */
+static ALWAYS_INLINE void fused_resume(const fused_cursor *k, int at_tail)
+{
+    fused_state *fs = k->fs;
+    fs->resumed = k->dash != k->lx->pos ||
+                  (at_tail ? k->dash < k->lim : k->lim > k->dash + 32);
+    if (fs->resumed)
+        lexer_resume(k->lx, k->dash, NULL);
+}
+
+/* A field x the run does not take as it stands: the lexer's token. x is
+ * copied, so that the loop's scan need not live in memory. */
+static ALWAYS_INLINE void fused_resume_at_token(const fused_cursor *k, field_scan x)
+{
+    k->fs->resumed = 1;
+    lexer_resume(k->lx, k->dash, &x);
+}
+
+/* The loop's end: its state back into fs, and the count of a compound
+ * read in the compound open mended if that has ended. */
+static ALWAYS_INLINE void fused_leave(const fused_cursor *k)
+{
+    fused_state *fs = k->fs;
+    if (fs->nested_c && fs->nested_c != k->c && fs->nested_c != fs->outer)
+        fused_mend(fs);
+    fused_save(k);
+}
+
 /* The run's loop (run_loop, which has taken all the lexer's tokens, the
  * last of them ending at a field's '-') going on in the input itself: the
  * fields that scan_field_avx2 takes and the run would read as they are
@@ -781,18 +822,12 @@ again:
         goto again;
     if (__builtin_expect(fused_last_value(&k, in_compound, at_tail), 1))
         goto again;
-    /* the bound, or a field the scan does not take: the lexer reads it (also
-     * if it is the first, so that the lexer does not scan it again; the loop
-     * ends before the bound only at a scan) */
-    if (!at_tail && k.lim <= k.dash + 32 && k.dash < k.lim && k.lim == lx->len) {
-        fs->dash = k.dash;      /* on in the copy of the input's last bytes */
-        fused_save(&k);
+    if (!at_tail && fused_at_tail(&k)) {
+        fused_save(&k);        /* on in the copy of the input's last bytes */
         run_fused_tail(p, f, fs, in_compound, row);
         return;
     }
-    fs->resumed = k.dash != lx->pos || (at_tail ? k.dash < k.lim : k.lim > k.dash + 32);
-    if (fs->resumed)
-        lexer_resume(lx, k.dash, NULL);
+    fused_resume(&k, at_tail);
     goto out;
 nested:
     switch (fused_nested(&k, &x, in_compound, at_tail)) {
@@ -804,15 +839,9 @@ nested:
         break;
     }
 scanned:        /* a field the run does not take as it stands: its token */
-    fs->resumed = 1;
-    {
-        field_scan y = x;      /* a copy, so that x need not live in memory */
-        lexer_resume(lx, k.dash, &y);
-    }
+    fused_resume_at_token(&k, x);
 out:
-    if (fs->nested_c && fs->nested_c != k.c && fs->nested_c != fs->outer)
-        fused_mend(fs);        /* it has ended */
-    fused_save(&k);
+    fused_leave(&k);
 }
 
 /* fused_loop for the message or a list, and for a compound. Not inlined:
