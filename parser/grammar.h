@@ -23,7 +23,7 @@
  *                 subfield: a keyword KEYWORD allows; the compound ends at
  *                 the first keyword it does not allow
  *   subfield  = basic | compound | list ;
- *   list      = "-BEGIN" NAME { item } "-END" NAME ;   S31 4.2, 5.2.4; the names equal
+ *   list      = "-BEGIN" NAME { item } "-END" NAME ;   S31 4.2, 5.2; the names equal
  *   item      = element | field ;                      any primary keyword, S31 4.3.5
  *   element   = "-" ELEMENT { subfield } { local } ;   S31 4.3.7, example 3
  *                 ELEMENT: a keyword the list holds (PT in RTEPTS); the
