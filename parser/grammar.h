@@ -8,18 +8,18 @@
  * (grammar_home_test.py checks).
  *
  * The productions, over the lexer's field tokens ("-" KEYWORD value; the
- * rule names are FORMAT.md's, the sections S31's, EUROCONTROL-SPEC-0107
- * Edition 3.1). KEYWORD is looked up in the dictionary: which keywords a
+ * sections are those of S31, EUROCONTROL-SPEC-0107 Edition 3.1, whose
+ * words basic, compound and list the rules keep). KEYWORD is looked up in the dictionary: which keywords a
  * compound or list allows decides all nesting, as no compound has an end
  * marker.
  *
- *   message   = title { field } ;                      S31 5.2.2, FORMAT.md 3
+ *   message   = title { field } ;                      S31 5.2.2
  *   title     = "-TITLE" value ;   a -TITLE after the first starts the next message
  *   field     = basic | compound | list | unknown | misplaced ;
  *   basic     = "-" KEYWORD value ;                    S31 4.2, 5.2.6
  *                 value: up to the next '-', or for a text field (MSGTXT)
- *                 a group in ( ) that may hold '-' (FORMAT.md 4: the lexer's)
- *   compound  = "-" KEYWORD { subfield } ;             S31 4.2, FORMAT.md 3
+ *                 a group in ( ) that may hold '-' (the lexer's)
+ *   compound  = "-" KEYWORD { subfield } ;             S31 4.2
  *                 subfield: a keyword KEYWORD allows; the compound ends at
  *                 the first keyword it does not allow
  *   subfield  = basic | compound | list ;
@@ -29,7 +29,7 @@
  *                 ELEMENT: a keyword the list holds (PT in RTEPTS); the
  *                 list's ELEMENT always starts the next element, and any
  *                 other keyword after its subfields, primary or unknown,
- *                 is the element's (FORMAT.md 3, lists: the Changed rule)
+ *                 is the element's, whatever is open
  *   local     = field - ELEMENT - title ;
  *   msglist   = "-BEGIN" NAME message "-END" NAME ;    IFPDLONG, RFPDLONG: S31 A.3, A.4
  *   unknown   = "-" UNKNOWN value { stray } ;          S31 4.3
