@@ -9,9 +9,9 @@
  *
  * The productions, over the lexer's field tokens ("-" KEYWORD value; the
  * sections are those of S31, EUROCONTROL-SPEC-0107 Edition 3.1, whose
- * words basic, compound and list the rules keep). KEYWORD is looked up in the dictionary: which keywords a
- * compound or list allows decides all nesting, as no compound has an end
- * marker.
+ * words basic, compound and list the rules keep). KEYWORD is looked up in
+ * the dictionary: which keywords a compound or list allows decides all
+ * nesting, as no compound has an end marker.
  *
  *   message   = title { field } ;                      S31 5.2.2
  *   title     = "-TITLE" value ;   a -TITLE after the first starts the next message
@@ -27,9 +27,9 @@
  *   item      = element | field ;                      any primary keyword, S31 4.3.5
  *   element   = "-" ELEMENT { subfield } { local } ;   S31 4.3.7, example 3
  *                 ELEMENT: a keyword the list holds (PT in RTEPTS); the
- *                 list's ELEMENT always starts the next element, and any
- *                 other keyword after its subfields, primary or unknown,
- *                 is the element's, whatever is open
+ *                 list's ELEMENT always starts the next element, whatever
+ *                 is open, and any other keyword after its subfields,
+ *                 primary or unknown, is the element's
  *   local     = field - ELEMENT - title ;
  *   msglist   = "-BEGIN" NAME message "-END" NAME ;    IFPDLONG, RFPDLONG: S31 A.3, A.4
  *   unknown   = "-" UNKNOWN value { stray } ;          S31 4.3
