@@ -6,7 +6,7 @@
 # chunks of messages. Prints, for the teivah IFPL and for generated messages,
 # the mean times and the median new/old ratio of the chunks with its
 # quartiles. ROUNDS (default 20) passes over the generated messages, and 50
-# times as many chunks of the teivah IFPL. Needs cc, nm and objcopy.
+# times as many chunks of the teivah IFPL. Needs cc, nm, ar and objcopy.
 set -e
 [ $# -ge 2 ] || { echo "usage: $0 OLD_BUILD NEW_BUILD [ROUNDS]" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
