@@ -554,10 +554,31 @@ def test_std_fds(tmp):
     check("2>&-: diagnostics never go into the -o file",
           p.returncode == 1 and all(json.loads(l) for l in data.splitlines())
           and data.count(b"\n") == 2, data[:200])
-    p = subprocess.run(["sh", "-c", f'exec 0<&- 1>&-; exec "$0" "$1"', EXE, d],
+    p = subprocess.run(["sh", "-c", f'exec 0<&- 1>&-; exec "$0" -o "$1" "$2"', EXE, o, d],
                        capture_output=True, timeout=20)
-    check("0<&- 1>&-: runs, diagnostics on stderr", p.returncode == 1 and
+    check("0<&- 1>&- with -o: runs, diagnostics on stderr", p.returncode == 1 and
           b"LIST_UNCLOSED" in p.stderr, p.stderr)
+    # A closed standard output is not a place to write to: the run fails
+    # before anything is read, as writing to it would have.
+    for close in ("1>&-", "0<&- 1>&-"):
+        p = subprocess.run(["sh", "-c", f'exec {close}; exec "$0" "$1"', EXE, d],
+                           capture_output=True, timeout=20)
+        check(f"{close}: exit 1, standard output closed, nothing read",
+              p.returncode == 1 and b"standard output is closed" in p.stderr and
+              b"LIST_UNCLOSED" not in p.stderr, p.stderr)
+    p = subprocess.run(["sh", "-c", 'exec 1>&-; exec "$0" --format summary "$1"', EXE, d],
+                       capture_output=True, timeout=20)
+    check("1>&- with --format summary: runs (nothing goes to stdout)",
+          p.returncode == 1 and b"LIST_UNCLOSED" in p.stderr, p.stderr)
+    p = subprocess.run(["sh", "-c", 'exec 1<"$2"; exec "$0" "$1"', EXE, d, o],
+                       capture_output=False, stderr=subprocess.PIPE, timeout=20)
+    check("stdout open for reading only: refused like a closed one",
+          p.returncode == 1 and b"standard output is" in p.stderr, p.stderr)
+    for args in (["--help"], ["--version"]):
+        p = subprocess.run(["sh", "-c", 'exec 1>&-; exec "$0" "$@"', EXE, *args],
+                           capture_output=True, timeout=20)
+        check(f"1>&- {args[0]}: exit 1, the text could not be written",
+              p.returncode == 1 and b"standard output" in p.stderr, p.stderr)
 
 
 def test_nul_in_message(tmp):
