@@ -34,9 +34,10 @@ static const char usage[] =
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
     "  -o, --output FILE       write the output to FILE instead of stdout;\n"
-    "                          FILE (or stdout's file) being one of the PATHs\n"
-    "                          is refused before anything is read (exit 2);\n"
-    "                          inside a walked directory it is left out\n"
+    "                          FILE (or stdout's file) being one of the PATHs,\n"
+    "                          or a file with data that a walk would parse, is\n"
+    "                          refused before anything is read (exit 2); a new\n"
+    "                          FILE inside a walked directory is left out\n"
     "      --format FORMAT     json (default): one line per message;\n"
     "                          summary: parse only, print the summary;\n"
     "                          adexp: the messages written back as ADEXP;\n"
@@ -455,8 +456,15 @@ static int queue_inputs(cli *c, adexp_batch *b)
  * truncated (it is opened without O_TRUNC) and before anything is read. */
 static int check_output(cli *c, adexp_batch *b)
 {
-    return cli_claim_output("adexp-parse", c->o.out_fd, c->output,
-                            adexp_batch_find_input(b, c->o.out_fd));
+    const char *in = adexp_batch_find_input(b, c->o.out_fd);
+    const char *dir = in ? NULL : adexp_batch_find_walked_input(b, c->o.out_fd);
+    if (dir) {
+        fprintf(stderr, "adexp-parse: the output %s is a file the walk of %s would "
+                "parse: refused, nothing read or written\n",
+                c->output ? c->output : "(standard output)", dir);
+        return 2;
+    }
+    return cli_claim_output("adexp-parse", c->o.out_fd, c->output, in);
 }
 
 /* The selection of --fields, --rows and --title, if any is given. */

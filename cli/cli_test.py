@@ -449,12 +449,47 @@ def test_output_safety(tmp):
     rc, out, err = run("-o", f, f)
     check("-o naming an input: refused with exit 2, input untouched",
           rc == 2 and open(f, "rb").read() == before and "is the input" in err, err)
+    rc, out, err = run("-o", f, d)
+    check("-o naming a file the walk would parse: refused with exit 2, untouched",
+          rc == 2 and open(f, "rb").read() == before and out == "" and
+          f"the output {f} is a file the walk of {d} would parse: refused" in err, err)
     link = os.path.join(d, "link.adexp")
     os.symlink("in.adexp", link)
     rc, _, err = run("-o", link, d)
-    check("-o through a link to a file in a walked directory: left out of the walk",
-          rc == 0 and "the output file: left out of the walk" in err, err)
-    write(f, before)
+    check("-o through a link to a file the walk would parse: refused, untouched",
+          rc == 2 and open(f, "rb").read() == before and "would parse: refused" in err, err)
+    os.unlink(link)
+    sub = os.path.join(d, "sub", "deep.adexp")
+    write(sub, GOOD.format(n=7))
+    rc, _, err = run("-o", sub, d + "/")
+    check("-o naming a file deeper in the walk: refused, untouched",
+          rc == 2 and open(sub).read() == GOOD.format(n=7) and "would parse" in err, err)
+    notes = os.path.join(d, "sub", "notes.txt")
+    write(notes, GOOD.format(n=8))
+    rc, _, err = run("--include", "*.adexp", "-o", notes, os.path.join(d, "sub"))
+    check("-o naming a file --include leaves out of the walk: written",
+          rc == 0 and open(notes).read().startswith('{"source":'), err)
+    shutil.rmtree(os.path.join(d, "sub"))
+    hidden = os.path.join(d, ".old", "in.adexp")
+    write(hidden, before)
+    rc, _, err = run("-o", hidden, d)
+    check("-o naming a file under a hidden directory the walk skips: written",
+          rc == 0 and open(hidden).read().startswith('{"source":'), err)
+    shutil.rmtree(os.path.join(d, ".old"))
+    with open(f, "ab") as fo:
+        p = subprocess.run([EXE, d], stdout=fo, stderr=subprocess.PIPE)
+    check("stdout appended to a file the walk would parse: refused",
+          p.returncode == 2 and open(f, "rb").read() == before and
+          b"the walk of" in p.stderr, p.stderr)
+    rc, _, err = run("--files-from", "-", "-o", f, stdin=d.encode() + b"\n")
+    check("-o naming a file the walk of a listed directory would parse: refused",
+          rc == 2 and open(f, "rb").read() == before, err)
+    link = os.path.join(d, "link.adexp")
+    os.symlink("in.adexp", link)
+    rc, _, err = run("-o", link, f)
+    check("-o through a link to a named input: refused",
+          rc == 2 and open(f, "rb").read() == before and "is the input" in err, err)
+    os.unlink(link)
     with open(f, "ab") as fo:
         p = subprocess.run([EXE, f], stdout=fo, capture_output=False,
                            stderr=subprocess.PIPE)
@@ -466,7 +501,7 @@ def test_output_safety(tmp):
     with open(o) as fh:
         lines = fh.read().splitlines()
     check("-o inside the walked directory: left out with a note",
-          rc == 0 and len(lines) == 4 and c and c["skipped"] == 1 and
+          rc == 0 and len(lines) == 2 and c and c["skipped"] == 1 and
           "out.ndjson: the output file: left out of the walk" in err, err)
     rc, out, err = run("-o", "/dev/full", f)
     c = counts(err)
