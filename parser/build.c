@@ -40,9 +40,17 @@ void record_error(adexp_parser *p, adexp_status code, size_t offset)
     m->nerrors_total++;
 }
 
+void record_stop(adexp_parser *p, adexp_status code, size_t offset)
+{
+    adexp_msg *m = p->msg;
+    if (m->nerrors < p->opt.max_errors + STOP_SLOTS)
+        error_at(p, &p->errors[m->nerrors++], code, offset);
+    m->nerrors_total++;
+}
+
 void fatal(adexp_parser *p, adexp_status code, size_t offset)
 {
-    record_error(p, code, offset);
+    record_stop(p, code, offset);
     p->fatal = 1;
 }
 

@@ -30,7 +30,7 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     if (!p)
         return NULL;
     memset(p, 0, sizeof *p);
-    p->errors = a.alloc(a.ctx, o.max_errors * sizeof *p->errors);
+    p->errors = a.alloc(a.ctx, (o.max_errors + STOP_SLOTS) * sizeof *p->errors);
     if (!p->errors) {
         a.free(a.ctx, p, sizeof *p);
         return NULL;
@@ -50,7 +50,7 @@ void adexp_parser_free(adexp_parser *p)
 {
     if (!p)
         return;
-    p->a.free(p->a.ctx, p->errors, p->opt.max_errors * sizeof *p->errors);
+    p->a.free(p->a.ctx, p->errors, (p->opt.max_errors + STOP_SLOTS) * sizeof *p->errors);
     p->a.free(p->a.ctx, p, sizeof *p);
 }
 
@@ -121,15 +121,6 @@ static void keep_errors(adexp_parser *p, adexp_msg *msg)
     msg->errors = e;
 }
 
-/* Out of memory for the view: the message is not whole, so it is said even
- * when max_errors errors are stored already (it takes the last one's
- * place; nerrors_total counts both). */
-static void view_nomem(adexp_parser *p, adexp_msg *msg)
-{
-    if (msg->nerrors == p->opt.max_errors)
-        msg->nerrors--;
-    record_error(p, ADEXP_E_NOMEM, msg->offset);
-}
 
 /* Zero the message (over 800 bytes) with the C library's memset: for a memset of
  * a known size this large gcc emits a rep stos, which starts slowly on AMD
@@ -176,7 +167,7 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     if (p->opt.view_title_only)
         adexp_view_title(msg);
     else if (!adexp_view_build(msg, arena))
-        view_nomem(p, msg);
+        record_stop(p, ADEXP_E_NOMEM, msg->offset);   /* the view is not whole */
     keep_errors(p, msg);
     p->msg = NULL;
     return msg->nerrors ? msg->errors[0].code : ADEXP_OK;
