@@ -208,6 +208,35 @@ def test_output_safety(tmp):
               p.returncode == 1 and b"standard output" in p.stderr, p.stderr)
 
 
+def path_work(tmp, n):
+    """Instructions spent in adexp_field_path naming the last of n + 1 ROUTE
+    fields (its value cannot be written), and the error line."""
+    f = os.path.join(tmp, f"siblings{n}.ndjson")
+    fields = ([{"name": "TITLE", "value": "X"}] + [{"name": "ROUTE", "value": "A"}] * n +
+              [{"name": "ROUTE", "value": "A-B"}])
+    with open(f, "w") as fh:
+        fh.write(json.dumps({"fields": fields}) + "\n")
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                        "--toggle-collect=adexp_field_path", WRITE, "-o", os.devnull, f],
+                       capture_output=True, timeout=300)
+    m = re.search(rb"Collected : (\d+)", p.stderr)
+    return (int(m.group(1)) if m else None), p.stderr
+
+
+def test_path_is_linear(tmp):
+    """Naming a field after n siblings is linear in n (it was quadratic:
+    hours for a message of a million fields). Instructions, not time."""
+    if not shutil.which("valgrind"):
+        print("note: no valgrind; the path's work is not measured")
+        return
+    small, err1 = path_work(tmp, 3000)
+    big, err2 = path_work(tmp, 6000)
+    check("the path after 6000 siblings is named ROUTE[6001]",
+          b"WRITE_VALUE at ROUTE[6001]:" in err2, err2[-300:])
+    check("twice the siblings, at most 2.5 times the path's instructions",
+          small and big and big < 2.5 * small, (small, big))
+
+
 def test_edit_with_json(tmp):
     """What jq would do: change a value in the JSON, write, parse again."""
     path = os.path.join(ROOT, "testdata", "messages", "IFPL-teivah-1.adexp")
@@ -226,7 +255,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="adexp-write-")
     try:
         for t in (test_help_and_usage, test_testdata, test_generated,
-                  test_bad_lines_and_files, test_output_safety, test_edit_with_json):
+                  test_bad_lines_and_files, test_output_safety, test_path_is_linear,
+                  test_edit_with_json):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure
