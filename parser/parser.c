@@ -79,8 +79,7 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->len = buf ? len : 0;
     p->index = 0;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
-    p->lc_start = p->lc_off = p->lc_bol = p->lx.pos;   /* after a byte order mark */
-    p->lc_line = 1;
+    p->lc = lines_cursor_at(p->lx.pos);                /* after a byte order mark */
     lexer_use_dictionary(&p->lx, p->opt.dictionary);
 #if RUN_FUSED
     if (p->fused) {

@@ -58,20 +58,7 @@ const char *batch_find_nul(const char *p, size_t n)
     return memchr(p, '\0', n);
 }
 
-/* Line of in[off], counted on from the cursor (messages come in order of
- * offset, so a file is scanned once). */
-static uint32_t line_at(batch_lines *c, const char *in, size_t off)
-{
-    for (const char *p = in + c->pos, *end = in + off;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
-        c->line++;
-        c->line_start = (size_t)(p - in) + 1;
-    }
-    c->pos = off;
-    return c->line;
-}
-
-int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg *m)
+int batch_mark_nul(adexp_arena *arena, lines_cursor *c, const char *in, adexp_msg *m)
 {
     const char *nul = batch_find_nul(in + m->offset, m->length);
     if (!nul)
@@ -89,8 +76,8 @@ int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg
     v[at].code = ADEXP_E_NUL_BYTE;
     v[at].message = adexp_status_message(ADEXP_E_NUL_BYTE);
     v[at].offset = off;
-    v[at].line = line_at(c, in, off);
-    v[at].column = (uint32_t)(off - c->line_start + 1);
+    /* messages come in order of offset: a file is scanned once */
+    lines_locate(c, in, m->offset + m->length, off, &v[at].line, &v[at].column);
     m->errors = v;
     m->nerrors++;
     m->nerrors_total++;

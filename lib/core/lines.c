@@ -1,7 +1,7 @@
-/* Line breaks: LF, CRLF and a lone CR each end a line, as the parser
- * counts them. Counted over ranges of a buffer by SIMD where the machine has
- * it (a finding's line is counted from the buffer's start), and the start of
- * the line that holds a byte. */
+/* Line breaks: LF, CRLF and a lone CR each end a line. Counted over ranges
+ * of a buffer by SIMD where the machine has it, the start of the line that
+ * holds a byte, and from the two the line and column of a byte, for parse
+ * errors, validation findings, NUL bytes and the batch driver's pieces. */
 #include <stdint.h>
 #include <stdlib.h>
 #if defined(__SSE2__)
@@ -177,4 +177,23 @@ size_t line_start(const char *in, size_t len, size_t at)
             return i;
     }
     return 0;
+}
+
+void lines_locate(lines_cursor *c, const char *in, size_t len, size_t off, uint32_t *line,
+                  uint32_t *column)
+{
+    if (off >= c->off) {
+        uint64_t ends = lines_count(in, len, c->off, off);
+        c->line += (uint32_t)ends;
+        if (ends)
+            c->bol = line_start(in, len, off);
+    } else if (off < c->bol) {
+        c->line -= (uint32_t)lines_count(in, len, off, c->bol);
+        c->bol = line_start(in, len, off);
+        if (c->bol < c->start)
+            c->bol = c->start;
+    }
+    c->off = off;
+    *line = c->line;
+    *column = (uint32_t)(off - c->bol + 1);
 }
