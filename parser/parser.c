@@ -38,9 +38,7 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     p->opt = o;
     p->a = a;
 #if RUN_FUSED
-    p->fused = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-               __builtin_cpu_supports("bmi2") && o.max_keyword_len >= 8 &&
-               !o.dictionary;
+    p->fused = cpu_has_avx2() && o.max_keyword_len >= 8 && !o.dictionary;
 #endif
     adexp_parser_reset(p, NULL, 0);
     return p;

@@ -419,7 +419,7 @@ static char *put_fields_sse2(writer *w, char *o, const adexp_field *f)
 }
 
 #if JSON_AVX2
-__attribute__((target(JSON_AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
+__attribute__((target(AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
                                                                       const adexp_field *f)
 {
     return put_fields(w, o, f, copy_head_avx2, plain_upto16_avx2, json_string_rest_avx2,
@@ -438,7 +438,7 @@ void adexp_json_use_avx2(int on)
 static char *put_all_fields(writer *w, char *o, const adexp_field *f)
 {
 #if JSON_AVX2
-    if (use_avx2 && json_cpu_has_avx2())
+    if (use_avx2 && cpu_has_avx2())
         return put_fields_avx2(w, o, f);
 #endif
     return put_fields_sse2(w, o, f);
