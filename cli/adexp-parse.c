@@ -1,6 +1,6 @@
-/* adexp-parse: ADEXP message files to JSON lines, on a pool of threads.
- * All the work is in the library's batch driver; this is options and the
- * final summary. */
+/* adexp-parse: ADEXP message files to JSON lines (or the typed view, CSV,
+ * TSV, ADEXP again), on a pool of threads. All the work is in the library's
+ * batch driver; this is options and the final summary. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

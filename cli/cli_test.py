@@ -673,12 +673,12 @@ def test_limit_options(tmp):
         check(f"usage error {args}", rc == 2, rc)
 
 
-def test_help_equals_readme(tmp):
+def test_help_equals_doc(tmp):
     rc, out, _ = run("--help")
-    readme = open(os.path.join(ROOT, "README.md")).read()
-    m = re.search(r"### Options \(as printed by `adexp-parse --help`\)\n\n```\n(.*?)```",
-                  readme, re.S)
-    check("--help equals the README's copy", m and m.group(1) == out,
+    doc = open(os.path.join(ROOT, "doc", "cli.md")).read()
+    m = re.search(r"## Options \(as printed by `adexp-parse --help`\)\n\n```\n(.*?)```",
+                  doc, re.S)
+    check("--help equals doc/cli.md's copy", m and m.group(1) == out,
           "" if not m else "".join(
               f"\n  help: {a!r}\n  read: {b!r}" for a, b in
               zip(out.splitlines(), m.group(1).splitlines()) if a != b)[:400])
@@ -837,7 +837,7 @@ def main():
                   test_include, test_streams, test_archives, test_null_lists,
                   test_output_safety, test_std_fds, test_nul_in_message,
                   test_symlink_fanout, test_names, test_limit_options,
-                  test_help_equals_readme, test_libarchive_missing,
+                  test_help_equals_doc, test_libarchive_missing,
                   test_walk_order_bytes):
             try:
                 t(tmp)

@@ -6,7 +6,7 @@ Usage: write_test.py ADEXP_PARSE ADEXP_WRITE SOURCE_ROOT
 Every message of testdata/ and of a generated corpus that parses without error
 is written back (both layouts, by adexp-parse and, from its JSON, by
 adexp-write) and must parse to the same JSON fields again. Also: --help equals
-the README's copy, usage errors, bad JSON lines, files and standard input.
+doc/cli.md's copy, usage errors, bad JSON lines, files and standard input.
 Prints one line per check and "N passed, N failed"; exits 1 on any failure.
 """
 import glob
@@ -45,9 +45,9 @@ def messages(ndjson):
     return [json.loads(line) for line in ndjson.splitlines() if line.strip()]
 
 
-def readme_help(program):
-    """The README's copy of PROGRAM --help (the block after its heading)."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+def doc_help(program):
+    """doc/cli.md's copy of PROGRAM --help (the block after its heading)."""
+    with open(os.path.join(ROOT, "doc", "cli.md"), encoding="utf-8") as f:
         text = f.read()
     m = re.search(r"as printed by `" + re.escape(program) + r" --help`\)\n\n```\n(.*?)```",
                   text, re.S)
@@ -57,8 +57,8 @@ def readme_help(program):
 def test_help_and_usage(tmp):
     for exe, name in ((PARSE, "adexp-parse"), (WRITE, "adexp-write")):
         rc, out, _ = run(exe, "--help")
-        check(f"{name} --help equals the README's copy",
-              rc == 0 and out.decode() == readme_help(name))
+        check(f"{name} --help equals doc/cli.md's copy",
+              rc == 0 and out.decode() == doc_help(name))
     rc, out, _ = run(WRITE, "--version")
     check("adexp-write --version", rc == 0 and out.startswith(b"adexp-write "))
     for args in (["--bogus"], ["--layout"], ["--layout", "tree"], ["-o"]):

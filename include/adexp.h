@@ -712,7 +712,7 @@ ADEXP_API int adexp_select_has_fields(const adexp_select *sel);
 ADEXP_API adexp_status adexp_select_trim(const adexp_select *sel, const adexp_msg *msg,
                                          adexp_arena *arena, adexp_msg *out);
 
-/* Append the typed view of msg as one JSON line (see the README's "Typed
+/* Append the typed view of msg as one JSON line (see doc/json.md's "Typed
  * view" table), trimmed to the selection's fields when sel names some
  * (sel may be NULL). Returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). */
 ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg,
@@ -720,7 +720,7 @@ ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *ms
                                              const adexp_select *sel);
 
 /* CSV (sep ',', RFC 4180, rows end in CRLF) or TSV (sep '\t', rows end in
- * LF); sel NULL: the default columns (the README's "CSV and TSV"). Each
+ * LF); sel NULL: the default columns (doc/json.md's "CSV and TSV"). Each
  * returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). The header row: */
 ADEXP_API adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep);
 /* msg's row; with the selection's rows, one row per item of that list (a

@@ -2,7 +2,8 @@
  * string rule copies as it is, found and copied 16 bytes (SSE2), 8 bytes
  * (SWAR) or one byte at a time; and string_first, a string that is one run
  * written inline. Shared by json_string.c and the field writer (json.c),
- * which inlines string_first for its values. Not installed. */
+ * which inlines string_first for its values; its word and vector helpers
+ * serve the view, CSV and ADEXP writers too. Not installed. */
 #ifndef ADEXP_JSON_RUNS_H
 #define ADEXP_JSON_RUNS_H
 

@@ -1,7 +1,7 @@
 /* The typed view as one JSON line per message (--format view): the view's
  * fields under lower-case keys, raw values folded as in the tree, decoded
  * companions beside them (_ft, _m, _utc, _deg), and every other top-level
- * field under "other". The README's "Typed view" table is the schema. */
+ * field under "other". The table of doc/json.md's "Typed view" is the schema. */
 #include <stdlib.h>
 #include <string.h>
 
