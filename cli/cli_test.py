@@ -642,6 +642,16 @@ def test_nul_in_message(tmp):
     check("a NUL past the first 4 KiB: its message's NUL_BYTE error",
           len(head) > 4096 and rc == 1 and len(out.splitlines()) == 60 and
           f"{far}:{line}:21: NUL_BYTE" in err, err[-300:])
+    # CR and CRLF end lines for the NUL as for parse errors: line 3 here
+    cr = os.path.join(d, "cr.adexp")
+    text = b"-TITLE IFPL\r-ARCID ABC\r\n-ADEP ED\0DM -ADES EDDH\r-EOBT 0746\r"
+    write(cr, text)
+    for name, args, stdin, where in (("a file", [cr], None, cr), ("stdin", ["-"], text, "-")):
+        rc, out, err = run(*args, stdin=stdin)
+        errs = [e for l in out.splitlines() for e in json.loads(l)["errors"]]
+        check(f"NUL after CR line ends ({name}): its line and column as the parser counts",
+              rc == 1 and f"{where}:3:9: NUL_BYTE" in err and
+              [(e["line"], e["column"]) for e in errs] == [(3, 9)], err + out)
 
 
 def test_symlink_fanout(tmp):

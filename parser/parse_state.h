@@ -19,6 +19,7 @@
 #include "dict_ids.h"
 #include "internal.h"
 #include "lexer.h"
+#include "lines.h"
 #include "scan.h"
 
 
@@ -76,9 +77,7 @@ struct adexp_parser {
     int fused;                 /* the runs use run_fused (the CPU has AVX2;
                                   max_keyword_len allows all hot keywords) */
     adexp_error *errors;       /* opt.max_errors + STOP_SLOTS of them */
-    size_t lc_off, lc_bol;     /* line cache: offset, start of its line */
-    size_t lc_start;           /* where line 1 starts (after a byte order mark) */
-    uint32_t lc_line;
+    lines_cursor lc;           /* of the last error: errors come in order */
 };
 
 /* The places kept past max_errors for the errors that cut a message, so

@@ -38,9 +38,7 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     p->opt = o;
     p->a = a;
 #if RUN_FUSED
-    p->fused = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-               __builtin_cpu_supports("bmi2") && o.max_keyword_len >= 8 &&
-               !o.dictionary;
+    p->fused = cpu_has_avx2() && o.max_keyword_len >= 8 && !o.dictionary;
 #endif
     adexp_parser_reset(p, NULL, 0);
     return p;
@@ -79,8 +77,7 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->len = buf ? len : 0;
     p->index = 0;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
-    p->lc_start = p->lc_off = p->lc_bol = p->lx.pos;   /* after a byte order mark */
-    p->lc_line = 1;
+    p->lc = lines_cursor_at(p->lx.pos);                /* after a byte order mark */
     lexer_use_dictionary(&p->lx, p->opt.dictionary);
 #if RUN_FUSED
     if (p->fused) {
