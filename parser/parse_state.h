@@ -19,6 +19,7 @@
 #include "dict_ids.h"
 #include "internal.h"
 #include "lexer.h"
+#include "lines.h"
 #include "scan.h"
 
 
@@ -75,11 +76,14 @@ struct adexp_parser {
     int fatal;                 /* a limit was hit: stop and resume at -TITLE */
     int fused;                 /* the runs use run_fused (the CPU has AVX2;
                                   max_keyword_len allows all hot keywords) */
-    adexp_error *errors;       /* opt.max_errors of them */
-    size_t lc_off, lc_bol;     /* line cache: offset, start of its line */
-    size_t lc_start;           /* where line 1 starts (after a byte order mark) */
-    uint32_t lc_line;
+    adexp_error *errors;       /* opt.max_errors + STOP_SLOTS of them */
+    lines_cursor lc;           /* of the last error: errors come in order */
 };
+
+/* The places kept past max_errors for the errors that cut a message, so
+ * that one is never hidden behind max_errors others: the limit or NOMEM
+ * that stopped the tree (the parse stops there: one) and the view's NOMEM. */
+#define STOP_SLOTS 2
 
 /* For the per-field helpers: a call costs more than they do (saving and
  * restoring registers for their few slow paths). */
@@ -107,6 +111,7 @@ static inline int same_name(adexp_slice a, adexp_slice b)
 /* build.c: errors, with line and column; error_at fills e alone */
 void error_at(adexp_parser *p, adexp_error *e, adexp_status code, size_t offset);
 void record_error(adexp_parser *p, adexp_status code, size_t offset);
+void record_stop(adexp_parser *p, adexp_status code, size_t offset);
 void fatal(adexp_parser *p, adexp_status code, size_t offset);
 
 /* descent.c: the fields of frame f, up to the token that ends it; after the
