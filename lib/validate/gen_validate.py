@@ -153,6 +153,34 @@ CORRECTIONS = [
     ("reserved_subfield:YPIST", "'P'|'N' 1{DIGIT}6 ALPHA := P/N P := Positif N := Negative",
      "('P' | 'N') 1{DIGIT}6", "as XPIST"),
 ]
+# Compounds that may also be written as a basic field, where the
+# specification's field table (Annex A) and its own examples or definitions
+# disagree: keyword -> (the plain value's syntax, why). A plain value is
+# checked against that syntax instead of being reported as UNEXPECTED_VALUE;
+# a plain value beside subfields still is. Each decision and its count on
+# real messages: doc/validation-decisions.md. (Not here: RFL inside a route
+# point, which S31 4.3.7 allows for every primary field in a list's element,
+# and LATTD/LONGTD inside PT, which no text of the specification allows: see
+# validate.c's element_takes and the doc.)
+PLAIN_FORMS = {
+    "CFL": ("flightlevel",
+            "A.3 writes '-' \"CFL\" fl [ptid] [sfl], but the examples of E.4.3 "
+            "write '-CFL F190' (HOP) and the OLDI messages of E.4 use the plain "
+            "level throughout; the definition is 'Cleared Flight Level. The "
+            "level currently assigned by ATC to the flight': a plain value is "
+            "checked as that level"),
+    "ALTNZ": ("1{LIM_CHAR}50",
+              "A.3 writes '-' \"ALTNZ\" [adname ( [ geoid | refid ] ) | ptid], "
+              "but the definition is 'Name of destination alternate aerodrome "
+              "if no ICAO location indicator exists' and IFPS writes that name "
+              "as plain text (-ALTNZ EASTERN CREEK): a plain value is checked "
+              "as ADNAME's 1{LIM_CHAR}50"),
+    "DEPZ": ("1{LIM_CHAR}50", "as ALTNZ: 'Name of departure aerodrome if no ICAO "
+             "location indicator exists'"),
+    "DESTZ": ("1{LIM_CHAR}50", "as ALTNZ: 'Name of destination aerodrome if no "
+              "ICAO location indicator exists'"),
+}
+
 RENAMES = {"icaoaerodromewld": "icaoaerodromewldcrd",
            "performancecatego": "performancecategory",
            "timehhmm_elapse": "timehhmm_elapsed"}
@@ -817,7 +845,12 @@ def entry_rule(e, fields, c):
             return (c.value(tree), 0, text, tree)
         allowed = set(e["subs"])
         p = c.presence(tree, allowed)
-        return (0, p, c.describe(p) if p else "", None)
+        described = c.describe(p) if p else ""
+        if kw in PLAIN_FORMS and e["kind"] == "c":
+            plain = PLAIN_FORMS[kw][0]
+            ptree = Parser(tokenize(plain, kw), kw).parse()
+            return (c.value(ptree), p, described + " | " + plain if described else plain, ptree)
+        return (0, p, described, None)
 
 
 # ------------------------------------------------------------ output

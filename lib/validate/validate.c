@@ -321,6 +321,36 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
                          const dict_entry *parent);
 static void visit_lax(walk *w, const adexp_field *first, const place *up);
 
+/* Whether a field of vwalk word wb may stand in the compound at place
+ * compound although the compound's syntax does not name it: a primary
+ * field in a list's element ("inclusion within a list field is the only
+ * occasion when a primary field may be used as a subfield", S31 4.3.7,
+ * whose example 3 is -PT -PTID CMB -ETO 9305091430 -RFL F370), as the
+ * parser reads it (grammar.h's grammar_in_compound). A subfield there is
+ * still not allowed (LATTD in a PT: doc/validation-decisions.md). */
+static inline int element_takes(const place *compound, int is_subfield)
+{
+    return compound && compound->in_list && !is_subfield;
+}
+
+/* A compound written as a basic field (-CFL F190): where the specification
+ * writes it so (gen_validate.py's PLAIN_FORMS), its value is checked
+ * against that form (r->value); else, or beside subfields, one finding.
+ * Out of line, rare. */
+__attribute__((noinline, cold)) static void plain_compound(walk *w, const place *pl,
+                                                           const vrule *r,
+                                                           const dict_entry *e)
+{
+    const adexp_field *f = pl->f;
+    if (r->value && !f->child) {
+        if (!vrule_accepts((unsigned)(r - vrules), f->value.ptr, f->value.len))
+            check_value(w, pl, r);
+        return;
+    }
+    add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
+        "a value where %s wants its subfields", e->keyword);
+}
+
 /* A field where the structure says it may not be: out of line, rare. */
 __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
                                                       const dict_entry *parent)
@@ -340,11 +370,9 @@ static inline __attribute__((always_inline)) void visit_structured(walk *w, cons
 {
     const adexp_field *f = pl->f;
     const dict_entry *e = dict_ext_entry(w->out->dictionary, f->dict_id);
-    /* A compound written as a basic field (-CFL F190) gets one finding. */
     int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
     if (as_basic)
-        add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
-            "a value where %s wants its subfields", e->keyword);
+        plain_compound(w, pl, r, e);
     /* A list of whole messages holds top-level fields. */
     present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
     if (!as_basic && r->presence)
@@ -370,8 +398,10 @@ static int visit_extended(walk *w, const place *pl, const dict_entry *e,
 {
     unsigned b = e->sub_bit;
     p->w[b >> 6] |= (uint64_t)1 << (b & 63);
-    if (parent ? !dict_row_allows(parent->row, e)
-               : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD)
+    int is_subfield = e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD;
+    if (parent ? !dict_row_allows(parent->row, e) &&
+                     !(parent->kind == ADEXP_COMPOUND && element_takes(pl->up, is_subfield))
+               : is_subfield)
         misplaced(w, pl, parent);
     unsigned as = w->out->dictionary->check_as[e->id];
     if (e->id < dict_count && as == e->id)
@@ -422,7 +452,9 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
         unsigned wb = vwalk[id], b = wb & VR_SUB_BIT;
         uint64_t bit = (uint64_t)1 << (b & 63);   /* the same word and bit twice */
         p.w[b >> 6] |= bit;
-        if (row ? !(row[b >> 6] & bit) : (wb & VR_SUBFIELD) != 0)
+        if (row ? !(row[b >> 6] & bit) &&
+                      !(parent->kind == ADEXP_COMPOUND && element_takes(up, wb & VR_SUBFIELD))
+                : (wb & VR_SUBFIELD) != 0)
             misplaced(w, &pl, parent);
         if (wb & VR_STRUCTURED)
             visit_structured(w, &pl, r);
@@ -573,7 +605,8 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
             unsigned b = wb & VR_SUB_BIT;                                                   \
             uint64_t bit = (uint64_t)1 << (b & 63);                                         \
             p->w[b >> 6] |= bit;                                                            \
-            if (!(row[b >> 6] & bit)) {                                                     \
+            if (!(row[b >> 6] & bit) &&                                                     \
+                !(e->kind == ADEXP_COMPOUND && element_takes(up, wb & VR_SUBFIELD))) {      \
                 pl.f = f;                                                                   \
                 misplaced(w, &pl, e);                                                       \
             }                                                                               \
@@ -602,8 +635,7 @@ DEFINE_VISIT_KIDS(visit_kids, visit_compound)
         const vrule *r = &vrules[id];                                                       \
         int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;                           \
         if (as_basic)                                                                       \
-            add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],             \
-                "a value where %s wants its subfields", e->keyword);                        \
+            plain_compound(w, pl, r, e);                                                    \
         present p = {{0}};                                                                  \
         if (e->flags & DICT_MSG_LIST)                                                       \
             p = visit_all(w, f->child, pl, NULL);                                           \
