@@ -19,7 +19,9 @@ between; `a b` a then b separated by one or more separators (space, CR, LF,
 and TAB as the lexer reads it) where both are present; `a | b` either;
 `[ a ]` optional; `n{ a }m` n to m times (n defaults to 0, m to no bound),
 repetitions concatenated; ( ) groups. Precedence: ! over juxtaposition over |.
-DIGIT, ALPHA (A-Z), ALPHANUM, LIM_CHAR (any byte but '-'), CHARACTER (any),
+DIGIT, ALPHA (A-Z), ALPHANUM, LIM_CHAR (the ADEXP character set but '-'),
+CHARACTER (the ADEXP character set: S31 5.1.1's A-Z, 0-9, space,
+( ) - ? : . , ' = + /, CR and LF, and TAB, which the lexer reads as a space),
 NIL (nothing). Upper-case words of a field's syntax are literals only in the
 "-" "KEYWORD" head, which is dropped.
 
@@ -207,12 +209,17 @@ HOOK_NAMES = ["HOOK_NONE", "HOOK_HHMM", "HOOK_MONTH", "HOOK_DAY", "HOOK_DATE",
               "HOOK_FULLDATE", "HOOK_LAT_DMS", "HOOK_LONG_DMS", "HOOK_LAT_DM",
               "HOOK_LONG_DM", "HOOK_LAT_D", "HOOK_LONG_D", "HOOK_DEGREES"]
 
+# S31 5.1.1: "the character set ... A to Z, 0 to 9, space, ( ) - ? : . , '
+# = + / and carriage return and line feed"; TAB is added, as the lexer and
+# the separators of a value's parts read it as a space. A value with any
+# other byte (*, lower case, an EN DASH) does not match its syntax.
+ADEXP_CHARS = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ()-?:.,'=+/\r\n\t")
 CLASSES = {
     "DIGIT": set(b"0123456789"),
     "ALPHA": set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
     "ALPHANUM": set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
-    "LIM_CHAR": set(range(256)) - {ord("-")},
-    "CHARACTER": set(range(256)),
+    "LIM_CHAR": ADEXP_CHARS - {ord("-")},
+    "CHARACTER": ADEXP_CHARS,
 }
 ANY = frozenset(range(256))
 
@@ -576,14 +583,6 @@ class Compiler:
         return "(" + text + ")"
 
 
-def free_text(tree, c):
-    """Whether a value tree accepts any text: no check is needed."""
-    if tree[0] == "rep" and tree[1] == 0 and tree[2] is None:
-        sub = c.single_chars(tree[3])
-        return sub is not None and set(sub) >= CLASSES["LIM_CHAR"]
-    return tree[0] == "ref" and tree[1] in ("icaomsg", "adexpmsg")
-
-
 def build(rows, entries):
     ids = {e["keyword"]: i for i, e in enumerate(entries)}
     terms = {r[2]: r[3] for r in rows if r[0] == "aux" and r[3]}
@@ -611,12 +610,12 @@ def build(rows, entries):
 
 
 def text_bounds(tree, c):
-    """(min, max) for a value that is any text but '-' of bounded length
-    (n{ LIM_CHAR }m), checked without a DFA; None otherwise."""
-    if tree[0] != "rep" or tree[1] > 1:
+    """(1, max) for a value that is any text of LIM_CHAR of bounded length
+    (1{ LIM_CHAR }m), checked without a DFA (vlim_char); None otherwise."""
+    if tree[0] != "rep" or tree[1] != 1:
         return None
     sub = c.single_chars(tree[3])
-    if sub is None or not set(sub) >= CLASSES["LIM_CHAR"]:
+    if sub is None or set(sub) != CLASSES["LIM_CHAR"]:
         return None
     return tree[1], 0xFFFF if tree[2] is None else tree[2]
 
@@ -840,7 +839,9 @@ def entry_rule(e, fields, c):
         tree = trees[0] if len(trees) == 1 else ("alt", trees)
         text = " | ".join(bodies)
         if e["kind"] == "b":
-            if free_text(tree, c) or "TEXT" in e["flags"]:
+            if "ASCII_SUP" in text:
+                # XFPLTXT's 1{CHARACTER | ASCII_SUP}768: the specification
+                # defines no ASCII_SUP, so its text is not checked
                 return (0, 0, text, None)
             return (c.value(tree), 0, text, tree)
         allowed = set(e["subs"])
@@ -975,6 +976,9 @@ extern const uint64_t vreq[][4];
 extern const uint8_t vdfa_class[256];
 extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
+/* 1 for the bytes of LIM_CHAR (the ADEXP character set but '-'), by byte:
+ * a text rule's check, and with '-' the set every value is read against. */
+extern const uint8_t vlim_char[256];
 
 #define VSET_WORDS 4
 extern const vnode vnodes[];
@@ -1138,6 +1142,11 @@ def gen_c(c, rules, fast, tables):
     out.append("")
     out.append("const uint8_t vdfa_accept[] = {")
     out.append(gen_dict._wrap(["1" if a else "0" for a in tables.accept]))
+    out.append("};")
+    out.append("")
+    out.append("/* 1 for the bytes of LIM_CHAR: the ADEXP character set but '-'. */")
+    out.append("const uint8_t vlim_char[256] = {")
+    out.append(gen_dict._wrap(["1" if b in CLASSES["LIM_CHAR"] else "0" for b in range(256)]))
     out.append("};")
     out.append("")
     out.append("const vterm vterms[] = {")

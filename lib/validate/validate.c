@@ -225,10 +225,13 @@ static adexp_finding *grow(walk *w)
 }
 
 /* Records a finding at pl's field; value: the text at fault (ptr NULL: the
- * field itself). The message is fmt with its one %s replaced by detail, or
- * fmt itself (a static sentence, not copied) when detail is NULL. */
-__attribute__((noinline)) static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
-                const char *expected, const char *fmt, const char *detail)
+ * field itself), at: where in the buffer the finding is (SIZE_MAX: at the
+ * value, or for an empty value at its field). The message is fmt with its
+ * one %s replaced by detail, or fmt itself (a static sentence, not copied)
+ * when detail is NULL. */
+__attribute__((noinline)) static void add_at(walk *w, const place *pl, adexp_finding_code code,
+                                             adexp_slice value, size_t at, const char *expected,
+                                             const char *fmt, const char *detail)
 {
     if (w->nomem)
         return;
@@ -244,19 +247,45 @@ __attribute__((noinline)) static void add(walk *w, const place *pl, adexp_findin
     fd->message = msg;
     fd->expected = expected ? expected : "";
     fd->value = value;
-    /* an empty value is reported at its field */
-    fd->offset = value.len ? (size_t)(value.ptr - w->base) : pl->f->offset;
+    if (at == SIZE_MAX)
+        at = value.len ? (size_t)(value.ptr - w->base) : pl->f->offset;
+    fd->offset = at;
     locate(w, fd->offset, fd);
     w->out->n++;
 }
 
+static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
+                const char *expected, const char *fmt, const char *detail)
+{
+    add_at(w, pl, code, value, SIZE_MAX, expected, fmt, detail);
+}
+
 /* ---------------------------------------------------------------- checks */
 
-/* A value the fast path rejected, matched again to say why. Out of line. */
+/* Where the first byte of s[0..n) outside the ADEXP character set is
+ * (LIM_CHAR and '-'), n if none. */
+static size_t foreign_char(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (vlim_char[(unsigned char)s[i]] || s[i] == '-'))
+        i++;
+    return i;
+}
+
+/* A value the fast path rejected, matched again to say why: a character
+ * outside the ADEXP character set first (reported at that character),
+ * else what the matcher says. Out of line. */
 __attribute__((noinline, cold)) static void check_value(walk *w, const place *pl,
                                                         const vrule *r)
 {
     const adexp_field *f = pl->f;
+    size_t at = f->value.ptr ? foreign_char(f->value.ptr, f->value.len) : 0;
+    if (at < f->value.len) {
+        add_at(w, pl, ADEXP_V_BAD_VALUE, f->value, (size_t)(f->value.ptr + at - w->base),
+               vstrings[r->syntax], "a character outside the ADEXP character set (S31 5.1)",
+               NULL);
+        return;
+    }
     const char *s = f->value.ptr ? f->value.ptr : "";
     const char *why;
     unsigned kind = (vwalk[r - vrules] >> VR_KIND_SHIFT) & VR_KIND_MASK;

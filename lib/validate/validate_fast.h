@@ -104,19 +104,24 @@ VF_INLINE int vf_run(uint32_t wb, const char *s, size_t n,
     return !(not_class(vf_load8(s)) | not_class(vf_load8(s + n - 8)));
 }
 
-/* Any text of 1 to max bytes without '-' (VK_TEXT: max is wb's parameter,
+/* Whether the n bytes at s are all of LIM_CHAR (the ADEXP character set
+ * but '-'): a byte a step, no early exit (texts are short, and a valid one
+ * is read to its end anyway). */
+VF_INLINE int vf_lim_chars(const char *s, size_t n)
+{
+    unsigned ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= vlim_char[(unsigned char)s[i]];
+    return (int)ok;
+}
+
+/* Any text of LIM_CHAR of 1 to max bytes (VK_TEXT: max is wb's parameter,
  * up to 0xFFFF, no bound). */
 VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
 {
     if (n - 1 >= (wb >> VR_PARAM_SHIFT))
         return 0;
-    if (n > 16)
-        return !memchr(s, '-', n);
-    uint64_t a, b;
-    vf_span(s, n, &a, &b);
-    a ^= '-' * VF_ONES;                    /* a byte '-' becomes 0 */
-    b ^= '-' * VF_ONES;
-    return !((((a - VF_ONES) & ~a) | ((b - VF_ONES) & ~b)) & VF_HIGH);
+    return vf_lim_chars(s, n);
 }
 
 /* Two-digit numbers: each 16-bit lane of the digits d (one a byte, the

@@ -117,7 +117,7 @@ extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 #define VWALK_PTID (120 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5))
 #define VWALK_FL (67 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT)
 #define VWALK_ETO (60 | VR_SUBFIELD | VK_DT12 << VR_KIND_SHIFT)
-#define VWALK_GEOID (83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1186u << VR_PARAM_SHIFT)
+#define VWALK_GEOID (83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1187u << VR_PARAM_SHIFT)
 #define VWALK_LATTD (93 | VR_SUBFIELD | VK_LAT << VR_KIND_SHIFT)
 #define VWALK_LONGTD (95 | VR_SUBFIELD | VK_LONG << VR_KIND_SHIFT)
 
@@ -126,11 +126,14 @@ extern const uint64_t vreq[][4];
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
  * accepting states. vdfa_next holds each next state as its row's offset
  * (state x VDFA_STRIDE): a step is one add and one load. */
-#define VDFA_CLASSES 46
+#define VDFA_CLASSES 47
 #define VDFA_STRIDE 64             /* a row's size (gen_validate.py's VDFA_STRIDE) */
 extern const uint8_t vdfa_class[256];
 extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
+/* 1 for the bytes of LIM_CHAR (the ADEXP character set but '-'), by byte:
+ * a text rule's check, and with '-' the set every value is read against. */
+extern const uint8_t vlim_char[256];
 
 #define VSET_WORDS 4
 extern const vnode vnodes[];

@@ -588,6 +588,36 @@ static void spec_forms(void **state)
     adexp_dict_free(ext);
 }
 
+/* A value's characters against the ADEXP character set (S31 5.1.1: A-Z,
+ * 0-9, space, ( ) - ? : . , ' = + /, CR and LF; TAB read as a separator):
+ * in free text (ROUTE, COMMENT, RMK), in ICAO text (MSGTXT, where '-' is
+ * text), in a structured value (PTID); each reported at the character. */
+static void character_set(void **state)
+{
+    (void)state;
+    run r;
+    validate_text(&r, "-TITLE IFPL -ROUTE N0450F350 DCT ABC\t DCT\n  DEF (X) ?:.,'=+/\n"
+                      "-MSGTXT (FPL-ABC123-IS -A320/M)\n-COMMENT OK\n");
+    assert_int_equal(r.f.n, 0);
+    run_free(&r);
+    validate_text(&r, "-TITLE IFPL -ROUTE N0450F350 DCT AB**C -COMMENT lower case\n"
+                      "-MSGTXT (FPL-ABC123-IS #1) -RMK A_B -BEGIN RTEPTS -PT -PTID *1ROL\n"
+                      "-END RTEPTS -OLDMSG (X-\xe2\x80\x93Y)\n");
+    static const struct { const char *field; uint32_t column; } want[] = {
+        {"ROUTE", 36}, {"COMMENT", 49}, {"MSGTXT", 24}, {"RMK", 34},
+        {"RTEPTS/PT[1]/PTID", 61}, {"OLDMSG", 24},
+    };
+    assert_int_equal(r.f.n, 6);
+    for (size_t i = 0; i < 6; i++) {
+        assert_string_equal(r.f.v[i].field, want[i].field);
+        assert_int_equal(r.f.v[i].code, ADEXP_V_BAD_VALUE);
+        assert_int_equal(r.f.v[i].column, want[i].column);
+        assert_string_equal(r.f.v[i].message,
+                            "a character outside the ADEXP character set (S31 5.1)");
+    }
+    run_free(&r);
+}
+
 static void paths_and_positions(void **state)
 {
     (void)state;
@@ -1199,6 +1229,7 @@ int main(void)
         cmocka_unit_test(each_bad_value_at_its_field),
         cmocka_unit_test(structure_checks),
         cmocka_unit_test(spec_forms),
+        cmocka_unit_test(character_set),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
         cmocka_unit_test(lines_back_and_forth),
