@@ -427,7 +427,7 @@ typedef struct adexp_write_error {
     char path[256];            /* its path (adexp_field_path), "" if none */
 } adexp_write_error;
 
-/* Appends msg (its fields; the rest of msg is not used) as ADEXP text ending
+/* Appends msg (its fields, and its errors as said below) as ADEXP text ending
  * in '\n', so that parsing it gives the same tree: keywords as they are,
  * values as they are (or folded), ICAO text fields (MSGTXT, OLDMSG...) with
  * the brackets their value holds, lists as -BEGIN X ... -END X.
@@ -438,7 +438,9 @@ typedef struct adexp_write_error {
  * of a field that is not ICAO text; with fold 0, a value starting or ending
  * with a separator; ICAO text that would read back shorter: a '(' without
  * its ')', a -TITLE or, outside brackets, a known primary field inside, or
- * text without brackets followed by a field that is not primary);
+ * text without brackets followed by a field that is not primary; a '('
+ * without its ')' is written as it stands when msg->errors hold
+ * TEXT_UNCLOSED and nothing follows it, as the parser read it);
  * ADEXP_E_WRITE_SHAPE (verify: the text reads back as another tree). A tree
  * parsed without error is always written (the text has its tokens in the
  * same order), and reads back the same. */
