@@ -443,7 +443,8 @@ typedef struct adexp_write_error {
  * its ')', a -TITLE or, outside brackets, a known primary field inside, or
  * text without brackets followed by a field that is not primary; a '('
  * without its ')' is written as it stands when msg->errors hold
- * TEXT_UNCLOSED and nothing follows it, as the parser read it);
+ * TEXT_UNCLOSED and nothing follows it, as the parser read it, and a list
+ * msg->errors flag LIST_UNCLOSED at its offset is written without its -END);
  * ADEXP_E_WRITE_SHAPE (verify: the text reads back as another tree). A tree
  * parsed without error is always written (the text has its tokens in the
  * same order), and reads back the same. */

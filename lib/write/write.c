@@ -68,6 +68,8 @@ struct writer {
                                       its text left open may be written open */
     int unclosed;                  /* open_text is such a text: it runs on to
                                       the message's end, so nothing may follow */
+    const adexp_msg *msg;          /* its errors: the lists it left open */
+    int left_open;                 /* a list was written without its -END */
     int fold;                      /* o->fold */
 };
 
@@ -411,6 +413,18 @@ static char *put_bracket(writer *w, char *o, const char *word, size_t n,
 }
 
 /* A list on its own lines: -BEGIN after l, its items, -END. */
+/* Whether the parser flagged list f LIST_UNCLOSED (the error is at its
+ * -BEGIN): such a list runs on to the end of its message, and is written
+ * so, without an -END, as it stands. */
+static int left_open(const writer *w, const adexp_field *f)
+{
+    for (size_t i = 0; i < w->msg->nerrors; i++)
+        if (w->msg->errors[i].code == ADEXP_E_LIST_UNCLOSED &&
+            w->msg->errors[i].offset == f->offset)
+            return 1;
+    return 0;
+}
+
 static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, lead l)
 {
     if (!keyword_ok(f->keyword))
@@ -418,6 +432,10 @@ static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, 
     if (!(o = put_bracket(w, o, "-BEGIN  ", 7, f, l)) ||
         !(o = w->lines(w, o, f->child, depth + 1)))
         return NULL;
+    if (w->msg->nerrors && left_open(w, f)) {
+        w->left_open = 1;
+        return o;
+    }
     return put_bracket(w, o, "-END    ", 5, f, line_lead(w, depth));
 }
 
@@ -517,7 +535,10 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
     } else {
         same = adexp_tree_same(msg->fields, back.fields, w->o->fold ? ADEXP_SAME_FOLD : 0,
                                &where);
-        st = st == ADEXP_E_TEXT_UNCLOSED && w->unclosed ? ADEXP_OK : st;
+        /* what was written open reads back open, and says so */
+        if ((st == ADEXP_E_TEXT_UNCLOSED && w->unclosed) ||
+            (st == ADEXP_E_LIST_UNCLOSED && w->left_open))
+            st = ADEXP_OK;
         same = same && st == ADEXP_OK && adexp_parser_next(p, &arena, &back) == ADEXP_END;
         if (!same)
             fail(w, ADEXP_E_WRITE_SHAPE, where);
@@ -542,7 +563,8 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     w.subfields = c[2 * ifps];
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
-    w.keep_unclosed = w.unclosed = 0;
+    w.keep_unclosed = w.unclosed = w.left_open = 0;
+    w.msg = msg;
     for (size_t i = 0; i < msg->nerrors; i++)
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
     pthread_once(&fast_once, fast_names_init);
