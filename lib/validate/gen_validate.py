@@ -610,9 +610,10 @@ def build(rows, entries):
 
 
 def text_bounds(tree, c):
-    """(1, max) for a value that is any text of LIM_CHAR of bounded length
-    (1{ LIM_CHAR }m), checked without a DFA (vlim_char); None otherwise."""
-    if tree[0] != "rep" or tree[1] != 1:
+    """(min, max) for a value that is any text of LIM_CHAR of bounded length
+    ({ LIM_CHAR }, 1{ LIM_CHAR }m), checked without a DFA (vlim_char); None
+    otherwise."""
+    if tree[0] != "rep" or tree[1] > 1:
         return None
     sub = c.single_chars(tree[3])
     if sub is None or set(sub) != CLASSES["LIM_CHAR"]:
@@ -813,11 +814,12 @@ def fast_kind(rule, fp, tables):
     if rule[3] is None:
         return "VK_NONE", ""
     if fp[2]:
-        # vf_text reads the highest length from the parameter and takes
-        # the lowest for 1 (every text rule's: 1{ LIM_CHAR }m)
-        if fp[1] != 1:
-            raise SystemExit("a text of at least %d bytes: VK_TEXT wants 1" % fp[1])
-        return "VK_TEXT", "%du << VR_PARAM_SHIFT" % fp[2]
+        # vf_text reads the highest length from the parameter, the lowest
+        # (0 or 1: { LIM_CHAR }, 1{ LIM_CHAR }m) from VR_TEXT_EMPTY
+        if fp[1] not in (0, 1):
+            raise SystemExit("a text of at least %d bytes: VK_TEXT wants 0 or 1" % fp[1])
+        return "VK_TEXT", "%du << VR_PARAM_SHIFT%s" % (
+            fp[2], " | VR_TEXT_EMPTY" if fp[1] == 0 else "")
     special = FAST_TREES.get(repr(rule[3]))
     if special in WITH_DFA:
         return special, "%du << VR_PARAM_SHIFT" % fp[0]
@@ -954,6 +956,7 @@ extern const vhook_at vhooks_at[];
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
+#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT: the empty value is valid too */
 #define VR_KIND_SHIFT 10
 #define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16

@@ -1851,10 +1851,10 @@ const vrule vrules[DICT_COUNT] = {
     {223, 0, 354, 0, 1, 30, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FAC: 1{ LIM_CHAR }30 */
     {0, 407, 355, 0, 0, 0, 28, 0, 0, 0, 0, 0},  /* FANSLOGON: (APPNAME APPVERSION) */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FIELDID:  */
-    {417, 0, 356, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0, 0, 0},  /* FILRTE: {LIM_CHAR} */
+    {417, 0, 356, 0, 0, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FILRTE: {LIM_CHAR} */
     {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* FILTIM: day ! timehhmm */
-    {418, 0, 357, 1060, 0, 0, 0, VREQ_WORDS, 1060, 0, 0, 0},  /* FIR: 7{ ALPHA }7 */
-    {294, 0, 358, 1068, 0, 0, 0, VREQ_WORDS, 1068, 0, 0, 0},  /* FIRSTPID: pointcautra */
+    {418, 0, 357, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0, 0, 0},  /* FIR: 7{ ALPHA }7 */
+    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067, 0, 0, 0},  /* FIRSTPID: pointcautra */
     {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* FIXTIME: 'YES' | 'NO' */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* FL: flightlevel */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* FLB: flightlevel */
@@ -1866,208 +1866,208 @@ const vrule vrules[DICT_COUNT] = {
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* FLMIN: flightlevel */
     {0, 423, 360, 0, 0, 0, 29, VREQ_WORDS, 0, 0, 0, 0},  /* FLOW: (FROMPOS TOPOS FLOWROLE) */
     {0, 424, 361, 0, 0, 0, 30, 1, 0, 0, 0, 0},  /* FLOWLST: FLOW */
-    {425, 0, 362, 1074, 0, 0, 0, VREQ_WORDS, 1074, 0, 0, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
-    {430, 0, 363, 1082, 0, 0, 0, VREQ_WORDS, 1082, 0, 0, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
-    {431, 0, 364, 1086, 0, 0, 0, VREQ_WORDS, 1086, 0, 0, 0},  /* FLTRUL: flightrule */
-    {432, 0, 365, 1088, 0, 0, 0, VREQ_WORDS, 1088, 0, 0, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
-    {441, 0, 366, 1090, 0, 0, 0, VREQ_WORDS, 1090, 0, 0, 0},  /* FLTSTATE: atfmflightstate */
-    {442, 0, 367, 1096, 0, 0, 0, VREQ_WORDS, 1096, 0, 0, 0},  /* FLTTYP: flighttype */
-    {21, 0, 368, 1098, 0, 0, 0, VREQ_WORDS, 1098, 0, 0, 0},  /* FMP: 4{ ALPHA }4 */
+    {425, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073, 0, 0, 0},  /* FLOWRATE: 3{LIM_CHAR}7 */
+    {430, 0, 363, 1081, 0, 0, 0, VREQ_WORDS, 1081, 0, 0, 0},  /* FLOWROLE: 'EX' | 'IE' | 'EM' | 'IN' */
+    {431, 0, 364, 1085, 0, 0, 0, VREQ_WORDS, 1085, 0, 0, 0},  /* FLTRUL: flightrule */
+    {432, 0, 365, 1087, 0, 0, 0, VREQ_WORDS, 1087, 0, 0, 0},  /* FLTSRC: 'F' | 'M' | 'A' */
+    {441, 0, 366, 1089, 0, 0, 0, VREQ_WORDS, 1089, 0, 0, 0},  /* FLTSTATE: atfmflightstate */
+    {442, 0, 367, 1095, 0, 0, 0, VREQ_WORDS, 1095, 0, 0, 0},  /* FLTTYP: flighttype */
+    {21, 0, 368, 1097, 0, 0, 0, VREQ_WORDS, 1097, 0, 0, 0},  /* FMP: 4{ ALPHA }4 */
     {0, 445, 369, 0, 0, 0, 31, VREQ_WORDS, 0, 0, 0, 0},  /* FMPLIST: (FMP REGLIST) */
     {291, 0, 370, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* FPBASEID: datetime!seconds */
-    {450, 0, 371, 1103, 0, 0, 0, VREQ_WORDS, 1103, 0, 0, 0},  /* FPCTST: fpcentrestate */
+    {450, 0, 371, 1102, 0, 0, 0, VREQ_WORDS, 1102, 0, 0, 0},  /* FPCTST: fpcentrestate */
     {0, 455, 372, 0, 0, 0, 32, VREQ_WORDS, 0, 0, 0, 0},  /* FPIDENT: (PLNID STAMP CTROW ENTRNB) */
     {0, 456, 373, 0, 0, 0, 33, 1, 0, 0, 0, 0},  /* FPKWL: FPIDENT */
-    {457, 0, 374, 1122, 0, 0, 0, VREQ_WORDS, 1122, 0, 0, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
+    {457, 0, 374, 1121, 0, 0, 0, VREQ_WORDS, 1121, 0, 0, 0},  /* FPLCAT: "T" | "E" | "S" | "I" */
     {0, 458, 375, 0, 0, 0, 34, 1, 0, 0, 0, 0},  /* FPLIST: FPSUM */
     {0, 464, 376, 0, 0, 0, 35, 0, 0, 0, 0, 0},  /* FPLLGR: (ARCIDATC ARCID ADEP ADES EOBD EOBT) */
     {0, 465, 377, 0, 0, 0, 36, 1, 0, 0, 0, 0},  /* FPLLIST: FPLLGR */
     {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0, 0, 0},  /* FPLNB: 1{DIGIT}1 */
-    {466, 0, 378, 1124, 0, 0, 0, VREQ_WORDS, 1124, 0, 0, 0},  /* FPLSTAT: "T" | "C" */
+    {466, 0, 378, 1123, 0, 0, 0, VREQ_WORDS, 1123, 0, 0, 0},  /* FPLSTAT: "T" | "C" */
     {467, 0, 379, 0, 1, 8, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FPRMK: 1{LIM_CHAR}8 */
-    {477, 0, 380, 1126, 0, 0, 0, VREQ_WORDS, 1126, 0, 0, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
+    {477, 0, 380, 1125, 0, 0, 0, VREQ_WORDS, 1125, 0, 0, 0},  /* FPSRC: ("FICTOT"|"FICEVL"|"FICMOD"|"FICABI"|"FICACT"|"... */
     {0, 480, 381, 0, 0, 0, 37, VREQ_WORDS, 0, 0, 0, 0},  /* FPSUM: (PLNID EOBDT ADEP ADES CTROW FIRSTPID) */
     {0, 456, 373, 0, 0, 0, 33, 1, 0, 0, 0, 0},  /* FPUNKL: FPIDENT */
     {0, 481, 382, 0, 0, 0, 38, 3, 0, 0, 0, 0},  /* FREETXT: TXT */
-    {482, 0, 383, 1144, 0, 0, 0, VREQ_WORDS, 1144, 0, 0, 0},  /* FREQ: rtf */
+    {482, 0, 383, 1143, 0, 0, 0, VREQ_WORDS, 1143, 0, 0, 0},  /* FREQ: rtf */
     {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* FROM: day!timehhmm */
-    {483, 0, 384, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
+    {483, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* FROMPOS: 1 {ALPHANUM} 15 */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* FSTDAY: date */
-    {484, 0, 385, 1167, 0, 0, 0, VREQ_WORDS, 1167, 0, 0, 0},  /* FTXID: 1{ALPHANUM}14 */
-    {485, 0, 386, 1182, 0, 0, 0, VREQ_WORDS, 1182, 0, 0, 0},  /* FTXNAME: 1{ALPHANUM}4 */
+    {484, 0, 385, 1166, 0, 0, 0, VREQ_WORDS, 1166, 0, 0, 0},  /* FTXID: 1{ALPHANUM}14 */
+    {485, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181, 0, 0, 0},  /* FTXNAME: 1{ALPHANUM}4 */
     {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* FTXNUM: 1{DIGIT}2 */
-    {417, 0, 356, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
+    {417, 0, 356, 0, 0, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* FURTHRTE: {LIM_CHAR} */
     {0, 487, 387, 0, 0, 0, 39, 1, 0, 0, 0, 0},  /* GEO: (GEOID LATTD LONGTD) */
-    {489, 0, 388, 1187, 0, 0, 0, VREQ_WORDS, 1187, 0, 0, 0},  /* GEOID: geoname */
-    {490, 0, 389, 1193, 0, 0, 0, VREQ_WORDS, 1193, 0, 0, 0},  /* GMEPT: 1{ALPHANUM}30 */
-    {490, 0, 389, 1193, 0, 0, 0, VREQ_WORDS, 1193, 0, 0, 0},  /* GMSPT: 1{ALPHANUM}30 */
+    {489, 0, 388, 1186, 0, 0, 0, VREQ_WORDS, 1186, 0, 0, 0},  /* GEOID: geoname */
+    {490, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0, 0, 0},  /* GMEPT: 1{ALPHANUM}30 */
+    {490, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0, 0, 0},  /* GMSPT: 1{ALPHANUM}30 */
     {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0, 0, 0},  /* GRSPD: 1{DIGIT}4 */
     {45, 0, 292, 68, 0, 0, 0, VREQ_WORDS, 68, 0, 0, 0},  /* HEXADDR: (36{hexadecimal}36) | (38{hexadecimal}38) */
     {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* HLDBKRW: 1{DIGIT}2 */
-    {485, 0, 386, 1182, 0, 0, 0, VREQ_WORDS, 1182, 0, 0, 0},  /* HOV: 1{ALPHANUM}4 */
+    {485, 0, 386, 1181, 0, 0, 0, VREQ_WORDS, 1181, 0, 0, 0},  /* HOV: 1{ALPHANUM}4 */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* HOVTM: timehhmm */
-    {346, 0, 390, 1224, 0, 0, 0, VREQ_WORDS, 1224, 0, 0, 0},  /* ICEZ: 1{ALPHANUM}6 */
-    {491, 0, 391, 1231, 0, 0, 0, VREQ_WORDS, 1231, 0, 0, 0},  /* ICING: 1{ALPHA}8 */
-    {505, 0, 392, 1240, 0, 0, 0, VREQ_WORDS, 1240, 0, 0, 0},  /* IFP: ifpvalue */
+    {346, 0, 390, 1223, 0, 0, 0, VREQ_WORDS, 1223, 0, 0, 0},  /* ICEZ: 1{ALPHANUM}6 */
+    {491, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230, 0, 0, 0},  /* ICING: 1{ALPHA}8 */
+    {505, 0, 392, 1239, 0, 0, 0, VREQ_WORDS, 1239, 0, 0, 0},  /* IFP: ifpvalue */
     {0, 506, 393, 0, 0, 0, 40, 1, 0, 0, 0, 0},  /* IFPDLIST: IFPDLONG */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* IFPDLONG:  */
     {0, 507, 394, 0, 0, 0, 41, 1, 0, 0, 0, 0},  /* IFPDSLIST: IFPDSUM */
     {0, 509, 395, 0, 0, 0, 42, VREQ_WORDS, 0, 0, 0, 0},  /* IFPDSUM: (ARCID ADEP ADES EOBT ORGN) */
-    {511, 0, 396, 1295, 0, 0, 0, VREQ_WORDS, 1295, 0, 0, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
-    {512, 0, 397, 1306, 0, 0, 0, VREQ_WORDS, 1306, 0, 0, 0},  /* IFPSMOD: fieldid modifind */
-    {359, 0, 398, 1310, 0, 0, 0, VREQ_WORDS, 1310, 0, 0, 0},  /* IFPURESP: ifpuid */
+    {511, 0, 396, 1294, 0, 0, 0, VREQ_WORDS, 1294, 0, 0, 0},  /* IFPLID: 2{ALPHA}2 ! 8{ DIGIT }8 */
+    {512, 0, 397, 1305, 0, 0, 0, VREQ_WORDS, 1305, 0, 0, 0},  /* IFPSMOD: fieldid modifind */
+    {359, 0, 398, 1309, 0, 0, 0, VREQ_WORDS, 1309, 0, 0, 0},  /* IFPURESP: ifpuid */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* IGNORE:  */
-    {517, 0, 399, 1312, 0, 0, 0, VREQ_WORDS, 1312, 0, 0, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
-    {518, 0, 400, 1321, 0, 0, 0, VREQ_WORDS, 1321, 0, 0, 0},  /* INDSTIP: 'STIP' */
+    {517, 0, 399, 1311, 0, 0, 0, VREQ_WORDS, 1311, 0, 0, 0},  /* ILSCAT: ("I" | "II" | "IIIa" | "IIIb" | "NOILS") */
+    {518, 0, 400, 1320, 0, 0, 0, VREQ_WORDS, 1320, 0, 0, 0},  /* INDSTIP: 'STIP' */
     {255, 0, 301, 476, 0, 0, 0, VREQ_WORDS, 476, 0, 0, 0},  /* INITID: 1{DIGIT}1 */
-    {519, 0, 401, 1326, 0, 0, 0, VREQ_WORDS, 1326, 0, 0, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
+    {519, 0, 401, 1325, 0, 0, 0, VREQ_WORDS, 1325, 0, 0, 0},  /* INTERID: 'V'!2{DIGIT}2!'R'!2{DIGIT}2 */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* IOBD: date */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* IOBT: timehhmm */
-    {524, 0, 402, 1333, 0, 0, 0, VREQ_WORDS, 1333, 0, 0, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
+    {524, 0, 402, 1332, 0, 0, 0, VREQ_WORDS, 1332, 0, 0, 0},  /* IRULES: rulechg flighttypechg ifpsprocess */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LACDR:  */
     {0, 271, 403, 0, 0, 0, 43, 1, 0, 0, 0, 0},  /* LALG: (LATTD LONGTD) */
     {0, 525, 404, 0, 0, 0, 44, 1, 0, 0, 0, 0},  /* LALGLIST: LALG */
-    {526, 0, 405, 1351, 0, 0, 0, VREQ_WORDS, 1351, 0, 0, 0},  /* LANG: '?' */
-    {68, 0, 406, 1353, 0, 0, 0, VREQ_WORDS, 1353, 0, 0, 0},  /* LASTNUM: 3{DIGIT}3 */
+    {526, 0, 405, 1350, 0, 0, 0, VREQ_WORDS, 1350, 0, 0, 0},  /* LANG: '?' */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* LASTNUM: 3{DIGIT}3 */
     {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* LASTRADT: datetime */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LATSA:  */
-    {528, 0, 407, 1357, 0, 0, 0, VREQ_WORDS, 1370, 22, 0, 0},  /* LATTD: latitudelong ! latitudeside */
+    {528, 0, 407, 1356, 0, 0, 0, VREQ_WORDS, 1369, 22, 0, 0},  /* LATTD: latitudelong ! latitudeside */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LCATSRTE:  */
     {0, 537, 408, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 90, 91},  /* LFIR: (FIR (LACDR | (LACDR LCATSRTE LATSA LRAR LRCA))) */
     {96, 0, 253, 218, 0, 0, 0, VREQ_WORDS, 218, 0, 0, 0},  /* LIGHTS: 1{ALPHANUM}1 */
-    {541, 0, 409, 1378, 0, 0, 0, VREQ_WORDS, 1393, 24, 0, 0},  /* LONGTD: longitudelong ! longitudeside */
+    {541, 0, 409, 1377, 0, 0, 0, VREQ_WORDS, 1392, 24, 0, 0},  /* LONGTD: longitudelong ! longitudeside */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LRAR:  */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* LRCA:  */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* LSTDAY: date */
-    {543, 0, 410, 1402, 0, 0, 0, VREQ_WORDS, 1402, 0, 0, 0},  /* MACH: machnumber [ point ] */
+    {543, 0, 410, 1401, 0, 0, 0, VREQ_WORDS, 1401, 0, 0, 0},  /* MACH: machnumber [ point ] */
     {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* MAINT: 'YES'|'NO' */
-    {545, 0, 411, 1413, 0, 0, 0, VREQ_WORDS, 1469, 0, 0, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
+    {545, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468, 0, 0, 0},  /* MESVALPERIOD: fulldatetime fulldatetime */
     {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0, 0, 0},  /* MFX: point */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* MINLINEUP: timehhmm */
     {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* MOD: FIELDID */
-    {546, 0, 412, 1495, 0, 0, 0, VREQ_WORDS, 1495, 0, 0, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
+    {546, 0, 412, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0, 0, 0},  /* MODEA: 'A'!4{'0'|'1'|'2'|'3'|'4'|'5'|'6'|'7'}4 */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* MODEC: flightlevel */
-    {549, 0, 413, 1501, 0, 0, 0, VREQ_WORDS, 1501, 0, 0, 0},  /* MODELTYP: atfmmodeltype */
+    {549, 0, 413, 1500, 0, 0, 0, VREQ_WORDS, 1500, 0, 0, 0},  /* MODELTYP: atfmmodeltype */
     {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* MODH: FIELDID */
     {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* MODIFNB: 1{ DIGIT }3 */
-    {551, 0, 414, 1508, 0, 0, 0, VREQ_WORDS, 1508, 0, 0, 0},  /* MSGBODY: 1{CHARACTER} */
+    {551, 0, 414, 1507, 0, 0, 0, VREQ_WORDS, 1507, 0, 0, 0},  /* MSGBODY: 1{CHARACTER} */
     {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* MSGCT: datetime ! seconds */
     {0, 555, 415, 0, 0, 0, 45, 2, 0, 0, 0, 0},  /* MSGREF: (SENDER RECVR SEQNUM) */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* MSGSUM:  */
-    {556, 0, 416, 1510, 0, 0, 0, VREQ_WORDS, 1510, 0, 0, 0},  /* MSGTXT: icaomsg */
-    {557, 0, 417, 1511, 0, 0, 0, VREQ_WORDS, 1511, 0, 0, 0},  /* MSGTYP: titleid */
+    {556, 0, 416, 1509, 0, 0, 0, VREQ_WORDS, 1509, 0, 0, 0},  /* MSGTXT: icaomsg */
+    {557, 0, 417, 1510, 0, 0, 0, VREQ_WORDS, 1510, 0, 0, 0},  /* MSGTYP: titleid */
     {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* MVT: FIELDID */
     {130, 0, 267, 303, 0, 0, 0, VREQ_WORDS, 303, 0, 0, 0},  /* NAT: 1{ALPHA}1 */
     {38, 0, 283, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* NAV: 1 {LIM_CHAR} 50 */
     {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* NBARC: 1{ DIGIT }2 */
     {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* NBRFPD: 1{ DIGIT }3 */
-    {558, 0, 419, 1522, 0, 0, 0, VREQ_WORDS, 1522, 0, 0, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
+    {558, 0, 419, 1521, 0, 0, 0, VREQ_WORDS, 1521, 0, 0, 0},  /* NETWORKTYPE: 2{ALPHANUM}10 */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* NEWCTOT: timehhmm */
     {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* NEWENDTIME: day ! timehhmm */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* NEWEOBD: date */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* NEWEOBT: timehhmm */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* NEWPTOT: timehhmm */
-    {417, 0, 420, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0, 0, 0},  /* NEWRTE: { LIM_CHAR } */
+    {417, 0, 420, 0, 0, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* NEWRTE: { LIM_CHAR } */
     {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* NEWSTARTTIME: day ! timehhmm */
-    {546, 0, 421, 1495, 0, 0, 0, VREQ_WORDS, 1495, 0, 0, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
-    {560, 0, 422, 1533, 0, 0, 0, VREQ_WORDS, 1533, 0, 0, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
-    {68, 0, 406, 1353, 0, 0, 0, VREQ_WORDS, 1353, 0, 0, 0},  /* NUM: 3{DIGIT}3 */
+    {546, 0, 421, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0, 0, 0},  /* NEXTSSRCODE: 'A' ! 4{'0' | '1' | '2' | '3' | '4' | '5' | '6'... */
+    {560, 0, 422, 1532, 0, 0, 0, VREQ_WORDS, 1532, 0, 0, 0},  /* NFC: 3{DIGIT}3 ! '.' ! 3{DIGIT}3 */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* NUM: 3{DIGIT}3 */
     {21, 0, 309, 578, 0, 0, 0, VREQ_WORDS, 578, 0, 0, 0},  /* NXTFIR: icaoaerodrome */
     {0, 272, 305, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 51},  /* NXTPOS: (PTID | (LATTD LONGTD)) */
     {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* NXTPOST: datetime */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* OCLFL: flightlevel */
-    {556, 0, 423, 1541, 0, 0, 0, VREQ_WORDS, 1541, 0, 0, 0},  /* OLDMSG: { CHARACTER } */
+    {556, 0, 423, 1540, 0, 0, 0, VREQ_WORDS, 1540, 0, 0, 0},  /* OLDMSG: { CHARACTER } */
     {114, 0, 284, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* OPR: 1 { LIM_CHAR } */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* OPRFL: flightlevel */
     {0, 561, 424, 0, 0, 0, 46, 2, 0, 0, 0, 0},  /* OPRMK: RMKTXT */
     {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0, 0, 0},  /* OPRMKCT: 1{LIM_CHAR}20 */
-    {557, 0, 417, 1511, 0, 0, 0, VREQ_WORDS, 1511, 0, 0, 0},  /* ORGMSG: titleid */
+    {557, 0, 417, 1510, 0, 0, 0, VREQ_WORDS, 1510, 0, 0, 0},  /* ORGMSG: titleid */
     {223, 0, 425, 0, 1, 30, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ORGN: 1{LIM_CHAR}30 */
-    {562, 0, 426, 1542, 0, 0, 0, VREQ_WORDS, 1542, 0, 0, 0},  /* ORGNID: originatorid */
-    {417, 0, 420, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0, 0, 0},  /* ORGRTE: { LIM_CHAR } */
+    {562, 0, 426, 1541, 0, 0, 0, VREQ_WORDS, 1541, 0, 0, 0},  /* ORGNID: originatorid */
+    {417, 0, 420, 0, 0, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ORGRTE: { LIM_CHAR } */
     {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* ORIENTED: 'YES'|'NO' */
     {0, 563, 427, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 5},  /* ORIGIN: (NETWORKTYPE | FAC | (NETWORKTYPE FAC)) */
     {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* ORIGINDT: datetime */
     {0, 565, 428, 0, 0, 0, 47, 1, 0, 0, 0, 0},  /* PART: (NUM LASTNUM) */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PASSIVE: timehhmm */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PBG: timehhmm */
-    {591, 0, 429, 1553, 0, 0, 0, VREQ_WORDS, 1553, 0, 0, 0},  /* PBN: pbncode */
+    {591, 0, 429, 1552, 0, 0, 0, VREQ_WORDS, 1552, 0, 0, 0},  /* PBN: pbncode */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PBR: timehhmm */
-    {425, 0, 362, 1074, 0, 0, 0, VREQ_WORDS, 1074, 0, 0, 0},  /* PENRATE: 3{LIM_CHAR}7 */
-    {594, 0, 430, 1594, 0, 0, 0, VREQ_WORDS, 1594, 0, 0, 0},  /* PER: performancecategory */
+    {425, 0, 362, 1073, 0, 0, 0, VREQ_WORDS, 1073, 0, 0, 0},  /* PENRATE: 3{LIM_CHAR}7 */
+    {594, 0, 430, 1593, 0, 0, 0, VREQ_WORDS, 1593, 0, 0, 0},  /* PER: performancecategory */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* PFL: flightlevel */
     {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* PFLCHG: (FLIMP FLMIN FLMAX) */
-    {597, 0, 431, 1596, 0, 0, 0, VREQ_WORDS, 1596, 0, 0, 0},  /* PFLT: flightlevel!('NA'|NIL) */
+    {597, 0, 431, 1595, 0, 0, 0, VREQ_WORDS, 1595, 0, 0, 0},  /* PFLT: flightlevel!('NA'|NIL) */
     {0, 602, 432, 0, 0, 0, 48, 3, 0, 0, 0, 0},  /* PISTCOORD: (XPIST YPIST VXPIST VYPIST) */
     {252, 0, 297, 460, 0, 0, 0, VREQ_WORDS, 460, 0, 0, 0},  /* PISTID: 1{DIGIT}4 */
-    {108, 0, 433, 1604, 0, 0, 0, VREQ_WORDS, 1604, 0, 0, 0},  /* PKA: 1{ALPHANUM}3 */
+    {108, 0, 433, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0, 0, 0},  /* PKA: 1{ALPHANUM}3 */
     {0, 603, 434, 0, 0, 0, 49, 1, 0, 0, 0, 0},  /* PKARR: PKATT */
     {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* PKATT: 'YES' | 'NO' */
-    {108, 0, 433, 1604, 0, 0, 0, VREQ_WORDS, 1604, 0, 0, 0},  /* PKC: 1{ALPHANUM}3 */
-    {108, 0, 433, 1604, 0, 0, 0, VREQ_WORDS, 1604, 0, 0, 0},  /* PKDEP: 1{ALPHANUM}3 */
+    {108, 0, 433, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0, 0, 0},  /* PKC: 1{ALPHANUM}3 */
+    {108, 0, 433, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0, 0, 0},  /* PKDEP: 1{ALPHANUM}3 */
     {0, 608, 435, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* PLANNEDPOSITION: ((ADID | PTID) (TO | CTO | STO | (TO CTO))) */
-    {124, 0, 436, 1608, 0, 0, 0, VREQ_WORDS, 1608, 0, 0, 0},  /* PLNID: 4{DIGIT}4 */
-    {124, 0, 436, 1608, 0, 0, 0, VREQ_WORDS, 1608, 0, 0, 0},  /* PLNOLD: 4{DIGIT}4 */
-    {609, 0, 437, 1613, 0, 0, 0, VREQ_WORDS, 1613, 0, 0, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
-    {294, 0, 358, 1068, 0, 0, 0, VREQ_WORDS, 1068, 0, 0, 0},  /* POINTID: pointcautra */
-    {346, 0, 438, 1622, 0, 0, 0, VREQ_WORDS, 1622, 0, 0, 0},  /* POSID: positionidentification */
+    {124, 0, 436, 1607, 0, 0, 0, VREQ_WORDS, 1607, 0, 0, 0},  /* PLNID: 4{DIGIT}4 */
+    {124, 0, 436, 1607, 0, 0, 0, VREQ_WORDS, 1607, 0, 0, 0},  /* PLNOLD: 4{DIGIT}4 */
+    {609, 0, 437, 1612, 0, 0, 0, VREQ_WORDS, 1612, 0, 0, 0},  /* PNTSECTOR: 1{ALPHANUM}8 */
+    {294, 0, 358, 1067, 0, 0, 0, VREQ_WORDS, 1067, 0, 0, 0},  /* POINTID: pointcautra */
+    {346, 0, 438, 1621, 0, 0, 0, VREQ_WORDS, 1621, 0, 0, 0},  /* POSID: positionidentification */
     {0, 604, 439, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 92},  /* POSITION: (ADID | PTID) */
-    {615, 0, 440, 1629, 0, 0, 0, VREQ_WORDS, 1629, 0, 0, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
-    {556, 0, 441, 1639, 0, 0, 0, VREQ_WORDS, 1639, 0, 0, 0},  /* POSTPROCTXT: adexpmsg */
-    {556, 0, 441, 1639, 0, 0, 0, VREQ_WORDS, 1639, 0, 0, 0},  /* PREPROCTXT: adexpmsg */
+    {615, 0, 440, 1628, 0, 0, 0, VREQ_WORDS, 1628, 0, 0, 0},  /* POSST: 'MAE'|'MPS'|'MAS'|'MPSA'|'MPSLATE'|'NO' */
+    {556, 0, 441, 1638, 0, 0, 0, VREQ_WORDS, 1638, 0, 0, 0},  /* POSTPROCTXT: adexpmsg */
+    {556, 0, 441, 1638, 0, 0, 0, VREQ_WORDS, 1638, 0, 0, 0},  /* PREPROCTXT: adexpmsg */
     {102, 0, 256, 234, 0, 0, 0, VREQ_WORDS, 234, 0, 0, 0},  /* PREVARCID: aircraftid */
-    {546, 0, 442, 1495, 0, 0, 0, VREQ_WORDS, 1495, 0, 0, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
-    {490, 0, 389, 1193, 0, 0, 0, VREQ_WORDS, 1193, 0, 0, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
+    {546, 0, 442, 1494, 0, 0, 0, VREQ_WORDS, 1494, 0, 0, 0},  /* PREVSSRCODE: 'A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '6... */
+    {490, 0, 389, 1192, 0, 0, 0, VREQ_WORDS, 1192, 0, 0, 0},  /* PROCEDURE: 1{ALPHANUM}30 */
     {0, 230, 443, 0, 0, 0, 50, 2, 0, 0, 0, 0},  /* PROPFL: TFL */
-    {616, 0, 444, 1640, 0, 0, 0, VREQ_WORDS, 1640, 0, 0, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
-    {616, 0, 444, 1640, 0, 0, 0, VREQ_WORDS, 1640, 0, 0, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {616, 0, 444, 1639, 0, 0, 0, VREQ_WORDS, 1639, 0, 0, 0},  /* PRWYAVAIL: 2{DIGIT}2 ! ('L' |'R' | 'C') */
+    {616, 0, 444, 1639, 0, 0, 0, VREQ_WORDS, 1639, 0, 0, 0},  /* PRWYID: 2{DIGIT}2 ! ('L' |'R' | 'C') */
     {0, 53, 445, 0, 0, 0, 51, 1, 0, 0, 0, 0},  /* PT: PTID */
     {0, 618, 446, 0, 0, 0, 52, VREQ_WORDS, 0, 0, 0, 0},  /* PTC: (PTCID EDTO) */
-    {619, 0, 447, 1644, 0, 0, 0, VREQ_WORDS, 1644, 0, 0, 0},  /* PTCID: pointcautra|geoname */
+    {619, 0, 447, 1643, 0, 0, 0, VREQ_WORDS, 1643, 0, 0, 0},  /* PTCID: pointcautra|geoname */
     {0, 620, 448, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 93, 86},  /* PTCRSCLIMB: ((CRSPEED | CRMACH) CRFL1 CRFL2) */
-    {211, 0, 449, 1650, 0, 0, 0, VREQ_WORDS, 1650, 0, 0, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
+    {211, 0, 449, 1649, 0, 0, 0, VREQ_WORDS, 1649, 0, 0, 0},  /* PTFLTRUL: 'VFR' | 'IFR' */
     {92, 0, 251, 207, 0, 0, 0, VREQ_WORDS, 207, 0, 0, 0},  /* PTID: point */
     {127, 0, 295, 455, 0, 0, 0, VREQ_WORDS, 455, 0, 0, 0},  /* PTMACH: machnumber */
-    {214, 0, 450, 1654, 0, 0, 0, VREQ_WORDS, 1654, 0, 0, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
+    {214, 0, 450, 1653, 0, 0, 0, VREQ_WORDS, 1653, 0, 0, 0},  /* PTMILRUL: 'OAT' | 'GAT' */
     {152, 0, 274, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* PTNB: 1{DIGIT}2 */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* PTOT: timehhmm */
     {0, 621, 451, 0, 0, 0, 53, 1, 0, 0, 0, 0},  /* PTPRO: POINTID */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* PTRFL: flightlevel */
-    {622, 0, 452, 1658, 0, 0, 0, VREQ_WORDS, 1658, 0, 0, 0},  /* PTRTE: 2{LIM_CHAR} */
-    {623, 0, 453, 1661, 0, 0, 0, VREQ_WORDS, 1661, 0, 0, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
+    {622, 0, 452, 1657, 0, 0, 0, VREQ_WORDS, 1657, 0, 0, 0},  /* PTRTE: 2{LIM_CHAR} */
+    {623, 0, 453, 1660, 0, 0, 0, VREQ_WORDS, 1660, 0, 0, 0},  /* PTRULCHG: 1{rulechg flighttypechg ifpsprocess}3 */
     {125, 0, 298, 465, 0, 0, 0, VREQ_WORDS, 465, 0, 0, 0},  /* PTSPEED: spd */
-    {626, 0, 454, 1713, 0, 0, 0, VREQ_WORDS, 1725, 0, 0, 0},  /* PTSTAY: stayidentifier timehhmm */
-    {628, 0, 455, 1736, 0, 0, 0, VREQ_WORDS, 1736, 0, 0, 0},  /* QFU: qfuid */
-    {628, 0, 455, 1736, 0, 0, 0, VREQ_WORDS, 1736, 0, 0, 0},  /* QFUL: qfuid */
+    {626, 0, 454, 1712, 0, 0, 0, VREQ_WORDS, 1724, 0, 0, 0},  /* PTSTAY: stayidentifier timehhmm */
+    {628, 0, 455, 1735, 0, 0, 0, VREQ_WORDS, 1735, 0, 0, 0},  /* QFU: qfuid */
+    {628, 0, 455, 1735, 0, 0, 0, VREQ_WORDS, 1735, 0, 0, 0},  /* QFUL: qfuid */
     {0, 629, 456, 0, 0, 0, 54, 2, 0, 0, 0, 0},  /* QFULIST: QFUL */
-    {562, 0, 426, 1542, 0, 0, 0, VREQ_WORDS, 1542, 0, 0, 0},  /* QRORGN: originatorid */
+    {562, 0, 426, 1541, 0, 0, 0, VREQ_WORDS, 1541, 0, 0, 0},  /* QRORGN: originatorid */
     {91, 0, 271, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* QUEBEC: 'YES'|'NO' */
     {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0, 0, 0},  /* RADIOID: 1{ALPHANUM}20 */
     {630, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RALT: 1 {LIM_CHAR} 100 */
-    {634, 0, 458, 1740, 0, 0, 0, VREQ_WORDS, 1740, 0, 0, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
-    {639, 0, 459, 1746, 0, 0, 0, VREQ_WORDS, 1746, 0, 0, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {634, 0, 458, 1739, 0, 0, 0, VREQ_WORDS, 1739, 0, 0, 0},  /* RATE: ((("C" | "D") ! (2{DIGIT}2 | "ZZZ")) | "ZZZ" ) */
+    {639, 0, 459, 1745, 0, 0, 0, VREQ_WORDS, 1745, 0, 0, 0},  /* RATELIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
     {0, 640, 460, 0, 0, 0, 55, 2, 0, 0, 0, 0},  /* RATEPDLST: RATEPERIOD */
     {0, 645, 461, 0, 0, 0, 56, VREQ_WORDS, 0, 0, 0, 0},  /* RATEPERIOD: (FROM UNTIL FLOWRATE PENRATE) */
-    {646, 0, 462, 1753, 0, 0, 0, VREQ_WORDS, 1753, 0, 0, 0},  /* RCNF: 1{ALPHA}5 */
-    {649, 0, 463, 1759, 0, 0, 0, VREQ_WORDS, 1759, 0, 0, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
-    {650, 0, 464, 1762, 0, 0, 0, VREQ_WORDS, 1762, 0, 0, 0},  /* REASON: 4{ALPHA}12 */
+    {646, 0, 462, 1752, 0, 0, 0, VREQ_WORDS, 1752, 0, 0, 0},  /* RCNF: 1{ALPHA}5 */
+    {649, 0, 463, 1758, 0, 0, 0, VREQ_WORDS, 1758, 0, 0, 0},  /* RDYSTATE: readyforimpr ! atfmrdystate */
+    {650, 0, 464, 1761, 0, 0, 0, VREQ_WORDS, 1761, 0, 0, 0},  /* REASON: 4{ALPHA}12 */
     {0, 26, 227, 0, 0, 0, 4, 0, 0, 0, 0, 0},  /* RECVR: FAC */
     {0, 657, 465, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REF: ((REFID PTID BRNG DISTNC) | (REFID | REF1ID)) */
-    {659, 0, 466, 1775, 0, 0, 0, VREQ_WORDS, 1775, 0, 0, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
-    {661, 0, 467, 1781, 0, 0, 0, VREQ_WORDS, 1781, 0, 0, 0},  /* REFATSRTE: atsroute point [country] point [country] */
+    {659, 0, 466, 1774, 0, 0, 0, VREQ_WORDS, 1774, 0, 0, 0},  /* REF1ID: 'REF'!2{DIGIT}2 */
+    {661, 0, 467, 1780, 0, 0, 0, VREQ_WORDS, 1780, 0, 0, 0},  /* REFATSRTE: atsroute point [country] point [country] */
     {0, 554, 468, 0, 0, 0, 57, 2, 0, 0, 0, 0},  /* REFDATA: SEQNUM */
-    {662, 0, 469, 1807, 0, 0, 0, VREQ_WORDS, 1807, 0, 0, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
+    {662, 0, 469, 1806, 0, 0, 0, VREQ_WORDS, 1806, 0, 0, 0},  /* REFID: refname | 'REF'!2{DIGIT}2 */
     {663, 0, 470, 0, 1, 15, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REFLOC: 1{LIM_CHAR}15 */
     {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REG: 1{ LIM_CHAR }50 */
-    {669, 0, 472, 1813, 0, 0, 0, VREQ_WORDS, 1813, 0, 0, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
+    {669, 0, 472, 1812, 0, 0, 0, VREQ_WORDS, 1812, 0, 0, 0},  /* REGCAUSE: regulationreason ! iatalocationcat iatadelaycode */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REGCOND:  */
     {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REGDESC: 1{LIM_CHAR} */
-    {305, 0, 474, 1819, 0, 0, 0, VREQ_WORDS, 1819, 0, 0, 0},  /* REGID: regulid */
+    {305, 0, 474, 1818, 0, 0, 0, VREQ_WORDS, 1818, 0, 0, 0},  /* REGID: regulid */
     {0, 670, 475, 0, 0, 0, 58, 2, 0, 0, 0, 0},  /* REGLIST: REGULATION */
     {663, 0, 476, 0, 1, 15, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REGLOC: 1 {LIM_CHAR} 15 */
-    {671, 0, 477, 1840, 0, 0, 0, VREQ_WORDS, 1840, 0, 0, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
-    {650, 0, 478, 1762, 0, 0, 0, VREQ_WORDS, 1762, 0, 0, 0},  /* REGREASON: 4 {ALPHA} 12 */
-    {305, 0, 474, 1819, 0, 0, 0, VREQ_WORDS, 1819, 0, 0, 0},  /* REGUL: regulid */
+    {671, 0, 477, 1839, 0, 0, 0, VREQ_WORDS, 1839, 0, 0, 0},  /* REGNUM: 3{DIGIT}3 ! "/" ! 2{DIGIT}2 */
+    {650, 0, 478, 1761, 0, 0, 0, VREQ_WORDS, 1761, 0, 0, 0},  /* REGREASON: 4 {ALPHA} 12 */
+    {305, 0, 474, 1818, 0, 0, 0, VREQ_WORDS, 1818, 0, 0, 0},  /* REGUL: regulid */
     {0, 674, 479, 0, 0, 0, 59, VREQ_WORDS, 0, 0, 0, 0},  /* REGULATION: (REGNUM REGID REGDESC REFLOC STARTREG ENDREG) */
     {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* REGULID1: 1{ALPHANUM}5 */
     {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* REGULID2: 1{ALPHANUM}5 */
@@ -2078,179 +2078,179 @@ const vrule vrules[DICT_COUNT] = {
     {2, 0, 480, 292, 0, 0, 0, VREQ_WORDS, 292, 0, 0, 0},  /* REMAINTIME: 2{DIGIT}2 */
     {114, 0, 473, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* REMARK: 1{LIM_CHAR} */
     {0, 676, 481, 0, 0, 0, 60, VREQ_WORDS, 0, 0, 0, 0},  /* RENAME: (RENID PTID) */
-    {678, 0, 482, 1847, 0, 0, 0, VREQ_WORDS, 1847, 0, 0, 0},  /* RENID: renameid */
+    {678, 0, 482, 1846, 0, 0, 0, VREQ_WORDS, 1846, 0, 0, 0},  /* RENID: renameid */
     {225, 0, 287, 435, 0, 0, 0, VREQ_WORDS, 435, 0, 0, 0},  /* REQID: 1{DIGIT}5 */
-    {680, 0, 483, 1853, 0, 0, 0, VREQ_WORDS, 1853, 0, 0, 0},  /* REQTYP: ('STPV' | 'STIP') */
+    {680, 0, 483, 1852, 0, 0, 0, VREQ_WORDS, 1852, 0, 0, 0},  /* REQTYP: ('STPV' | 'STIP') */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* RESPBY: timehhmm */
-    {681, 0, 484, 1859, 0, 0, 0, VREQ_WORDS, 1859, 0, 0, 0},  /* RESPUNIT: 3{ALPHA}12 */
+    {681, 0, 484, 1858, 0, 0, 0, VREQ_WORDS, 1858, 0, 0, 0},  /* RESPUNIT: 3{ALPHA}12 */
     {0, 18, 223, 0, 0, 0, 2, 0, 0, 0, 0, 0},  /* RET: FIELDID */
-    {682, 0, 485, 1872, 0, 0, 0, VREQ_WORDS, 1872, 0, 0, 0},  /* RFL: flightlevel [point] */
+    {682, 0, 485, 1871, 0, 0, 0, VREQ_WORDS, 1871, 0, 0, 0},  /* RFL: flightlevel [point] */
     {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* RFLCHG: (FLIMP FLMIN FLMAX) */
-    {684, 0, 486, 1884, 0, 0, 0, VREQ_WORDS, 1884, 0, 0, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
+    {684, 0, 486, 1883, 0, 0, 0, VREQ_WORDS, 1883, 0, 0, 0},  /* RFP: "Q" ( '1' | '2' | '3' | '4' | '5' | '6' | '7' |... */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDLIST:  */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDLONG:  */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDSLIST:  */
     {0, 688, 487, 0, 0, 0, 61, VREQ_WORDS, 0, 0, 0, 0},  /* RFPDSUM: (ARCID ADEP ADES EOBT ORGN DAYS VALFROM VALUNTIL) */
     {91, 0, 250, 202, 0, 0, 0, VREQ_WORDS, 202, 0, 0, 0},  /* RHP: 'YES' | 'NO' */
-    {689, 0, 488, 1888, 0, 0, 0, VREQ_WORDS, 1888, 0, 0, 0},  /* RIF: 4{LIM_CHAR} */
+    {689, 0, 488, 1887, 0, 0, 0, VREQ_WORDS, 1887, 0, 0, 0},  /* RIF: 4{LIM_CHAR} */
     {0, 690, 489, 0, 0, 0, 62, 0, 0, 0, 0, 0},  /* RIPEL: DESTID */
     {254, 0, 300, 471, 0, 0, 0, VREQ_WORDS, 471, 0, 0, 0},  /* RIPSRC: centreidentification */
     {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RMK: 1{ LIM_CHAR } */
     {25, 0, 226, 0, 1, 20, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RMKTXT: 1{LIM_CHAR}20 */
-    {417, 0, 356, 1059, 0, 0, 0, VREQ_WORDS, 1059, 0, 0, 0},  /* ROUTE: {LIM_CHAR} */
+    {417, 0, 356, 0, 0, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* ROUTE: {LIM_CHAR} */
     {0, 693, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0, 0, 0},  /* RRTEFROM: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {305, 0, 492, 1893, 0, 0, 0, VREQ_WORDS, 1893, 0, 0, 0},  /* RRTEREF: rrteid */
+    {305, 0, 492, 1892, 0, 0, 0, VREQ_WORDS, 1892, 0, 0, 0},  /* RRTEREF: rrteid */
     {0, 693, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0, 0, 0},  /* RRTETO: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {694, 0, 493, 1914, 0, 0, 0, VREQ_WORDS, 1914, 0, 0, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
+    {694, 0, 493, 1913, 0, 0, 0, VREQ_WORDS, 1913, 0, 0, 0},  /* RSTID: '1'|'2'|'3'|'4'|'5' */
     {0, 695, 494, 0, 0, 0, 64, 1, 0, 0, 0, 0},  /* RTE: PTC */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RTEPTS:  */
     {0, 696, 495, 0, 0, 0, 65, 1, 0, 0, 0, 0},  /* RTETR: PTPRO */
     {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* RVR: 1{ DIGIT }3 */
     {0, 697, 496, 0, 0, 0, 66, 2, 0, 0, 0, 0},  /* RVRCOND: RVRPERIOD */
-    {68, 0, 406, 1353, 0, 0, 0, VREQ_WORDS, 1353, 0, 0, 0},  /* RVRLIMIT: 3{DIGIT}3 */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* RVRLIMIT: 3{DIGIT}3 */
     {0, 699, 497, 0, 0, 0, 67, VREQ_WORDS, 0, 0, 0, 0},  /* RVRPERIOD: (FROM UNTIL RVRLIMIT) */
-    {700, 0, 498, 1916, 0, 0, 0, VREQ_WORDS, 1916, 0, 0, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {701, 0, 499, 1921, 0, 0, 0, VREQ_WORDS, 1921, 0, 0, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
-    {700, 0, 498, 1916, 0, 0, 0, VREQ_WORDS, 1916, 0, 0, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
-    {616, 0, 500, 1640, 0, 0, 0, VREQ_WORDS, 1640, 0, 0, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
+    {700, 0, 498, 1915, 0, 0, 0, VREQ_WORDS, 1915, 0, 0, 0},  /* RWYARR: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {701, 0, 499, 1920, 0, 0, 0, VREQ_WORDS, 1920, 0, 0, 0},  /* RWYAVAIL: ('D' | 'A' | 'C' | 'B') */
+    {700, 0, 498, 1915, 0, 0, 0, VREQ_WORDS, 1915, 0, 0, 0},  /* RWYDEP: 2{DIGIT}2 ! [1{ 'L' | 'C' | 'R'}2] */
+    {616, 0, 500, 1639, 0, 0, 0, VREQ_WORDS, 1639, 0, 0, 0},  /* RWYID: 2 { DIGIT } 2 ! ('L' | 'R' | 'C') */
     {0, 704, 501, 0, 0, 0, 68, 2, 0, 0, 0, 0},  /* RWYINFO: (RWYID RWYAVAIL) */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* RWYLIST:  */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* SAT: timehhmm */
     {0, 705, 502, 0, 0, 0, 69, 0, 0, 0, 0, 0},  /* SCNF: ACNF */
     {0, 706, 503, 0, 0, 0, 70, 2, 0, 0, 0, 0},  /* SEC: SECID */
-    {714, 0, 504, 1923, 0, 0, 0, VREQ_WORDS, 1923, 0, 0, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
-    {722, 0, 505, 1928, 0, 0, 0, VREQ_WORDS, 1928, 0, 0, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {714, 0, 504, 1922, 0, 0, 0, VREQ_WORDS, 1922, 0, 0, 0},  /* SECCAR: ('F'!('L'!('M'!('D'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
+    {722, 0, 505, 1927, 0, 0, 0, VREQ_WORDS, 1927, 0, 0, 0},  /* SECCARCT: ('F'!('L'!('M'!('V'|NIL)|NIL)|NIL)|NIL) |('L'! ... */
     {0, 706, 503, 0, 0, 0, 70, 2, 0, 0, 0, 0},  /* SECCT: SECID */
-    {313, 0, 506, 1933, 0, 0, 0, VREQ_WORDS, 1933, 0, 0, 0},  /* SECDEST: secidentification */
-    {313, 0, 506, 1933, 0, 0, 0, VREQ_WORDS, 1933, 0, 0, 0},  /* SECID: secidentification */
+    {313, 0, 506, 1932, 0, 0, 0, VREQ_WORDS, 1932, 0, 0, 0},  /* SECDEST: secidentification */
+    {313, 0, 506, 1932, 0, 0, 0, VREQ_WORDS, 1932, 0, 0, 0},  /* SECID: secidentification */
     {0, 723, 507, 0, 0, 0, 71, 2, 0, 0, 0, 0},  /* SECLIST: SEC */
     {0, 724, 508, 0, 0, 0, 72, 2, 0, 0, 0, 0},  /* SECLISTCT: SECCT */
     {0, 723, 507, 0, 0, 0, 71, 2, 0, 0, 0, 0},  /* SECRIP: SEC */
-    {313, 0, 506, 1933, 0, 0, 0, VREQ_WORDS, 1933, 0, 0, 0},  /* SECSRC: secidentification */
-    {609, 0, 509, 1613, 0, 0, 0, VREQ_WORDS, 1613, 0, 0, 0},  /* SECTOR: 1{ ALPHANUM }8 */
-    {725, 0, 510, 1936, 0, 0, 0, VREQ_WORDS, 1936, 0, 0, 0},  /* SEL: 4{ ALPHA }5 */
+    {313, 0, 506, 1932, 0, 0, 0, VREQ_WORDS, 1932, 0, 0, 0},  /* SECSRC: secidentification */
+    {609, 0, 509, 1612, 0, 0, 0, VREQ_WORDS, 1612, 0, 0, 0},  /* SECTOR: 1{ ALPHANUM }8 */
+    {725, 0, 510, 1935, 0, 0, 0, VREQ_WORDS, 1935, 0, 0, 0},  /* SEL: 4{ ALPHA }5 */
     {0, 26, 227, 0, 0, 0, 4, 0, 0, 0, 0, 0},  /* SENDER: FAC */
     {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* SENDT: datetime */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SENDTO:  */
     {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* SEPFIX: 1{ALPHANUM}5 */
     {294, 0, 315, 673, 0, 0, 0, VREQ_WORDS, 673, 0, 0, 0},  /* SEPNAME: 1{ALPHANUM}5 */
-    {726, 0, 511, 1942, 0, 0, 0, VREQ_WORDS, 1942, 0, 0, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
-    {108, 0, 433, 1604, 0, 0, 0, VREQ_WORDS, 1604, 0, 0, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
-    {68, 0, 406, 1353, 0, 0, 0, VREQ_WORDS, 1353, 0, 0, 0},  /* SEQNUM: 3{DIGIT}3 */
-    {741, 0, 512, 1947, 0, 0, 0, VREQ_WORDS, 1947, 0, 0, 0},  /* SEQPT: surequipment */
+    {726, 0, 511, 1941, 0, 0, 0, VREQ_WORDS, 1941, 0, 0, 0},  /* SEPTYPE: 3{ALPHANUM}4 */
+    {108, 0, 433, 1603, 0, 0, 0, VREQ_WORDS, 1603, 0, 0, 0},  /* SEPVALUE: 1{ALPHANUM}3 */
+    {68, 0, 406, 1352, 0, 0, 0, VREQ_WORDS, 1352, 0, 0, 0},  /* SEQNUM: 3{DIGIT}3 */
+    {741, 0, 512, 1946, 0, 0, 0, VREQ_WORDS, 1946, 0, 0, 0},  /* SEQPT: surequipment */
     {0, 743, 513, 0, 0, 0, 73, VREQ_WORDS, 0, 0, 0, 0},  /* SEQUENCEDATA: (TXTIME NUM) */
     {114, 0, 514, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SEVERITY: 1{ LIM_CHAR} */
-    {745, 0, 515, 1982, 0, 0, 0, VREQ_WORDS, 1982, 0, 0, 0},  /* SFL: flightlevel ! ('A'|'B') */
+    {745, 0, 515, 1981, 0, 0, 0, VREQ_WORDS, 1981, 0, 0, 0},  /* SFL: flightlevel ! ('A'|'B') */
     {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* SFLCHG: (FLIMP FLMIN FLMAX) */
-    {747, 0, 516, 1989, 0, 0, 0, VREQ_WORDS, 1989, 0, 0, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {747, 0, 516, 1988, 0, 0, 0, VREQ_WORDS, 1988, 0, 0, 0},  /* SID: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* SOBD: date */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* SOBT: timehhmm */
     {0, 750, 517, 0, 0, 0, 74, 0, 0, 0, 0, 0},  /* SPDCHG: (DELTSP1 DELTSP2) */
-    {751, 0, 518, 2002, 0, 0, 0, VREQ_WORDS, 2002, 0, 0, 0},  /* SPEED: spd [ point ] */
-    {639, 0, 459, 1746, 0, 0, 0, VREQ_WORDS, 1746, 0, 0, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
+    {751, 0, 518, 2001, 0, 0, 0, VREQ_WORDS, 2001, 0, 0, 0},  /* SPEED: spd [ point ] */
+    {639, 0, 459, 1745, 0, 0, 0, VREQ_WORDS, 1745, 0, 0, 0},  /* SPEEDLIMIT: 1{ "MIN" | "EQL" | "MAX" }1 */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* SPFL: flightlevel */
     {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLA: 1{ LIM_CHAR }50 */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLADDR:  */
     {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLC: 1{ LIM_CHAR }50 */
     {292, 0, 326, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* SPLDCAP: 1{ DIGIT }3 */
     {38, 0, 471, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLDCOL: 1{ LIM_CHAR }50 */
-    {752, 0, 519, 2014, 0, 0, 0, VREQ_WORDS, 2014, 0, 0, 0},  /* SPLDCOV: ('T' | 'F') */
+    {752, 0, 519, 2013, 0, 0, 0, VREQ_WORDS, 2013, 0, 0, 0},  /* SPLDCOV: ('T' | 'F') */
     {152, 0, 418, 333, 0, 0, 0, VREQ_WORDS, 333, 0, 0, 0},  /* SPLDNB: 1{ DIGIT }2 */
-    {311, 0, 520, 2016, 0, 0, 0, VREQ_WORDS, 2016, 0, 0, 0},  /* SPLE: timehhmm_elapsed */
-    {754, 0, 521, 2021, 0, 0, 0, VREQ_WORDS, 2021, 0, 0, 0},  /* SPLJ: lifejackets */
+    {311, 0, 520, 2015, 0, 0, 0, VREQ_WORDS, 2015, 0, 0, 0},  /* SPLE: timehhmm_elapsed */
+    {754, 0, 521, 2020, 0, 0, 0, VREQ_WORDS, 2020, 0, 0, 0},  /* SPLJ: lifejackets */
     {114, 0, 490, 0, 1, 65535, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SPLN: 1{ LIM_CHAR } */
     {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* SPLP: 1{DIGIT}3 */
-    {756, 0, 522, 2026, 0, 0, 0, VREQ_WORDS, 2026, 0, 0, 0},  /* SPLR: emergradio */
-    {758, 0, 523, 2030, 0, 0, 0, VREQ_WORDS, 2030, 0, 0, 0},  /* SPLS: survivaleqpt */
-    {766, 0, 524, 2035, 0, 0, 0, VREQ_WORDS, 2035, 0, 0, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
-    {768, 0, 525, 2053, 0, 0, 0, VREQ_WORDS, 2053, 0, 0, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
+    {756, 0, 522, 2025, 0, 0, 0, VREQ_WORDS, 2025, 0, 0, 0},  /* SPLR: emergradio */
+    {758, 0, 523, 2029, 0, 0, 0, VREQ_WORDS, 2029, 0, 0, 0},  /* SPLS: survivaleqpt */
+    {766, 0, 524, 2034, 0, 0, 0, VREQ_WORDS, 2034, 0, 0, 0},  /* SRC: 1{ "RPL" | "FPL" | "AFIL" | "MFS" | "FNM" | "RQ... */
+    {768, 0, 525, 2052, 0, 0, 0, VREQ_WORDS, 2052, 0, 0, 0},  /* SSRCODE: ('A' ! 4{ '0' | '1' | '2' | '3' | '4' | '5' | '... */
     {0, 774, 526, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 94},  /* SSRCODES: ((CODE1 CODE2) | CODE | CODEP) */
     {0, 777, 527, 0, 0, 0, 75, 2, 0, 0, 0, 0},  /* SSS: (SEPNAME SEPTYPE) */
-    {778, 0, 528, 2061, 0, 0, 0, VREQ_WORDS, 2070, 26, 0, 0},  /* STAMP: 3{DIGIT}3 ! timehhmm */
-    {747, 0, 516, 1989, 0, 0, 0, VREQ_WORDS, 1989, 0, 0, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
+    {778, 0, 528, 2060, 0, 0, 0, VREQ_WORDS, 2069, 26, 0, 0},  /* STAMP: 3{DIGIT}3 ! timehhmm */
+    {747, 0, 516, 1988, 0, 0, 0, VREQ_WORDS, 1988, 0, 0, 0},  /* STAR: point ! 1{DIGIT}1 ! 0{ALPHA}1 */
     {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* STARTREG: day!timehhmm */
     {327, 0, 336, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* STARTTIME: day ! timehhmm */
-    {88, 0, 529, 2078, 0, 0, 0, VREQ_WORDS, 2078, 0, 0, 0},  /* STATID: coorstatusident */
-    {779, 0, 530, 2082, 0, 0, 0, VREQ_WORDS, 2082, 0, 0, 0},  /* STATREASON: coorstatusreason */
+    {88, 0, 529, 2077, 0, 0, 0, VREQ_WORDS, 2077, 0, 0, 0},  /* STATID: coorstatusident */
+    {779, 0, 530, 2081, 0, 0, 0, VREQ_WORDS, 2081, 0, 0, 0},  /* STATREASON: coorstatusreason */
     {0, 780, 531, 0, 0, 0, 76, 0, 0, 0, 0, 0},  /* STATTOBT: AOPRIO */
     {0, 788, 532, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 95},  /* STATTSAT: (FIXTIME | RHP | REMAINTIME | (FIXTIME RHP) | (... */
     {0, 795, 533, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* STAY: (STAYIDENT TIME ((ADID ADID) | ((PTID PTID) (AD... */
-    {625, 0, 534, 2090, 0, 0, 0, VREQ_WORDS, 2090, 0, 0, 0},  /* STAYIDENT: stayidentifier */
+    {625, 0, 534, 2089, 0, 0, 0, VREQ_WORDS, 2089, 0, 0, 0},  /* STAYIDENT: stayidentifier */
     {0, 797, 535, 0, 0, 0, 77, 2, 0, 0, 0, 0},  /* STAYINFO: (STAYIDENT REMARK) */
-    {798, 0, 536, 2096, 0, 0, 0, VREQ_WORDS, 2104, 5, 0, 0},  /* STO: timehhmm ! seconds */
-    {799, 0, 537, 2111, 0, 0, 0, VREQ_WORDS, 2111, 0, 0, 0},  /* STREASON: starreason */
-    {800, 0, 538, 2117, 0, 0, 0, VREQ_WORDS, 2117, 0, 0, 0},  /* STRID: 1{DIGIT} */
-    {814, 0, 539, 2119, 0, 0, 0, VREQ_WORDS, 2119, 0, 0, 0},  /* STS: flightplanstatus */
+    {798, 0, 536, 2095, 0, 0, 0, VREQ_WORDS, 2103, 5, 0, 0},  /* STO: timehhmm ! seconds */
+    {799, 0, 537, 2110, 0, 0, 0, VREQ_WORDS, 2110, 0, 0, 0},  /* STREASON: starreason */
+    {800, 0, 538, 2116, 0, 0, 0, VREQ_WORDS, 2116, 0, 0, 0},  /* STRID: 1{DIGIT} */
+    {814, 0, 539, 2118, 0, 0, 0, VREQ_WORDS, 2118, 0, 0, 0},  /* STS: flightplanstatus */
     {38, 0, 234, 0, 1, 50, 0, VREQ_WORDS, 0, 0, 0, 0},  /* SUR: 1{LIM_CHAR}50 */
-    {824, 0, 540, 2161, 0, 0, 0, VREQ_WORDS, 2161, 0, 0, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
+    {824, 0, 540, 2160, 0, 0, 0, VREQ_WORDS, 2160, 0, 0, 0},  /* SUREQPT: surclass ! "/" ! eqptstatus ! [ "/" ! sureqptco... */
     {630, 0, 457, 0, 1, 100, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TALT: 1 {LIM_CHAR} 100 */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TAXITIME: timehhmm */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TCDI: timehhmm */
-    {826, 0, 541, 2175, 0, 0, 0, VREQ_WORDS, 2175, 0, 0, 0},  /* TEMP: temperature */
+    {826, 0, 541, 2174, 0, 0, 0, VREQ_WORDS, 2174, 0, 0, 0},  /* TEMP: temperature */
     {313, 0, 328, 830, 0, 0, 0, VREQ_WORDS, 830, 0, 0, 0},  /* TERMINAL: 1{ALPHANUM}2 */
-    {483, 0, 384, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
+    {483, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* TFCVOL: 1 {ALPHANUM} 15 */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* TFL: flightlevel */
     {0, 151, 273, 0, 0, 0, 15, 1, 0, 0, 0, 0},  /* TFLCHG: (FLIMP FLMIN FLMAX) */
     {0, 693, 491, 0, 0, 0, 63, VREQ_WORDS, 0, 0, 0, 0},  /* TFV: (TFVID REFLOC FLOWLST FLBLOCK) */
-    {483, 0, 542, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* TFVID: 1{ALPHANUM}15 */
+    {483, 0, 542, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* TFVID: 1{ALPHANUM}15 */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TIME: timehhmm */
     {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* TIMESTAMP: datetime ! seconds */
-    {557, 0, 417, 1511, 0, 0, 0, VREQ_WORDS, 1511, 0, 0, 0},  /* TITLE: titleid */
+    {557, 0, 417, 1510, 0, 0, 0, VREQ_WORDS, 1510, 0, 0, 0},  /* TITLE: titleid */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TO: timehhmm */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOAT: timehhmm */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOBT: timehhmm */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOFC: timehhmm */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TOM: timehhmm */
-    {483, 0, 384, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
+    {483, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* TOPOS: 1 {ALPHANUM} 15 */
     {71, 0, 543, 126, 0, 0, 0, VREQ_WORDS, 134, 0, 0, 0},  /* TRACK: heading|"ZZZ" */
-    {831, 0, 544, 2179, 0, 0, 0, VREQ_WORDS, 2179, 0, 0, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
+    {831, 0, 544, 2178, 0, 0, 0, VREQ_WORDS, 2178, 0, 0, 0},  /* TRAJ: ('S'!'M')|'S'|'M'|'T'| ('S'!'M'!'A')|('S'!'A')|... */
     {0, 0, 0, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TRANSID:  */
     {0, 837, 545, 0, 0, 0, 78, 3, 0, 0, 0, 0},  /* TRANSLIST: TRANSID */
     {364, 0, 546, 988, 0, 0, 0, VREQ_WORDS, 988, 0, 0, 0},  /* TRFL: flightlevel | flighttendancy */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TSAT: timehhmm */
-    {311, 0, 547, 2183, 0, 0, 0, VREQ_WORDS, 2183, 0, 0, 0},  /* TTG: timemmss_elapsed */
-    {311, 0, 547, 2183, 0, 0, 0, VREQ_WORDS, 2183, 0, 0, 0},  /* TTL: timemmss_elapsed */
-    {311, 0, 520, 2016, 0, 0, 0, VREQ_WORDS, 2016, 0, 0, 0},  /* TTLEET: timehhmm_elapsed */
+    {311, 0, 547, 2182, 0, 0, 0, VREQ_WORDS, 2182, 0, 0, 0},  /* TTG: timemmss_elapsed */
+    {311, 0, 547, 2182, 0, 0, 0, VREQ_WORDS, 2182, 0, 0, 0},  /* TTL: timemmss_elapsed */
+    {311, 0, 520, 2015, 0, 0, 0, VREQ_WORDS, 2015, 0, 0, 0},  /* TTLEET: timehhmm_elapsed */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TTOT: timehhmm */
-    {491, 0, 391, 1231, 0, 0, 0, VREQ_WORDS, 1231, 0, 0, 0},  /* TURB: 1{ALPHA}8 */
+    {491, 0, 391, 1230, 0, 0, 0, VREQ_WORDS, 1230, 0, 0, 0},  /* TURB: 1{ALPHA}8 */
     {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TWYARR: 1{LIM_CHAR}10 */
     {365, 0, 349, 0, 1, 10, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TWYDEP: 1{LIM_CHAR}10 */
     {14, 0, 221, 26, 0, 0, 0, VREQ_WORDS, 32, 5, 0, 0},  /* TXC: timehhmm */
     {295, 0, 316, 0, 1, 80, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TXT: 1{LIM_CHAR}80 */
-    {838, 0, 548, 2188, 0, 0, 0, VREQ_WORDS, 2214, 0, 0, 0},  /* TXTIME: datetime seconds */
+    {838, 0, 548, 2187, 0, 0, 0, VREQ_WORDS, 2213, 0, 0, 0},  /* TXTIME: datetime seconds */
     {839, 0, 549, 0, 1, 60, 0, VREQ_WORDS, 0, 0, 0, 0},  /* TYPZ: 1 {LIM_CHAR} 60 */
-    {842, 0, 550, 2228, 0, 0, 0, VREQ_WORDS, 2228, 0, 0, 0},  /* UDPT: updatereason */
+    {842, 0, 550, 2227, 0, 0, 0, VREQ_WORDS, 2227, 0, 0, 0},  /* UDPT: updatereason */
     {0, 843, 551, 0, 0, 0, 79, 3, 0, 0, 0, 0},  /* UNIT: UNITID */
-    {558, 0, 552, 1522, 0, 0, 0, VREQ_WORDS, 1522, 0, 0, 0},  /* UNITID: 2{ ALPHANUM}10 */
+    {558, 0, 552, 1521, 0, 0, 0, VREQ_WORDS, 1521, 0, 0, 0},  /* UNITID: 2{ ALPHANUM}10 */
     {327, 0, 335, 937, 0, 0, 0, VREQ_WORDS, 947, 19, 0, 0},  /* UNTIL: day!timehhmm */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALFROM: date */
-    {845, 0, 553, 2231, 0, 0, 0, VREQ_WORDS, 2238, 0, 0, 0},  /* VALFROMK: ( date | datewldcrd ) */
+    {845, 0, 553, 2230, 0, 0, 0, VREQ_WORDS, 2237, 0, 0, 0},  /* VALFROMK: ( date | datewldcrd ) */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALFROMOLD: date */
     {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* VALIDEND: datetime */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALIDITYDATE: date */
     {153, 0, 275, 336, 0, 0, 0, VREQ_WORDS, 359, 12, 0, 0},  /* VALIDST: datetime */
-    {545, 0, 411, 1413, 0, 0, 0, VREQ_WORDS, 1469, 0, 0, 0},  /* VALPERIOD: fulldatetime fulldatetime */
+    {545, 0, 411, 1412, 0, 0, 0, VREQ_WORDS, 1468, 0, 0, 0},  /* VALPERIOD: fulldatetime fulldatetime */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALUNTIL: date */
-    {845, 0, 553, 2231, 0, 0, 0, VREQ_WORDS, 2238, 0, 0, 0},  /* VALUNTILK: ( date | datewldcrd ) */
+    {845, 0, 553, 2230, 0, 0, 0, VREQ_WORDS, 2237, 0, 0, 0},  /* VALUNTILK: ( date | datewldcrd ) */
     {10, 0, 220, 1, 0, 0, 0, VREQ_WORDS, 19, 1, 0, 0},  /* VALUNTILOLD: date */
     {0, 847, 554, 0, 0, 0, 80, VREQ_WORDS, 0, 0, 0, 0},  /* VEC: (FL ETO RELDIST) */
-    {483, 0, 384, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* VIA1: 1 {ALPHANUM} 15 */
-    {483, 0, 384, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* VIA2: 1 {ALPHANUM} 15 */
-    {483, 0, 384, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* VIA3: 1 {ALPHANUM} 15 */
-    {483, 0, 384, 1151, 0, 0, 0, VREQ_WORDS, 1151, 0, 0, 0},  /* VIA4: 1 {ALPHANUM} 15 */
-    {849, 0, 555, 2245, 0, 0, 0, VREQ_WORDS, 2245, 0, 0, 0},  /* VIEW: ('V'|'VNX') */
+    {483, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA1: 1 {ALPHANUM} 15 */
+    {483, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA2: 1 {ALPHANUM} 15 */
+    {483, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA3: 1 {ALPHANUM} 15 */
+    {483, 0, 384, 1150, 0, 0, 0, VREQ_WORDS, 1150, 0, 0, 0},  /* VIA4: 1 {ALPHANUM} 15 */
+    {849, 0, 555, 2244, 0, 0, 0, VREQ_WORDS, 2244, 0, 0, 0},  /* VIEW: ('V'|'VNX') */
     {305, 0, 321, 795, 0, 0, 0, VREQ_WORDS, 795, 0, 0, 0},  /* VISI: 1{ALPHANUM}20 */
-    {850, 0, 556, 2249, 0, 0, 0, VREQ_WORDS, 2249, 0, 0, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
-    {850, 0, 556, 2249, 0, 0, 0, VREQ_WORDS, 2249, 0, 0, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
+    {850, 0, 556, 2248, 0, 0, 0, VREQ_WORDS, 2248, 0, 0, 0},  /* VXPIST: ('P' | 'N') 1{DIGIT}5 */
+    {850, 0, 556, 2248, 0, 0, 0, VREQ_WORDS, 2248, 0, 0, 0},  /* VYPIST: ('P' | 'N') 1{DIGIT}5 */
     {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* WDDIR: 1{DIGIT}3 */
     {292, 0, 313, 665, 0, 0, 0, VREQ_WORDS, 665, 0, 0, 0},  /* WDSPD: 1{DIGIT}3 */
-    {851, 0, 557, 2257, 0, 0, 0, VREQ_WORDS, 2257, 0, 0, 0},  /* WKTRC: waketurbcat */
+    {851, 0, 557, 2256, 0, 0, 0, VREQ_WORDS, 2256, 0, 0, 0},  /* WKTRC: waketurbcat */
     {208, 0, 293, 385, 0, 0, 0, VREQ_WORDS, 385, 0, 0, 0},  /* XFL: flightlevel */
     {0, 852, 558, 0, 0, 0, 81, 1, 0, 0, 0, 0},  /* XFLCHG: (FLMIN FLMAX) */
     {0, 0, 559, 0, 0, 0, 0, VREQ_WORDS, 0, 0, 0, 0},  /* XFPLTXT: 1{CHARACTER | ASCII_SUP}768 */
-    {854, 0, 560, 2259, 0, 0, 0, VREQ_WORDS, 2259, 0, 0, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
+    {854, 0, 560, 2258, 0, 0, 0, VREQ_WORDS, 2258, 0, 0, 0},  /* XPIST: ('P' | 'N') 1{DIGIT}6 */
     {291, 0, 312, 627, 0, 0, 0, VREQ_WORDS, 652, 12, 0, 0},  /* XTI: datetime ! seconds */
-    {854, 0, 560, 2259, 0, 0, 0, VREQ_WORDS, 2259, 0, 0, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
+    {854, 0, 560, 2258, 0, 0, 0, VREQ_WORDS, 2258, 0, 0, 0},  /* YPIST: ('P' | 'N') 1{DIGIT}6 */
 };
 
 /* By dictionary id: sub_bit, structure, the value's fast path and
@@ -2480,7 +2480,7 @@ const uint32_t vwalk[DICT_COUNT] = {
     62 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT | 30u << VR_PARAM_SHIFT,  /* FAC */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FANSLOGON */
     63 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FIELDID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1059u << VR_PARAM_SHIFT,  /* FILRTE */
+    255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT | VR_TEXT_EMPTY,  /* FILRTE */
     255 | VK_DDHHMM << VR_KIND_SHIFT,  /* FILTIM */
     64 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(7, 7),  /* FIR */
     65 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* FIRSTPID */
@@ -2495,26 +2495,26 @@ const uint32_t vwalk[DICT_COUNT] = {
     72 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* FLMIN */
     73 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FLOW */
     74 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FLOWLST */
-    75 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1074u << VR_PARAM_SHIFT,  /* FLOWRATE */
-    76 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1082u << VR_PARAM_SHIFT,  /* FLOWROLE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1086u << VR_PARAM_SHIFT,  /* FLTRUL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1088u << VR_PARAM_SHIFT,  /* FLTSRC */
-    255 | VK_DFA << VR_KIND_SHIFT | 1090u << VR_PARAM_SHIFT,  /* FLTSTATE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1096u << VR_PARAM_SHIFT,  /* FLTTYP */
+    75 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1073u << VR_PARAM_SHIFT,  /* FLOWRATE */
+    76 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1081u << VR_PARAM_SHIFT,  /* FLOWROLE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1085u << VR_PARAM_SHIFT,  /* FLTRUL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1087u << VR_PARAM_SHIFT,  /* FLTSRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1089u << VR_PARAM_SHIFT,  /* FLTSTATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1095u << VR_PARAM_SHIFT,  /* FLTTYP */
     77 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* FMP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FMPLIST */
     255 | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* FPBASEID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1103u << VR_PARAM_SHIFT,  /* FPCTST */
+    255 | VK_DFA << VR_KIND_SHIFT | 1102u << VR_PARAM_SHIFT,  /* FPCTST */
     78 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPIDENT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPKWL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1122u << VR_PARAM_SHIFT,  /* FPLCAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1121u << VR_PARAM_SHIFT,  /* FPLCAT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPLIST */
     79 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPLLGR */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPLLIST */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* FPLNB */
-    255 | VK_DFA << VR_KIND_SHIFT | 1124u << VR_PARAM_SHIFT,  /* FPLSTAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1123u << VR_PARAM_SHIFT,  /* FPLSTAT */
     255 | VK_TEXT << VR_KIND_SHIFT | 8u << VR_PARAM_SHIFT,  /* FPRMK */
-    255 | VK_DFA << VR_KIND_SHIFT | 1126u << VR_PARAM_SHIFT,  /* FPSRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1125u << VR_PARAM_SHIFT,  /* FPSRC */
     80 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* FPSUM */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FPUNKL */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* FREETXT */
@@ -2525,11 +2525,11 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 14),  /* FTXID */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 4),  /* FTXNAME */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* FTXNUM */
-    255 | VK_DFA << VR_KIND_SHIFT | 1059u << VR_PARAM_SHIFT,  /* FURTHRTE */
+    255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT | VR_TEXT_EMPTY,  /* FURTHRTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* GEO */
-    83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1187u << VR_PARAM_SHIFT,  /* GEOID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1193u << VR_PARAM_SHIFT,  /* GMEPT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1193u << VR_PARAM_SHIFT,  /* GMSPT */
+    83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1186u << VR_PARAM_SHIFT,  /* GEOID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1192u << VR_PARAM_SHIFT,  /* GMEPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1192u << VR_PARAM_SHIFT,  /* GMSPT */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* GRSPD */
     84 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 68u << VR_PARAM_SHIFT,  /* HEXADDR */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* HLDBKRW */
@@ -2537,26 +2537,26 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_HHMM << VR_KIND_SHIFT,  /* HOVTM */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* ICEZ */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 8),  /* ICING */
-    255 | VK_DFA << VR_KIND_SHIFT | 1240u << VR_PARAM_SHIFT,  /* IFP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1239u << VR_PARAM_SHIFT,  /* IFP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IFPDLIST */
     85 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* IFPDLONG */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IFPDSLIST */
     86 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* IFPDSUM */
-    87 | VK_IFPLID << VR_KIND_SHIFT | 1295u << VR_PARAM_SHIFT,  /* IFPLID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1306u << VR_PARAM_SHIFT,  /* IFPSMOD */
-    255 | VK_DFA << VR_KIND_SHIFT | 1310u << VR_PARAM_SHIFT,  /* IFPURESP */
+    87 | VK_IFPLID << VR_KIND_SHIFT | 1294u << VR_PARAM_SHIFT,  /* IFPLID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1305u << VR_PARAM_SHIFT,  /* IFPSMOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1309u << VR_PARAM_SHIFT,  /* IFPURESP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* IGNORE */
-    88 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1312u << VR_PARAM_SHIFT,  /* ILSCAT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1321u << VR_PARAM_SHIFT,  /* INDSTIP */
+    88 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1311u << VR_PARAM_SHIFT,  /* ILSCAT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1320u << VR_PARAM_SHIFT,  /* INDSTIP */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 1),  /* INITID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1326u << VR_PARAM_SHIFT,  /* INTERID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1325u << VR_PARAM_SHIFT,  /* INTERID */
     255 | VK_DATE << VR_KIND_SHIFT,  /* IOBD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* IOBT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1333u << VR_PARAM_SHIFT,  /* IRULES */
+    255 | VK_DFA << VR_KIND_SHIFT | 1332u << VR_PARAM_SHIFT,  /* IRULES */
     89 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LACDR */
     90 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* LALG */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LALGLIST */
-    255 | VK_DFA << VR_KIND_SHIFT | 1351u << VR_PARAM_SHIFT,  /* LANG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1350u << VR_PARAM_SHIFT,  /* LANG */
     91 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* LASTNUM */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* LASTRADT */
     92 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LATSA */
@@ -2568,22 +2568,22 @@ const uint32_t vwalk[DICT_COUNT] = {
     96 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LRAR */
     97 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* LRCA */
     255 | VK_DATE << VR_KIND_SHIFT,  /* LSTDAY */
-    255 | VK_DFA << VR_KIND_SHIFT | 1402u << VR_PARAM_SHIFT,  /* MACH */
+    255 | VK_DFA << VR_KIND_SHIFT | 1401u << VR_PARAM_SHIFT,  /* MACH */
     255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* MAINT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1413u << VR_PARAM_SHIFT,  /* MESVALPERIOD */
+    255 | VK_DFA << VR_KIND_SHIFT | 1412u << VR_PARAM_SHIFT,  /* MESVALPERIOD */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* MFX */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* MINLINEUP */
     98 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MOD */
-    255 | VK_DFA << VR_KIND_SHIFT | 1495u << VR_PARAM_SHIFT,  /* MODEA */
+    255 | VK_DFA << VR_KIND_SHIFT | 1494u << VR_PARAM_SHIFT,  /* MODEA */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* MODEC */
-    255 | VK_DFA << VR_KIND_SHIFT | 1501u << VR_PARAM_SHIFT,  /* MODELTYP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1500u << VR_PARAM_SHIFT,  /* MODELTYP */
     99 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MODH */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* MODIFNB */
-    255 | VK_DFA << VR_KIND_SHIFT | 1508u << VR_PARAM_SHIFT,  /* MSGBODY */
+    255 | VK_DFA << VR_KIND_SHIFT | 1507u << VR_PARAM_SHIFT,  /* MSGBODY */
     255 | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* MSGCT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* MSGREF */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* MSGSUM */
-    255 | VK_DFA << VR_KIND_SHIFT | 1510u << VR_PARAM_SHIFT,  /* MSGTXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1509u << VR_PARAM_SHIFT,  /* MSGTXT */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 10),  /* MSGTYP */
     100 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* MVT */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 1),  /* NAT */
@@ -2596,16 +2596,16 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_DATE << VR_KIND_SHIFT,  /* NEWEOBD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* NEWEOBT */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* NEWPTOT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1059u << VR_PARAM_SHIFT,  /* NEWRTE */
+    255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT | VR_TEXT_EMPTY,  /* NEWRTE */
     255 | VK_DDHHMM << VR_KIND_SHIFT,  /* NEWSTARTTIME */
-    255 | VK_DFA << VR_KIND_SHIFT | 1495u << VR_PARAM_SHIFT,  /* NEXTSSRCODE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1533u << VR_PARAM_SHIFT,  /* NFC */
+    255 | VK_DFA << VR_KIND_SHIFT | 1494u << VR_PARAM_SHIFT,  /* NEXTSSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1532u << VR_PARAM_SHIFT,  /* NFC */
     102 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* NUM */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 4),  /* NXTFIR */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* NXTPOS */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* NXTPOST */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* OCLFL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1541u << VR_PARAM_SHIFT,  /* OLDMSG */
+    255 | VK_DFA << VR_KIND_SHIFT | 1540u << VR_PARAM_SHIFT,  /* OLDMSG */
     255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT,  /* OPR */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* OPRFL */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* OPRMK */
@@ -2613,20 +2613,20 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 10),  /* ORGMSG */
     103 | VK_TEXT << VR_KIND_SHIFT | 30u << VR_PARAM_SHIFT,  /* ORGN */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 10),  /* ORGNID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1059u << VR_PARAM_SHIFT,  /* ORGRTE */
+    255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT | VR_TEXT_EMPTY,  /* ORGRTE */
     255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* ORIENTED */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* ORIGIN */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* ORIGINDT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PART */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PASSIVE */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PBG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1553u << VR_PARAM_SHIFT,  /* PBN */
+    255 | VK_DFA << VR_KIND_SHIFT | 1552u << VR_PARAM_SHIFT,  /* PBN */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PBR */
-    104 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1074u << VR_PARAM_SHIFT,  /* PENRATE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1594u << VR_PARAM_SHIFT,  /* PER */
+    104 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1073u << VR_PARAM_SHIFT,  /* PENRATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1593u << VR_PARAM_SHIFT,  /* PER */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* PFL */
     105 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PFLCHG */
-    106 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1596u << VR_PARAM_SHIFT,  /* PFLT */
+    106 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1595u << VR_PARAM_SHIFT,  /* PFLT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PISTCOORD */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 4),  /* PISTID */
     107 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* PKA */
@@ -2641,62 +2641,62 @@ const uint32_t vwalk[DICT_COUNT] = {
     111 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* POINTID */
     112 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 6),  /* POSID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* POSITION */
-    255 | VK_DFA << VR_KIND_SHIFT | 1629u << VR_PARAM_SHIFT,  /* POSST */
-    113 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1639u << VR_PARAM_SHIFT,  /* POSTPROCTXT */
-    114 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1639u << VR_PARAM_SHIFT,  /* PREPROCTXT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1628u << VR_PARAM_SHIFT,  /* POSST */
+    113 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1638u << VR_PARAM_SHIFT,  /* POSTPROCTXT */
+    114 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1638u << VR_PARAM_SHIFT,  /* PREPROCTXT */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 7),  /* PREVARCID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1495u << VR_PARAM_SHIFT,  /* PREVSSRCODE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1193u << VR_PARAM_SHIFT,  /* PROCEDURE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1494u << VR_PARAM_SHIFT,  /* PREVSSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1192u << VR_PARAM_SHIFT,  /* PROCEDURE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* PROPFL */
-    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1640u << VR_PARAM_SHIFT,  /* PRWYAVAIL */
-    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1640u << VR_PARAM_SHIFT,  /* PRWYID */
+    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1639u << VR_PARAM_SHIFT,  /* PRWYAVAIL */
+    255 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1639u << VR_PARAM_SHIFT,  /* PRWYID */
     115 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PT */
     116 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTC */
     117 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* PTCID */
     118 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTCRSCLIMB */
-    119 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1650u << VR_PARAM_SHIFT,  /* PTFLTRUL */
+    119 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1649u << VR_PARAM_SHIFT,  /* PTFLTRUL */
     120 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5),  /* PTID */
     121 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 455u << VR_PARAM_SHIFT,  /* PTMACH */
-    122 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1654u << VR_PARAM_SHIFT,  /* PTMILRUL */
+    122 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1653u << VR_PARAM_SHIFT,  /* PTMILRUL */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* PTNB */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* PTOT */
     123 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* PTPRO */
     124 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* PTRFL */
-    125 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1658u << VR_PARAM_SHIFT,  /* PTRTE */
-    126 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1661u << VR_PARAM_SHIFT,  /* PTRULCHG */
+    125 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1657u << VR_PARAM_SHIFT,  /* PTRTE */
+    126 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1660u << VR_PARAM_SHIFT,  /* PTRULCHG */
     127 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 465u << VR_PARAM_SHIFT,  /* PTSPEED */
-    128 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1713u << VR_PARAM_SHIFT,  /* PTSTAY */
-    255 | VK_DFA << VR_KIND_SHIFT | 1736u << VR_PARAM_SHIFT,  /* QFU */
-    129 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1736u << VR_PARAM_SHIFT,  /* QFUL */
+    128 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1712u << VR_PARAM_SHIFT,  /* PTSTAY */
+    255 | VK_DFA << VR_KIND_SHIFT | 1735u << VR_PARAM_SHIFT,  /* QFU */
+    129 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1735u << VR_PARAM_SHIFT,  /* QFUL */
     130 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* QFULIST */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 10),  /* QRORGN */
     255 | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* QUEBEC */
     255 | VK_DFA << VR_KIND_SHIFT | 795u << VR_PARAM_SHIFT,  /* RADIOID */
     255 | VK_TEXT << VR_KIND_SHIFT | 100u << VR_PARAM_SHIFT,  /* RALT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1740u << VR_PARAM_SHIFT,  /* RATE */
-    255 | VK_DFA << VR_KIND_SHIFT | 1746u << VR_PARAM_SHIFT,  /* RATELIMIT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1739u << VR_PARAM_SHIFT,  /* RATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1745u << VR_PARAM_SHIFT,  /* RATELIMIT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RATEPDLST */
     131 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RATEPERIOD */
     132 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 5),  /* RCNF */
-    255 | VK_DFA << VR_KIND_SHIFT | 1759u << VR_PARAM_SHIFT,  /* RDYSTATE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1758u << VR_PARAM_SHIFT,  /* RDYSTATE */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 12),  /* REASON */
     133 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RECVR */
     134 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* REF */
-    135 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1775u << VR_PARAM_SHIFT,  /* REF1ID */
-    136 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1781u << VR_PARAM_SHIFT,  /* REFATSRTE */
+    135 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1774u << VR_PARAM_SHIFT,  /* REF1ID */
+    136 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1780u << VR_PARAM_SHIFT,  /* REFATSRTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* REFDATA */
-    137 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1807u << VR_PARAM_SHIFT,  /* REFID */
+    137 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1806u << VR_PARAM_SHIFT,  /* REFID */
     138 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT | 15u << VR_PARAM_SHIFT,  /* REFLOC */
     255 | VK_TEXT << VR_KIND_SHIFT | 50u << VR_PARAM_SHIFT,  /* REG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1813u << VR_PARAM_SHIFT,  /* REGCAUSE */
+    255 | VK_DFA << VR_KIND_SHIFT | 1812u << VR_PARAM_SHIFT,  /* REGCAUSE */
     139 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGCOND */
     140 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT,  /* REGDESC */
-    141 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1819u << VR_PARAM_SHIFT,  /* REGID */
+    141 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1818u << VR_PARAM_SHIFT,  /* REGID */
     142 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGLIST */
     255 | VK_TEXT << VR_KIND_SHIFT | 15u << VR_PARAM_SHIFT,  /* REGLOC */
-    143 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1840u << VR_PARAM_SHIFT,  /* REGNUM */
+    143 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1839u << VR_PARAM_SHIFT,  /* REGNUM */
     144 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(4, 12),  /* REGREASON */
-    145 | VK_DFA << VR_KIND_SHIFT | 1819u << VR_PARAM_SHIFT,  /* REGUL */
+    145 | VK_DFA << VR_KIND_SHIFT | 1818u << VR_PARAM_SHIFT,  /* REGUL */
     146 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* REGULATION */
     255 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REGULID1 */
     255 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REGULID2 */
@@ -2707,30 +2707,30 @@ const uint32_t vwalk[DICT_COUNT] = {
     148 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(2, 2),  /* REMAINTIME */
     149 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT,  /* REMARK */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RENAME */
-    150 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1847u << VR_PARAM_SHIFT,  /* RENID */
+    150 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1846u << VR_PARAM_SHIFT,  /* RENID */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 5),  /* REQID */
-    255 | VK_DFA << VR_KIND_SHIFT | 1853u << VR_PARAM_SHIFT,  /* REQTYP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1852u << VR_PARAM_SHIFT,  /* REQTYP */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* RESPBY */
     151 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 12),  /* RESPUNIT */
     152 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RET */
-    255 | VK_LEVEL_PT << VR_KIND_SHIFT | 1872u << VR_PARAM_SHIFT,  /* RFL */
+    255 | VK_LEVEL_PT << VR_KIND_SHIFT | 1871u << VR_PARAM_SHIFT,  /* RFL */
     153 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFLCHG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1884u << VR_PARAM_SHIFT,  /* RFP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1883u << VR_PARAM_SHIFT,  /* RFP */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RFPDLIST */
     154 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFPDLONG */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RFPDSLIST */
     155 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RFPDSUM */
     156 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 202u << VR_PARAM_SHIFT,  /* RHP */
-    255 | VK_DFA << VR_KIND_SHIFT | 1888u << VR_PARAM_SHIFT,  /* RIF */
+    255 | VK_DFA << VR_KIND_SHIFT | 1887u << VR_PARAM_SHIFT,  /* RIF */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RIPEL */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 4),  /* RIPSRC */
     255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT,  /* RMK */
     157 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT | 20u << VR_PARAM_SHIFT,  /* RMKTXT */
-    255 | VK_DFA << VR_KIND_SHIFT | 1059u << VR_PARAM_SHIFT,  /* ROUTE */
+    255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT | VR_TEXT_EMPTY,  /* ROUTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RRTEFROM */
-    255 | VK_DFA << VR_KIND_SHIFT | 1893u << VR_PARAM_SHIFT,  /* RRTEREF */
+    255 | VK_DFA << VR_KIND_SHIFT | 1892u << VR_PARAM_SHIFT,  /* RRTEREF */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RRTETO */
-    255 | VK_DFA << VR_KIND_SHIFT | 1914u << VR_PARAM_SHIFT,  /* RSTID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1913u << VR_PARAM_SHIFT,  /* RSTID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTEPTS */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RTETR */
@@ -2738,17 +2738,17 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RVRCOND */
     158 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* RVRLIMIT */
     159 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RVRPERIOD */
-    255 | VK_DFA << VR_KIND_SHIFT | 1916u << VR_PARAM_SHIFT,  /* RWYARR */
-    160 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1921u << VR_PARAM_SHIFT,  /* RWYAVAIL */
-    255 | VK_DFA << VR_KIND_SHIFT | 1916u << VR_PARAM_SHIFT,  /* RWYDEP */
-    161 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1640u << VR_PARAM_SHIFT,  /* RWYID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1915u << VR_PARAM_SHIFT,  /* RWYARR */
+    160 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1920u << VR_PARAM_SHIFT,  /* RWYAVAIL */
+    255 | VK_DFA << VR_KIND_SHIFT | 1915u << VR_PARAM_SHIFT,  /* RWYDEP */
+    161 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1639u << VR_PARAM_SHIFT,  /* RWYID */
     162 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* RWYINFO */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* RWYLIST */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* SAT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SCNF */
     163 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SEC */
-    164 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1923u << VR_PARAM_SHIFT,  /* SECCAR */
-    165 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1928u << VR_PARAM_SHIFT,  /* SECCARCT */
+    164 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1922u << VR_PARAM_SHIFT,  /* SECCAR */
+    165 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1927u << VR_PARAM_SHIFT,  /* SECCARCT */
     166 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SECCT */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SECDEST */
     167 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SECID */
@@ -2766,37 +2766,37 @@ const uint32_t vwalk[DICT_COUNT] = {
     172 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(3, 4),  /* SEPTYPE */
     173 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SEPVALUE */
     174 | VR_SUBFIELD | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(3, 3),  /* SEQNUM */
-    255 | VK_DFA << VR_KIND_SHIFT | 1947u << VR_PARAM_SHIFT,  /* SEQPT */
+    255 | VK_DFA << VR_KIND_SHIFT | 1946u << VR_PARAM_SHIFT,  /* SEQPT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SEQUENCEDATA */
     255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT,  /* SEVERITY */
-    175 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1982u << VR_PARAM_SHIFT,  /* SFL */
+    175 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1981u << VR_PARAM_SHIFT,  /* SFL */
     176 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SFLCHG */
-    255 | VK_DFA << VR_KIND_SHIFT | 1989u << VR_PARAM_SHIFT,  /* SID */
+    255 | VK_DFA << VR_KIND_SHIFT | 1988u << VR_PARAM_SHIFT,  /* SID */
     255 | VK_DATE << VR_KIND_SHIFT,  /* SOBD */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* SOBT */
     177 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SPDCHG */
-    255 | VK_SPEED_PT << VR_KIND_SHIFT | 2002u << VR_PARAM_SHIFT,  /* SPEED */
-    255 | VK_DFA << VR_KIND_SHIFT | 1746u << VR_PARAM_SHIFT,  /* SPEEDLIMIT */
+    255 | VK_SPEED_PT << VR_KIND_SHIFT | 2001u << VR_PARAM_SHIFT,  /* SPEED */
+    255 | VK_DFA << VR_KIND_SHIFT | 1745u << VR_PARAM_SHIFT,  /* SPEEDLIMIT */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* SPFL */
     255 | VK_TEXT << VR_KIND_SHIFT | 50u << VR_PARAM_SHIFT,  /* SPLA */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SPLADDR */
     255 | VK_TEXT << VR_KIND_SHIFT | 50u << VR_PARAM_SHIFT,  /* SPLC */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SPLDCAP */
     255 | VK_TEXT << VR_KIND_SHIFT | 50u << VR_PARAM_SHIFT,  /* SPLDCOL */
-    255 | VK_DFA << VR_KIND_SHIFT | 2014u << VR_PARAM_SHIFT,  /* SPLDCOV */
+    255 | VK_DFA << VR_KIND_SHIFT | 2013u << VR_PARAM_SHIFT,  /* SPLDCOV */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 2),  /* SPLDNB */
-    255 | VK_DFA << VR_KIND_SHIFT | 2016u << VR_PARAM_SHIFT,  /* SPLE */
-    255 | VK_DFA << VR_KIND_SHIFT | 2021u << VR_PARAM_SHIFT,  /* SPLJ */
+    255 | VK_DFA << VR_KIND_SHIFT | 2015u << VR_PARAM_SHIFT,  /* SPLE */
+    255 | VK_DFA << VR_KIND_SHIFT | 2020u << VR_PARAM_SHIFT,  /* SPLJ */
     255 | VK_TEXT << VR_KIND_SHIFT | 65535u << VR_PARAM_SHIFT,  /* SPLN */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* SPLP */
-    255 | VK_DFA << VR_KIND_SHIFT | 2026u << VR_PARAM_SHIFT,  /* SPLR */
-    255 | VK_DFA << VR_KIND_SHIFT | 2030u << VR_PARAM_SHIFT,  /* SPLS */
-    255 | VK_DFA << VR_KIND_SHIFT | 2035u << VR_PARAM_SHIFT,  /* SRC */
-    255 | VK_SSR << VR_KIND_SHIFT | 2053u << VR_PARAM_SHIFT,  /* SSRCODE */
+    255 | VK_DFA << VR_KIND_SHIFT | 2025u << VR_PARAM_SHIFT,  /* SPLR */
+    255 | VK_DFA << VR_KIND_SHIFT | 2029u << VR_PARAM_SHIFT,  /* SPLS */
+    255 | VK_DFA << VR_KIND_SHIFT | 2034u << VR_PARAM_SHIFT,  /* SRC */
+    255 | VK_SSR << VR_KIND_SHIFT | 2052u << VR_PARAM_SHIFT,  /* SSRCODE */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* SSRCODES */
     255 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* SSS */
-    178 | VK_DFA << VR_KIND_SHIFT | 2061u << VR_PARAM_SHIFT,  /* STAMP */
-    255 | VK_DFA << VR_KIND_SHIFT | 1989u << VR_PARAM_SHIFT,  /* STAR */
+    178 | VK_DFA << VR_KIND_SHIFT | 2060u << VR_PARAM_SHIFT,  /* STAMP */
+    255 | VK_DFA << VR_KIND_SHIFT | 1988u << VR_PARAM_SHIFT,  /* STAR */
     179 | VR_SUBFIELD | VK_DDHHMM << VR_KIND_SHIFT,  /* STARTREG */
     255 | VK_DDHHMM << VR_KIND_SHIFT,  /* STARTTIME */
     180 | VR_SUBFIELD | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(3, 3),  /* STATID */
@@ -2804,18 +2804,18 @@ const uint32_t vwalk[DICT_COUNT] = {
     182 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* STATTOBT */
     183 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* STATTSAT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* STAY */
-    184 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2090u << VR_PARAM_SHIFT,  /* STAYIDENT */
+    184 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2089u << VR_PARAM_SHIFT,  /* STAYIDENT */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* STAYINFO */
-    185 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2096u << VR_PARAM_SHIFT,  /* STO */
-    255 | VK_DFA << VR_KIND_SHIFT | 2111u << VR_PARAM_SHIFT,  /* STREASON */
-    255 | VK_DFA << VR_KIND_SHIFT | 2117u << VR_PARAM_SHIFT,  /* STRID */
-    255 | VK_DFA << VR_KIND_SHIFT | 2119u << VR_PARAM_SHIFT,  /* STS */
+    185 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2095u << VR_PARAM_SHIFT,  /* STO */
+    255 | VK_DFA << VR_KIND_SHIFT | 2110u << VR_PARAM_SHIFT,  /* STREASON */
+    255 | VK_DFA << VR_KIND_SHIFT | 2116u << VR_PARAM_SHIFT,  /* STRID */
+    255 | VK_DFA << VR_KIND_SHIFT | 2118u << VR_PARAM_SHIFT,  /* STS */
     255 | VK_TEXT << VR_KIND_SHIFT | 50u << VR_PARAM_SHIFT,  /* SUR */
-    186 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2161u << VR_PARAM_SHIFT,  /* SUREQPT */
+    186 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2160u << VR_PARAM_SHIFT,  /* SUREQPT */
     255 | VK_TEXT << VR_KIND_SHIFT | 100u << VR_PARAM_SHIFT,  /* TALT */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TAXITIME */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TCDI */
-    255 | VK_DFA << VR_KIND_SHIFT | 2175u << VR_PARAM_SHIFT,  /* TEMP */
+    255 | VK_DFA << VR_KIND_SHIFT | 2174u << VR_PARAM_SHIFT,  /* TEMP */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 2),  /* TERMINAL */
     255 | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TFCVOL */
     187 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT,  /* TFL */
@@ -2832,54 +2832,54 @@ const uint32_t vwalk[DICT_COUNT] = {
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TOM */
     193 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* TOPOS */
     255 | VK_DFA << VR_KIND_SHIFT | 126u << VR_PARAM_SHIFT,  /* TRACK */
-    194 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2179u << VR_PARAM_SHIFT,  /* TRAJ */
+    194 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2178u << VR_PARAM_SHIFT,  /* TRAJ */
     195 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* TRANSID */
     255 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* TRANSLIST */
     255 | VK_DFA << VR_KIND_SHIFT | 988u << VR_PARAM_SHIFT,  /* TRFL */
     196 | VK_HHMM << VR_KIND_SHIFT,  /* TSAT */
-    255 | VK_DFA << VR_KIND_SHIFT | 2183u << VR_PARAM_SHIFT,  /* TTG */
-    255 | VK_DFA << VR_KIND_SHIFT | 2183u << VR_PARAM_SHIFT,  /* TTL */
-    255 | VK_DFA << VR_KIND_SHIFT | 2016u << VR_PARAM_SHIFT,  /* TTLEET */
+    255 | VK_DFA << VR_KIND_SHIFT | 2182u << VR_PARAM_SHIFT,  /* TTG */
+    255 | VK_DFA << VR_KIND_SHIFT | 2182u << VR_PARAM_SHIFT,  /* TTL */
+    255 | VK_DFA << VR_KIND_SHIFT | 2015u << VR_PARAM_SHIFT,  /* TTLEET */
     197 | VK_HHMM << VR_KIND_SHIFT,  /* TTOT */
     255 | VK_ALPHA << VR_KIND_SHIFT | VR_RUN(1, 8),  /* TURB */
     255 | VK_TEXT << VR_KIND_SHIFT | 10u << VR_PARAM_SHIFT,  /* TWYARR */
     255 | VK_TEXT << VR_KIND_SHIFT | 10u << VR_PARAM_SHIFT,  /* TWYDEP */
     255 | VK_HHMM << VR_KIND_SHIFT,  /* TXC */
     198 | VR_SUBFIELD | VK_TEXT << VR_KIND_SHIFT | 80u << VR_PARAM_SHIFT,  /* TXT */
-    199 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2188u << VR_PARAM_SHIFT,  /* TXTIME */
+    199 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2187u << VR_PARAM_SHIFT,  /* TXTIME */
     255 | VK_TEXT << VR_KIND_SHIFT | 60u << VR_PARAM_SHIFT,  /* TYPZ */
-    200 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2228u << VR_PARAM_SHIFT,  /* UDPT */
+    200 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2227u << VR_PARAM_SHIFT,  /* UDPT */
     201 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* UNIT */
     202 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 10),  /* UNITID */
     203 | VR_SUBFIELD | VK_DDHHMM << VR_KIND_SHIFT,  /* UNTIL */
     204 | VK_DATE << VR_KIND_SHIFT,  /* VALFROM */
-    255 | VK_DFA << VR_KIND_SHIFT | 2231u << VR_PARAM_SHIFT,  /* VALFROMK */
+    255 | VK_DFA << VR_KIND_SHIFT | 2230u << VR_PARAM_SHIFT,  /* VALFROMK */
     255 | VK_DATE << VR_KIND_SHIFT,  /* VALFROMOLD */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* VALIDEND */
     255 | VK_DATE << VR_KIND_SHIFT,  /* VALIDITYDATE */
     255 | VK_DT10 << VR_KIND_SHIFT,  /* VALIDST */
-    205 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1413u << VR_PARAM_SHIFT,  /* VALPERIOD */
+    205 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 1412u << VR_PARAM_SHIFT,  /* VALPERIOD */
     206 | VK_DATE << VR_KIND_SHIFT,  /* VALUNTIL */
-    255 | VK_DFA << VR_KIND_SHIFT | 2231u << VR_PARAM_SHIFT,  /* VALUNTILK */
+    255 | VK_DFA << VR_KIND_SHIFT | 2230u << VR_PARAM_SHIFT,  /* VALUNTILK */
     255 | VK_DATE << VR_KIND_SHIFT,  /* VALUNTILOLD */
     207 | VR_STRUCTURED | VK_NONE << VR_KIND_SHIFT,  /* VEC */
     208 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA1 */
     209 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA2 */
     210 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA3 */
     211 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(1, 15),  /* VIA4 */
-    212 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2245u << VR_PARAM_SHIFT,  /* VIEW */
+    212 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2244u << VR_PARAM_SHIFT,  /* VIEW */
     255 | VK_DFA << VR_KIND_SHIFT | 795u << VR_PARAM_SHIFT,  /* VISI */
-    213 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2249u << VR_PARAM_SHIFT,  /* VXPIST */
-    214 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2249u << VR_PARAM_SHIFT,  /* VYPIST */
+    213 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2248u << VR_PARAM_SHIFT,  /* VXPIST */
+    214 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2248u << VR_PARAM_SHIFT,  /* VYPIST */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* WDDIR */
     255 | VK_DIGIT << VR_KIND_SHIFT | VR_RUN(1, 3),  /* WDSPD */
-    255 | VK_DFA << VR_KIND_SHIFT | 2257u << VR_PARAM_SHIFT,  /* WKTRC */
+    255 | VK_DFA << VR_KIND_SHIFT | 2256u << VR_PARAM_SHIFT,  /* WKTRC */
     255 | VK_FLEVEL << VR_KIND_SHIFT,  /* XFL */
     215 | VR_STRUCTURED | VR_SUBFIELD | VK_NONE << VR_KIND_SHIFT,  /* XFLCHG */
     255 | VK_NONE << VR_KIND_SHIFT,  /* XFPLTXT */
-    216 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2259u << VR_PARAM_SHIFT,  /* XPIST */
+    216 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2258u << VR_PARAM_SHIFT,  /* XPIST */
     217 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 627u << VR_PARAM_SHIFT,  /* XTI */
-    218 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2259u << VR_PARAM_SHIFT,  /* YPIST */
+    218 | VR_SUBFIELD | VK_DFA << VR_KIND_SHIFT | 2258u << VR_PARAM_SHIFT,  /* YPIST */
 };
 
 const uint64_t vreq[][4] = {
@@ -4057,98 +4057,98 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67712,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,67776,67776,67776,67776,0,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,67776,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,67840,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,67904,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,67968,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,68032,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,68096,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,68160,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,68224,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,68288,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,0,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,68352,0,0},
     {0,0,0,0,0,0,0,0,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,0,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,68416,0,0},
     {0,0,0,0,0,0,0,0,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,0,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,68480,0,0},
     {0,0,0,0,0,0,0,0,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,0,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,68544,0,0},
     {0,0,0,0,0,0,0,0,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,0,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,68608,0,0},
-    {0,0,0,0,0,0,0,0,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,0,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,68672,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,68736,68736,68736,68736,0,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,68736,0,0},
     {0,68800,68800,68800,68800,0,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,68800,0,0},
     {0,68864,68864,68864,68864,0,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,68864,0,0},
     {0,68928,68928,68928,68928,0,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,68928,0,0},
     {0,68992,68992,68992,68992,0,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,68992,0,0},
     {0,69056,69056,69056,69056,0,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,69056,0,0},
     {0,69120,69120,69120,69120,0,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,69120,0,0},
-    {0,69184,69184,69184,69184,0,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,69184,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69312,0,0,0,69376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69440,0,0,0,0,0,0,0,0,0,0,69440,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69440,0,0,0,0,0,0,0,0,69440,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69248,0,0,0,69312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69376,0,0,0,0,0,0,0,0,0,0,69376,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69376,0,0,0,0,0,0,0,0,69376,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69568,0,0,0,0,0,0,0,0,0,0,0,0,69568,0,0,69568,69568,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69504,0,0,0,0,0,0,0,0,0,0,0,0,69504,0,0,69504,69504,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69696,0,0,0,0,69696,0,0,0,0,0,0,69696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69632,0,0,0,0,69632,0,0,0,0,0,0,69632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69824,0,69824,0,0,69888,0,0,0,0,0,0,0,0,0,0,0,0,69952,70016,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70080,0,0,0,0,0,0,0,0,0,70080,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70080,0,0,0,0,0,0,0,0,0,0,0,70080,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70080,0,0,0,70080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,69760,0,69760,0,0,69824,0,0,0,0,0,0,0,0,0,0,0,0,69888,69952,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70016,0,0,0,70016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70208,0,0,0,0,0,70208,70208,0,0,0,0,70208,0,0,0,0,70208,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70144,0,0,0,0,0,70144,70144,0,0,0,0,70144,0,0,0,0,70144,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,70272,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,70336,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,70400,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,70464,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,70528,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70656,0,70720,0,70784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70848,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70976,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71040,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71168,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71296,0,0,0,0,0,0,71360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71424,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71232,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70592,0,70656,0,70720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70784,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70912,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,70976,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71104,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71232,0,0,0,0,0,0,71296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71360,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71168,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71744,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71552,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71872,0,0,0,71872,0,0,0,0,0,0,0,0,0,71872,71872,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71680,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71488,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71808,0,0,0,71808,0,0,0,0,0,0,0,0,0,71808,71808,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72000,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,71936,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72128,0,0,0,0,0,0,0,72192,0,0,0,72256,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72320,0,0,0,0,0,0,72384,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72384,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72640,0,0,0,72704,0,0,0,0,0,0,0,72768,0,0,72832,0,0,0,72896,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72064,0,0,0,0,0,0,0,72128,0,0,0,72192,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72256,0,0,0,0,0,0,72320,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72320,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,72640,0,0,0,0,0,0,0,72704,0,0,72768,0,0,0,72832,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72960,73024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72384,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73088,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72896,72960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72320,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73024,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,73088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72960,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,72512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,73216,73216,73216,73216,73216,73216,73216,73216,73216,73216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,73280,73280,73280,73280,73280,73280,73280,73280,73280,73280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,73344,73344,73344,73344,73344,73344,73344,73344,73344,73344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,73408,73408,73408,73408,73408,73408,73408,73408,73408,73408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,73472,73472,73472,73472,73472,73472,73472,73472,73472,73472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,73536,73536,73536,73536,73536,73536,73536,73536,73536,73536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,73600,73600,73600,73600,73600,73600,73600,73600,73600,73600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,0,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,73664,0,0},
     {0,0,0,0,0,0,0,0,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,0,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,73728,0,0},
     {0,0,0,0,0,0,0,0,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,0,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,73792,0,0},
     {0,0,0,0,0,0,0,0,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,0,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,73856,0,0},
@@ -4163,8 +4163,8 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,0,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,74432,0,0},
     {0,0,0,0,0,0,0,0,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,0,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,74496,0,0},
     {0,0,0,0,0,0,0,0,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,0,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,74560,0,0},
-    {0,0,0,0,0,0,0,0,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,0,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,74624,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,0,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,74688,0,0},
     {0,0,0,0,0,0,0,0,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,0,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,74752,0,0},
     {0,0,0,0,0,0,0,0,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,0,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,74816,0,0},
     {0,0,0,0,0,0,0,0,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,0,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,74880,0,0},
@@ -4178,19 +4178,19 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,0,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,75392,0,0},
     {0,0,0,0,0,0,0,0,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,0,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,75456,0,0},
     {0,0,0,0,0,0,0,0,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,0,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,75520,0,0},
-    {0,0,0,0,0,0,0,0,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,0,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,75584,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,0,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,75648,0,0},
     {0,0,0,0,0,0,0,0,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,0,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,75712,0,0},
     {0,0,0,0,0,0,0,0,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,0,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,75776,0,0},
     {0,0,0,0,0,0,0,0,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,0,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,75840,0,0},
-    {0,0,0,0,0,0,0,0,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,0,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,75904,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76160,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,75968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,76096,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,76160,76160,76160,76160,76160,76160,76160,76160,76160,76160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,76224,76224,76224,76224,76224,76224,76224,76224,76224,76224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,76288,76288,76288,76288,76288,76288,76288,76288,76288,76288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,0,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,76352,0,0},
     {0,0,0,0,0,0,0,0,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,0,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,76416,0,0},
     {0,0,0,0,0,0,0,0,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,0,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,76480,0,0},
     {0,0,0,0,0,0,0,0,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,0,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,76544,0,0},
@@ -4220,15 +4220,15 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,0,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,78080,0,0},
     {0,0,0,0,0,0,0,0,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,0,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,78144,0,0},
     {0,0,0,0,0,0,0,0,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,0,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,78208,0,0},
-    {0,0,0,0,0,0,0,0,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,0,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,78272,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,0,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,78336,0,0},
     {0,0,0,0,0,0,0,0,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,0,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,78400,0,0},
     {0,0,0,0,0,0,0,0,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,0,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,78464,0,0},
     {0,0,0,0,0,0,0,0,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,0,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,78528,0,0},
     {0,0,0,0,0,0,0,0,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,0,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,78592,0,0},
     {0,0,0,0,0,0,0,0,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,0,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,78656,0,0},
-    {0,0,0,0,0,0,0,0,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,0,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,78720,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,78784,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,78848,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,78912,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,78976,0,0},
@@ -4236,65 +4236,65 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,79104,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,79168,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,79232,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,79296,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79424,0,0,0,0,0,0,79488,0,0,0,0,0,0,0,79552,79616,0,0,0,79680,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,79744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79808,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79360,0,0,0,0,0,0,79424,0,0,0,0,0,0,0,79488,79552,0,0,0,79616,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,79680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79744,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79808,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79872,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79936,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80000,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,80064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80128,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80256,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80320,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80384,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80448,0,0,0,0,0,0,80512,0,0,80576,0,0,0,0,80640,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80832,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80960,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81024,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81152,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81216,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81280,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,81344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81408,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80384,81472,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81664,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81728,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81792,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81984,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82112,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0,82240,0,0,0,0,81792,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82304,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79424,0,0,0,0,0,0,79488,0,0,0,0,0,0,0,79552,79616,0,0,0,79680,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79936,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,80000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80064,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80192,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80256,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80320,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80384,0,0,0,0,0,0,80448,0,0,80512,0,0,0,0,80576,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80768,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80896,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80960,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81088,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81152,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81216,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,81280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81344,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,80320,81408,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81600,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81664,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81728,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82048,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,82176,0,0,0,0,81728,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82240,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,79360,0,0,0,0,0,0,79424,0,0,0,0,0,0,0,79488,79552,0,0,0,79616,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82304,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82368,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82432,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82624,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81920,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82752,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82624,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82560,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81856,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82688,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82560,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,82880,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,82944,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,0,0},
+    {0,0,0,0,0,0,0,0,83008,83008,83008,83008,83008,83008,83008,83008,83008,83008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,83072,83072,83072,83072,83072,83072,83072,83072,83072,83072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,83136,83136,83136,83136,83136,83136,83136,83136,83136,83136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,83200,83200,83200,83200,83200,83200,83200,83200,83200,83200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
@@ -4302,213 +4302,213 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,83328,83328,83328,83328,83328,83328,83328,83328,83328,83328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,83392,83392,83392,83392,83392,83392,83392,83392,83392,83392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,83456,83456,83456,83456,83456,83456,83456,83456,83456,83456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,83520,83520,83520,83520,83520,83520,83520,83520,83520,83520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,0,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,0,0},
-    {0,83712,83712,0,0,0,0,0,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,0,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,83648,0,0},
-    {0,83712,83712,0,0,0,0,0,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,0,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,0,0},
-    {0,0,0,0,0,0,0,0,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,0,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,83776,0,0},
-    {0,0,0,0,0,0,0,0,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,0,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,0,0},
-    {0,0,0,0,0,0,0,0,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,0,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,83904,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84032,0,0,0,0,84096,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84224,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,0},
+    {0,83648,83648,0,0,0,0,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,83584,0,0},
+    {0,83648,83648,0,0,0,0,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,0},
+    {0,0,0,0,0,0,0,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,83712,0,0},
+    {0,0,0,0,0,0,0,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,0},
+    {0,0,0,0,0,0,0,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,83840,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,83968,0,0,0,0,84032,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84160,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84416,84416},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84352,84352},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84416,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84608,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84672,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84800,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84352,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84544,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84608,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84736,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84928,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,84864,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,84928,84928,84928,84928,84928,84928,84928,84928,84928,84928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,84992,84992,84992,84992,84992,84992,84992,84992,84992,84992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,85056,85056,85056,85056,85056,85056,85056,85056,85056,85056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85120,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85056,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,85120,85120,85120,85120,85120,85120,85120,85120,85120,85120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,85184,85184,85184,85184,85184,85184,85184,85184,85184,85184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,85248,85248,85248,85248,85248,85248,85248,85248,85248,85248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85376,0,0,0,0,0,0,0,0,0,0,0,0,85376,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85504,0,0,0,0,0,0,0,0,0,0},
-    {0,85568,85568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,85568,85568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85632,0,0,0,0,0,0,0,85632,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85760,0,0,0,0,0,0,0,0},
-    {0,85824,85824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,85824,85824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86016,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86080,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86144,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86208,0,0,0,0,0,0,0,0,0,0,0,0,0,86272,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86336,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86400,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86400,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85312,0,0,0,0,0,0,0,0,0,0,0,0,85312,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85440,0,0,0,0,0,0,0,0,0,0},
+    {0,85504,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,85504,85504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85568,0,0,0,0,0,0,0,85568,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85696,0,0,0,0,0,0,0,0},
+    {0,85760,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,85760,85760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,85952,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86016,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86080,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86144,0,0,0,0,0,0,0,0,0,0,0,0,0,86208,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86272,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86336,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86336,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,86464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,86592,86592,86592,86592,86592,86592,86592,86592,86592,86592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,86656,86656,86656,86656,86656,86656,86656,86656,86656,86656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,86720,86720,86720,86720,86720,86720,86720,86720,86720,86720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,86784,86784,86784,86784,86784,86784,86784,86784,86784,86784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,86912,86912,86912,86912,86912,86912,86912,86912,86912,86976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87040,87040,87040,87040,87040,87040,87040,87040,87040,87040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87168,87168,87168,87168,87168,87168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87296,87296,87296,87296,87296,87296,87296,87296,87296,87296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87424,87424,87424,87424,87424,87424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,86848,86848,86848,86848,86848,86848,86848,86848,86848,86912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,86976,86976,86976,86976,86976,86976,86976,86976,86976,86976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87104,87104,87104,87104,87104,87104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87232,87232,87232,87232,87232,87232,87232,87232,87232,87232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87360,87360,87360,87360,87360,87360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87488,87488,87488,87488,87488,87488,87488,87488,87488,87488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,87488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87552,87552,87552,87552,87552,87552,87552,87552,87552,87552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,87552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87616,0,0,0,0,87616,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,87552,0,0,0,0,87552,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,87680,87680,87680,87680,87680,87680,87680,87680,87680,87680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,87744,87744,87744,87744,87744,87744,87744,87744,87744,87744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,87808,87808,87808,87808,87808,87808,87808,87808,87808,87808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,87872,87872,87872,87872,87872,87872,87872,87872,87872,87872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,87936,87936,87936,87936,87936,87936,87936,87936,87936,87936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,88000,88000,88000,88000,88000,88000,88000,88000,88000,88000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88064,88064,88064,88064,88064,88064,88064,88064,88064,88064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88128,0,0,0,0,88128,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88064,0,0,0,0,88064,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88256,88320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88384,88384,88384,88384,88384,88384,88384,88384,88384,88384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88384,88384,88384,88384,88384,88384,88384,88384,88448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88512,88512,88512,88512,88512,88512,88512,88512,88512,88512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88640,88640,88640,88640,88640,88640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88768,88768,88768,88768,88768,88768,88768,88768,88768,88768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,88896,88896,88896,88896,88896,88896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88192,88256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88320,88320,88320,88320,88320,88320,88320,88320,88320,88320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88320,88320,88320,88320,88320,88320,88320,88320,88384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88448,88448,88448,88448,88448,88448,88448,88448,88448,88448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88576,88576,88576,88576,88576,88576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88704,88704,88704,88704,88704,88704,88704,88704,88704,88704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88832,88832,88832,88832,88832,88832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,88960,88960,88960,88960,88960,88960,88960,88960,88960,88960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,88960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,89024,89024,89024,89024,89024,89024,89024,89024,89024,89024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,89024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89088,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89024,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,89152,89152,89152,89152,89152,89152,89152,89152,89152,89152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89216,89216,89216,89216,89216,89216,89216,89216,89216,89216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89280,89280,89280,89280,89280,89280,89280,89280,89280,89280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89344,89344,89344,89344,89344,89344,89344,89344,89344,89344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89408,89408,89408,89408,89408,89408,89408,89408,89408,89408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89472,89472,89472,89472,89472,89472,89472,89472,89472,89472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89536,89536,89536,89536,89536,89536,89536,89536,89536,89536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,89600,89600,89600,89600,89600,89600,89600,89600,89600,89600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89664,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89600,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,89728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,89792,89792,89792,89792,89792,89792,89792,89792,89792,89792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89856,89856,89856,89856,89856,89856,89856,89856,89856,89856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,89920,89920,89920,89920,89920,89920,89920,89920,89920,89920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,89984,89984,89984,89984,89984,89984,89984,89984,89984,89984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,90048,90048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,90048,90048,0,0,0,0,0,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,0,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,0,0},
+    {0,89984,89984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,89984,89984,0,0,0,0,0,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,0,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,90048,0,0},
+    {0,0,0,0,0,0,0,0,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,0,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,90112,0,0},
     {0,0,0,0,0,0,0,0,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,0,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,90176,0,0},
     {0,0,0,0,0,0,0,0,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,0,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,90240,0,0},
     {0,0,0,0,0,0,0,0,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,0,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,90304,0,0},
-    {0,0,0,0,0,0,0,0,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,0,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,90368,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90496,90560,90496,90560,90496,90560,90496,90560,90496,90560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90624,90688,90688,90688,90624,90688,90688,90688,90624,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90688,90688,90624,90688,90688,90688,90624,90688,90688,90688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90752,90816,90752,90816,90752,90816,90752,90816,90752,90816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90880,90816,90752,90816,90752,90816,90752,90816,90752,90816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,90944,91008,91008,91008,90944,91008,91008,91008,90944,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91008,91008,90944,91008,91008,91008,90944,91008,91008,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91008,91008,91008,91008,90944,91008,91008,91008,90944,91008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91072,91136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91200,91136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,91264,91328,91264,91392,91264,91392,91264,91264,91392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91264,91392,91264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,91264,91456,91264,91392,91264,91392,91264,91264,91392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91520,91584,91584,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91520,91584,91584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91520,91584,91584,91712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91520,91584,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,91840,91840,91840,91840,91840,91840,91840,91840,91840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91840,91840,91840,91840,91840,91840,91840,91840,91840,91840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91840,91840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91840,91840,91840,91840,91840,91840,91840,91840,91840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,91904,91904,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92032,92032,92032,92032,92032,92032,92032,92032,92032,92032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92032,92032,92032,92032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92096,92096,92096,92096,92096,92096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92160,92160,92160,92160,92160,92160,92160,92160,92160,92160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,92224,92224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,92224,92224,0,0,0,0,0,92288,92352,92288,92352,92288,92352,92288,92352,92288,92352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92416,92480,92480,92480,92416,92480,92480,92480,92416,92480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92480,92480,92416,92480,92480,92480,92416,92480,92480,92480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92544,92608,92544,92608,92544,92608,92544,92608,92544,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92672,92608,92544,92608,92544,92608,92544,92608,92544,92608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92736,92800,92800,92800,92736,92800,92800,92800,92736,92800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92800,92800,92736,92800,92800,92800,92736,92800,92800,92800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92800,92800,92800,92800,92736,92800,92800,92800,92736,92800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92864,92928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,92992,92928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,93056,93120,93056,93184,93056,93184,93056,93056,93184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93056,93184,93056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,93056,93248,93056,93184,93056,93184,93056,93056,93184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93312,93376,93376,93440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93312,93376,93376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93312,93376,93376,93504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93312,93376,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,93632,93632,93632,93632,93632,93632,93632,93632,93632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93632,93632,93632,93632,93632,93632,93632,93632,93632,93632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93632,93632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93632,93632,93632,93632,93632,93632,93632,93632,93632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93696,93696,93760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93824,93824,93824,93824,93824,93824,93824,93824,93824,93824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93824,93824,93824,93824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93888,93888,93888,93888,93888,93888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,93952,93952,93952,93952,93952,93952,93952,93952,93952,93952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90432,90496,90432,90496,90432,90496,90432,90496,90432,90496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90560,90624,90624,90624,90560,90624,90624,90624,90560,90624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90624,90624,90560,90624,90624,90624,90560,90624,90624,90624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90688,90752,90688,90752,90688,90752,90688,90752,90688,90752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90816,90752,90688,90752,90688,90752,90688,90752,90688,90752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90880,90944,90944,90944,90880,90944,90944,90944,90880,90944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90944,90944,90880,90944,90944,90944,90880,90944,90944,90944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,90944,90944,90944,90944,90880,90944,90944,90944,90880,90944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91008,91072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91136,91072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,91200,91264,91200,91328,91200,91328,91200,91200,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91200,91328,91200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,91200,91392,91200,91328,91200,91328,91200,91200,91328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91456,91520,91520,91584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91456,91520,91520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91456,91520,91520,91648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91456,91520,91712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,91776,91776,91776,91776,91776,91776,91776,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91776,91776,91776,91776,91776,91776,91776,91776,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91776,91776,91776,91776,91776,91776,91776,91776,91776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91840,91840,91904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91968,91968,91968,91968,91968,91968,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,91968,91968,91968,91968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92032,92032,92032,92032,92032,92032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92096,92096,92096,92096,92096,92096,92096,92096,92096,92096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,92160,92160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,92160,92160,0,0,0,0,0,92224,92288,92224,92288,92224,92288,92224,92288,92224,92288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92352,92416,92416,92416,92352,92416,92416,92416,92352,92416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92416,92416,92352,92416,92416,92416,92352,92416,92416,92416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92480,92544,92480,92544,92480,92544,92480,92544,92480,92544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92608,92544,92480,92544,92480,92544,92480,92544,92480,92544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92672,92736,92736,92736,92672,92736,92736,92736,92672,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92736,92736,92672,92736,92736,92736,92672,92736,92736,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92736,92736,92736,92736,92672,92736,92736,92736,92672,92736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92800,92864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92928,92864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,92992,93056,92992,93120,92992,93120,92992,92992,93120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,92992,93120,92992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,92992,93184,92992,93120,92992,93120,92992,92992,93120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93248,93312,93312,93376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93248,93312,93312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93248,93312,93312,93440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93248,93312,93504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,93568,93568,93568,93568,93568,93568,93568,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93568,93568,93568,93568,93568,93568,93568,93568,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93568,93568,93568,93568,93568,93568,93568,93568,93568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93632,93632,93696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93760,93760,93760,93760,93760,93760,93760,93760,93760,93760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93760,93760,93760,93760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93824,93824,93824,93824,93824,93824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,93888,93888,93888,93888,93888,93888,93888,93888,93888,93888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94016,94016,94016,94016,94016,94016,94016,94016,94016,94016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,94080,94080,94080,94080,94080,94080,94080,94080,94080,94080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,94144,94144,94144,94144,94144,94144,94144,94144,94144,94144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,94208,94208,94208,94208,94208,94208,94208,94208,94208,94208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94272,94272,94272,94272,94272,94272,94272,94272,94272,94272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94336,94336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94400,94400,94400,94400,94400,94400,94400,94400,94400,94400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94464,94464,94464,94464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94528,94528,94528,94528,94528,94528,94528,94528,94528,94528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94592,94592,94592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94656,94656,94656,94656,94656,94656,94656,94656,94656,94656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94720,94720,94720,94720,94720,94720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,94784,94784,94784,94784,94784,94784,94784,94784,94784,94784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,94848,94848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,94848,94848,0,0,0,0,0,94912,94912,94912,94912,94912,94912,94912,94912,94912,94912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94272,94272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94336,94336,94336,94336,94336,94336,94336,94336,94336,94336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94400,94400,94400,94400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94464,94464,94464,94464,94464,94464,94464,94464,94464,94464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94528,94528,94528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94592,94592,94592,94592,94592,94592,94592,94592,94592,94592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94656,94656,94656,94656,94656,94656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94720,94720,94720,94720,94720,94720,94720,94720,94720,94720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,94784,94784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,94784,94784,0,0,0,0,0,94848,94848,94848,94848,94848,94848,94848,94848,94848,94848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,94912,94912,94912,94912,94912,94912,94912,94912,94912,94912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,94976,94976,94976,94976,94976,94976,94976,94976,94976,94976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,95040,95040,95040,95040,95040,95040,95040,95040,95040,95040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95104,95104,95104,95104,95104,95104,95104,95104,95104,95104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95168,95168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95232,95232,95232,95232,95232,95232,95232,95232,95232,95232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95296,95296,95296,95296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95360,95360,95360,95360,95360,95360,95360,95360,95360,95360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95424,95424,95424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95488,95488,95488,95488,95488,95488,95488,95488,95488,95488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95552,95552,95552,95552,95552,95552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,95616,95616,95616,95616,95616,95616,95616,95616,95616,95616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95104,95104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95168,95168,95168,95168,95168,95168,95168,95168,95168,95168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95232,95232,95232,95232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95296,95296,95296,95296,95296,95296,95296,95296,95296,95296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95360,95360,95360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95424,95424,95424,95424,95424,95424,95424,95424,95424,95424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95488,95488,95488,95488,95488,95488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95552,95552,95552,95552,95552,95552,95552,95552,95552,95552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,95680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,95744,95744,95744,95744,95744,95744,95744,95744,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,95808,95808,95808,95808,95808,95808,95808,95808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,95872,95872,95872,95872,95872,95872,95872,95872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,95936,95936,95936,95936,95936,95936,95936,95936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,96000,96000,96000,96000,96000,96000,96000,96000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96128,0,96192,0,96256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96320,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96448,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96064,0,96128,0,96192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96256,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96384,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,0,0},
+    {0,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,96512,0,0},
     {0,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,0,0},
-    {0,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,96576,0,0},
-    {0,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,96640,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,96704,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,96768,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,96832,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,96896,0,0},
@@ -4518,8 +4518,8 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,97152,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,97216,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,97280,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,97344,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,0,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,97408,0,0},
     {0,0,0,0,0,0,0,0,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,0,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,97472,0,0},
     {0,0,0,0,0,0,0,0,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,0,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,97536,0,0},
     {0,0,0,0,0,0,0,0,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,0,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,97600,0,0},
@@ -4529,17 +4529,17 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,0,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,97856,0,0},
     {0,0,0,0,0,0,0,0,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,0,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,97920,0,0},
     {0,0,0,0,0,0,0,0,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,0,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,97984,0,0},
-    {0,0,0,0,0,0,0,0,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,0,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,98048,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,98112,98112,98112,98112,98112,98112,98112,98112,98112,98112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,98176,98176,98176,98176,98176,98176,98176,98176,98176,98176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,98240,98240,98240,98240,98240,98240,98240,98240,98240,98240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,98304,98304,98304,98304,98304,98304,98304,98304,98304,98304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,98368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,98304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,98368,98368,98368,98368,98368,98368,98368,98368,98368,98368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,98432,98432,98432,98432,98432,98432,98432,98432,98432,98432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,98496,98496,98496,98496,98496,98496,98496,98496,98496,98496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,98624,0,0},
+    {0,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,98560,0,0},
+    {0,0,0,0,0,0,0,0,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,0,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,98688,0,0},
     {0,0,0,0,0,0,0,0,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,0,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,98752,0,0},
     {0,0,0,0,0,0,0,0,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,0,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,98816,0,0},
     {0,0,0,0,0,0,0,0,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,0,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,98880,0,0},
@@ -4549,68 +4549,68 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,0,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,99136,0,0},
     {0,0,0,0,0,0,0,0,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,0,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,99200,0,0},
     {0,0,0,0,0,0,0,0,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,0,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,99264,0,0},
-    {0,0,0,0,0,0,0,0,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,0,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,99328,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99456,99520,99584,99584,0,0,0,0,0,0,0,99456,0,0,99584,0,0,0,99648,99648,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,99712,99712,99712,99712,99712,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,99712,99712,99712,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,99712,99712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99776,99840,99904,99904,0,0,0,0,0,0,0,99776,0,0,99904,0,0,0,99968,99968,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100032,100032,100032,100032,100032,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100032,100032,100032,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100032,100032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100096,100160,100224,100224,0,0,0,0,0,0,0,100096,0,0,100224,0,0,0,100288,100288,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100352,100352,100352,100352,100352,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100352,100352,100352,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100352,100352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100416,100480,100544,100544,0,0,0,0,0,0,0,100416,0,0,100544,0,0,0,100608,100608,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100672,100672,100672,100672,100672,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100672,100672,100672,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100672,100672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100736,100800,100864,100864,0,0,0,0,0,0,0,100736,0,0,100864,0,0,0,100928,100928,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100992,100992,100992,100992,100992,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100992,100992,100992,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,100992,100992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101056,101120,101184,101184,0,0,0,0,0,0,0,101056,0,0,101184,0,0,0,101248,101248,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101312,101312,101312,101312,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101312,101312,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101312,101312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101376,101440,101504,101504,0,0,0,0,0,0,0,101376,0,0,101504,0,0,0,101568,101568,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101632,101632,101632,101632,101632,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101632,101632,101632,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101632,101632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101696,101760,101824,101824,0,0,0,0,0,0,0,101696,0,0,101824,0,0,0,101888,101888,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101952,101952,101952,101952,101952,101952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101952,101952,101952,101952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,101952,101952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99392,99456,99520,99520,0,0,0,0,0,0,0,99392,0,0,99520,0,0,0,99584,99584,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99648,99648,99648,99648,99648,99648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99648,99648,99648,99648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99648,99648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,99712,99776,99840,99840,0,0,0,0,0,0,0,99712,0,0,99840,0,0,0,99904,99904,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99968,99968,99968,99968,99968,99968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99968,99968,99968,99968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,99968,99968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100032,100096,100160,100160,0,0,0,0,0,0,0,100032,0,0,100160,0,0,0,100224,100224,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100288,100288,100288,100288,100288,100288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100288,100288,100288,100288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100288,100288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100352,100416,100480,100480,0,0,0,0,0,0,0,100352,0,0,100480,0,0,0,100544,100544,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100608,100608,100608,100608,100608,100608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100608,100608,100608,100608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100608,100608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100672,100736,100800,100800,0,0,0,0,0,0,0,100672,0,0,100800,0,0,0,100864,100864,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100928,100928,100928,100928,100928,100928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100928,100928,100928,100928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,100928,100928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,100992,101056,101120,101120,0,0,0,0,0,0,0,100992,0,0,101120,0,0,0,101184,101184,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101248,101248,101248,101248,101248,101248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101248,101248,101248,101248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101248,101248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101312,101376,101440,101440,0,0,0,0,0,0,0,101312,0,0,101440,0,0,0,101504,101504,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101568,101568,101568,101568,101568,101568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101568,101568,101568,101568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101568,101568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101632,101696,101760,101760,0,0,0,0,0,0,0,101632,0,0,101760,0,0,0,101824,101824,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101888,101888,101888,101888,101888,101888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101888,101888,101888,101888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,101888,101888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102080,102080,102080,102080,102080,0,0,102080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102016,102016,102016,102016,102016,0,0,102016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102208,0,0,0,0,102208,0,0,0,0,0,0,102272,0,0,0,0,0,102272,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102144,0,0,0,0,102144,0,0,0,0,0,0,102208,0,0,0,0,0,102208,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,102272,102272,102272,102272,102272,102272,102272,102272,102272,102272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,102144,102144,102144,102144,102144,102144,102144,102144,102144,102144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,102336,102336,102336,102336,102336,102336,102336,102336,102336,102336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,102208,102208,102208,102208,102208,102208,102208,102208,102208,102208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,102400,102400,102400,102400,102400,102400,102400,102400,102400,102400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,102464,102464,102464,102464,102464,102464,102464,102464,102464,102464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102528,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102464,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,102528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,0,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,102656,0,0},
     {0,0,0,0,0,0,0,0,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,0,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,102720,0,0},
     {0,0,0,0,0,0,0,0,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,0,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,102784,0,0},
-    {0,0,0,0,0,0,0,0,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,0,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,102848,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,102912,102912,102912,102912,102912,102912,102912,102912,102912,102912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,102976,102976,102976,102976,102976,102976,102976,102976,102976,102976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,103040,103040,103040,103040,103040,103040,103040,103040,103040,103040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,103104,103104,103104,103104,103104,103104,103104,103104,103104,103104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,103168,103168,103168,103168,103168,103168,103168,103168,103168,103168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,0,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,103232,0,0},
     {0,0,0,0,0,0,0,0,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,0,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,103296,0,0},
     {0,0,0,0,0,0,0,0,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,0,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,103360,0,0},
     {0,0,0,0,0,0,0,0,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,0,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,103424,0,0},
@@ -4618,148 +4618,148 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,0,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,103552,0,0},
     {0,0,0,0,0,0,0,0,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,0,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,103616,0,0},
     {0,0,0,0,0,0,0,0,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,0,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,103680,0,0},
-    {0,0,0,0,0,0,0,0,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,0,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,103744,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,0,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,103808,0,0},
     {0,0,0,0,0,0,0,0,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,0,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,103872,0,0},
     {0,0,0,0,0,0,0,0,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,0,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,103936,0,0},
     {0,0,0,0,0,0,0,0,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,0,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,104000,0,0},
     {0,0,0,0,0,0,0,0,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,0,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,104064,0,0},
     {0,0,0,0,0,0,0,0,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,0,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,104128,0,0},
-    {0,0,0,0,0,0,0,0,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,0,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,104192,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104320,104384,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104512,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104576,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104576,0,0,0,0,0,0,0,0,0,0,0,0,0,104576,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104640,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104256,104320,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104448,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104512,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104512,0,0,0,0,0,0,0,0,0,0,0,0,0,104512,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104576,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104576,0,0,0,0,0,0,0,0,0,0,104704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104832,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,104896,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104512,0,0,0,0,0,0,0,0,0,0,104640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104768,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,104512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,104832,0,0},
+    {0,0,0,0,0,0,0,0,104960,104960,104960,104960,104960,104960,104960,104960,104960,104960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,105024,105024,105024,105024,105024,105024,105024,105024,105024,105024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,105088,105088,105088,105088,105088,105088,105088,105088,105088,105088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105152,0,0,0,0,0,0,0,0,105152,0,0,0,0,0,105152,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105088,0,0,0,0,0,0,0,0,105088,0,0,0,0,0,105088,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,0,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,105216,0,0},
     {0,0,0,0,0,0,0,0,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,0,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,105280,0,0},
     {0,0,0,0,0,0,0,0,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,0,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,105344,0,0},
     {0,0,0,0,0,0,0,0,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,0,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,105408,0,0},
     {0,0,0,0,0,0,0,0,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,0,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,105472,0,0},
-    {0,0,0,0,0,0,0,0,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,0,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,105536,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105664,0,0,0,0,0,0,0,0,0,0,0,0,105664,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105792,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105600,0,0,0,0,0,0,0,0,0,0,0,0,105600,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105728,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105920,0,0,0,0,0,0,0,105920,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106048,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105856,0,0,0,0,0,0,0,105856,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,105984,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,106112,106112,106112,106112,0,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,106112,0,0},
     {0,106176,106176,106176,106176,0,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,0,0},
-    {0,106240,106240,106240,106240,0,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,0,0},
-    {0,106240,106240,106240,106240,0,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,106240,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106368,0,0,0,0,0,0,0,0,0,0,0,0,106368,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106496,0,0,0,0,0,0,0,0,0,0},
-    {0,106560,106560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,106560,106560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106624,0,0,0,0,0,0,0,106624,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106752,0,0,0,0,0,0,0,0},
-    {0,106816,106816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106880,0,0,0,0,0,0,0,0,0,0,0,0,106880,0,0,0,0,0,0},
-    {0,106816,106816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106944,0,0,0,0,0,0,0,0,0,0,0,0,106880,0,0,0,0,0,0},
+    {0,106176,106176,106176,106176,0,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,106176,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106304,0,0,0,0,0,0,0,0,0,0,0,0,106304,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106432,0,0,0,0,0,0,0,0,0,0},
+    {0,106496,106496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,106496,106496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106560,0,0,0,0,0,0,0,106560,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106688,0,0,0,0,0,0,0,0},
+    {0,106752,106752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106816,0,0,0,0,0,0,0,0,0,0,0,0,106816,0,0,0,0,0,0},
+    {0,106752,106752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106880,0,0,0,0,0,0,0,0,0,0,0,0,106816,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107136,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107200,0,107136,0,0,0,0,0,0,0,0,0,0},
-    {0,107264,107264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107328,0,0,0,0,0,0,0,0,0},
-    {0,107264,107264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107392,0,0,0,0,0,0,0,107392,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107456,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107584,0,0,0,0,0,0,0,0,0,0,0,0,0,107648,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107712,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107776,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107840,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,107904,107904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107968,0,0,0,0,0,0,0,0,0,0,0,0,107968,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107840,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106880,0,0,0,0,0,0,0,0,0,0,0,0,106880,0,0,0,0,0,0},
-    {0,107904,107904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108032,0,0,0,0,0,0,0,0,0,0,0,0,107968,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107072,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107136,0,107072,0,0,0,0,0,0,0,0,0,0},
+    {0,107200,107200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107264,0,0,0,0,0,0,0,0,0},
+    {0,107200,107200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107328,0,0,0,0,0,0,0,107328,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107392,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107520,0,0,0,0,0,0,0,0,0,0,0,0,0,107584,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107648,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107712,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107776,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,107840,107840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107904,0,0,0,0,0,0,0,0,0,0,0,0,107904,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107776,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,106816,0,0,0,0,0,0,0,0,0,0,0,0,106816,0,0,0,0,0,0},
+    {0,107840,107840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107968,0,0,0,0,0,0,0,0,0,0,0,0,107904,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108224,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108288,0,108224,0,0,0,0,0,0,0,0,0,0},
-    {0,108352,108352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108416,0,0,0,0,0,0,0,0,0},
-    {0,108352,108352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108480,0,0,0,0,0,0,0,108480,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108544,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108672,0,0,0,0,0,0,0,0,0,0,0,0,0,108736,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108800,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108864,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108928,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,108992,108992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108928,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107968,0,0,0,0,0,0,0,0,0,0,0,0,107968,0,0,0,0,0,0},
-    {0,108992,108992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109184,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109248,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109312,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109376,0,0,0,0,0,0,0,0,0,0,0,0,0,109440,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109504,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109568,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109568,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108160,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108224,0,108160,0,0,0,0,0,0,0,0,0,0},
+    {0,108288,108288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108352,0,0,0,0,0,0,0,0,0},
+    {0,108288,108288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108416,0,0,0,0,0,0,0,108416,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108480,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108608,0,0,0,0,0,0,0,0,0,0,0,0,0,108672,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108736,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108800,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108864,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,108928,108928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108864,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,107904,0,0,0,0,0,0,0,0,0,0,0,0,107904,0,0,0,0,0,0},
+    {0,108928,108928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,108992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109120,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109184,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109248,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109312,0,0,0,0,0,0,0,0,0,0,0,0,0,109376,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109440,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109504,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109504,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109696,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109760,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109888,0,0,0},
-    {0,0,0,0,0,0,0,0,0,109952,109952,109952,109952,109952,109952,109952,109952,109952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110016,110016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110016,110016,0,0,0,0,0,110080,110080,110144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,110208,110208,110208,110208,110208,110208,110208,110208,110208,110208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,110208,110208,110208,110208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,110272,110272,110272,110272,110272,110272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,110336,110336,110336,110336,110336,110336,110336,110336,110336,110336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109632,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109696,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,109824,0,0,0},
+    {0,0,0,0,0,0,0,0,0,109888,109888,109888,109888,109888,109888,109888,109888,109888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,109952,109952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,109952,109952,0,0,0,0,0,110016,110016,110080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,110144,110144,110144,110144,110144,110144,110144,110144,110144,110144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,110144,110144,110144,110144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,110208,110208,110208,110208,110208,110208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,110272,110272,110272,110272,110272,110272,110272,110272,110272,110272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110464,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110528,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110656,0,0,0},
-    {0,0,0,0,0,0,0,0,0,110720,110720,110720,110720,110720,110720,110720,110720,110720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110784,110784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,110784,110784,0,0,0,0,0,110848,110848,110848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,110912,110912,110912,110912,110912,110912,110912,110912,110912,110912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,110976,110976,110976,110976,110976,110976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,111040,111040,111040,111040,111040,111040,111040,111040,111040,111040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110400,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110464,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,110592,0,0,0},
+    {0,0,0,0,0,0,0,0,0,110656,110656,110656,110656,110656,110656,110656,110656,110656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110720,110720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,110720,110720,0,0,0,0,0,110784,110784,110784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,110848,110848,110848,110848,110848,110848,110848,110848,110848,110848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,110912,110912,110912,110912,110912,110912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,110976,110976,110976,110976,110976,110976,110976,110976,110976,110976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,111168,111168,111168,111168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,111232,111232,111232,111232,111232,111232,111232,111232,111232,111232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111296,0,0,0,0,0,0,0,0,111296,0,0,0,0,0,111296,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,111104,111104,111104,111104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,111168,111168,111168,111168,111168,111168,111168,111168,111168,111168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111232,0,0,0,0,0,0,0,0,111232,0,0,0,0,0,111232,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111424,111424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111488,0,0},
-    {0,0,0,0,0,0,0,0,111552,111552,111552,111552,111552,111552,111552,111552,111552,111552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111488,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111360,111360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111424,0,0},
+    {0,0,0,0,0,0,0,0,111488,111488,111488,111488,111488,111488,111488,111488,111488,111488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111424,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111552,0,0},
+    {0,0,0,0,0,0,0,0,111616,111616,111616,111616,111616,111616,111616,111616,111616,111616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111616,0,0},
-    {0,0,0,0,0,0,0,0,111680,111680,111680,111680,111680,111680,111680,111680,111680,111680,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111680,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111808,0,0,0,0,0,0,0,111872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111936,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112000,0,0,0,0,0,0,0,112064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112128,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112128,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111744,0,0,0,0,0,0,0,111808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111872,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111936,0,0,0,0,0,0,0,112000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112064,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112064,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,112192,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,112256,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,112320,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,112384,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,112448,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,112512,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112640,0,0,0,0,0,0,0,0,0,112640,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112704,0,0,0,0,0,0,0,0,0,112704,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112576,0,0,0,0,0,0,0,0,0,112576,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112640,0,0,0,0,0,0,0,0,0,112640,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,112768,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,112832,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,112896,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,112960,0,0},
@@ -4771,52 +4771,52 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,113344,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,113408,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,113472,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,113536,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113664,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113600,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,113728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,113792,113792,113792,113792,113792,113792,113792,113792,113792,113792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,113856,113856,113856,113856,113856,113856,113856,113856,113856,113856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,113920,113920,113920,113920,113920,113920,113920,113920,113920,113920,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,0,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,113984,0,0},
     {0,0,0,0,0,0,0,0,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,0,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,114048,0,0},
-    {0,0,0,0,0,0,0,0,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,0,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,114112,0,0},
-    {0,114176,114176,0,0,0,0,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,0},
-    {0,114176,114176,0,0,0,0,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,0},
-    {0,114176,114176,0,0,0,0,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,0},
-    {0,0,0,0,0,0,0,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,0},
-    {0,114176,114176,0,0,0,0,0,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,0,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,114496,0,0},
-    {0,114560,114560,0,0,0,0,0,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,0,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,0,0},
-    {0,114176,114176,0,0,0,0,0,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,0,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,0,0},
-    {0,114560,114560,0,0,0,0,0,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,0,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,0,0},
-    {0,114560,114560,0,0,0,0,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,0},
-    {0,114176,114176,0,0,0,0,0,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,0,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,0,0},
-    {0,0,0,0,0,0,0,0,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,0,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,0,0},
-    {0,0,0,0,0,0,0,0,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,0,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,0,0},
-    {0,114560,114560,0,0,0,0,0,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,0,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,115136,0,0},
-    {0,114176,114176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,115200,115200,0,0,0,0,0,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,0,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,0,0},
-    {0,115328,115328,0,0,0,0,0,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,0,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,115264,0,0},
-    {0,114560,114560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,115200,115200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,0,0},
-    {0,115200,115200,0,0,0,0,0,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,0,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,0,0},
-    {0,115328,115328,0,0,0,0,0,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,0,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,0,0},
-    {0,115200,115200,0,0,0,0,0,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,0,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,115584,0,0},
+    {0,114112,114112,0,0,0,0,0,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,0,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,114176,0,0},
+    {0,114112,114112,0,0,0,0,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,114240,0,0},
+    {0,114112,114112,0,0,0,0,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,114304,0,0},
+    {0,0,0,0,0,0,0,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,114368,0,0},
+    {0,114112,114112,0,0,0,0,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,114432,0,0},
+    {0,114496,114496,0,0,0,0,0,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,0,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,114560,0,0},
+    {0,114112,114112,0,0,0,0,0,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,0,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,114624,0,0},
+    {0,114496,114496,0,0,0,0,0,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,0,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,114752,0,0},
+    {0,114496,114496,0,0,0,0,0,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,0,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,114816,0,0},
+    {0,114112,114112,0,0,0,0,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,114880,0,0},
+    {0,0,0,0,0,0,0,0,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,0,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,0,0},
+    {0,0,0,0,0,0,0,0,114944,114944,114944,114944,114944,114944,114944,114944,114944,114944,0,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,115008,0,0},
+    {0,114496,114496,0,0,0,0,0,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,0,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,115072,0,0},
+    {0,114112,114112,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,115136,115136,0,0,0,0,0,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,0,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,0,0},
+    {0,115264,115264,0,0,0,0,0,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,0,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,115200,0,0},
+    {0,114496,114496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,115136,115136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,115328,0,0},
+    {0,115136,115136,0,0,0,0,0,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,0,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,115392,0,0},
+    {0,115264,115264,0,0,0,0,0,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,0,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,114688,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,115456,0,0},
+    {0,115136,115136,0,0,0,0,0,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,0,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,115520,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,115200,115200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115712,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,115136,115136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115648,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,115776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,115840,115840,115840,115840,115840,115840,115840,115840,115840,115840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,115904,115904,115904,115904,115904,115904,115904,115904,115904,115904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,115968,115968,115968,115968,115968,115968,115968,115968,115968,115968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,116096,116096,0,0,0,0,0,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,0,116224,0,116224,116224,116224,0,116224,0,116224,0,0,0,116224,116224,116224,116224,0,116224,116224,116224,0,116224,116224,0,0,0,0,0},
-    {0,116096,116096,0,0,0,0,0,116160,116160,116160,116160,116160,116160,116160,116160,116160,116160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,116288,116288,116288,116288,116288,116288,116288,116288,116288,116288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,116096,116096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116352,0,0,116352,116352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,116032,116032,0,0,0,0,0,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,0,116160,0,116160,116160,116160,0,116160,0,116160,0,0,0,116160,116160,116160,116160,0,116160,116160,116160,0,116160,116160,0,0,0,0,0},
+    {0,116032,116032,0,0,0,0,0,116096,116096,116096,116096,116096,116096,116096,116096,116096,116096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116224,116224,116224,116224,116224,116224,116224,116224,116224,116224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,116032,116032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,116288,0,0,116288,116288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,116096,116096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,116032,116032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,0,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,116416,0,0},
     {0,0,0,0,0,0,0,0,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,0,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,116480,0,0},
     {0,0,0,0,0,0,0,0,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,0,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,116544,0,0},
     {0,0,0,0,0,0,0,0,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,0,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,116608,0,0},
@@ -4836,27 +4836,27 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,0,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,117504,0,0},
     {0,0,0,0,0,0,0,0,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,0,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,117568,0,0},
     {0,0,0,0,0,0,0,0,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,0,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,117632,0,0},
-    {0,0,0,0,0,0,0,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,117696,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,117760,117760,117760,117760,117760,117760,117760,117760,117760,117760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,117824,117824,117824,117824,117824,117824,117824,117824,117824,117824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,117888,117888,117888,117888,117888,117888,117888,117888,117888,117888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,117952,117952,117952,117952,117952,117952,117952,117952,117952,117952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,118016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,117952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,118016,118016,118016,118016,118016,118016,118016,118016,118016,118016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,118080,118080,118080,118080,118080,118080,118080,118080,118080,118080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,118144,118144,118144,118144,118144,118144,118144,118144,118144,118144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118272,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118400,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118208,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118336,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,118400,118400,118400,118400,118400,118400,118400,118400,118400,118400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,118464,118464,118464,118464,118464,118464,118464,118464,118464,118464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,118528,118528,118528,118528,118528,118528,118528,118528,118528,118528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118656,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118720,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118784,0,0,0,0,0,0,118848,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118912,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118912,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118592,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118656,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118720,0,0,0,0,0,0,118784,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118848,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118848,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,118976,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,119040,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,119104,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,119168,0,0},
@@ -4868,29 +4868,29 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,119552,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,119616,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,119680,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,119744,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119872,0,0,0,0,119872,0,0,0,0,0,0,119936,0,0,0,0,0,119936,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,119808,0,0,0,0,119808,0,0,0,0,0,0,119872,0,0,0,0,0,119872,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,119936,119936,119936,119936,119936,119936,119936,119936,119936,119936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,119808,119808,119808,119808,119808,119808,119808,119808,119808,119808,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,120000,120000,120000,120000,120000,120000,120000,120000,120000,120000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,119872,119872,119872,119872,119872,119872,119872,119872,119872,119872,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,120064,120064,120064,120064,120064,120064,120064,120064,120064,120064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,120128,120128,120128,120128,120128,120128,120128,120128,120128,120128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,120192,120192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,120192,120192,0,0,0,0,0,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,0,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,0,0},
+    {0,120128,120128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,120128,120128,0,0,0,0,0,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,0,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,120192,0,0},
+    {0,0,0,0,0,0,0,0,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,0,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,120256,0,0},
     {0,0,0,0,0,0,0,0,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,0,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,120320,0,0},
     {0,0,0,0,0,0,0,0,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,0,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,120384,0,0},
     {0,0,0,0,0,0,0,0,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,0,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,120448,0,0},
-    {0,0,0,0,0,0,0,0,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,0,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,120512,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120640,0,0,0,0,0,0,0,0,0,0,0},
-    {0,120704,120704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,120704,120704,0,0,0,0,0,0,120768,120768,120768,120768,120768,120768,120768,120768,120768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120576,0,0,0,0,0,0,0,0,0,0,0},
+    {0,120640,120640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,120640,120640,0,0,0,0,0,0,120704,120704,120704,120704,120704,120704,120704,120704,120704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,120832,120832,120832,120832,0,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,120832,0,0},
     {0,120896,120896,120896,120896,0,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,120896,0,0},
     {0,120960,120960,120960,120960,0,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,120960,0,0},
     {0,121024,121024,121024,121024,0,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,0,0},
-    {0,121088,121088,121088,121088,0,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,0,0},
-    {0,121088,121088,121088,121088,0,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,121088,0,0},
+    {0,121024,121024,121024,121024,0,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,121024,0,0},
+    {0,0,0,0,0,0,0,0,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,0,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,121152,0,0},
     {0,0,0,0,0,0,0,0,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,0,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,121216,0,0},
     {0,0,0,0,0,0,0,0,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,0,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,121280,0,0},
     {0,0,0,0,0,0,0,0,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,0,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,121344,0,0},
@@ -4910,361 +4910,360 @@ const uint32_t vdfa_next[][VDFA_STRIDE] = {
     {0,0,0,0,0,0,0,0,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,0,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,122240,0,0},
     {0,0,0,0,0,0,0,0,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,0,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,122304,0,0},
     {0,0,0,0,0,0,0,0,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,0,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,122368,0,0},
-    {0,0,0,0,0,0,0,0,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,0,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,122432,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,122560,122560,122560,122560,122560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,122496,122496,122496,122496,122496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,122624,122624,122624,122624,122624,122624,122624,122624,122624,122624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,122688,122688,122688,122688,122688,122688,122688,122688,122688,122688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,122752,122752,122752,122752,122752,122752,122752,122752,122752,122752,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122752,0,0,0,0,0,0,0,0,122752,0,0,0,0,0,122752,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122816,0,0,0,0,0,0,0,0,122816,0,0,0,0,0,122816,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122880,0,0,0,0,0,0,0,0,122880,0,0,0,0,0,122880,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123008,123008,123008,123008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,122944,122944,122944,122944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123136,0,123200,0,0,0,0,0,123264,123328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123072,0,123136,0,0,0,0,0,123200,123264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123456,0,0,0,0,0,123520,123584,0,0,0,0,0,0,0,0,123648,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123648,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123200,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123392,0,0,0,0,0,123456,123520,0,0,0,0,0,0,0,0,123584,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123584,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,0,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,123712,0,0},
     {0,0,0,0,0,0,0,0,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,0,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,123776,0,0},
-    {0,0,0,0,0,0,0,0,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,0,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,123840,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,123904,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,123968,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,124032,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,124096,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,124160,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,124224,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,0,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,124288,0,0},
     {0,0,0,0,0,0,0,0,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,0,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,124352,0,0},
     {0,0,0,0,0,0,0,0,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,0,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,124416,0,0},
     {0,0,0,0,0,0,0,0,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,0,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,124480,0,0},
-    {0,0,0,0,0,0,0,0,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,0,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,124544,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124672,0,124672,0,124736,0,0,124736,124800,0,0,124736,0,124864,0,124800,0,0,124736,0,0,0,0,124800,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124928,124992,124928,125056,125120,0,125056,125120,125184,0,0,125120,0,0,0,125184,0,0,125120,0,124992,124992,0,125184,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125120,124992,125120,125056,125120,0,125056,125120,0,0,0,125120,0,0,0,0,0,0,125120,0,124992,124992,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125184,0,125184,0,0,0,0,0,125184,0,0,0,0,0,0,125184,0,0,0,0,0,0,0,125184,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124608,0,124608,0,124672,0,0,124672,124736,0,0,124672,0,124800,0,124736,0,0,124672,0,0,0,0,124736,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124864,124928,124864,124992,125056,0,124992,125056,125120,0,0,125056,0,0,0,125120,0,0,125056,0,124928,124928,0,125120,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125056,124928,125056,124992,125056,0,124992,125056,0,0,0,125056,0,0,0,0,0,0,125056,0,124928,124928,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125120,0,125120,0,0,0,0,0,125120,0,0,0,0,0,0,125120,0,0,0,0,0,0,0,125120,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125248,124992,125248,125056,125248,0,125056,125248,124864,0,0,125248,0,0,0,124864,0,0,125248,0,124992,124992,0,124864,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,125312,125312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,125312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125248,124992,125248,125056,125248,0,125056,125248,0,0,0,125248,0,0,0,0,0,0,125248,0,124992,124992,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124864,0,124864,0,0,0,0,0,124864,0,0,0,0,0,0,124864,0,0,0,0,0,0,0,124864,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125376,124992,125376,125056,125376,0,125056,125376,0,0,0,125376,0,0,0,0,0,0,125376,0,124992,124992,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125440,0,125504,0,0,125504,0,0,0,0,0,0,0,0,0,0,0,0,0,125440,125440,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125568,124992,125568,125056,125568,0,125056,125568,0,0,0,125568,0,0,0,0,0,0,125568,0,124992,124992,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,125632,125632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,125632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125696,124992,125696,125056,125696,0,125056,125696,0,0,0,125696,0,0,0,0,0,0,125696,0,124992,124992,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125760,0,125824,0,0,125824,0,0,0,0,0,0,0,0,0,0,0,0,0,125760,125760,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124992,0,125056,0,0,125056,0,0,0,0,0,0,0,0,0,0,0,0,0,124992,124992,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,125888,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,125888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125952,0,126016,0,0,126016,0,0,0,0,0,0,0,0,0,0,0,0,0,125952,125952,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126080,126080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126144,0,126208,0,0,126208,0,0,0,0,0,0,0,0,0,0,0,0,0,126144,126144,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126272,126272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126336,0,126400,0,0,126400,0,0,0,0,0,0,0,0,0,0,0,0,0,126336,126336,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126464,126464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126528,0,126592,0,0,126592,0,0,0,0,0,0,0,0,0,0,0,0,0,126528,126528,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126656,126656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,126656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126720,0,126784,0,0,126784,0,0,0,0,0,0,0,0,0,0,0,0,0,126720,126720,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,124864,124864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,124864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126912,0,0,0,0,126912,0,0,0,0,0,0,126976,0,0,0,0,0,126976,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125184,124928,125184,124992,125184,0,124992,125184,124800,0,0,125184,0,0,0,124800,0,0,125184,0,124928,124928,0,124800,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,125248,125248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,125248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125184,124928,125184,124992,125184,0,124992,125184,0,0,0,125184,0,0,0,0,0,0,125184,0,124928,124928,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124800,0,124800,0,0,0,0,0,124800,0,0,0,0,0,0,124800,0,0,0,0,0,0,0,124800,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125312,124928,125312,124992,125312,0,124992,125312,0,0,0,125312,0,0,0,0,0,0,125312,0,124928,124928,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125376,0,125440,0,0,125440,0,0,0,0,0,0,0,0,0,0,0,0,0,125376,125376,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125504,124928,125504,124992,125504,0,124992,125504,0,0,0,125504,0,0,0,0,0,0,125504,0,124928,124928,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,125568,125568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,125568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125632,124928,125632,124992,125632,0,124992,125632,0,0,0,125632,0,0,0,0,0,0,125632,0,124928,124928,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125696,0,125760,0,0,125760,0,0,0,0,0,0,0,0,0,0,0,0,0,125696,125696,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,124928,0,124992,0,0,124992,0,0,0,0,0,0,0,0,0,0,0,0,0,124928,124928,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,125824,125824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,125824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,0,125952,0,0,125952,0,0,0,0,0,0,0,0,0,0,0,0,0,125888,125888,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126016,126016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126080,0,126144,0,0,126144,0,0,0,0,0,0,0,0,0,0,0,0,0,126080,126080,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126208,126208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126272,0,126336,0,0,126336,0,0,0,0,0,0,0,0,0,0,0,0,0,126272,126272,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126400,126400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126464,0,126528,0,0,126528,0,0,0,0,0,0,0,0,0,0,0,0,0,126464,126464,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126592,126592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,126592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126656,0,126720,0,0,126720,0,0,0,0,0,0,0,0,0,0,0,0,0,126656,126656,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,124800,124800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,124800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,126848,0,0,0,0,126848,0,0,0,0,0,0,126912,0,0,0,0,0,126912,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,126976,126976,126976,126976,126976,126976,126976,126976,126976,126976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,126848,126848,126848,126848,126848,126848,126848,126848,126848,126848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,127040,127040,127040,127040,127040,127040,127040,127040,127040,127040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,126912,126912,126912,126912,126912,126912,126912,126912,126912,126912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,127104,127104,127104,127104,127104,127104,127104,127104,127104,127104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,127168,127168,127168,127168,127168,127168,127168,127168,127168,127168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127232,127232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,127168,127168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,0,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,127296,0,0},
     {0,0,0,0,0,0,0,0,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,0,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,127360,0,0},
-    {0,0,0,0,0,0,0,0,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,0,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,0,0},
-    {0,0,0,0,0,0,0,0,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,0,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,0,0},
-    {0,0,0,0,0,0,0,0,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,0,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,0,0},
-    {0,0,0,0,0,0,0,0,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,0,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,0,0},
-    {0,0,0,0,0,0,0,0,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,0,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,0,0},
-    {0,0,0,0,0,0,0,0,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,0,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,0,0},
-    {0,0,0,0,0,0,0,0,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,0,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,0,0},
-    {0,0,0,0,0,0,0,0,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,0,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,0,0},
-    {0,0,0,0,0,0,0,0,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,128064,0,0},
+    {0,0,0,0,0,0,0,0,127424,127424,127424,127424,127424,127424,127424,127424,127424,127424,0,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,127488,0,0},
+    {0,0,0,0,0,0,0,0,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,0,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,127616,0,0},
+    {0,0,0,0,0,0,0,0,127552,127552,127552,127552,127552,127552,127552,127552,127552,127552,0,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,127680,0,0},
+    {0,0,0,0,0,0,0,0,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,0,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,127808,0,0},
+    {0,0,0,0,0,0,0,0,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,0,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,0,0},
+    {0,0,0,0,0,0,0,0,127744,127744,127744,127744,127744,127744,127744,127744,127744,127744,0,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,127872,0,0},
+    {0,0,0,0,0,0,0,0,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,0,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,0,0},
+    {0,0,0,0,0,0,0,0,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,127936,127936,127936,127936,127936,127936,127936,127936,127936,127936,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,128000,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128192,0,0,128192,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128128,0,0,128128,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,128192,128192,128192,128192,128192,128192,128192,128192,128192,128192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,128256,128256,128256,128256,128256,128256,128256,128256,128256,128256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,128320,128320,128320,128320,128320,128320,128320,128320,128320,128320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,128384,128384,128384,128384,128384,128384,128384,128384,128384,128384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,128448,128448,128448,128448,128448,128448,128448,128448,128448,128448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,128512,128512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,128512,128512,0,0,0,0,0,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,0,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,0,0},
+    {0,128448,128448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,128448,128448,0,0,0,0,0,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,0,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,128512,0,0},
+    {0,0,0,0,0,0,0,0,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,0,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,128576,0,0},
     {0,0,0,0,0,0,0,0,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,0,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,128640,0,0},
     {0,0,0,0,0,0,0,0,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,0,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,128704,0,0},
     {0,0,0,0,0,0,0,0,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,0,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,128768,0,0},
-    {0,0,0,0,0,0,0,0,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,0,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,128832,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128960,0,0,0,0,0,0,0,0,0,0,0,0,0,128960,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,128896,0,0,0,0,0,0,0,0,0,0,0,0,0,128896,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,129024,129024,129024,129024,129024,129024,129024,129024,129024,129024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,129088,129088,129088,129088,129088,129088,129088,129088,129088,129088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,129152,129152,129152,129152,129152,129152,129152,129152,129152,129152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,129216,129216,129216,129216,129216,129216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,129280,129280,129280,129280,129280,129280,129280,129280,129280,129280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,129152,129152,129152,129152,129152,129152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,129216,129216,129216,129216,129216,129216,129216,129216,129216,129216,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129344,0,0,0,0,0,129344,0,0,0,0,0,0,0,0,129344,129344,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129408,0,0,0,0,0,129408,0,0,0,0,0,0,0,0,129408,129408,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129472,0,0,0,0,0,129472,0,0,0,0,0,0,0,0,129472,129472,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129536,0,0,0,0,0,129536,0,0,0,0,0,0,0,0,129536,129536,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129600,0,0,0,0,0,129600,0,0,0,0,0,0,0,0,129600,129600,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129664,129664,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129728,129728,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129792,129792,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129856,129856,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129920,0,0,0,0,0,129920,0,0,129920,0,0,129920,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,129984,0,0,0,0,0,129984,0,0,129984,0,0,129984,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130048,0,0,0,0,0,130048,0,0,130048,0,0,130048,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130112,0,0,0,0,0,130112,0,0,130112,0,0,130112,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130176,0,0,0,0,0,130176,0,0,130176,0,0,130176,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130304,0,0,130368,0,130432,0,0,0,0,0,0,130496,0,0,0,0,130560,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130688,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130752,0,130816,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130816,130944,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130816,0,0,0,0,0,0,131008,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131072,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131008,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131008,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130240,0,0,130304,0,130368,0,0,0,0,0,0,130432,0,0,0,0,130496,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130624,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130688,0,130752,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130816,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130752,130880,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130752,0,0,0,0,0,0,130944,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131008,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130944,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130944,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,131136,131136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,131136,131136,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,0,0},
+    {0,131072,131072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,131072,131072,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,131136,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,131200,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,131264,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,131328,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,131008,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131520,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,131584,131584,131584,131584,131584,131584,131584,131584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,131712,131712,131712,131712,131712,131712,131712,131712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131776,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,131840,131840,131840,131840,131840,131840,131840,131840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,130944,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131456,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,131520,131520,131520,131520,131520,131520,131520,131520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,131648,131648,131648,131648,131648,131648,131648,131648,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,131712,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,131776,131776,131776,131776,131776,131776,131776,131776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,131712,131712,131712,131712,131712,131712,131712,131712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,131904,131904,131904,131904,131904,131904,131904,131904,131904,131904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,131968,131968,131968,131968,131968,131968,131968,131968,131968,131968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,132032,132032,132032,132032,132032,132032,132032,132032,132032,132032,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132096,132096,132096,132096,132096,132096,132096,132096,132096,132096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132160,132160,132224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132288,132288,132288,132288,132288,132288,132288,132288,132288,132288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132288,132288,132288,132288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132352,132352,132352,132352,132352,132352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132416,132416,132416,132416,132416,132416,132416,132416,132416,132416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132096,132096,132160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132224,132224,132224,132224,132224,132224,132224,132224,132224,132224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132224,132224,132224,132224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132288,132288,132288,132288,132288,132288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132352,132352,132352,132352,132352,132352,132352,132352,132352,132352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132480,132480,132480,132480,132480,132480,132480,132480,132480,132480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,132544,132544,132544,132544,132544,132544,132544,132544,132544,132544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,132608,132608,132608,132608,132608,132608,132608,132608,132608,132608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132672,132672,132672,132672,132672,132672,132672,132672,132672,132672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132736,132736,132736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132800,132800,132800,132800,132800,132800,132800,132800,132800,132800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132864,132864,132864,132864,132864,132864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,132928,132928,132928,132928,132928,132928,132928,132928,132928,132928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132672,132672,132672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132736,132736,132736,132736,132736,132736,132736,132736,132736,132736,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132800,132800,132800,132800,132800,132800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,132864,132864,132864,132864,132864,132864,132864,132864,132864,132864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,132992,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,133056,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,133120,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,133184,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,133248,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,133312,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,133376,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,133440,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,133504,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,133568,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,133632,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,133696,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133824,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133888,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,134016,0,0,0},
-    {0,0,0,0,0,0,0,0,0,134080,134080,134080,134080,134080,134080,134080,134080,134080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133760,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133824,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,133952,0,0,0},
+    {0,0,0,0,0,0,0,0,0,134016,134016,134016,134016,134016,134016,134016,134016,134016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134208,134208,134272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134336,134336,134336,134336,134336,134336,134336,134336,134336,134336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134336,134336,134336,134336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134400,134400,134400,134400,134400,134400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134464,134464,134464,134464,134464,134464,134464,134464,134464,134464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134528,134528,134528,134528,134528,134528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134592,134592,134592,134592,134592,134592,134592,134592,134592,134592,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134144,134144,134208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134272,134272,134272,134272,134272,134272,134272,134272,134272,134272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134272,134272,134272,134272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134336,134336,134336,134336,134336,134336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134400,134400,134400,134400,134400,134400,134400,134400,134400,134400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134464,134464,134464,134464,134464,134464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134528,134528,134528,134528,134528,134528,134528,134528,134528,134528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134720,134720,134720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134784,134784,134784,134784,134784,134784,134784,134784,134784,134784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134848,134848,134848,134848,134848,134848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134912,134912,134912,134912,134912,134912,134912,134912,134912,134912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,134976,134976,134976,134976,134976,134976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,135040,135040,135040,135040,135040,135040,135040,135040,135040,135040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134656,134656,134656,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134720,134720,134720,134720,134720,134720,134720,134720,134720,134720,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134784,134784,134784,134784,134784,134784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134848,134848,134848,134848,134848,134848,134848,134848,134848,134848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134912,134912,134912,134912,134912,134912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,134976,134976,134976,134976,134976,134976,134976,134976,134976,134976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135168,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135232,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135296,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135104,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135168,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135232,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,135552,135552,135552,135552,135552,135552,135552,135552,135552,135552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,135552,135552,135552,135552,135552,135552,135552,135552,135552,135552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135680,0,0,0,0,135744,0,135808,0,0,0,0,135872,135936,0,0,0,0,136000,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136064,0,0,0,0,0,0,0,136128,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136192,0,0,0,0,0,136256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136320,0,0,0,136384,0,0,0,0,0,0,0,0,0,136448,0,0,0,0,0,136512,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136576,0,0,0,136640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136704,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136768,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136832,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137024,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137088,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137152,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137216,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137280,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137344,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137408,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137472,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137536,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137728,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137792,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137856,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137920,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137984,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138048,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138112,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138176,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,135488,135488,135488,135488,135488,135488,135488,135488,135488,135488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,135488,135488,135488,135488,135488,135488,135488,135488,135488,135488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,135616,0,0,0,0,135680,0,135744,0,0,0,0,135808,135872,0,0,0,0,135936,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136000,0,0,0,0,0,0,0,136064,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136128,0,0,0,0,0,136192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136256,0,0,0,136320,0,0,0,0,0,0,0,0,0,136384,0,0,0,0,0,136448,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136512,0,0,0,136576,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136640,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136704,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136768,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138240,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136512,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138432,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,138496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138560,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,138496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138624,0,0,0,0,0,0,0,0,138688,0,0,0,0,0,0,138752,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138816,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138880,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138880,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138880,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138432,138432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,138944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139008,139072,139008,139136,139008,0,139136,139008,139008,0,0,139008,0,0,0,139008,0,0,139008,0,139072,139072,0,139008,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137024,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137152,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137216,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137280,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137344,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137408,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137472,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,139008,139008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,139008,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139264,0,139264,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137600,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137664,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137728,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137792,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137856,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137920,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,137984,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138048,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138112,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138176,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136448,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,136896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138304,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138368,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,138432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138496,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,138432,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138560,0,0,0,0,0,0,0,0,138624,0,0,0,0,0,0,138688,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138752,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138816,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138816,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138816,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138368,138368,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,138880,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,138944,139008,138944,139072,138944,0,139072,138944,138944,0,0,138944,0,0,0,138944,0,0,138944,0,139008,139008,0,138944,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,138944,138944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,138944,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139200,0,139200,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,139264,139264,139264,139264,139264,139264,139264,139264,139264,139264,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,139328,139328,139328,139328,139328,139328,139328,139328,139328,139328,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,139392,139392,139392,139392,139392,139392,139392,139392,139392,139392,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139520,0,0,0,0,0,0,0,0,0,0,0,139584,0,0,0,0,0,139648,139520,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139456,0,0,0,0,0,0,0,0,0,0,0,139520,0,0,0,0,0,139584,139456,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139520,0,0,0,0,0,0,0,0,0,0,0,139584,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139456,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,139456,0,0,0,0,0,0,0,0,0,0,0,139520,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,139712,139712,139712,139712,139712,139712,139712,139712,139712,139712,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,139776,139776,139776,139776,139776,139776,139776,139776,139776,139776,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,139840,139840,139840,139840,139840,139840,139840,139840,139840,139840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,139904,139904,139904,139904,139904,139904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,139968,139968,139968,139968,139968,139968,139968,139968,139968,139968,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,139840,139840,139840,139840,139840,139840,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,139904,139904,139904,139904,139904,139904,139904,139904,139904,139904,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140096,140160,140096,140160,140096,140160,140096,140160,140096,140160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140224,140288,140288,140288,140224,140288,140288,140288,140224,140288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140288,140288,140224,140288,140288,140288,140224,140288,140288,140288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140352,140416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140480,140416,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,140544,140608,140544,140672,140544,140672,140544,140544,140672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140544,140672,140544,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,140544,140736,140544,140672,140544,140672,140544,140544,140672,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140800,140864,140864,140928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140800,140864,140864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140800,140864,140864,140992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,140800,140864,141056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,141120,141120,141120,141120,141120,141120,141120,141120,141120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141120,141120,141120,141120,141120,141120,141120,141120,141120,141120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141120,141120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141120,141120,141120,141120,141120,141120,141120,141120,141120,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141184,141184,141248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141312,141312,141312,141312,141312,141312,141312,141312,141312,141312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141312,141312,141312,141312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141376,141376,141376,141376,141376,141376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141440,141440,141440,141440,141440,141440,141440,141440,141440,141440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,141504,141504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,141504,141504,0,0,0,0,0,141568,141568,141568,141568,141568,141568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141632,141632,141632,141632,141632,141632,141632,141632,141632,141632,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140032,140096,140032,140096,140032,140096,140032,140096,140032,140096,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140160,140224,140224,140224,140160,140224,140224,140224,140160,140224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140224,140224,140160,140224,140224,140224,140160,140224,140224,140224,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140288,140352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140416,140352,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,140480,140544,140480,140608,140480,140608,140480,140480,140608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140480,140608,140480,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,140480,140672,140480,140608,140480,140608,140480,140480,140608,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140736,140800,140800,140864,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140736,140800,140800,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140736,140800,140800,140928,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,140736,140800,140992,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,141056,141056,141056,141056,141056,141056,141056,141056,141056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141056,141056,141056,141056,141056,141056,141056,141056,141056,141056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141056,141056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141056,141056,141056,141056,141056,141056,141056,141056,141056,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141120,141120,141184,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141248,141248,141248,141248,141248,141248,141248,141248,141248,141248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141248,141248,141248,141248,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141312,141312,141312,141312,141312,141312,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141376,141376,141376,141376,141376,141376,141376,141376,141376,141376,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,141440,141440,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,141440,141440,0,0,0,0,0,141504,141504,141504,141504,141504,141504,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141568,141568,141568,141568,141568,141568,141568,141568,141568,141568,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141696,141696,141696,141696,141696,141696,141696,141696,141696,141696,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,141760,141760,141760,141760,141760,141760,141760,141760,141760,141760,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141824,141824,141824,141824,141824,141824,141824,141824,141824,141824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141888,141888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,141952,141952,141952,141952,141952,141952,141952,141952,141952,141952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,142016,142016,142016,142016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,142080,142080,142080,142080,142080,142080,142080,142080,142080,142080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,142144,142144,142144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,142208,142208,142208,142208,142208,142208,142208,142208,142208,142208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,142272,142272,142272,142272,142272,142272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,142336,142336,142336,142336,142336,142336,142336,142336,142336,142336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,142400,142400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,142400,142400,0,0,0,0,0,142464,142464,142464,142464,142464,142464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,142528,142528,142528,142528,142528,142528,142528,142528,142528,142528,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141824,141824,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141888,141888,141888,141888,141888,141888,141888,141888,141888,141888,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,141952,141952,141952,141952,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,142016,142016,142016,142016,142016,142016,142016,142016,142016,142016,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,142080,142080,142080,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,142144,142144,142144,142144,142144,142144,142144,142144,142144,142144,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,142208,142208,142208,142208,142208,142208,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,142272,142272,142272,142272,142272,142272,142272,142272,142272,142272,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,142336,142336,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,142336,142336,0,0,0,0,0,142400,142400,142400,142400,142400,142400,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,142464,142464,142464,142464,142464,142464,142464,142464,142464,142464,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,142656,0,142720,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,142592,0,142656,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,142656,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,142592,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,142784,0,0,0,142784,142784,142784,142784,142784,142784,142784,142784,142784,142784,142784,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,142848,0,0,0,142848,142848,142848,142848,142848,142848,142848,142848,142848,142848,142848,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,142912,0,0,0,142912,142912,142912,142912,142912,142912,142912,142912,142912,142912,142912,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,142976,0,0,0,142976,142976,142976,142976,142976,142976,142976,142976,142976,142976,142976,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,143040,0,0,0,143040,143040,143040,143040,143040,143040,143040,143040,143040,143040,143040,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,143104,0,0,0,143104,143104,143104,143104,143104,143104,143104,143104,143104,143104,143104,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,143168,0,0,0,143168,143168,143168,143168,143168,143168,143168,143168,143168,143168,143168,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,143232,0,0,0,143232,143232,143232,143232,143232,143232,143232,143232,143232,143232,143232,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,143296,0,0,0,143296,143296,143296,143296,143296,143296,143296,143296,143296,143296,143296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,143360,0,0,0,143360,143360,143360,143360,143360,143360,143360,143360,143360,143360,143360,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,143424,0,0,0,143424,143424,143424,143424,143424,143424,143424,143424,143424,143424,143424,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,143488,0,0,0,143488,143488,143488,143488,143488,143488,143488,143488,143488,143488,143488,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,143552,0,0,0,143552,143552,143552,143552,143552,143552,143552,143552,143552,143552,143552,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,143616,0,0,0,143616,143616,143616,143616,143616,143616,143616,143616,143616,143616,143616,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143744,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143808,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143872,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143680,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143744,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143808,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,144000,0,144000,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,144064,144064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,144064,144064,0,0,0,0,0,144128,144128,144128,144128,144128,144128,144128,144128,144128,144128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,143936,0,143936,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,144000,144000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,144000,144000,0,0,0,0,0,144064,144064,144064,144064,144064,144064,144064,144064,144064,144064,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,144128,144128,144128,144128,144128,144128,144128,144128,144128,144128,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,144192,144192,144192,144192,144192,144192,144192,144192,144192,144192,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,144256,144256,144256,144256,144256,144256,144256,144256,144256,144256,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,144320,144320,144320,144320,144320,144320,144320,144320,144320,144320,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,144384,144384,144384,144384,144384,144384,144384,144384,144384,144384,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,144512,0,144512,0,144512,144512,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,144448,0,144448,0,144448,144448,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,144640,0,144640,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,144704,144704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,144704,144704,0,0,0,0,0,144768,144768,144768,144768,144768,144768,144768,144768,144768,144768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,144576,0,144576,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,144640,144640,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,144640,144640,0,0,0,0,0,144704,144704,144704,144704,144704,144704,144704,144704,144704,144704,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
+    {0,0,0,0,0,0,0,0,144768,144768,144768,144768,144768,144768,144768,144768,144768,144768,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,144832,144832,144832,144832,144832,144832,144832,144832,144832,144832,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,144896,144896,144896,144896,144896,144896,144896,144896,144896,144896,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,144960,144960,144960,144960,144960,144960,144960,144960,144960,144960,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,145024,145024,145024,145024,145024,145024,145024,145024,145024,145024,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
-    {0,0,0,0,0,0,0,0,145088,145088,145088,145088,145088,145088,145088,145088,145088,145088,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
     {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0},
 };
 
@@ -5311,55 +5310,55 @@ const uint8_t vdfa_accept[] = {
     0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0,
-    0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
-    1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-    1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0,
+    0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1,
+    1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1,
+    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
-    0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0,
-    0, 1, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1,
-    1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1,
-    0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-    0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0,
-    1, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-    0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1,
-    1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0,
-    0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0,
-    1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1,
-    1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0,
-    0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0,
-    0, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1,
+    0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,
+    0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0,
+    1, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0,
+    0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1,
+    1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,
+    0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1,
+    1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0,
+    1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1,
+    1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1,
+    0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0,
+    0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, 0,
+    0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1,
 };
 
 /* 1 for the bytes of LIM_CHAR: the ADEXP character set but '-'. */

@@ -82,6 +82,7 @@ extern const vhook_at vhooks_at[];
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
+#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT: the empty value is valid too */
 #define VR_KIND_SHIFT 10
 #define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16
@@ -117,7 +118,7 @@ extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 #define VWALK_PTID (120 | VR_SUBFIELD | VK_ALNUM << VR_KIND_SHIFT | VR_RUN(2, 5))
 #define VWALK_FL (67 | VR_SUBFIELD | VK_FLEVEL << VR_KIND_SHIFT)
 #define VWALK_ETO (60 | VR_SUBFIELD | VK_DT12 << VR_KIND_SHIFT)
-#define VWALK_GEOID (83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1187u << VR_PARAM_SHIFT)
+#define VWALK_GEOID (83 | VR_SUBFIELD | VK_GEONAME << VR_KIND_SHIFT | 1186u << VR_PARAM_SHIFT)
 #define VWALK_LATTD (93 | VR_SUBFIELD | VK_LAT << VR_KIND_SHIFT)
 #define VWALK_LONGTD (95 | VR_SUBFIELD | VK_LONG << VR_KIND_SHIFT)
 
