@@ -184,6 +184,10 @@ typedef struct adexp_coordata {        /* COORDATA */
     adexp_slice ptid, to, sto, tfl, sfl;
 } adexp_coordata;
 
+typedef struct adexp_cfl {             /* CFL */
+    adexp_slice fl, ptid, sfl;
+} adexp_cfl;
+
 typedef struct adexp_slices {
     const adexp_slice *v;
     size_t n;
@@ -208,6 +212,10 @@ typedef struct adexp_view {
     adexp_ref refdata, msgref;
     int has_refdata, has_msgref, has_coordata;   /* occurrences; 0 = absent */
     adexp_coordata coordata;
+    int has_cfl;               /* occurrences; 0 = absent */
+    adexp_cfl cfl;             /* its subfields, or for a plain level
+                                  (-CFL F190, as the specification's
+                                  examples write it) that level as fl */
 } adexp_view;
 
 /* ---------------------------------------------------------------- message */
@@ -422,7 +430,7 @@ typedef struct adexp_write_error {
     char path[256];            /* its path (adexp_field_path), "" if none */
 } adexp_write_error;
 
-/* Appends msg (its fields; the rest of msg is not used) as ADEXP text ending
+/* Appends msg (its fields, and its errors as said below) as ADEXP text ending
  * in '\n', so that parsing it gives the same tree: keywords as they are,
  * values as they are (or folded), ICAO text fields (MSGTXT, OLDMSG...) with
  * the brackets their value holds, lists as -BEGIN X ... -END X.
@@ -433,7 +441,10 @@ typedef struct adexp_write_error {
  * of a field that is not ICAO text; with fold 0, a value starting or ending
  * with a separator; ICAO text that would read back shorter: a '(' without
  * its ')', a -TITLE or, outside brackets, a known primary field inside, or
- * text without brackets followed by a field that is not primary);
+ * text without brackets followed by a field that is not primary; a '('
+ * without its ')' is written as it stands when msg->errors hold
+ * TEXT_UNCLOSED and nothing follows it, as the parser read it, and a list
+ * msg->errors flag LIST_UNCLOSED at its offset is written without its -END);
  * ADEXP_E_WRITE_SHAPE (verify: the text reads back as another tree). A tree
  * parsed without error is always written (the text has its tokens in the
  * same order), and reads back the same. */
@@ -580,6 +591,14 @@ ADEXP_API const char *adexp_finding_name(adexp_finding_code c);
 /* adexp_decode_level, and also FL + 3 digits (read as F). Returns 0, or one
  * of the two codes above so that a caller can flag the loose form. */
 ADEXP_API int adexp_decode_level_any(adexp_slice s, adexp_level *out);
+/* SFL's value, a level then A (crossed at or above it) or B (at or below
+ * it): F110A. The level as adexp_decode_level_any (its result), the letter
+ * in *cond; 0 without the letter. */
+ADEXP_API int adexp_decode_sfl(adexp_slice s, adexp_level *out, char *cond);
+/* RFL's value, a level and optionally the point where it is requested:
+ * F230 REDFA. The level as adexp_decode_level_any (its result), the point
+ * in *point (ptr NULL when there is none). */
+ADEXP_API int adexp_decode_rfl(adexp_slice s, adexp_level *out, adexp_slice *point);
 /* A level in feet: F and A are hundreds of feet; S and M tens of metres,
  * converted (1 ft = 0.3048 m) and rounded. */
 ADEXP_API long adexp_level_feet(adexp_level l);
@@ -626,7 +645,9 @@ typedef enum adexp_value_type {
     ADEXP_VALUE_DATETIME,      /* YYMMDDhhmm[ss]: adexp_decode_datetime */
     ADEXP_VALUE_DATE,          /* YYMMDD: adexp_decode_date */
     ADEXP_VALUE_TIME,          /* hhmm: adexp_decode_time */
-    ADEXP_VALUE_COORD          /* latitude, longitude: adexp_decode_coord */
+    ADEXP_VALUE_COORD,         /* latitude, longitude: adexp_decode_coord */
+    ADEXP_VALUE_LEVEL_AB,      /* flightlevel!(A|B) (SFL): adexp_decode_sfl */
+    ADEXP_VALUE_LEVEL_POINT    /* flightlevel [point] (RFL): adexp_decode_rfl */
 } adexp_value_type;
 
 /* One entry of the field dictionary (ADEXP Edition 3.1). Static data. */

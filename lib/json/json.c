@@ -1,6 +1,6 @@
 /* The JSON writer: one NDJSON line per message, the CLI's contract.
  * Values are folded (separator runs to one space, trimmed); strings are
- * valid JSON and valid UTF-8: bytes that are not UTF-8 become \u00XX. */
+ * valid JSON: bytes that are not UTF-8 become \udcXX (json_string.c). */
 #include <stddef.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* JSON strings as the library writes them: valid JSON and valid UTF-8
- * (bytes that are not UTF-8 become \u00XX), optionally folded (runs of
+ * (bytes that are not UTF-8 become \udcXX), optionally folded (runs of
  * space, TAB, LF and CR become one space, both ends trimmed). Not installed.
  *
  * json_string is the fastest version this build has: it copies runs of
@@ -14,7 +14,7 @@
 #include "simd.h"
 
 /* Bytes a string writer may store past the end of what it writes (its
- * output is at most 6 * s.len + 2 bytes: every byte \u00XX, two quotes). */
+ * output is at most 6 * s.len + 2 bytes: every byte \udcXX, two quotes). */
 #define JSON_STRING_SLACK 16
 
 /* Room a string of n bytes needs at o, or SIZE_MAX if that overflows. */

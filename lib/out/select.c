@@ -23,8 +23,8 @@ static const sel_column default_cols[] = {
     COL("EOBD", EOBD, 4, SUF_NONE, ADEXP_VALUE_DATE, 0, 6),
     COL("EOBT", EOBT, 4, SUF_NONE, ADEXP_VALUE_TIME, 1, 7),
     COL("EOBT_utc", EOBT, 4, SUF_UTC, ADEXP_VALUE_TIME, 1, 7),
-    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0, 8),
-    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL, 0, 8),
+    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL_POINT, 0, 8),
+    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL_POINT, 0, 8),
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
@@ -184,9 +184,12 @@ static size_t default_items(const char *rows, char *out, size_t cap)
             snprintf(probe, sizeof probe, ",%s,", out);
             if (strstr(probe, one) || !adexp_dict_find(kw, &sub))
                 continue;
-            const char *suf = sub.value_type == ADEXP_VALUE_LEVEL ? "_ft"
-                              : sub.value_type == ADEXP_VALUE_COORD ? "_deg"
-                              : sub.value_type >= ADEXP_VALUE_DATETIME ? "_utc" : NULL;
+            unsigned t = sub.value_type;
+            const char *suf = t == ADEXP_VALUE_LEVEL || t == ADEXP_VALUE_LEVEL_AB ||
+                                      t == ADEXP_VALUE_LEVEL_POINT ? "_ft"
+                              : t == ADEXP_VALUE_COORD ? "_deg"
+                              : t >= ADEXP_VALUE_DATETIME && t <= ADEXP_VALUE_TIME ? "_utc"
+                              : NULL;
             int w = snprintf(out + len, cap - len, "%s%s%s%s%s", len ? "," : "", kw,
                              suf ? "," : "", suf ? kw : "", suf ? suf : "");
             if (w < 0 || (size_t)w >= cap - len) {
