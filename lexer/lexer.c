@@ -612,20 +612,9 @@ static state_fn basic_value(lexer *lx, field_token *t)
     return state(end < n ? lex_dash : lex_between);
 }
 
-static int is_title_start(const lexer *lx, size_t dash)
-{
-    size_t kw, kwlen;
-    /* most '-' in ICAO text are followed by neither a 'T' nor a separator */
-    if (dash + 1 < lx->len && lx->buf[dash + 1] != 'T' &&
-        !is_sep((unsigned char)lx->buf[dash + 1]))
-        return 0;
-    return field_start(lx, dash, &kw, &kwlen) && kwlen == 5 &&
-           memcmp(lx->buf + kw, "TITLE", 5) == 0;
-}
-
 #if AVX2_SCAN
 /* match_paren's search 32 bytes a step, from *at with *depth open: it stops
- * only at '(', ')' and a '-' followed by 'T' or a separator (is_title_start's
+ * only at '(', ')' and a '-' followed by 'T' or a separator (lexer_title_at's
  * first test). Returns 1 if it has the answer (*res, and *at where it
  * ended), 0 to leave the rest (under 33 bytes) from *at to the byte loop. */
 __attribute__((target(AVX2_TARGET))) static int
@@ -649,7 +638,7 @@ match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t 
                     *res = j + 1;
                     return 1;
                 }
-            } else if (is_title_start(lx, j)) {
+            } else if (lexer_title_at(lx->buf, lx->len, j)) {
                 *at = j;
                 *res = 0;
                 return 1;
@@ -709,7 +698,7 @@ static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop
             depth++;
         else if (c == ')' && --depth == 0)
             return i + 1;
-        else if (c == '-' && is_title_start(lx, i))
+        else if (c == '-' && lexer_title_at(lx->buf, lx->len, i))
             break;
         i++;
     }
@@ -790,14 +779,12 @@ void lexer_skip_to_title(lexer *lx)
     for (; lx->itok < lx->ntok; lx->itok++) {
         const field_token *t = &lx->tok[lx->itok];
         if (t->kind == FT_EOF ||
-            ((t->kind == FT_FIELD || t->kind == FT_ERROR) && is_title_start(lx, t->offset))) {
+            ((t->kind == FT_FIELD || t->kind == FT_ERROR) && lexer_title_at(lx->buf, lx->len, t->offset))) {
             lx->split_value = 0;
             return;
         }
     }
-    size_t i = next_dash(lx, lx->pos);
-    while (i < lx->len && !is_title_start(lx, i))
-        i = next_dash(lx, i + 1);
+    size_t i = lexer_next_title(lx->buf, lx->len, lx->pos);
     lx->pos = i;
     lx->split_value = 0;
     lx->state = state(i < lx->len ? lex_dash : lex_eof);

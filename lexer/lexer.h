@@ -112,6 +112,18 @@ void lexer_next(lexer *lx, token *out);
  * the tokens of the batch not handed out yet are searched first. */
 void lexer_skip_to_title(lexer *lx);
 
+/* Where a message starts (S31 5.2.2: a message starts with -TITLE): at a
+ * '-' that starts a field whose keyword is TITLE ('-', separators, TITLE,
+ * then a separator, a '-' or the end). The one rule that the parser, the
+ * splitter of big inputs, the stream reader and the binary probe share
+ * (lexer/start.c). lexer_title_end returns the offset just past TITLE if a
+ * message starts at buf[dash], else 0; lexer_title_at says whether one does,
+ * its first test inline (most '-' are followed by neither a 'T' nor a
+ * separator); lexer_next_title returns the offset of the first message start
+ * at or after from, or len. */
+size_t lexer_title_end(const char *buf, size_t len, size_t dash);
+size_t lexer_next_title(const char *buf, size_t len, size_t from);
+
 /* The value of the text field (MSGTXT) whose keyword ends at kw_end, as
  * the lexer's text state reads it, if that value is a parenthesised group
  * closed before any -TITLE: *start and *end bound it (right-trimmed), and
@@ -131,5 +143,12 @@ extern const uint8_t lexer_class[256];
 
 static inline int is_sep(unsigned char c) { return lexer_class[c] & CC_SEP; }
 static inline int is_alnum(unsigned char c) { return lexer_class[c] & CC_ALNUM; }
+
+static inline int lexer_title_at(const char *buf, size_t len, size_t dash)
+{
+    if (dash + 1 < len && buf[dash + 1] != 'T' && !is_sep((unsigned char)buf[dash + 1]))
+        return 0;
+    return lexer_title_end(buf, len, dash) != 0;
+}
 
 #endif

@@ -1,7 +1,7 @@
 /* Batch driver: one big input parsed by the whole pool.
  *
  * The input is cut into pieces of about piece_size bytes, each cut at a
- * "-TITLE" found at or after an even split point, and the workers parse
+ * message start (lexer_next_title) found at or after an even split point, and the workers parse
  * the pieces side by side. A cut is only a guess: the "-TITLE" may lie in
  * an IFPDLONG or MSGTXT text. So piece k is parsed from its start over the
  * rest of the input, and ends before the first message that starts at or
@@ -18,13 +18,13 @@
  * in order, within a window of slots past the last one written, so the
  * output held is a few pieces' worth whatever the input's size.
  */
-#define _GNU_SOURCE            /* memmem */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch_internal.h"
 #include "json_out.h"
+#include "lexer.h"
 
 enum { FREE, BUSY, DONE };
 
@@ -75,7 +75,7 @@ static size_t cut_start(const batch_split *s, size_t k)
     return k ? s->cut[k - 1] : 0;
 }
 
-/* The cuts: the first "-TITLE" at or after each multiple of piece. */
+/* The cuts: the first message start at or after each multiple of piece. */
 static void plan_cuts(batch_split *s, size_t piece)
 {
     size_t k = 0, from = 0;
@@ -83,11 +83,10 @@ static void plan_cuts(batch_split *s, size_t piece)
         size_t target = (k + 1) * piece;
         if (target <= from)
             target = from + 1;
-        const char *t = target < s->len ? memmem(s->in + target, s->len - target, "-TITLE", 6)
-                                        : NULL;
-        if (!t)
+        size_t t = target < s->len ? lexer_next_title(s->in, s->len, target) : s->len;
+        if (t == s->len)
             break;
-        from = s->cut[k++] = (size_t)(t - s->in);
+        from = s->cut[k++] = t;
     }
     s->cut[k] = s->len;
     s->n = k + 1;

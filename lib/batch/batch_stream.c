@@ -1,4 +1,3 @@
-#define _GNU_SOURCE            /* memmem */
 /* Batch driver: an input read in pieces (standard input, a FIFO, a device,
  * a decompressed file, an archive member) parsed as its messages end.
  *
@@ -37,20 +36,15 @@ typedef struct stream {
 } stream;
 
 /* Whether the message that ended at `end` was ended by a message start
- * the buffer holds whole: a '-' and its keyword, with the byte after the
- * keyword read too (more bytes could still turn -TITLE into -TITLEX). */
+ * the buffer holds whole: its keyword with the byte after it read too
+ * (more bytes could still turn -TITLE into -TITLEX). */
 static int next_start_known(const char *in, size_t have, size_t end)
 {
     size_t i = end;
     while (i < have && is_sep((unsigned char)in[i]))
         i++;
-    if (i >= have || in[i] != '-')
-        return 0;
-    for (i++; i < have && is_sep((unsigned char)in[i]); i++)
-        ;
-    while (i < have && is_alnum((unsigned char)in[i]))
-        i++;
-    return i < have;
+    size_t kw_end = i < have ? lexer_title_end(in, have, i) : 0;
+    return kw_end != 0 && kw_end < have;
 }
 
 static void emit_msg(stream *s, adexp_msg *m, batch_lines *nl)
@@ -106,15 +100,15 @@ static void parse_tail(stream *s, int eof)
     s->parsed = s->have;
 }
 
-/* Whether bytes from `from` on may hold a message start: "TITLE", looked
- * for a few bytes back so that one split by a read is found. */
+/* Whether bytes from `from` on may hold a message start, looked for a few
+ * bytes back so that one split by a read is found. */
 static int may_end_message(const char *in, size_t have, size_t from)
 {
     from = from > 8 ? from - 8 : 0;
-    return have - from >= 5 && memmem(in + from, have - from, "TITLE", 5) != NULL;
+    return lexer_next_title(in, have, from) < have;
 }
 
-/* A NUL byte in the stream's first 4 KiB and no "-TITLE" in what is held
+/* A NUL byte in the stream's first 4 KiB and no message start in what is held
  * once those 4 KiB (or the whole input) are in: a binary input, as for
  * files. Otherwise a NUL is the error of the message holding it. Returns
  * 1 if binary (reported), 0 when the check is done or not yet decided
@@ -127,7 +121,7 @@ static int binary(stream *s, int eof, int *undecided)
     const char *in = s->w->in;
     size_t held = s->have, probe = held < BATCH_BINARY_PROBE ? held : BATCH_BINARY_PROBE;
     const char *nul = s->count || s->base.offset ? NULL : batch_find_nul(in, probe);
-    if (!nul || memmem(in, held, "-TITLE", 6)) {
+    if (!nul || lexer_next_title(in, held, 0) < held) {
         s->probed = !nul ? s->total >= BATCH_BINARY_PROBE || s->count || s->base.offset : 1;
         return 0;
     }
