@@ -143,7 +143,18 @@ static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t in
     FUZZ_CHECK(c->nfields == m->nfields);
     if (m->fields) {
         FUZZ_CHECK(adexp_slice_eq(m->fields->keyword, "TITLE"));
-        FUZZ_CHECK(m->fields->offset == m->offset);
+        /* a message in an envelope starts at its heading */
+        FUZZ_CHECK(m->envelope.present ? m->fields->offset > m->offset
+                                       : m->fields->offset == m->offset);
+    }
+    const adexp_envelope *env = &m->envelope;
+    const adexp_slice parts[] = {env->transmission_id, env->priority, env->addressees,
+                                 env->filing_time, env->originator, env->text[0],
+                                 env->text[1], env->text[2]};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        FUZZ_CHECK(env->present || !parts[i].ptr);
+        if (parts[i].ptr)
+            FUZZ_CHECK(fuzz_slice_in(c->buf + m->offset, m->length, parts[i].ptr, parts[i].len));
     }
     if (m->view.title.ptr)
         FUZZ_CHECK(fuzz_slice_in(c->buf, c->len, m->view.title.ptr, m->view.title.len));

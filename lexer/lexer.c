@@ -240,6 +240,19 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->split_value = 0;
 }
 
+void lexer_restart(lexer *lx, size_t pos, size_t limit, int one)
+{
+    lx->len = limit;
+    lx->pos = pos;
+    lx->state = state(lex_between);
+    lx->at_dash = 0;
+    lx->ntok = lx->itok = 0;
+    lx->paren_horizon = 0;     /* found under another limit */
+    lx->split_value = 0;
+    if (one)
+        lx->batch = 1;
+}
+
 void lexer_use_dictionary(lexer *lx, const adexp_dictionary *d)
 {
     lx->dict = d;

@@ -1,7 +1,8 @@
 /* Batch driver: one big input parsed by the whole pool.
  *
  * The input is cut into pieces of about piece_size bytes, each cut at a
- * message start (lexer_next_title) found at or after an even split point, and the workers parse
+ * message start (lexer_next_start: a -TITLE, or an AFTN envelope) found at
+ * or after an even split point, and the workers parse
  * the pieces side by side. A cut is only a guess: the "-TITLE" may lie in
  * an IFPDLONG or MSGTXT text. So piece k is parsed from its start over the
  * rest of the input, and ends before the first message that starts at or
@@ -48,6 +49,7 @@ typedef struct piece {
 struct batch_split {
     const char *path, *in;
     const batch_map *map;      /* the mapping of in, or NULL */
+    int envelope;              /* AFTN envelopes start messages too */
     size_t len;
     size_t n;                  /* pieces; piece k ends at cut[k] */
     size_t *cut;
@@ -83,7 +85,8 @@ static void plan_cuts(batch_split *s, size_t piece)
         size_t target = (k + 1) * piece;
         if (target <= from)
             target = from + 1;
-        size_t t = target < s->len ? lexer_next_title(s->in, s->len, target) : s->len;
+        size_t t = target < s->len ? lexer_next_start(s->in, s->len, target, s->envelope)
+                                   : s->len;
         if (t == s->len)
             break;
         from = s->cut[k++] = t;
@@ -238,12 +241,13 @@ static int write_piece(batch_worker *w, piece *pc, uint64_t index)
 }
 
 static batch_split *split_new(const char *path, const char *in, size_t len,
-                              size_t piece_size, unsigned jobs)
+                              size_t piece_size, unsigned jobs, int envelope)
 {
     batch_split *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->path = path, s->in = in, s->len = len;
+    s->envelope = envelope;
     s->n = len / piece_size + 1;
     s->window = (size_t)jobs * 2 + 2;
     s->cut = malloc(s->n * sizeof *s->cut);
@@ -322,7 +326,8 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
 {
     const adexp_batch_options *o = &w->b->o;
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
-    batch_split *s = split_new(path, in, len, piece, o->jobs);
+    batch_split *s = split_new(path, in, len, piece, o->jobs,
+                               o->parser.envelope == ADEXP_ENVELOPE_AFTN);
     if (!s) {
         batch_parse_all(w, path, in, len, 1);   /* 1: each message is looked at */
         return;

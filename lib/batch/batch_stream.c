@@ -35,14 +35,21 @@ typedef struct stream {
     int probed;                /* the binary check is done */
 } stream;
 
-/* Whether the message that ended at `end` was ended by a message start
- * the buffer holds whole: its keyword with the byte after it read too
- * (more bytes could still turn -TITLE into -TITLEX). */
-static int next_start_known(const char *in, size_t have, size_t end)
+/* Whether message m is complete: ended by a message start the buffer holds
+ * whole, with the byte after its keyword read too (more bytes could still
+ * turn -TITLE into -TITLEX, ZCZC into ZCZCX), or by its envelope's end
+ * (NNNN, ETX) with a byte after it. */
+static int complete(const stream *s, const adexp_msg *m)
 {
-    size_t i = end;
+    const char *in = s->w->in;
+    size_t have = s->have, i = m->offset + m->length;
+    if (m->envelope.closed)
+        return i < have;
     while (i < have && is_sep((unsigned char)in[i]))
         i++;
+    if (s->w->b->o.parser.envelope == ADEXP_ENVELOPE_AFTN && i + 4 < have &&
+        lexer_envelope_at(in, have, i))
+        return 1;
     size_t kw_end = i < have ? lexer_title_end(in, have, i) : 0;
     return kw_end != 0 && kw_end < have;
 }
@@ -76,7 +83,7 @@ static void parse_tail(stream *s, int eof)
     adexp_msg m;
     adexp_parser_reset(w->parser, in, s->have);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
-        if (!eof && !next_start_known(in, s->have, m.offset + m.length)) {
+        if (!eof && !complete(s, &m)) {
             keep = m.offset;
             adexp_arena_reset(&w->arena);
             break;
@@ -100,12 +107,14 @@ static void parse_tail(stream *s, int eof)
     s->parsed = s->have;
 }
 
-/* Whether bytes from `from` on may hold a message start, looked for a few
- * bytes back so that one split by a read is found. */
-static int may_end_message(const char *in, size_t have, size_t from)
+/* Whether bytes from `from` on may hold a message start or an envelope's
+ * end, looked for a few bytes back so that one split by a read is found. */
+static int may_end_message(const stream *s, const char *in, size_t have, size_t from)
 {
     from = from > 8 ? from - 8 : 0;
-    return lexer_next_title(in, have, from) < have;
+    return lexer_next_title(in, have, from) < have ||
+           (s->w->b->o.parser.envelope == ADEXP_ENVELOPE_AFTN &&
+            lexer_may_hold_envelope(in, from, have));
 }
 
 /* A NUL byte in the stream's first 4 KiB and no message start in what is held
@@ -174,7 +183,7 @@ static int read_all(stream *s, batch_reader *rd)
         s->total += (uint64_t)n;
         if (binary(s, 0, &undecided))
             return -1;
-        if (undecided || !may_end_message(w->in, s->have, s->have - (size_t)n))
+        if (undecided || !may_end_message(s, w->in, s->have, s->have - (size_t)n))
             continue;
         parse_tail(s, 0);
         if (write_out(s))

@@ -1,0 +1,295 @@
+/* AFTN envelopes (ICAO Annex 10 Vol II, 4.4.15 and 4.4.16): where one
+ * starts, where its text ends, and its heading's parts. The two forms:
+ *
+ *   ITA-2  ZCZC AAA001 170001          heading: start signal, transmission id
+ *          FF LKPREPWC EUCHZMFP        address: priority, addressees (more
+ *          EDDFZQZX                      lines of addressees may follow)
+ *          170001 EUCHZMFP             origin: filing time DDHHMM, originator
+ *          -TITLE IFPL ...             the text
+ *          NNNN                        end-of-message signal
+ *
+ *   IA-5   SOH AAA001 ... CR LF, the same address and origin lines, STX, the
+ *          text, then VT ETX (some gateways write NNNN after it, or SOH
+ *          before ZCZC: both are read).
+ *
+ * Blank lines between the lines and CR LF, LF or CR line ends are allowed.
+ * Each signal counts only at a line's start: a plain ADEXP text never
+ * holds a line that is ZCZC or NNNN (a line of ADEXP starts with '-' or
+ * continues a value), nor one that starts with SOH or ETX (a control byte
+ * inside a value is no signal). */
+#define _GNU_SOURCE            /* memmem */
+#include <string.h>
+
+#include "lexer.h"
+
+enum { SOH = 1, STX = 2, ETX = 3 };
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static int is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+static int is_blank(unsigned char c) { return c == ' ' || c == '\t'; }
+static int is_line_end(unsigned char c) { return c == '\n' || c == '\r'; }
+
+/* i starts a line: the input's start, or after a line end, VT, FF or one of
+ * the framing characters. */
+static int at_line_start(const char *b, size_t i)
+{
+    unsigned char c = i ? (unsigned char)b[i - 1] : '\n';
+    return is_line_end(c) || c == '\v' || c == '\f' || c == SOH || c == STX || c == ETX;
+}
+
+/* The 4 letters w ("ZCZC", "NNNN") as a signal at i: at a line's start and
+ * followed by a separator, a control character or the end. */
+static int signal_at(const char *b, size_t len, size_t i, const char *w)
+{
+    if (len - i < 4 || memcmp(b + i, w, 4) != 0 || !at_line_start(b, i))
+        return 0;
+    return i + 4 == len || (unsigned char)b[i + 4] <= ' ';
+}
+
+/* The first signal w at or after from, or len. */
+static size_t find_signal(const char *b, size_t len, size_t from, const char *w)
+{
+    for (size_t i = from; i + 4 <= len;) {
+        const char *t = memmem(b + i, len - i, w, 4);
+        if (!t)
+            break;
+        size_t at = (size_t)(t - b);
+        if (signal_at(b, len, at, w))
+            return at;
+        i = at + 1;
+    }
+    return len;
+}
+
+/* The first control byte c at a line's start in [from, to), or to. */
+static size_t find_control(const char *b, size_t from, size_t to, char c)
+{
+    for (size_t i = from; i < to; i++) {
+        const char *t = memchr(b + i, c, to - i);
+        if (!t)
+            break;
+        i = (size_t)(t - b);
+        if (at_line_start(b, i))
+            return i;
+    }
+    return to;
+}
+
+int lexer_envelope_at(const char *b, size_t len, size_t i)
+{
+    return i < len && ((b[i] == SOH && at_line_start(b, i)) || signal_at(b, len, i, "ZCZC"));
+}
+
+size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope)
+{
+    size_t t = lexer_next_title(b, len, from);
+    if (!envelope)
+        return t;
+    t = find_control(b, from, t, SOH);
+    return find_signal(b, t, from, "ZCZC");
+}
+
+size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *sig)
+{
+    size_t end = find_signal(b, len, from, "NNNN");
+    *sig = end < len ? LEX_SIGNAL_NNNN : LEX_SIGNAL_NONE;
+    size_t c = find_control(b, from, end, ETX);
+    if (c < end) {
+        end = c;
+        *sig = LEX_SIGNAL_ETX;
+    }
+    c = find_control(b, from, end, SOH);
+    if (c < end) {
+        end = c;
+        *sig = LEX_SIGNAL_NEXT;
+    }
+    size_t z = find_signal(b, end, from, "ZCZC");
+    if (z < end) {
+        end = z;
+        *sig = LEX_SIGNAL_NEXT;
+    }
+    return end;
+}
+
+size_t lexer_signal_end(const char *b, size_t len, size_t at, lexer_signal sig)
+{
+    if (sig == LEX_SIGNAL_NNNN)
+        return at + 4;
+    if (sig != LEX_SIGNAL_ETX)
+        return at;
+    size_t i = at + 1, j = i;  /* ETX, and the NNNN some gateways add */
+    while (j < len && is_sep((unsigned char)b[j]))
+        j++;
+    return signal_at(b, len, j, "NNNN") ? j + 4 : i;
+}
+
+int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
+{
+    for (size_t i = from; i + 1 < to; i++) {
+        unsigned char c = (unsigned char)b[i], d = (unsigned char)b[i + 1];
+        if ((is_line_end(c) || c == '\v' || c == '\f') &&
+            (d == 'N' || d == 'Z' || d == SOH || d == ETX))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- heading */
+
+typedef struct cursor {
+    const char *b;
+    size_t len, i;
+    size_t bad;                /* first place not of the heading's form */
+} cursor;
+
+static size_t line_end(const cursor *c)
+{
+    size_t i = c->i;
+    while (i < c->len && !is_line_end((unsigned char)c->b[i]) && c->b[i] != STX)
+        i++;
+    return i;
+}
+
+/* On to the next line that is not blank (spaces, VT, FF). */
+static void next_line(cursor *c)
+{
+    c->i = line_end(c);
+    while (c->i < c->len && (is_sep((unsigned char)c->b[c->i])))
+        c->i++;
+}
+
+static void skip_blanks(cursor *c, size_t end)
+{
+    while (c->i < end && is_blank((unsigned char)c->b[c->i]))
+        c->i++;
+}
+
+/* A word of [c->i, end): its length; c->i moves past it and its blanks. */
+static size_t word(cursor *c, size_t end)
+{
+    size_t k = c->i;
+    while (c->i < end && !is_blank((unsigned char)c->b[c->i]))
+        c->i++;
+    size_t n = c->i - k;
+    skip_blanks(c, end);
+    return n;
+}
+
+static void fail(cursor *c, size_t at)
+{
+    if (c->bad == (size_t)-1)
+        c->bad = at;
+}
+
+static adexp_slice slice(const cursor *c, size_t from, size_t to)
+{
+    while (to > from && is_sep((unsigned char)c->b[to - 1]))
+        to--;
+    adexp_slice s = {to > from ? c->b + from : NULL, to - from};
+    return s;
+}
+
+/* n characters at i, each passing is(). */
+static int all(const char *b, size_t i, size_t n, int (*is)(unsigned char))
+{
+    for (size_t k = 0; k < n; k++)
+        if (!is((unsigned char)b[i + k]))
+            return 0;
+    return 1;
+}
+
+/* Addressee indicators (8 letters each) from c->i to end; 1 if all are. */
+static int addressees(cursor *c, size_t end)
+{
+    int ok = c->i < end;
+    while (c->i < end) {
+        size_t at = c->i, n = word(c, end);
+        if (n != 8 || !all(c->b, at, 8, is_upper)) {
+            ok = 0;
+            break;
+        }
+    }
+    return ok;
+}
+
+/* Heading line: [SOH] [ZCZC] transmission id, then any more of the line. */
+static void heading_line(cursor *c, adexp_envelope *env)
+{
+    if (c->i < c->len && c->b[c->i] == SOH)
+        c->i++;
+    if (signal_at(c->b, c->len, c->i, "ZCZC"))
+        c->i += 4;
+    size_t end = line_end(c);
+    skip_blanks(c, end);
+    size_t at = c->i, n = word(c, end);
+    if (n == 0 || !all(c->b, at, n, is_alnum))
+        fail(c, at);
+    env->transmission_id = slice(c, at, at + n);
+    env->text[0] = slice(c, c->i, end);
+    next_line(c);
+}
+
+/* Address line(s): priority indicator, addressees; then lines of more
+ * addressees, up to the origin line (which starts with a digit). */
+static void address_lines(cursor *c, adexp_envelope *env)
+{
+    size_t end = line_end(c), at = c->i;
+    if (end - at < 2 || !all(c->b, at, 2, is_upper) ||
+        (end - at > 2 && !is_blank((unsigned char)c->b[at + 2]))) {
+        fail(c, at);
+        return;
+    }
+    env->priority = slice(c, at, at + 2);
+    c->i += 2;
+    skip_blanks(c, end);
+    size_t first = c->i, last = end;
+    if (!addressees(c, end))
+        fail(c, c->i);
+    next_line(c);
+    while (c->bad == (size_t)-1 && c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
+        end = line_end(c);
+        if (!addressees(c, end))
+            fail(c, c->i);
+        last = end;
+        next_line(c);
+    }
+    env->addressees = slice(c, first, last);
+}
+
+/* Origin line: filing time DDHHMM, originator, then any more of the line. */
+static void origin_line(cursor *c, adexp_envelope *env)
+{
+    size_t end = line_end(c), at = c->i;
+    if (word(c, end) != 6 || !all(c->b, at, 6, is_digit)) {
+        fail(c, at);
+        return;
+    }
+    env->filing_time = slice(c, at, at + 6);
+    size_t o = c->i;
+    if (word(c, end) != 8 || !all(c->b, o, 8, is_upper)) {
+        fail(c, o);
+        return;
+    }
+    env->originator = slice(c, o, o + 8);
+    env->text[1] = slice(c, c->i, end);
+    next_line(c);
+}
+
+size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
+                              size_t *bad)
+{
+    cursor c = {b, len, start, (size_t)-1};
+    env->present = 1;
+    heading_line(&c, env);
+    if (c.bad == (size_t)-1)
+        address_lines(&c, env);
+    if (c.bad == (size_t)-1)
+        origin_line(&c, env);
+    if (c.bad != (size_t)-1) {
+        c.i = c.bad;           /* the rest is the envelope's text */
+    } else if (c.i < len && b[c.i] == STX) {
+        c.i++;
+    }
+    *bad = c.bad;
+    return c.i;
+}
