@@ -139,7 +139,10 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 typedef struct cursor {
     const char *b;
     size_t len, i;
+    size_t start;              /* the envelope's */
     size_t bad;                /* first place not of the heading's form */
+    size_t rest;               /* the start of its line: the envelope's text
+                                  from there on */
 } cursor;
 
 static size_t line_end(const cursor *c)
@@ -177,8 +180,11 @@ static size_t word(cursor *c, size_t end)
 
 static void fail(cursor *c, size_t at)
 {
-    if (c->bad == (size_t)-1)
-        c->bad = at;
+    if (c->bad != (size_t)-1)
+        return;
+    c->bad = c->rest = at;
+    while (c->rest > c->start && !at_line_start(c->b, c->rest))
+        c->rest--;
 }
 
 static adexp_slice slice(const cursor *c, size_t from, size_t to)
@@ -205,6 +211,7 @@ static int addressees(cursor *c, size_t end)
     while (c->i < end) {
         size_t at = c->i, n = word(c, end);
         if (n != 8 || !all(c->b, at, 8, is_upper)) {
+            c->i = at;
             ok = 0;
             break;
         }
@@ -278,7 +285,7 @@ static void origin_line(cursor *c, adexp_envelope *env)
 size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
                               size_t *bad)
 {
-    cursor c = {b, len, start, (size_t)-1};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1};
     env->present = 1;
     heading_line(&c, env);
     if (c.bad == (size_t)-1)
@@ -286,7 +293,7 @@ size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_env
     if (c.bad == (size_t)-1)
         origin_line(&c, env);
     if (c.bad != (size_t)-1) {
-        c.i = c.bad;           /* the rest is the envelope's text */
+        c.i = c.rest;          /* the rest is the envelope's text */
     } else if (c.i < len && b[c.i] == STX) {
         c.i++;
     }
