@@ -2,6 +2,7 @@
  * time into the caller's arena, with its errors kept beside it. How a
  * message is read is said in parse_state.h (the rooms) and grammar.h (the
  * rules). */
+#define _GNU_SOURCE            /* memrchr */
 #include "build.h"
 #include "grammar.h"
 
@@ -253,13 +254,15 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
 static void parse_plain(adexp_parser *p, adexp_msg *msg)
 {
     parse_text(p, msg);
-    size_t end = p->tok->offset, from = end;
-    msg->length = trim_back(p, msg->offset, end) - msg->offset;
+    size_t end = p->tok->offset, last = trim_back(p, msg->offset, end);
+    msg->length = last - msg->offset;
     if (!framing(p))
         return;
-    while (from > msg->offset && p->buf[from - 1] != '-')
-        from--;
-    if (!lexer_may_hold_envelope(p->buf, from, end))
+    /* a signal starts a line, and a line end before it lies in the bytes
+     * from the last '-' to the last byte that is not a separator */
+    const char *dash = memrchr(p->buf + msg->offset, '-', msg->length);
+    size_t from = dash ? (size_t)(dash - p->buf) : msg->offset;
+    if (!lexer_may_hold_envelope(p->buf, from, last))
         return;
     lexer_signal sig;
     size_t at = lexer_envelope_end(p->buf, end, from, &sig);
