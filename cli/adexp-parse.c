@@ -31,7 +31,7 @@ static const char usage[] =
     "named ARCHIVE:MEMBER; all are known by their first bytes. Standard input,\n"
     "FIFOs, devices, decompressed inputs and archive members are read as\n"
     "streams: each message's line is written, and the output flushed, as soon\n"
-    "as the next -TITLE or the end of the stream is read.\n"
+    "as the next -TITLE, its envelope's NNNN or the end of the stream is read.\n"
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
     "  -o, --output FILE       write the output to FILE instead of stdout;\n"
