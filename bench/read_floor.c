@@ -1,7 +1,7 @@
 /* The floor of the batch CLI: walk the same tree and read every file the
- * way the batch driver does (sorted readdir + stat walk, then workers taking
- * chunks of 32 files through an atomic index, open O_NONBLOCK + fstat + read
- * to st_size into a reused buffer), without parsing anything.
+ * way the batch driver does (a sorted readdir walk trusting d_type, then
+ * workers taking chunks of 32 files through an atomic index, open O_NONBLOCK
+ * + fstat + read to st_size into a reused buffer), without parsing anything.
  *
  *   read_floor [-j N] DIR...     prints: files=N bytes=B seconds=S
  */

@@ -1,3 +1,4 @@
+/* --dictionary FILE for adexp-parse and adexp-write (dict_option.h). */
 #include <stdio.h>
 
 #include "dict_option.h"

@@ -1,4 +1,4 @@
-/* One message of adexp-parse's JSON (README "JSON output") back into a
+/* One message of adexp-parse's JSON (doc/json.md) back into a
  * field tree, by the library's builder. */
 #ifndef ADEXP_JSON_MSG_H
 #define ADEXP_JSON_MSG_H

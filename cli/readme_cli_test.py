@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""The README's adexp-parse examples, kept honest.
+"""The adexp-parse examples of the README and doc/, kept honest.
 
-  readme_cli_test.py ADEXP_PARSE README.md TESTDATA_DIR
+  readme_cli_test.py ADEXP_PARSE TESTDATA_DIR FILE.md...
 
-- Each ```sh block after a <!-- readme-cli --> marker: every "$ command" is run
+- Each ```sh block after a <!-- readme-cli --> marker in a FILE: every "$ command" is run
   by bash in TESTDATA_DIR with adexp-parse first on PATH, and what it writes
   (standard output, then standard error) must be the lines shown under it; in a
   summary line (MB/s) the numbers may differ. Commands piped to jq are skipped
   with a note where jq is not installed.
 - The ```python block whose marker says "run by the test readme_cli" (the
-  pandas example) is run the same way and must print the block that follows
-  it; skipped with a note without python3-pandas.
-- `adexp-parse --help` must equal the README's copy.
+  README's pandas example; exactly one among the FILEs) is run the same way and
+  must print the block that follows it; skipped with a note without python3-pandas.
+- `adexp-parse --help` must equal its copy, the block under the heading
+  "Options (as printed by `adexp-parse --help`)" (in exactly one FILE: doc/cli.md).
 """
 import os
 import re
@@ -19,7 +20,8 @@ import shutil
 import subprocess
 import sys
 
-EXE, README, TESTDATA = (os.path.abspath(a) for a in sys.argv[1:4])
+EXE, TESTDATA = (os.path.abspath(a) for a in sys.argv[1:3])
+DOCS = [os.path.abspath(a) for a in sys.argv[3:]]
 ENV = dict(os.environ, PATH=os.path.dirname(EXE) + os.pathsep + os.environ.get("PATH", ""))
 FAILED = []
 
@@ -48,20 +50,20 @@ def same_line(got, want):
     return re.fullmatch(pattern, got) is not None
 
 
-def shell_examples(text):
+def shell_examples(name, text):
     for body, _ in blocks_after(text, "<!-- readme-cli", "sh"):
         cmd, want = None, []
         for line in body.splitlines() + ["$ "]:
             if line.startswith("$ "):
                 if cmd and "| jq" in cmd and not shutil.which("jq"):
-                    print("SKIP README (jq is not installed): " + cmd[:80])
+                    print(f"SKIP {name} (jq is not installed): " + cmd[:80])
                 elif cmd:
                     p = subprocess.run(["bash", "-c", cmd], cwd=TESTDATA, env=ENV,
                                        capture_output=True, text=True)
                     got = (p.stdout + p.stderr).replace("\r\n", "\n").splitlines()
                     ok = len(got) == len(want) and all(map(same_line, got, want))
-                    check("README: " + cmd[:90], ok,
-                          "got:\n" + "\n".join(got) + "\nREADME shows:\n" + "\n".join(want))
+                    check(f"{name}: " + cmd[:90], ok,
+                          "got:\n" + "\n".join(got) + f"\n{name} shows:\n" + "\n".join(want))
                 cmd, want = line[2:], []
             elif cmd:
                 want.append(line)
@@ -75,12 +77,13 @@ def pandas_python():
     return None
 
 
-def pandas_example(text):
-    found = blocks_after(text, "run by the test readme_cli, and prints the block after it", "python")
-    check("README has a pandas example", len(found) == 1)
+def pandas_example(texts):
+    found = [(name, text, b) for name, text in texts for b in
+             blocks_after(text, "run by the test readme_cli, and prints the block after it", "python")]
+    check("one pandas example", len(found) == 1, f"found {len(found)}")
     if not found:
         return
-    code, end = found[0]
+    name, text, (code, end) = found[0]
     want = re.compile(r"```\n(.*?)```", re.S).search(text, end).group(1).splitlines()
     py = pandas_python()
     if not py:
@@ -89,24 +92,32 @@ def pandas_example(text):
         return
     p = subprocess.run([py, "-c", code], cwd=TESTDATA, env=ENV, capture_output=True, text=True)
     got = p.stdout.splitlines()
-    check("README: the pandas example prints what it shows", p.returncode == 0 and got == want,
-          "got:\n" + "\n".join(got) + p.stderr[-800:] + "\nREADME shows:\n" + "\n".join(want))
+    check(f"{name}: the pandas example prints what it shows", p.returncode == 0 and got == want,
+          "got:\n" + "\n".join(got) + p.stderr[-800:] + f"\n{name} shows:\n" + "\n".join(want))
 
 
-def help_copy(text):
-    i = text.index("### Options (as printed by `adexp-parse --help`)")
+def help_copy(texts):
+    heading = "Options (as printed by `adexp-parse --help`)\n"
+    found = [(name, text) for name, text in texts if re.search(r"^#+ " + re.escape(heading), text, re.M)]
+    check("one copy of --help", len(found) == 1, f"found {len(found)}")
+    if not found:
+        return
+    name, text = found[0]
+    i = re.search(r"^#+ " + re.escape(heading), text, re.M).end()
     copy = re.compile(r"```\n(.*?)```", re.S).search(text, i).group(1)
     got = subprocess.run([EXE, "--help"], capture_output=True, text=True).stdout
-    check("--help equals the README's copy", got == copy,
+    check(f"--help equals {name}'s copy", got == copy,
           "\n".join(l for l in __import__("difflib").unified_diff(
-              copy.splitlines(), got.splitlines(), "README", "--help", lineterm="")))
+              copy.splitlines(), got.splitlines(), name, "--help", lineterm="")))
 
 
 def main():
-    text = open(README, encoding="utf-8").read()
-    shell_examples(text)
-    pandas_example(text)
-    help_copy(text)
+    texts = [(os.path.relpath(d, os.path.dirname(TESTDATA)), open(d, encoding="utf-8").read())
+             for d in DOCS]
+    for name, text in texts:
+        shell_examples(name, text)
+    pandas_example(texts)
+    help_copy(texts)
     print(f"{len(FAILED)} failed")
     return 1 if FAILED else 0
 

@@ -240,8 +240,10 @@ typedef struct adexp_msg {
     size_t nfields;            /* all fields in the tree */
     size_t offset, length;     /* the message's span in the buffer */
     size_t index;              /* position in the buffer, from 0 */
-    adexp_error *errors;       /* nerrors entries, at most max_errors: in the
-                                  arena, or &lost */
+    adexp_error *errors;       /* nerrors entries: at most max_errors, and
+                                  past them the error that cut the message
+                                  (a limit, NOMEM) and the view's NOMEM,
+                                  always kept; in the arena, or &lost */
     size_t nerrors;
     size_t nerrors_total;      /* including those not stored */
     adexp_view view;
@@ -275,7 +277,8 @@ typedef struct adexp_options {
     uint32_t max_fields;       /* fields in one message */
     uint32_t max_list_items;   /* items in one list */
     uint32_t max_keyword_len;  /* bytes in one keyword */
-    uint32_t max_errors;       /* errors stored per message */
+    uint32_t max_errors;       /* errors stored per message (and the ones
+                                  that cut it: adexp_msg.errors) */
     size_t max_message_size;   /* bytes in one message */
     const struct adexp_dictionary *dictionary;   /* NULL: Edition 3.1 as built
                                   in; else an extended one (adexp_dict_load),
@@ -745,7 +748,7 @@ ADEXP_API int adexp_select_has_fields(const adexp_select *sel);
 ADEXP_API adexp_status adexp_select_trim(const adexp_select *sel, const adexp_msg *msg,
                                          adexp_arena *arena, adexp_msg *out);
 
-/* Append the typed view of msg as one JSON line (see the README's "Typed
+/* Append the typed view of msg as one JSON line (see doc/json.md's "Typed
  * view" table), trimmed to the selection's fields when sel names some
  * (sel may be NULL). Returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). */
 ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg,
@@ -753,7 +756,7 @@ ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *ms
                                              const adexp_select *sel);
 
 /* CSV (sep ',', RFC 4180, rows end in CRLF) or TSV (sep '\t', rows end in
- * LF); sel NULL: the default columns (the README's "CSV and TSV"). Each
+ * LF); sel NULL: the default columns (doc/json.md's "CSV and TSV"). Each
  * returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). The header row: */
 ADEXP_API adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep);
 /* msg's row; with the selection's rows, one row per item of that list (a

@@ -1,4 +1,7 @@
-/* The ADEXP lexer. See lexer.h for the design, FORMAT.md rules in comments. */
+/* The ADEXP lexer's states (lex_between, lex_dash, basic_value, text_value,
+ * lex_eof), the hot keywords its field loop reads without a dictionary
+ * lookup, and ICAO text's brackets (match_paren). The design is in lexer.h;
+ * the parser pulls fields with lexer_next_field, which lexer_fill feeds. */
 #include <string.h>
 
 #include "dict_ext.h"
@@ -8,7 +11,7 @@
 
 #define S CC_SEP
 #define A CC_ALNUM
-/* Separators: space, CR, LF and, for robustness, TAB. Keywords: A-Z 0-9. */
+/* Separators: space, CR, LF, TAB, VT and FF. Keywords: A-Z 0-9. */
 const uint8_t lexer_class[256] = {
     ['\t'] = S, ['\n'] = S, ['\v'] = S, ['\f'] = S, ['\r'] = S, [' '] = S,
     ['0'] = A, ['1'] = A, ['2'] = A, ['3'] = A, ['4'] = A,
@@ -422,8 +425,7 @@ static state_fn lex_dash(lexer *lx)
     if (lx->dict)
         return lex_dash_full(lx);
 #if AVX2_SCAN
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2"))
+    if (cpu_has_avx2())
         return lex_dash_avx2(lx);
 #endif
 #if SSE2_SCAN
@@ -672,8 +674,7 @@ static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop
     size_t depth = 0, i = open;
 #if AVX2_SCAN
     size_t res;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        match_paren_avx2(lx, end, &i, &depth, &res)) {
+    if (cpu_has_avx2() && match_paren_avx2(lx, end, &i, &depth, &res)) {
         if (!res)
             *stop = i;
         return res;

@@ -88,15 +88,17 @@ def main():
                        cwd=testdata, capture_output=True, text=True)
     if p.returncode != 2 or "--strict needs --validate" not in p.stderr:
         problems.append("--strict without --validate: exit %d, not a usage error" % p.returncode)
-    # --help tells what README.md says it prints
-    readme = open(os.path.join(testdata, os.pardir, "README.md"), encoding="utf-8").read()
-    mark = "### Options (as printed by `adexp-parse --help`)\n\n```\n"
-    if mark in readme:
-        start = readme.index(mark) + len(mark)
-        copy = readme[start:readme.index("```", start)]
+    # --help tells what doc/cli.md says it prints (its --validate and --strict)
+    doc = open(os.path.join(testdata, os.pardir, "doc", "cli.md"), encoding="utf-8").read()
+    mark = "## Options (as printed by `adexp-parse --help`)\n\n```\n"
+    if mark not in doc:
+        problems.append("doc/cli.md has no copy of adexp-parse --help")
+    else:
+        start = doc.index(mark) + len(mark)
+        copy = doc[start:doc.index("```", start)]
         helptext = subprocess.run([exe, "--help"], capture_output=True, text=True).stdout
         if copy != helptext:
-            problems.append("README.md's copy of --help differs from adexp-parse --help")
+            problems.append("doc/cli.md's copy of --help differs from adexp-parse --help")
     for p in problems:
         print(p)
     print("%d golden checks, %d problems" % (len(cases) + 1, len(problems)))

@@ -2,10 +2,9 @@
  *
  * libarchive brings libxml2, ICU, libstdc++, nettle, lzma, zstd, lz4, bz2
  * and acl with it: linked, the dynamic loader relocates them all in every
- * process (4.4 M instructions, most of a run over one small file; 2.4 M in
- * adexp-parse, whose jemalloc needs libstdc++ anyway). So the library is
- * compiled against libarchive's headers only, and batch_libarchive_load()
- * opens it with dlopen on the first
+ * process (4.4 M instructions, most of a run over one small file). So the
+ * library is compiled against libarchive's headers only, and
+ * batch_libarchive_load() opens it with dlopen on the first
  * compressed input or archive that zlib does not read (batch_gzip.c reads
  * plain gzip itself). Several workers may meet archives at once: the
  * loading is done once for the process.

@@ -2,7 +2,8 @@
  * string rule copies as it is, found and copied 16 bytes (SSE2), 8 bytes
  * (SWAR) or one byte at a time; and string_first, a string that is one run
  * written inline. Shared by json_string.c and the field writer (json.c),
- * which inlines string_first for its values. Not installed. */
+ * which inlines string_first for its values; its word and vector helpers
+ * serve the view, CSV and ADEXP writers too. Not installed. */
 #ifndef ADEXP_JSON_RUNS_H
 #define ADEXP_JSON_RUNS_H
 
@@ -10,9 +11,6 @@
 
 #include "json_string.h"
 
-#if JSON_STRING_SSE2
-#include <emmintrin.h>
-#endif
 
 /* The word-at-a-time runs need GNU C on a little-endian target (the first
  * byte of a word is its lowest); elsewhere they are the byte loop. */

@@ -1,7 +1,7 @@
 /* The typed view as one JSON line per message (--format view): the view's
  * fields under lower-case keys, raw values folded as in the tree, decoded
  * companions beside them (_ft, _m, _utc, _deg), and every other top-level
- * field under "other". The README's "Typed view" table is the schema. */
+ * field under "other". The table of doc/json.md's "Typed view" is the schema. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,13 +37,7 @@ typedef struct vw {
  * then writing without checks keeps the view as cheap as the tree's JSON. */
 static inline char *room(vw *w, size_t n)
 {
-    adexp_buf *b = w->b;
-    if (w->ok && b->cap - b->len >= n)
-        return b->data + b->len;
-    char *o = w->ok ? adexp_buf_room(b, n) : NULL;
-    if (!o)
-        w->ok = 0;
-    return o;
+    return adexp_buf_room_ok(w->b, n, &w->ok);
 }
 
 static void commit(vw *w, char *end)

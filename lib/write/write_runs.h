@@ -1,8 +1,11 @@
-/* Runs for the ADEXP writer (write.c): whether a value that is not ICAO
- * text is written exactly as it is, decided and copied 16 bytes (SSE2),
- * 8 bytes (SWAR) or one byte at a time. Most values are: write.c takes the
- * byte loops (has_dash, is_folded, fold_into) only for the others. The
- * word and vector helpers are json_runs.h's. Not installed.
+/* Runs for the ADEXP writer (write.c), each decided 16 bytes (SSE2),
+ * 8 bytes (SWAR) or one byte at a time: whether a value that is not ICAO
+ * text is written exactly as it is (WRITE_RUN, copied as it is tested);
+ * the prefix of a value that folding keeps (fold runs, for fold_into); and
+ * whether an ICAO text surely reads back as itself (WRITE_TEXT_CLOSED).
+ * Most values are one run: write.c takes its byte loops (has_dash,
+ * fold_into) only for the others. The word and vector helpers are
+ * json_runs.h's. Not installed.
  *
  * A value p[0..n), n > 0, is one run when it holds no '-' (which would end
  * it) and either, kept (fold 0), starts and ends with a byte that is not a

@@ -1,5 +1,5 @@
 /* A message's tree as dicts and lists, key for key what json.loads gives
- * for the JSON writer's line (lib/json/json.c, README "JSON output"), built
+ * for the JSON writer's line (lib/json.c, doc/json.md), built
  * straight from the tree: no JSON is written or read. */
 #include "pyadexp.h"
 

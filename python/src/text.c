@@ -1,5 +1,5 @@
 /* Slices of the input to str, exactly as json.loads reads the JSON writer's
- * strings (README "JSON output"): folded values, valid UTF-8 decoded, and
+ * strings (doc/json.md): folded values, valid UTF-8 decoded, and
  * every byte that is not part of valid UTF-8 turned into the code point of
  * the same number (the writer's \u00XX). */
 #include "pyadexp.h"
