@@ -309,8 +309,10 @@ static void heading_line(cursor *c, adexp_envelope *env)
     size_t end = line_end(c);
     skip_blanks(c, end);
     size_t at = c->i, n = word(c, end);
-    if (n == 0 || !all(c->b, at, n, is_alnum))
-        fail(c, at);
+    if (n == 0 || !all(c->b, at, n, is_alnum)) {
+        fail(c, at);           /* the line is the envelope's text */
+        return;
+    }
     env->transmission_id = slice(c, at, at + n);
     env->text[0] = slice(c, c->i, end);
     next_line(c);
