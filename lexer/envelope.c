@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "lexer.h"
+#include "simd.h"
 
 enum { SOH = 1, STX = 2, ETX = 3 };
 
@@ -117,16 +118,14 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
     return 1;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define ENVELOPE_AVX2 1
+#if SIMD_AVX2
 /* The first i in [from, len - 33) where b[i] is a line end, VT or FF and
  * b[i + 1] could start a signal (N, Z, SOH, ETX), 32 bytes a step; or
  * where the search stopped (then from there on is left to the byte loop).
  * A framed message's text is searched whole for its end: a memchr per
  * line cost a third of its parse. */
-__attribute__((target("avx2"))) static size_t signal_candidate_avx2(const char *b, size_t len,
-                                                                     size_t from)
+__attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const char *b,
+                                                                         size_t len, size_t from)
 {
     const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
     const __m256i n = _mm256_set1_epi8('N'), z = _mm256_set1_epi8('Z');
@@ -154,8 +153,8 @@ __attribute__((target("avx2"))) static size_t signal_candidate_avx2(const char *
  * with AVX2, 32 bytes a step up to the last 33. */
 size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *sig)
 {
-#if ENVELOPE_AVX2
-    if (from < len && __builtin_cpu_supports("avx2")) {
+#if SIMD_AVX2
+    if (from < len && cpu_has_avx2()) {
         for (;;) {
             size_t i = signal_candidate_avx2(b, len, from);
             if (len - i <= 33) {
