@@ -630,10 +630,12 @@ static state_fn basic_value(lexer *lx, field_token *t)
 #if AVX2_SCAN
 /* match_paren's search 32 bytes a step, from *at with *depth open: it stops
  * only at '(', ')' and a '-' followed by 'T' or a separator (lexer_title_at's
- * first test). Returns 1 if it has the answer (*res, and *at where it
- * ended), 0 to leave the rest (under 33 bytes) from *at to the byte loop. */
+ * first test), and passes the quoted title at `quoted`. Returns 1 if it has
+ * the answer (*res, and *at where it ended), 0 to leave the rest (under 33
+ * bytes) from *at to the byte loop. */
 __attribute__((target(AVX2_TARGET))) static int
-match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t *res)
+match_paren_avx2(const lexer *lx, size_t end, size_t quoted, size_t *at, size_t *depth,
+                 size_t *res)
 {
     const char *b = lx->buf;
     size_t i = *at, d = *depth;
@@ -653,7 +655,7 @@ match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t 
                     *res = j + 1;
                     return 1;
                 }
-            } else if (lexer_title_at(lx->buf, lx->len, j)) {
+            } else if (j != quoted && lexer_title_at(lx->buf, lx->len, j)) {
                 *at = j;
                 *res = 0;
                 return 1;
@@ -666,15 +668,26 @@ match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t 
 }
 #endif
 
+/* The offset of the quoted message's -TITLE when the text whose '(' is at
+ * open quotes an ADEXP message, "(-TITLE IFPL -ARCID A1 ...)" (an OLDMSG of
+ * a REJ or ACK), or (size_t)-1. */
+static size_t quoted_title(const lexer *lx, size_t open)
+{
+    size_t q = skip_seps(lx, open + 1);   /* lexer_title_quoted at q */
+    return q < lx->len && lexer_title_at(lx->buf, lx->len, q) ? q : (size_t)-1;
+}
+
 /* Offset just past the ')' matching the '(' at open, searching [open, end)
- * and never past a -TITLE (no ICAO text holds one: it starts a message).
- * Returns 0 if there is none; *stop is where the search ended. */
+ * and never past a -TITLE (no ICAO text holds one: it starts a message),
+ * but for a quoted message's own, right after the '(' (quoted_title): it
+ * starts no message. Returns 0 if there is none; *stop is where the search
+ * ended. */
 static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop)
 {
-    size_t depth = 0, i = open;
+    size_t depth = 0, i = open, quoted = quoted_title(lx, open);
 #if AVX2_SCAN
     size_t res;
-    if (cpu_has_avx2() && match_paren_avx2(lx, end, &i, &depth, &res)) {
+    if (cpu_has_avx2() && match_paren_avx2(lx, end, quoted, &i, &depth, &res)) {
         if (!res)
             *stop = i;
         return res;
@@ -712,7 +725,7 @@ static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop
             depth++;
         else if (c == ')' && --depth == 0)
             return i + 1;
-        else if (c == '-' && lexer_title_at(lx->buf, lx->len, i))
+        else if (c == '-' && i != quoted && lexer_title_at(lx->buf, lx->len, i))
             break;
         i++;
     }

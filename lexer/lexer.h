@@ -123,6 +123,12 @@ void lexer_skip_to_title(lexer *lx);
  * at or after from, or len. */
 size_t lexer_title_end(const char *buf, size_t len, size_t dash);
 size_t lexer_next_title(const char *buf, size_t len, size_t from);
+/* A -TITLE right after a text's '(' (over separators) quotes a message:
+ * "-OLDMSG (-TITLE IFPL ...)" in a REJ or ACK. It starts no message when
+ * that text's ')' comes before the next -TITLE (the text state's bracket
+ * search passes it); lexer_title_quoted says whether the -TITLE at dash is
+ * such a one. */
+int lexer_title_quoted(const char *buf, size_t dash);
 
 /* AFTN envelopes (lexer/envelope.c). With recognition on, a message also
  * starts where an envelope does: lexer_envelope_at(b, len, i) says whether

@@ -25,6 +25,13 @@ static size_t dash_before(const char *buf, size_t len, size_t t)
     return t > 0 && buf[t - 1] == '-' ? t - 1 : len;
 }
 
+int lexer_title_quoted(const char *buf, size_t dash)
+{
+    while (dash > 0 && is_sep((unsigned char)buf[dash - 1]))
+        dash--;
+    return dash > 0 && buf[dash - 1] == '(';
+}
+
 size_t lexer_next_title(const char *buf, size_t len, size_t from)
 {
     /* "TITLE" is rarer than '-' (a field in every line): look for it, then

@@ -887,6 +887,28 @@ static void test_envelope_none(void **state)
     assert_false(m.envelope.present);
 }
 
+/* A -TITLE right after a text's '(' quotes a message (REJ, ACK): one
+ * message; the quote never closed: today's reading, the text ends there. */
+static void test_quoted_adexp(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "-TITLE REJ -OLDMSG (-TITLE IFPL -ARCID A1 -MSGTXT (FPL-A1-IS)) -ERROR X\n"
+                      "-TITLE ACK -MSGTXT ( -TITLE IFPL -ARCID A2\n-TITLE CNL -ARCID A3\n";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_field(nth(m.fields, 1), "OLDMSG", "(-TITLE IFPL -ARCID A1 -MSGTXT (FPL-A1-IS))",
+                 ADEXP_BASIC);
+    assert_field(nth(m.fields, 2), "ERROR", "X", ADEXP_BASIC);
+    assert_int_equal(next(f, &m), ADEXP_E_TEXT_UNCLOSED);
+    assert_true(adexp_slice_eq(m.view.title, "ACK"));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.title, "IFPL"));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.title, "CNL"));
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
 int main(int argc, char **argv)
 {
     teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
@@ -921,6 +943,7 @@ int main(int argc, char **argv)
         T(test_envelope_broken),
         T(test_envelope_after_plain),
         T(test_envelope_none),
+        T(test_quoted_adexp),
     };
     return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
 }

@@ -46,6 +46,9 @@ static const char *const tricky[] = {
     "ZCZC AAA004\nFF\n17000X EUCHZMFP\n-TITLE CNL -ARCID E4\nNNNN\n",
     "-TITLE CNL -ARCID E5 -EOBT 0800\nNNNN\n",
     "ZCZC AAA006\nFF LKPREPWC\n170006 EUCHZMFP\n-TITLE ACK -MSGTXT (X -TITLE Y)\n-TITLE CNL\nNNNN\n",
+    /* quoted ADEXP: one message, and one whose quote is never closed */
+    "-TITLE REJ -ARCID Q1 -OLDMSG (-TITLE IFPL -ARCID Q1 -MSGTXT (FPL-Q1-IS)) -ERROR X\n",
+    "-TITLE ACK -OLDMSG ( -TITLE IFPL -ARCID Q2 -ADEP EDDF\n-TITLE CNL -ARCID Q3\n",
 };
 
 static char *slurp(const char *path, size_t *len)

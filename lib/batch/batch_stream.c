@@ -38,7 +38,9 @@ typedef struct stream {
 /* Whether message m is complete: ended by a message start the buffer holds
  * whole, with the byte after its keyword read too (more bytes could still
  * turn -TITLE into -TITLEX, ZCZC into ZCZCX), or by its envelope's end
- * (NNNN, ETX) with a byte after it. */
+ * (NNNN, ETX) with a byte after it. A quoted message's -TITLE ("-OLDMSG
+ * (-TITLE IFPL ...") ended it when its text's ')' was not held: whether
+ * the ')' comes before the next -TITLE is known once that one is held. */
 static int complete(const stream *s, const adexp_msg *m)
 {
     const char *in = s->w->in;
@@ -51,6 +53,12 @@ static int complete(const stream *s, const adexp_msg *m)
         lexer_envelope_at(in, have, i))
         return 1;
     size_t kw_end = i < have ? lexer_title_end(in, have, i) : 0;
+    if (kw_end == 0 || kw_end >= have)
+        return 0;
+    if (!lexer_title_quoted(in, i))
+        return 1;
+    size_t t = lexer_next_title(in, have, kw_end);
+    kw_end = t < have ? lexer_title_end(in, have, t) : 0;
     return kw_end != 0 && kw_end < have;
 }
 
