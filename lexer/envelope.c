@@ -224,18 +224,27 @@ typedef struct cursor {
                                   from there on */
 } cursor;
 
+/* The heading's byte classes, one load a byte: what ends a line (LF,
+ * CR, STX) and what ends a word (those and blanks). */
+enum { HC_LINE = 1, HC_WORD = 2 };
+static const unsigned char heading_class[256] = {
+    ['\n'] = HC_LINE | HC_WORD, ['\r'] = HC_LINE | HC_WORD, [STX] = HC_LINE | HC_WORD,
+    [' '] = HC_WORD, ['\t'] = HC_WORD,
+};
+
 static size_t line_end(const cursor *c)
 {
     size_t i = c->i;
-    while (i < c->len && !is_line_end((unsigned char)c->b[i]) && c->b[i] != STX)
+    while (i < c->len && !(heading_class[(unsigned char)c->b[i]] & HC_LINE))
         i++;
     return i;
 }
 
-/* On to the next line that is not blank (spaces, VT, FF). */
-static void next_line(cursor *c)
+/* On from the line ending at end to the next line that is not blank
+ * (spaces, VT, FF). */
+static void next_line(cursor *c, size_t end)
 {
-    c->i = line_end(c);
+    c->i = end;
     while (c->i < c->len && (is_sep((unsigned char)c->b[c->i])))
         c->i++;
 }
@@ -250,7 +259,7 @@ static void skip_blanks(cursor *c, size_t end)
 static size_t word(cursor *c, size_t end)
 {
     size_t k = c->i;
-    while (c->i < end && !is_blank((unsigned char)c->b[c->i]))
+    while (c->i < end && !(heading_class[(unsigned char)c->b[c->i]] & HC_WORD))
         c->i++;
     size_t n = c->i - k;
     skip_blanks(c, end);
@@ -274,11 +283,28 @@ static adexp_slice slice(const cursor *c, size_t from, size_t to)
     return s;
 }
 
-/* n characters at i, each passing is(). */
-static int all(const char *b, size_t i, size_t n, int (*is)(unsigned char))
+/* Whether the n bytes at i are all of a class: inline loops, not calls
+ * through a pointer (the heading is read for every framed message). */
+static inline int all_upper(const char *b, size_t i, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
-        if (!is((unsigned char)b[i + k]))
+    for (size_t k = i; k < i + n; k++)
+        if (!is_upper((unsigned char)b[k]))
+            return 0;
+    return 1;
+}
+
+static inline int all_digits(const char *b, size_t i, size_t n)
+{
+    for (size_t k = i; k < i + n; k++)
+        if (!is_digit((unsigned char)b[k]))
+            return 0;
+    return 1;
+}
+
+static inline int all_alnum(const char *b, size_t i, size_t n)
+{
+    for (size_t k = i; k < i + n; k++)
+        if (!is_alnum((unsigned char)b[k]))
             return 0;
     return 1;
 }
@@ -289,7 +315,7 @@ static int addressees(cursor *c, size_t end)
     int ok = c->i < end;
     while (c->i < end) {
         size_t at = c->i, n = word(c, end);
-        if (n != 8 || !all(c->b, at, 8, is_upper)) {
+        if (n != 8 || !all_upper(c->b, at, 8)) {
             c->i = at;
             ok = 0;
             break;
@@ -308,13 +334,13 @@ static void heading_line(cursor *c, adexp_envelope *env)
     size_t end = line_end(c);
     skip_blanks(c, end);
     size_t at = c->i, n = word(c, end);
-    if (n == 0 || !all(c->b, at, n, is_alnum)) {
+    if (n == 0 || !all_alnum(c->b, at, n)) {
         fail(c, at);           /* the line is the envelope's text */
         return;
     }
     env->transmission_id = slice(c, at, at + n);
     env->text[0] = slice(c, c->i, end);
-    next_line(c);
+    next_line(c, end);
 }
 
 /* Address line(s): priority indicator, addressees; then lines of more
@@ -322,7 +348,7 @@ static void heading_line(cursor *c, adexp_envelope *env)
 static void address_lines(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
-    if (end - at < 2 || !all(c->b, at, 2, is_upper) ||
+    if (end - at < 2 || !all_upper(c->b, at, 2) ||
         (end - at > 2 && !is_blank((unsigned char)c->b[at + 2]))) {
         fail(c, at);
         return;
@@ -333,13 +359,13 @@ static void address_lines(cursor *c, adexp_envelope *env)
     size_t first = c->i, last = end;
     if (!addressees(c, end))
         fail(c, c->i);
-    next_line(c);
+    next_line(c, end);
     while (c->bad == (size_t)-1 && c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
         end = line_end(c);
         if (!addressees(c, end))
             fail(c, c->i);
         last = end;
-        next_line(c);
+        next_line(c, end);
     }
     env->addressees = slice(c, first, last);
 }
@@ -348,19 +374,19 @@ static void address_lines(cursor *c, adexp_envelope *env)
 static void origin_line(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
-    if (word(c, end) != 6 || !all(c->b, at, 6, is_digit)) {
+    if (word(c, end) != 6 || !all_digits(c->b, at, 6)) {
         fail(c, at);
         return;
     }
     env->filing_time = slice(c, at, at + 6);
     size_t o = c->i;
-    if (word(c, end) != 8 || !all(c->b, o, 8, is_upper)) {
+    if (word(c, end) != 8 || !all_upper(c->b, o, 8)) {
         fail(c, o);
         return;
     }
     env->originator = slice(c, o, o + 8);
     env->text[1] = slice(c, c->i, end);
-    next_line(c);
+    next_line(c, end);
 }
 
 size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
