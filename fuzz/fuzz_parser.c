@@ -150,7 +150,13 @@ static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t in
     uint32_t n;
     check_fields(c, m->fields, m->offset, 0, &n);
     FUZZ_CHECK(c->nfields == m->nfields);
-    if (m->fields) {
+    /* a record without its -TITLE (NO_TITLE) keeps the fields before one */
+    int no_title = 0;
+    for (size_t i = 0; i < m->nerrors; i++)
+        no_title |= m->errors[i].code == ADEXP_E_NO_TITLE;
+    if (m->fields && no_title)
+        FUZZ_CHECK(!adexp_slice_eq(m->fields->keyword, "TITLE"));
+    if (m->fields && !no_title) {
         FUZZ_CHECK(adexp_slice_eq(m->fields->keyword, "TITLE"));
         /* a message in an envelope starts at its heading */
         FUZZ_CHECK(m->envelope.present ? m->fields->offset > m->offset

@@ -158,10 +158,20 @@ static void clear_msg(adexp_msg *msg)
 static void parse_text(adexp_parser *p, adexp_msg *msg)
 {
     size_t start = p->tok->offset;
+    int titled = p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE);
+    frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX,
+                  .holds = frame_row(FR_ROOT, NULL)};
     p->fatal = 0;
-    if (p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE)) {
-        frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX,
-                      .holds = frame_row(FR_ROOT, NULL)};
+    if (!titled) {
+        /* text or fields before a -TITLE: the fields are read by the same
+         * grammar (nothing the input held is dropped), up to the -TITLE,
+         * which this record never takes (as if it had its title: items 1) */
+        record_error(p, ADEXP_E_NO_TITLE, start);
+        if (p->tok->kind == FT_TEXT)
+            advance(p);        /* its error is the NO_TITLE just recorded */
+        root.items = 1;
+    }
+    {
         parse_body(p, &root);
         if (p->fatal) {
             /* stopped on its own -TITLE (a title past max_message_size,
@@ -171,9 +181,6 @@ static void parse_text(adexp_parser *p, adexp_msg *msg)
                 advance(p);
             skip_to_title(p);
         }
-    } else {
-        record_error(p, ADEXP_E_NO_TITLE, p->tok->offset);
-        skip_to_title(p);
     }
 }
 
