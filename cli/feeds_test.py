@@ -126,6 +126,11 @@ def test_good_feed(tmp):
     rc4, out4, _ = run("-j4", big)
     check("big feed: -j1 and -j4 byte-identical", rc1 == rc4 == 0 and out1 == out4)
 
+    rc, vout, _ = run("--format", "view", path)
+    check("--format view: the same envelopes",
+          rc == 0 and [json.loads(l)["envelope"] for l in vout.splitlines()]
+          == [r["envelope"] for r in recs])
+
     rc, out, err = run("--envelope", "none", path)
     check("--envelope none: the envelope read as ADEXP text (as before)",
           rc == 1 and "NO_TITLE" in err and "NNNN" in out and '"envelope"' not in out)

@@ -613,6 +613,19 @@ static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice
     return ADEXP_OK;
 }
 
+int adexp_json_put_envelope(adexp_buf *out, const adexp_envelope *env)
+{
+    if (!out->data && !adexp_buf_room(out, 1))
+        return -1;
+    writer w;
+    set_bounds(&w, out);
+    char *o = put_envelope(&w, out->data + out->len, env);
+    if (!o)
+        return -1;
+    out->len = (size_t)(o - out->data);
+    return 0;
+}
+
 adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)
 {
     adexp_slice src = {source, strlen(source)};
