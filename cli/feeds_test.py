@@ -121,7 +121,7 @@ def test_good_feed(tmp):
     # the envelopes' starts)
     big = os.path.join(tmp, "big.adexp")
     with open(big, "wb") as f:
-        f.write(framed(3000))
+        f.write(framed(20000))   # over 2 MiB: cut into 1 MiB pieces
     rc1, out1, _ = run("-j1", big)
     rc4, out4, _ = run("-j4", big)
     check("big feed: -j1 and -j4 byte-identical", rc1 == rc4 == 0 and out1 == out4)
