@@ -30,7 +30,7 @@ static const char usage[] =
     "named ARCHIVE:MEMBER; all are known by their first bytes. Standard input,\n"
     "FIFOs, devices, decompressed inputs and archive members are read as\n"
     "streams: each message's line is written, and the output flushed, as soon\n"
-    "as the next -TITLE or the end of the stream is read.\n"
+    "as the next -TITLE, its envelope's NNNN or the end of the stream is read.\n"
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
     "  -o, --output FILE       write the output to FILE instead of stdout;\n"
@@ -74,6 +74,10 @@ static const char usage_notes[] =
     "      --max-list-items N  items in one list (default 100000): LIST_LIMIT\n"
     "      --max-message-size N  bytes in a message (suffixes K, M, G;\n"
     "                          default 64M): SIZE_LIMIT\n"
+    "      --envelope MODE     aftn (default): AFTN envelopes (ZCZC ... NNNN,\n"
+    "                          SOH ... ETX) around messages are recognised,\n"
+    "                          kept as \"envelope\" and never read as fields;\n"
+    "                          a broken one is an ENVELOPE error; none: off\n"
     "      --validate          check every value against its field's syntax\n"
     "                          and ranges, and compounds' subfields: each line\n"
     "                          gets \"warnings\", each finding a line on stderr\n"
@@ -330,6 +334,17 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         if (!(v = value(argc, argv, i, "--max-file-size")))
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.max_file_size) ? usage_error("bad size '%s'", v) : -1;
+    }
+    if (is(a, NULL, "--envelope")) {
+        if (!(v = value(argc, argv, i, "--envelope")))
+            return usage_error("%s needs aftn or none", a);
+        if (strcmp(v, "aftn") == 0)
+            c->o.parser.envelope = ADEXP_ENVELOPE_AFTN;
+        else if (strcmp(v, "none") == 0)
+            c->o.parser.envelope = ADEXP_ENVELOPE_NONE;
+        else
+            return usage_error("bad envelope '%s' (aftn or none)", v);
+        return -1;
     }
     if (is(a, NULL, "--dictionary")) {
         if (!(v = value(argc, argv, i, "--dictionary")))

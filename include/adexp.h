@@ -67,6 +67,9 @@ typedef enum adexp_status {
     ADEXP_E_BUILD_ORDER,       /* builder: an end without its begin, a field
                                   before the title, finish with open fields */
     ADEXP_E_NUL_BYTE,          /* a NUL byte inside the message (batch driver) */
+    ADEXP_E_ENVELOPE,          /* an AFTN envelope garbled or not ended: a
+                                  heading line not of its form, NNNN missing
+                                  before the next ZCZC, NNNN without ZCZC */
     ADEXP_STATUS_COUNT
 } adexp_status;
 
@@ -220,6 +223,26 @@ typedef struct adexp_view {
 
 /* ---------------------------------------------------------------- message */
 
+/* The AFTN envelope a message came in (ICAO Annex 10 Vol II): ITA-2's
+ * ZCZC heading ... NNNN, or IA-5's SOH heading STX ... VT ETX. The slices
+ * point into the input; a part the envelope lacks has ptr NULL. */
+typedef struct adexp_envelope {
+    int present;               /* 1: the message came in an envelope */
+    int closed;                /* 1: the message ended with an envelope's
+                                  end (NNNN or ETX), even one whose heading
+                                  is missing (present 0) */
+    adexp_slice transmission_id;   /* "AAA001": the heading line's first word */
+    adexp_slice priority;      /* "FF": the address line's priority indicator */
+    adexp_slice addressees;    /* "LKPREPWC EUCHZMFP": the addressee
+                                  indicators as written, over one or more
+                                  lines, separated by spaces or line ends */
+    adexp_slice filing_time;   /* "170001": the origin line's DDHHMM */
+    adexp_slice originator;    /* "EUCHZMFP": the origin line's indicator */
+    adexp_slice text[3];       /* the envelope's text that is not ADEXP: the
+                                  rest of the heading line, the rest of the
+                                  origin line, text before -TITLE */
+} adexp_envelope;
+
 typedef struct adexp_msg {
     adexp_field *fields;       /* top-level fields in order; TITLE first */
     size_t nfields;            /* all fields in the tree */
@@ -232,6 +255,7 @@ typedef struct adexp_msg {
     size_t nerrors;
     size_t nerrors_total;      /* including those not stored */
     adexp_view view;
+    adexp_envelope envelope;   /* present = 0 when unframed */
     adexp_error lost;          /* errors' one entry (NOMEM) when the arena had
                                   no room for them: a copy of the message
                                   keeps pointing at the original's */
@@ -248,6 +272,14 @@ typedef struct adexp_msg {
 #define ADEXP_DEFAULT_MAX_ERRORS 16
 #define ADEXP_MAX_DEPTH_LIMIT 1024     /* max_depth is clamped to this */
 
+/* Recognition of AFTN envelopes at message boundaries. On by default: a
+ * plain ADEXP text never holds a line that is ZCZC or NNNN, nor SOH or ETX,
+ * so recognition changes nothing for it, while a live feed comes framed. */
+typedef enum adexp_envelope_mode {
+    ADEXP_ENVELOPE_AFTN = 0,   /* ZCZC/NNNN and SOH/STX/ETX framing (default) */
+    ADEXP_ENVELOPE_NONE = 1    /* no recognition: envelope text is ADEXP text */
+} adexp_envelope_mode;
+
 typedef struct adexp_options {
     uint32_t max_depth;        /* nested compounds and lists */
     uint32_t max_fields;       /* fields in one message */
@@ -263,6 +295,7 @@ typedef struct adexp_options {
                                   callers that read only the fields (the
                                   whole view costs about a fifth of a parse);
                                   0 (the default): the whole view */
+    adexp_envelope_mode envelope;   /* ADEXP_ENVELOPE_AFTN (the default) */
 } adexp_options;
 
 ADEXP_API adexp_options adexp_options_default(void);

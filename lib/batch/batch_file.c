@@ -1,5 +1,4 @@
 /* Batch driver: what a worker does with one input. */
-#define _GNU_SOURCE            /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -11,9 +10,10 @@
 
 #include "batch_internal.h"
 #include "json_out.h"
+#include "lexer.h"
 
 /* A file is "binary" when its first 4 KiB hold a NUL byte and it holds no
- * "-TITLE" (no ADEXP message), or when it holds no '-' at all (every ADEXP
+ * message start (lexer_next_title: no ADEXP message), or when it holds no '-' at all (every ADEXP
  * field starts with one). Such files are failed with one line instead of a
  * parse error per message. A NUL byte in a file with messages is the error
  * of the message that holds it (batch_nul.c). The probe's size is
@@ -202,7 +202,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
         return batch_fail(w, path, "empty file"), -1;
     size_t probe = len < BATCH_BINARY_PROBE ? len : BATCH_BINARY_PROBE;
     const char *nul = batch_find_nul(in, probe);
-    if (nul && !memmem(in, len, "-TITLE", 6)) {
+    if (nul && lexer_next_title(in, len, 0) == len) {
         snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
                  (size_t)(nul - in));
         return batch_fail(w, path, why), -1;

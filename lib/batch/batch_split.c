@@ -1,7 +1,8 @@
 /* Batch driver: one big input parsed by the whole pool.
  *
  * The input is cut into pieces of about piece_size bytes, each cut at a
- * "-TITLE" found at or after an even split point, and the workers parse
+ * message start (lexer_next_start: a -TITLE, or an AFTN envelope) found at
+ * or after an even split point, and the workers parse
  * the pieces side by side. A cut is only a guess: the "-TITLE" may lie in
  * an IFPDLONG or MSGTXT text. So piece k is parsed from its start over the
  * rest of the input, and ends before the first message that starts at or
@@ -23,13 +24,13 @@
  * input, even one whose output is hundreds of times its size (tiny
  * messages under a long path, a diagnostic every few bytes).
  */
-#define _GNU_SOURCE            /* memmem */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch_internal.h"
 #include "json_out.h"
+#include "lexer.h"
 
 enum { FREE, BUSY, DONE };
 
@@ -57,6 +58,7 @@ typedef struct piece {
 struct batch_split {
     const char *path, *in;
     const batch_map *map;      /* the mapping of in, or NULL */
+    int envelope;              /* AFTN envelopes start messages too */
     size_t len;
     size_t n;                  /* pieces; piece k ends at cut[k] */
     size_t *cut;
@@ -84,7 +86,7 @@ static size_t cut_start(const batch_split *s, size_t k)
     return k ? s->cut[k - 1] : 0;
 }
 
-/* The cuts: the first "-TITLE" at or after each multiple of piece. */
+/* The cuts: the first message start at or after each multiple of piece. */
 static void plan_cuts(batch_split *s, size_t piece)
 {
     size_t k = 0, from = 0;
@@ -92,11 +94,11 @@ static void plan_cuts(batch_split *s, size_t piece)
         size_t target = (k + 1) * piece;
         if (target <= from)
             target = from + 1;
-        const char *t = target < s->len ? memmem(s->in + target, s->len - target, "-TITLE", 6)
-                                        : NULL;
-        if (!t)
+        size_t t = target < s->len ? lexer_next_start(s->in, s->len, target, s->envelope)
+                                   : s->len;
+        if (t == s->len)
             break;
-        from = s->cut[k++] = (size_t)(t - s->in);
+        from = s->cut[k++] = t;
     }
     s->cut[k] = s->len;
     s->n = k + 1;
@@ -255,12 +257,13 @@ static int write_piece(batch_worker *w, piece *pc, uint64_t index)
 }
 
 static batch_split *split_new(const char *path, const char *in, size_t len,
-                              size_t piece_size, unsigned jobs)
+                              size_t piece_size, unsigned jobs, int envelope)
 {
     batch_split *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->path = path, s->in = in, s->len = len;
+    s->envelope = envelope;
     s->n = len / piece_size + 1;
     s->window = (size_t)jobs * 2 + 2;
     s->cut = malloc(s->n * sizeof *s->cut);
@@ -343,7 +346,8 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
 {
     const adexp_batch_options *o = &w->b->o;
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
-    batch_split *s = split_new(path, in, len, piece, o->jobs);
+    batch_split *s = split_new(path, in, len, piece, o->jobs,
+                               o->parser.envelope == ADEXP_ENVELOPE_AFTN);
     if (!s) {
         batch_parse_all(w, path, in, len, 1);   /* 1: each message is looked at */
         return;

@@ -38,6 +38,17 @@ static const char *const tricky[] = {
     "-TITLE IFPL -A -B -C -D -E -F -G -H -I -J -K -L -M -N -O -P -Q -R\n",
     "-TITLE IFPL -ARCID A7 -MSGTXT (never closed -TITLE IFPL\n",
     "-TITLE IFPL -ARCID A8\n-END X -END Y -END Z -END W\n",
+    /* AFTN envelopes: ITA-2, IA-5 with CR LF, NNNN missing before the next
+     * ZCZC, a garbled heading, NNNN with no heading, -TITLE in the text */
+    "ZCZC AAA001 170001\nFF LKPREPWC EUCHZMFP\n170001 EUCHZMFP\n-TITLE IFPL -ARCID E1\n\nNNNN\n",
+    "\001ABC123\r\nGG EDDFZQZX\r\n171230 EUCHZMFP\r\n\002-TITLE CNL -ARCID E2\r\n\v\003",
+    "ZCZC AAA003\nFF LKPREPWC\n170003 EUCHZMFP\n-TITLE CNL -ARCID E3 -CTOT 1200\n",
+    "ZCZC AAA004\nFF\n17000X EUCHZMFP\n-TITLE CNL -ARCID E4\nNNNN\n",
+    "-TITLE CNL -ARCID E5 -EOBT 0800\nNNNN\n",
+    "ZCZC AAA006\nFF LKPREPWC\n170006 EUCHZMFP\n-TITLE ACK -MSGTXT (X -TITLE Y)\n-TITLE CNL\nNNNN\n",
+    /* quoted ADEXP: one message, and one whose quote is never closed */
+    "-TITLE REJ -ARCID Q1 -OLDMSG (-TITLE IFPL -ARCID Q1 -MSGTXT (FPL-Q1-IS)) -ERROR X\n",
+    "-TITLE ACK -OLDMSG ( -TITLE IFPL -ARCID Q2 -ADEP EDDF\n-TITLE CNL -ARCID Q3\n",
 };
 
 static char *slurp(const char *path, size_t *len)

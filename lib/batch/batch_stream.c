@@ -1,4 +1,3 @@
-#define _GNU_SOURCE            /* memmem */
 /* Batch driver: an input read in pieces (standard input, a FIFO, a device,
  * a decompressed file, an archive member) parsed as its messages end.
  *
@@ -48,21 +47,31 @@ typedef struct stream {
     int probed;                /* the binary check is done */
 } stream;
 
-/* Whether the message that ended at `end` was ended by a message start
- * the buffer holds whole: a '-' and its keyword, with the byte after the
- * keyword read too (more bytes could still turn -TITLE into -TITLEX). */
-static int next_start_known(const char *in, size_t have, size_t end)
+/* Whether message m is complete: ended by a message start the buffer holds
+ * whole, with the byte after its keyword read too (more bytes could still
+ * turn -TITLE into -TITLEX, ZCZC into ZCZCX), or by its envelope's end
+ * (NNNN, ETX) with a byte after it. A quoted message's -TITLE ("-OLDMSG
+ * (-TITLE IFPL ...") ended it when its text's ')' was not held: whether
+ * the ')' comes before the next -TITLE is known once that one is held. */
+static int complete(const stream *s, const adexp_msg *m)
 {
-    size_t i = end;
+    const char *in = s->w->in;
+    size_t have = s->have, i = m->offset + m->length;
+    if (m->envelope.closed)
+        return i < have;
     while (i < have && is_sep((unsigned char)in[i]))
         i++;
-    if (i >= have || in[i] != '-')
+    if (s->w->b->o.parser.envelope == ADEXP_ENVELOPE_AFTN && i + 4 < have &&
+        lexer_envelope_at(in, have, i))
+        return 1;
+    size_t kw_end = i < have ? lexer_title_end(in, have, i) : 0;
+    if (kw_end == 0 || kw_end >= have)
         return 0;
-    for (i++; i < have && is_sep((unsigned char)in[i]); i++)
-        ;
-    while (i < have && is_alnum((unsigned char)in[i]))
-        i++;
-    return i < have;
+    if (!lexer_title_quoted(in, i))
+        return 1;
+    size_t t = lexer_next_title(in, have, kw_end);
+    kw_end = t < have ? lexer_title_end(in, have, t) : 0;
+    return kw_end != 0 && kw_end < have;
 }
 
 static void emit_msg(stream *s, adexp_msg *m, lines_cursor *nl)
@@ -95,7 +104,7 @@ static void parse_tail(stream *s, int eof)
     adexp_parser_reset(w->parser, in, s->have);
     atomic_fetch_add_explicit(&batch_stream_parsed, s->have, memory_order_relaxed);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
-        if (!eof && !next_start_known(in, s->have, m.offset + m.length)) {
+        if (!eof && !complete(s, &m)) {
             keep = m.offset;
             adexp_arena_reset(&w->arena);
             break;
@@ -120,22 +129,14 @@ static void parse_tail(stream *s, int eof)
     s->deferred = 0;
 }
 
-/* Whether bytes from `from` on may hold a message start: "TITLE" after
- * '-' and separators (a "TITLE" split by the read is looked for 4 bytes
- * back; the separators before each are looked at once). */
-static int may_end_message(const char *in, size_t have, size_t from)
+/* Whether bytes from `from` on may hold a message start or an envelope's
+ * end, looked for a few bytes back so that one split by a read is found. */
+static int may_end_message(const stream *s, const char *in, size_t have, size_t from)
 {
-    from = from > 4 ? from - 4 : 0;
-    const char *p = in + from, *end = in + have;
-    while (end - p >= 5 && (p = memmem(p, (size_t)(end - p), "TITLE", 5)) != NULL) {
-        const char *q = p;
-        while (q > in && is_sep((unsigned char)q[-1]))
-            q--;
-        if (q > in && q[-1] == '-')
-            return 1;
-        p += 5;
-    }
-    return 0;
+    from = from > 8 ? from - 8 : 0;
+    return lexer_next_title(in, have, from) < have ||
+           (s->w->b->o.parser.envelope == ADEXP_ENVELOPE_AFTN &&
+            lexer_may_hold_envelope(in, from, have));
 }
 
 /* Whether the tail is to be parsed now that a message start may have
@@ -145,7 +146,7 @@ static int parse_due(const stream *s)
     return s->parsed < READ_BYTES || s->have >= 2 * s->parsed;
 }
 
-/* A NUL byte in the stream's first 4 KiB and no "-TITLE" in what is held
+/* A NUL byte in the stream's first 4 KiB and no message start in what is held
  * once those 4 KiB (or the whole input) are in: a binary input, as for
  * files. Otherwise a NUL is the error of the message holding it. Returns
  * 1 if binary (reported), 0 when the check is done or not yet decided
@@ -158,7 +159,7 @@ static int binary(stream *s, int eof, int *undecided)
     const char *in = s->w->in;
     size_t held = s->have, probe = held < BATCH_BINARY_PROBE ? held : BATCH_BINARY_PROBE;
     const char *nul = s->count || s->base.offset ? NULL : batch_find_nul(in, probe);
-    if (!nul || memmem(in, held, "-TITLE", 6)) {
+    if (!nul || lexer_next_title(in, held, 0) < held) {
         s->probed = !nul ? s->total >= BATCH_BINARY_PROBE || s->count || s->base.offset : 1;
         return 0;
     }
@@ -224,7 +225,7 @@ static int read_all(stream *s, batch_reader *rd)
         s->total += (uint64_t)n;
         if (binary(s, 0, &undecided))
             return -1;
-        if (undecided || !may_end_message(w->in, s->have, s->have - (size_t)n))
+        if (undecided || !may_end_message(s, w->in, s->have, s->have - (size_t)n))
             continue;
         if (!parse_due(s)) {
             s->deferred = 1;

@@ -464,7 +464,85 @@ static char *put_error(writer *w, char *o, const adexp_error *e)
     return o;
 }
 
-/* The line's tail: the errors and the '\n'. */
+/* One of the envelope's parts: "key":"value" or "key":null, then a comma. */
+static char *put_part(writer *w, char *o, const char *key, size_t klen, adexp_slice s)
+{
+    size_t n = json_string_room(s.len);
+    if (n == SIZE_MAX || !(o = room(w, o, klen + n + 8)))
+        return NULL;
+    *o++ = '"';
+    o = (char *)memcpy(o, key, klen) + klen;
+    o = LIT(o, "\":");
+    o = s.ptr ? json_string(o, s, 1) : LIT(o, "null");
+    *o++ = ',';
+    return o;
+}
+
+#define PART(w, o, key, s) put_part(w, o, key, sizeof key - 1, s)
+
+static int is_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* The words of s (separated by spaces and line ends) as a JSON array of
+ * strings. */
+static char *put_words(writer *w, char *o, adexp_slice s)
+{
+    if (!(o = room(w, o, 2)))
+        return NULL;
+    *o++ = '[';
+    for (size_t i = 0; i < s.len && o;) {
+        while (i < s.len && is_space((unsigned char)s.ptr[i]))
+            i++;
+        size_t k = i;
+        while (i < s.len && !is_space((unsigned char)s.ptr[i]))
+            i++;
+        adexp_slice word = {s.ptr + k, i - k};
+        size_t n = json_string_room(word.len);
+        if (k == i || n == SIZE_MAX || !(o = room(w, o, n + 2)))
+            continue;
+        o = json_string(o, word, 0);
+        *o++ = ',';
+    }
+    if (!o || !(o = room(w, o, 2)))
+        return NULL;
+    o = unput_comma(o);
+    *o++ = ']';
+    return o;
+}
+
+/* ,"envelope":{...}: the AFTN envelope the message came in (see adexp.h). */
+static char *put_envelope(writer *w, char *o, const adexp_envelope *env)
+{
+    if (!(o = room(w, o, 32)))
+        return NULL;
+    o = LIT(o, ",\"envelope\":{");
+    if (!(o = PART(w, o, "transmission_id", env->transmission_id)) ||
+        !(o = PART(w, o, "priority", env->priority)) || !(o = room(w, o, 16)))
+        return NULL;
+    o = LIT(o, "\"addressees\":");
+    if (!(o = put_words(w, o, env->addressees)) || !(o = room(w, o, 1)))
+        return NULL;
+    *o++ = ',';
+    if (!(o = PART(w, o, "filing_time", env->filing_time)) ||
+        !(o = PART(w, o, "originator", env->originator)) || !(o = room(w, o, 16)))
+        return NULL;
+    o = LIT(o, "\"text\":[");
+    for (int i = 0; i < 3 && o; i++) {
+        size_t n = json_string_room(env->text[i].len);
+        if (!env->text[i].ptr || n == SIZE_MAX || !(o = room(w, o, n + 2)))
+            continue;
+        o = json_string(o, env->text[i], 1);
+        *o++ = ',';
+    }
+    if (!o || !(o = room(w, o, 4)))
+        return NULL;
+    o = unput_comma(o);
+    return LIT(o, "]}");
+}
+
+/* The line's tail: the errors, the envelope if any, and the '\n'. */
 static char *put_errors(writer *w, char *o, const adexp_msg *msg)
 {
     if (!(o = room(w, o, 16)))
@@ -478,7 +556,12 @@ static char *put_errors(writer *w, char *o, const adexp_msg *msg)
     }
     if (!o || !(o = room(w, o, 3)))
         return NULL;
-    return LIT(o, "]}\n");
+    *o++ = ']';
+    if (msg->envelope.present && !(o = put_envelope(w, o, &msg->envelope)))
+        return NULL;
+    if (!(o = room(w, o, 2)))
+        return NULL;
+    return LIT(o, "}\n");
 }
 
 /* The line's head: source, index, offset, title, and "fields":[. The
@@ -528,6 +611,19 @@ static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice
     }
     out->len = (size_t)(o - out->data);
     return ADEXP_OK;
+}
+
+int adexp_json_put_envelope(adexp_buf *out, const adexp_envelope *env)
+{
+    if (!out->data && !adexp_buf_room(out, 1))
+        return -1;
+    writer w;
+    set_bounds(&w, out);
+    char *o = put_envelope(&w, out->data + out->len, env);
+    if (!o)
+        return -1;
+    out->len = (size_t)(o - out->data);
+    return 0;
 }
 
 adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)

@@ -12,6 +12,10 @@
  * does; fold: separator runs become one space and the ends are trimmed.
  * Returns 0 when out of memory (out unchanged). */
 int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold);
+/* Appends ,"envelope":{...}, the message's AFTN envelope as adexp_json_write
+ * writes it (doc/feeds.md), for the view's line. Returns 0, or -1 (out of
+ * memory: out as it was). */
+int adexp_json_put_envelope(adexp_buf *out, const adexp_envelope *env);
 
 /* json_name.c: `source`, lossless when the name is not UTF-8. */
 int adexp_json_name_is_utf8(adexp_slice s);

@@ -1145,7 +1145,7 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
 /* The errors and the line's end. */
 static void errors(vw *w, const adexp_msg *m)
 {
-    if (m->nerrors == 0 && w->comma) {   /* the usual line's end, in one piece */
+    if (m->nerrors == 0 && w->comma && !m->envelope.present) {   /* the usual line's end */
         RAW(w, ",\"errors\":[]}\n");
         return;
     }
@@ -1167,7 +1167,10 @@ static void errors(vw *w, const adexp_msg *m)
         put_u64(w, e->offset);
         RAW(w, "}");
     }
-    RAW(w, "]}\n");
+    RAW(w, "]");
+    if (m->envelope.present && adexp_json_put_envelope(w->b, &m->envelope) != 0)
+        w->ok = 0;
+    RAW(w, "}\n");
 }
 
 
