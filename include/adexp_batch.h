@@ -38,14 +38,17 @@ typedef enum adexp_batch_format {
     ADEXP_BATCH_TSV            /* tab-separated rows after a header row */
 } adexp_batch_format;
 
-#define ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE ((size_t)256 << 20)
 #define ADEXP_BATCH_DEFAULT_PIECE_SIZE ((size_t)1 << 20)
 
 typedef struct adexp_batch_options {
     unsigned jobs;             /* worker threads; 0: online CPUs */
     adexp_batch_format format;
     int unordered;             /* 1: write each chunk as soon as it is done */
-    size_t max_file_size;      /* larger files fail; 0: the default */
+    size_t max_file_size;      /* larger inputs fail; 0 (the default): no
+                                  limit. A file is mapped, not held: only a
+                                  stream holds bytes, one message at a
+                                  time, bounded by parser.max_message_size
+                                  (plus one read) when this is 0 */
     int out_fd;                /* NDJSON goes here (default 1) */
     int err_fd;                /* diagnostics go here (default 2) */
     int progress_fd;           /* progress line goes here; -1: none (default) */

@@ -72,7 +72,6 @@ adexp_batch_options adexp_batch_options_default(void)
     adexp_batch_options o;
     memset(&o, 0, sizeof o);
     o.format = ADEXP_BATCH_JSON;
-    o.max_file_size = ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE;
     o.out_fd = 1;
     o.err_fd = 2;
     o.progress_fd = -1;
@@ -87,7 +86,7 @@ adexp_batch *adexp_batch_new(const adexp_batch_options *opts)
         return NULL;
     b->o = opts ? *opts : adexp_batch_options_default();
     if (b->o.max_file_size == 0)
-        b->o.max_file_size = ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE;
+        b->o.max_file_size = SIZE_MAX;      /* no limit */
     if (b->o.jobs == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         b->o.jobs = n > 0 ? (unsigned)n : 1;

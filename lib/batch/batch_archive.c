@@ -10,7 +10,7 @@
  * read to tell what it is, and a plain one is parsed as a stream
  * (batch_stream.c) from those bytes on, so that what is held is one
  * message, not the member. A packed member is read whole (bounded by
- * max_file_size) and opened in memory.
+ * max_file_size, when one is set) and opened in memory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -286,7 +286,8 @@ static int take_whole(batch_worker *w, const char *name, batch_reader *r,
     }
     if (rc > 0) {
         char why[96];
-        snprintf(why, sizeof why, "too large once decompressed (more than %zu bytes)",
+        snprintf(why, sizeof why,
+                 "too large once decompressed (more than --max-file-size %zu bytes)",
                  w->b->o.max_file_size);
         batch_fail(w, name, why);
         return 0;

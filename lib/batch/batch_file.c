@@ -168,7 +168,7 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
     }
     if (!err && (uintmax_t)st.st_size > limit) {
         close(fd);
-        snprintf(why, sizeof why, "file too large (%jd bytes, limit %zu)",
+        snprintf(why, sizeof why, "file too large (%jd bytes, --max-file-size %zu)",
                  (intmax_t)st.st_size, limit);
         return batch_fail(w, path, why), -1;
     }
@@ -190,7 +190,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
 {
     char why[96];
     if (len > w->b->o.max_file_size) {
-        snprintf(why, sizeof why, "file too large (more than %zu bytes)",
+        snprintf(why, sizeof why, "file too large (more than --max-file-size %zu bytes)",
                  w->b->o.max_file_size);
         return batch_fail(w, path, why), -1;
     }

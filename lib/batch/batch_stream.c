@@ -156,13 +156,21 @@ static int write_out(stream *s)
 static int read_all(stream *s, batch_reader *rd)
 {
     batch_worker *w = s->w;
+    /* With no --max-file-size, what is held (one message and one read) is
+     * bounded by the message limit, so that memory is too. */
     size_t limit = w->b->o.max_file_size;
+    const char *option = "--max-file-size";
+    if (limit == SIZE_MAX) {
+        size_t most = w->b->o.parser.max_message_size;
+        limit = most < SIZE_MAX - READ_BYTES ? most + READ_BYTES : SIZE_MAX;
+        option = "--max-message-size";
+    }
     int undecided;
     for (;;) {
         if (s->have > limit) {
             char why[128];
-            snprintf(why, sizeof why, "message too large (more than %zu bytes; see --max-file-size)",
-                     limit);
+            snprintf(why, sizeof why, "message too large (more than %zu bytes; see %s)",
+                     limit, option);
             return batch_fail(w, s->path, why), -1;
         }
         if (batch_grow_in(w, s->have + READ_BYTES) != 0)

@@ -145,6 +145,7 @@ static void test_missing_and_limit(void **state)
     adexp_batch_options o = adexp_batch_options_default();
     o.format = ADEXP_BATCH_SUMMARY;
     o.err_fd = fileno(fe);
+    assert_int_equal(o.max_file_size, 0);     /* the default: no limit */
     o.max_file_size = 10;
     adexp_batch *b = adexp_batch_new(&o);
     char path[256];

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""adexp-parse's habits as a newcomer meets them: no size limit on plain
+files, typos in names refused with suggestions, the Unix conventions of
+options, standard input and diagnostics. Usage: habits_test.py ADEXP_PARSE
+
+Prints one line per check and "N passed, N failed"; exits 1 on any failure.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE = os.path.abspath(sys.argv[1])
+GOOD = ("-TITLE IFPL -ARCID ABC{n:04d} -ADEP EDDM -ADES EDDH -EOBT 0746 -RFL F350\n"
+        "-BEGIN RTEPTS -PT -PTID EDDM -ETO 181023074618 -PT -PTID EDDH -ETO 181023085118\n"
+        "-END RTEPTS\n")
+
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def run(*args, stdin=b"", timeout=30):
+    """stdin: bytes (a pipe), or None to keep this process's own."""
+    p = subprocess.run([EXE, *args], input=stdin, capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+
+
+def test_file_size(tmp):
+    rc, out, _ = run("--help")
+    check("size: --help says --max-file-size has no default limit",
+          "default: no limit" in out)
+    f = os.path.join(tmp, "one.adexp")
+    write(f, GOOD.format(n=1))
+    rc, _, err = run("--max-file-size", "20", f)
+    check("size: over --max-file-size fails, naming the option",
+          rc == 1 and "file too large" in err and "--max-file-size 20" in err, err)
+    # Just over the old default of 256 MiB, sparse: a message, zeros, a message.
+    big = os.path.join(tmp, "big.adexp")
+    with open(big, "wb") as fh:
+        fh.write(GOOD.format(n=1).encode())
+        fh.truncate((256 << 20) + 4096)
+        fh.seek(0, 2)
+        fh.write(("\n" + GOOD.format(n=2)).encode())
+    rc, out, err = run("-j1", big)
+    check("size: a plain file over 256 MiB is parsed, not refused",
+          "too large" not in err and "ABC0002" in out, err[:300])
+    os.unlink(big)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, fn in sorted(globals().items()):
+            if name.startswith("test_") and callable(fn):
+                fn(tmp)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
