@@ -49,11 +49,13 @@ static const char usage[] =
     "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
     "                          paths (ESTDATA.PTID), decoded suffixes _ft, _m,\n"
     "                          _utc, _deg (RFL_ft); json and view keep only\n"
-    "                          these fields\n"
+    "                          these fields; a keyword the dictionary does not\n"
+    "                          know is a usage error naming the closest ones\n"
     "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
     "                          (RTEPTS: one per route point)\n"
     "      --title LIST        keep only messages of these titles (IFPL,CHG);\n"
-    "                          the others are counted in the summary\n";
+    "                          the others are counted in the summary; a title\n"
+    "                          no message had gets a warning at the end\n";
 /* The rest of --help (one string would pass the length C99 compilers
  * must support). */
 static const char usage_notes[] =
@@ -484,7 +486,19 @@ static int make_select(cli *c, adexp_select **sel)
     if (!*sel)
         return usage_error("%s", err);
     c->o.select = *sel;
+    if (adexp_select_check_names(*sel, c->dict, err, sizeof err) != 0)
+        return usage_error("%s", err);
     return 0;
+}
+
+/* Titles are not in the dictionary: one no message had may be a typo. */
+static void warn_unseen_titles(const adexp_select *sel)
+{
+    char unseen[256];
+    size_t n = adexp_select_unseen_titles(sel, unseen, sizeof unseen);
+    if (n)
+        fprintf(stderr, "adexp-parse: warning: --title %s: no message of %s\n", unseen,
+                n == 1 ? "this title" : "these titles");
 }
 
 static int run(cli *c)
@@ -494,6 +508,8 @@ static int run(cli *c)
     if (src)
         return src;
     int rc = run_select(c);
+    if (rc <= 1)
+        warn_unseen_titles(sel);
     adexp_select_free(sel);
     return rc;
 }

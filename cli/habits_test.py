@@ -61,6 +61,32 @@ def test_file_size(tmp):
     os.unlink(big)
 
 
+def test_typos(tmp):
+    f = os.path.join(tmp, "typo.adexp")
+    write(f, GOOD.format(n=1))
+    for args, bad, hint in ((["--fields", "ARCDI"], "ARCDI", "ARCID"),
+                            (["--format", "csv", "--rows", "RTEPT"], "RTEPT", "RTEPTS"),
+                            (["--fields", "ARCID,ESTDATA.PTIX_utc"], "PTIX", "PTID")):
+        rc, out, err = run(*args, f)
+        check(f"typo: {args} exits 2, suggesting {hint}",
+              rc == 2 and out == "" and f"unknown field {bad}" in err and
+              "did you mean" in err and hint in err, f"rc={rc} {err}")
+    rc, out, err = run("--format", "csv", "--rows", "ARCID", f)
+    check("typo: --rows of a field that is no list exits 2",
+          rc == 2 and "not a list" in err, f"rc={rc} {err}")
+    rc, out, err = run("-q", "--fields", "ARCID,RFL_ft,RTEPTS.PTID", "--format", "csv",
+                       "--rows", "RTEPTS", f)
+    check("typo: known names pass", rc == 0 and "ABC0001" in out, err)
+    ext = os.path.join(tmp, "ext.tsv")
+    write(ext, "XYZZY\tprimary\tb\t-\t-\taircraftid\n")
+    rc, out, err = run("-q", "--dictionary", ext, "--fields", "XYZZY", f)
+    check("typo: a keyword of --dictionary is known", rc == 0, err)
+    rc, out, err = run("-q", "--title", "IFLP,IFPL", f)
+    check("typo: --title a title no message had: a warning, the run goes on",
+          rc == 0 and "ABC0001" in out and
+          "adexp-parse: warning: --title IFLP: no message of this title" in err, err)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in sorted(globals().items()):
