@@ -19,13 +19,14 @@
 #endif
 
 static const char usage[] =
-    "usage: adexp-parse [options] PATH...\n"
+    "usage: adexp-parse [options] [PATH...]\n"
     "Parse ADEXP messages and write one JSON object per message (NDJSON),\n"
     "one CSV or TSV row per message (or per item of a list), or ADEXP again.\n"
     "A PATH is a file, a directory (walked recursively, names in byte order;\n"
     "hidden entries and FIFOs, sockets and devices met there are skipped with\n"
     "a note; each directory is walked once, a second way into it is skipped),\n"
-    "- for standard input, or a FIFO or character device (/dev/stdin,\n"
+    "- for standard input (also read when no PATH is given and it is not a\n"
+    "terminal), or a FIFO or character device (/dev/stdin,\n"
     "<(zcat f.gz)). gzip, zstd, xz and bzip2 inputs are decompressed; tar\n"
     "(plain or compressed) and zip archives give one input per regular member,\n"
     "named ARCHIVE:MEMBER; all are known by their first bytes. Standard input,\n"
@@ -34,7 +35,7 @@ static const char usage[] =
     "as the next -TITLE or the end of the stream is read.\n"
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
-    "  -o, --output FILE       write the output to FILE instead of stdout;\n"
+    "  -o, --output FILE       write the output to FILE (-: stdout, the default);\n"
     "                          FILE (or stdout's file) being one of the PATHs\n"
     "                          is refused before anything is read (exit 2);\n"
     "                          inside a walked directory it is left out\n"
@@ -65,8 +66,11 @@ static const char usage_notes[] =
     "                          a NUL byte in it is an error (use -0)\n"
     "  -0, --null              paths in LIST end with NUL bytes (find -print0)\n"
     "      --include GLOB      in directories, parse only files whose name\n"
-    "                          matches GLOB (e.g. '*.adexp'); the others are\n"
-    "                          counted in the summary; named files always count\n"
+    "                          matches GLOB (e.g. '*.adexp'); repeatable: any\n"
+    "                          of them; the others are counted in the summary;\n"
+    "                          named files always count\n"
+    "      --exclude GLOB      in directories, leave out files whose name\n"
+    "                          matches GLOB (repeatable), counted the same\n"
     "      --max-file-size N   fail files larger than N bytes (suffixes K, M,\n"
     "                          G; default: no limit, a file is mapped); in a\n"
     "                          stream, a decompressed input or an archive\n"
@@ -108,6 +112,8 @@ typedef struct cli {
     const char *output, *files_from;
     const char *fields, *rows, *titles;
     int quiet, npaths, stdin_paths, strict, list_nul;
+    const char **includes, **excludes;   /* --include, --exclude: NULL-terminated */
+    int nincludes, nexcludes;
     int layout;                /* --layout was given */
     char **paths;
 } cli;
@@ -189,10 +195,10 @@ static void print_version(void)
 #endif
 }
 
-/* An option's value: "--opt=V", "--opt V", "-jV" or "-j V". */
-static const char *value(int argc, char **argv, int *i, const char *name)
+/* An option's value: "--opt=V", "--opt V", "-jV" or "-j V" (a is the
+ * option, argv[*i] or a short option of a cluster). */
+static const char *value(const char *a, int argc, char **argv, int *i, const char *name)
 {
-    const char *a = argv[*i];
     size_t n = strlen(name);
     if (strncmp(a, name, n) == 0 && a[n] == '=')
         return a + n + 1;
@@ -230,9 +236,9 @@ static int load_dictionary(cli *c, const char *path)
 }
 
 /* Returns -1 to go on, or an exit status. */
-static int parse_option(cli *c, int argc, char **argv, int *i)
+static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
 {
-    const char *a = argv[*i], *v;
+    const char *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
         return fputs(usage, stdout), fputs(usage_notes, stdout), 0;
     if (strcmp(a, "--version") == 0)
@@ -246,17 +252,17 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     if (strcmp(a, "--unordered") == 0)
         return c->o.unordered = 1, -1;
     if (is(a, "-j", "--jobs")) {
-        if (!(v = value(argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
+        if (!(v = value(a, argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
             return usage_error("%s needs a number", a);
         return parse_jobs(v, &c->o.jobs) ? usage_error("bad job count '%s'", v) : -1;
     }
     if (is(a, "-o", "--output")) {
-        if (!(c->output = value(argc, argv, i, is(a, NULL, "--output") ? "--output" : "-o")))
+        if (!(c->output = value(a, argc, argv, i, is(a, NULL, "--output") ? "--output" : "-o")))
             return usage_error("%s needs a file name", a);
         return -1;
     }
     if (is(a, NULL, "--format")) {
-        if (!(v = value(argc, argv, i, "--format")))
+        if (!(v = value(a, argc, argv, i, "--format")))
             return usage_error("%s needs json, summary, adexp, view, csv or tsv", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
@@ -273,74 +279,102 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         return usage_error("unknown format '%s' (json, summary, adexp, view, csv or tsv)", v);
     }
     if (is(a, NULL, "--layout")) {
-        if (!(v = value(argc, argv, i, "--layout")))
+        if (!(v = value(a, argc, argv, i, "--layout")))
             return usage_error("%s needs line or ifps", a);
         if (strcmp(v, "line") == 0 || strcmp(v, "ifps") == 0)
             return set_layout(&c->o.adexp, v[0] == 'i'), c->layout = 1, -1;
         return usage_error("unknown layout '%s' (line or ifps)", v);
     }
     if (is(a, NULL, "--fields")) {
-        if (!(c->fields = value(argc, argv, i, "--fields")))
+        if (!(c->fields = value(a, argc, argv, i, "--fields")))
             return usage_error("%s needs a list of fields", a);
         return -1;
     }
     if (is(a, NULL, "--rows")) {
-        if (!(c->rows = value(argc, argv, i, "--rows")))
+        if (!(c->rows = value(a, argc, argv, i, "--rows")))
             return usage_error("%s needs a list keyword", a);
         return -1;
     }
     if (is(a, NULL, "--title")) {
-        if (!(c->titles = value(argc, argv, i, "--title")))
+        if (!(c->titles = value(a, argc, argv, i, "--title")))
             return usage_error("%s needs a list of titles", a);
         return -1;
     }
     if (is(a, NULL, "--files-from")) {
-        if (!(c->files_from = value(argc, argv, i, "--files-from")))
+        if (!(c->files_from = value(a, argc, argv, i, "--files-from")))
             return usage_error("%s needs a file name", a);
         return -1;
     }
     if (is(a, NULL, "--include")) {
-        if (!(c->o.include = value(argc, argv, i, "--include")))
+        if (!(c->includes[c->nincludes++] = value(a, argc, argv, i, "--include")))
+            return usage_error("%s needs a pattern", a);
+        return -1;
+    }
+    if (is(a, NULL, "--exclude")) {
+        if (!(c->excludes[c->nexcludes++] = value(a, argc, argv, i, "--exclude")))
             return usage_error("%s needs a pattern", a);
         return -1;
     }
     if (strcmp(a, "-0") == 0 || strcmp(a, "--null") == 0)
         return c->list_nul = 1, -1;
     if (is(a, NULL, "--max-depth")) {
-        if (!(v = value(argc, argv, i, "--max-depth")))
+        if (!(v = value(a, argc, argv, i, "--max-depth")))
             return usage_error("%s needs a number", a);
         return parse_count(v, ADEXP_MAX_DEPTH_LIMIT, &c->o.parser.max_depth)
                    ? usage_error("bad depth '%s' (1 to 1024)", v) : -1;
     }
     if (is(a, NULL, "--max-fields")) {
-        if (!(v = value(argc, argv, i, "--max-fields")))
+        if (!(v = value(a, argc, argv, i, "--max-fields")))
             return usage_error("%s needs a number", a);
         return parse_count(v, UINT32_MAX, &c->o.parser.max_fields)
                    ? usage_error("bad field count '%s'", v) : -1;
     }
     if (is(a, NULL, "--max-list-items")) {
-        if (!(v = value(argc, argv, i, "--max-list-items")))
+        if (!(v = value(a, argc, argv, i, "--max-list-items")))
             return usage_error("%s needs a number", a);
         return parse_count(v, UINT32_MAX, &c->o.parser.max_list_items)
                    ? usage_error("bad item count '%s'", v) : -1;
     }
     if (is(a, NULL, "--max-message-size")) {
-        if (!(v = value(argc, argv, i, "--max-message-size")))
+        if (!(v = value(a, argc, argv, i, "--max-message-size")))
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.parser.max_message_size)
                    ? usage_error("bad size '%s'", v) : -1;
     }
     if (is(a, NULL, "--max-file-size")) {
-        if (!(v = value(argc, argv, i, "--max-file-size")))
+        if (!(v = value(a, argc, argv, i, "--max-file-size")))
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.max_file_size) ? usage_error("bad size '%s'", v) : -1;
     }
     if (is(a, NULL, "--dictionary")) {
-        if (!(v = value(argc, argv, i, "--dictionary")))
+        if (!(v = value(a, argc, argv, i, "--dictionary")))
             return usage_error("%s needs a file name", a);
         return load_dictionary(c, v);
     }
     return usage_error("unknown option %s", a);
+}
+
+/* Short options run together (-qj2, -q0o out): each letter an option,
+ * the first one that takes a value takes the rest, or the next argument. */
+static int parse_cluster(cli *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    for (const char *p = a + 1; *p; p++) {
+        char one[3] = {'-', *p, '\0'};
+        if (*p != 'j' && *p != 'o') {
+            int rc = strchr("qh0", *p) ? parse_option(c, one, argc, argv, i)
+                                       : usage_error("unknown option %s", one);
+            if (rc >= 0)
+                return rc;
+            continue;
+        }
+        if (!p[1])
+            return parse_option(c, one, argc, argv, i);
+        char *rest[2] = {one, (char *)p + 1};
+        int k = 0;
+        return parse_option(c, one, 2, rest, &k);
+    }
+    return -1;
 }
 
 static int parse_args(cli *c, int argc, char **argv)
@@ -351,7 +385,9 @@ static int parse_args(cli *c, int argc, char **argv)
         if (!only_paths && strcmp(a, "--") == 0) {
             only_paths = 1;
         } else if (!only_paths && a[0] == '-' && a[1] != '\0') {
-            int rc = parse_option(c, argc, argv, &i);
+            int cluster = a[1] != '-' && a[2] != '\0' && a[1] != 'j' && a[1] != 'o';
+            int rc = cluster ? parse_cluster(c, argc, argv, &i)
+                             : parse_option(c, a, argc, argv, &i);
             if (rc >= 0)
                 return rc;
         } else {
@@ -361,8 +397,16 @@ static int parse_args(cli *c, int argc, char **argv)
     }
     if (c->layout && c->o.format != ADEXP_BATCH_ADEXP)
         return usage_error("%s", "--layout needs --format adexp");
+    if (c->output && strcmp(c->output, "-") == 0)
+        c->output = NULL;                /* -o -: standard output */
+    /* No PATH: standard input, as grep and jq do, unless it is a terminal
+     * (then the user forgot the PATH). */
+    if (c->npaths == 0 && !c->files_from && isatty(STDIN_FILENO))
+        return usage_error("%s", "no PATH given (and standard input is a terminal)");
     if (c->npaths == 0 && !c->files_from)
-        return usage_error("%s", "no PATH given");
+        c->paths[c->npaths++] = "-", c->stdin_paths++;
+    c->o.includes = c->includes;
+    c->o.excludes = c->excludes;
     if (c->strict && !c->o.validate)
         return usage_error("%s", "--strict needs --validate");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
@@ -400,13 +444,26 @@ static void print_stop(const cli *c, const adexp_batch_stats *s)
     fprintf(stderr, ", %llu inputs not read\n", (unsigned long long)s->inputs_not_read);
 }
 
-static void print_summary(const adexp_batch_stats *s, const char *include, int validate,
-                          const char *titles)
+/* "not matching --include A,B" and/or "matching --exclude C". */
+static void print_filtered(const cli *c, uint64_t filtered)
 {
+    if (!c->nincludes && !c->nexcludes)
+        return;
+    fprintf(stderr, "adexp-parse: %llu files in directories", (unsigned long long)filtered);
+    for (int i = 0; i < c->nincludes; i++)
+        fprintf(stderr, "%s%s", i ? "," : " not matching --include ", c->includes[i]);
+    for (int i = 0; i < c->nexcludes; i++)
+        fprintf(stderr, "%s%s", i ? "," : c->nincludes ? " or matching --exclude "
+                                                         : " matching --exclude ",
+                c->excludes[i]);
+    fputc('\n', stderr);
+}
 
-    if (include)
-        fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
-                (unsigned long long)s->filtered, include);
+static void print_summary(const cli *c, const adexp_batch_stats *s)
+{
+    int validate = c->o.validate;
+    const char *titles = c->titles;
+    print_filtered(c, s->filtered);
     double el = s->elapsed > 1e-9 ? s->elapsed : 1e-9;
     char unwritten[64] = "";
     if (s->output_error)
@@ -546,7 +603,7 @@ static int run_select(cli *c)
     if (rc <= 1 && st.output_error)
         print_stop(c, &st);
     if (!c->quiet && rc <= 1)
-        print_summary(&st, c->o.include, c->o.validate, c->titles);
+        print_summary(c, &st);
     if (rc == 0 && c->strict && st.messages_warned)
         rc = 1;
     return rc;
@@ -572,13 +629,17 @@ int main(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.o = adexp_batch_options_default();
     set_layout(&c.o.adexp, 0);
-    c.paths = calloc((size_t)argc, sizeof *c.paths);
-    if (!c.paths)
+    c.paths = calloc((size_t)argc + 1, sizeof *c.paths);
+    c.includes = calloc((size_t)argc + 1, sizeof *c.includes);
+    c.excludes = calloc((size_t)argc + 1, sizeof *c.excludes);
+    if (!c.paths || !c.includes || !c.excludes)
         return 1;
     int rc = parse_args(&c, argc, argv);
     if (rc < 0)
         rc = run(&c);
     free(c.paths);
+    free(c.includes);
+    free(c.excludes);
     adexp_dict_free(c.dict);
     return rc;
 }

@@ -70,7 +70,7 @@ def test_help_version_usage(tmp):
     write(f, GOOD.format(n=1))
     for args in (["--bogus", f], ["-j", "0", f], ["-j", "x", f], ["-j"], ["-o"],
                  ["--format", "xml", f], ["--format"], ["--max-file-size", "0", f],
-                 ["--files-from"], [], ["--files-from", "-", "-"]):
+                 ["--files-from"], ["--files-from", "-", "-"]):
         rc, _, err = run(*args)
         check(f"usage error {args} exits 2", rc == 2 and "adexp-parse:" in err, f"rc={rc}")
 

@@ -6,6 +6,7 @@ options, standard input and diagnostics. Usage: habits_test.py ADEXP_PARSE
 Prints one line per check and "N passed, N failed"; exits 1 on any failure.
 """
 import os
+import pty
 import subprocess
 import sys
 import tempfile
@@ -85,6 +86,58 @@ def test_typos(tmp):
     check("typo: --title a title no message had: a warning, the run goes on",
           rc == 0 and "ABC0001" in out and
           "adexp-parse: warning: --title IFLP: no message of this title" in err, err)
+
+
+def test_conventions(tmp):
+    d = os.path.join(tmp, "conv")
+    os.makedirs(d)
+    for i, name in enumerate(("a.adexp", "b.txt", "c.adexp", "README.md")):
+        write(os.path.join(d, name), GOOD.format(n=i))
+    os.symlink("nowhere", os.path.join(d, "dead.lnk"))
+    rc, want, _ = run("-q", "-j", "2", "--include", "*.adexp", d)
+    rc2, got, err = run("-qj2", "--include", "*.adexp", d)
+    check("conv: -qj2 is -q -j 2", rc == rc2 == 0 and got == want and err == "", err)
+    rc, out, err = run("-qj", "1", os.path.join(d, "a.adexp"))
+    check("conv: -qj 1 takes the next argument", rc == 0 and "ABC0000" in out, err)
+    rc, _, err = run("-qx", d)
+    check("conv: an unknown letter in a cluster is a usage error",
+          rc == 2 and "unknown option -x" in err, err)
+    rc, out, err = run("-q", "--include", "*.adexp", "--include", "*.txt", d)
+    check("conv: repeated --include adds patterns (a dangling link they leave out is no failure)",
+          rc == 0 and [l.count("ABC000") for l in out.splitlines()] == [1, 1, 1] and
+          "ABC0001" in out, f"rc={rc} {err}")
+    rc, out, err = run("--exclude", "*.md", "--exclude", "*.lnk", "--exclude", "*.txt", d)
+    check("conv: --exclude leaves out and counts",
+          rc == 0 and len(out.splitlines()) == 2 and
+          "3 files in directories matching --exclude *.md,*.lnk,*.txt" in err, err)
+    rc, _, err = run("-q", d)
+    check("conv: without patterns the dangling link still fails",
+          rc == 1 and "dangling symbolic link" in err, err)
+    f = os.path.join(d, "a.adexp")
+    rc, out, err = run("-q", "-o", "-", f)
+    check("conv: -o - is standard output", rc == 0 and "ABC0000" in out and
+          not os.path.exists("-"), err)
+    rc, out, err = run("-q", stdin=GOOD.format(n=7).encode())
+    check("conv: no PATH and a pipe on stdin reads it", rc == 0 and '"source":"-"' in out and
+          "ABC0007" in out, err)
+    rc, out, err = run("-q", "--", f)
+    check("conv: -- before a PATH", rc == 0 and "ABC0000" in out, err)
+    cwd = os.getcwd()
+    os.chdir(d)
+    try:
+        write("-q", GOOD.format(n=9))
+        rc, out, err = run("--", "-q")
+        check("conv: -- ends options: -q is a file", rc == 0 and "ABC0009" in out, err)
+    finally:
+        os.chdir(cwd)
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([EXE, "-q"], stdin=slave, capture_output=True, timeout=20)
+    finally:
+        os.close(slave)
+        os.close(master)
+    check("conv: no PATH and a terminal on stdin is a usage error",
+          p.returncode == 2 and b"no PATH given" in p.stderr, p.stderr)
 
 
 def main():

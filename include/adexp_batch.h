@@ -55,6 +55,12 @@ typedef struct adexp_batch_options {
     const char *include;       /* fnmatch(3) pattern: files met in a walk whose
                                   name does not match are left out and counted
                                   (NULL: every file); named files always count */
+    const char *const *includes;  /* more such patterns, NULL-terminated (may
+                                     be NULL): a walked file is kept if its
+                                     name matches include or any of these */
+    const char *const *excludes;  /* fnmatch(3) patterns, NULL-terminated (may
+                                     be NULL): a walked file whose name matches
+                                     one is left out and counted as filtered */
     adexp_options parser;      /* limits of each worker's parser */
     size_t piece_size;         /* with jobs > 1, an input of at least twice
                                   this many bytes is cut at top-level -TITLE
