@@ -89,20 +89,25 @@ static const char usage_notes[] =
     "      --dictionary FILE   extend the field dictionary with FILE (TSV in\n"
     "                          the columns of lib/dict/fields.tsv); repeatable,\n"
     "                          later files extend earlier ones\n"
+    "      --color WHEN        the severity words of diagnostics in colour:\n"
+    "                          auto (default: when stderr is a terminal),\n"
+    "                          always or never\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
     "\n"
-    "Errors go to standard error as PATH:LINE:COLUMN: CODE: message, or\n"
-    "PATH: message for a file that cannot be parsed at all (missing, empty,\n"
-    "binary: a NUL byte in its first 4 KiB and no -TITLE, or no '-' in it;\n"
-    "too large, a directory loop, a corrupt archive). A NUL byte inside a\n"
-    "message is its NUL_BYTE error. Names are shown escaped (\\n, \\xHH, \\\\).\n"
+    "Errors go to standard error as PATH:LINE:COLUMN: error: CODE: message,\n"
+    "or PATH: error: message for a file that cannot be parsed at all\n"
+    "(missing, empty, binary: a NUL byte in its first 4 KiB and no -TITLE,\n"
+    "or no '-' in it; too large, a directory loop, a corrupt archive). A NUL\n"
+    "byte inside a message is its NUL_BYTE error. Names are shown escaped\n"
+    "(\\n, \\xHH, \\\\). Warnings go to standard error as\n"
+    "PATH:LINE:COLUMN: warning: CODE: FIELD: message, and what is only said\n"
+    "(a skipped entry) as PATH: note: message.\n"
     "A summary goes to standard error at the end, and a progress line while\n"
     "running when standard error is a terminal. If the output cannot be\n"
     "written, the run stops; a regular file ends at its last complete line\n"
     "and the summary says how many messages it holds.\n"
-    "Warnings go to standard error as PATH:LINE:COLUMN: CODE: FIELD: message.\n"
     "Exit status: 0 if every input parsed, 1 if any failed, the output could\n"
     "not be written (or, with --strict, any warning), 2 on a usage error.\n";
 
@@ -115,6 +120,7 @@ typedef struct cli {
     const char **includes, **excludes;   /* --include, --exclude: NULL-terminated */
     int nincludes, nexcludes;
     int layout;                /* --layout was given */
+    int color;                 /* --color: 1 always, 0 never, -1 auto */
     char **paths;
 } cli;
 
@@ -345,6 +351,13 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
         if (!(v = value(a, argc, argv, i, "--max-file-size")))
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.max_file_size) ? usage_error("bad size '%s'", v) : -1;
+    }
+    if (is(a, NULL, "--color")) {
+        if (!(v = value(a, argc, argv, i, "--color")))
+            return usage_error("%s needs auto, always or never", a);
+        if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
+            return usage_error("unknown --color '%s' (auto, always or never)", v);
+        return c->color = v[1] == 'u' ? -1 : v[1] == 'l', -1;
     }
     if (is(a, NULL, "--dictionary")) {
         if (!(v = value(a, argc, argv, i, "--dictionary")))
@@ -581,6 +594,7 @@ static int run_select(cli *c)
         }
     }
     c->o.progress_fd = !c->quiet && isatty(STDERR_FILENO) ? STDERR_FILENO : -1;
+    c->o.color = c->color < 0 ? isatty(STDERR_FILENO) : c->color;
     adexp_batch *b = adexp_batch_new(&c->o);
     if (!b) {
         fputs("adexp-parse: out of memory\n", stderr);
@@ -627,6 +641,7 @@ int main(int argc, char **argv)
     valid_std_fds();
     cli c;
     memset(&c, 0, sizeof c);
+    c.color = -1;
     c.o = adexp_batch_options_default();
     set_layout(&c.o.adexp, 0);
     c.paths = calloc((size_t)argc + 1, sizeof *c.paths);

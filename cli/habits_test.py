@@ -140,6 +140,48 @@ def test_conventions(tmp):
           p.returncode == 2 and b"no PATH given" in p.stderr, p.stderr)
 
 
+def test_severity(tmp):
+    f = os.path.join(tmp, "sev.adexp")
+    write(f, "-TITLE IFPL -ARCID BAD -BEGIN RTEPTS -PT -PTID X\n")
+    rc, _, err = run("-q", f)
+    check("severity: PATH:LINE:COL: error: CODE: message",
+          rc == 1 and f"{f}:1:24: error: LIST_UNCLOSED: " in err and "\033[" not in err, err)
+    rc, _, err = run("-q", os.path.join(tmp, "missing"))
+    check("severity: PATH: error: message", "missing: error: No such file" in err, err)
+    v = os.path.join(tmp, "warn.adexp")
+    write(v, "-TITLE IFPL -ARCID ABC -RFL F35O\n")
+    rc, _, err = run("-q", "--validate", v)
+    check("severity: PATH:LINE:COL: warning: CODE: FIELD: message",
+          f"{v}:1:29: warning: BAD_VALUE: RFL: " in err, err)
+    rc, _, err = run("-q", "--color=always", f)
+    check("severity: --color=always colours the word",
+          "\033[1;31merror:\033[0m LIST_UNCLOSED" in err, repr(err))
+    rc, _, err = run("-q", "--color", "never", f)
+    check("severity: --color never", "\033[" not in err and ": error: " in err, repr(err))
+    rc, _, err = run("-q", "--color=sometimes", f)
+    check("severity: --color takes auto, always or never", rc == 2, err)
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([EXE, "-q", f], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=slave, timeout=20)
+        os.close(slave)
+        slave = -1
+        got = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    check("severity: --color=auto colours on a terminal", b"\033[1;31merror:" in got, got)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in sorted(globals().items()):

@@ -72,6 +72,8 @@ typedef struct adexp_batch_options {
     int validate;              /* 1: validate each message (adexp_validate):
                                   "warnings" in its JSON line, one line per
                                   finding on err_fd, a count in the stats */
+    int color;                 /* 1: the severity words of the diagnostics
+                                  (error:, warning:, note:) in colour */
     const adexp_select *select;   /* --fields, --rows, --title (NULL: all,
                                      default CSV columns); kept by the caller
                                      until run returns */

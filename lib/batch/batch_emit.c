@@ -16,8 +16,8 @@ static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_ms
     adexp_status st = adexp_write(&w->res.out, m, &w->b->o.adexp, &err);
     if (st == ADEXP_OK || st == ADEXP_E_NOMEM)
         return st;
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": message %zu not written as ADEXP: %s at %s: %s\n",
+    batch_put_head(w, path, 0, 0, BATCH_ERROR);
+    batch_str_printf(&w->res.err, "message %zu not written as ADEXP: %s at %s: %s\n",
                      m->index, adexp_status_name(st), err.path, adexp_status_message(st));
     return m->nerrors_total ? ADEXP_OK : st;
 }

@@ -97,8 +97,8 @@ void batch_worker_fini(batch_worker *w)
 
 void batch_fail(batch_worker *w, const char *path, const char *why)
 {
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": %s\n", why);
+    batch_put_head(w, path, 0, 0, BATCH_ERROR);
+    batch_str_printf(&w->res.err, "%s\n", why);
     w->files_failed++;
 }
 
@@ -222,14 +222,12 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 {
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ":%u:%u: %s: %s\n", (unsigned)e->line,
-                         (unsigned)e->column, adexp_status_name(e->code),
-                         e->message);
+        batch_put_head(w, path, (unsigned)e->line, (unsigned)e->column, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "%s: %s\n", adexp_status_name(e->code), e->message);
     }
     if (m->nerrors_total > m->nerrors) {
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ": %zu more errors in message ",
+        batch_put_head(w, path, 0, 0, BATCH_NOTE);
+        batch_str_printf(&w->res.err, "%zu more errors in message ",
                          m->nerrors_total - m->nerrors);
         if (index_at)
             *index_at = w->res.err.len;
@@ -257,8 +255,8 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             batch_report_errors(w, path, &m, NULL);
         }
         if (batch_emit(w, path, &m) != ADEXP_OK) {
-            batch_str_put_name(&w->res.err, path);
-            batch_str_printf(&w->res.err, ": out of memory writing the output of message %zu\n",
+            batch_put_head(w, path, 0, 0, BATCH_ERROR);
+            batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);
             bad += m.nerrors_total ? 0 : 1;
         }
@@ -383,6 +381,6 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
 
 void batch_note(batch_worker *w, const char *path, const char *note)
 {
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": %s\n", note);
+    batch_put_head(w, path, 0, 0, BATCH_NOTE);
+    batch_str_printf(&w->res.err, "%s\n", note);
 }

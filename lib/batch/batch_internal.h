@@ -209,6 +209,12 @@ int batch_grow_in(batch_worker *w, size_t need);
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
 
+/* batch_severity.c: a diagnostic line's head, "PATH:LINE:COL: error: "
+ * ("PATH: error: " when line is 0), in w's error text. */
+enum batch_severity { BATCH_ERROR, BATCH_WARNING, BATCH_NOTE };
+void batch_put_head(batch_worker *w, const char *path, unsigned line, unsigned col,
+                    enum batch_severity sev);
+
 /* batch.c: writing as an entry goes, for entries that do (streams, big
  * inputs). batch_turn waits until w's chunk may write (the chunks before
  * it are written; at once when unordered), helping with a big input's

@@ -64,8 +64,8 @@ static void emit_msg(stream *s, adexp_msg *m, batch_lines *nl)
         batch_report_errors(w, s->path, m, NULL);
     }
     if (batch_emit(w, s->path, m) != ADEXP_OK) {
-        batch_str_put_name(&w->res.err, s->path);
-        batch_str_printf(&w->res.err, ": out of memory writing the output of message %zu\n",
+        batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                          m->index);
         s->bad += m->nerrors_total ? 0 : 1;
     }

@@ -28,16 +28,15 @@ adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *
         char val[48] = "";
         if (f->value.ptr)
             short_value(f->value, val, sizeof val);
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ":%u:%u: %s: %s: %s%s%s%s%s%s\n",
-                         (unsigned)f->line, (unsigned)f->column,
+        batch_put_head(w, path, (unsigned)f->line, (unsigned)f->column, BATCH_WARNING);
+        batch_str_printf(&w->res.err, "%s: %s: %s%s%s%s%s%s\n",
                          adexp_finding_name(f->code), f->field, f->message,
                          f->value.ptr ? ": '" : "", val, f->value.ptr ? "'" : "",
                          *f->expected ? "; expected " : "", f->expected);
     }
     if (st != ADEXP_OK) {
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ": out of memory validating message %zu\n", m->index);
+        batch_put_head(w, path, 0, 0, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "out of memory validating message %zu\n", m->index);
     }
     return st;
 }
