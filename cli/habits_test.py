@@ -114,9 +114,14 @@ def test_conventions(tmp):
     check("conv: without patterns the dangling link still fails",
           rc == 1 and "dangling symbolic link" in err, err)
     f = os.path.join(d, "a.adexp")
-    rc, out, err = run("-q", "-o", "-", f)
-    check("conv: -o - is standard output", rc == 0 and "ABC0000" in out and
-          not os.path.exists("-"), err)
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        rc, out, err = run("-q", "-o", "-", f)
+        check("conv: -o - is standard output", rc == 0 and "ABC0000" in out and
+              not os.path.exists("-"), err)
+    finally:
+        os.chdir(cwd)
     rc, out, err = run("-q", stdin=GOOD.format(n=7).encode())
     check("conv: no PATH and a pipe on stdin reads it", rc == 0 and '"source":"-"' in out and
           "ABC0007" in out, err)
@@ -180,6 +185,35 @@ def test_severity(tmp):
             os.close(slave)
         os.close(master)
     check("severity: --color=auto colours on a terminal", b"\033[1;31merror:" in got, got)
+
+
+def test_warnings_columns(tmp):
+    v = os.path.join(tmp, "cols.adexp")
+    write(v, "-TITLE IFPL -ARCID ABC -RFL F35O -EOBT 0875\n" + GOOD.format(n=1))
+    rc, out, err = run("-q", "--validate", "--format", "csv", v)
+    rows = out.split("\r\n")
+    check("warnings: csv gets a last column warnings, CODE:FIELD joined by ';'",
+          rows[0].endswith(",errors,warnings") and
+          rows[1].endswith(",,BAD_VALUE:RFL;BAD_VALUE:EOBT") and rows[2].endswith(",,") and
+          rows[3] == "", repr(out))
+    r = os.path.join(tmp, "rows.adexp")
+    write(r, GOOD.format(n=1).replace("F350", "F35O") + GOOD.format(n=2))
+    rc, out, err = run("-q", "--validate", "--format", "tsv", "--rows", "RTEPTS", r)
+    rows = out.split("\n")
+    check("warnings: tsv with --rows: the cell on every row of the message",
+          rows[0].endswith("\terrors\twarnings") and len(rows) == 6 and
+          all(x.endswith("\t\tBAD_VALUE:RFL") for x in rows[1:3]) and
+          all(x.endswith("\t\t") for x in rows[3:5]) and
+          len({x.count("\t") for x in rows[:5]}) == 1, repr(out))
+    rc, out, err = run("-q", "--format", "csv", v)
+    check("warnings: no column without --validate", "warnings" not in out, out)
+    rc, out, err = run("-q", "--validate", "--format", "view", v)
+    import json
+    lines = [json.loads(l) for l in out.splitlines()]
+    check("warnings: the view gets a warnings member like JSON's",
+          [w["code"] + ":" + w["field"] for w in lines[0]["warnings"]] ==
+          ["BAD_VALUE:RFL", "BAD_VALUE:EOBT"] and lines[1]["warnings"] == [] and
+          lines[0]["warnings"][0]["line"] == 1, out)
 
 
 def main():

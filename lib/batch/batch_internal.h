@@ -320,6 +320,11 @@ adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *
 /* Appends "warnings":[...] of w->findings to the JSON line just written at
  * the end of w->res.out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status batch_json_warnings(batch_worker *w);
+/* Inserts sep and cell[0..n) before the end ("\n" or "\r\n") of every row
+ * in out[from..]. Returns 1, or 0 when out of memory (out unchanged). */
+int batch_rows_add_cell(adexp_buf *out, size_t from, char sep, const char *cell, size_t n);
+/* A "warnings" cell of w->findings on each row written from `from` on. */
+adexp_status batch_row_warnings(batch_worker *w, size_t from, char sep);
 
 /* batch_file.c, for the other readers of inputs: a skipped input, and the
  * plain bytes of one input parsed like a file (checked, cut when big). */
