@@ -5,11 +5,16 @@ options, standard input and diagnostics. Usage: habits_test.py ADEXP_PARSE
 
 Prints one line per check and "N passed, N failed"; exits 1 on any failure.
 """
+import gzip
 import os
 import pty
+import re
+import select
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 EXE = os.path.abspath(sys.argv[1])
 GOOD = ("-TITLE IFPL -ARCID ABC{n:04d} -ADEP EDDM -ADES EDDH -EOBT 0746 -RFL F350\n"
@@ -214,6 +219,75 @@ def test_warnings_columns(tmp):
           [w["code"] + ":" + w["field"] for w in lines[0]["warnings"]] ==
           ["BAD_VALUE:RFL", "BAD_VALUE:EOBT"] and lines[1]["warnings"] == [] and
           lines[0]["warnings"][0]["line"] == 1, out)
+
+
+PROGRESS = re.compile(rb"(\d+)/(\d+) files  ([\d.]+) MB read( \(([\d.]+) MB compressed\))?"
+                      rb"  (\d+) messages  [\d.]+ MB/s")
+
+
+def progress_lines(args, stdin=None, feed=None):
+    """Run with stderr on a pseudo-terminal; stdout read slowly (64 KiB each
+    10 ms) so that the run lasts long enough to draw the line; feed: chunks
+    written to stdin, 100 ms apart. Returns the progress lines' matches."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen([EXE, *args], stdin=stdin, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+
+    def drain():
+        while p.stdout.read1(65536):
+            time.sleep(0.01)
+
+    def give():
+        for c in feed:
+            p.stdin.write(c)
+            p.stdin.flush()
+            time.sleep(0.1)
+        p.stdin.close()
+    threads = [threading.Thread(target=drain)] + ([threading.Thread(target=give)] if feed else [])
+    for t in threads:
+        t.start()
+    got = b""
+    while True:
+        try:
+            r, _, _ = select.select([master], [], [], 30)
+            chunk = os.read(master, 65536) if r else b""
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    for t in threads:
+        t.join()
+    p.wait()
+    os.close(master)
+    return [PROGRESS.search(l) for l in got.split(b"\r\033[K") if PROGRESS.search(l)]
+
+
+def test_progress(tmp):
+    msg = GOOD.format(n=1).encode() * 40
+    big = os.path.join(tmp, "progress.adexp")
+    with open(big, "wb") as f:
+        f.write(msg * (10_000_000 // len(msg)))
+    lines = progress_lines(["-j1", "--format", "csv", big])
+    mbs = [float(m.group(3)) for m in lines]
+    check("progress: one big file: bytes and messages move while it is read",
+          len(set(mbs)) >= 2 and 0 < max(mbs) < 10.1 and
+          max(int(m.group(6)) for m in lines) > 0 and
+          all(m.group(1) == b"0" for m in lines), [m.group(0) for m in lines][:5])
+    # random remarks: the compressed bytes are many enough to show
+    text = b"".join(GOOD.format(n=i).encode().replace(b"-RFL", b"-RMK " + os.urandom(60).hex().encode() + b" -RFL")
+                    for i in range(12000))
+    gz = gzip.compress(text, compresslevel=1)
+    step = len(gz) // 5 + 1
+    lines = progress_lines(["-j1", "--format", "csv", "-"], stdin=subprocess.PIPE,
+                           feed=[gz[i:i + step] for i in range(0, len(gz), step)])
+    mbs = [float(m.group(3)) for m in lines]
+    check("progress: a .gz stream: decompressed and compressed bytes move",
+          len(set(mbs)) >= 2 and any(m.group(5) and float(m.group(5)) > 0 for m in lines),
+          [m.group(0) for m in lines][:5])
+    os.unlink(big)
+    rc, _, err = run("-j1", "--format", "csv", os.path.join(tmp, "sev.adexp"))
+    check("progress: never on a non-terminal", "\033[K" not in err and "MB read" not in err, err)
 
 
 def main():

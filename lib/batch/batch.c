@@ -46,6 +46,7 @@ typedef struct batch_run {
     atomic_size_t written;     /* chunks written, in order */
     atomic_size_t files_done;
     atomic_uint_least64_t bytes_done;
+    atomic_uint_least64_t live_text, live_packed, live_msgs;   /* batch_progress */
     atomic_int stop;           /* the output failed: take no more work */
     atomic_uint running;       /* workers still running */
     int out_errno;
@@ -420,22 +421,37 @@ static void plan(run *r, unsigned jobs)
     r->window = (size_t)jobs * 4 < 8 ? 8 : (size_t)jobs * 4;
 }
 
+void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs)
+{
+    run *r = w->run;
+    if (!r || w->b->o.progress_fd < 0)
+        return;
+    atomic_fetch_add_explicit(&r->live_text, text, memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->live_packed, packed, memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->live_msgs, msgs, memory_order_relaxed);
+}
+
+/* Files done of those found, the text read (and the compressed bytes
+ * behind it), messages, rate: all move inside one big or compressed
+ * input too (batch_progress). */
 static void show_progress(run *r, double t0)
 {
     size_t done = atomic_load(&r->files_done);
     size_t total = atomic_load(&r->b->published);
-    double el = now() - t0, mb = (double)atomic_load(&r->bytes_done) / 1e6;
+    double el = now() - t0, mb = (double)atomic_load(&r->live_text) / 1e6;
+    double packed = (double)atomic_load(&r->live_packed) / 1e6;
+    unsigned long long msgs = (unsigned long long)atomic_load(&r->live_msgs);
     double rate = el > 0 ? mb / el : 0;
-    char line[160];
-    int n;
-    if (done > 0 && done < total) {
-        double eta = el * (double)(total - done) / (double)done;
-        n = snprintf(line, sizeof line, "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB/s  ETA %.0fs",
-                     done, total, rate, eta);
-    } else {
-        n = snprintf(line, sizeof line, "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB/s",
-                     done, total, rate);
-    }
+    char line[200], gz[48] = "", eta[32] = "";
+    if (packed > 0)
+        snprintf(gz, sizeof gz, " (%.1f MB compressed)", packed);
+    if (done > 0 && done < total)
+        snprintf(eta, sizeof eta, "  ETA %.0fs", el * (double)(total - done) / (double)done);
+    int n = snprintf(line, sizeof line,
+                     "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB read%s  %llu messages  "
+                     "%.1f MB/s%s", done, total, mb, gz, msgs, rate, eta);
+    if (n < 0 || (size_t)n >= sizeof line)
+        n = (int)sizeof line - 1;
     pthread_mutex_lock(&r->err_mu);
     write_all(r->b->o.progress_fd, line, (size_t)n);
     r->progress_shown = 1;

@@ -177,6 +177,12 @@ static ssize_t prefix_read(batch_reader *r, char *buf, size_t cap)
     return n;
 }
 
+static uint64_t prefix_packed(batch_reader *r)
+{
+    batch_reader *rest = ((prefix_reader *)r)->rest;
+    return rest->packed ? rest->packed(rest) : 0;
+}
+
 /* libarchive's input, pulled from a batch_reader in blocks. */
 typedef struct source {
     batch_reader *r;
@@ -313,7 +319,8 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
     }
     if (batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN && depth < MAX_NESTING)
         return take_whole(w, name, r, mb, depth);
-    prefix_reader p = {.r = {.read = prefix_read}, .rest = r, .head = mb->data,
+    prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed}, .rest = r,
+                       .head = mb->data,
                        .len = mb->len};
     batch_stream_parse(w, name, &p.r, 0);
     return p.failed ? -1 : 0;
@@ -507,8 +514,8 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
     if (read_upto(&g->r, &head, SIZE_MAX, PROBE) < 0) {
         batch_fail(w, path, g->r.error);
     } else {
-        prefix_reader p = {.r = {.read = prefix_read}, .rest = &g->r, .head = head.data,
-                           .len = head.len};
+        prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed},
+                           .rest = &g->r, .head = head.data, .len = head.len};
         if (batch_packed_kind(head.data, head.len) != BATCH_PLAIN)
             walk_stream(w, path, &p.r, 1);
         else

@@ -240,7 +240,8 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
                      int has_nul)
 {
-    uint64_t count = 0, bad = 0;
+    uint64_t count = 0, bad = 0, shown = 0;   /* shown: messages told to progress */
+    size_t shown_at = 0;
     adexp_msg m;
     batch_lines lines = {0, 0, 1};
     adexp_parser_reset(w->parser, in, len);
@@ -262,7 +263,12 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
         }
         adexp_arena_reset(&w->arena);
         batch_maybe_flush(w);
+        if (m.offset - shown_at >= PROGRESS_BYTES) {
+            batch_progress(w, m.offset - shown_at, 0, count - shown);
+            shown_at = m.offset, shown = count;
+        }
     }
+    batch_progress(w, len - shown_at, 0, count - shown);
     w->messages += count;
     w->messages_failed += bad;
     w->bytes += len;

@@ -313,6 +313,12 @@ int batch_line_each(const adexp_batch *b);
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);
 
+/* batch.c: progress while an input is read, for the progress line: text
+ * bytes parsed, compressed bytes taken in, messages, since the last call
+ * (a no-op without a progress line). */
+void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs);
+#define PROGRESS_BYTES ((size_t)1 << 20)   /* told at least this often */
+
 /* batch_validate.c: validates m into w->findings, writes a line per
  * finding to w->res.err and counts a warned message. Returns ADEXP_OK or
  * ADEXP_E_NOMEM. */

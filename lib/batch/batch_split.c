@@ -184,6 +184,7 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
             adexp_arena_reset(&w->arena);
         }
     }
+    batch_progress(w, pc->real_end > pc->start ? pc->real_end - pc->start : 0, 0, pc->count);
     pc->res = w->res;
     w->res = chunk;
 }

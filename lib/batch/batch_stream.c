@@ -32,6 +32,7 @@ typedef struct stream {
     size_t parsed;             /* have when the tail was last parsed */
     batch_base base;           /* the tail's place in the whole stream */
     uint64_t total, count, bad;
+    uint64_t shown_packed, shown_count;   /* told to batch_progress */
     int live;                  /* write each message as it ends */
     int probed;                /* the binary check is done */
 } stream;
@@ -182,10 +183,15 @@ static int read_all(stream *s, batch_reader *rd)
             if (binary(s, 1, &undecided))
                 return -1;
             parse_tail(s, 1);
+            uint64_t packed = rd->packed ? rd->packed(rd) : 0;
+            batch_progress(w, 0, packed - s->shown_packed, s->count - s->shown_count);
             return 0;
         }
         s->have += (size_t)n;
         s->total += (uint64_t)n;
+        uint64_t packed = rd->packed ? rd->packed(rd) : 0;
+        batch_progress(w, (uint64_t)n, packed - s->shown_packed, s->count - s->shown_count);
+        s->shown_packed = packed, s->shown_count = s->count;
         if (binary(s, 0, &undecided))
             return -1;
         if (undecided || !may_end_message(w->in, s->have, s->have - (size_t)n))
