@@ -2,17 +2,16 @@
  * TSV, ADEXP again), on a pool of threads. All the work is in the library's
  * batch driver; this is options and the final summary. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adexp.h"
 #include "adexp_batch.h"
 #include "dict_option.h"
+#include "output_guard.h"
 
 #ifdef HAVE_JEMALLOC
 #include <jemalloc/jemalloc.h>
@@ -36,9 +35,10 @@ static const char usage[] =
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
     "  -o, --output FILE       write the output to FILE (-: stdout, the default);\n"
-    "                          FILE (or stdout's file) being one of the PATHs\n"
-    "                          is refused before anything is read (exit 2);\n"
-    "                          inside a walked directory it is left out\n"
+    "                          FILE (or stdout's file) being one of the PATHs,\n"
+    "                          or a file with data that a walk would parse, is\n"
+    "                          refused before anything is read (exit 2); a new\n"
+    "                          FILE inside a walked directory is left out\n"
     "      --format FORMAT     json (default): one line per message;\n"
     "                          summary: parse only, print the summary;\n"
     "                          adexp: the messages written back as ADEXP;\n"
@@ -250,9 +250,9 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
 {
     const char *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-        return fputs(usage, stdout), fputs(usage_notes, stdout), 0;
+        return fputs(usage, stdout), fputs(usage_notes, stdout), cli_flush_stdout("adexp-parse");
     if (strcmp(a, "--version") == 0)
-        return print_version(), 0;
+        return print_version(), cli_flush_stdout("adexp-parse");
     if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
         return c->quiet = 1, -1;
     if (strcmp(a, "--validate") == 0)
@@ -535,18 +535,14 @@ static int queue_inputs(cli *c, adexp_batch *b)
 static int check_output(cli *c, adexp_batch *b)
 {
     const char *in = adexp_batch_find_input(b, c->o.out_fd);
-    if (in) {
-        fprintf(stderr, "adexp-parse: the output %s is the input %s: refused, "
-                "nothing read or written\n", c->output ? c->output : "(standard output)", in);
+    const char *dir = in ? NULL : adexp_batch_find_walked_input(b, c->o.out_fd);
+    if (dir) {
+        fprintf(stderr, "adexp-parse: the output %s is a file the walk of %s would "
+                "parse: refused, nothing read or written\n",
+                c->output ? c->output : "(standard output)", dir);
         return 2;
     }
-    struct stat st;
-    if (c->output && fstat(c->o.out_fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        ftruncate(c->o.out_fd, 0) != 0) {
-        fprintf(stderr, "adexp-parse: %s: %s\n", c->output, strerror(errno));
-        return 1;
-    }
-    return 0;
+    return cli_claim_output("adexp-parse", c->o.out_fd, c->output, in);
 }
 
 /* The selection of --fields, --rows and --title, if any is given. */
@@ -591,11 +587,10 @@ static int run(cli *c)
 static int run_select(cli *c)
 {
     if (c->output) {
-        c->o.out_fd = open(c->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-        if (c->o.out_fd < 0) {
-            fprintf(stderr, "adexp-parse: %s: %s\n", c->output, strerror(errno));
+        if ((c->o.out_fd = cli_open_output("adexp-parse", c->output)) < 0)
             return 1;
-        }
+    } else if (c->o.format != ADEXP_BATCH_SUMMARY && !cli_stdout_writable("adexp-parse")) {
+        return 1;
     }
     c->o.progress_fd = !c->quiet && isatty(STDERR_FILENO) ? STDERR_FILENO : -1;
     c->o.color = c->color < 0 ? isatty(STDERR_FILENO) : c->color;
@@ -627,22 +622,9 @@ static int run_select(cli *c)
     return rc;
 }
 
-/* Descriptors 0 to 2 closed by the caller (2>&-) would be given to the
- * first files opened, and the diagnostics would go into the output: each
- * closed one is opened on /dev/null before anything else. */
-static void valid_std_fds(void)
-{
-    for (int fd = 0; fd <= 2; fd++)
-        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
-            int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-            if (n >= 0 && n != fd)   /* the lowest free one: fd itself */
-                close(n);
-        }
-}
-
 int main(int argc, char **argv)
 {
-    valid_std_fds();
+    cli_guard_std_fds();
     cli c;
     memset(&c, 0, sizeof c);
     c.color = -1;

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "adexp.h"
 #include "dict_option.h"
+#include "output_guard.h"
 #include "json_msg.h"
 
 static const char usage[] =
@@ -18,7 +20,9 @@ static const char usage[] =
     "Read JSON lines in adexp-parse's format (one message per line) and write\n"
     "each message as ADEXP. A FILE of - or no FILE reads standard input.\n"
     "\n"
-    "  -o, --output FILE       write the messages to FILE instead of stdout\n"
+    "  -o, --output FILE       write the messages to FILE instead of stdout;\n"
+    "                          FILE (or stdout's file) being one of the FILEs\n"
+    "                          is refused before anything is read (exit 2)\n"
     "      --layout LAYOUT     line (default): a message a line, values\n"
     "                          folded; ifps: a primary field a line, list\n"
     "                          items indented, values as they are\n"
@@ -32,7 +36,8 @@ static const char usage[] =
     "is reported on standard error as FILE:LINE: message, and the run goes\n"
     "on; blank lines are skipped.\n"
     "Exit status: 0 if every line was written, 1 if any was not (or a FILE\n"
-    "could not be read or the output written), 2 on a usage error.\n";
+    "could not be read, or standard output is closed, or the output could\n"
+    "not be written), 2 on a usage error.\n";
 
 /* Output is flushed once this much is pending. */
 #define FLUSH_AT ((size_t)1 << 20)
@@ -141,10 +146,10 @@ static int parse_args(run *r, const char **output, int argc, char **argv, int *n
         } else if (strcmp(a, "--") == 0) {
             only_files = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            return fputs(usage, stdout), 0;
+            return fputs(usage, stdout), cli_flush_stdout("adexp-write");
         } else if (strcmp(a, "--version") == 0) {
             return printf("adexp-write %s (JSON: jansson %s)\n", ADEXP_VERSION,
-                          JANSSON_VERSION), 0;
+                          JANSSON_VERSION), cli_flush_stdout("adexp-write");
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
                    strncmp(a, "--output=", 9) == 0) {
             if (a[2] == '-' && a[8] == '=')
@@ -176,8 +181,30 @@ static int parse_args(run *r, const char **output, int argc, char **argv, int *n
     return -1;
 }
 
+/* The output, FILE or standard output, claimed once it is known not to be
+ * an input (files[0..n)): r->out, or an exit status. */
+static int open_output(run *r, const char *output, char *const *files, int n)
+{
+    int fd = STDOUT_FILENO;
+    if (!output && !cli_stdout_writable("adexp-write"))
+        return 1;
+    if (output && (fd = cli_open_output("adexp-write", output)) < 0)
+        return 1;
+    int rc = cli_claim_output("adexp-write", fd, output, cli_find_input(fd, files, n));
+    if (rc == 0 && output && !(r->out = fdopen(fd, "wb"))) {
+        fprintf(stderr, "adexp-write: %s: %s\n", output, strerror(errno));
+        rc = 1;
+    }
+    if (rc != 0 && output)
+        close(fd);
+    if (!output)
+        r->out = stdout;
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    cli_guard_std_fds();
     run r;
     memset(&r, 0, sizeof r);
     r.wo = adexp_write_options_default();
@@ -190,15 +217,14 @@ int main(int argc, char **argv)
         adexp_dict_free(r.dict);
         return rc;
     }
-    r.out = output ? fopen(output, "wb") : stdout;
-    if (!r.out) {
-        fprintf(stderr, "adexp-write: %s: %s\n", output, strerror(errno));
-        return 1;
+    static char *dash[] = {"-"};
+    char **files = nfiles ? argv : dash;
+    if ((rc = open_output(&r, output, files, nfiles ? nfiles : 1)) != 0) {
+        adexp_dict_free(r.dict);
+        return rc;
     }
     adexp_buf_init(&r.buf, NULL);
     adexp_arena_init(&r.arena, NULL);
-    static char *dash[] = {"-"};
-    char **files = nfiles ? argv : dash;
     int werr = 0;
     for (int i = 0; i < (nfiles ? nfiles : 1) && !werr; i++)
         werr = do_file(&r, files[i]);

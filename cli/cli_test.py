@@ -449,12 +449,47 @@ def test_output_safety(tmp):
     rc, out, err = run("-o", f, f)
     check("-o naming an input: refused with exit 2, input untouched",
           rc == 2 and open(f, "rb").read() == before and "is the input" in err, err)
+    rc, out, err = run("-o", f, d)
+    check("-o naming a file the walk would parse: refused with exit 2, untouched",
+          rc == 2 and open(f, "rb").read() == before and out == "" and
+          f"the output {f} is a file the walk of {d} would parse: refused" in err, err)
     link = os.path.join(d, "link.adexp")
     os.symlink("in.adexp", link)
     rc, _, err = run("-o", link, d)
-    check("-o through a link to a file in a walked directory: left out of the walk",
-          rc == 0 and "the output file: left out of the walk" in err, err)
-    write(f, before)
+    check("-o through a link to a file the walk would parse: refused, untouched",
+          rc == 2 and open(f, "rb").read() == before and "would parse: refused" in err, err)
+    os.unlink(link)
+    sub = os.path.join(d, "sub", "deep.adexp")
+    write(sub, GOOD.format(n=7))
+    rc, _, err = run("-o", sub, d + "/")
+    check("-o naming a file deeper in the walk: refused, untouched",
+          rc == 2 and open(sub).read() == GOOD.format(n=7) and "would parse" in err, err)
+    notes = os.path.join(d, "sub", "notes.txt")
+    write(notes, GOOD.format(n=8))
+    rc, _, err = run("--include", "*.adexp", "-o", notes, os.path.join(d, "sub"))
+    check("-o naming a file --include leaves out of the walk: written",
+          rc == 0 and open(notes).read().startswith('{"source":'), err)
+    shutil.rmtree(os.path.join(d, "sub"))
+    hidden = os.path.join(d, ".old", "in.adexp")
+    write(hidden, before)
+    rc, _, err = run("-o", hidden, d)
+    check("-o naming a file under a hidden directory the walk skips: written",
+          rc == 0 and open(hidden).read().startswith('{"source":'), err)
+    shutil.rmtree(os.path.join(d, ".old"))
+    with open(f, "ab") as fo:
+        p = subprocess.run([EXE, d], stdout=fo, stderr=subprocess.PIPE)
+    check("stdout appended to a file the walk would parse: refused",
+          p.returncode == 2 and open(f, "rb").read() == before and
+          b"the walk of" in p.stderr, p.stderr)
+    rc, _, err = run("--files-from", "-", "-o", f, stdin=d.encode() + b"\n")
+    check("-o naming a file the walk of a listed directory would parse: refused",
+          rc == 2 and open(f, "rb").read() == before, err)
+    link = os.path.join(d, "link.adexp")
+    os.symlink("in.adexp", link)
+    rc, _, err = run("-o", link, f)
+    check("-o through a link to a named input: refused",
+          rc == 2 and open(f, "rb").read() == before and "is the input" in err, err)
+    os.unlink(link)
     with open(f, "ab") as fo:
         p = subprocess.run([EXE, f], stdout=fo, capture_output=False,
                            stderr=subprocess.PIPE)
@@ -466,7 +501,7 @@ def test_output_safety(tmp):
     with open(o) as fh:
         lines = fh.read().splitlines()
     check("-o inside the walked directory: left out with a note",
-          rc == 0 and len(lines) == 4 and c and c["skipped"] == 1 and
+          rc == 0 and len(lines) == 2 and c and c["skipped"] == 1 and
           "out.ndjson: note: the output file: left out of the walk" in err, err)
     rc, out, err = run("-o", "/dev/full", f)
     c = counts(err)
@@ -554,10 +589,31 @@ def test_std_fds(tmp):
     check("2>&-: diagnostics never go into the -o file",
           p.returncode == 1 and all(json.loads(l) for l in data.splitlines())
           and data.count(b"\n") == 2, data[:200])
-    p = subprocess.run(["sh", "-c", f'exec 0<&- 1>&-; exec "$0" "$1"', EXE, d],
+    p = subprocess.run(["sh", "-c", f'exec 0<&- 1>&-; exec "$0" -o "$1" "$2"', EXE, o, d],
                        capture_output=True, timeout=20)
-    check("0<&- 1>&-: runs, diagnostics on stderr", p.returncode == 1 and
+    check("0<&- 1>&- with -o: runs, diagnostics on stderr", p.returncode == 1 and
           b"LIST_UNCLOSED" in p.stderr, p.stderr)
+    # A closed standard output is not a place to write to: the run fails
+    # before anything is read, as writing to it would have.
+    for close in ("1>&-", "0<&- 1>&-"):
+        p = subprocess.run(["sh", "-c", f'exec {close}; exec "$0" "$1"', EXE, d],
+                           capture_output=True, timeout=20)
+        check(f"{close}: exit 1, standard output closed, nothing read",
+              p.returncode == 1 and b"standard output is closed" in p.stderr and
+              b"LIST_UNCLOSED" not in p.stderr, p.stderr)
+    p = subprocess.run(["sh", "-c", 'exec 1>&-; exec "$0" --format summary "$1"', EXE, d],
+                       capture_output=True, timeout=20)
+    check("1>&- with --format summary: runs (nothing goes to stdout)",
+          p.returncode == 1 and b"LIST_UNCLOSED" in p.stderr, p.stderr)
+    p = subprocess.run(["sh", "-c", 'exec 1<"$2"; exec "$0" "$1"', EXE, d, o],
+                       capture_output=False, stderr=subprocess.PIPE, timeout=20)
+    check("stdout open for reading only: refused like a closed one",
+          p.returncode == 1 and b"standard output is" in p.stderr, p.stderr)
+    for args in (["--help"], ["--version"]):
+        p = subprocess.run(["sh", "-c", 'exec 1>&-; exec "$0" "$@"', EXE, *args],
+                           capture_output=True, timeout=20)
+        check(f"1>&- {args[0]}: exit 1, the text could not be written",
+              p.returncode == 1 and b"standard output" in p.stderr, p.stderr)
 
 
 def test_nul_in_message(tmp):
@@ -586,6 +642,16 @@ def test_nul_in_message(tmp):
     check("a NUL past the first 4 KiB: its message's NUL_BYTE error",
           len(head) > 4096 and rc == 1 and len(out.splitlines()) == 60 and
           f"{far}:{line}:21: error: NUL_BYTE" in err, err[-300:])
+    # CR and CRLF end lines for the NUL as for parse errors: line 3 here
+    cr = os.path.join(d, "cr.adexp")
+    text = b"-TITLE IFPL\r-ARCID ABC\r\n-ADEP ED\0DM -ADES EDDH\r-EOBT 0746\r"
+    write(cr, text)
+    for name, args, stdin, where in (("a file", [cr], None, cr), ("stdin", ["-"], text, "-")):
+        rc, out, err = run(*args, stdin=stdin)
+        errs = [e for l in out.splitlines() for e in json.loads(l)["errors"]]
+        check(f"NUL after CR line ends ({name}): its line and column as the parser counts",
+              rc == 1 and f"{where}:3:9: error: NUL_BYTE" in err and
+              [(e["line"], e["column"]) for e in errs] == [(3, 9)], err + out)
 
 
 def test_symlink_fanout(tmp):

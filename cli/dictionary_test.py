@@ -71,6 +71,20 @@ with tempfile.TemporaryDirectory() as d:
     check("broken file: exit 2 with line and column",
           r.returncode == 2 and (bad + ":2:22: subfield NOSUCH is not defined") in err
           and r.stdout == b"", (r.returncode, err))
+    with open(bad, "w") as f:
+        f.write("TTO\tprimary\tc\t-\tPTID TITLE\t-\n")
+    r = run(["--dictionary", bad, "-"], SAM)
+    err = r.stderr.decode()
+    check("TITLE as a subfield: refused, exit 2 with line and column",
+          r.returncode == 2 and (bad + ":1:22: TITLE is the message's syntax") in err
+          and r.stdout == b"", (r.returncode, err))
+    with open(bad, "w") as f:
+        f.write("LOCALLIST\tprimary\tl\t-\tLOCALITEM TITLE\t-\n"
+                "LOCALITEM\tsubfield\tc\t-\tPTID\t-\n")
+    w = subprocess.run([WRITE, "--dictionary", bad], input=b"", capture_output=True)
+    check("adexp-write: TITLE as a list item refused, exit 2 with line and column",
+          w.returncode == 2 and (bad + ":1:33: TITLE is the message's syntax").encode()
+          in w.stderr, w.stderr)
     r = run(["--dictionary", os.path.join(d, "missing.tsv"), "-"], SAM)
     check("missing file: exit 2", r.returncode == 2 and "missing.tsv: No such file"
           in r.stderr.decode(), r.stderr)

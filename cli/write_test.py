@@ -161,6 +161,82 @@ def test_bad_lines_and_files(tmp):
         check("-o FILE --layout=ifps", rc == 0 and f.read() == b"-TITLE IFPL\n-ARCID A1\n")
 
 
+def sh(script, *args, stdin=None):
+    """script run by sh -c, $0 being adexp-write and $1... args."""
+    return subprocess.run(["sh", "-c", script, WRITE, *args], input=stdin,
+                          capture_output=True, timeout=60)
+
+
+def test_output_safety(tmp):
+    """adexp-parse's protections: the output is never an input, and std
+    descriptors closed by the caller are never taken by a file."""
+    good = b'{"fields":[{"name":"TITLE","value":"IFPL"},{"name":"ARCID","value":"A1"}]}\n'
+    bad = b'{"fields":[{"name":"TITLE","value":"X"},{"name":"ROUTE","value":"A-B"}]}\n'
+    d = os.path.join(tmp, "safety")
+    os.makedirs(d)
+    a = os.path.join(d, "a.ndjson")
+    with open(a, "wb") as f:
+        f.write(good * 2)
+    p = sh('exec "$0" -o "$1" "$1"', a)
+    check("-o naming an input: refused with exit 2, input untouched",
+          p.returncode == 2 and open(a, "rb").read() == good * 2 and
+          b"is the input" in p.stderr, p.stderr)
+    p = sh('exec "$0" -o "$1" < "$1"', a)
+    check("-o naming standard input's file: refused, untouched",
+          p.returncode == 2 and open(a, "rb").read() == good * 2, p.stderr)
+    p = sh('exec "$0" "$1" >> "$1"', a)
+    check("stdout appended to an input: refused, untouched",
+          p.returncode == 2 and open(a, "rb").read() == good * 2, p.stderr)
+    o = os.path.join(d, "out.adexp")
+    with open(o, "wb") as f:
+        f.write(b"old contents, longer than the new ones\n" * 10)
+    p = sh('exec 2>&-; exec "$0" -o "$1"', o, stdin=good + bad + good)
+    check("2>&-: exit 1, diagnostics never go into the -o file, old contents gone",
+          p.returncode == 1 and open(o, "rb").read() == b"-TITLE IFPL -ARCID A1\n" * 2,
+          open(o, "rb").read()[:200])
+    for close in ("1>&-", "0<&- 1>&-"):
+        p = sh(f'exec {close}; exec "$0" "$1"', a)
+        check(f"{close}: exit 1, standard output closed, nothing read",
+              p.returncode == 1 and b"standard output is closed" in p.stderr, p.stderr)
+    p = sh('exec 0<&-; exec "$0" -o "$1"', o)
+    check("0<&-: reading standard input fails (exit 1), the output is not read",
+          p.returncode == 1 and b"-: Bad file descriptor" in p.stderr and
+          open(o, "rb").read() == b"", p.stderr)
+    for args in (["--help"], ["--version"]):
+        p = sh('exec 1>&-; exec "$0" "$@"', *args)
+        check(f"1>&- {args[0]}: exit 1, the text could not be written",
+              p.returncode == 1 and b"standard output" in p.stderr, p.stderr)
+
+
+def path_work(tmp, n):
+    """Instructions spent in adexp_field_path naming the last of n + 1 ROUTE
+    fields (its value cannot be written), and the error line."""
+    f = os.path.join(tmp, f"siblings{n}.ndjson")
+    fields = ([{"name": "TITLE", "value": "X"}] + [{"name": "ROUTE", "value": "A"}] * n +
+              [{"name": "ROUTE", "value": "A-B"}])
+    with open(f, "w") as fh:
+        fh.write(json.dumps({"fields": fields}) + "\n")
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                        "--toggle-collect=adexp_field_path", WRITE, "-o", os.devnull, f],
+                       capture_output=True, timeout=300)
+    m = re.search(rb"Collected : (\d+)", p.stderr)
+    return (int(m.group(1)) if m else None), p.stderr
+
+
+def test_path_is_linear(tmp):
+    """Naming a field after n siblings is linear in n (it was quadratic:
+    hours for a message of a million fields). Instructions, not time."""
+    if not shutil.which("valgrind"):
+        print("note: no valgrind; the path's work is not measured")
+        return
+    small, err1 = path_work(tmp, 3000)
+    big, err2 = path_work(tmp, 6000)
+    check("the path after 6000 siblings is named ROUTE[6001]",
+          b"WRITE_VALUE at ROUTE[6001]:" in err2, err2[-300:])
+    check("twice the siblings, at most 2.5 times the path's instructions",
+          small and big and big < 2.5 * small, (small, big))
+
+
 def test_edit_with_json(tmp):
     """What jq would do: change a value in the JSON, write, parse again."""
     path = os.path.join(ROOT, "testdata", "messages", "IFPL-teivah-1.adexp")
@@ -179,7 +255,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="adexp-write-")
     try:
         for t in (test_help_and_usage, test_testdata, test_generated,
-                  test_bad_lines_and_files, test_edit_with_json):
+                  test_bad_lines_and_files, test_output_safety, test_path_is_linear,
+                  test_edit_with_json):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

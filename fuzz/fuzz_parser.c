@@ -3,8 +3,9 @@
  *  - each error's offset lies in the input, its line and column agree with
  *    an independent count (LF, CRLF and lone CR end lines; column = bytes
  *    since the line start + 1), its code is valid and its message is the
- *    code's; nerrors <= max_errors, nerrors_total >= nerrors, the return code
- *    is the first error's;
+ *    code's; nerrors <= max_errors, and past them only the stops that cut a
+ *    message (a limit, NOMEM: two at most), nerrors_total >= nerrors, the
+ *    return code is the first error's;
  *  - the tree: every slice in the input, fields inside the message span, a
  *    child after its parent, siblings in order, nchildren and nfields match
  *    the counts, kinds valid, basic fields childless, depth <= max_depth,
@@ -109,6 +110,13 @@ static void check_fields(ctx *c, const adexp_field *f, size_t after, uint32_t de
     }
 }
 
+/* The errors that cut a message short, kept past max_errors. */
+static int is_stop(adexp_status code)
+{
+    return code == ADEXP_E_DEPTH_LIMIT || code == ADEXP_E_LIST_LIMIT ||
+           code == ADEXP_E_FIELD_LIMIT || code == ADEXP_E_SIZE_LIMIT || code == ADEXP_E_NOMEM;
+}
+
 static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t index,
                           size_t prev_end)
 {
@@ -117,7 +125,7 @@ static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t in
     FUZZ_CHECK(m->index == index);
     FUZZ_CHECK(m->offset >= prev_end && m->offset <= c->len);
     FUZZ_CHECK(m->length <= c->len - m->offset);
-    FUZZ_CHECK(m->nerrors <= max_errors && m->nerrors <= m->nerrors_total);
+    FUZZ_CHECK(m->nerrors <= max_errors + 2 && m->nerrors <= m->nerrors_total);
     FUZZ_CHECK(m->nerrors == 0 || m->errors != NULL);
     FUZZ_CHECK(st == (m->nerrors ? m->errors[0].code : ADEXP_OK));
     FUZZ_CHECK(m->nerrors_total == 0 || m->nerrors > 0);
@@ -129,6 +137,7 @@ static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t in
         FUZZ_CHECK(e->message == adexp_status_message(e->code));
         FUZZ_CHECK(e->offset <= c->len);
         FUZZ_CHECK(e->offset >= m->offset);
+        FUZZ_CHECK(i < max_errors || is_stop(e->code));
         where(c, e->offset, &line, &col);
         if (line != e->line || col != e->column)
             fprintf(stderr, "error %zu at %zu: parser says %u:%u, expected %zu:%zu\n",

@@ -217,8 +217,10 @@ typedef struct adexp_msg {
     size_t nfields;            /* all fields in the tree */
     size_t offset, length;     /* the message's span in the buffer */
     size_t index;              /* position in the buffer, from 0 */
-    adexp_error *errors;       /* nerrors entries, at most max_errors: in the
-                                  arena, or &lost */
+    adexp_error *errors;       /* nerrors entries: at most max_errors, and
+                                  past them the error that cut the message
+                                  (a limit, NOMEM) and the view's NOMEM,
+                                  always kept; in the arena, or &lost */
     size_t nerrors;
     size_t nerrors_total;      /* including those not stored */
     adexp_view view;
@@ -243,7 +245,8 @@ typedef struct adexp_options {
     uint32_t max_fields;       /* fields in one message */
     uint32_t max_list_items;   /* items in one list */
     uint32_t max_keyword_len;  /* bytes in one keyword */
-    uint32_t max_errors;       /* errors stored per message */
+    uint32_t max_errors;       /* errors stored per message (and the ones
+                                  that cut it: adexp_msg.errors) */
     size_t max_message_size;   /* bytes in one message */
     const struct adexp_dictionary *dictionary;   /* NULL: Edition 3.1 as built
                                   in; else an extended one (adexp_dict_load),

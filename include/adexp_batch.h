@@ -127,6 +127,12 @@ ADEXP_API int adexp_batch_add_list_sep(adexp_batch *b, const char *list, int nul
  * about to write its output on fd can refuse to clobber an input. The walk
  * itself leaves o.out_fd's file out of the directories it walks. */
 ADEXP_API const char *adexp_batch_find_input(const adexp_batch *b, int fd);
+/* Before run: the first queued directory whose walk would parse the regular
+ * file open on fd if it were not the output (below it by its real path, no
+ * hidden name on the way, its name matching o.include), or NULL. A file
+ * that holds no data yet (the output just created) is not looked for: the
+ * walk leaves it out and nothing is lost. */
+ADEXP_API const char *adexp_batch_find_walked_input(const adexp_batch *b, int fd);
 /* Before run: the number of paths queued. After run: the number of inputs
  * met (files, failed paths and skipped entries). */
 ADEXP_API size_t adexp_batch_count(const adexp_batch *b);

@@ -412,8 +412,7 @@ static state_fn lex_dash(lexer *lx)
     if (lx->dict)
         return lex_dash_full(lx);
 #if AVX2_SCAN
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2"))
+    if (cpu_has_avx2())
         return lex_dash_avx2(lx);
 #endif
 #if SSE2_SCAN
@@ -673,8 +672,7 @@ static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop
     size_t depth = 0, i = open;
 #if AVX2_SCAN
     size_t res;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        match_paren_avx2(lx, end, &i, &depth, &res)) {
+    if (cpu_has_avx2() && match_paren_avx2(lx, end, &i, &depth, &res)) {
         if (!res)
             *stop = i;
         return res;

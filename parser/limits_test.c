@@ -236,6 +236,97 @@ static void test_max_errors(void **state)
     check_error(&f->msg.errors[0], ADEXP_E_NO_KEYWORD, 9, 1, 10);
 }
 
+/* Twenty errors, then a stop: max_errors (16) of the errors are stored,
+ * and the stop always, last, so that the message never looks whole; the
+ * view's JSON line says it too. */
+static void check_stop_after_errors(void **state, const adexp_options *o,
+                                    const char *tail, adexp_status stop, const char *at)
+{
+    char src[512];
+    size_t n = (size_t)snprintf(src, sizeof src, "-TITLE X\n");
+    for (int i = 0; i < 20; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "- ");
+    snprintf(src + n, sizeof src - n, "%s\n-TITLE NEXT\n", tail);
+    fixture *f = start_str(state, o, src);
+    assert_int_equal(next(f), ADEXP_E_NO_KEYWORD);
+    assert_int_equal(f->msg.nerrors, ADEXP_DEFAULT_MAX_ERRORS + 1);
+    assert_int_equal(f->msg.nerrors_total, 21);
+    check_error(&f->msg.errors[f->msg.nerrors - 1], stop, off_of(f, at), 2,
+                (uint32_t)(off_of(f, at) - 9 + 1));
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    assert_int_equal(adexp_view_json_write(&out, &f->msg, "t", NULL), ADEXP_OK);
+    char want[64];
+    snprintf(want, sizeof want, "{\"code\":\"%s\"", adexp_status_name(stop));
+    int said = 0;
+    for (size_t i = 0; i + strlen(want) <= out.len; i++)
+        said |= memcmp(out.data + i, want, strlen(want)) == 0;
+    assert_true(said);
+    adexp_buf_free(&out);
+    assert_int_equal(next(f), ADEXP_OK);
+    assert_true(adexp_slice_eq(f->msg.view.title, "NEXT"));
+}
+
+static void test_stop_after_max_errors(void **state)
+{
+    adexp_options o = adexp_options_default();
+    o.max_depth = 1;
+    check_stop_after_errors(state, &o, "-BEGIN A -BEGIN B -END B -END A",
+                            ADEXP_E_DEPTH_LIMIT, "-BEGIN B");
+    o = adexp_options_default();
+    o.max_list_items = 1;
+    check_stop_after_errors(state, &o, "-BEGIN ADDR -FAC A -FAC B -END ADDR",
+                            ADEXP_E_LIST_LIMIT, "-FAC B");
+    o = adexp_options_default();
+    o.max_fields = 2;
+    check_stop_after_errors(state, &o, "-ARCID A -ADEP B", ADEXP_E_FIELD_LIMIT, "-ADEP");
+    o = adexp_options_default();
+    o.max_message_size = 60;           /* -TITLE X\n, 40 bytes of "- ", -ARCID */
+    check_stop_after_errors(state, &o, "-ARCID ABC -ADEP EDDF", ADEXP_E_SIZE_LIMIT, "-ADEP");
+}
+
+/* An arena whose second chunk cannot be had, the ones after can. */
+static void *second_fails(void *ctx, size_t size)
+{
+    return ++*(int *)ctx == 2 ? NULL : malloc(size);
+}
+
+static void free_hook(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx, (void)size;
+    free(ptr);
+}
+
+/* No memory for a tree node after max_errors errors: NOMEM is stored,
+ * last; the view and the errors' copy then find memory again. */
+static void test_node_nomem_after_max_errors(void **state)
+{
+    (void)state;
+    enum { FIELDS = 2000 };            /* 64-byte nodes: past one 64 kB chunk */
+    static char src[64 + 40 + FIELDS * 9];
+    size_t n = (size_t)sprintf(src, "-TITLE X\n");
+    for (int i = 0; i < 20; i++)
+        n += (size_t)sprintf(src + n, "- ");
+    for (int i = 0; i < FIELDS; i++)
+        n += (size_t)sprintf(src + n, "-ARCID A ");
+    int calls = 0;
+    adexp_allocator hooks = {second_fails, free_hook, &calls};
+    adexp_arena arena;
+    adexp_arena_init(&arena, &hooks);
+    adexp_parser *p = adexp_parser_new(NULL, NULL);
+    assert_non_null(p);
+    adexp_parser_reset(p, src, n);
+    adexp_msg m;
+    assert_int_equal(adexp_parser_next(p, &arena, &m), ADEXP_E_NO_KEYWORD);
+    assert_true(calls > 2);
+    assert_true(m.nfields > 1 && m.nfields < FIELDS);
+    assert_int_equal(m.nerrors, ADEXP_DEFAULT_MAX_ERRORS + 1);
+    assert_int_equal(m.errors[m.nerrors - 1].code, ADEXP_E_NOMEM);
+    assert_true(m.errors[m.nerrors - 1].offset > 9 + 40);
+    adexp_parser_free(p);
+    adexp_arena_free(&arena);
+}
+
 /* A limit hit on the message's own -TITLE: reported once, and the parser
  * moves on (it used to return the same message forever). */
 static void test_limit_on_title(void **state)
@@ -329,9 +420,10 @@ static void test_dash_run(void **state)
     size_t max = ADEXP_DEFAULT_MAX_MESSAGE_SIZE;
     if (len > max) {
         assert_int_equal(st, ADEXP_E_NO_KEYWORD);
-        /* errors for the '-' at 9 .. max-1, then SIZE_LIMIT (not stored) */
-        assert_int_equal(f->msg.nerrors, ADEXP_DEFAULT_MAX_ERRORS);
+        /* errors for the '-' at 9 .. max-1, then SIZE_LIMIT (stored last) */
+        assert_int_equal(f->msg.nerrors, ADEXP_DEFAULT_MAX_ERRORS + 1);
         assert_int_equal(f->msg.nerrors_total, max - 9 + 1);
+        assert_int_equal(f->msg.errors[ADEXP_DEFAULT_MAX_ERRORS].code, ADEXP_E_SIZE_LIMIT);
     } else {
         assert_int_equal(st, ADEXP_E_NO_KEYWORD);
         assert_int_equal(f->msg.nerrors_total, n);
@@ -364,10 +456,9 @@ static void test_dash_run_size_limit(void **state)
     assert_int_equal(next(f), ADEXP_E_NO_KEYWORD);
     /* the '-' at offset 999 ends at 1000, the one at 1000 passes the limit */
     assert_int_equal(f->msg.nerrors_total, 1000 - 9 + 1);
-    int found = 0;
-    for (size_t i = 0; i < f->msg.nerrors; i++)
-        found |= f->msg.errors[i].code == ADEXP_E_SIZE_LIMIT;
-    assert_false(found);               /* not stored: max_errors was reached */
+    /* max_errors NO_KEYWORD errors are stored, and the stop after them */
+    assert_int_equal(f->msg.nerrors, o.max_errors + 1);
+    check_error(&f->msg.errors[f->msg.nerrors - 1], ADEXP_E_SIZE_LIMIT, 1000, 2, 992);
     assert_int_equal(next(f), ADEXP_END);
 
     o.max_errors = 2000;
@@ -534,6 +625,8 @@ int main(void)
         cmocka_unit_test_teardown(test_max_message_size, teardown),
         cmocka_unit_test_teardown(test_max_keyword_len, teardown),
         cmocka_unit_test_teardown(test_max_errors, teardown),
+        cmocka_unit_test_teardown(test_stop_after_max_errors, teardown),
+        cmocka_unit_test(test_node_nomem_after_max_errors),
         cmocka_unit_test_teardown(test_limit_on_title, teardown),
         cmocka_unit_test_teardown(test_resume_across_token_batches, teardown),
         cmocka_unit_test(test_limit_codes_distinct),

@@ -30,7 +30,7 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     if (!p)
         return NULL;
     memset(p, 0, sizeof *p);
-    p->errors = a.alloc(a.ctx, o.max_errors * sizeof *p->errors);
+    p->errors = a.alloc(a.ctx, (o.max_errors + STOP_SLOTS) * sizeof *p->errors);
     if (!p->errors) {
         a.free(a.ctx, p, sizeof *p);
         return NULL;
@@ -38,9 +38,7 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     p->opt = o;
     p->a = a;
 #if RUN_FUSED
-    p->fused = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-               __builtin_cpu_supports("bmi2") && o.max_keyword_len >= 8 &&
-               !o.dictionary;
+    p->fused = cpu_has_avx2() && o.max_keyword_len >= 8 && !o.dictionary;
 #endif
     adexp_parser_reset(p, NULL, 0);
     return p;
@@ -50,7 +48,7 @@ void adexp_parser_free(adexp_parser *p)
 {
     if (!p)
         return;
-    p->a.free(p->a.ctx, p->errors, p->opt.max_errors * sizeof *p->errors);
+    p->a.free(p->a.ctx, p->errors, (p->opt.max_errors + STOP_SLOTS) * sizeof *p->errors);
     p->a.free(p->a.ctx, p, sizeof *p);
 }
 
@@ -79,8 +77,7 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->len = buf ? len : 0;
     p->index = 0;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
-    p->lc_start = p->lc_off = p->lc_bol = p->lx.pos;   /* after a byte order mark */
-    p->lc_line = 1;
+    p->lc = lines_cursor_at(p->lx.pos);                /* after a byte order mark */
     lexer_use_dictionary(&p->lx, p->opt.dictionary);
 #if RUN_FUSED
     if (p->fused) {
@@ -121,15 +118,6 @@ static void keep_errors(adexp_parser *p, adexp_msg *msg)
     msg->errors = e;
 }
 
-/* Out of memory for the view: the message is not whole, so it is said even
- * when max_errors errors are stored already (it takes the last one's
- * place; nerrors_total counts both). */
-static void view_nomem(adexp_parser *p, adexp_msg *msg)
-{
-    if (msg->nerrors == p->opt.max_errors)
-        msg->nerrors--;
-    record_error(p, ADEXP_E_NOMEM, msg->offset);
-}
 
 /* Zero the message (over 800 bytes) with the C library's memset: for a memset of
  * a known size this large gcc emits a rep stos, which starts slowly on AMD
@@ -176,7 +164,7 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     if (p->opt.view_title_only)
         adexp_view_title(msg);
     else if (!adexp_view_build(msg, arena))
-        view_nomem(p, msg);
+        record_stop(p, ADEXP_E_NOMEM, msg->offset);   /* the view is not whole */
     keep_errors(p, msg);
     p->msg = NULL;
     return msg->nerrors ? msg->errors[0].code : ADEXP_OK;

@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +455,42 @@ const char *adexp_batch_find_input(const adexp_batch *b, int fd)
         return NULL;
     for (size_t i = 0; i < b->nroots; i++)
         if (!b->roots[i].data && same_file(b->roots[i].path, &st))
+            return b->roots[i].path;
+    return NULL;
+}
+
+/* Would the walk of directory dir parse the file at real path file? It
+ * does if file is below dir (both real paths), no name on the way is
+ * hidden, and the include and exclude patterns keep its name. */
+static int walk_would_parse(const adexp_batch *b, const char *dir, const char *file)
+{
+    size_t n = strlen(dir);
+    if (strncmp(file, dir, n) != 0 || (n > 0 && dir[n - 1] != '/' && file[n] != '/'))
+        return 0;
+    const char *name = file + n;
+    for (const char *c = name; c; c = strchr(c, '/')) {
+        while (*c == '/')
+            c++;
+        if (*c == '.')
+            return 0;
+        name = c;
+    }
+    return !filtered_out(b, name);
+}
+
+const char *adexp_batch_find_walked_input(const adexp_batch *b, int fd)
+{
+    struct stat st;
+    char link[64], file[PATH_MAX + 1], dir[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, file, sizeof file - 1);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0 || n <= 0 ||
+        file[0] != '/')
+        return NULL;
+    file[n] = '\0';
+    for (size_t i = 0; i < b->nroots; i++)
+        if (!b->roots[i].data && strcmp(b->roots[i].path, "-") != 0 &&
+            realpath(b->roots[i].path, dir) && walk_would_parse(b, dir, file))
             return b->roots[i].path;
     return NULL;
 }

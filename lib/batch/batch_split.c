@@ -123,7 +123,7 @@ static void mark_json_index(batch_worker *w, piece *pc, size_t from, uint64_t in
 }
 
 static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
-                      batch_base *base, batch_lines *nl)
+                      batch_base *base, lines_cursor *nl)
 {
     batch_mark_nul(&w->arena, nl, s->in + pc->start, m);   /* the piece's numbers */
     if (m->nerrors && base->line == 0) {
@@ -166,7 +166,7 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
     size_t cut = s->cut[pc->k];
     if (pc->start < cut) {
         batch_base base = {pc->start, 0, 0, 0};   /* line 0: not known yet */
-        batch_lines nl = {0, 0, 1};
+        lines_cursor nl = lines_cursor_at(0);
         adexp_msg m;
         pc->real_end = s->len;
         adexp_parser_reset(w->parser, s->in + pc->start, s->len - pc->start);

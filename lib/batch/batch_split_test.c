@@ -362,6 +362,34 @@ static void test_line_start(void **state)
     }
 }
 
+/* The cursor's line and column against the rule, byte by byte, for
+ * offsets asked in any order (forward and back), from a start after a
+ * byte order mark. */
+static void test_lines_locate(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\r\n\r-aaaa";
+    char buf[300];
+    unsigned seed = 5;
+    for (int round = 0; round < 2000; round++) {
+        size_t len = 4 + (size_t)(rand_r(&seed) % (sizeof buf - 4)), start = 3;
+        memcpy(buf, "\xEF\xBB\xBF", 3);
+        for (size_t i = start; i < len; i++)
+            buf[i] = alphabet[rand_r(&seed) % 9];
+        lines_cursor c = lines_cursor_at(start);
+        for (int ask = 0; ask < 20; ask++) {
+            size_t off = start + (size_t)rand_r(&seed) % (len - start);
+            uint32_t line = 1, bol = (uint32_t)start, got_line, got_column;
+            for (size_t i = start; i < off; i++)
+                if (buf[i] == '\n' || (buf[i] == '\r' && (i + 1 == len || buf[i + 1] != '\n')))
+                    line++, bol = (uint32_t)i + 1;
+            lines_locate(&c, buf, len, off, &got_line, &got_column);
+            assert_int_equal(got_line, line);
+            assert_int_equal(got_column, off - bol + 1);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : "testdata";
@@ -369,6 +397,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_count_lines),
         cmocka_unit_test(test_count_lines_long),
         cmocka_unit_test(test_line_start),
+        cmocka_unit_test(test_lines_locate),
         cmocka_unit_test(test_patch_lines),
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_escaped_name),

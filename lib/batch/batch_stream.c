@@ -54,7 +54,7 @@ static int next_start_known(const char *in, size_t have, size_t end)
     return i < have;
 }
 
-static void emit_msg(stream *s, adexp_msg *m, batch_lines *nl)
+static void emit_msg(stream *s, adexp_msg *m, lines_cursor *nl)
 {
     batch_worker *w = s->w;
     batch_mark_nul(&w->arena, nl, w->in, m);   /* before the rebase: the tail's numbers */
@@ -79,7 +79,7 @@ static void parse_tail(stream *s, int eof)
     batch_worker *w = s->w;
     const char *in = w->in;
     size_t keep = 0;           /* start of the first message not written */
-    batch_lines nl = {0, 0, 1};
+    lines_cursor nl = lines_cursor_at(0);
     adexp_msg m;
     adexp_parser_reset(w->parser, in, s->have);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {

@@ -189,7 +189,7 @@ static size_t errors_then_big_view(char *src, size_t cap)
 }
 
 /* Out of memory at the view is reported even when max_errors errors are
- * stored already: it takes the last one's place. */
+ * stored already: in a place kept past them. */
 static void nomem_stored(adexp_status st, const adexp_msg *m, int *seen)
 {
     (void)st;

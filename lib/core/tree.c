@@ -95,29 +95,53 @@ static void put(char *dst, size_t cap, size_t *n, const char *s, size_t len)
             dst[*n] = s[i] > ' ' && s[i] < 127 ? s[i] : '?';
 }
 
-/* The path of f below the chain from first, after prefix length n; 0 if f
- * is not there. */
-static size_t path_in(const adexp_field *first, const adexp_field *f, char *dst,
-                      size_t cap, size_t n)
+/* One chain of siblings on the way down to the field named: the chain's
+ * first field, the one of them being searched, and the step below it. */
+typedef struct step {
+    const adexp_field *first, *at;
+    struct step *down;
+} step;
+
+/* The steps' names from top, KEYWORD[N] where N (from 1) counts the
+ * siblings of that name before and at it, when more than one. Siblings
+ * are counted for the fields on the way alone, so that naming a field
+ * after n siblings costs n, not n * n. */
+static size_t put_path(const step *s, char *dst, size_t cap)
 {
-    for (const adexp_field *c = first; c; c = c->next) {
-        size_t m = n;
-        if (m > 0)
-            put(dst, cap, &m, "/", 1);
-        put(dst, cap, &m, c->keyword.ptr, c->keyword.len);
+    size_t n = 0;
+    for (; s; s = s->down) {
+        if (n > 0)
+            put(dst, cap, &n, "/", 1);
+        put(dst, cap, &n, s->at->keyword.ptr, s->at->keyword.len);
         unsigned nth = 1;
-        for (const adexp_field *s = first; s != c; s = s->next)
-            nth += slice_same(s->keyword, c->keyword, 0);
+        for (const adexp_field *c = s->first; c != s->at; c = c->next)
+            nth += slice_same(c->keyword, s->at->keyword, 0);
         if (nth > 1) {
             char num[16];
             int k = snprintf(num, sizeof num, "[%u]", nth);
-            put(dst, cap, &m, num, (size_t)k);
+            put(dst, cap, &n, num, (size_t)k);
         }
-        if (c == f)
-            return m;
-        size_t r = path_in(c->child, f, dst, cap, m);
-        if (r)
-            return r;
+    }
+    return n;
+}
+
+/* Depth first from s->first for f, each node once, the steps from top to
+ * s on the stack of the calls; at f the path is written (its length in
+ * *n) while they are all still there. 1 if found. */
+static int find(const step *top, step *s, const adexp_field *f, char *dst, size_t cap,
+                size_t *n)
+{
+    step below = {0};
+    s->down = &below;
+    for (s->at = s->first; s->at; s->at = s->at->next) {
+        if (s->at == f) {
+            s->down = NULL;
+            *n = put_path(top, dst, cap);
+            return 1;
+        }
+        below.first = s->at->child;
+        if (find(top, &below, f, dst, cap, n))
+            return 1;
     }
     return 0;
 }
@@ -125,7 +149,10 @@ static size_t path_in(const adexp_field *first, const adexp_field *f, char *dst,
 size_t adexp_field_path(const adexp_field *first, const adexp_field *f, char *dst,
                         size_t cap)
 {
-    size_t n = f ? path_in(first, f, dst, cap, 0) : 0;
+    step top = {first, NULL, NULL};
+    size_t n = 0;
+    if (f)
+        find(&top, &top, f, dst, cap, &n);
     if (cap > 0)
         dst[n < cap ? n : cap - 1] = '\0';
     return n;

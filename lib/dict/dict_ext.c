@@ -231,6 +231,16 @@ const dict_entry *dict_ext_lookup(const adexp_dictionary *d, const char *keyword
     }
 }
 
+/* The keywords the grammar is made of rather than fields of it: -TITLE
+ * starts a message (and ends the one before), -BEGIN and -END bracket a
+ * list. A file may neither extend them nor make them a compound's subfield
+ * or a list's item: the parser would no longer find a message's start or a
+ * list's end. */
+static int is_structural(const dict_entry *e)
+{
+    return e->level == DICT_SYNTAX || e->id == DICT_ID_TITLE;
+}
+
 /* A new keyword of the file: appended with no subfields yet. */
 static int add_entry(loader *L, const ext_row *r, int level, int kind, unsigned flags)
 {
@@ -287,7 +297,7 @@ static int apply_heads(loader *L)
                 return -1;
             continue;
         }
-        if (e->level == DICT_SYNTAX || e->id == DICT_ID_TITLE)
+        if (is_structural(e))
             return fail(L, r->line, r->col[0], "%s is the message's syntax and "
                         "cannot be extended", e->keyword);
         if (e->level != level)
@@ -337,9 +347,12 @@ static int apply_subfields(loader *L, const ext_row *r)
         if (s.len == 0)
             continue;
         const dict_entry *x = dict_ext_lookup(d, s.ptr, s.len);
-        if (!x || x->level == DICT_SYNTAX)
+        if (!x)
             return fail(L, r->line, col, "subfield %.*s is not defined in the "
                         "dictionary or this file", (int)(s.len > 40 ? 40 : s.len), s.ptr);
+        if (is_structural(x))
+            return fail(L, r->line, col, "%s is the message's syntax: it cannot be "
+                        "a subfield or a list item", x->keyword);
         uint16_t id = x->id;
         if (!bsearch(&id, sub, n, sizeof *sub, cmp_u16)) {
             if (n == 255)

@@ -146,6 +146,13 @@ static void test_errors(void **state)
         {"PTID\tprimary\tb\t-\t-\t-\n", 1, 6, "another level"},
         {"BEGIN\tprimary\tb\t-\t-\t-\n", 1, 1, "cannot be extended"},
         {"TITLE\tprimary\tb\t-\t-\tx\n", 1, 1, "cannot be extended"},
+        /* -TITLE starts a message, -BEGIN and -END bracket a list: none
+         * can be a compound's subfield or a list's item */
+        {"TTO\tprimary\tc\t-\tPTID TITLE\t-\n", 1, 22, "TITLE is the message's syntax"},
+        {"LOCALLIST\tprimary\tl\t-\tTITLE\t-\n", 1, 23, "cannot be a subfield or a list item"},
+        {"ADDR\tprimary\tl\t-\tFAC TITLE\t-\n", 1, 22, "TITLE is the message's syntax"},
+        {"TTO\tprimary\tc\t-\tBEGIN\t-\n", 1, 17, "BEGIN is the message's syntax"},
+        {"LOCALLIST\tprimary\tl\t-\tPT END\t-\n", 1, 26, "END is the message's syntax"},
         {"X\tprimary\tb\t-\t-\t-\nX\tprimary\tb\t-\t-\t-\n", 2, 1, "already defined on line 1"},
         {"X\tprimary\tb\t-\t-\t-\nY\0\tprimary\tb\t-\t-\t-\n", 2, 1, "NUL"},
     };

@@ -11,46 +11,6 @@
 #include "json_out.h"
 #include "json_runs.h"
 
-void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
-{
-    b->data = NULL;
-    b->len = b->cap = 0;
-    b->a = hooks ? *hooks : adexp_default_allocator();
-}
-
-void adexp_buf_free(adexp_buf *b)
-{
-    if (!b)
-        return;
-    if (b->data)
-        b->a.free(b->a.ctx, b->data, b->cap);
-    b->data = NULL;
-    b->len = b->cap = 0;
-}
-
-/* Room for n more bytes. The allocator has no realloc: copy on growth,
- * which doubling keeps rare. */
-static int reserve(adexp_buf *b, size_t n)
-{
-    if (b->cap - b->len >= n)
-        return 1;
-    if (n > SIZE_MAX / 2 - b->len)
-        return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap - b->len < n)
-        cap *= 2;
-    char *d = b->a.alloc(b->a.ctx, cap);
-    if (!d)
-        return 0;
-    if (b->data) {
-        memcpy(d, b->data, b->len);
-        b->a.free(b->a.ctx, b->data, b->cap);
-    }
-    b->data = d;
-    b->cap = cap;
-    return 1;
-}
-
 /* The writer keeps its cursor in a local: each piece reserves its worst
  * case (a string: json_string_room) with room(), then appends without
  * checks; the buffer's length is set once, at the end. */
@@ -81,12 +41,10 @@ static void set_bounds(writer *w, adexp_buf *b)
 /* room() when the buffer must grow: o in the grown buffer, or NULL. */
 static char *grow(writer *w, char *o, size_t n)
 {
-    adexp_buf *b = w->b;
-    b->len = (size_t)(o - b->data);
-    if (!reserve(b, n))
+    if (!(o = adexp_buf_grow_at(w->b, o, n)))
         return NULL;
-    set_bounds(w, b);
-    return b->data + b->len;
+    set_bounds(w, w->b);
+    return o;
 }
 
 /* Room for n bytes at o: o, or o in the grown buffer, or NULL when out of
@@ -98,25 +56,10 @@ static inline char *room(writer *w, char *o, size_t n)
 
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
 
-char *adexp_buf_room(adexp_buf *b, size_t n)
-{
-    return reserve(b, n) ? b->data + b->len : NULL;
-}
-
-int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
-{
-    if (!reserve(out, n))
-        return 0;
-    if (n)
-        memcpy(out->data + out->len, s, n);
-    out->len += n;
-    return 1;
-}
-
 int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
 {
     size_t need = json_string_room(s.len);
-    if (need == SIZE_MAX || !reserve(out, need))
+    if (need == SIZE_MAX || !adexp_buf_room(out, need))
         return 0;
     out->len = (size_t)(json_string(out->data + out->len, s, fold) - out->data);
     return 1;
@@ -476,7 +419,7 @@ static char *put_fields_sse2(writer *w, char *o, const adexp_field *f)
 }
 
 #if JSON_AVX2
-__attribute__((target(JSON_AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
+__attribute__((target(AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
                                                                       const adexp_field *f)
 {
     return put_fields(w, o, f, copy_head_avx2, plain_upto16_avx2, json_string_rest_avx2,
@@ -495,7 +438,7 @@ void adexp_json_use_avx2(int on)
 static char *put_all_fields(writer *w, char *o, const adexp_field *f)
 {
 #if JSON_AVX2
-    if (use_avx2 && json_cpu_has_avx2())
+    if (use_avx2 && cpu_has_avx2())
         return put_fields_avx2(w, o, f);
 #endif
     return put_fields_sse2(w, o, f);
@@ -573,7 +516,7 @@ static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice
                                int quoted)
 {
     size_t start = out->len;
-    if (!out->data && !reserve(out, 1))     /* so that o and end are never NULL */
+    if (!out->data && !adexp_buf_room(out, 1))     /* so that o and end are never NULL */
         return ADEXP_E_NOMEM;
     writer w;
     set_bounds(&w, out);

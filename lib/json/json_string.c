@@ -154,8 +154,8 @@ WRITER(json_string, JSON_RUN, json_string_rest)
 WRITER(json_string_sse2, run_sse2, json_string_rest)
 #endif
 #if JSON_AVX2
-__attribute__((target(JSON_AVX2_TARGET))) REST(json_string_rest_avx2, run_avx2)
-__attribute__((target(JSON_AVX2_TARGET))) WRITER(json_string_avx2, run_avx2, json_string_rest_avx2)
+__attribute__((target(AVX2_TARGET))) REST(json_string_rest_avx2, run_avx2)
+__attribute__((target(AVX2_TARGET))) WRITER(json_string_avx2, run_avx2, json_string_rest_avx2)
 #endif
 
 /* The count of decimal digits of v: from its count of bits (the log of 2

@@ -65,7 +65,7 @@ static unsigned char *guarded_end(void)
 static int has_avx2(void)
 {
 #if JSON_AVX2
-    return json_cpu_has_avx2();
+    return cpu_has_avx2();
 #else
     return 0;
 #endif

@@ -37,13 +37,7 @@ typedef struct vw {
  * then writing without checks keeps the view as cheap as the tree's JSON. */
 static inline char *room(vw *w, size_t n)
 {
-    adexp_buf *b = w->b;
-    if (w->ok && b->cap - b->len >= n)
-        return b->data + b->len;
-    char *o = w->ok ? adexp_buf_room(b, n) : NULL;
-    if (!o)
-        w->ok = 0;
-    return o;
+    return adexp_buf_room_ok(w->b, n, &w->ok);
 }
 
 static void commit(vw *w, char *end)

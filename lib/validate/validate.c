@@ -162,31 +162,21 @@ static char *path(walk *w, const place *pl)
 /* Line and column of off, counted on from the last answer for this buffer
  * (back from it when a finding comes before the previous one, as a
  * compound's missing subfield after its subfields' findings): one forward
- * scan of the buffer in all, by the batch driver's vector count. LF, CRLF
- * and a lone CR end a line, as for parse errors. */
+ * scan of the buffer in all. The cursor is kept in the public
+ * adexp_findings, field by field. */
 static void locate(walk *w, size_t off, adexp_finding *fd)
 {
     adexp_findings *o = w->out;
+    lines_cursor c = {0, o->lc_off, o->lc_bol, o->lc_line};
     if (o->lc_base != w->base || w->msg->index < o->lc_index) {
         o->lc_base = w->base;
-        o->lc_off = o->lc_bol = 0;
-        o->lc_line = 1;
+        c = lines_cursor_at(0);
     }
-    const char *b = w->base;
-    size_t lim = w->msg->offset + w->msg->length;
-    if (off >= o->lc_off) {
-        uint64_t ends = lines_count(b, lim, o->lc_off, off);
-        o->lc_line += (uint32_t)ends;
-        if (ends)
-            o->lc_bol = line_start(b, lim, off);
-    } else if (off < o->lc_bol) {
-        o->lc_line -= (uint32_t)lines_count(b, lim, off, o->lc_bol);
-        o->lc_bol = line_start(b, lim, off);
-    }
-    o->lc_off = off;
+    lines_locate(&c, w->base, w->msg->offset + w->msg->length, off, &fd->line, &fd->column);
+    o->lc_off = c.off;
+    o->lc_bol = c.bol;
+    o->lc_line = c.line;
     o->lc_index = w->msg->index;
-    fd->line = o->lc_line;
-    fd->column = (uint32_t)(off - o->lc_bol + 1);
 }
 
 /* fmt's one %s replaced by detail, in the arena (no printf: findings may

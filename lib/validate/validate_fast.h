@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "simd.h"
 #include "validate_table.h"
 
 #define VF_ONES 0x0101010101010101ull
@@ -361,8 +362,7 @@ VF_INLINE unsigned vf_word_spaces_swar(const char *s, size_t n)
     return sp;
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if SIMD_SSE2
 /* The bytes of x that are spaces (*sp) and those that are spaces, letters
  * or digits (returned), as movemask bits. */
 VF_INLINE unsigned vf_word_classes(__m128i x, unsigned *sp)

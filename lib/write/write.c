@@ -97,18 +97,15 @@ static void set_open_text(writer *w, const adexp_field *f)
  * memory. */
 static NOINLINE char *grow(writer *w, char *o, size_t n)
 {
-    adexp_buf *b = w->out;
-    b->len = (size_t)(o - b->data);
-    if (!adexp_buf_room(b, n))
+    if (!(o = adexp_buf_grow_at(w->out, o, n)))
         return fail(w, ADEXP_E_NOMEM, NULL);
     set_end(w);
-    return b->data + b->len;
+    return o;
 }
 
 static inline char *room(writer *w, char *o, size_t n)
 {
-    adexp_buf *b = w->out;
-    return (size_t)(b->data + b->cap - o) >= n ? o : grow(w, o, n);
+    return adexp_buf_fits_at(w->out, o, n) ? o : grow(w, o, n);
 }
 
 /* Bytes put_lead may store. */

@@ -33,7 +33,7 @@ int pa_parse_all(adexp_parser *p, const char *data, size_t len,
                  adexp_arena *arena, pa_msgs *r)
 {
     int has_nul = memchr(data, '\0', len) != NULL;
-    batch_lines lines = {0, 0, 1};
+    lines_cursor lines = lines_cursor_at(0);
     adexp_parser_reset(p, data, len);
     for (;;) {
         if (grow(r) != 0)
