@@ -94,6 +94,8 @@ static const char usage_notes[] =
     "      --color WHEN        the severity words of diagnostics in colour:\n"
     "                          auto (default: when stderr is a terminal),\n"
     "                          always or never\n"
+    "      --list-fields       print the keywords of the built-in dictionary,\n"
+    "                          one a line, and exit\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
@@ -245,12 +247,25 @@ static int load_dictionary(cli *c, const char *path)
     return rc;
 }
 
+/* --list-fields: the keywords of the built-in dictionary (not BEGIN and
+ * END), one a line, for shell completion and for the curious. */
+static int list_fields(void)
+{
+    adexp_dict_info info;
+    for (uint16_t id = 0; adexp_dict_get(id, &info); id++)
+        if (info.level != ADEXP_DICT_SYNTAX)
+            puts(info.keyword);
+    return cli_flush_stdout("adexp-parse");
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
 {
     const char *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
         return fputs(usage, stdout), fputs(usage_notes, stdout), cli_flush_stdout("adexp-parse");
+    if (strcmp(a, "--list-fields") == 0)
+        return list_fields();
     if (strcmp(a, "--version") == 0)
         return print_version(), cli_flush_stdout("adexp-parse");
     if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
