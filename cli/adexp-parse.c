@@ -62,6 +62,10 @@ static const char usage[] =
 static const char usage_notes[] =
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
+    "      --flush-idle MS     a live stream idle for MS milliseconds writes\n"
+    "                          the message it holds, if the text so far ends\n"
+    "                          a complete message, without waiting for the\n"
+    "                          next -TITLE\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin);\n"
     "                          a NUL byte in it is an error (use -0)\n"
     "  -0, --null              paths in LIST end with NUL bytes (find -print0)\n"
@@ -365,6 +369,14 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.parser.max_message_size)
                    ? usage_error("bad size '%s'", v) : -1;
+    }
+    if (is(a, NULL, "--flush-idle")) {
+        uint32_t ms;
+        if (!(v = value(a, argc, argv, i, "--flush-idle")))
+            return usage_error("%s needs milliseconds", a);
+        if (parse_count(v, 3600000, &ms))
+            return usage_error("bad --flush-idle '%s' (1 to 3600000 ms)", v);
+        return c->o.flush_idle_ms = ms, -1;
     }
     if (is(a, NULL, "--max-file-size")) {
         if (!(v = value(a, argc, argv, i, "--max-file-size")))

@@ -290,6 +290,35 @@ def test_progress(tmp):
     check("progress: never on a non-terminal", "\033[K" not in err and "MB read" not in err, err)
 
 
+def test_flush_idle(tmp):
+    first = GOOD.format(n=1).encode()
+    part = b"-TITLE IFPL -ARCID ABC0002 -BEGIN RTEPTS\n"
+    rest = b"-PT -PTID EDDM -END RTEPTS\n"
+    p = subprocess.Popen([EXE, "-q", "--flush-idle", "50", "-"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdin.write(first)
+    p.stdin.flush()
+    # comes while standard input stays open (10 s: never, the check fails)
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    line = p.stdout.readline() if ready else b""
+    p.stdin.write(part)
+    p.stdin.flush()
+    time.sleep(0.3)              # idle, but what is held is no whole message
+    p.stdin.write(rest)
+    p.stdin.close()
+    out = p.stdout.read()
+    p.wait()
+    import json
+    second = [json.loads(l) for l in out.splitlines()]
+    check("flush-idle: a complete message held is written once the input is idle",
+          b'"ABC0001"' in line and json.loads(line)["index"] == 0, line)
+    check("flush-idle: an incomplete one waits for the rest; indexes and offsets go on",
+          len(second) == 1 and second[0]["index"] == 1 and second[0]["offset"] == len(first)
+          and not second[0]["errors"] and p.returncode == 0, out)
+    rc, _, err = run("--flush-idle", "0", "-")
+    check("flush-idle: 0 is a usage error", rc == 2, err)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in sorted(globals().items()):

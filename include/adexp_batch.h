@@ -72,6 +72,10 @@ typedef struct adexp_batch_options {
     int validate;              /* 1: validate each message (adexp_validate):
                                   "warnings" in its JSON line, one line per
                                   finding on err_fd, a count in the stats */
+    unsigned flush_idle_ms;    /* a live stream (standard input, a FIFO) idle
+                                  this long whose held text parses as whole
+                                  messages without error writes them without
+                                  waiting for the next -TITLE; 0: never */
     int color;                 /* 1: the severity words of the diagnostics
                                   (error:, warning:, note:) in colour */
     const adexp_select *select;   /* --fields, --rows, --title (NULL: all,

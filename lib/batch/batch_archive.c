@@ -183,6 +183,12 @@ static uint64_t prefix_packed(batch_reader *r)
     return rest->packed ? rest->packed(rest) : 0;
 }
 
+static int prefix_idle(batch_reader *r, int ms)
+{
+    prefix_reader *p = (prefix_reader *)r;
+    return !p->len && p->rest->idle && p->rest->idle(p->rest, ms);
+}
+
 /* libarchive's input, pulled from a batch_reader in blocks. */
 typedef struct source {
     batch_reader *r;
@@ -532,8 +538,8 @@ void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
     if (batch_turn(w) != 0)    /* what comes before goes out before waiting */
         return;
     int kind = probe_stream(w, path, rd, &head);
-    prefix_reader p = {.r = {.read = prefix_read}, .rest = rd, .head = head.data,
-                       .len = head.len};
+    prefix_reader p = {.r = {.read = prefix_read, .idle = prefix_idle}, .rest = rd,
+                       .head = head.data, .len = head.len};
     if (kind == BATCH_PLAIN)
         batch_stream_parse(w, path, &p.r, 1);
     else if (kind >= 0 && batch_is_gzip(head.data, head.len))

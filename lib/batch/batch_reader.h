@@ -20,6 +20,9 @@ struct batch_reader {
     /* The compressed bytes taken in so far, for the progress line; NULL
      * when the reader does not know them. */
     uint64_t (*packed)(batch_reader *r);
+    /* 1 if no byte arrives within ms milliseconds (the input is idle), 0
+     * if some may be read at once; NULL when the reader cannot tell. */
+    int (*idle)(batch_reader *r, int ms);
     char error[256];
 };
 

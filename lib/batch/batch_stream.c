@@ -35,6 +35,7 @@ typedef struct stream {
     uint64_t shown_packed, shown_count;   /* told to batch_progress */
     int live;                  /* write each message as it ends */
     int probed;                /* the binary check is done */
+    size_t idle_checked;       /* have when last found idle (--flush-idle) */
 } stream;
 
 /* Whether the message that ended at `end` was ended by a message start
@@ -153,6 +154,47 @@ static int write_out(stream *s)
     return batch_stopped(w);
 }
 
+/* Whether the held text ends a message: it ends a line, and parses as
+ * messages the last of which has no error (an unclosed list, a value cut
+ * short would be one). A trial parse: nothing is written. */
+static int held_complete(stream *s)
+{
+    batch_worker *w = s->w;
+    char last = s->have ? w->in[s->have - 1] : 0;
+    if (last != '\n' && last != '\r')
+        return 0;
+    /* the binary check may be undecided still, but a -TITLE held means
+     * the input is not binary */
+    if (!s->probed && !memmem(w->in, s->have, "-TITLE", 6))
+        return 0;
+    adexp_msg m;
+    int any = 0, clean = 0;
+    adexp_parser_reset(w->parser, w->in, s->have);
+    while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
+        any = 1;
+        clean = m.nerrors_total == 0;
+        adexp_arena_reset(&w->arena);
+    }
+    return any && clean;
+}
+
+/* --flush-idle: a live input idle for flush_idle_ms with a complete
+ * message held writes it now. Nonzero once the output has failed. */
+static int flush_if_idle(stream *s, batch_reader *rd)
+{
+    unsigned ms = s->w->b->o.flush_idle_ms;
+    if (!s->live || !ms || !rd->idle || s->have == 0 || s->have == s->idle_checked)
+        return 0;
+    if (!rd->idle(rd, ms > INT32_MAX ? INT32_MAX : (int)ms))
+        return 0;
+    s->idle_checked = s->have;     /* no second trial parse of the same text */
+    if (!held_complete(s))
+        return 0;
+    parse_tail(s, 1);
+    s->idle_checked = 0;
+    return write_out(s);
+}
+
 /* Read until the end of the input; 0, or -1 once the input has failed. */
 static int read_all(stream *s, batch_reader *rd)
 {
@@ -174,6 +216,8 @@ static int read_all(stream *s, batch_reader *rd)
                      limit, option);
             return batch_fail(w, s->path, why), -1;
         }
+        if (flush_if_idle(s, rd))
+            return -1;
         if (batch_grow_in(w, s->have + READ_BYTES) != 0)
             return batch_fail(w, s->path, "out of memory"), -1;
         ssize_t n = rd->read(rd, w->in + s->have, w->in_cap - 1 - s->have);
