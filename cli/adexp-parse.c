@@ -386,9 +386,11 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
     if (is(a, NULL, "--color")) {
         if (!(v = value(a, argc, argv, i, "--color")))
             return usage_error("%s needs auto, always or never", a);
-        if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
-            return usage_error("unknown --color '%s' (auto, always or never)", v);
-        return c->color = v[1] == 'u' ? -1 : v[1] == 'l', -1;
+        if (strcmp(v, "auto") == 0)
+            return c->color = -1, -1;
+        if (strcmp(v, "always") == 0 || strcmp(v, "never") == 0)
+            return c->color = v[0] == 'a', -1;
+        return usage_error("unknown --color '%s' (auto, always or never)", v);
     }
     if (is(a, NULL, "--dictionary")) {
         if (!(v = value(a, argc, argv, i, "--dictionary")))
