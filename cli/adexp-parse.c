@@ -584,9 +584,12 @@ static int make_select(cli *c, adexp_select **sel)
     *sel = adexp_select_new(c->fields, c->rows, c->titles, err, sizeof err);
     if (!*sel)
         return usage_error("%s", err);
-    c->o.select = *sel;
-    if (adexp_select_check_names(*sel, c->dict, err, sizeof err) != 0)
+    if (adexp_select_check_names(*sel, c->dict, err, sizeof err) != 0) {
+        adexp_select_free(*sel);
+        *sel = NULL;
         return usage_error("%s", err);
+    }
+    c->o.select = *sel;
     return 0;
 }
 
