@@ -45,7 +45,6 @@ typedef struct batch_run {
     atomic_size_t next;        /* next chunk to take */
     atomic_size_t written;     /* chunks written, in order */
     atomic_size_t files_done;
-    atomic_uint_least64_t bytes_done;
     atomic_uint_least64_t live_text, live_packed, live_msgs;   /* batch_progress */
     atomic_int stop;           /* the output failed: take no more work */
     atomic_uint running;       /* workers still running */
@@ -352,7 +351,6 @@ static void published(void *ctx)
 static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
 {
     adexp_batch *b = r->b;
-    uint64_t bytes0 = w->bytes;
     w->chunk = c;
     for (size_t i = lo; i < hi; i++) {
         batch_do_entry(w, batch_entry_at(b, i));
@@ -365,7 +363,6 @@ static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
         finish_ordered(r, w, c);
     pthread_mutex_unlock(&r->mu);
     atomic_fetch_add(&r->files_done, hi - lo);
-    atomic_fetch_add(&r->bytes_done, w->bytes - bytes0);
 }
 
 typedef struct thread_ctx {
