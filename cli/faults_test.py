@@ -177,7 +177,7 @@ def test_damaged_gzip(tmp):
             check(f"damaged gzip, {name}, -j {j}: the {n} messages before the damage "
                   "come out, then the error", rc == 1 and got[:n] == want[:n] and
                   (name.startswith("byte") or len(got) == n) and
-                  re.search(re.escape(f) + r": (corrupt|truncated) gzip data.* at byte \d+", err),
+                  re.search(re.escape(f) + r": (?:error: )?(corrupt|truncated) gzip data.* at byte \d+", err),
                   (len(got), n, err[-300:]))
 
 
@@ -224,7 +224,7 @@ def test_damaged_tar_gz(tmp):
                 check(f"tar.gz of {per}-message members cut at {k}%, {how}: "
                       f"{len(want)} messages before the cut, then the error of the member cut",
                       rc == 1 and sources(out) == want and
-                      (cut + ": corrupt or truncated data at byte") in err,
+                      (cut + ": error: corrupt or truncated data at byte") in err,
                       (len(sources(out)), len(want), cut, err[-400:]))
 
 
@@ -237,7 +237,7 @@ def test_damaged_gzip_stdin(tmp):
         n = wholly_before(text, len(inflate_intact(data)))
         rc, out, err = run("-", stdin=data)
         check(f"gzip cut at {k}% on standard input: the {n} messages before the cut",
-              rc == 1 and len(out.splitlines()) == n and "-: truncated gzip data" in err,
+              rc == 1 and len(out.splitlines()) == n and "-: error: truncated gzip data" in err,
               (len(out.splitlines()), n, err[-300:]))
 
 def test_stream_bound(tmp):

@@ -142,7 +142,7 @@ def test_broken_feed(tmp):
     rc, out, err = run(os.path.join(FEEDS, "aftn-broken.adexp"))
     recs = records(out)
     check("broken feed: exit 1, each error with line and column",
-          rc == 1 and err.count(": ENVELOPE: ") == 3 and ":9:1: ENVELOPE" in err, err)
+          rc == 1 and err.count(": error: ENVELOPE: ") == 3 and ":9:1: error: ENVELOPE" in err, err)
     check("broken feed: the next message still found",
           [r["fields"][1]["value"] for r in recs] == ["CSA101", "CSA102", "CSA103", "CSA104"])
     check("broken feed: the good one has no error", recs[1]["errors"] == [])

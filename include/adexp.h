@@ -757,6 +757,18 @@ typedef struct adexp_select adexp_select;
 ADEXP_API adexp_select *adexp_select_new(const char *fields, const char *rows,
                                          const char *titles, char *err, size_t cap);
 ADEXP_API void adexp_select_free(adexp_select *s);
+/* Whether each keyword the selection names (every part of each fields
+ * path, the rows list) is known to the dictionary d (NULL: the built-in
+ * one, else an extended one), and rows is a list: unknown names give empty
+ * columns, which is most often a typo. Returns 0, or -1 with a sentence in
+ * err (cap bytes) naming the closest known keywords. */
+ADEXP_API int adexp_select_check_names(const adexp_select *sel, const adexp_dictionary *d,
+                                       char *err, size_t cap);
+/* The selection's titles that adexp_select_keeps has met in no message so
+ * far, comma-separated in out (cap bytes, may be 0). Returns their number.
+ * (Titles are not in the dictionary, so an unknown one is only known
+ * after the run.) */
+ADEXP_API size_t adexp_select_unseen_titles(const adexp_select *sel, char *out, size_t cap);
 /* Whether msg's title is one of the selection's (always 1 without titles;
  * sel may be NULL). */
 ADEXP_API int adexp_select_keeps(const adexp_select *sel, const adexp_msg *msg);

@@ -201,10 +201,12 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 {
     static const char ends[2] = {'\n', '\r'};
     for (int k = 0; k < 2; k++) {
-        for (size_t i = next_byte(b, to, from, ends[k]); i < to; i = next_byte(b, to, i + 1, ends[k])) {
-            size_t j = i + 1;
-            while (j < to && is_break((unsigned char)b[j]))
-                j++;
+        /* The next line end is looked for after the breaks that follow
+         * this one: those all lead to the same first byte, and a run of
+         * blank lines is then crossed once, not once per line. */
+        for (size_t i = next_byte(b, to, from, ends[k]), j; i < to; i = next_byte(b, to, j, ends[k])) {
+            for (j = i + 1; j < to && is_break((unsigned char)b[j]); j++)
+                ;
             unsigned char c = j < to ? (unsigned char)b[j] : 0;
             if (c == 'N' || c == 'Z' || c == SOH || c == ETX)
                 return 1;

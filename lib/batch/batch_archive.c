@@ -10,7 +10,7 @@
  * read to tell what it is, and a plain one is parsed as a stream
  * (batch_stream.c) from those bytes on, so that what is held is one
  * message, not the member. A packed member is read whole (bounded by
- * max_file_size) and opened in memory.
+ * max_file_size, when one is set) and opened in memory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -194,6 +194,18 @@ static ssize_t prefix_read(batch_reader *r, char *buf, size_t cap)
     return n;
 }
 
+static uint64_t prefix_packed(batch_reader *r)
+{
+    batch_reader *rest = ((prefix_reader *)r)->rest;
+    return rest->packed ? rest->packed(rest) : 0;
+}
+
+static int prefix_idle(batch_reader *r, int ms)
+{
+    prefix_reader *p = (prefix_reader *)r;
+    return !p->len && p->rest->idle && p->rest->idle(p->rest, ms);
+}
+
 /* libarchive's input, pulled from a batch_reader in blocks. */
 typedef struct source {
     batch_reader *r;
@@ -303,7 +315,8 @@ static int take_whole(batch_worker *w, const char *name, batch_reader *r,
     }
     if (rc > 0) {
         char why[96];
-        snprintf(why, sizeof why, "too large once decompressed (more than %zu bytes)",
+        snprintf(why, sizeof why,
+                 "too large once decompressed (more than --max-file-size %zu bytes)",
                  w->b->o.max_file_size);
         batch_fail(w, name, why);
         return 0;
@@ -331,8 +344,8 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
     }
     if (packed)
         return take_whole(w, name, r, mb, depth);
-    prefix_reader p = {.r = {.read = prefix_read}, .rest = r, .head = mb->data,
-                       .len = mb->len, .rest_failed = rc < 0};
+    prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed}, .rest = r,
+                       .head = mb->data, .len = mb->len, .rest_failed = rc < 0};
     batch_stream_parse(w, name, &p.r, 0);
     return p.failed ? -1 : 0;
 }
@@ -527,8 +540,9 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
     if (rc < 0 && head.len == 0) {
         batch_fail(w, path, g->r.error);
     } else {
-        prefix_reader p = {.r = {.read = prefix_read}, .rest = &g->r, .head = head.data,
-                           .len = head.len, .rest_failed = rc < 0};
+        prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed},
+                           .rest = &g->r, .head = head.data, .len = head.len,
+                           .rest_failed = rc < 0};
         if (batch_packed_kind(head.data, head.len) != BATCH_PLAIN)
             walk_stream(w, path, &p.r, 1);
         else
@@ -545,8 +559,8 @@ void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
     if (batch_turn(w) != 0)    /* what comes before goes out before waiting */
         return;
     int kind = probe_stream(w, path, rd, &head);
-    prefix_reader p = {.r = {.read = prefix_read}, .rest = rd, .head = head.data,
-                       .len = head.len};
+    prefix_reader p = {.r = {.read = prefix_read, .idle = prefix_idle}, .rest = rd,
+                       .head = head.data, .len = head.len};
     if (kind == BATCH_PLAIN)
         batch_stream_parse(w, path, &p.r, 1);
     else if (kind >= 0 && batch_is_gzip(head.data, head.len))

@@ -97,8 +97,8 @@ void batch_worker_fini(batch_worker *w)
 
 void batch_fail(batch_worker *w, const char *path, const char *why)
 {
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": %s\n", why);
+    batch_put_head(w, path, 0, 0, BATCH_ERROR);
+    batch_str_printf(&w->res.err, "%s\n", why);
     w->files_failed++;
 }
 
@@ -172,7 +172,7 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
     }
     if (!err && (uintmax_t)st.st_size > limit) {
         close(fd);
-        snprintf(why, sizeof why, "file too large (%jd bytes, limit %zu)",
+        snprintf(why, sizeof why, "file too large (%jd bytes, --max-file-size %zu)",
                  (intmax_t)st.st_size, limit);
         return batch_fail(w, path, why), -1;
     }
@@ -194,7 +194,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
 {
     char why[96];
     if (len > w->b->o.max_file_size) {
-        snprintf(why, sizeof why, "file too large (more than %zu bytes)",
+        snprintf(why, sizeof why, "file too large (more than --max-file-size %zu bytes)",
                  w->b->o.max_file_size);
         return batch_fail(w, path, why), -1;
     }
@@ -226,14 +226,12 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 {
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ":%u:%u: %s: %s\n", (unsigned)e->line,
-                         (unsigned)e->column, adexp_status_name(e->code),
-                         e->message);
+        batch_put_head(w, path, (unsigned)e->line, (unsigned)e->column, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "%s: %s\n", adexp_status_name(e->code), e->message);
     }
     if (m->nerrors_total > m->nerrors) {
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ": %zu more errors in message ",
+        batch_put_head(w, path, 0, 0, BATCH_NOTE);
+        batch_str_printf(&w->res.err, "%zu more errors in message ",
                          m->nerrors_total - m->nerrors);
         if (index_at)
             *index_at = w->res.err.len;
@@ -246,7 +244,8 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
                      int has_nul)
 {
-    uint64_t count = 0, bad = 0;
+    uint64_t count = 0, bad = 0, shown = 0;   /* shown: messages told to progress */
+    size_t shown_at = 0;
     adexp_msg m;
     lines_cursor lines = lines_cursor_at(0);
     adexp_parser_reset(w->parser, in, len);
@@ -261,14 +260,19 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             batch_report_errors(w, path, &m, NULL);
         }
         if (batch_emit(w, path, &m) != ADEXP_OK) {
-            batch_str_put_name(&w->res.err, path);
-            batch_str_printf(&w->res.err, ": out of memory writing the output of message %zu\n",
+            batch_put_head(w, path, 0, 0, BATCH_ERROR);
+            batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);
             bad += m.nerrors_total ? 0 : 1;
         }
         adexp_arena_reset(&w->arena);
         batch_maybe_flush(w);
+        if (m.offset - shown_at >= PROGRESS_BYTES) {
+            batch_progress(w, m.offset - shown_at, 0, count - shown);
+            shown_at = m.offset, shown = count;
+        }
     }
+    batch_progress(w, len - shown_at, 0, count - shown);
     w->messages += count;
     w->messages_failed += bad;
     w->bytes += len;
@@ -387,6 +391,6 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
 
 void batch_note(batch_worker *w, const char *path, const char *note)
 {
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": %s\n", note);
+    batch_put_head(w, path, 0, 0, BATCH_NOTE);
+    batch_str_printf(&w->res.err, "%s\n", note);
 }

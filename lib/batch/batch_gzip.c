@@ -135,11 +135,17 @@ static void gzip_close(batch_reader *r)
     inflateEnd(&((batch_gzip *)r)->z);
 }
 
+static uint64_t gzip_packed(batch_reader *r)
+{
+    return consumed((batch_gzip *)r);
+}
+
 int batch_gzip_open(batch_gzip *g, const char *data, size_t len)
 {
     memset(g, 0, sizeof *g);
     g->r.read = gzip_read;
     g->r.close = gzip_close;
+    g->r.packed = gzip_packed;
     g->in_total = len;
     g->z.next_in = (unsigned char *)(uintptr_t)data;
     g->z.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;
@@ -158,6 +164,7 @@ int batch_gzip_open(batch_gzip *g, const char *data, size_t len)
 int batch_gzip_open_reader(batch_gzip *g, batch_reader *src)
 {
     memset(g, 0, sizeof *g);
+    g->r.packed = gzip_packed;
     g->r.read = gzip_read;
     g->r.close = gzip_close;
     g->src = src;

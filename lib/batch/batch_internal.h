@@ -215,6 +215,12 @@ int batch_grow_in(batch_worker *w, size_t need, size_t max);
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
 
+/* batch_severity.c: a diagnostic line's head, "PATH:LINE:COL: error: "
+ * ("PATH: error: " when line is 0), in w's error text. */
+enum batch_severity { BATCH_ERROR, BATCH_WARNING, BATCH_NOTE };
+void batch_put_head(batch_worker *w, const char *path, unsigned line, unsigned col,
+                    enum batch_severity sev);
+
 /* batch.c: writing as an entry goes, for entries that do (streams, big
  * inputs). batch_turn waits until w's chunk may write (the chunks before
  * it are written; at once when unordered), helping with a big input's
@@ -316,6 +322,12 @@ int batch_line_each(const adexp_batch *b);
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);
 
+/* batch.c: progress while an input is read, for the progress line: text
+ * bytes parsed, compressed bytes taken in, messages, since the last call
+ * (a no-op without a progress line). */
+void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs);
+#define PROGRESS_BYTES ((size_t)1 << 20)   /* told at least this often */
+
 /* batch_validate.c: validates m into w->findings, writes a line per
  * finding to w->res.err and counts a warned message. Returns ADEXP_OK or
  * ADEXP_E_NOMEM. */
@@ -323,6 +335,11 @@ adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *
 /* Appends "warnings":[...] of w->findings to the JSON line just written at
  * the end of w->res.out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status batch_json_warnings(batch_worker *w);
+/* Inserts sep and cell[0..n) before the end ("\n" or "\r\n") of every row
+ * in out[from..]. Returns 1, or 0 when out of memory (out unchanged). */
+int batch_rows_add_cell(adexp_buf *out, size_t from, char sep, const char *cell, size_t n);
+/* A "warnings" cell of w->findings on each row written from `from` on. */
+adexp_status batch_row_warnings(batch_worker *w, size_t from, char sep);
 
 /* batch_file.c, for the other readers of inputs: a skipped input, and the
  * plain bytes of one input parsed like a file (checked, cut when big). */

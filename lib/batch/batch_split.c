@@ -152,8 +152,8 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
     }
     size_t from = w->res.out.len;
     if (batch_emit(w, s->path, m) != ADEXP_OK) {
-        batch_str_put_name(&w->res.err, s->path);
-        batch_str_printf(&w->res.err, ": out of memory writing the output of message ");
+        batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "out of memory writing the output of message ");
         batch_mark(&pc->err_index, w->res.err.len);
         batch_str_printf(&w->res.err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
@@ -202,6 +202,7 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
             adexp_arena_reset(&w->arena);
         }
     }
+    batch_progress(w, pc->real_end > pc->start ? pc->real_end - pc->start : 0, 0, pc->count);
     pc->res = w->res;
     w->res = chunk;
 }

@@ -43,8 +43,10 @@ typedef struct stream {
     int deferred;              /* a message start may have come since */
     batch_base base;           /* the tail's place in the whole stream */
     uint64_t total, count, bad;
+    uint64_t shown_packed, shown_count;   /* told to batch_progress */
     int live;                  /* write each message as it ends */
     int probed;                /* the binary check is done */
+    size_t idle_checked;       /* have when last found idle (--flush-idle) */
 } stream;
 
 /* Whether message m is complete: ended by a message start the buffer holds
@@ -85,8 +87,8 @@ static void emit_msg(stream *s, adexp_msg *m, lines_cursor *nl)
         batch_report_errors(w, s->path, m, NULL);
     }
     if (batch_emit(w, s->path, m) != ADEXP_OK) {
-        batch_str_put_name(&w->res.err, s->path);
-        batch_str_printf(&w->res.err, ": out of memory writing the output of message %zu\n",
+        batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                          m->index);
         s->bad += m->nerrors_total ? 0 : 1;
     }
@@ -184,11 +186,60 @@ static int write_out(stream *s)
     return batch_stopped(w);
 }
 
+/* Whether the held text ends a message: it ends a line, and parses as
+ * messages the last of which has no error (an unclosed list, a value cut
+ * short would be one). A trial parse: nothing is written. */
+static int held_complete(stream *s)
+{
+    batch_worker *w = s->w;
+    char last = s->have ? w->in[s->have - 1] : 0;
+    if (last != '\n' && last != '\r')
+        return 0;
+    /* the binary check may be undecided still, but a -TITLE held means
+     * the input is not binary */
+    if (!s->probed && !memmem(w->in, s->have, "-TITLE", 6))
+        return 0;
+    adexp_msg m;
+    int any = 0, clean = 0;
+    adexp_parser_reset(w->parser, w->in, s->have);
+    while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
+        any = 1;
+        clean = m.nerrors_total == 0;
+        adexp_arena_reset(&w->arena);
+    }
+    return any && clean;
+}
+
+/* --flush-idle: a live input idle for flush_idle_ms with a complete
+ * message held writes it now. Nonzero once the output has failed. */
+static int flush_if_idle(stream *s, batch_reader *rd)
+{
+    unsigned ms = s->w->b->o.flush_idle_ms;
+    if (!s->live || !ms || !rd->idle || s->have == 0 || s->have == s->idle_checked)
+        return 0;
+    if (!rd->idle(rd, ms > INT32_MAX ? INT32_MAX : (int)ms))
+        return 0;
+    s->idle_checked = s->have;     /* no second trial parse of the same text */
+    if (!held_complete(s))
+        return 0;
+    parse_tail(s, 1);
+    s->idle_checked = 0;
+    return write_out(s);
+}
+
 /* Read until the end of the input; 0, or -1 once the input has failed. */
 static int read_all(stream *s, batch_reader *rd)
 {
     batch_worker *w = s->w;
+    /* With no --max-file-size, what is held (one message and one read) is
+     * bounded by the message limit, so that memory is too. */
     size_t limit = w->b->o.max_file_size;
+    const char *option = "--max-file-size";
+    if (limit == SIZE_MAX) {
+        size_t most = w->b->o.parser.max_message_size;
+        limit = most < SIZE_MAX - READ_BYTES ? most + READ_BYTES : SIZE_MAX;
+        option = "--max-message-size";
+    }
     size_t stop = limit < SIZE_MAX ? limit + 1 : limit;   /* one more tells "too large" */
     int undecided;
     for (;;) {
@@ -199,10 +250,12 @@ static int read_all(stream *s, batch_reader *rd)
         }
         if (s->have > limit) {
             char why[128];
-            snprintf(why, sizeof why, "message too large (more than %zu bytes; see --max-file-size)",
-                     limit);
+            snprintf(why, sizeof why, "message too large (more than %zu bytes; see %s)",
+                     limit, option);
             return batch_fail(w, s->path, why), -1;
         }
+        if (flush_if_idle(s, rd))
+            return -1;
         size_t room = stop - s->have < READ_BYTES ? stop - s->have : READ_BYTES;
         if (batch_grow_in(w, s->have + room, stop) != 0)
             return batch_fail(w, s->path, "out of memory"), -1;
@@ -219,10 +272,15 @@ static int read_all(stream *s, batch_reader *rd)
             if (binary(s, 1, &undecided))
                 return -1;
             parse_tail(s, 1);
+            uint64_t packed = rd->packed ? rd->packed(rd) : 0;
+            batch_progress(w, 0, packed - s->shown_packed, s->count - s->shown_count);
             return 0;
         }
         s->have += (size_t)n;
         s->total += (uint64_t)n;
+        uint64_t packed = rd->packed ? rd->packed(rd) : 0;
+        batch_progress(w, (uint64_t)n, packed - s->shown_packed, s->count - s->shown_count);
+        s->shown_packed = packed, s->shown_count = s->count;
         if (binary(s, 0, &undecided))
             return -1;
         if (undecided || !may_end_message(s, w->in, s->have, s->have - (size_t)n))

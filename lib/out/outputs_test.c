@@ -626,7 +626,48 @@ static void test_select_errors(void **state)
     assert_false(adexp_select_keeps(s, &p.msg));
     assert_true(adexp_select_keeps(NULL, &p.msg));
     adexp_arena_free(&p.arena);
+    char unseen[32];
+    assert_int_equal(adexp_select_unseen_titles(s, unseen, sizeof unseen), 1);
+    assert_string_equal(unseen, "IFPL");
     adexp_select_free(s);
+}
+
+/* Names the dictionary does not know: refused, with the closest ones. */
+static void test_select_names(void **state)
+{
+    (void)state;
+    char err[200];
+    static const struct { const char *fields, *rows, *want, *also; } bad[] = {
+        {"ARCDI", NULL, "--fields: unknown field ARCDI (did you mean ", "ARCID"},
+        {"ARCID,RFL_ft,ESTDATA.PTIX", NULL, "unknown field PTIX in ESTDATA.PTIX (did", "PTID"},
+        {NULL, "RTEPT", "--rows: unknown field RTEPT (did you mean ", "RTEPTS"},
+        {NULL, "ARCID", "--rows: ARCID is not a list", ""},
+        {"RTEPTS.XYZZY", "RTEPTS", "unknown field XYZZY in RTEPTS.XYZZY", ""},
+        {"QWERTYUIOP", NULL, "unknown field QWERTYUIOP", ""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        adexp_select *s = adexp_select_new(bad[i].fields, bad[i].rows, NULL, err, sizeof err);
+        assert_non_null(s);
+        assert_int_equal(adexp_select_check_names(s, NULL, err, sizeof err), -1);
+        if (!strstr(err, bad[i].want) || !strstr(err, bad[i].also))
+            fail_msg("%s %s: got '%s'", bad[i].want, bad[i].also, err);
+        adexp_select_free(s);
+    }
+    adexp_select *s = adexp_select_new("arcid,ESTDATA.PTID,RFL_ft,RTEPTS.FL", "rtepts", NULL,
+                                       err, sizeof err);
+    assert_int_equal(adexp_select_check_names(s, NULL, err, sizeof err), 0);
+    adexp_select_free(s);
+    adexp_dict_error de;
+    static const char ext[] = "XYZZY\tprimary\tb\t-\t-\taircraftid\n";
+    adexp_dictionary *d = adexp_dict_load(NULL, ext, sizeof ext - 1, &de);
+    assert_non_null(d);
+    {
+        s = adexp_select_new("XYZZY", NULL, NULL, err, sizeof err);
+        assert_int_equal(adexp_select_check_names(s, d, err, sizeof err), 0);
+        assert_int_equal(adexp_select_check_names(s, NULL, err, sizeof err), -1);
+        adexp_select_free(s);
+        adexp_dict_free(d);
+    }
 }
 
 /* ------------------------------------------------ the view's quick paths */
@@ -777,6 +818,7 @@ int main(void)
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
+        cmocka_unit_test(test_select_names),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
         cmocka_unit_test(test_companion_words),
         cmocka_unit_test(test_csv_usual_rows),

@@ -32,9 +32,9 @@ static const uint8_t default_keys[SEL_ID_TABLE] = {
     [DICT_ID_IFPLID] = 1, [DICT_ID_ARCID] = 2, [DICT_ID_ARCTYP] = 3, [DICT_ID_ADEP] = 4,
     [DICT_ID_ADES] = 5, [DICT_ID_EOBD] = 6, [DICT_ID_EOBT] = 7, [DICT_ID_RFL] = 8,
 };
-static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
-                                         {default_keys, NULL}, {8, 0}, NULL,
-                                         {default_cols, NULL}, {NDEFAULT, 0}, NULL, 0};
+static const adexp_select default_sel = {
+    .cols = default_cols, .ncols = NDEFAULT, .key_of = {default_keys, NULL}, .nkeys = {8, 0},
+    .level = {default_cols, NULL}, .nlevel = {NDEFAULT, 0}};
 _Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
                "unknown fields look up a zero entry");
 
@@ -274,9 +274,10 @@ adexp_select *adexp_select_new(const char *fields, const char *rows, const char 
     if (sel) {
         sel->cols = sel->ccols = calloc(ncols, sizeof *sel->cols);
         sel->titles = titles ? calloc(count_entries(titles), sizeof *sel->titles) : NULL;
+        sel->seen = titles ? calloc(count_entries(titles), 1) : NULL;
         sel->text = malloc(text);
     }
-    if (!sel || !sel->cols || !sel->text || (titles && !sel->titles)) {
+    if (!sel || !sel->cols || !sel->text || (titles && (!sel->titles || !sel->seen))) {
         fail(err, cap, "%s", "out of memory");
         adexp_select_free(sel);
         return NULL;
@@ -323,6 +324,7 @@ void adexp_select_free(adexp_select *s)
         return;
     free(s->ccols);
     free(s->titles);
+    free(s->seen);
     free(s->ckey_of);
     free(s->clevel);
     free(s->text);
@@ -334,8 +336,13 @@ int adexp_select_keeps(const adexp_select *sel, const adexp_msg *msg)
     if (!sel || !sel->titles)
         return 1;
     for (size_t i = 0; i < sel->ntitles; i++)
-        if (adexp_slice_eq(msg->view.title, sel->titles[i]))
+        if (adexp_slice_eq(msg->view.title, sel->titles[i])) {
+            /* read first: the flag's line is then written once, not by
+             * every thread for every message */
+            if (!__atomic_load_n(&sel->seen[i], __ATOMIC_RELAXED))
+                __atomic_store_n(&sel->seen[i], 1, __ATOMIC_RELAXED);
             return 1;
+        }
     return 0;
 }
 

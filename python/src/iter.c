@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILE_SIZE ((size_t)256 << 20)   /* the batch driver's default */
+#define MAX_FILE_SIZE ((size_t)256 << 20)   /* a file is read whole into memory here */
 #define ROTATE ((size_t)256 << 10)
 
 typedef struct pa_iter {
