@@ -154,10 +154,40 @@ def test_plain_unchanged(tmp):
     check("plain input: no envelope", rc == 0 and '"envelope"' not in out)
 
 
+def instructions(tmp, data, stdin):
+    """callgrind's instruction count of one run of adexp-parse on data."""
+    f = os.path.join(tmp, "signals.adexp")
+    with open(f, "wb") as o:
+        o.write(data)
+    out = os.path.join(tmp, "callgrind.out")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, EXE, "-q",
+           "-j1", "-o", os.devnull, "-" if stdin else f]
+    p = subprocess.run(cmd, stdin=open(f, "rb") if stdin else None,
+                       capture_output=True, timeout=300)
+    m = [l for l in p.stderr.decode().splitlines() if "Collected" in l]
+    return int(m[-1].split()[-1]) if m else 0
+
+
+def test_signals_linear(tmp):
+    """Many envelope signals with no '-' between them, in a file and a
+    stream: twice the lines, at most 2.3 times the instructions (each
+    signal's message was searched back from the input's far '-': 2.5 times
+    at these sizes, and more the more lines)."""
+    if not shutil.which("valgrind"):
+        print("note: no valgrind; the signals' work is not measured")
+        return
+    for name, line, stdin in (("ETX", b"\x03\n", False), ("SOH", b"\x01\n", True)):
+        small, big = (instructions(tmp, line * n + b"-TITLE IFPL -ARCID A\n", stdin)
+                      for n in (20000, 40000))
+        check(f"{name} lines ({'stdin' if stdin else 'file'}): twice the lines, "
+              "at most 2.3 times the instructions",
+              small and big and big < 2.3 * small, (small, big))
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
-        for t in (test_good_feed, test_broken_feed, test_plain_unchanged):
+        for t in (test_good_feed, test_broken_feed, test_plain_unchanged, test_signals_linear):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

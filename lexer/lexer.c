@@ -212,6 +212,22 @@ static size_t next_dash(const lexer *lx, size_t i)
     return d ? (size_t)(d - lx->buf) : lx->len;
 }
 
+/* next_dash for text before a field, which the parser lexes again from
+ * each envelope's end: many envelopes with no '-' between them would
+ * otherwise each scan to the same far '-'. */
+static size_t next_dash_known(lexer *lx, size_t i)
+{
+    int inside = i >= lx->nodash_from && i <= lx->nodash_to;
+    size_t from = inside ? lx->nodash_to : i;
+    if (from >= lx->len)
+        return lx->len;
+    size_t d = next_dash(lx, from);
+    if (!inside)
+        lx->nodash_from = i;
+    lx->nodash_to = d;
+    return d;
+}
+
 /* A field starts at dash (a '-'): SEP*, then A-Z0-9 run ended by a SEP, the
  * end of input or another '-'. Sets *kw and *kwlen; returns 1 if it does. */
 static int field_start(const lexer *lx, size_t dash, size_t *kw, size_t *kwlen)
@@ -239,6 +255,7 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->batch = LEX_BATCH;
     lx->at_dash = 0;
     lx->ntok = lx->itok = 0;
+    lx->nodash_from = lx->nodash_to = 0;
     lx->paren_horizon = 0;
     lx->split_value = 0;
 }
@@ -312,7 +329,7 @@ static state_fn lex_between(lexer *lx)
         return state(lex_dash);
     }
     /* Text before the first field. */
-    size_t end = next_dash(lx, i);
+    size_t end = next_dash_known(lx, i);
     emit(lx, FT_TEXT, ADEXP_OK, i, trim_right(lx, i, end));
     lx->pos = end;
     return state(lex_between);

@@ -81,6 +81,9 @@ struct lexer {
     unsigned ntok;             /* tokens in the batch */
     unsigned itok;             /* the next one to hand out */
     size_t paren_horizon;      /* bytes before it hold no ')' for a '(' */
+    size_t nodash_from, nodash_to;  /* buf[from..to) holds no '-': text
+                                  before a field, lexed again after each
+                                  envelope, is then crossed once */
     field_token split;         /* lexer_next: the field being handed out */
     int split_value;           /* lexer_next: its value is still to come */
     field_token tok[LEX_BATCH];

@@ -242,29 +242,50 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
     lex_from(p, next, p->len, 0);
 }
 
-/* A message with no envelope of its own, whose end may yet hold one: an
- * envelope's end without its start (NNNN), or the next message's heading.
- * Its last value is looked at (the bytes after its last '-'); if either is
- * there, the message is read again up to it. */
-static void parse_plain(adexp_parser *p, adexp_msg *msg)
+/* Where text before a message's first field (the current token) holds an
+ * envelope's signal on a line of its own: its offset, and *sig; else
+ * (size_t)-1. Looked at before the message is read, so that text holding
+ * many signals is cut at the first, not read whole once for each. */
+static size_t signal_in_text(const adexp_parser *p, lexer_signal *sig)
 {
-    parse_text(p, msg);
+    if (p->tok->kind != FT_TEXT)
+        return (size_t)-1;
+    size_t to = p->tok->value_offset + p->tok->value.len;
+    size_t at = lexer_envelope_end(p->buf, to, p->tok->offset, sig);
+    return at < to ? at : (size_t)-1;
+}
+
+/* Where the message just read (up to the current token) holds a signal in
+ * its last value (the bytes after its last '-'): an envelope's end without
+ * its start (NNNN), or the next message's heading; else (size_t)-1. */
+static size_t signal_in_last_value(const adexp_parser *p, const adexp_msg *msg,
+                                   lexer_signal *sig)
+{
     size_t end = p->tok->offset, last = trim_back(p, msg->offset, end);
-    msg->length = last - msg->offset;
-    if (!framing(p))
-        return;
     /* a signal starts a line, and a line end before it lies in the bytes
      * from the last '-' to the last byte that is not a separator */
-    const char *dash = memrchr(p->buf + msg->offset, '-', msg->length);
+    const char *dash = memrchr(p->buf + msg->offset, '-', last - msg->offset);
     size_t from = dash ? (size_t)(dash - p->buf) : msg->offset;
     if (!lexer_may_hold_envelope(p->buf, from, last))
-        return;
+        return (size_t)-1;
+    size_t at = lexer_envelope_end(p->buf, end, from, sig);
+    return at < end ? at : (size_t)-1;
+}
+
+/* A message with no envelope of its own, whose text may yet hold a
+ * signal: then the message is read (again) up to it. */
+static void parse_plain(adexp_parser *p, adexp_msg *msg)
+{
     lexer_signal sig;
-    size_t at = lexer_envelope_end(p->buf, end, from, &sig);
-    if (at == end)
-        return;
-    msg->fields = NULL;
-    msg->nfields = msg->nerrors = msg->nerrors_total = 0;
+    size_t at = framing(p) ? signal_in_text(p, &sig) : (size_t)-1;
+    if (at == (size_t)-1) {
+        parse_text(p, msg);
+        msg->length = trim_back(p, msg->offset, p->tok->offset) - msg->offset;
+        if (!framing(p) || (at = signal_in_last_value(p, msg, &sig)) == (size_t)-1)
+            return;
+        msg->fields = NULL;
+        msg->nfields = msg->nerrors = msg->nerrors_total = 0;
+    }
     lex_from(p, msg->offset, at, 0);
     parse_text(p, msg);
     if (sig == LEX_SIGNAL_NEXT) {  /* the next message's envelope */

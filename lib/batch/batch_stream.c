@@ -197,7 +197,7 @@ static int held_complete(stream *s)
         return 0;
     /* the binary check may be undecided still, but a -TITLE held means
      * the input is not binary */
-    if (!s->probed && !memmem(w->in, s->have, "-TITLE", 6))
+    if (!s->probed && lexer_next_title(w->in, s->have, 0) >= s->have)
         return 0;
     adexp_msg m;
     int any = 0, clean = 0;
