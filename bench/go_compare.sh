@@ -31,7 +31,7 @@ ln -s "$teivah/bad" "$tmp/src/goadexp/bad"
 cp "$src/bench/go_compare/main.go" "$tmp/src/goadexp/go_compare/"
 (cd "$tmp/src/goadexp/go_compare" &&
     GOPATH="$tmp:/usr/share/gocode" GO111MODULE=off GOCACHE="$tmp/cache" \
-    CGO_CFLAGS="-O2 -I$src/include" CGO_LDFLAGS="$build/libadexp.a" \
+    CGO_CFLAGS="-O2 -I$src/include" CGO_LDFLAGS="$build/libadexp.a -lz -pthread -ldl" \
     go build -o "$tmp/go_compare" .)
 GOMAXPROCS=1 "$tmp/go_compare" "$msg" "${3:-15}"
 echo

@@ -18,22 +18,23 @@
 #endif
 
 static const char usage[] =
-    "usage: adexp-parse [options] PATH...\n"
+    "usage: adexp-parse [options] [PATH...]\n"
     "Parse ADEXP messages and write one JSON object per message (NDJSON),\n"
     "one CSV or TSV row per message (or per item of a list), or ADEXP again.\n"
     "A PATH is a file, a directory (walked recursively, names in byte order;\n"
     "hidden entries and FIFOs, sockets and devices met there are skipped with\n"
     "a note; each directory is walked once, a second way into it is skipped),\n"
-    "- for standard input, or a FIFO or character device (/dev/stdin,\n"
+    "- for standard input (also read when no PATH is given and it is not a\n"
+    "terminal), or a FIFO or character device (/dev/stdin,\n"
     "<(zcat f.gz)). gzip, zstd, xz and bzip2 inputs are decompressed; tar\n"
     "(plain or compressed) and zip archives give one input per regular member,\n"
     "named ARCHIVE:MEMBER; all are known by their first bytes. Standard input,\n"
     "FIFOs, devices, decompressed inputs and archive members are read as\n"
     "streams: each message's line is written, and the output flushed, as soon\n"
-    "as the next -TITLE or the end of the stream is read.\n"
+    "as the next -TITLE, its envelope's NNNN or the end of the stream is read.\n"
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
-    "  -o, --output FILE       write the output to FILE instead of stdout;\n"
+    "  -o, --output FILE       write the output to FILE (-: stdout, the default);\n"
     "                          FILE (or stdout's file) being one of the PATHs,\n"
     "                          or a file with data that a walk would parse, is\n"
     "                          refused before anything is read (exit 2); a new\n"
@@ -49,52 +50,78 @@ static const char usage[] =
     "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
     "                          paths (ESTDATA.PTID), decoded suffixes _ft, _m,\n"
     "                          _utc, _deg (RFL_ft); json and view keep only\n"
-    "                          these fields\n"
+    "                          these fields; a keyword the dictionary does not\n"
+    "                          know is a usage error naming the closest ones\n"
     "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
     "                          (RTEPTS: one per route point)\n"
     "      --title LIST        keep only messages of these titles (IFPL,CHG);\n"
-    "                          the others are counted in the summary\n";
+    "                          the others are counted in the summary; a title\n"
+    "                          no message had gets a warning at the end\n";
 /* The rest of --help (one string would pass the length C99 compilers
  * must support). */
 static const char usage_notes[] =
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
+    "      --flush-idle MS     a live stream idle for MS milliseconds writes\n"
+    "                          the message it holds, if the text so far ends\n"
+    "                          a complete message, without waiting for the\n"
+    "                          next -TITLE\n"
     "      --files-from LIST   read paths from LIST, one a line (- for stdin);\n"
     "                          a NUL byte in it is an error (use -0)\n"
     "  -0, --null              paths in LIST end with NUL bytes (find -print0)\n"
     "      --include GLOB      in directories, parse only files whose name\n"
-    "                          matches GLOB (e.g. '*.adexp'); the others are\n"
-    "                          counted in the summary; named files always count\n"
+    "                          matches GLOB (e.g. '*.adexp'); repeatable: any\n"
+    "                          of them; the others are counted in the summary;\n"
+    "                          named files always count\n"
+    "      --exclude GLOB      in directories, leave out files whose name\n"
+    "                          matches GLOB (repeatable), counted the same\n"
     "      --max-file-size N   fail files larger than N bytes (suffixes K, M,\n"
-    "                          G; default 256M); in a stream, a decompressed\n"
-    "                          input or an archive member: a message\n"
+    "                          G; default: no limit, a file is mapped); in a\n"
+    "                          stream, a decompressed input or an archive\n"
+    "                          member: a message (default: what\n"
+    "                          --max-message-size allows)\n"
     "      --max-depth N       nesting of lists and compounds (default 64,\n"
     "                          at most 1024): DEPTH_LIMIT beyond\n"
     "      --max-fields N      fields in a message (default 1000000): FIELD_LIMIT\n"
     "      --max-list-items N  items in one list (default 100000): LIST_LIMIT\n"
     "      --max-message-size N  bytes in a message (suffixes K, M, G;\n"
     "                          default 64M): SIZE_LIMIT\n"
+    "      --envelope MODE     aftn (default): AFTN envelopes (ZCZC ... NNNN,\n"
+    "                          SOH ... ETX) around messages are recognised,\n"
+    "                          kept as \"envelope\" and never read as fields;\n"
+    "                          a broken one is an ENVELOPE error; none: off\n"
     "      --validate          check every value against its field's syntax\n"
     "                          and ranges, and compounds' subfields: each line\n"
-    "                          gets \"warnings\", each finding a line on stderr\n"
+    "                          gets \"warnings\" (csv, tsv: a last column\n"
+    "                          warnings, CODE:FIELD joined by ';'), each\n"
+    "                          finding a line on stderr\n"
     "      --strict            with --validate: exit 1 if any warning\n"
     "      --dictionary FILE   extend the field dictionary with FILE (TSV in\n"
     "                          the columns of lib/dict/fields.tsv); repeatable,\n"
     "                          later files extend earlier ones\n"
+    "      --color WHEN        the severity words of diagnostics in colour:\n"
+    "                          auto (default: when stderr is a terminal),\n"
+    "                          always or never\n"
+    "      --list-fields       print the keywords of the built-in dictionary,\n"
+    "                          one a line, and exit\n"
     "  -q, --quiet             no progress line and no summary\n"
     "  -h, --help              show this help and exit\n"
     "      --version           show the version and exit\n"
     "\n"
-    "Errors go to standard error as PATH:LINE:COLUMN: CODE: message, or\n"
-    "PATH: message for a file that cannot be parsed at all (missing, empty,\n"
-    "binary: a NUL byte in its first 4 KiB and no -TITLE, or no '-' in it;\n"
-    "too large, a directory loop, a corrupt archive). A NUL byte inside a\n"
-    "message is its NUL_BYTE error. Names are shown escaped (\\n, \\xHH, \\\\).\n"
-    "A summary goes to standard error at the end, and a progress line while\n"
-    "running when standard error is a terminal. If the output cannot be\n"
+    "Errors go to standard error as PATH:LINE:COLUMN: error: CODE: message,\n"
+    "or PATH: error: message for a file that cannot be parsed at all\n"
+    "(missing, empty, binary: a NUL byte in its first 4 KiB and no -TITLE,\n"
+    "or no '-' in it; too large, a directory loop, a corrupt archive). A NUL\n"
+    "byte inside a message is its NUL_BYTE error. Names are shown escaped\n"
+    "(\\n, \\xHH, \\\\). Warnings go to standard error as\n"
+    "PATH:LINE:COLUMN: warning: CODE: FIELD: message, and what is only said\n"
+    "(a skipped entry) as PATH: note: message.\n"
+    "A summary goes to standard error at the end, and, when standard error is\n"
+    "a terminal, a progress line ten times a second: files done, the text\n"
+    "read (and the compressed bytes behind it), messages, MB/s; it moves\n"
+    "within one big or compressed input too. If the output cannot be\n"
     "written, the run stops; a regular file ends at its last complete line\n"
     "and the summary says how many messages it holds.\n"
-    "Warnings go to standard error as PATH:LINE:COLUMN: CODE: FIELD: message.\n"
     "Exit status: 0 if every input parsed, 1 if any failed, the output could\n"
     "not be written (or, with --strict, any warning), 2 on a usage error.\n";
 
@@ -104,7 +131,10 @@ typedef struct cli {
     const char *output, *files_from;
     const char *fields, *rows, *titles;
     int quiet, npaths, stdin_paths, strict, list_nul;
+    const char **includes, **excludes;   /* --include, --exclude: NULL-terminated */
+    int nincludes, nexcludes;
     int layout;                /* --layout was given */
+    int color;                 /* --color: 1 always, 0 never, -1 auto */
     char **paths;
 } cli;
 
@@ -185,10 +215,10 @@ static void print_version(void)
 #endif
 }
 
-/* An option's value: "--opt=V", "--opt V", "-jV" or "-j V". */
-static const char *value(int argc, char **argv, int *i, const char *name)
+/* An option's value: "--opt=V", "--opt V", "-jV" or "-j V" (a is the
+ * option, argv[*i] or a short option of a cluster). */
+static const char *value(const char *a, int argc, char **argv, int *i, const char *name)
 {
-    const char *a = argv[*i];
     size_t n = strlen(name);
     if (strncmp(a, name, n) == 0 && a[n] == '=')
         return a + n + 1;
@@ -225,12 +255,25 @@ static int load_dictionary(cli *c, const char *path)
     return rc;
 }
 
-/* Returns -1 to go on, or an exit status. */
-static int parse_option(cli *c, int argc, char **argv, int *i)
+/* --list-fields: the keywords of the built-in dictionary (not BEGIN and
+ * END), one a line, for shell completion and for the curious. */
+static int list_fields(void)
 {
-    const char *a = argv[*i], *v;
+    adexp_dict_info info;
+    for (uint16_t id = 0; adexp_dict_get(id, &info); id++)
+        if (info.level != ADEXP_DICT_SYNTAX)
+            puts(info.keyword);
+    return cli_flush_stdout("adexp-parse");
+}
+
+/* Returns -1 to go on, or an exit status. */
+static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
+{
+    const char *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
         return fputs(usage, stdout), fputs(usage_notes, stdout), cli_flush_stdout("adexp-parse");
+    if (strcmp(a, "--list-fields") == 0)
+        return list_fields();
     if (strcmp(a, "--version") == 0)
         return print_version(), cli_flush_stdout("adexp-parse");
     if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
@@ -242,17 +285,17 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
     if (strcmp(a, "--unordered") == 0)
         return c->o.unordered = 1, -1;
     if (is(a, "-j", "--jobs")) {
-        if (!(v = value(argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
+        if (!(v = value(a, argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
             return usage_error("%s needs a number", a);
         return parse_jobs(v, &c->o.jobs) ? usage_error("bad job count '%s'", v) : -1;
     }
     if (is(a, "-o", "--output")) {
-        if (!(c->output = value(argc, argv, i, is(a, NULL, "--output") ? "--output" : "-o")))
+        if (!(c->output = value(a, argc, argv, i, is(a, NULL, "--output") ? "--output" : "-o")))
             return usage_error("%s needs a file name", a);
         return -1;
     }
     if (is(a, NULL, "--format")) {
-        if (!(v = value(argc, argv, i, "--format")))
+        if (!(v = value(a, argc, argv, i, "--format")))
             return usage_error("%s needs json, summary, adexp, view, csv or tsv", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
@@ -269,74 +312,130 @@ static int parse_option(cli *c, int argc, char **argv, int *i)
         return usage_error("unknown format '%s' (json, summary, adexp, view, csv or tsv)", v);
     }
     if (is(a, NULL, "--layout")) {
-        if (!(v = value(argc, argv, i, "--layout")))
+        if (!(v = value(a, argc, argv, i, "--layout")))
             return usage_error("%s needs line or ifps", a);
         if (strcmp(v, "line") == 0 || strcmp(v, "ifps") == 0)
             return set_layout(&c->o.adexp, v[0] == 'i'), c->layout = 1, -1;
         return usage_error("unknown layout '%s' (line or ifps)", v);
     }
     if (is(a, NULL, "--fields")) {
-        if (!(c->fields = value(argc, argv, i, "--fields")))
+        if (!(c->fields = value(a, argc, argv, i, "--fields")))
             return usage_error("%s needs a list of fields", a);
         return -1;
     }
     if (is(a, NULL, "--rows")) {
-        if (!(c->rows = value(argc, argv, i, "--rows")))
+        if (!(c->rows = value(a, argc, argv, i, "--rows")))
             return usage_error("%s needs a list keyword", a);
         return -1;
     }
     if (is(a, NULL, "--title")) {
-        if (!(c->titles = value(argc, argv, i, "--title")))
+        if (!(c->titles = value(a, argc, argv, i, "--title")))
             return usage_error("%s needs a list of titles", a);
         return -1;
     }
     if (is(a, NULL, "--files-from")) {
-        if (!(c->files_from = value(argc, argv, i, "--files-from")))
+        if (!(c->files_from = value(a, argc, argv, i, "--files-from")))
             return usage_error("%s needs a file name", a);
         return -1;
     }
     if (is(a, NULL, "--include")) {
-        if (!(c->o.include = value(argc, argv, i, "--include")))
+        if (!(c->includes[c->nincludes++] = value(a, argc, argv, i, "--include")))
+            return usage_error("%s needs a pattern", a);
+        return -1;
+    }
+    if (is(a, NULL, "--exclude")) {
+        if (!(c->excludes[c->nexcludes++] = value(a, argc, argv, i, "--exclude")))
             return usage_error("%s needs a pattern", a);
         return -1;
     }
     if (strcmp(a, "-0") == 0 || strcmp(a, "--null") == 0)
         return c->list_nul = 1, -1;
     if (is(a, NULL, "--max-depth")) {
-        if (!(v = value(argc, argv, i, "--max-depth")))
+        if (!(v = value(a, argc, argv, i, "--max-depth")))
             return usage_error("%s needs a number", a);
         return parse_count(v, ADEXP_MAX_DEPTH_LIMIT, &c->o.parser.max_depth)
                    ? usage_error("bad depth '%s' (1 to 1024)", v) : -1;
     }
     if (is(a, NULL, "--max-fields")) {
-        if (!(v = value(argc, argv, i, "--max-fields")))
+        if (!(v = value(a, argc, argv, i, "--max-fields")))
             return usage_error("%s needs a number", a);
         return parse_count(v, UINT32_MAX, &c->o.parser.max_fields)
                    ? usage_error("bad field count '%s'", v) : -1;
     }
     if (is(a, NULL, "--max-list-items")) {
-        if (!(v = value(argc, argv, i, "--max-list-items")))
+        if (!(v = value(a, argc, argv, i, "--max-list-items")))
             return usage_error("%s needs a number", a);
         return parse_count(v, UINT32_MAX, &c->o.parser.max_list_items)
                    ? usage_error("bad item count '%s'", v) : -1;
     }
     if (is(a, NULL, "--max-message-size")) {
-        if (!(v = value(argc, argv, i, "--max-message-size")))
+        if (!(v = value(a, argc, argv, i, "--max-message-size")))
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.parser.max_message_size)
                    ? usage_error("bad size '%s'", v) : -1;
     }
+    if (is(a, NULL, "--flush-idle")) {
+        uint32_t ms;
+        if (!(v = value(a, argc, argv, i, "--flush-idle")))
+            return usage_error("%s needs milliseconds", a);
+        if (parse_count(v, 3600000, &ms))
+            return usage_error("bad --flush-idle '%s' (1 to 3600000 ms)", v);
+        return c->o.flush_idle_ms = ms, -1;
+    }
     if (is(a, NULL, "--max-file-size")) {
-        if (!(v = value(argc, argv, i, "--max-file-size")))
+        if (!(v = value(a, argc, argv, i, "--max-file-size")))
             return usage_error("%s needs a size", a);
         return parse_size(v, &c->o.max_file_size) ? usage_error("bad size '%s'", v) : -1;
     }
+    if (is(a, NULL, "--envelope")) {
+        if (!(v = value(a, argc, argv, i, "--envelope")))
+            return usage_error("%s needs aftn or none", a);
+        if (strcmp(v, "aftn") == 0)
+            c->o.parser.envelope = ADEXP_ENVELOPE_AFTN;
+        else if (strcmp(v, "none") == 0)
+            c->o.parser.envelope = ADEXP_ENVELOPE_NONE;
+        else
+            return usage_error("bad envelope '%s' (aftn or none)", v);
+        return -1;
+    }
+    if (is(a, NULL, "--color")) {
+        if (!(v = value(a, argc, argv, i, "--color")))
+            return usage_error("%s needs auto, always or never", a);
+        if (strcmp(v, "auto") == 0)
+            return c->color = -1, -1;
+        if (strcmp(v, "always") == 0 || strcmp(v, "never") == 0)
+            return c->color = v[0] == 'a', -1;
+        return usage_error("unknown --color '%s' (auto, always or never)", v);
+    }
     if (is(a, NULL, "--dictionary")) {
-        if (!(v = value(argc, argv, i, "--dictionary")))
+        if (!(v = value(a, argc, argv, i, "--dictionary")))
             return usage_error("%s needs a file name", a);
         return load_dictionary(c, v);
     }
     return usage_error("unknown option %s", a);
+}
+
+/* Short options run together (-qj2, -q0o out): each letter an option,
+ * the first one that takes a value takes the rest, or the next argument. */
+static int parse_cluster(cli *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    for (const char *p = a + 1; *p; p++) {
+        char one[3] = {'-', *p, '\0'};
+        if (*p != 'j' && *p != 'o') {
+            int rc = strchr("qh0", *p) ? parse_option(c, one, argc, argv, i)
+                                       : usage_error("unknown option %s", one);
+            if (rc >= 0)
+                return rc;
+            continue;
+        }
+        if (!p[1])
+            return parse_option(c, one, argc, argv, i);
+        char *rest[2] = {one, (char *)p + 1};
+        int k = 0;
+        return parse_option(c, one, 2, rest, &k);
+    }
+    return -1;
 }
 
 static int parse_args(cli *c, int argc, char **argv)
@@ -347,7 +446,9 @@ static int parse_args(cli *c, int argc, char **argv)
         if (!only_paths && strcmp(a, "--") == 0) {
             only_paths = 1;
         } else if (!only_paths && a[0] == '-' && a[1] != '\0') {
-            int rc = parse_option(c, argc, argv, &i);
+            int cluster = a[1] != '-' && a[2] != '\0' && a[1] != 'j' && a[1] != 'o';
+            int rc = cluster ? parse_cluster(c, argc, argv, &i)
+                             : parse_option(c, a, argc, argv, &i);
             if (rc >= 0)
                 return rc;
         } else {
@@ -357,8 +458,16 @@ static int parse_args(cli *c, int argc, char **argv)
     }
     if (c->layout && c->o.format != ADEXP_BATCH_ADEXP)
         return usage_error("%s", "--layout needs --format adexp");
+    if (c->output && strcmp(c->output, "-") == 0)
+        c->output = NULL;                /* -o -: standard output */
+    /* No PATH: standard input, as grep and jq do, unless it is a terminal
+     * (then the user forgot the PATH). */
+    if (c->npaths == 0 && !c->files_from && isatty(STDIN_FILENO))
+        return usage_error("%s", "no PATH given (and standard input is a terminal)");
     if (c->npaths == 0 && !c->files_from)
-        return usage_error("%s", "no PATH given");
+        c->paths[c->npaths++] = "-", c->stdin_paths++;
+    c->o.includes = c->includes;
+    c->o.excludes = c->excludes;
     if (c->strict && !c->o.validate)
         return usage_error("%s", "--strict needs --validate");
     if (c->files_from && strcmp(c->files_from, "-") == 0 && c->stdin_paths)
@@ -396,13 +505,26 @@ static void print_stop(const cli *c, const adexp_batch_stats *s)
     fprintf(stderr, ", %llu inputs not read\n", (unsigned long long)s->inputs_not_read);
 }
 
-static void print_summary(const adexp_batch_stats *s, const char *include, int validate,
-                          const char *titles)
+/* "not matching --include A,B" and/or "matching --exclude C". */
+static void print_filtered(const cli *c, uint64_t filtered)
 {
+    if (!c->nincludes && !c->nexcludes)
+        return;
+    fprintf(stderr, "adexp-parse: %llu files in directories", (unsigned long long)filtered);
+    for (int i = 0; i < c->nincludes; i++)
+        fprintf(stderr, "%s%s", i ? "," : " not matching --include ", c->includes[i]);
+    for (int i = 0; i < c->nexcludes; i++)
+        fprintf(stderr, "%s%s", i ? "," : c->nincludes ? " or matching --exclude "
+                                                         : " matching --exclude ",
+                c->excludes[i]);
+    fputc('\n', stderr);
+}
 
-    if (include)
-        fprintf(stderr, "adexp-parse: %llu files in directories not matching --include %s\n",
-                (unsigned long long)s->filtered, include);
+static void print_summary(const cli *c, const adexp_batch_stats *s)
+{
+    int validate = c->o.validate;
+    const char *titles = c->titles;
+    print_filtered(c, s->filtered);
     double el = s->elapsed > 1e-9 ? s->elapsed : 1e-9;
     char unwritten[64] = "";
     if (s->output_error)
@@ -477,8 +599,23 @@ static int make_select(cli *c, adexp_select **sel)
     *sel = adexp_select_new(c->fields, c->rows, c->titles, err, sizeof err);
     if (!*sel)
         return usage_error("%s", err);
+    if (adexp_select_check_names(*sel, c->dict, err, sizeof err) != 0) {
+        adexp_select_free(*sel);
+        *sel = NULL;
+        return usage_error("%s", err);
+    }
     c->o.select = *sel;
     return 0;
+}
+
+/* Titles are not in the dictionary: one no message had may be a typo. */
+static void warn_unseen_titles(const adexp_select *sel)
+{
+    char unseen[256];
+    size_t n = adexp_select_unseen_titles(sel, unseen, sizeof unseen);
+    if (n)
+        fprintf(stderr, "adexp-parse: warning: --title %s: no message of %s\n", unseen,
+                n == 1 ? "this title" : "these titles");
 }
 
 static int run(cli *c)
@@ -488,6 +625,8 @@ static int run(cli *c)
     if (src)
         return src;
     int rc = run_select(c);
+    if (rc <= 1)
+        warn_unseen_titles(sel);
     adexp_select_free(sel);
     return rc;
 }
@@ -501,6 +640,7 @@ static int run_select(cli *c)
         return 1;
     }
     c->o.progress_fd = !c->quiet && isatty(STDERR_FILENO) ? STDERR_FILENO : -1;
+    c->o.color = c->color < 0 ? isatty(STDERR_FILENO) : c->color;
     adexp_batch *b = adexp_batch_new(&c->o);
     if (!b) {
         fputs("adexp-parse: out of memory\n", stderr);
@@ -523,7 +663,7 @@ static int run_select(cli *c)
     if (rc <= 1 && st.output_error)
         print_stop(c, &st);
     if (!c->quiet && rc <= 1)
-        print_summary(&st, c->o.include, c->o.validate, c->titles);
+        print_summary(c, &st);
     if (rc == 0 && c->strict && st.messages_warned)
         rc = 1;
     return rc;
@@ -534,15 +674,20 @@ int main(int argc, char **argv)
     cli_guard_std_fds();
     cli c;
     memset(&c, 0, sizeof c);
+    c.color = -1;
     c.o = adexp_batch_options_default();
     set_layout(&c.o.adexp, 0);
-    c.paths = calloc((size_t)argc, sizeof *c.paths);
-    if (!c.paths)
+    c.paths = calloc((size_t)argc + 1, sizeof *c.paths);
+    c.includes = calloc((size_t)argc + 1, sizeof *c.includes);
+    c.excludes = calloc((size_t)argc + 1, sizeof *c.excludes);
+    if (!c.paths || !c.includes || !c.excludes)
         return 1;
     int rc = parse_args(&c, argc, argv);
     if (rc < 0)
         rc = run(&c);
     free(c.paths);
+    free(c.includes);
+    free(c.excludes);
     adexp_dict_free(c.dict);
     return rc;
 }

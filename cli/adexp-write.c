@@ -35,9 +35,17 @@ static const char usage[] =
     "value that would not read back, a tree that no ADEXP text reads back as)\n"
     "is reported on standard error as FILE:LINE: message, and the run goes\n"
     "on; blank lines are skipped.\n"
-    "Exit status: 0 if every line was written, 1 if any was not (or a FILE\n"
-    "could not be read, or standard output is closed, or the output could\n"
-    "not be written), 2 on a usage error.\n";
+    "A message that had errors when it was parsed (its line has \"errors\") is\n"
+    "never repaired: it is written as it stands when its text reads back with\n"
+    "the same errors (an ICAO text left open at its end: TEXT_UNCLOSED), else\n"
+    "it is not written (LIST_UNCLOSED, END_MISMATCH, NO_TITLE, ...); either way\n"
+    "its first error is reported as FILE:LINE: not written: CODE at L:C, or\n"
+    "FILE:LINE: written as it stands: CODE at L:C.\n"
+    "Bytes that are not UTF-8 (\\udcXX in adexp-parse's JSON) are written back\n"
+    "as those bytes.\n"
+    "Exit status: 0 if every line was written and none had errors, 1 if any\n"
+    "was not or had errors (or a FILE could not be read, or standard output\n"
+    "is closed, or the output could not be written), 2 on a usage error.\n";
 
 /* Output is flushed once this much is pending. */
 #define FLUSH_AT ((size_t)1 << 20)
@@ -67,6 +75,43 @@ static int flush(run *r)
     return 0;
 }
 
+/* A parse error of the JSON line's "errors" array (code by name). */
+static adexp_status error_code(const json_t *e)
+{
+    const char *c = json_string_value(json_object_get(e, "code"));
+    for (int s = 0; c && s < ADEXP_STATUS_COUNT; s++)
+        if (strcmp(adexp_status_name((adexp_status)s), c) == 0)
+            return (adexp_status)s;
+    return ADEXP_OK;              /* a code this build does not know */
+}
+
+/* The errors of a line whose message the writer can write as it stands
+ * (each TEXT_UNCLOSED: the text runs on to the message's end) into
+ * errs[0..cap); their number, or -1 for any other. */
+static int keepable_errors(const json_t *arr, adexp_error *errs, size_t cap)
+{
+    size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
+    if (n > cap)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        errs[i] = (adexp_error){error_code(json_array_get(arr, i)), "", 0, 0, 0};
+        if (errs[i].code != ADEXP_E_TEXT_UNCLOSED)
+            return -1;
+    }
+    return (int)n;
+}
+
+/* "CODE at L:C: message" of the line's first error. */
+static void say_error(const char *name, size_t lineno, const char *what, const json_t *arr)
+{
+    const json_t *e = json_array_get(arr, 0);
+    const char *code = json_string_value(json_object_get(e, "code"));
+    const char *msg = json_string_value(json_object_get(e, "message"));
+    fprintf(stderr, "%s:%zu: %s: %s at %lld:%lld: %s\n", name, lineno, what,
+            code ? code : "?", (long long)json_integer_value(json_object_get(e, "line")),
+            (long long)json_integer_value(json_object_get(e, "column")), msg ? msg : "");
+}
+
 /* One JSON line: written, or reported. */
 static void do_line(run *r, const char *name, size_t lineno, const char *line, size_t len)
 {
@@ -76,12 +121,30 @@ static void do_line(run *r, const char *name, size_t lineno, const char *line, s
     if (i == len)
         return;
     json_error_t je;
-    json_t *root = json_loadb(line, len, JSON_ALLOW_NUL, &je);
+    size_t jlen;
+    char *jline = json_msg_line(line, len, &jlen);
+    json_t *root = jline ? json_loadb(jline, jlen, JSON_ALLOW_NUL, &je) : NULL;
+    free(jline);
     char why[1024];
+    if (!jline) {
+        fprintf(stderr, "%s:%zu: out of memory\n", name, lineno);
+        r->failed = 1;
+        return;
+    }
     if (!root) {
         fprintf(stderr, "%s:%zu: bad JSON at column %d: %s\n", name, lineno, je.column,
                 je.text);
         r->failed = 1;
+        return;
+    }
+    /* a message parsed with errors: never repaired */
+    const json_t *errors = json_object_get(root, "errors");
+    adexp_error kept[16];
+    int nkept = keepable_errors(errors, kept, sizeof kept / sizeof *kept);
+    if (nkept < 0) {
+        say_error(name, lineno, "not written", errors);
+        r->failed = 1;
+        json_decref(root);
         return;
     }
     adexp_arena_reset(&r->arena);
@@ -96,9 +159,17 @@ static void do_line(run *r, const char *name, size_t lineno, const char *line, s
     } else if (json_msg_build(root, b, &msg, why, sizeof why) != 0) {
         fprintf(stderr, "%s:%zu: %s\n", name, lineno, why);
         r->failed = 1;
-    } else if (adexp_write(&r->buf, &msg, &r->wo, &err) != ADEXP_OK) {
-        fprintf(stderr, "%s:%zu: %s at %s: %s\n", name, lineno, adexp_status_name(err.code),
-                err.path[0] ? err.path : "message", adexp_status_message(err.code));
+    } else if ((msg.errors = kept, msg.nerrors = msg.nerrors_total = (size_t)nkept,
+                adexp_write(&r->buf, &msg, &r->wo, &err)) != ADEXP_OK) {
+        if (nkept)
+            say_error(name, lineno, "not written", errors);
+        else
+            fprintf(stderr, "%s:%zu: %s at %s: %s\n", name, lineno,
+                    adexp_status_name(err.code), err.path[0] ? err.path : "message",
+                    adexp_status_message(err.code));
+        r->failed = 1;
+    } else if (nkept) {
+        say_error(name, lineno, "written as it stands", errors);
         r->failed = 1;
     }
     json_decref(root);

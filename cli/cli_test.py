@@ -70,7 +70,7 @@ def test_help_version_usage(tmp):
     write(f, GOOD.format(n=1))
     for args in (["--bogus", f], ["-j", "0", f], ["-j", "x", f], ["-j"], ["-o"],
                  ["--format", "xml", f], ["--format"], ["--max-file-size", "0", f],
-                 ["--files-from"], [], ["--files-from", "-", "-"]):
+                 ["--files-from"], ["--files-from", "-", "-"]):
         rc, _, err = run(*args)
         check(f"usage error {args} exits 2", rc == 2 and "adexp-parse:" in err, f"rc={rc}")
 
@@ -87,7 +87,7 @@ def test_walk_order(tmp):
           f"rc={rc} {sources(out)}")
     c = counts(err)
     check("walk: hidden entries counted as skipped with a note",
-          c and c["skipped"] == 2 and c["files"] == 5 and ".hidden.adexp: hidden" in err, err)
+          c and c["skipped"] == 2 and c["files"] == 5 and ".hidden.adexp: note: hidden" in err, err)
     rc, out2, _ = run("-j", "1", d + "/")
     check("walk: trailing slash gives single slashes",
           sources(out2) == [os.path.join(d, n) for n in ("a.adexp", "b.adexp", "c.adexp",
@@ -194,8 +194,8 @@ def test_bad_inputs(tmp):
     check("bad: dangling symlink", has("dangling.adexp", "dangling symbolic link"))
     check("bad: symlink loops", has("loop", "directory loop") and has("sub/up", "directory loop"))
     check("bad: FIFO in a walk is skipped, no hang", has("fifo", "FIFO"))
-    check("bad: message error as path:line:col: CODE:",
-          any(re.match(re.escape(os.path.join(d, "msgerr.adexp")) + r":\d+:\d+: [A-Z_]+: ", l)
+    check("bad: message error as path:line:col: error: CODE:",
+          any(re.match(re.escape(os.path.join(d, "msgerr.adexp")) + r":\d+:\d+: error: [A-Z_]+: ", l)
               for l in lines))
     msgs = [json.loads(l) for l in out.splitlines()]
     errmsg = [m for m in msgs if m["source"].endswith("msgerr.adexp")]
@@ -340,7 +340,7 @@ def test_archives(tmp):
               rc == 0 and sources(out) == want(a), sources(out))
         check(f"archives: {os.path.basename(a)} symlink member skipped with a note",
               c and c["files"] == 3 and c["skipped"] == 1 and
-              f"{a}:day/link: symbolic link member: skipped" in err, err)
+              f"{a}:day/link: note: symbolic link member: skipped" in err, err)
     zp = os.path.join(d, "day.zip")
     with zipfile.ZipFile(zp, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("z2.adexp", messages_text(1))
@@ -353,7 +353,7 @@ def test_archives(tmp):
         zf.writestr(zipfile.ZipInfo("only/"), "")
     rc, out, err = run(zd)
     check("archives: an archive of directories only fails (it is still counted)",
-          rc == 1 and f"{zd}: archive with no member" in err and out == "", err)
+          rc == 1 and f"{zd}: error: archive with no member" in err and out == "", err)
     rc, out, err = run("-", stdin=gzip.compress(text))
     check("archives: gzip on standard input", rc == 0 and sources(out) == ["-"] * 3, err)
 
@@ -379,13 +379,13 @@ def test_archives(tmp):
     write(cutxz, lzma.compress(big)[:-40])
     rc, out, err = run("-j", "2", bad, cut, cutxz, good)
     check("archives: corrupt gzip is one error with its byte offset",
-          re.search(re.escape(bad) + r": corrupt gzip data at byte \d+ of the gzip data", err)
+          re.search(re.escape(bad) + r": error: corrupt gzip data at byte \d+ of the gzip data", err)
           and "(2 ok, 3 failed)" in err, err)
     check("archives: truncated tar.gz names the member and the offset",
-          re.search(re.escape(cut) + r":two\.adexp: corrupt or truncated data at byte \d+ "
+          re.search(re.escape(cut) + r":two\.adexp: error: corrupt or truncated data at byte \d+ "
                     r"of the member: truncated gzip data", err), err)
     check("archives: a truncated xz is an error",
-          (cutxz + ": corrupt or truncated") in err and
+          (cutxz + ": error: corrupt or truncated") in err and
           sources(out).count(cutxz) < 3000, err)
     check("archives: the run goes on after them",
           rc == 1 and sources(out).count(good) == 3 and
@@ -394,7 +394,7 @@ def test_archives(tmp):
     write(junk, b"\x1f\x8b" + b"not gzip at all" * 4)
     rc, _, err = run(junk)
     check("archives: gzip magic with a bad header fails clearly",
-          rc == 1 and junk + ": corrupt gzip data at byte" in err, err)
+          rc == 1 and junk + ": error: corrupt gzip data at byte" in err, err)
     many = os.path.join(d, "many.gz")
     write(many, gzip.compress(messages_text(50).encode()))
     rc, out, err = run("--max-file-size", "2K", many)
@@ -404,7 +404,7 @@ def test_archives(tmp):
     write(huge, gzip.compress(("-TITLE IFPL -RMK " + "X" * 8000 + "\n").encode() * 2))
     rc, _, err = run("--max-file-size", "2K", huge)
     check("archives: a decompressed message over --max-file-size fails",
-          rc == 1 and huge + ": message too large" in err, err)
+          rc == 1 and huge + ": error: message too large" in err, err)
     rc, out, err = run("-", stdin=gzip.compress(messages_text(2).encode()) +
                        gzip.compress(messages_text(1).encode()))
     check("archives: two gzip members on standard input", rc == 0 and
@@ -415,7 +415,7 @@ def test_archives(tmp):
           rc == 0 and sources(out) == ["-:one.adexp"] * 3000 + ["-:two.adexp"] * 3000, err)
     rc, out, err = run("-", stdin=tgzb[: len(tgzb) * 3 // 4])
     check("archives: a truncated tar.gz on standard input names the member",
-          rc == 1 and "-:two.adexp: corrupt or truncated data at byte" in err and
+          rc == 1 and "-:two.adexp: error: corrupt or truncated data at byte" in err and
           sources(out).count("-:one.adexp") == 3000, err)
 
 
@@ -502,7 +502,7 @@ def test_output_safety(tmp):
         lines = fh.read().splitlines()
     check("-o inside the walked directory: left out with a note",
           rc == 0 and len(lines) == 2 and c and c["skipped"] == 1 and
-          "out.ndjson: the output file: left out of the walk" in err, err)
+          "out.ndjson: note: the output file: left out of the walk" in err, err)
     rc, out, err = run("-o", "/dev/full", f)
     c = counts(err)
     check("-o /dev/full: exit 1, the summary says the run failed and what was not written",
@@ -625,7 +625,7 @@ def test_nul_in_message(tmp):
     msgs = [json.loads(l) for l in out.splitlines()]
     check("NUL in a message: every message comes out", rc == 1 and len(msgs) == 3, err)
     check("NUL in a message: that message's NUL_BYTE error with its position",
-          f"{f}:4:21: NUL_BYTE: NUL byte inside the message" in err and
+          f"{f}:4:21: error: NUL_BYTE: NUL byte inside the message" in err and
           [e["code"] for e in msgs[1]["errors"]] == ["NUL_BYTE"] and
           not msgs[0]["errors"] and not msgs[2]["errors"], err)
     c = counts(err)
@@ -641,7 +641,17 @@ def test_nul_in_message(tmp):
     line = head.count(b"\n") + 1
     check("a NUL past the first 4 KiB: its message's NUL_BYTE error",
           len(head) > 4096 and rc == 1 and len(out.splitlines()) == 60 and
-          f"{far}:{line}:21: NUL_BYTE" in err, err[-300:])
+          f"{far}:{line}:21: error: NUL_BYTE" in err, err[-300:])
+    # CR and CRLF end lines for the NUL as for parse errors: line 3 here
+    cr = os.path.join(d, "cr.adexp")
+    text = b"-TITLE IFPL\r-ARCID ABC\r\n-ADEP ED\0DM -ADES EDDH\r-EOBT 0746\r"
+    write(cr, text)
+    for name, args, stdin, where in (("a file", [cr], None, cr), ("stdin", ["-"], text, "-")):
+        rc, out, err = run(*args, stdin=stdin)
+        errs = [e for l in out.splitlines() for e in json.loads(l)["errors"]]
+        check(f"NUL after CR line ends ({name}): its line and column as the parser counts",
+              rc == 1 and f"{where}:3:9: error: NUL_BYTE" in err and
+              [(e["line"], e["column"]) for e in errs] == [(3, 9)], err + out)
 
 
 def test_symlink_fanout(tmp):
@@ -794,13 +804,13 @@ def test_streams(tmp):
     check("/dev/stdin through a pipe", rc == 0 and sources(out) == ["/dev/stdin"] * 3, err)
     rc, out, err = run("-", stdin=b"")
     check("stream: empty standard input fails as an empty file",
-          rc == 1 and "-: empty file" in err, err)
+          rc == 1 and "-: error: empty file" in err, err)
     rc, out, err = run("-", stdin=b"\x00\x01\x02 no message here")
     check("stream: NUL in the first 4 KiB and no -TITLE is binary",
           rc == 1 and "binary file" in err, err)
     rc, out, err = run("-", stdin=b"-TITLE IFPL\x00\x01")
     check("stream: a NUL inside a message is its NUL_BYTE error",
-          rc == 1 and "-:1:12: NUL_BYTE" in err and len(out.splitlines()) == 1, err)
+          rc == 1 and "-:1:12: error: NUL_BYTE" in err and len(out.splitlines()) == 1, err)
 
 
 def test_libarchive_missing(tmp):
@@ -831,7 +841,7 @@ def test_libarchive_missing(tmp):
                            timeout=20)
         return p.returncode, p.stdout.decode(), p.stderr.decode()
     rc, out, err = run_env("-j", "2", "--format", "json", d)
-    why = ": needs libarchive (libadexp-no-such-library.so.0), which cannot be loaded: "
+    why = ": error: needs libarchive (libadexp-no-such-library.so.0), which cannot be loaded: "
     failed_names = sorted(l.split(why)[0] for l in err.splitlines() if why in l)
     check("no libarchive: each input that needs it fails, naming it and the loader's error",
           rc == 1 and failed_names == [os.path.join(d, n) for n in

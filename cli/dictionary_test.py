@@ -92,21 +92,22 @@ with tempfile.TemporaryDirectory() as d:
     check("no file name: exit 2", r.returncode == 2 and b"needs a file name" in r.stderr,
           r.stderr)
 
-# Validation knows the extended structure: ADEP made a subfield of PT is
-# no longer NOT_ALLOWED there.
+# Validation knows the extended structure: GEOID made a subfield of PT is
+# no longer NOT_ALLOWED there (a primary field such as ADEP is allowed in a
+# list's element anyway, S31 4.3.7).
 PTADEP = (b"-TITLE IFPL -ARCID ABC123 -BEGIN RTEPTS -PT -PTID EDDM -ETO 231012010000 "
-          b"-ADEP EDDM -PT -PTID INPUD -ETO 231012011000 -END RTEPTS\n")
+          b"-GEOID GEO01 -PT -PTID INPUD -ETO 231012011000 -END RTEPTS\n")
 with tempfile.TemporaryDirectory() as d:
     ext = os.path.join(d, "pt-adep.tsv")
     with open(ext, "w") as f:
-        f.write("PT\tsubfield\tc\t-\tADEP\t-\n")
+        f.write("PT\tsubfield\tc\t-\tGEOID\t-\n")
     r = run(["--validate", "-"], PTADEP)
     w = json.loads(r.stdout)["warnings"]
-    check("validate: ADEP in PT not allowed without extension",
+    check("validate: GEOID in PT not allowed without extension",
           [x["code"] for x in w] == ["NOT_ALLOWED"], w)
     r = run(["--validate", "--dictionary", ext, "-"], PTADEP)
     w = json.loads(r.stdout)["warnings"]
-    check("validate: ADEP in PT allowed with extension", w == [] and r.returncode == 0, w)
+    check("validate: GEOID in PT allowed with extension", w == [] and r.returncode == 0, w)
 
 # A new basic field with the value class of a built-in one is checked as it.
 VX = b"-TITLE SAM -ARCID ABC12 -NEWTIME 2599 -TTO -PTID VEULE -TO 1050 -FL F300\n"

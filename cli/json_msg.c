@@ -3,8 +3,11 @@
  * "fields" (compound) or "items" (list). "unknown" is not read: the builder
  * looks every keyword up in the dictionary again. Everything else of the
  * line (source, index, offset, title, errors) is ignored. */
+#include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_msg.h"
@@ -14,7 +17,86 @@ typedef struct reader {
     char *why;
     size_t cap;
     char at[512];              /* where we are: "fields[4].items[1]" */
+    char *bytes;               /* a string's bytes (json_msg_bytes), grown */
+    size_t bytes_cap;
 } reader;
+
+static int bad(reader *r, const char *fmt, ...);
+
+/* A JSON line made readable by jansson, which refuses lone surrogates: each
+ * \udcXX escape (XX >= 80: a byte that is not UTF-8, as adexp-parse writes
+ * it) becomes \u0000 and the two hex digits, each \u0000 escape \u0000 and
+ * "00": every NUL of a string read then starts a byte (string_bytes). */
+char *json_msg_line(const char *line, size_t len, size_t *out_len)
+{
+    if (len > SIZE_MAX / 2)
+        return NULL;
+    char *o = malloc(2 * len + 1), *p = o;
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] != '\\' || i + 1 == len) {
+            *p++ = line[i];
+            continue;
+        }
+        const char *e = line + i;
+        size_t left = len - i;
+        int byte_esc = left >= 6 && e[1] == 'u' && (e[2] == 'd' || e[2] == 'D') &&
+                       (e[3] == 'c' || e[3] == 'C') && strchr("89abcdefABCDEF", e[4]) &&
+                       e[4] && isxdigit((unsigned char)e[5]);
+        int nul_esc = left >= 6 && memcmp(e, "\\u0000", 6) == 0;
+        if (byte_esc || nul_esc) {
+            memcpy(p, "\\u0000", 6);
+            p[6] = nul_esc ? '0' : e[4];
+            p[7] = nul_esc ? '0' : e[5];
+            p += 8;
+            i += 5;
+        } else {                   /* any other escape, as it is */
+            *p++ = e[0];
+            *p++ = e[1];
+            i++;
+        }
+    }
+    *out_len = (size_t)(p - o);
+    return o;
+}
+
+static int hexval(char c)
+{
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* The bytes of JSON string s as json_msg_line marked them, in *out (r's
+ * buffer, or s's own text when it has no NUL). */
+static int string_bytes(reader *r, const json_t *s, const char **out, size_t *n)
+{
+    const char *v = json_string_value(s);
+    size_t len = json_string_length(s);
+    if (!memchr(v, '\0', len)) {
+        *out = v, *n = len;
+        return 0;
+    }
+    if (len > r->bytes_cap) {
+        char *nb = realloc(r->bytes, len);
+        if (!nb)
+            return bad(r, "out of memory");
+        r->bytes = nb, r->bytes_cap = len;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (v[i] != '\0') {
+            r->bytes[k++] = v[i];
+        } else if (i + 2 < len && isxdigit((unsigned char)v[i + 1]) &&
+                   isxdigit((unsigned char)v[i + 2])) {
+            r->bytes[k++] = (char)(hexval(v[i + 1]) << 4 | hexval(v[i + 2]));
+            i += 2;
+        } else {
+            return bad(r, "a NUL byte not written by json_msg_line");
+        }
+    }
+    *out = r->bytes, *n = k;
+    return 0;
+}
 
 static int bad(reader *r, const char *fmt, ...)
 {
@@ -52,8 +134,18 @@ static int read_field(reader *r, const json_t *f)
         return bad(r, "\"fields\" and \"items\" must be arrays");
     if (items && (fields || value))
         return bad(r, "a list (\"items\") has no \"fields\" or \"value\"");
-    const char *k = json_string_value(name), *v = value ? json_string_value(value) : NULL;
-    size_t kl = json_string_length(name), vl = value ? json_string_length(value) : 0;
+    const char *k, *v = NULL;
+    size_t kl, vl = 0;
+    if (string_bytes(r, name, &k, &kl))
+        return -1;
+    char kw[256];              /* the keyword, as the value takes r's buffer */
+    if (kl >= sizeof kw)
+        return bad(r, "\"name\" is too long");
+    memcpy(kw, k, kl);
+    kw[kl] = '\0';
+    k = kw;
+    if (value && string_bytes(r, value, &v, &vl))
+        return -1;
     if (items)
         return built(r, adexp_builder_begin_list_n(r->b, k, kl), k) ||
                read_fields(r, items, "items", 0) || built(r, adexp_builder_end_list(r->b), k);
@@ -77,28 +169,37 @@ static int read_fields(reader *r, const json_t *arr, const char *key, size_t fro
     return 0;
 }
 
+static int build(reader *r, const json_t *root, adexp_msg *msg);
+
 int json_msg_build(const json_t *root, adexp_builder *b, adexp_msg *msg, char *why,
                    size_t cap)
 {
-    reader r = {b, why, cap, ""};
+    reader r = {b, why, cap, "", NULL, 0};
+    int rc = build(&r, root, msg);
+    free(r.bytes);
+    return rc;
+}
+
+static int build(reader *r, const json_t *root, adexp_msg *msg)
+{
     if (!json_is_object(root))
-        return bad(&r, "not a JSON object");
+        return bad(r, "not a JSON object");
     const json_t *fields = json_object_get(root, "fields");
     if (!json_is_array(fields) || json_array_size(fields) == 0)
-        return bad(&r, "\"fields\" is missing, empty or not an array");
+        return bad(r, "\"fields\" is missing, empty or not an array");
     const json_t *first = json_array_get(fields, 0);
     const json_t *name = json_object_get(first, "name"), *title = json_object_get(first, "value");
-    strcpy(r.at, "fields[0]");
+    strcpy(r->at, "fields[0]");
     if (!json_is_string(name) || strcmp(json_string_value(name), "TITLE") != 0 ||
         json_object_get(first, "fields") || json_object_get(first, "items"))
-        return bad(&r, "the first field is not a basic TITLE");
+        return bad(r, "the first field is not a basic TITLE");
     if (title && (!json_is_string(title) ||
                   strlen(json_string_value(title)) != json_string_length(title)))
-        return bad(&r, "\"value\" is not a string without NUL");
-    if (built(&r, adexp_builder_begin(b, title ? json_string_value(title) : NULL), "TITLE"))
+        return bad(r, "\"value\" is not a string without NUL");
+    if (built(r, adexp_builder_begin(r->b, title ? json_string_value(title) : NULL), "TITLE"))
         return -1;
-    r.at[0] = '\0';
-    if (read_fields(&r, fields, "fields", 1))
+    r->at[0] = '\0';
+    if (read_fields(r, fields, "fields", 1))
         return -1;
-    return built(&r, adexp_builder_finish(b, msg), "message");
+    return built(r, adexp_builder_finish(r->b, msg), "message");
 }

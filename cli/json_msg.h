@@ -7,7 +7,13 @@
 
 #include "adexp.h"
 
-/* Builds msg from the JSON object root into b. Returns 0, or -1 with a
+/* The JSON line line[0..len) with its \udcXX escapes (bytes that are not
+ * UTF-8) and \u0000 made readable by jansson and by json_msg_build, which
+ * gives the bytes back: malloc'd, its length in *out_len; NULL when out of
+ * memory. */
+char *json_msg_line(const char *line, size_t len, size_t *out_len);
+
+/* Builds msg from the JSON object root (of a line json_msg_line made) into b. Returns 0, or -1 with a
  * sentence in why[cap] naming the place ("fields[4].items[1]: ..."). */
 int json_msg_build(const json_t *root, adexp_builder *b, adexp_msg *msg, char *why,
                    size_t cap);

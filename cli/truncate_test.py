@@ -56,7 +56,7 @@ for jobs, messages in ((1, 3000), (2, 12000)):
     name = f"-j{jobs}"
     check(f"{name}: exits 1, not killed by a signal", rc == 1, f"rc={rc} err={err[-300:]!r}")
     check(f"{name}: the file is reported as cut short",
-          b"day.adexp: the file was cut short while it was read" in err, err[-300:])
+          b"day.adexp: error: the file was cut short while it was read" in err, err[-300:])
     lines = out.decode("utf-8", "replace").splitlines()
     try:
         msgs = [json.loads(l) for l in lines]

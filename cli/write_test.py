@@ -100,6 +100,13 @@ def round_trip_file(path, tmp):
         else:
             check(f"{short} (with errors) --format adexp --layout {layout} exits 1",
                   rc == 1, f"rc={rc}")
+            back = messages(run(PARSE, "-q", "-j1", "-", stdin=adexp)[1].decode())
+            left_open = [(m["fields"], codes(m)) for m in want if m["errors"] and
+                         set(codes(m)) <= {"TEXT_UNCLOSED", "LIST_UNCLOSED"}]
+            check(f"{short} (with errors) --format adexp --layout {layout}: "
+                  "an open ICAO text or list written as it stands",
+                  all(t in [(b["fields"], codes(b)) for b in back] for t in left_open),
+                  f"{len(left_open)} left open")
         lines = "".join(json.dumps(m) + "\n" for m in clean).encode()
         rc, adexp, err = run(WRITE, "--layout", layout, stdin=lines)
         _, out3, _ = run(PARSE, "-q", "-j1", "-", stdin=adexp) if adexp else (0, b"", "")
@@ -107,6 +114,33 @@ def round_trip_file(path, tmp):
             same_fields(f"{short} adexp-write --layout {layout}", clean,
                         messages(out3.decode()))
             check(f"{short} adexp-write --layout {layout} exits 0", rc == 0, err)
+        if len(clean) < len(want):
+            with_errors(short, layout, want, tmp)
+
+
+def codes(m):
+    return [e["code"] for e in m["errors"]]
+
+
+def with_errors(short, layout, want, tmp):
+    """Every line of a file with errors through adexp-write: each message is
+    written as it stands (it parses to the same fields and the same errors)
+    or refused with its first error; never written as a message without
+    errors; exit 1. --format adexp writes every message whose errors the
+    writer can keep (an ICAO text left open) the same way."""
+    lines = "".join(json.dumps(m) + "\n" for m in want).encode()
+    rc, adexp, err = run(WRITE, "--layout", layout, stdin=lines)
+    back = messages(run(PARSE, "-q", "-j1", "-", stdin=adexp)[1].decode()) if adexp else []
+    refused = [ln for ln in err.splitlines() if ": not written: " in ln]
+    kept = [m for m in want if not m["errors"] or "TEXT_UNCLOSED" in codes(m)]
+    same = [(m["fields"], codes(m)) for m in kept] == [(m["fields"], codes(m)) for m in back]
+    check(f"{short} adexp-write --layout {layout}: written as they stand or refused",
+          rc == 1 and same and len(refused) == len(want) - len(kept),
+          f"rc={rc} {len(back)} back of {len(kept)}, {len(refused)} refused: {err}")
+    for m, ln in zip([m for m in want if m not in kept], refused):
+        check(f"{short} adexp-write: refused with its error {codes(m)[0]}",
+              f": not written: {codes(m)[0]} at {m['errors'][0]['line']}:"
+              f"{m['errors'][0]['column']}" in ln, ln)
 
 
 def test_testdata(tmp):
@@ -159,6 +193,28 @@ def test_bad_lines_and_files(tmp):
     rc, out, err = run(WRITE, "-o", o, "--layout=ifps", a)
     with open(o, "rb") as f:
         check("-o FILE --layout=ifps", rc == 0 and f.read() == b"-TITLE IFPL\n-ARCID A1\n")
+
+
+def test_bytes(tmp):
+    """Bytes that are not UTF-8 are \\udcXX in the JSON (surrogateescape),
+    which Python keeps through loads and dumps; adexp-write gives the bytes
+    back: parse, write, parse is the identity, bytes included."""
+    text = (b"-TITLE IFPL -ARCID A1 -COMMENT caf\xe9 \xff\xfe \xc3\xa9t\xc3 \x80Z\n"
+            b"-TITLE ACK -ARCID A2 -MSGTXT (FPL-\xe9\xe8-IS)\n")
+    _, out, _ = run(PARSE, "-q", "-", stdin=text)
+    check("bytes that are not UTF-8 are \\udcXX in JSON",
+          b"caf\\udce9 \\udcff\\udcfe \xc3\xa9t\\udcc3 \\udc80Z" in out, out)
+    for how, lines in (("as written", out),
+                       ("through Python's json", "".join(json.dumps(m) + "\n" for m in
+                                                         messages(out.decode())).encode())):
+        rc, adexp, err = run(WRITE, "--layout", "ifps", stdin=lines)
+        check(f"adexp-write gives the bytes back ({how})",
+              rc == 0 and b"caf\xe9 \xff\xfe \xc3\xa9t\xc3 \x80Z" in adexp and
+              b"(FPL-\xe9\xe8-IS)" in adexp, adexp + err.encode())
+        _, again, _ = run(PARSE, "-q", "-", stdin=adexp)
+        check(f"parse, write, parse: the same JSON ({how})",
+              [m["fields"] for m in messages(again.decode())] ==
+              [m["fields"] for m in messages(out.decode())], again)
 
 
 def sh(script, *args, stdin=None):
@@ -255,8 +311,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="adexp-write-")
     try:
         for t in (test_help_and_usage, test_testdata, test_generated,
-                  test_bad_lines_and_files, test_output_safety, test_path_is_linear,
-                  test_edit_with_json):
+                  test_bad_lines_and_files, test_bytes, test_output_safety,
+                  test_path_is_linear, test_edit_with_json):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -150,9 +150,26 @@ static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t in
     uint32_t n;
     check_fields(c, m->fields, m->offset, 0, &n);
     FUZZ_CHECK(c->nfields == m->nfields);
-    if (m->fields) {
+    /* a record without its -TITLE (NO_TITLE) keeps the fields before one */
+    int no_title = 0;
+    for (size_t i = 0; i < m->nerrors; i++)
+        no_title |= m->errors[i].code == ADEXP_E_NO_TITLE;
+    if (m->fields && no_title)
+        FUZZ_CHECK(!adexp_slice_eq(m->fields->keyword, "TITLE"));
+    if (m->fields && !no_title) {
         FUZZ_CHECK(adexp_slice_eq(m->fields->keyword, "TITLE"));
-        FUZZ_CHECK(m->fields->offset == m->offset);
+        /* a message in an envelope starts at its heading */
+        FUZZ_CHECK(m->envelope.present ? m->fields->offset > m->offset
+                                       : m->fields->offset == m->offset);
+    }
+    const adexp_envelope *env = &m->envelope;
+    const adexp_slice parts[] = {env->transmission_id, env->priority, env->addressees,
+                                 env->filing_time, env->originator, env->text[0],
+                                 env->text[1], env->text[2]};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        FUZZ_CHECK(env->present || !parts[i].ptr);
+        if (parts[i].ptr)
+            FUZZ_CHECK(fuzz_slice_in(c->buf + m->offset, m->length, parts[i].ptr, parts[i].len));
     }
     if (m->view.title.ptr)
         FUZZ_CHECK(fuzz_slice_in(c->buf, c->len, m->view.title.ptr, m->view.title.len));

@@ -14,7 +14,9 @@
  * The one thing a broken message may legitimately swallow is the next
  * message, if it opens a message list (-BEGIN IFPDLONG, RFPDLONG: a list
  * that holds one whole message): the harness renames those, and a broken
- * message may contain extra -TITLE fields, which are extra messages. */
+ * message may contain extra -TITLE fields, which are extra messages. The
+ * other is an AFTN envelope it opens (SOH, a ZCZC line): the next message
+ * is then read as that envelope's text; the harness defuses those too. */
 #include "fuzz_common.h"
 
 static const char *const good[] = {
@@ -73,6 +75,12 @@ static void defuse_message_lists(char *p, size_t n)
     for (size_t i = 0; i + 6 <= n; i++)
         if (memcmp(p + i, "PDLONG", 6) == 0)
             p[i + 5] = 'X';
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\001')
+            p[i] = ' ';
+        if (i + 4 <= n && memcmp(p + i, "ZCZC", 4) == 0)
+            p[i + 3] = 'X';
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

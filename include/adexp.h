@@ -67,6 +67,9 @@ typedef enum adexp_status {
     ADEXP_E_BUILD_ORDER,       /* builder: an end without its begin, a field
                                   before the title, finish with open fields */
     ADEXP_E_NUL_BYTE,          /* a NUL byte inside the message (batch driver) */
+    ADEXP_E_ENVELOPE,          /* an AFTN envelope garbled or not ended: a
+                                  heading line not of its form, NNNN missing
+                                  before the next ZCZC, NNNN without ZCZC */
     ADEXP_STATUS_COUNT
 } adexp_status;
 
@@ -184,6 +187,10 @@ typedef struct adexp_coordata {        /* COORDATA */
     adexp_slice ptid, to, sto, tfl, sfl;
 } adexp_coordata;
 
+typedef struct adexp_cfl {             /* CFL */
+    adexp_slice fl, ptid, sfl;
+} adexp_cfl;
+
 typedef struct adexp_slices {
     const adexp_slice *v;
     size_t n;
@@ -208,9 +215,33 @@ typedef struct adexp_view {
     adexp_ref refdata, msgref;
     int has_refdata, has_msgref, has_coordata;   /* occurrences; 0 = absent */
     adexp_coordata coordata;
+    int has_cfl;               /* occurrences; 0 = absent */
+    adexp_cfl cfl;             /* its subfields, or for a plain level
+                                  (-CFL F190, as the specification's
+                                  examples write it) that level as fl */
 } adexp_view;
 
 /* ---------------------------------------------------------------- message */
+
+/* The AFTN envelope a message came in (ICAO Annex 10 Vol II): ITA-2's
+ * ZCZC heading ... NNNN, or IA-5's SOH heading STX ... VT ETX. The slices
+ * point into the input; a part the envelope lacks has ptr NULL. */
+typedef struct adexp_envelope {
+    int present;               /* 1: the message came in an envelope */
+    int closed;                /* 1: the message ended with an envelope's
+                                  end (NNNN or ETX), even one whose heading
+                                  is missing (present 0) */
+    adexp_slice transmission_id;   /* "AAA001": the heading line's first word */
+    adexp_slice priority;      /* "FF": the address line's priority indicator */
+    adexp_slice addressees;    /* "LKPREPWC EUCHZMFP": the addressee
+                                  indicators as written, over one or more
+                                  lines, separated by spaces or line ends */
+    adexp_slice filing_time;   /* "170001": the origin line's DDHHMM */
+    adexp_slice originator;    /* "EUCHZMFP": the origin line's indicator */
+    adexp_slice text[3];       /* the envelope's text that is not ADEXP: the
+                                  rest of the heading line, the rest of the
+                                  origin line, text before -TITLE */
+} adexp_envelope;
 
 typedef struct adexp_msg {
     adexp_field *fields;       /* top-level fields in order; TITLE first */
@@ -224,6 +255,7 @@ typedef struct adexp_msg {
     size_t nerrors;
     size_t nerrors_total;      /* including those not stored */
     adexp_view view;
+    adexp_envelope envelope;   /* present = 0 when unframed */
     adexp_error lost;          /* errors' one entry (NOMEM) when the arena had
                                   no room for them: a copy of the message
                                   keeps pointing at the original's */
@@ -240,6 +272,14 @@ typedef struct adexp_msg {
 #define ADEXP_DEFAULT_MAX_ERRORS 16
 #define ADEXP_MAX_DEPTH_LIMIT 1024     /* max_depth is clamped to this */
 
+/* Recognition of AFTN envelopes at message boundaries. On by default: a
+ * plain ADEXP text never holds a line that is ZCZC or NNNN, nor SOH or ETX,
+ * so recognition changes nothing for it, while a live feed comes framed. */
+typedef enum adexp_envelope_mode {
+    ADEXP_ENVELOPE_AFTN = 0,   /* ZCZC/NNNN and SOH/STX/ETX framing (default) */
+    ADEXP_ENVELOPE_NONE = 1    /* no recognition: envelope text is ADEXP text */
+} adexp_envelope_mode;
+
 typedef struct adexp_options {
     uint32_t max_depth;        /* nested compounds and lists */
     uint32_t max_fields;       /* fields in one message */
@@ -255,6 +295,7 @@ typedef struct adexp_options {
                                   callers that read only the fields (the
                                   whole view costs about a fifth of a parse);
                                   0 (the default): the whole view */
+    adexp_envelope_mode envelope;   /* ADEXP_ENVELOPE_AFTN (the default) */
 } adexp_options;
 
 ADEXP_API adexp_options adexp_options_default(void);
@@ -422,7 +463,7 @@ typedef struct adexp_write_error {
     char path[256];            /* its path (adexp_field_path), "" if none */
 } adexp_write_error;
 
-/* Appends msg (its fields; the rest of msg is not used) as ADEXP text ending
+/* Appends msg (its fields, and its errors as said below) as ADEXP text ending
  * in '\n', so that parsing it gives the same tree: keywords as they are,
  * values as they are (or folded), ICAO text fields (MSGTXT, OLDMSG...) with
  * the brackets their value holds, lists as -BEGIN X ... -END X.
@@ -433,7 +474,10 @@ typedef struct adexp_write_error {
  * of a field that is not ICAO text; with fold 0, a value starting or ending
  * with a separator; ICAO text that would read back shorter: a '(' without
  * its ')', a -TITLE or, outside brackets, a known primary field inside, or
- * text without brackets followed by a field that is not primary);
+ * text without brackets followed by a field that is not primary; a '('
+ * without its ')' is written as it stands when msg->errors hold
+ * TEXT_UNCLOSED and nothing follows it, as the parser read it, and a list
+ * msg->errors flag LIST_UNCLOSED at its offset is written without its -END);
  * ADEXP_E_WRITE_SHAPE (verify: the text reads back as another tree). A tree
  * parsed without error is always written (the text has its tokens in the
  * same order), and reads back the same. */
@@ -580,6 +624,14 @@ ADEXP_API const char *adexp_finding_name(adexp_finding_code c);
 /* adexp_decode_level, and also FL + 3 digits (read as F). Returns 0, or one
  * of the two codes above so that a caller can flag the loose form. */
 ADEXP_API int adexp_decode_level_any(adexp_slice s, adexp_level *out);
+/* SFL's value, a level then A (crossed at or above it) or B (at or below
+ * it): F110A. The level as adexp_decode_level_any (its result), the letter
+ * in *cond; 0 without the letter. */
+ADEXP_API int adexp_decode_sfl(adexp_slice s, adexp_level *out, char *cond);
+/* RFL's value, a level and optionally the point where it is requested:
+ * F230 REDFA. The level as adexp_decode_level_any (its result), the point
+ * in *point (ptr NULL when there is none). */
+ADEXP_API int adexp_decode_rfl(adexp_slice s, adexp_level *out, adexp_slice *point);
 /* A level in feet: F and A are hundreds of feet; S and M tens of metres,
  * converted (1 ft = 0.3048 m) and rounded. */
 ADEXP_API long adexp_level_feet(adexp_level l);
@@ -626,7 +678,9 @@ typedef enum adexp_value_type {
     ADEXP_VALUE_DATETIME,      /* YYMMDDhhmm[ss]: adexp_decode_datetime */
     ADEXP_VALUE_DATE,          /* YYMMDD: adexp_decode_date */
     ADEXP_VALUE_TIME,          /* hhmm: adexp_decode_time */
-    ADEXP_VALUE_COORD          /* latitude, longitude: adexp_decode_coord */
+    ADEXP_VALUE_COORD,         /* latitude, longitude: adexp_decode_coord */
+    ADEXP_VALUE_LEVEL_AB,      /* flightlevel!(A|B) (SFL): adexp_decode_sfl */
+    ADEXP_VALUE_LEVEL_POINT    /* flightlevel [point] (RFL): adexp_decode_rfl */
 } adexp_value_type;
 
 /* One entry of the field dictionary (ADEXP Edition 3.1). Static data. */
@@ -703,6 +757,18 @@ typedef struct adexp_select adexp_select;
 ADEXP_API adexp_select *adexp_select_new(const char *fields, const char *rows,
                                          const char *titles, char *err, size_t cap);
 ADEXP_API void adexp_select_free(adexp_select *s);
+/* Whether each keyword the selection names (every part of each fields
+ * path, the rows list) is known to the dictionary d (NULL: the built-in
+ * one, else an extended one), and rows is a list: unknown names give empty
+ * columns, which is most often a typo. Returns 0, or -1 with a sentence in
+ * err (cap bytes) naming the closest known keywords. */
+ADEXP_API int adexp_select_check_names(const adexp_select *sel, const adexp_dictionary *d,
+                                       char *err, size_t cap);
+/* The selection's titles that adexp_select_keeps has met in no message so
+ * far, comma-separated in out (cap bytes, may be 0). Returns their number.
+ * (Titles are not in the dictionary, so an unknown one is only known
+ * after the run.) */
+ADEXP_API size_t adexp_select_unseen_titles(const adexp_select *sel, char *out, size_t cap);
 /* Whether msg's title is one of the selection's (always 1 without titles;
  * sel may be NULL). */
 ADEXP_API int adexp_select_keeps(const adexp_select *sel, const adexp_msg *msg);

@@ -38,20 +38,29 @@ typedef enum adexp_batch_format {
     ADEXP_BATCH_TSV            /* tab-separated rows after a header row */
 } adexp_batch_format;
 
-#define ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE ((size_t)256 << 20)
 #define ADEXP_BATCH_DEFAULT_PIECE_SIZE ((size_t)1 << 20)
 
 typedef struct adexp_batch_options {
     unsigned jobs;             /* worker threads; 0: online CPUs */
     adexp_batch_format format;
     int unordered;             /* 1: write each chunk as soon as it is done */
-    size_t max_file_size;      /* larger files fail; 0: the default */
+    size_t max_file_size;      /* larger inputs fail; 0 (the default): no
+                                  limit. A file is mapped, not held: only a
+                                  stream holds bytes, one message at a
+                                  time, bounded by parser.max_message_size
+                                  (plus one read) when this is 0 */
     int out_fd;                /* NDJSON goes here (default 1) */
     int err_fd;                /* diagnostics go here (default 2) */
     int progress_fd;           /* progress line goes here; -1: none (default) */
     const char *include;       /* fnmatch(3) pattern: files met in a walk whose
                                   name does not match are left out and counted
                                   (NULL: every file); named files always count */
+    const char *const *includes;  /* more such patterns, NULL-terminated (may
+                                     be NULL): a walked file is kept if its
+                                     name matches include or any of these */
+    const char *const *excludes;  /* fnmatch(3) patterns, NULL-terminated (may
+                                     be NULL): a walked file whose name matches
+                                     one is left out and counted as filtered */
     adexp_options parser;      /* limits of each worker's parser */
     size_t piece_size;         /* with jobs > 1, an input of at least twice
                                   this many bytes is cut at top-level -TITLE
@@ -63,6 +72,12 @@ typedef struct adexp_batch_options {
     int validate;              /* 1: validate each message (adexp_validate):
                                   "warnings" in its JSON line, one line per
                                   finding on err_fd, a count in the stats */
+    unsigned flush_idle_ms;    /* a live stream (standard input, a FIFO) idle
+                                  this long whose held text parses as whole
+                                  messages without error writes them without
+                                  waiting for the next -TITLE; 0: never */
+    int color;                 /* 1: the severity words of the diagnostics
+                                  (error:, warning:, note:) in colour */
     const adexp_select *select;   /* --fields, --rows, --title (NULL: all,
                                      default CSV columns); kept by the caller
                                      until run returns */

@@ -243,6 +243,19 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->split_value = 0;
 }
 
+void lexer_restart(lexer *lx, size_t pos, size_t limit, int one)
+{
+    lx->len = limit;
+    lx->pos = pos;
+    lx->state = state(lex_between);
+    lx->at_dash = 0;
+    lx->ntok = lx->itok = 0;
+    lx->paren_horizon = 0;     /* found under another limit */
+    lx->split_value = 0;
+    if (one)
+        lx->batch = 1;
+}
+
 void lexer_use_dictionary(lexer *lx, const adexp_dictionary *d)
 {
     lx->dict = d;
@@ -412,8 +425,7 @@ static state_fn lex_dash(lexer *lx)
     if (lx->dict)
         return lex_dash_full(lx);
 #if AVX2_SCAN
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2"))
+    if (cpu_has_avx2())
         return lex_dash_avx2(lx);
 #endif
 #if SSE2_SCAN
@@ -615,24 +627,15 @@ static state_fn basic_value(lexer *lx, field_token *t)
     return state(end < n ? lex_dash : lex_between);
 }
 
-static int is_title_start(const lexer *lx, size_t dash)
-{
-    size_t kw, kwlen;
-    /* most '-' in ICAO text are followed by neither a 'T' nor a separator */
-    if (dash + 1 < lx->len && lx->buf[dash + 1] != 'T' &&
-        !is_sep((unsigned char)lx->buf[dash + 1]))
-        return 0;
-    return field_start(lx, dash, &kw, &kwlen) && kwlen == 5 &&
-           memcmp(lx->buf + kw, "TITLE", 5) == 0;
-}
-
 #if AVX2_SCAN
 /* match_paren's search 32 bytes a step, from *at with *depth open: it stops
- * only at '(', ')' and a '-' followed by 'T' or a separator (is_title_start's
- * first test). Returns 1 if it has the answer (*res, and *at where it
- * ended), 0 to leave the rest (under 33 bytes) from *at to the byte loop. */
+ * only at '(', ')' and a '-' followed by 'T' or a separator (lexer_title_at's
+ * first test), and passes the quoted title at `quoted`. Returns 1 if it has
+ * the answer (*res, and *at where it ended), 0 to leave the rest (under 33
+ * bytes) from *at to the byte loop. */
 __attribute__((target(AVX2_TARGET))) static int
-match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t *res)
+match_paren_avx2(const lexer *lx, size_t end, size_t quoted, size_t *at, size_t *depth,
+                 size_t *res)
 {
     const char *b = lx->buf;
     size_t i = *at, d = *depth;
@@ -652,7 +655,7 @@ match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t 
                     *res = j + 1;
                     return 1;
                 }
-            } else if (is_title_start(lx, j)) {
+            } else if (j != quoted && lexer_title_at(lx->buf, lx->len, j)) {
                 *at = j;
                 *res = 0;
                 return 1;
@@ -665,16 +668,26 @@ match_paren_avx2(const lexer *lx, size_t end, size_t *at, size_t *depth, size_t 
 }
 #endif
 
+/* The offset of the quoted message's -TITLE when the text whose '(' is at
+ * open quotes an ADEXP message, "(-TITLE IFPL -ARCID A1 ...)" (an OLDMSG of
+ * a REJ or ACK), or (size_t)-1. */
+static size_t quoted_title(const lexer *lx, size_t open)
+{
+    size_t q = skip_seps(lx, open + 1);   /* lexer_title_quoted at q */
+    return q < lx->len && lexer_title_at(lx->buf, lx->len, q) ? q : (size_t)-1;
+}
+
 /* Offset just past the ')' matching the '(' at open, searching [open, end)
- * and never past a -TITLE (no ICAO text holds one: it starts a message).
- * Returns 0 if there is none; *stop is where the search ended. */
+ * and never past a -TITLE (no ICAO text holds one: it starts a message),
+ * but for a quoted message's own, right after the '(' (quoted_title): it
+ * starts no message. Returns 0 if there is none; *stop is where the search
+ * ended. */
 static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop)
 {
-    size_t depth = 0, i = open;
+    size_t depth = 0, i = open, quoted = quoted_title(lx, open);
 #if AVX2_SCAN
     size_t res;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        match_paren_avx2(lx, end, &i, &depth, &res)) {
+    if (cpu_has_avx2() && match_paren_avx2(lx, end, quoted, &i, &depth, &res)) {
         if (!res)
             *stop = i;
         return res;
@@ -712,7 +725,7 @@ static size_t match_paren(const lexer *lx, size_t open, size_t end, size_t *stop
             depth++;
         else if (c == ')' && --depth == 0)
             return i + 1;
-        else if (c == '-' && is_title_start(lx, i))
+        else if (c == '-' && i != quoted && lexer_title_at(lx->buf, lx->len, i))
             break;
         i++;
     }
@@ -793,14 +806,12 @@ void lexer_skip_to_title(lexer *lx)
     for (; lx->itok < lx->ntok; lx->itok++) {
         const field_token *t = &lx->tok[lx->itok];
         if (t->kind == FT_EOF ||
-            ((t->kind == FT_FIELD || t->kind == FT_ERROR) && is_title_start(lx, t->offset))) {
+            ((t->kind == FT_FIELD || t->kind == FT_ERROR) && lexer_title_at(lx->buf, lx->len, t->offset))) {
             lx->split_value = 0;
             return;
         }
     }
-    size_t i = next_dash(lx, lx->pos);
-    while (i < lx->len && !is_title_start(lx, i))
-        i = next_dash(lx, i + 1);
+    size_t i = lexer_next_title(lx->buf, lx->len, lx->pos);
     lx->pos = i;
     lx->split_value = 0;
     lx->state = state(i < lx->len ? lex_dash : lex_eof);

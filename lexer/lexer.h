@@ -112,6 +112,51 @@ void lexer_next(lexer *lx, token *out);
  * the tokens of the batch not handed out yet are searched first. */
 void lexer_skip_to_title(lexer *lx);
 
+/* Where a message starts (S31 5.2.2: a message starts with -TITLE): at a
+ * '-' that starts a field whose keyword is TITLE ('-', separators, TITLE,
+ * then a separator, a '-' or the end). The one rule that the parser, the
+ * splitter of big inputs, the stream reader and the binary probe share
+ * (lexer/start.c). lexer_title_end returns the offset just past TITLE if a
+ * message starts at buf[dash], else 0; lexer_title_at says whether one does,
+ * its first test inline (most '-' are followed by neither a 'T' nor a
+ * separator); lexer_next_title returns the offset of the first message start
+ * at or after from, or len. */
+size_t lexer_title_end(const char *buf, size_t len, size_t dash);
+size_t lexer_next_title(const char *buf, size_t len, size_t from);
+/* A -TITLE right after a text's '(' (over separators) quotes a message:
+ * "-OLDMSG (-TITLE IFPL ...)" in a REJ or ACK. It starts no message when
+ * that text's ')' comes before the next -TITLE (the text state's bracket
+ * search passes it); lexer_title_quoted says whether the -TITLE at dash is
+ * such a one. */
+int lexer_title_quoted(const char *buf, size_t dash);
+
+/* AFTN envelopes (lexer/envelope.c). With recognition on, a message also
+ * starts where an envelope does: lexer_envelope_at(b, len, i) says whether
+ * one starts at i (SOH, or ZCZC as a line of its own), and
+ * lexer_next_start returns the first message start at or after from (an
+ * envelope's or a -TITLE), or len. lexer_envelope_end returns where the
+ * text from `from` on ends: at the first NNNN line or ETX (*sig says
+ * which), or at the next envelope's start when NNNN is missing before it
+ * (LEX_SIGNAL_NEXT), or len (LEX_SIGNAL_NONE); lexer_signal_end, just past
+ * that end's signal. lexer_may_hold_envelope is its quick filter: 0 when
+ * b[from..to) can hold none. lexer_envelope_heading reads the heading at
+ * start into env and returns where its lines end; *bad is the offset of
+ * the first byte not of the heading's form, or (size_t)-1. */
+typedef enum lexer_signal {
+    LEX_SIGNAL_NONE, LEX_SIGNAL_NNNN, LEX_SIGNAL_ETX, LEX_SIGNAL_NEXT
+} lexer_signal;
+int lexer_envelope_at(const char *b, size_t len, size_t i);
+size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope);
+size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *sig);
+size_t lexer_signal_end(const char *b, size_t len, size_t at, lexer_signal sig);
+int lexer_may_hold_envelope(const char *b, size_t from, size_t to);
+size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
+                              size_t *bad);
+/* Lex on from pos, the input ending at limit (<= the buffer's length): a
+ * framed message's text ends at its envelope's end. The next fill makes
+ * one token only when `one` is set (the caller restores lx->batch). */
+void lexer_restart(lexer *lx, size_t pos, size_t limit, int one);
+
 /* The value of the text field (MSGTXT) whose keyword ends at kw_end, as
  * the lexer's text state reads it, if that value is a parenthesised group
  * closed before any -TITLE: *start and *end bound it (right-trimmed), and
@@ -131,5 +176,12 @@ extern const uint8_t lexer_class[256];
 
 static inline int is_sep(unsigned char c) { return lexer_class[c] & CC_SEP; }
 static inline int is_alnum(unsigned char c) { return lexer_class[c] & CC_ALNUM; }
+
+static inline int lexer_title_at(const char *buf, size_t len, size_t dash)
+{
+    if (dash + 1 < len && buf[dash + 1] != 'T' && !is_sep((unsigned char)buf[dash + 1]))
+        return 0;
+    return lexer_title_end(buf, len, dash) != 0;
+}
 
 #endif

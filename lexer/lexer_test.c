@@ -293,6 +293,28 @@ static void test_hot_table_matches_dictionary(void **state)
     assert_int_equal(n, 78);   /* every keyword of HOT_KEYWORDS has its slot */
 }
 
+/* The one message-start rule (lexer/start.c): -TITLE as a field start, with
+ * separators after the '-', and no other keyword that begins with TITLE. */
+static void test_message_start_rule(void **state)
+{
+    (void)state;
+    static const char in[] = "-TITLEX A -TITLE1 B - TITLE IFPL -\nTITLE\0 -TITLE-ARCID";
+    size_t len = sizeof in - 1;
+    assert_int_equal(lexer_title_end(in, len, 0), 0);        /* -TITLEX */
+    assert_int_equal(lexer_title_end(in, len, 10), 0);       /* -TITLE1 */
+    assert_int_equal(lexer_title_end(in, len, 20), 27);      /* - TITLE */
+    assert_true(lexer_title_at(in, len, 20));
+    assert_int_equal(lexer_title_end(in, len, 33), 0);       /* a NUL after it */
+    assert_int_equal(lexer_title_end(in, len, 42), 48);      /* a '-' after it */
+    assert_int_equal(lexer_next_title(in, len, 0), 20);
+    assert_int_equal(lexer_next_title(in, len, 21), 42);
+    assert_int_equal(lexer_next_title(in, len, 43), len);
+    /* the keyword cut by the end of the bytes held: a title all the same */
+    assert_int_equal(lexer_title_end("-TITLE", 6, 0), 6);
+    assert_int_equal(lexer_title_end("-TITL", 5, 0), 0);
+    assert_int_equal(lexer_next_title("x -", 3, 0), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_entry_and_skip_to_title),
         cmocka_unit_test(test_lexer_next_splits_fields),
         cmocka_unit_test(test_hot_table_matches_dictionary),
+        cmocka_unit_test(test_message_start_rule),
     };
     return cmocka_run_group_tests_name("lexer", tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 
 #include "dict.h"
 #include "lexer.h"
+#include "simd.h"
 
 /* The word-at-a-time scans (find_dash, the keyword in lex_dash) need GNU C
  * on a little-endian target; ADEXP_LEXER_SCALAR turns them off, and
@@ -24,9 +25,8 @@
 
 /* 16 bytes at a time with SSE2 (always there on x86-64): a basic value's
  * start, end and trim from one load. Off with ADEXP_LEXER_SCALAR too. */
-#if FAST_SCAN && defined(__SSE2__)
+#if FAST_SCAN && SIMD_SSE2
 #define SSE2_SCAN 1
-#include <emmintrin.h>
 #else
 #define SSE2_SCAN 0
 #endif
@@ -35,10 +35,8 @@
  * the same fields as the SSE2 loop, for fewer instructions. Off with
  * ADEXP_LEXER_SCALAR or ADEXP_LEXER_NO_AVX2 (parser/ref/ref_lexer_test.c checks
  * all three builds give the same tokens). */
-#if SSE2_SCAN && defined(__x86_64__) && !defined(ADEXP_LEXER_NO_AVX2) &&               \
-    (defined(__clang__) || __GNUC__ >= 5)
+#if SSE2_SCAN && SIMD_AVX2 && !defined(ADEXP_LEXER_NO_AVX2)
 #define AVX2_SCAN 1
-#include <immintrin.h>
 #else
 #define AVX2_SCAN 0
 #endif
@@ -79,8 +77,6 @@ static inline const dict_entry *hot_hit(uint64_t key, unsigned k)
 }
 
 #if AVX2_SCAN
-#define AVX2_TARGET "avx2,bmi,bmi2"
-
 /* The separators (space, TAB, LF, VT, FF, CR) among the 32 bytes of x, as a bit
  * mask: one byte shuffle, as a byte is a separator if it equals the entry
  * of its low nibble in this table. */

@@ -2,34 +2,12 @@
 #include "build.h"
 #include "grammar.h"
 
-const uint64_t grammar_any_row[DICT_SUB_WORDS] = {~0ull, ~0ull, ~0ull, ~0ull};
-
-/* Line and column of off, scanning on from the last answer (errors come in
- * order), so reporting stays linear. LF, CRLF and a lone CR end a line. */
-static void locate(adexp_parser *p, size_t off, adexp_error *e)
-{
-    if (off < p->lc_off) {
-        p->lc_off = p->lc_bol = p->lc_start;
-        p->lc_line = 1;
-    }
-    const char *b = p->buf;
-    for (size_t i = p->lc_off; i < off; i++) {
-        if (b[i] == '\n' || (b[i] == '\r' && (i + 1 == p->len || b[i + 1] != '\n'))) {
-            p->lc_line++;
-            p->lc_bol = i + 1;
-        }
-    }
-    p->lc_off = off;
-    e->line = p->lc_line;
-    e->column = (uint32_t)(off - p->lc_bol + 1);
-}
-
 void error_at(adexp_parser *p, adexp_error *e, adexp_status code, size_t offset)
 {
     e->code = code;
     e->message = adexp_status_message(code);
     e->offset = offset;
-    locate(p, offset, e);
+    lines_locate(&p->lc, p->buf, p->len, offset, &e->line, &e->column);
 }
 
 void record_error(adexp_parser *p, adexp_status code, size_t offset)

@@ -8,8 +8,8 @@
 static void add_field(adexp_parser *p, frame *f, unsigned flags)
 {
     const dict_entry *e = p->tok->entry;
-    adexp_kind kind = e && e->kind == ADEXP_COMPOUND ? ADEXP_COMPOUND : ADEXP_BASIC;
-    flags |= !e ? ADEXP_FIELD_UNKNOWN : e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    adexp_kind kind = e && is_compound(e) ? ADEXP_COMPOUND : ADEXP_BASIC;
+    flags |= !e ? ADEXP_FIELD_UNKNOWN : node_text_flag(e);
     adexp_field *n = new_node(p, f, kind, flags, p->tok->value);
     if (!n)
         return;
@@ -58,13 +58,13 @@ static void add_list(adexp_parser *p, frame *f)
     const dict_entry *e = p->tok->entry;
     adexp_slice none = {NULL, 0};
     adexp_field *n = new_node(p, f, ADEXP_LIST,
-                              !e || e->kind != ADEXP_LIST ? ADEXP_FIELD_UNKNOWN : 0, none);
+                              !e || !is_list(e) ? ADEXP_FIELD_UNKNOWN : 0, none);
     if (!n)
         return;
     if (p->tok->code != ADEXP_OK)
         record_error(p, p->tok->code, p->tok->value_offset);
     advance(p);
-    parse_children(p, f, n, FR_LIST, e && e->kind == ADEXP_LIST ? e : NULL);
+    parse_children(p, f, n, FR_LIST, e && is_list(e) ? e : NULL);
     close_list(p, f, n);
 }
 

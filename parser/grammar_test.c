@@ -187,7 +187,7 @@ static void test_bom_and_separators(void **state)
 {
     (void)state;
     expect("\xEF\xBB\xBF-TITLE IFPL -ARCID A", "TITLE ARCID");
-    expect("\xEF\xBB\xBF-ARCID A", " ; NO_TITLE:1");
+    expect("\xEF\xBB\xBF-ARCID A", "ARCID ; NO_TITLE:1");   /* its fields kept */
     expect("-TITLE IFPL -ARCID A\f-TITLE ACK -ARCID B\v-TITLE LAM\f\v-ARCID C",
            "TITLE ARCID\nTITLE ARCID\nTITLE ARCID");
     expect("-TITLE IFPL -BEGIN\fRTEPTS\v-PT\f-PTID\vA\f\v-END\vRTEPTS",

@@ -19,6 +19,7 @@
 #include "dict_ids.h"
 #include "internal.h"
 #include "lexer.h"
+#include "lines.h"
 #include "scan.h"
 
 
@@ -32,7 +33,7 @@
 
 
 /* The parser reads the lexer's field tokens (a keyword with its value) as
- * they are, with one change made by advance: -BEGIN X and -END X become
+ * they are, with one change made by advance (grammar.h): -BEGIN X and -END X become
  * FT_BEGIN and FT_END with keyword and entry those of the list name X. */
 typedef field_token ftok;
 
@@ -76,9 +77,7 @@ struct adexp_parser {
     int fused;                 /* the runs use run_fused (the CPU has AVX2;
                                   max_keyword_len allows all hot keywords) */
     adexp_error *errors;       /* opt.max_errors + STOP_SLOTS of them */
-    size_t lc_off, lc_bol;     /* line cache: offset, start of its line */
-    size_t lc_start;           /* where line 1 starts (after a byte order mark) */
-    uint32_t lc_line;
+    lines_cursor lc;           /* of the last error: errors come in order */
 };
 
 /* The places kept past max_errors for the errors that cut a message, so
@@ -100,39 +99,9 @@ static inline int is_entry(const dict_entry *e, unsigned id)
     return e == &dict_table[id];
 }
 
-/* -BEGIN X / -END X: the token becomes FT_BEGIN or FT_END (parser.c). */
-void list_bracket(ftok *f, ftok_kind kind);
-
-/* Advance's one change to a token (see ftok above). */
-static ALWAYS_INLINE void classify(ftok *f)
-{
-    if (f->kind == FT_FIELD) {
-        /* BEGIN and END are syntax keywords: one test for most fields */
-        if (f->entry && f->entry->level == DICT_SYNTAX) {
-            if (is_entry(f->entry, DICT_ID_BEGIN))
-                list_bracket(f, FT_BEGIN);
-            else if (is_entry(f->entry, DICT_ID_END))
-                list_bracket(f, FT_END);
-        }
-    } else if (f->kind == FT_TEXT) {   /* text before the first field */
-        f->code = ADEXP_E_NO_TITLE;
-    }
-}
-
 /* The lexer's batch when the runs read the common fields themselves: the
  * tokens it makes are mostly those of the fields they leave to it. */
 #define FUSED_BATCH 1
-
-/* Pull the next field token: p->tok points into the lexer's batch. */
-static ALWAYS_INLINE void advance(adexp_parser *p)
-{
-    ftok *f = p->tok = lexer_next_field(&p->lx);
-    classify(f);
-    /* a list name in an extended dictionary (list_bracket knows the
-     * built-in one) */
-    if (p->lx.dict && (f->kind == FT_BEGIN || f->kind == FT_END))
-        f->entry = lexer_entry(&p->lx, f->keyword.ptr, f->keyword.len);
-}
 
 static inline int same_name(adexp_slice a, adexp_slice b)
 {

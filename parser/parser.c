@@ -2,6 +2,7 @@
  * time into the caller's arena, with its errors kept beside it. How a
  * message is read is said in parse_state.h (the rooms) and grammar.h (the
  * rules). */
+#define _GNU_SOURCE            /* memrchr */
 #include "build.h"
 #include "grammar.h"
 
@@ -38,9 +39,7 @@ adexp_parser *adexp_parser_new(const adexp_options *opts, const adexp_allocator 
     p->opt = o;
     p->a = a;
 #if RUN_FUSED
-    p->fused = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-               __builtin_cpu_supports("bmi2") && o.max_keyword_len >= 8 &&
-               !o.dictionary;
+    p->fused = cpu_has_avx2() && o.max_keyword_len >= 8 && !o.dictionary;
 #endif
     adexp_parser_reset(p, NULL, 0);
     return p;
@@ -73,22 +72,42 @@ void list_bracket(ftok *f, ftok_kind kind)
     f->entry = lexer_lookup(f->value.ptr, n);
 }
 
+static int framing(const adexp_parser *p)
+{
+    return p->opt.envelope == ADEXP_ENVELOPE_AFTN;
+}
+
+/* Lex on from pos with the input ending at limit, and take the first
+ * token: only that one when `one` is set (where an envelope starts, the
+ * framed message's text is lexed under its own limit). */
+static void lex_from(adexp_parser *p, size_t pos, size_t limit, int one)
+{
+    unsigned batch = p->lx.batch;
+    lexer_restart(&p->lx, pos, limit, one);
+#if RUN_FUSED
+    if (p->fused && !one)
+        lexer_start(&p->lx);
+#endif
+    advance(p);
+    p->lx.batch = batch;
+}
+
 void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
 {
     p->buf = buf;
     p->len = buf ? len : 0;
     p->index = 0;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
-    p->lc_start = p->lc_off = p->lc_bol = p->lx.pos;   /* after a byte order mark */
-    p->lc_line = 1;
+    p->lc = lines_cursor_at(p->lx.pos);                /* after a byte order mark */
     lexer_use_dictionary(&p->lx, p->opt.dictionary);
 #if RUN_FUSED
-    if (p->fused) {
+    if (p->fused)
         p->lx.batch = FUSED_BATCH;
-        lexer_start(&p->lx);
-    }
 #endif
-    advance(p);
+    size_t i = p->lx.pos;
+    while (i < p->len && is_sep((unsigned char)buf[i]))
+        i++;
+    lex_from(p, p->lx.pos, p->len, framing(p) && lexer_envelope_at(buf, p->len, i));
 }
 
 /* Resume at the next -TITLE: the current token, or one further on. */
@@ -134,6 +153,129 @@ static void clear_msg(adexp_msg *msg)
     memset(msg, 0, n);
 }
 
+/* The message's fields and errors, from the current token to the next
+ * -TITLE or the end (of the input, or of its envelope's text). */
+static void parse_text(adexp_parser *p, adexp_msg *msg)
+{
+    size_t start = p->tok->offset;
+    int titled = p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE);
+    frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX,
+                  .holds = frame_row(FR_ROOT, NULL)};
+    p->fatal = 0;
+    if (!titled) {
+        /* text or fields before a -TITLE: the fields are read by the same
+         * grammar (nothing the input held is dropped), up to the -TITLE,
+         * which this record never takes (as if it had its title: items 1) */
+        record_error(p, ADEXP_E_NO_TITLE, start);
+        if (p->tok->kind == FT_TEXT)
+            advance(p);        /* its error is the NO_TITLE just recorded */
+        root.items = 1;
+    }
+    {
+        parse_body(p, &root);
+        if (p->fatal) {
+            /* stopped on its own -TITLE (a title past max_message_size,
+             * max_fields 0): step over it, or the next call would parse
+             * the same message again, forever */
+            if (p->tok->offset == start)
+                advance(p);
+            skip_to_title(p);
+        }
+    }
+}
+
+/* Offset end, less the separators before it (not before from). */
+static size_t trim_back(const adexp_parser *p, size_t from, size_t end)
+{
+    while (end > from && is_sep((unsigned char)p->buf[end - 1]))
+        end--;
+    return end;
+}
+
+/* The envelope's end at `at` (sig): the message ends past its signal, and
+ * the input is lexed on from there, up to the next envelope if one starts
+ * there. NNNN missing (the next envelope or the input's end came first)
+ * is an error at the place it was looked for. */
+static void end_envelope(adexp_parser *p, adexp_msg *msg, size_t at, lexer_signal sig)
+{
+    size_t after = lexer_signal_end(p->buf, p->len, at, sig);
+    msg->envelope.closed = sig == LEX_SIGNAL_NNNN || sig == LEX_SIGNAL_ETX;
+    if (sig == LEX_SIGNAL_NEXT)        /* at the next envelope's start */
+        record_error(p, ADEXP_E_ENVELOPE, at);
+    else if (sig == LEX_SIGNAL_NONE)   /* at the input's end */
+        record_error(p, ADEXP_E_ENVELOPE, trim_back(p, msg->offset, at));
+    msg->length = trim_back(p, msg->offset, after) - msg->offset;
+    size_t i = after;
+    while (i < p->len && is_sep((unsigned char)p->buf[i]))
+        i++;
+    lex_from(p, after, p->len, lexer_envelope_at(p->buf, p->len, i));
+}
+
+/* A message in an envelope that starts at the current token (text before
+ * the first field): its heading, then its text lexed up to the envelope's
+ * end, which the fields never pass. */
+static void parse_framed(adexp_parser *p, adexp_msg *msg)
+{
+    adexp_envelope *env = &msg->envelope;
+    lexer_signal sig;   /* the end: looked for past the heading's own ZCZC or SOH */
+    size_t end = lexer_envelope_end(p->buf, p->len, msg->offset + 1, &sig);
+    size_t bad, head = lexer_envelope_heading(p->buf, end, msg->offset, env, &bad);
+    size_t text = lexer_next_title(p->buf, end, head);
+    if (text < end)
+        env->text[2] = (adexp_slice){p->buf + head, trim_back(p, head, text) - head};
+    else
+        text = head;
+    if (!env->text[2].len)
+        env->text[2].ptr = NULL;
+    if (bad != (size_t)-1)
+        record_error(p, ADEXP_E_ENVELOPE, bad);
+    lex_from(p, text, end, 0);
+    parse_text(p, msg);
+    if (p->tok->kind == FT_EOF) {
+        end_envelope(p, msg, end, sig);
+        return;
+    }
+    /* a -TITLE before the envelope's end: its NNNN is missing */
+    size_t next = p->tok->offset;
+    record_error(p, ADEXP_E_ENVELOPE, next);
+    msg->length = trim_back(p, msg->offset, next) - msg->offset;
+    lex_from(p, next, p->len, 0);
+}
+
+/* A message with no envelope of its own, whose end may yet hold one: an
+ * envelope's end without its start (NNNN), or the next message's heading.
+ * Its last value is looked at (the bytes after its last '-'); if either is
+ * there, the message is read again up to it. */
+static void parse_plain(adexp_parser *p, adexp_msg *msg)
+{
+    parse_text(p, msg);
+    size_t end = p->tok->offset, last = trim_back(p, msg->offset, end);
+    msg->length = last - msg->offset;
+    if (!framing(p))
+        return;
+    /* a signal starts a line, and a line end before it lies in the bytes
+     * from the last '-' to the last byte that is not a separator */
+    const char *dash = memrchr(p->buf + msg->offset, '-', msg->length);
+    size_t from = dash ? (size_t)(dash - p->buf) : msg->offset;
+    if (!lexer_may_hold_envelope(p->buf, from, last))
+        return;
+    lexer_signal sig;
+    size_t at = lexer_envelope_end(p->buf, end, from, &sig);
+    if (at == end)
+        return;
+    msg->fields = NULL;
+    msg->nfields = msg->nerrors = msg->nerrors_total = 0;
+    lex_from(p, msg->offset, at, 0);
+    parse_text(p, msg);
+    if (sig == LEX_SIGNAL_NEXT) {  /* the next message's envelope */
+        msg->length = trim_back(p, msg->offset, at) - msg->offset;
+        lex_from(p, at, p->len, 1);
+        return;
+    }
+    record_error(p, ADEXP_E_ENVELOPE, at);   /* an end with no heading */
+    end_envelope(p, msg, at, sig);
+}
+
 adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *msg)
 {
     clear_msg(msg);
@@ -144,26 +286,11 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     p->fatal = 0;
     msg->index = p->index++;
     msg->offset = p->tok->offset;
-    if (p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE)) {
-        frame root = {.kind = FR_ROOT, .tail = &msg->fields, .max_items = UINT32_MAX,
-                      .holds = frame_row(FR_ROOT, NULL)};
-        parse_body(p, &root);
-        if (p->fatal) {
-            /* stopped on its own -TITLE (a title past max_message_size,
-             * max_fields 0): step over it, or the next call would parse
-             * the same message again, forever */
-            if (p->tok->offset == msg->offset)
-                advance(p);
-            skip_to_title(p);
-        }
+    if (p->tok->kind == FT_TEXT && framing(p) && lexer_envelope_at(p->buf, p->len, msg->offset)) {
+        parse_framed(p, msg);
     } else {
-        record_error(p, ADEXP_E_NO_TITLE, p->tok->offset);
-        skip_to_title(p);
+        parse_plain(p, msg);
     }
-    size_t end = p->tok->offset;
-    while (end > msg->offset && is_sep((unsigned char)p->buf[end - 1]))
-        end--;
-    msg->length = end - msg->offset;
     if (p->opt.view_title_only)
         adexp_view_title(msg);
     else if (!adexp_view_build(msg, arena))

@@ -243,7 +243,8 @@ static void test_error_no_title(void **state)
     adexp_msg m;
     assert_int_equal(parse1(f, "\n  -ARCID X\n-TITLE IFPL", &m), ADEXP_E_NO_TITLE);
     assert_error(&m, 0, ADEXP_E_NO_TITLE, 2, 3);
-    assert_null(m.fields);
+    assert_field(m.fields, "ARCID", "X", ADEXP_BASIC);   /* kept, by the same grammar */
+    assert_null(m.fields->next);
     assert_null(m.view.title.ptr);
     assert_int_equal(next(f, &m), ADEXP_OK);
     assert_true(adexp_slice_eq(m.view.title, "IFPL"));
@@ -767,6 +768,148 @@ static void test_view_title_only(void **state)
     adexp_parser_free(title);
 }
 
+/* ------------------------------------------------------------ envelopes */
+
+/* The fields of a message in an AFTN envelope hold none of its text. */
+static void assert_cnl(const adexp_msg *m, const char *arcid, const char *last, const char *value)
+{
+    assert_true(adexp_slice_eq(m->view.title, "CNL"));
+    assert_field(nth(m->fields, 1), "ARCID", arcid, ADEXP_BASIC);
+    const adexp_field *f = m->fields;
+    while (f->next)
+        f = f->next;
+    assert_field(f, last, value, ADEXP_BASIC);
+}
+
+static void test_envelope_ita2(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "ZCZC AAA001 170001\nFF LKPREPWC EUCHZMFP\nEDDFZQZX\n170001 EUCHZMFP PLUS\n"
+                      "\n-TITLE CNL\n-ARCID A1\n-EOBT 1330\n\n\nNNNN\n\n"
+                      "ZCZC AAA002\r\nGG LKPREPWC\r\n170002 EUCHZMFP\r\n-TITLE CNL -ARCID A2\r\nNNNN";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "A1", "EOBT", "1330");
+    assert_int_equal(m.offset, 0);
+    assert_int_equal(m.length, strstr(src, "NNNN") + 4 - src);
+    assert_true(m.envelope.present && m.envelope.closed);
+    assert_true(adexp_slice_eq(m.envelope.transmission_id, "AAA001"));
+    assert_true(adexp_slice_eq(m.envelope.priority, "FF"));
+    assert_true(adexp_slice_eq(m.envelope.addressees, "LKPREPWC EUCHZMFP\nEDDFZQZX"));
+    assert_true(adexp_slice_eq(m.envelope.filing_time, "170001"));
+    assert_true(adexp_slice_eq(m.envelope.originator, "EUCHZMFP"));
+    assert_true(adexp_slice_eq(m.envelope.text[0], "170001"));
+    assert_true(adexp_slice_eq(m.envelope.text[1], "PLUS"));
+    assert_null(m.envelope.text[2].ptr);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "A2", "ARCID", "A2");
+    assert_int_equal(m.offset, strstr(src, "ZCZC AAA002") - src);
+    assert_true(adexp_slice_eq(m.envelope.priority, "GG"));
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+static void test_envelope_ia5(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "\001ABC123\r\nDD EDDFZQZX\r\n171230 EUCHZMFP\r\n\002-TITLE CNL\r\n-ARCID B1\r\n\v\003"
+                      "\001ABC124\r\nDD EDDFZQZX\r\n171231 EUCHZMFP\r\n\002-TITLE CNL -ARCID B2\r\n\v\003";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "B1", "ARCID", "B1");
+    assert_true(adexp_slice_eq(m.envelope.transmission_id, "ABC123"));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "B2", "ARCID", "B2");
+    assert_true(m.envelope.closed);
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+/* NNNN missing before the next ZCZC, a garbled origin line, NNNN with no
+ * heading: each an ENVELOPE error of its message, the next one found. */
+static void test_envelope_broken(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "ZCZC A1\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL -ARCID C1 -CTOT 1200\n"
+                      "ZCZC A2\nFF LKPREPWC\nEUCHZMFP 170002\n-TITLE CNL -ARCID C2\nNNNN\n"
+                      "-TITLE CNL -ARCID C3 -EOBT 0800\nNNNN\n-TITLE CNL -ARCID C4";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
+    assert_cnl(&m, "C1", "CTOT", "1200");
+    assert_error(&m, 0, ADEXP_E_ENVELOPE, 5, 1);
+    assert_false(m.envelope.closed);
+    assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
+    assert_cnl(&m, "C2", "ARCID", "C2");
+    assert_error(&m, 0, ADEXP_E_ENVELOPE, 7, 10);   /* 170002: no addressee */
+    assert_null(m.envelope.originator.ptr);
+    assert_true(adexp_slice_eq(m.envelope.text[2], "EUCHZMFP 170002"));
+    assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
+    assert_cnl(&m, "C3", "EOBT", "0800");
+    assert_error(&m, 0, ADEXP_E_ENVELOPE, 11, 1);
+    assert_false(m.envelope.present);
+    assert_true(m.envelope.closed);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "C4", "ARCID", "C4");
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+/* A plain message followed by a framed one ends before its heading; a
+ * control byte or ZCZC inside a line is no envelope. */
+static void test_envelope_after_plain(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "-TITLE CNL -ARCID D1 -COMMENT A \001 ZCZC NNNN\n"
+                      "ZCZC A3\nFF LKPREPWC\n170003 EUCHZMFP\n-TITLE CNL -ARCID D2\nNNNN\n";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "D1", "COMMENT", "A \001 ZCZC NNNN");
+    assert_false(m.envelope.present);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "D2", "ARCID", "D2");
+    assert_true(m.envelope.present);
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+/* --envelope none: the envelope's text is read as ADEXP text, as before. */
+static void test_envelope_none(void **state)
+{
+    fixture *f = *state;
+    adexp_options o = adexp_options_default();
+    o.envelope = ADEXP_ENVELOPE_NONE;
+    adexp_parser_free(f->p);
+    f->p = adexp_parser_new(&o, NULL);
+    adexp_msg m;
+    start(f, "ZCZC A1\n-TITLE CNL -ARCID E1\nNNNN\n", 34);
+    assert_int_equal(next(f, &m), ADEXP_E_NO_TITLE);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "E1\nNNNN", "ARCID", "E1\nNNNN");   /* NNNN glued in, as before */
+    assert_false(m.envelope.present);
+}
+
+/* A -TITLE right after a text's '(' quotes a message (REJ, ACK): one
+ * message; the quote never closed: today's reading, the text ends there. */
+static void test_quoted_adexp(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "-TITLE REJ -OLDMSG (-TITLE IFPL -ARCID A1 -MSGTXT (FPL-A1-IS)) -ERROR X\n"
+                      "-TITLE ACK -MSGTXT ( -TITLE IFPL -ARCID A2\n-TITLE CNL -ARCID A3\n";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_field(nth(m.fields, 1), "OLDMSG", "(-TITLE IFPL -ARCID A1 -MSGTXT (FPL-A1-IS))",
+                 ADEXP_BASIC);
+    assert_field(nth(m.fields, 2), "ERROR", "X", ADEXP_BASIC);
+    assert_int_equal(next(f, &m), ADEXP_E_TEXT_UNCLOSED);
+    assert_true(adexp_slice_eq(m.view.title, "ACK"));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.title, "IFPL"));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_true(adexp_slice_eq(m.view.title, "CNL"));
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
 int main(int argc, char **argv)
 {
     teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
@@ -796,6 +939,12 @@ int main(int argc, char **argv)
         T(test_view_points_every_shape),
         cmocka_unit_test(test_view_title_only),
         cmocka_unit_test(test_decoders),
+        T(test_envelope_ita2),
+        T(test_envelope_ia5),
+        T(test_envelope_broken),
+        T(test_envelope_after_plain),
+        T(test_envelope_none),
+        T(test_quoted_adexp),
     };
     return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
 }

@@ -30,7 +30,7 @@ enum view_action {
     ACT_EETFIR, ACT_SPEED, ACT_REGUL, ACT_ESTDATA, ACT_GEO,
     ACT_ADDR, ACT_RTEPTS,      /* lists: their FAC or PT items */
     ACT_ARRAYS,                /* end of the repeated kinds */
-    ACT_REFDATA = ACT_ARRAYS, ACT_MSGREF, ACT_COORDATA,
+    ACT_REFDATA = ACT_ARRAYS, ACT_MSGREF, ACT_COORDATA, ACT_CFL,
     ACT_SINGLE                 /* ACT_SINGLE + k: the view member at 8 * k */
 };
 
@@ -61,6 +61,7 @@ static const uint8_t view_action[ID_TABLE] = {
     [DICT_ID_GEO] = ACT_GEO, [DICT_ID_ADDR] = ACT_ADDR,
     [DICT_ID_RTEPTS] = ACT_RTEPTS, [DICT_ID_REFDATA] = ACT_REFDATA,
     [DICT_ID_MSGREF] = ACT_MSGREF, [DICT_ID_COORDATA] = ACT_COORDATA,
+    [DICT_ID_CFL] = ACT_CFL,
 };
 
 static void set_once(adexp_slice *slot, adexp_slice value)
@@ -215,6 +216,24 @@ static void fill_coordata(adexp_coordata *cd, const adexp_field *f)
     }
 }
 
+/* CFL's subfields; a CFL written as a plain level (-CFL F190, the form of
+ * the specification's examples, E.4.3) has that level as its FL. */
+static void fill_cfl(adexp_cfl *cfl, const adexp_field *f)
+{
+    if (f->value.len && !f->child) {
+        cfl->fl = f->value;
+        return;
+    }
+    for (const adexp_field *c = f->child; c; c = c->next) {
+        switch (c->dict_id) {
+        case DICT_ID_FL: set_once(&cfl->fl, c->value); break;
+        case DICT_ID_PTID: set_once(&cfl->ptid, c->value); break;
+        case DICT_ID_SFL: set_once(&cfl->sfl, c->value); break;
+        default: break;
+        }
+    }
+}
+
 /* Where the repeated kinds go, in one arena block sized by bound_arrays:
  * the next free entry of each array (or, kept aside, its start). */
 typedef struct view_arrays {
@@ -226,7 +245,7 @@ typedef struct view_arrays {
 } view_arrays;
 
 /* A single field (a >= ACT_ARRAYS): the first occurrence is kept, and for
- * REFDATA, MSGREF and COORDATA the occurrences are counted. Inline (as
+ * REFDATA, MSGREF, COORDATA and CFL the occurrences are counted. Inline (as
  * add_singles): gcc keeps it out of line for its callers, a call per field. */
 static inline void add_single(adexp_view *v, const adexp_field *f, unsigned a)
 {
@@ -240,8 +259,11 @@ static inline void add_single(adexp_view *v, const adexp_field *f, unsigned a)
     } else if (a == ACT_MSGREF) {
         if (!v->has_msgref++)
             fill_ref(&v->msgref, f);
-    } else if (!v->has_coordata++) {
-        fill_coordata(&v->coordata, f);
+    } else if (a == ACT_COORDATA) {
+        if (!v->has_coordata++)
+            fill_coordata(&v->coordata, f);
+    } else if (!v->has_cfl++) {
+        fill_cfl(&v->cfl, f);
     }
 }
 

@@ -29,7 +29,7 @@ def findings(stderr):
     out = []
     for line in stderr.splitlines():
         parts = line.split(": ")
-        if len(parts) > 1 and parts[1] in LINE_PREFIX:
+        if len(parts) > 2 and parts[1] == "warning" and parts[2] in LINE_PREFIX:
             out.append(line)
     return out
 
@@ -40,9 +40,9 @@ def same_json(stdout, lines):
     for row in stdout.splitlines():
         obj = json.loads(row)
         for w in obj["warnings"]:
-            got.append("%s:%d:%d: %s: %s" % (obj["source"], w["line"], w["column"],
-                                            w["code"], w["field"]))
-    want = [": ".join(l.split(": ")[:3]) for l in lines]
+            got.append("%s:%d:%d: warning: %s: %s" % (obj["source"], w["line"], w["column"],
+                                                     w["code"], w["field"]))
+    want = [": ".join(l.split(": ")[:4]) for l in lines]
     return got == want
 
 

@@ -45,7 +45,7 @@ typedef struct batch_run {
     atomic_size_t next;        /* next chunk to take */
     atomic_size_t written;     /* chunks written, in order */
     atomic_size_t files_done;
-    atomic_uint_least64_t bytes_done;
+    atomic_uint_least64_t live_text, live_packed, live_msgs;   /* batch_progress */
     atomic_int stop;           /* the output failed: take no more work */
     atomic_uint running;       /* workers still running */
     int out_errno;
@@ -72,7 +72,6 @@ adexp_batch_options adexp_batch_options_default(void)
     adexp_batch_options o;
     memset(&o, 0, sizeof o);
     o.format = ADEXP_BATCH_JSON;
-    o.max_file_size = ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE;
     o.out_fd = 1;
     o.err_fd = 2;
     o.progress_fd = -1;
@@ -87,7 +86,7 @@ adexp_batch *adexp_batch_new(const adexp_batch_options *opts)
         return NULL;
     b->o = opts ? *opts : adexp_batch_options_default();
     if (b->o.max_file_size == 0)
-        b->o.max_file_size = ADEXP_BATCH_DEFAULT_MAX_FILE_SIZE;
+        b->o.max_file_size = SIZE_MAX;      /* no limit */
     if (b->o.jobs == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         b->o.jobs = n > 0 ? (unsigned)n : 1;
@@ -352,7 +351,6 @@ static void published(void *ctx)
 static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
 {
     adexp_batch *b = r->b;
-    uint64_t bytes0 = w->bytes;
     w->chunk = c;
     for (size_t i = lo; i < hi; i++) {
         batch_do_entry(w, batch_entry_at(b, i));
@@ -365,7 +363,6 @@ static void do_chunk(run *r, batch_worker *w, size_t c, size_t lo, size_t hi)
         finish_ordered(r, w, c);
     pthread_mutex_unlock(&r->mu);
     atomic_fetch_add(&r->files_done, hi - lo);
-    atomic_fetch_add(&r->bytes_done, w->bytes - bytes0);
 }
 
 typedef struct thread_ctx {
@@ -421,22 +418,37 @@ static void plan(run *r, unsigned jobs)
     r->window = (size_t)jobs * 4 < 8 ? 8 : (size_t)jobs * 4;
 }
 
+void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs)
+{
+    run *r = w->run;
+    if (!r || w->b->o.progress_fd < 0)
+        return;
+    atomic_fetch_add_explicit(&r->live_text, text, memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->live_packed, packed, memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->live_msgs, msgs, memory_order_relaxed);
+}
+
+/* Files done of those found, the text read (and the compressed bytes
+ * behind it), messages, rate: all move inside one big or compressed
+ * input too (batch_progress). */
 static void show_progress(run *r, double t0)
 {
     size_t done = atomic_load(&r->files_done);
     size_t total = atomic_load(&r->b->published);
-    double el = now() - t0, mb = (double)atomic_load(&r->bytes_done) / 1e6;
+    double el = now() - t0, mb = (double)atomic_load(&r->live_text) / 1e6;
+    double packed = (double)atomic_load(&r->live_packed) / 1e6;
+    unsigned long long msgs = (unsigned long long)atomic_load(&r->live_msgs);
     double rate = el > 0 ? mb / el : 0;
-    char line[160];
-    int n;
-    if (done > 0 && done < total) {
-        double eta = el * (double)(total - done) / (double)done;
-        n = snprintf(line, sizeof line, "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB/s  ETA %.0fs",
-                     done, total, rate, eta);
-    } else {
-        n = snprintf(line, sizeof line, "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB/s",
-                     done, total, rate);
-    }
+    char line[200], gz[48] = "", eta[32] = "";
+    if (packed > 0)
+        snprintf(gz, sizeof gz, " (%.1f MB compressed)", packed);
+    if (done > 0 && done < total)
+        snprintf(eta, sizeof eta, "  ETA %.0fs", el * (double)(total - done) / (double)done);
+    int n = snprintf(line, sizeof line,
+                     "\r\033[Kadexp-parse: %zu/%zu files  %.1f MB read%s  %llu messages  "
+                     "%.1f MB/s%s", done, total, mb, gz, msgs, rate, eta);
+    if (n < 0 || (size_t)n >= sizeof line)
+        n = (int)sizeof line - 1;
     pthread_mutex_lock(&r->err_mu);
     write_all(r->b->o.progress_fd, line, (size_t)n);
     r->progress_shown = 1;

@@ -10,7 +10,7 @@
  * read to tell what it is, and a plain one is parsed as a stream
  * (batch_stream.c) from those bytes on, so that what is held is one
  * message, not the member. A packed member is read whole (bounded by
- * max_file_size) and opened in memory.
+ * max_file_size, when one is set) and opened in memory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,6 +82,7 @@ typedef struct member_reader {
     size_t blk_len;
     int64_t offset;            /* bytes of the member handed out so far */
     int64_t next;              /* member offset of blk (sparse members skip) */
+    int fatal;                 /* failed so that the archive cannot be read on */
 } member_reader;
 
 static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
@@ -94,10 +95,13 @@ static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
         int rc = batch_la.read_data_block(m->a, &blk, &size, &off);
         if (rc == ARCHIVE_EOF)
             return 0;
-        if (rc < ARCHIVE_WARN) {
+        /* A warning is a check that failed (a zip member's CRC or size):
+         * the member is damaged, but the archive can be read on. */
+        if (rc != ARCHIVE_OK) {
             snprintf(r->error, sizeof r->error,
                      "corrupt or truncated data at byte %lld of the member: %s",
                      (long long)m->offset, batch_la.error_string(m->a));
+            m->fatal = rc < ARCHIVE_WARN;
             return -1;
         }
         m->blk = blk, m->blk_len = size, m->next = off;
@@ -121,15 +125,25 @@ typedef struct member_buf {
     size_t len, cap;
 } member_buf;
 
+static void member_buf_free(member_buf *mb)
+{
+    batch_pages_free(mb->data, mb->cap);
+    *mb = (member_buf){0};
+}
+
 /* Read r on into mb, up to limit bytes in all (and stop early once want
  * are in). Returns 0; 1 when the input is larger than limit; -1 on
- * failure (r->error says why). */
+ * failure (r->error says why). mb never holds more than limit + 1 bytes. */
 static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
 {
+    if (limit < SIZE_MAX && want > limit + 1)
+        want = limit + 1;      /* one more than allowed tells "too large" */
     while (mb->len < want) {
         if (mb->cap - mb->len < (1 << 16)) {
             size_t cap = mb->cap ? mb->cap * 2 : 1 << 20;
-            char *p = realloc(mb->data, cap);
+            if (limit < SIZE_MAX && cap > limit + 1)
+                cap = limit + 1 > mb->cap ? limit + 1 : mb->cap;
+            char *p = batch_pages_grow(mb->data, mb->cap, cap);
             if (!p) {
                 snprintf(r->error, sizeof r->error, "out of memory");
                 return -1;
@@ -151,12 +165,15 @@ static int read_upto(batch_reader *r, member_buf *mb, size_t limit, size_t want)
 }
 
 /* A reader that gives the bytes already read from another, then the
- * rest of it (the other is closed by its owner). */
+ * rest of it (the other is closed by its owner). When the other failed
+ * while they were read (rest_failed), the head is followed by its error:
+ * the messages the head holds whole still come out. */
 typedef struct prefix_reader {
     batch_reader r;
     batch_reader *rest;
     const char *head;
     size_t len;
+    int rest_failed;           /* rest failed before: its error follows the head */
     int failed;                /* rest failed */
 } prefix_reader;
 
@@ -169,12 +186,24 @@ static ssize_t prefix_read(batch_reader *r, char *buf, size_t cap)
         p->head += n, p->len -= n;
         return (ssize_t)n;
     }
-    ssize_t n = p->rest->read(p->rest, buf, cap);
+    ssize_t n = p->rest_failed ? -1 : p->rest->read(p->rest, buf, cap);
     if (n < 0) {
         memcpy(r->error, p->rest->error, sizeof r->error);
         p->failed = 1;
     }
     return n;
+}
+
+static uint64_t prefix_packed(batch_reader *r)
+{
+    batch_reader *rest = ((prefix_reader *)r)->rest;
+    return rest->packed ? rest->packed(rest) : 0;
+}
+
+static int prefix_idle(batch_reader *r, int ms)
+{
+    prefix_reader *p = (prefix_reader *)r;
+    return !p->len && p->rest->idle && p->rest->idle(p->rest, ms);
 }
 
 /* libarchive's input, pulled from a batch_reader in blocks. */
@@ -268,7 +297,7 @@ static void parse_or_unpack(batch_worker *w, const char *name, member_buf *mb,
         member_buf inner = *mb;
         *mb = (member_buf){0};
         unpack(w, name, inner.data, inner.len, depth + 1);
-        free(inner.data);
+        member_buf_free(&inner);
         return;
     }
     batch_parse_input(w, name, mb->data, mb->len);
@@ -286,7 +315,8 @@ static int take_whole(batch_worker *w, const char *name, batch_reader *r,
     }
     if (rc > 0) {
         char why[96];
-        snprintf(why, sizeof why, "too large once decompressed (more than %zu bytes)",
+        snprintf(why, sizeof why,
+                 "too large once decompressed (more than --max-file-size %zu bytes)",
                  w->b->o.max_file_size);
         batch_fail(w, name, why);
         return 0;
@@ -302,24 +332,26 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
 {
     mb->len = 0;
     int rc = read_upto(r, mb, SIZE_MAX, PROBE);
-    if (rc < 0) {
+    int packed = mb->len && batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN &&
+                 depth < MAX_NESTING;
+    if (rc < 0 && (mb->len == 0 || packed)) {
         batch_fail(w, name, r->error);
         return -1;
     }
-    if (mb->len < PROBE && mb->len <= w->b->o.max_file_size) {
+    if (rc == 0 && mb->len < PROBE && mb->len <= w->b->o.max_file_size) {
         parse_or_unpack(w, name, mb, depth);       /* all of it is in */
         return 0;
     }
-    if (batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN && depth < MAX_NESTING)
+    if (packed)
         return take_whole(w, name, r, mb, depth);
-    prefix_reader p = {.r = {.read = prefix_read}, .rest = r, .head = mb->data,
-                       .len = mb->len};
+    prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed}, .rest = r,
+                       .head = mb->data, .len = mb->len, .rest_failed = rc < 0};
     batch_stream_parse(w, name, &p.r, 0);
     return p.failed ? -1 : 0;
 }
 
-/* One member: skipped or parsed. Returns -1 when its data is corrupt
- * (the archive cannot be read on). */
+/* One member: skipped or parsed. Returns -1 when its data is corrupt so
+ * that the archive cannot be read on (reported). */
 static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e,
                      const char *name, member_buf *mb, int depth)
 {
@@ -330,7 +362,8 @@ static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e
         return 0;
     }
     member_reader mr = {.r = {.read = member_read}, .a = a};
-    return take(w, name, &mr.r, mb, depth);
+    take(w, name, &mr.r, mb, depth);
+    return mr.fatal ? -1 : 0;
 }
 
 /* Every member of archive a, named after path. */
@@ -371,7 +404,7 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
         batch_fail(w, path, "archive with no member (directories only, or none)");
     }
     free(last);
-    free(mb.data);
+    member_buf_free(&mb);
 }
 
 /* libarchive over the stream rd: each member parsed as a stream. */
@@ -412,7 +445,7 @@ static void unpack_gzip(batch_worker *w, const char *path, const char *data,
         kind = batch_packed_kind(mb.data, mb.len);
     g.r.close(&g.r);
     if (rc == 0 && kind != BATCH_PLAIN && depth < MAX_NESTING) {
-        free(mb.data);
+        member_buf_free(&mb);
         if (batch_gzip_open(&g, data, len) != 0) {
             batch_fail(w, path, g.r.error);
             return;
@@ -426,7 +459,7 @@ static void unpack_gzip(batch_worker *w, const char *path, const char *data,
     else
         take(w, path, &g.r, &mb, depth);
     g.r.close(&g.r);
-    free(mb.data);
+    member_buf_free(&mb);
 }
 
 /* Every member of the packed bytes data[0..len), named after path. */
@@ -472,7 +505,7 @@ static int probe_stream(batch_worker *w, const char *path, batch_reader *rd,
                         member_buf *mb)
 {
     enum { CAP = 1 << 16 };            /* one read's worth, kept for the parse */
-    if (!(mb->data = malloc(CAP))) {
+    if (!(mb->data = batch_pages_grow(NULL, 0, CAP))) {
         batch_fail(w, path, "out of memory");
         return -1;
     }
@@ -503,11 +536,13 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
         free(g);
         return;
     }
-    if (read_upto(&g->r, &head, SIZE_MAX, PROBE) < 0) {
+    int rc = read_upto(&g->r, &head, SIZE_MAX, PROBE);
+    if (rc < 0 && head.len == 0) {
         batch_fail(w, path, g->r.error);
     } else {
-        prefix_reader p = {.r = {.read = prefix_read}, .rest = &g->r, .head = head.data,
-                           .len = head.len};
+        prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed},
+                           .rest = &g->r, .head = head.data, .len = head.len,
+                           .rest_failed = rc < 0};
         if (batch_packed_kind(head.data, head.len) != BATCH_PLAIN)
             walk_stream(w, path, &p.r, 1);
         else
@@ -515,7 +550,7 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
     }
     g->r.close(&g->r);
     free(g);
-    free(head.data);
+    member_buf_free(&head);
 }
 
 void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
@@ -524,13 +559,13 @@ void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
     if (batch_turn(w) != 0)    /* what comes before goes out before waiting */
         return;
     int kind = probe_stream(w, path, rd, &head);
-    prefix_reader p = {.r = {.read = prefix_read}, .rest = rd, .head = head.data,
-                       .len = head.len};
+    prefix_reader p = {.r = {.read = prefix_read, .idle = prefix_idle}, .rest = rd,
+                       .head = head.data, .len = head.len};
     if (kind == BATCH_PLAIN)
         batch_stream_parse(w, path, &p.r, 1);
     else if (kind >= 0 && batch_is_gzip(head.data, head.len))
         unpack_gzip_stream(w, path, &p.r);
     else if (kind >= 0)
         walk_stream(w, path, &p.r, 1);
-    free(head.data);
+    member_buf_free(&head);
 }

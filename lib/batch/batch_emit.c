@@ -16,8 +16,8 @@ static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_ms
     adexp_status st = adexp_write(&w->res.out, m, &w->b->o.adexp, &err);
     if (st == ADEXP_OK || st == ADEXP_E_NOMEM)
         return st;
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": message %zu not written as ADEXP: %s at %s: %s\n",
+    batch_put_head(w, path, 0, 0, BATCH_ERROR);
+    batch_str_printf(&w->res.err, "message %zu not written as ADEXP: %s at %s: %s\n",
                      m->index, adexp_status_name(st), err.path, adexp_status_message(st));
     return m->nerrors_total ? ADEXP_OK : st;
 }
@@ -68,8 +68,11 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
     } else {
         st = batch_validate(w, path, m);
         out = emit_format(w, path, m);
-        if (out == ADEXP_OK && w->b->o.format == ADEXP_BATCH_JSON)
+        int f = w->b->o.format;
+        if (out == ADEXP_OK && (f == ADEXP_BATCH_JSON || f == ADEXP_BATCH_VIEW))
             out = batch_json_warnings(w);
+        if (out == ADEXP_OK && (f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV))
+            out = batch_row_warnings(w, from, f == ADEXP_BATCH_CSV ? ',' : '\t');
     }
     w->res.lines += w->res.out.len > from;
     return st != ADEXP_OK ? st : out;
@@ -88,8 +91,10 @@ int batch_emit_header(const adexp_batch *b)
         return 0;
     adexp_buf out;
     adexp_buf_init(&out, NULL);
-    int err = adexp_csv_header(&out, b->o.select, f == ADEXP_BATCH_CSV ? ',' : '\t')
-                  ? ENOMEM : 0;
+    char sep = f == ADEXP_BATCH_CSV ? ',' : '\t';
+    int err = adexp_csv_header(&out, b->o.select, sep) ? ENOMEM : 0;
+    if (!err && b->o.validate && !batch_rows_add_cell(&out, 0, sep, "warnings", 8))
+        err = ENOMEM;
     for (size_t done = 0; !err && done < out.len;) {
         ssize_t n = write(b->o.out_fd, out.data + done, out.len - done);
         if (n < 0 && errno == EINTR)

@@ -39,10 +39,20 @@ static ssize_t fd_read(batch_reader *r, char *buf, size_t cap)
     return -1;
 }
 
+static int fd_idle(batch_reader *r, int ms)
+{
+    struct pollfd p = {.fd = ((batch_fd_reader *)r)->fd, .events = POLLIN};
+    int n;
+    while ((n = poll(&p, 1, ms)) < 0 && errno == EINTR)
+        ;
+    return n == 0;
+}
+
 void batch_fd_reader_init(batch_fd_reader *f, int fd, int poll_first)
 {
     memset(f, 0, sizeof *f);
     f->r.read = fd_read;
+    f->r.idle = fd_idle;
     f->fd = fd;
     f->poll = poll_first;
 }

@@ -1,5 +1,4 @@
 /* Batch driver: what a worker does with one input. */
-#define _GNU_SOURCE            /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -11,9 +10,10 @@
 
 #include "batch_internal.h"
 #include "json_out.h"
+#include "lexer.h"
 
 /* A file is "binary" when its first 4 KiB hold a NUL byte and it holds no
- * "-TITLE" (no ADEXP message), or when it holds no '-' at all (every ADEXP
+ * message start (lexer_next_title: no ADEXP message), or when it holds no '-' at all (every ADEXP
  * field starts with one). Such files are failed with one line instead of a
  * parse error per message. A NUL byte in a file with messages is the error
  * of the message that holds it (batch_nul.c). The probe's size is
@@ -91,26 +91,30 @@ void batch_worker_fini(batch_worker *w)
     adexp_buf_free(&w->scratch);
     batch_source_free(&w->source);
     batch_str_free(&w->res.err);
-    free(w->in);
-    free(w->packed);
+    batch_pages_free(w->in, w->in_cap);
+    batch_pages_free(w->packed, w->packed_cap);
 }
 
 void batch_fail(batch_worker *w, const char *path, const char *why)
 {
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": %s\n", why);
+    batch_put_head(w, path, 0, 0, BATCH_ERROR);
+    batch_str_printf(&w->res.err, "%s\n", why);
     w->files_failed++;
 }
 
-/* Make room for need bytes plus a spare one, keeping what is read. */
-int batch_grow_in(batch_worker *w, size_t need)
+/* Make room for need bytes plus a spare one, keeping what is read; the
+ * room doubles from IN_FIRST, but never past max bytes plus the spare one. */
+#define IN_FIRST ((size_t)1 << 20)
+int batch_grow_in(batch_worker *w, size_t need, size_t max)
 {
     if (need < w->in_cap)
         return 0;
-    size_t cap = w->in_cap ? w->in_cap : 1 << 20;
+    size_t cap = w->in_cap ? w->in_cap : IN_FIRST;
     while (cap <= need)
         cap *= 2;
-    char *p = realloc(w->in, cap);
+    if (max >= need && max < SIZE_MAX && cap > max + 1)
+        cap = max + 1 > IN_FIRST ? max + 1 : IN_FIRST;
+    char *p = batch_pages_grow(w->in, w->in_cap, cap);
     if (!p)
         return -1;
     w->in = p;
@@ -130,7 +134,7 @@ static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
     size_t n = 0;
     while (n < stop) {
         size_t want = size_hint ? stop : n + (1 << 16);
-        if (batch_grow_in(w, want < stop ? want : stop) != 0)
+        if (batch_grow_in(w, want < stop ? want : stop, stop) != 0)
             return ENOMEM;
         size_t room = w->in_cap - 1 - n;
         if (room > stop - n)
@@ -168,7 +172,7 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
     }
     if (!err && (uintmax_t)st.st_size > limit) {
         close(fd);
-        snprintf(why, sizeof why, "file too large (%jd bytes, limit %zu)",
+        snprintf(why, sizeof why, "file too large (%jd bytes, --max-file-size %zu)",
                  (intmax_t)st.st_size, limit);
         return batch_fail(w, path, why), -1;
     }
@@ -190,7 +194,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
 {
     char why[96];
     if (len > w->b->o.max_file_size) {
-        snprintf(why, sizeof why, "file too large (more than %zu bytes)",
+        snprintf(why, sizeof why, "file too large (more than --max-file-size %zu bytes)",
                  w->b->o.max_file_size);
         return batch_fail(w, path, why), -1;
     }
@@ -198,7 +202,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
         return batch_fail(w, path, "empty file"), -1;
     size_t probe = len < BATCH_BINARY_PROBE ? len : BATCH_BINARY_PROBE;
     const char *nul = batch_find_nul(in, probe);
-    if (nul && !memmem(in, len, "-TITLE", 6)) {
+    if (nul && lexer_next_title(in, len, 0) == len) {
         snprintf(why, sizeof why, "binary file (NUL byte at offset %zu)",
                  (size_t)(nul - in));
         return batch_fail(w, path, why), -1;
@@ -222,14 +226,12 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 {
     for (size_t i = 0; i < m->nerrors; i++) {
         const adexp_error *e = &m->errors[i];
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ":%u:%u: %s: %s\n", (unsigned)e->line,
-                         (unsigned)e->column, adexp_status_name(e->code),
-                         e->message);
+        batch_put_head(w, path, (unsigned)e->line, (unsigned)e->column, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "%s: %s\n", adexp_status_name(e->code), e->message);
     }
     if (m->nerrors_total > m->nerrors) {
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ": %zu more errors in message ",
+        batch_put_head(w, path, 0, 0, BATCH_NOTE);
+        batch_str_printf(&w->res.err, "%zu more errors in message ",
                          m->nerrors_total - m->nerrors);
         if (index_at)
             *index_at = w->res.err.len;
@@ -242,9 +244,10 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
                      int has_nul)
 {
-    uint64_t count = 0, bad = 0;
+    uint64_t count = 0, bad = 0, shown = 0;   /* shown: messages told to progress */
+    size_t shown_at = 0;
     adexp_msg m;
-    batch_lines lines = {0, 0, 1};
+    lines_cursor lines = lines_cursor_at(0);
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         if (w->map && batch_map_lost(w->map, in, &m))
@@ -257,14 +260,19 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             batch_report_errors(w, path, &m, NULL);
         }
         if (batch_emit(w, path, &m) != ADEXP_OK) {
-            batch_str_put_name(&w->res.err, path);
-            batch_str_printf(&w->res.err, ": out of memory writing the output of message %zu\n",
+            batch_put_head(w, path, 0, 0, BATCH_ERROR);
+            batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);
             bad += m.nerrors_total ? 0 : 1;
         }
         adexp_arena_reset(&w->arena);
         batch_maybe_flush(w);
+        if (m.offset - shown_at >= PROGRESS_BYTES) {
+            batch_progress(w, m.offset - shown_at, 0, count - shown);
+            shown_at = m.offset, shown = count;
+        }
     }
+    batch_progress(w, len - shown_at, 0, count - shown);
     w->messages += count;
     w->messages_failed += bad;
     w->bytes += len;
@@ -383,6 +391,6 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
 
 void batch_note(batch_worker *w, const char *path, const char *note)
 {
-    batch_str_put_name(&w->res.err, path);
-    batch_str_printf(&w->res.err, ": %s\n", note);
+    batch_put_head(w, path, 0, 0, BATCH_NOTE);
+    batch_str_printf(&w->res.err, "%s\n", note);
 }

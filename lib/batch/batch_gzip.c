@@ -76,11 +76,10 @@ static int next_member(batch_gzip *g)
     return 0;
 }
 
-static ssize_t gzip_read(batch_reader *r, char *buf, size_t cap)
+/* Inflate into buf[0..cap): the count, or -1 (r.error set) with what was
+ * inflated before the fault at g->z.next_out. */
+static ssize_t inflate_some(batch_gzip *g, char *buf, size_t cap)
 {
-    batch_gzip *g = (batch_gzip *)r;
-    if (g->done || cap == 0)
-        return 0;
     g->z.next_out = (unsigned char *)buf;
     g->z.avail_out = cap > UINT32_MAX ? UINT32_MAX : (uInt)cap;
     const char *why = NULL;
@@ -115,9 +114,30 @@ static ssize_t gzip_read(batch_reader *r, char *buf, size_t cap)
     return (ssize_t)(g->z.next_out - (unsigned char *)buf);
 }
 
+/* The bytes inflated before a fault are given out first, and the fault
+ * at the next read: the messages they end are whole. */
+static ssize_t gzip_read(batch_reader *r, char *buf, size_t cap)
+{
+    batch_gzip *g = (batch_gzip *)r;
+    if (g->failed)
+        return -1;
+    if (g->done || cap == 0)
+        return 0;
+    ssize_t n = inflate_some(g, buf, cap);
+    size_t made = (size_t)(g->z.next_out - (unsigned char *)buf);
+    if (n < 0)
+        g->failed = 1;
+    return n < 0 && made > 0 ? (ssize_t)made : n;
+}
+
 static void gzip_close(batch_reader *r)
 {
     inflateEnd(&((batch_gzip *)r)->z);
+}
+
+static uint64_t gzip_packed(batch_reader *r)
+{
+    return consumed((batch_gzip *)r);
 }
 
 int batch_gzip_open(batch_gzip *g, const char *data, size_t len)
@@ -125,6 +145,7 @@ int batch_gzip_open(batch_gzip *g, const char *data, size_t len)
     memset(g, 0, sizeof *g);
     g->r.read = gzip_read;
     g->r.close = gzip_close;
+    g->r.packed = gzip_packed;
     g->in_total = len;
     g->z.next_in = (unsigned char *)(uintptr_t)data;
     g->z.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;
@@ -143,6 +164,7 @@ int batch_gzip_open(batch_gzip *g, const char *data, size_t len)
 int batch_gzip_open_reader(batch_gzip *g, batch_reader *src)
 {
     memset(g, 0, sizeof *g);
+    g->r.packed = gzip_packed;
     g->r.read = gzip_read;
     g->r.close = gzip_close;
     g->src = src;

@@ -145,12 +145,30 @@ static int stack_push(walk_stack *s, const struct stat *st)
 
 static int walk_dir(adexp_batch *b, const char *dir, walk_stack *stack);
 
-/* A regular file met in a walk, path of plen bytes: queued if its name
- * matches o.include. */
+static int matches_any(const char *const *pats, const char *name)
+{
+    for (; pats && *pats; pats++)
+        if (fnmatch(*pats, name, 0) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether a file met in a walk, of this name, is left out: it matches no
+ * include pattern (when some are given), or an exclude one. */
+static int filtered_out(const adexp_batch *b, const char *name)
+{
+    int some = b->o.include || (b->o.includes && *b->o.includes);
+    int in = !some || (b->o.include && fnmatch(b->o.include, name, 0) == 0) ||
+             matches_any(b->o.includes, name);
+    return !in || matches_any(b->o.excludes, name);
+}
+
+/* A regular file met in a walk, path of plen bytes: queued unless the
+ * patterns leave it out. */
 static int add_walked_file(adexp_batch *b, const char *path, size_t plen,
                            const char *name)
 {
-    if (b->o.include && fnmatch(b->o.include, name, 0) != 0) {
+    if (filtered_out(b, name)) {
         b->filtered++;
         return 0;
     }
@@ -162,15 +180,18 @@ static int add_entry(adexp_batch *b, const char *path, int top,
                      walk_stack *stack)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
+    const char *slash = strrchr(path, '/');
+    if (stat(path, &st) != 0) {
+        /* a dangling link the patterns would leave out is no failure */
+        if (!top && filtered_out(b, slash ? slash + 1 : path))
+            return b->filtered++, 0;
         return push_stat_error(b, path, errno);
+    }
     if (b->out_is_file && st.st_dev == b->out_dev && st.st_ino == b->out_ino)
         return top ? batch_push(b, BATCH_FAIL, path, "is the output file: not read")
                    : batch_push(b, BATCH_SKIP, path, "the output file: left out of the walk");
-    if (S_ISREG(st.st_mode) && !top) {
-        const char *slash = strrchr(path, '/');
+    if (S_ISREG(st.st_mode) && !top)
         return add_walked_file(b, path, strlen(path), slash ? slash + 1 : path);
-    }
     if (S_ISREG(st.st_mode))
         return batch_push(b, BATCH_FILE, path, NULL);
     if (S_ISDIR(st.st_mode)) {
@@ -440,7 +461,7 @@ const char *adexp_batch_find_input(const adexp_batch *b, int fd)
 
 /* Would the walk of directory dir parse the file at real path file? It
  * does if file is below dir (both real paths), no name on the way is
- * hidden, and its name matches o.include. */
+ * hidden, and the include and exclude patterns keep its name. */
 static int walk_would_parse(const adexp_batch *b, const char *dir, const char *file)
 {
     size_t n = strlen(dir);
@@ -454,7 +475,7 @@ static int walk_would_parse(const adexp_batch *b, const char *dir, const char *f
             return 0;
         name = c;
     }
-    return !b->o.include || fnmatch(b->o.include, name, 0) == 0;
+    return !filtered_out(b, name);
 }
 
 const char *adexp_batch_find_walked_input(const adexp_batch *b, int fd)

@@ -202,12 +202,24 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
  * printed, or NULL (batch_rebase.c patches it for a piece). */
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
                          size_t *index_at);
-/* Make room in w->in for need bytes plus a spare one, keeping its bytes. */
-int batch_grow_in(batch_worker *w, size_t need);
+/* batch_pages.c: a buffer of cap bytes (p NULL: none yet) grown to new_cap,
+ * its bytes kept, without a copy: NULL when there is no memory (p is then
+ * unchanged). w->in, w->packed and archive members' buffers are these. */
+void *batch_pages_grow(void *p, size_t cap, size_t new_cap);
+void batch_pages_free(void *p, size_t cap);
+/* Make room in w->in for need bytes plus a spare one, keeping its bytes;
+ * max: the most it will hold (the room does not double past it). */
+int batch_grow_in(batch_worker *w, size_t need, size_t max);
 /* -1: reported as failed; else whether in's first BATCH_BINARY_PROBE bytes
  * hold a NUL byte. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
+
+/* batch_severity.c: a diagnostic line's head, "PATH:LINE:COL: error: "
+ * ("PATH: error: " when line is 0), in w's error text. */
+enum batch_severity { BATCH_ERROR, BATCH_WARNING, BATCH_NOTE };
+void batch_put_head(batch_worker *w, const char *path, unsigned line, unsigned col,
+                    enum batch_severity sev);
 
 /* batch.c: writing as an entry goes, for entries that do (streams, big
  * inputs). batch_turn waits until w's chunk may write (the chunks before
@@ -242,6 +254,9 @@ void batch_split_publish(batch_worker *w, batch_split *s);
  * end; else (a decompressed input, an archive member) written in blocks.
  * rd is closed at the end. */
 void batch_stream_parse(batch_worker *w, const char *path, batch_reader *rd, int live);
+/* Bytes given to the parser by streams so far, all runs together: the
+ * work, for the tests that check it grows linearly with the input. */
+extern _Atomic uint64_t batch_stream_parsed;
 
 /* batch_fd_reader.c: a reader over a descriptor (standard input, a FIFO,
  * a device). poll: the descriptor is O_NONBLOCK, wait with poll(). */
@@ -307,6 +322,12 @@ int batch_line_each(const adexp_batch *b);
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);
 
+/* batch.c: progress while an input is read, for the progress line: text
+ * bytes parsed, compressed bytes taken in, messages, since the last call
+ * (a no-op without a progress line). */
+void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs);
+#define PROGRESS_BYTES ((size_t)1 << 20)   /* told at least this often */
+
 /* batch_validate.c: validates m into w->findings, writes a line per
  * finding to w->res.err and counts a warned message. Returns ADEXP_OK or
  * ADEXP_E_NOMEM. */
@@ -314,6 +335,11 @@ adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *
 /* Appends "warnings":[...] of w->findings to the JSON line just written at
  * the end of w->res.out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status batch_json_warnings(batch_worker *w);
+/* Inserts sep and cell[0..n) before the end ("\n" or "\r\n") of every row
+ * in out[from..]. Returns 1, or 0 when out of memory (out unchanged). */
+int batch_rows_add_cell(adexp_buf *out, size_t from, char sep, const char *cell, size_t n);
+/* A "warnings" cell of w->findings on each row written from `from` on. */
+adexp_status batch_row_warnings(batch_worker *w, size_t from, char sep);
 
 /* batch_file.c, for the other readers of inputs: a skipped input, and the
  * plain bytes of one input parsed like a file (checked, cut when big). */
@@ -338,6 +364,7 @@ typedef struct batch_gzip {
     uint64_t in_total;         /* gzip bytes taken in so far */
     uint64_t out_total;        /* bytes given out so far */
     int done;
+    int failed;                /* r.error is set: every read fails */
     batch_reader *src;         /* batch_gzip_open_reader: the gzip bytes */
     unsigned char inbuf[1 << 16];
 } batch_gzip;

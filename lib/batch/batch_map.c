@@ -131,9 +131,9 @@ int batch_map_report(batch_worker *w, const char *path, const batch_map *m)
     size_t at = m ? atomic_load(&m->short_at) : SIZE_MAX;
     if (at == SIZE_MAX)
         return 0;
-    batch_str_put_name(&w->res.err, path);
+    batch_put_head(w, path, 0, 0, BATCH_ERROR);
     batch_str_printf(&w->res.err,
-                     ": the file was cut short while it was read (to %zu bytes or fewer, of "
+                     "the file was cut short while it was read (to %zu bytes or fewer, of "
                      "%zu): the messages not read by then are left out\n",
                      at, m->len);
     return 1;

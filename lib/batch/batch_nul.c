@@ -10,20 +10,19 @@
 #include <string.h>
 
 #include "batch_internal.h"
+#include "simd.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define NUL_AVX2 1
+#if SIMD_AVX2
 /* The unsigned minimum of each byte place over the 256 bytes at p. */
-__attribute__((target("avx2"))) static inline __m256i min256(const char *p)
+__attribute__((target(AVX2_TARGET))) static inline __m256i min256(const char *p)
 {
-    __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i m = simd_load32(p);
     for (int k = 1; k < 8; k++)
-        m = _mm256_min_epu8(m, _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k)));
+        m = _mm256_min_epu8(m, simd_load32(p + 32 * k));
     return m;
 }
 
-__attribute__((target("avx2"))) static inline int has_zero(__m256i m)
+__attribute__((target(AVX2_TARGET))) static inline int has_zero(__m256i m)
 {
     return !_mm256_testz_si256(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()),
                                _mm256_set1_epi8(-1));
@@ -33,7 +32,7 @@ __attribute__((target("avx2"))) static inline int has_zero(__m256i m)
  * bytes at a time is compared with zero once, where memchr compares each
  * 32 (a file's probe is most of its worker's time outside the parse). The
  * last block overlaps the one before it. */
-__attribute__((target("avx2"))) static int has_nul_avx2(const char *p, size_t n)
+__attribute__((target(AVX2_TARGET))) static int has_nul_avx2(const char *p, size_t n)
 {
     const char *end = p + n;
     if (n >= 256) {
@@ -42,36 +41,23 @@ __attribute__((target("avx2"))) static int has_nul_avx2(const char *p, size_t n)
                 return 1;
         return p < end && has_zero(min256(end - 256));
     }
-    __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(end - 32));
+    __m256i m = simd_load32(end - 32);
     for (; end - p > 32; p += 32)
-        m = _mm256_min_epu8(m, _mm256_loadu_si256((const __m256i *)(const void *)p));
+        m = _mm256_min_epu8(m, simd_load32(p));
     return has_zero(m);
 }
 #endif
 
 const char *batch_find_nul(const char *p, size_t n)
 {
-#if NUL_AVX2
-    if (n >= 32 && __builtin_cpu_supports("avx2") && !has_nul_avx2(p, n))
+#if SIMD_AVX2
+    if (n >= 32 && cpu_has_avx2() && !has_nul_avx2(p, n))
         return NULL;
 #endif
     return memchr(p, '\0', n);
 }
 
-/* Line of in[off], counted on from the cursor (messages come in order of
- * offset, so a file is scanned once). */
-static uint32_t line_at(batch_lines *c, const char *in, size_t off)
-{
-    for (const char *p = in + c->pos, *end = in + off;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
-        c->line++;
-        c->line_start = (size_t)(p - in) + 1;
-    }
-    c->pos = off;
-    return c->line;
-}
-
-int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg *m)
+int batch_mark_nul(adexp_arena *arena, lines_cursor *c, const char *in, adexp_msg *m)
 {
     const char *nul = batch_find_nul(in + m->offset, m->length);
     if (!nul)
@@ -89,8 +75,8 @@ int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg
     v[at].code = ADEXP_E_NUL_BYTE;
     v[at].message = adexp_status_message(ADEXP_E_NUL_BYTE);
     v[at].offset = off;
-    v[at].line = line_at(c, in, off);
-    v[at].column = (uint32_t)(off - c->line_start + 1);
+    /* messages come in order of offset: a file is scanned once */
+    lines_locate(c, in, m->offset + m->length, off, &v[at].line, &v[at].column);
     m->errors = v;
     m->nerrors++;
     m->nerrors_total++;

@@ -8,15 +8,12 @@
 #include <stdint.h>
 
 #include "adexp.h"
+#include "lines.h"
 
 /* A NUL byte inside message m of in becomes its error (its line and
- * column counted from the cursor, which starts zeroed with line 1 for each
- * input and sees its messages in order). Returns 1 if added. */
-typedef struct batch_lines {
-    size_t pos, line_start;
-    uint32_t line;
-} batch_lines;
-int batch_mark_nul(adexp_arena *arena, batch_lines *c, const char *in, adexp_msg *m);
+ * column counted from the cursor, lines_cursor_at(0) for each input, which
+ * sees its messages in order). Returns 1 if added. */
+int batch_mark_nul(adexp_arena *arena, lines_cursor *c, const char *in, adexp_msg *m);
 
 /* memchr(p, 0, n), faster where there is none (the common case): the
  * binary probe of files and streams, and the search inside a message. */

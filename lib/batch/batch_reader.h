@@ -6,6 +6,7 @@
 #define ADEXP_BATCH_READER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct batch_reader batch_reader;
@@ -16,6 +17,12 @@ struct batch_reader {
     ssize_t (*read)(batch_reader *r, char *buf, size_t cap);
     /* Releases the reader's resources (not r itself). May be NULL. */
     void (*close)(batch_reader *r);
+    /* The compressed bytes taken in so far, for the progress line; NULL
+     * when the reader does not know them. */
+    uint64_t (*packed)(batch_reader *r);
+    /* 1 if no byte arrives within ms milliseconds (the input is idle), 0
+     * if some may be read at once; NULL when the reader cannot tell. */
+    int (*idle)(batch_reader *r, int ms);
     char error[256];
 };
 

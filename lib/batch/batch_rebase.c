@@ -25,9 +25,7 @@ void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields)
     m->index += base->index;
     for (size_t i = 0; i < m->nerrors; i++) {
         adexp_error *e = &m->errors[i];
-        if (e->line == 1)
-            e->column += (uint32_t)base->column0;
-        e->line += (uint32_t)(base->line - 1);
+        lines_rebase(&e->line, &e->column, base->line, base->column0);
         e->offset += base->offset;
     }
     if (fields)

@@ -1,7 +1,8 @@
 /* Batch driver: one big input parsed by the whole pool.
  *
  * The input is cut into pieces of about piece_size bytes, each cut at a
- * "-TITLE" found at or after an even split point, and the workers parse
+ * message start (lexer_next_start: a -TITLE, or an AFTN envelope) found at
+ * or after an even split point, and the workers parse
  * the pieces side by side. A cut is only a guess: the "-TITLE" may lie in
  * an IFPDLONG or MSGTXT text. So piece k is parsed from its start over the
  * rest of the input, and ends before the first message that starts at or
@@ -15,16 +16,21 @@
  *
  * The worker whose chunk holds the input (the owner) holds the output's
  * turn: it writes the pieces in order as they are done. Pieces are taken
- * in order, within a window of slots past the last one written, so the
- * output held is a few pieces' worth whatever the input's size.
+ * in order, within a window of slots past the last one written. A piece
+ * holds at most PIECE_HOLD bytes of output and diagnostics (and one
+ * message's): its parse stops before the message that would go past, and
+ * the owner, once it has written what the piece holds, parses it on from
+ * there. The output held is then a few pieces' worth of bytes whatever the
+ * input, even one whose output is hundreds of times its size (tiny
+ * messages under a long path, a diagnostic every few bytes).
  */
-#define _GNU_SOURCE            /* memmem */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch_internal.h"
 #include "json_out.h"
+#include "lexer.h"
 
 enum { FREE, BUSY, DONE };
 
@@ -34,11 +40,15 @@ enum { FREE, BUSY, DONE };
  * twice its pages. A bigger output still grows it. Not reserving (out of
  * memory) is not an error here: the growth reports it. */
 #define JSON_PIECE_ROOM(n) ((n) / 2 * 6 + ((size_t)64 << 10))
+/* What a piece holds at most (and one message's output more): about
+ * twice a megabyte piece's JSON, so that ordinary inputs never stop. */
+#define PIECE_HOLD ((size_t)6 << 20)
 
 typedef struct piece {
     size_t k;                  /* piece number */
     size_t start;              /* where it was parsed from */
     size_t real_end;           /* first message start at or after its cut */
+    size_t resume;             /* 0, or where its parse stopped: it held PIECE_HOLD */
     int state;
     uint64_t count, bad;       /* messages, failed messages */
     batch_result res;
@@ -48,6 +58,7 @@ typedef struct piece {
 struct batch_split {
     const char *path, *in;
     const batch_map *map;      /* the mapping of in, or NULL */
+    int envelope;              /* AFTN envelopes start messages too */
     size_t len;
     size_t n;                  /* pieces; piece k ends at cut[k] */
     size_t *cut;
@@ -75,7 +86,7 @@ static size_t cut_start(const batch_split *s, size_t k)
     return k ? s->cut[k - 1] : 0;
 }
 
-/* The cuts: the first "-TITLE" at or after each multiple of piece. */
+/* The cuts: the first message start at or after each multiple of piece. */
 static void plan_cuts(batch_split *s, size_t piece)
 {
     size_t k = 0, from = 0;
@@ -83,11 +94,11 @@ static void plan_cuts(batch_split *s, size_t piece)
         size_t target = (k + 1) * piece;
         if (target <= from)
             target = from + 1;
-        const char *t = target < s->len ? memmem(s->in + target, s->len - target, "-TITLE", 6)
-                                        : NULL;
-        if (!t)
+        size_t t = target < s->len ? lexer_next_start(s->in, s->len, target, s->envelope)
+                                   : s->len;
+        if (t == s->len)
             break;
-        from = s->cut[k++] = (size_t)(t - s->in);
+        from = s->cut[k++] = t;
     }
     s->cut[k] = s->len;
     s->n = k + 1;
@@ -123,7 +134,7 @@ static void mark_json_index(batch_worker *w, piece *pc, size_t from, uint64_t in
 }
 
 static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
-                      batch_base *base, batch_lines *nl)
+                      batch_base *base, lines_cursor *nl)
 {
     batch_mark_nul(&w->arena, nl, s->in + pc->start, m);   /* the piece's numbers */
     if (m->nerrors && base->line == 0) {
@@ -141,8 +152,8 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
     }
     size_t from = w->res.out.len;
     if (batch_emit(w, s->path, m) != ADEXP_OK) {
-        batch_str_put_name(&w->res.err, s->path);
-        batch_str_printf(&w->res.err, ": out of memory writing the output of message ");
+        batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "out of memory writing the output of message ");
         batch_mark(&pc->err_index, w->res.err.len);
         batch_str_printf(&w->res.err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
@@ -158,15 +169,17 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
     w->res = pc->res;
     w->res.out.len = w->res.err.len = 0;
     w->res.lines = 0;
+    size_t room = JSON_PIECE_ROOM(s->cut[pc->k] - pc->start);
     if (w->b->o.format == ADEXP_BATCH_JSON)
-        adexp_buf_room(&w->res.out, JSON_PIECE_ROOM(s->cut[pc->k] - pc->start));
+        adexp_buf_room(&w->res.out, room < PIECE_HOLD ? room : PIECE_HOLD);
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
     pc->real_end = pc->start;
+    pc->resume = 0;
     size_t cut = s->cut[pc->k];
     if (pc->start < cut) {
         batch_base base = {pc->start, 0, 0, 0};   /* line 0: not known yet */
-        batch_lines nl = {0, 0, 1};
+        lines_cursor nl = lines_cursor_at(0);
         adexp_msg m;
         pc->real_end = s->len;
         adexp_parser_reset(w->parser, s->in + pc->start, s->len - pc->start);
@@ -180,10 +193,16 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
                 adexp_arena_reset(&w->arena);
                 break;         /* batch_do_entry reports it */
             }
+            if (w->res.out.len + w->res.err.len >= PIECE_HOLD) {
+                pc->resume = pc->start + m.offset;   /* a message start: parsed on from */
+                adexp_arena_reset(&w->arena);
+                break;
+            }
             piece_msg(w, s, pc, &m, &base, &nl);
             adexp_arena_reset(&w->arena);
         }
     }
+    batch_progress(w, pc->real_end > pc->start ? pc->real_end - pc->start : 0, 0, pc->count);
     pc->res = w->res;
     w->res = chunk;
 }
@@ -239,12 +258,13 @@ static int write_piece(batch_worker *w, piece *pc, uint64_t index)
 }
 
 static batch_split *split_new(const char *path, const char *in, size_t len,
-                              size_t piece_size, unsigned jobs)
+                              size_t piece_size, unsigned jobs, int envelope)
 {
     batch_split *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->path = path, s->in = in, s->len = len;
+    s->envelope = envelope;
     s->n = len / piece_size + 1;
     s->window = (size_t)jobs * 2 + 2;
     s->cut = malloc(s->n * sizeof *s->cut);
@@ -291,11 +311,15 @@ static void own(batch_worker *w, batch_split *s, uint64_t *count, uint64_t *bad)
                 pc->start = end;
                 parse_piece(w, s, pc);
             }
-            if (!stop) {
+            while (!stop) {
                 stop = write_piece(w, pc, *count) != 0;
                 *count += pc->count;
                 *bad += pc->bad;
                 end = pc->real_end;
+                if (!pc->resume)
+                    break;
+                pc->start = pc->resume;        /* it held all it may: on from there */
+                parse_piece(w, s, pc);
             }
             pthread_mutex_lock(&s->mu);
             pc->state = FREE;
@@ -323,7 +347,8 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
 {
     const adexp_batch_options *o = &w->b->o;
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
-    batch_split *s = split_new(path, in, len, piece, o->jobs);
+    batch_split *s = split_new(path, in, len, piece, o->jobs,
+                               o->parser.envelope == ADEXP_ENVELOPE_AFTN);
     if (!s) {
         batch_parse_all(w, path, in, len, 1);   /* 1: each message is looked at */
         return;

@@ -38,6 +38,17 @@ static const char *const tricky[] = {
     "-TITLE IFPL -A -B -C -D -E -F -G -H -I -J -K -L -M -N -O -P -Q -R\n",
     "-TITLE IFPL -ARCID A7 -MSGTXT (never closed -TITLE IFPL\n",
     "-TITLE IFPL -ARCID A8\n-END X -END Y -END Z -END W\n",
+    /* AFTN envelopes: ITA-2, IA-5 with CR LF, NNNN missing before the next
+     * ZCZC, a garbled heading, NNNN with no heading, -TITLE in the text */
+    "ZCZC AAA001 170001\nFF LKPREPWC EUCHZMFP\n170001 EUCHZMFP\n-TITLE IFPL -ARCID E1\n\nNNNN\n",
+    "\001ABC123\r\nGG EDDFZQZX\r\n171230 EUCHZMFP\r\n\002-TITLE CNL -ARCID E2\r\n\v\003",
+    "ZCZC AAA003\nFF LKPREPWC\n170003 EUCHZMFP\n-TITLE CNL -ARCID E3 -CTOT 1200\n",
+    "ZCZC AAA004\nFF\n17000X EUCHZMFP\n-TITLE CNL -ARCID E4\nNNNN\n",
+    "-TITLE CNL -ARCID E5 -EOBT 0800\nNNNN\n",
+    "ZCZC AAA006\nFF LKPREPWC\n170006 EUCHZMFP\n-TITLE ACK -MSGTXT (X -TITLE Y)\n-TITLE CNL\nNNNN\n",
+    /* quoted ADEXP: one message, and one whose quote is never closed */
+    "-TITLE REJ -ARCID Q1 -OLDMSG (-TITLE IFPL -ARCID Q1 -MSGTXT (FPL-Q1-IS)) -ERROR X\n",
+    "-TITLE ACK -OLDMSG ( -TITLE IFPL -ARCID Q2 -ADEP EDDF\n-TITLE CNL -ARCID Q3\n",
 };
 
 static char *slurp(const char *path, size_t *len)
@@ -362,6 +373,34 @@ static void test_line_start(void **state)
     }
 }
 
+/* The cursor's line and column against the rule, byte by byte, for
+ * offsets asked in any order (forward and back), from a start after a
+ * byte order mark. */
+static void test_lines_locate(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\r\n\r-aaaa";
+    char buf[300];
+    unsigned seed = 5;
+    for (int round = 0; round < 2000; round++) {
+        size_t len = 4 + (size_t)(rand_r(&seed) % (sizeof buf - 4)), start = 3;
+        memcpy(buf, "\xEF\xBB\xBF", 3);
+        for (size_t i = start; i < len; i++)
+            buf[i] = alphabet[rand_r(&seed) % 9];
+        lines_cursor c = lines_cursor_at(start);
+        for (int ask = 0; ask < 20; ask++) {
+            size_t off = start + (size_t)rand_r(&seed) % (len - start);
+            uint32_t line = 1, bol = (uint32_t)start, got_line, got_column;
+            for (size_t i = start; i < off; i++)
+                if (buf[i] == '\n' || (buf[i] == '\r' && (i + 1 == len || buf[i + 1] != '\n')))
+                    line++, bol = (uint32_t)i + 1;
+            lines_locate(&c, buf, len, off, &got_line, &got_column);
+            assert_int_equal(got_line, line);
+            assert_int_equal(got_column, off - bol + 1);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : "testdata";
@@ -369,6 +408,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_count_lines),
         cmocka_unit_test(test_count_lines_long),
         cmocka_unit_test(test_line_start),
+        cmocka_unit_test(test_lines_locate),
         cmocka_unit_test(test_patch_lines),
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_escaped_name),

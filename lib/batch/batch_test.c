@@ -103,9 +103,9 @@ static void test_counts(void **state)
     assert_int_equal(st.skipped, 1);        /* .hidden */
     assert_int_equal(st.messages, 5);
     assert_int_equal(st.messages_failed, 1);
-    assert_non_null(strstr(err, "/empty: empty file\n"));
-    assert_non_null(strstr(err, "/bin: binary file"));
-    assert_non_null(strstr(err, "/.hidden: hidden entry: skipped\n"));
+    assert_non_null(strstr(err, "/empty: error: empty file\n"));
+    assert_non_null(strstr(err, "/bin: error: binary file"));
+    assert_non_null(strstr(err, "/.hidden: note: hidden entry: skipped\n"));
     assert_non_null(strstr(err, "/sub/c.adexp:"));
     free(out);
     free(err);
@@ -145,6 +145,7 @@ static void test_missing_and_limit(void **state)
     adexp_batch_options o = adexp_batch_options_default();
     o.format = ADEXP_BATCH_SUMMARY;
     o.err_fd = fileno(fe);
+    assert_int_equal(o.max_file_size, 0);     /* the default: no limit */
     o.max_file_size = 10;
     adexp_batch *b = adexp_batch_new(&o);
     char path[256];
@@ -203,8 +204,8 @@ static void test_buffers(void **state)
     char *m0 = strstr(out1, "\"source\":\"mem00\""), *m10 = strstr(out1, "\"mem10\"");
     char *a = strstr(out1, "/a.adexp\""), *m11 = strstr(out1, "\"mem11\"");
     assert_true(m0 && m10 && a && m11 && m0 < m10 && m10 < a && a < m11);
-    assert_non_null(strstr(err1, "bad:1:13: LIST_UNCLOSED"));
-    assert_non_null(strstr(err1, "nothing: empty file"));
+    assert_non_null(strstr(err1, "bad:1:13: error: LIST_UNCLOSED"));
+    assert_non_null(strstr(err1, "nothing: error: empty file"));
     free(out1), free(err1), free(out2), free(err2);
 }
 

@@ -1,8 +1,11 @@
 /* Batch driver: validation of each message when the batch asks for it
  * (adexp_batch_options.validate): a line per finding on the error
- * descriptor, PATH:LINE:COL: CODE: FIELD: message, the count of warned
- * messages, and the "warnings" member of the message's JSON line. */
+ * descriptor, PATH:LINE:COL: warning: CODE: FIELD: message, the count of
+ * warned messages, and the findings in the output: the "warnings" member
+ * of the message's JSON or view line, a "warnings" cell (CODE:FIELD joined
+ * by ';') at the end of each of its CSV or TSV rows. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batch_internal.h"
@@ -28,16 +31,15 @@ adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *
         char val[48] = "";
         if (f->value.ptr)
             short_value(f->value, val, sizeof val);
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ":%u:%u: %s: %s: %s%s%s%s%s%s\n",
-                         (unsigned)f->line, (unsigned)f->column,
+        batch_put_head(w, path, (unsigned)f->line, (unsigned)f->column, BATCH_WARNING);
+        batch_str_printf(&w->res.err, "%s: %s: %s%s%s%s%s%s\n",
                          adexp_finding_name(f->code), f->field, f->message,
                          f->value.ptr ? ": '" : "", val, f->value.ptr ? "'" : "",
                          *f->expected ? "; expected " : "", f->expected);
     }
     if (st != ADEXP_OK) {
-        batch_str_put_name(&w->res.err, path);
-        batch_str_printf(&w->res.err, ": out of memory validating message %zu\n", m->index);
+        batch_put_head(w, path, 0, 0, BATCH_ERROR);
+        batch_str_printf(&w->res.err, "out of memory validating message %zu\n", m->index);
     }
     return st;
 }
@@ -85,4 +87,53 @@ adexp_status batch_json_warnings(batch_worker *w)
         return ADEXP_E_NOMEM;
     }
     return ADEXP_OK;
+}
+
+int batch_rows_add_cell(adexp_buf *out, size_t from, char sep, const char *cell, size_t n)
+{
+    size_t rows = 0;
+    for (size_t i = from; i < out->len; i++)
+        rows += out->data[i] == '\n';
+    if (rows == 0)
+        return 1;
+    size_t add = rows * (n + 1);
+    if (!adexp_buf_room(out, add))
+        return 0;
+    /* from the end, each byte moved once: the rows shift right by the
+     * cells inserted before them */
+    char *d = out->data;
+    size_t src = out->len, dst = out->len + add;
+    while (src > from) {
+        char c = d[--src];
+        d[--dst] = c;
+        if (c != '\n')
+            continue;
+        if (src > from && d[src - 1] == '\r')
+            d[--dst] = d[--src];
+        dst -= n;
+        memcpy(d + dst, cell, n);
+        d[--dst] = sep;
+    }
+    out->len += add;
+    return 1;
+}
+
+/* The findings as one cell, CODE:FIELD;CODE:FIELD (codes and paths hold no
+ * separator, quote or line break: no quoting). */
+adexp_status batch_row_warnings(batch_worker *w, size_t from, char sep)
+{
+    const adexp_findings *fs = &w->findings;
+    size_t n = 0;
+    for (size_t i = 0; i < fs->n; i++)
+        n += strlen(adexp_finding_name(fs->v[i].code)) + 1 + strlen(fs->v[i].field) + 1;
+    char *cell = malloc(n + 1);
+    if (!cell)
+        return ADEXP_E_NOMEM;
+    size_t len = 0;
+    for (size_t i = 0; i < fs->n; i++)
+        len += (size_t)sprintf(cell + len, "%s%s:%s", i ? ";" : "",
+                               adexp_finding_name(fs->v[i].code), fs->v[i].field);
+    int ok = batch_rows_add_cell(&w->res.out, from, sep, cell, len);
+    free(cell);
+    return ok ? ADEXP_OK : ADEXP_E_NOMEM;
 }

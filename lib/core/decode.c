@@ -120,6 +120,49 @@ int adexp_decode_level_any(adexp_slice s, adexp_level *out)
     return 0;
 }
 
+/* SFL's flightlevel ! ('A' | 'B'): the level, and whether the point is
+ * crossed at or above it (A) or at or below it (B). */
+int adexp_decode_sfl(adexp_slice s, adexp_level *out, char *cond)
+{
+    if (s.len < 2 || (s.ptr[s.len - 1] != 'A' && s.ptr[s.len - 1] != 'B'))
+        return 0;
+    int kind = adexp_decode_level_any((adexp_slice){s.ptr, s.len - 1}, out);
+    if (kind)
+        *cond = s.ptr[s.len - 1];
+    return kind;
+}
+
+static int is_sep(char c)
+{
+    return c == ' ' || c == '\r' || c == '\n' || c == '\t';
+}
+
+/* RFL's flightlevel [point]: the level, then separators and the point (2
+ * to 5 letters or digits) if there is one; point->ptr NULL if not. */
+int adexp_decode_rfl(adexp_slice s, adexp_level *out, adexp_slice *point)
+{
+    size_t n = 0;
+    while (n < s.len && !is_sep(s.ptr[n]))
+        n++;
+    size_t at = n;
+    while (at < s.len && is_sep(s.ptr[at]))
+        at++;
+    size_t end = s.len;
+    while (end > at && is_sep(s.ptr[end - 1]))
+        end--;
+    if (at < end && (end - at < 2 || end - at > 5))
+        return 0;
+    for (size_t i = at; i < end; i++) {
+        char c = s.ptr[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+            return 0;
+    }
+    int kind = adexp_decode_level_any((adexp_slice){s.ptr, n}, out);
+    if (kind)
+        *point = at < end ? (adexp_slice){s.ptr + at, end - at} : (adexp_slice){NULL, 0};
+    return kind;
+}
+
 /* S and M levels count tens of metres; a foot is 0.3048 m exactly. */
 long adexp_level_feet(adexp_level l)
 {

@@ -1,18 +1,12 @@
-/* Line breaks: LF, CRLF and a lone CR each end a line, as the parser
- * counts them. Counted over ranges of a buffer by SIMD where the machine has
- * it (a finding's line is counted from the buffer's start), and the start of
- * the line that holds a byte. */
+/* Line breaks: LF, CRLF and a lone CR each end a line. Counted over ranges
+ * of a buffer by SIMD where the machine has it, the start of the line that
+ * holds a byte, and from the two the line and column of a byte, for parse
+ * errors, validation findings, NUL bytes and the batch driver's pieces. */
 #include <stdint.h>
 #include <stdlib.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define COUNT_AVX2 1
-#endif
 
 #include "lines.h"
+#include "simd.h"
 
 /* Whether the CR at in[i] ends a line: no LF after it. */
 static int lone_cr(const char *in, size_t len, size_t i)
@@ -20,13 +14,12 @@ static int lone_cr(const char *in, size_t len, size_t i)
     return i + 1 == len || in[i + 1] != '\n';
 }
 
-#if defined(__SSE2__)
+#if SIMD_SSE2
 /* The CRs that no LF follows in in[j..j+16). */
 static uint64_t lone_crs16(const char *in, size_t len, size_t j)
 {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + j));
-    unsigned mc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
-    unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    __m128i v = simd_load16(in + j);
+    unsigned mc = simd_eq16(v, '\r'), ml = simd_eq16(v, '\n');
     uint64_t n = (mc >> 15) && lone_cr(in, len, j + 15);
     for (unsigned lone = mc & ~(ml >> 1) & 0x7fffu; lone; lone &= lone - 1)
         n++;
@@ -34,7 +27,7 @@ static uint64_t lone_crs16(const char *in, size_t len, size_t j)
 }
 #endif
 
-#if defined(COUNT_AVX2)
+#if SIMD_AVX2
 /* The line breaks in in[*at..to), 128 bytes a turn while they last (*at
  * moved on past them), then 32 a turn and the last ones in one masked
  * load (*at = to, unless there is a CR among them), where the machine has
@@ -43,8 +36,8 @@ static uint64_t lone_crs16(const char *in, size_t len, size_t j)
  * SSE2 turns, whose loads cannot be folded into the compares). The LFs
  * summed in byte lanes (at most 4 a turn, 63 turns, then added up); the
  * CRs looked at only where there is one, 16 bytes at a time. */
-__attribute__((target("avx2,popcnt"))) static uint64_t count_lines_avx2(const char *in, size_t len,
-                                                                 size_t *at, size_t to)
+__attribute__((target(AVX2_TARGET))) static uint64_t count_lines_avx2(const char *in, size_t len,
+                                                               size_t *at, size_t to)
 {
     uint64_t n = 0;
     size_t i = *at;
@@ -71,17 +64,17 @@ __attribute__((target("avx2,popcnt"))) static uint64_t count_lines_avx2(const ch
         n += (uint64_t)_mm_cvtsi128_si64(s2) + (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(s2, s2));
     }
     for (; i + 32 <= to; i += 32) {        /* the rest, 32 bytes a turn */
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(in + i));
-        unsigned ml = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, lf));
+        __m256i v = simd_load32(in + i);
+        unsigned ml = simd_eq32(v, '\n');
         n += (unsigned)__builtin_popcount(ml);
-        if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, cr)))
+        if (simd_eq32(v, '\r'))
             n += lone_crs16(in, len, i) + lone_crs16(in, len, i + 16);
     }
     if (i < to) {                          /* the last bytes: the 32 up to to */
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(in + to - 32));
+        __m256i v = simd_load32(in + to - 32);
         unsigned keep = 0xFFFFFFFFu << (32 - (to - i));
-        unsigned ml = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, lf)) & keep;
-        if (!((unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, cr)) & keep)) {
+        unsigned ml = simd_eq32(v, '\n') & keep;
+        if (!(simd_eq32(v, '\r') & keep)) {
             n += (unsigned)__builtin_popcount(ml);
             i = to;
         }                                  /* else a CR: left to the caller's loops */
@@ -95,14 +88,14 @@ uint64_t lines_count(const char *in, size_t len, size_t from, size_t to)
 {
     uint64_t n = 0;
     size_t i = from;
-#if defined(COUNT_AVX2)
-    if (to - from >= 128 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) {
+#if SIMD_AVX2
+    if (to - from >= 128 && cpu_has_avx2()) {
         n = count_lines_avx2(in, len, &i, to);
         if (i == to)
             return n;
     }
 #endif
-#if defined(__SSE2__)
+#if SIMD_SSE2
     /* 64 bytes at a time: the LFs summed in byte lanes (at most 4 a turn, 63
      * turns, then added up; no popcount, a libgcc call without -mpopcnt), the
      * CRs that no LF follows, looked for only where there is a CR. */
@@ -127,18 +120,18 @@ uint64_t lines_count(const char *in, size_t len, size_t from, size_t to)
         n += (uint64_t)_mm_cvtsi128_si32(sum) + (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
     }
     for (; i + 16 <= to; i += 16) {        /* the rest, 16 bytes a turn */
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i));
-        unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
+        __m128i v = simd_load16(in + i);
+        unsigned ml = simd_eq16(v, '\n');
         for (; ml; ml &= ml - 1)
             n++;
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr)))
+        if (simd_eq16(v, '\r'))
             n += lone_crs16(in, len, i);
     }
     if (i < to && to >= 16) {              /* the last bytes: the 16 up to to */
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + to - 16));
+        __m128i v = simd_load16(in + to - 16);
         unsigned keep = 0xFFFFu << (16 - (to - i));
-        unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf)) & keep;
-        if (!((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr)) & keep)) {
+        unsigned ml = simd_eq16(v, '\n') & keep;
+        if (!(simd_eq16(v, '\r') & keep)) {
             for (; ml; ml &= ml - 1)
                 n++;
             return n;
@@ -153,14 +146,13 @@ uint64_t lines_count(const char *in, size_t len, size_t from, size_t to)
 size_t line_start(const char *in, size_t len, size_t at)
 {
     size_t i = at;
-#if defined(__SSE2__)
+#if SIMD_SSE2
     /* 16 bytes a turn back to the last LF or CR before i: an LF ends a
      * line; a CR is left to the byte loop (it may be a CRLF's) */
-    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
     while (i >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(in + i - 16));
-        unsigned ml = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
-        unsigned mc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
+        __m128i v = simd_load16(in + i - 16);
+        unsigned ml = simd_eq16(v, '\n');
+        unsigned mc = simd_eq16(v, '\r');
         if (ml | mc) {
             unsigned top = 31u - (unsigned)__builtin_clz(ml | mc);
             if (!(mc >> top & 1))
@@ -177,4 +169,23 @@ size_t line_start(const char *in, size_t len, size_t at)
             return i;
     }
     return 0;
+}
+
+void lines_locate(lines_cursor *c, const char *in, size_t len, size_t off, uint32_t *line,
+                  uint32_t *column)
+{
+    if (off >= c->off) {
+        uint64_t ends = lines_count(in, len, c->off, off);
+        c->line += (uint32_t)ends;
+        if (ends)
+            c->bol = line_start(in, len, off);
+    } else if (off < c->bol) {
+        c->line -= (uint32_t)lines_count(in, len, off, c->bol);
+        c->bol = line_start(in, len, off);
+        if (c->bol < c->start)
+            c->bol = c->start;
+    }
+    c->off = off;
+    *line = c->line;
+    *column = (uint32_t)(off - c->bol + 1);
 }

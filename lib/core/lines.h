@@ -11,4 +11,35 @@ uint64_t lines_count(const char *in, size_t len, size_t from, size_t to);
 /* Offset of the start of the line holding in[at]. */
 size_t line_start(const char *in, size_t len, size_t at);
 
+/* Where the last offset asked was: line and column are counted on from it
+ * (forward, or back when an offset comes before it), so that asking for
+ * offsets in about their order scans the input once. */
+typedef struct lines_cursor {
+    size_t start;              /* line 1, column 1 (after a byte order mark) */
+    size_t off, bol;           /* the last offset asked, the start of its line */
+    uint32_t line;             /* its line, from 1 */
+} lines_cursor;
+
+/* A cursor for an input whose line 1 starts at in[start]. */
+static inline lines_cursor lines_cursor_at(size_t start)
+{
+    return (lines_cursor){start, start, start, 1};
+}
+
+/* Line and column (both from 1; the column in bytes) of in[off], of an
+ * input of len bytes, counted on from the cursor, which moves to off. */
+void lines_locate(lines_cursor *c, const char *in, size_t len, size_t off, uint32_t *line,
+                  uint32_t *column);
+
+/* A line and column counted in a piece of an input made those of the
+ * whole input, where the piece starts on line `line`, column0 bytes into
+ * it: only the piece's first line is shifted right. */
+static inline void lines_rebase(uint32_t *line, uint32_t *column, uint64_t piece_line,
+                                size_t column0)
+{
+    if (*line == 1)
+        *column += (uint32_t)column0;
+    *line += (uint32_t)(piece_line - 1);
+}
+
 #endif

@@ -25,6 +25,7 @@ static const struct {
     [ADEXP_E_WRITE_SHAPE] = {"WRITE_SHAPE", "the written text reads back as another tree"},
     [ADEXP_E_BUILD_ORDER] = {"BUILD_ORDER", "builder call out of order"},
     [ADEXP_E_NUL_BYTE] = {"NUL_BYTE", "NUL byte inside the message"},
+    [ADEXP_E_ENVELOPE] = {"ENVELOPE", "AFTN envelope garbled or not ended (ZCZC ... NNNN)"},
 };
 
 const char *adexp_status_name(adexp_status s)

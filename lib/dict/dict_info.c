@@ -9,6 +9,10 @@
  * their first form (date!timehhmm!seconds is a date-time). */
 static adexp_value_type value_type(const char *vc)
 {
+    if (strcmp(vc, "flightlevel!(A|B)") == 0)
+        return ADEXP_VALUE_LEVEL_AB;
+    if (strcmp(vc, "flightlevel [point]") == 0)
+        return ADEXP_VALUE_LEVEL_POINT;
     if (strncmp(vc, "flightlevel", 11) == 0)
         return ADEXP_VALUE_LEVEL;
     if (strncmp(vc, "latitude", 8) == 0 || strncmp(vc, "longitude", 9) == 0)

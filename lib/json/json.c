@@ -1,6 +1,6 @@
 /* The JSON writer: one NDJSON line per message, the CLI's contract.
  * Values are folded (separator runs to one space, trimmed); strings are
- * valid JSON and valid UTF-8: bytes that are not UTF-8 become \u00XX. */
+ * valid JSON: bytes that are not UTF-8 become \udcXX (json_string.c). */
 #include <stddef.h>
 #include <string.h>
 
@@ -10,46 +10,6 @@
 #include "json_names.h"
 #include "json_out.h"
 #include "json_runs.h"
-
-void adexp_buf_init(adexp_buf *b, const adexp_allocator *hooks)
-{
-    b->data = NULL;
-    b->len = b->cap = 0;
-    b->a = hooks ? *hooks : adexp_default_allocator();
-}
-
-void adexp_buf_free(adexp_buf *b)
-{
-    if (!b)
-        return;
-    if (b->data)
-        b->a.free(b->a.ctx, b->data, b->cap);
-    b->data = NULL;
-    b->len = b->cap = 0;
-}
-
-/* Room for n more bytes. The allocator has no realloc: copy on growth,
- * which doubling keeps rare. */
-static int reserve(adexp_buf *b, size_t n)
-{
-    if (b->cap - b->len >= n)
-        return 1;
-    if (n > SIZE_MAX / 2 - b->len)
-        return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap - b->len < n)
-        cap *= 2;
-    char *d = b->a.alloc(b->a.ctx, cap);
-    if (!d)
-        return 0;
-    if (b->data) {
-        memcpy(d, b->data, b->len);
-        b->a.free(b->a.ctx, b->data, b->cap);
-    }
-    b->data = d;
-    b->cap = cap;
-    return 1;
-}
 
 /* The writer keeps its cursor in a local: each piece reserves its worst
  * case (a string: json_string_room) with room(), then appends without
@@ -81,12 +41,10 @@ static void set_bounds(writer *w, adexp_buf *b)
 /* room() when the buffer must grow: o in the grown buffer, or NULL. */
 static char *grow(writer *w, char *o, size_t n)
 {
-    adexp_buf *b = w->b;
-    b->len = (size_t)(o - b->data);
-    if (!reserve(b, n))
+    if (!(o = adexp_buf_grow_at(w->b, o, n)))
         return NULL;
-    set_bounds(w, b);
-    return b->data + b->len;
+    set_bounds(w, w->b);
+    return o;
 }
 
 /* Room for n bytes at o: o, or o in the grown buffer, or NULL when out of
@@ -98,25 +56,10 @@ static inline char *room(writer *w, char *o, size_t n)
 
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
 
-char *adexp_buf_room(adexp_buf *b, size_t n)
-{
-    return reserve(b, n) ? b->data + b->len : NULL;
-}
-
-int adexp_buf_put(adexp_buf *out, const char *s, size_t n)
-{
-    if (!reserve(out, n))
-        return 0;
-    if (n)
-        memcpy(out->data + out->len, s, n);
-    out->len += n;
-    return 1;
-}
-
 int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold)
 {
     size_t need = json_string_room(s.len);
-    if (need == SIZE_MAX || !reserve(out, need))
+    if (need == SIZE_MAX || !adexp_buf_room(out, need))
         return 0;
     out->len = (size_t)(json_string(out->data + out->len, s, fold) - out->data);
     return 1;
@@ -476,7 +419,7 @@ static char *put_fields_sse2(writer *w, char *o, const adexp_field *f)
 }
 
 #if JSON_AVX2
-__attribute__((target(JSON_AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
+__attribute__((target(AVX2_TARGET))) static char *put_fields_avx2(writer *w, char *o,
                                                                       const adexp_field *f)
 {
     return put_fields(w, o, f, copy_head_avx2, plain_upto16_avx2, json_string_rest_avx2,
@@ -495,7 +438,7 @@ void adexp_json_use_avx2(int on)
 static char *put_all_fields(writer *w, char *o, const adexp_field *f)
 {
 #if JSON_AVX2
-    if (use_avx2 && json_cpu_has_avx2())
+    if (use_avx2 && cpu_has_avx2())
         return put_fields_avx2(w, o, f);
 #endif
     return put_fields_sse2(w, o, f);
@@ -521,7 +464,85 @@ static char *put_error(writer *w, char *o, const adexp_error *e)
     return o;
 }
 
-/* The line's tail: the errors and the '\n'. */
+/* One of the envelope's parts: "key":"value" or "key":null, then a comma. */
+static char *put_part(writer *w, char *o, const char *key, size_t klen, adexp_slice s)
+{
+    size_t n = json_string_room(s.len);
+    if (n == SIZE_MAX || !(o = room(w, o, klen + n + 8)))
+        return NULL;
+    *o++ = '"';
+    o = (char *)memcpy(o, key, klen) + klen;
+    o = LIT(o, "\":");
+    o = s.ptr ? json_string(o, s, 1) : LIT(o, "null");
+    *o++ = ',';
+    return o;
+}
+
+#define PART(w, o, key, s) put_part(w, o, key, sizeof key - 1, s)
+
+static int is_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* The words of s (separated by spaces and line ends) as a JSON array of
+ * strings. */
+static char *put_words(writer *w, char *o, adexp_slice s)
+{
+    if (!(o = room(w, o, 2)))
+        return NULL;
+    *o++ = '[';
+    for (size_t i = 0; i < s.len && o;) {
+        while (i < s.len && is_space((unsigned char)s.ptr[i]))
+            i++;
+        size_t k = i;
+        while (i < s.len && !is_space((unsigned char)s.ptr[i]))
+            i++;
+        adexp_slice word = {s.ptr + k, i - k};
+        size_t n = json_string_room(word.len);
+        if (k == i || n == SIZE_MAX || !(o = room(w, o, n + 2)))
+            continue;
+        o = json_string(o, word, 0);
+        *o++ = ',';
+    }
+    if (!o || !(o = room(w, o, 2)))
+        return NULL;
+    o = unput_comma(o);
+    *o++ = ']';
+    return o;
+}
+
+/* ,"envelope":{...}: the AFTN envelope the message came in (see adexp.h). */
+static char *put_envelope(writer *w, char *o, const adexp_envelope *env)
+{
+    if (!(o = room(w, o, 32)))
+        return NULL;
+    o = LIT(o, ",\"envelope\":{");
+    if (!(o = PART(w, o, "transmission_id", env->transmission_id)) ||
+        !(o = PART(w, o, "priority", env->priority)) || !(o = room(w, o, 16)))
+        return NULL;
+    o = LIT(o, "\"addressees\":");
+    if (!(o = put_words(w, o, env->addressees)) || !(o = room(w, o, 1)))
+        return NULL;
+    *o++ = ',';
+    if (!(o = PART(w, o, "filing_time", env->filing_time)) ||
+        !(o = PART(w, o, "originator", env->originator)) || !(o = room(w, o, 16)))
+        return NULL;
+    o = LIT(o, "\"text\":[");
+    for (int i = 0; i < 3 && o; i++) {
+        size_t n = json_string_room(env->text[i].len);
+        if (!env->text[i].ptr || n == SIZE_MAX || !(o = room(w, o, n + 2)))
+            continue;
+        o = json_string(o, env->text[i], 1);
+        *o++ = ',';
+    }
+    if (!o || !(o = room(w, o, 4)))
+        return NULL;
+    o = unput_comma(o);
+    return LIT(o, "]}");
+}
+
+/* The line's tail: the errors, the envelope if any, and the '\n'. */
 static char *put_errors(writer *w, char *o, const adexp_msg *msg)
 {
     if (!(o = room(w, o, 16)))
@@ -535,7 +556,12 @@ static char *put_errors(writer *w, char *o, const adexp_msg *msg)
     }
     if (!o || !(o = room(w, o, 3)))
         return NULL;
-    return LIT(o, "]}\n");
+    *o++ = ']';
+    if (msg->envelope.present && !(o = put_envelope(w, o, &msg->envelope)))
+        return NULL;
+    if (!(o = room(w, o, 2)))
+        return NULL;
+    return LIT(o, "}\n");
 }
 
 /* The line's head: source, index, offset, title, and "fields":[. The
@@ -573,7 +599,7 @@ static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice
                                int quoted)
 {
     size_t start = out->len;
-    if (!out->data && !reserve(out, 1))     /* so that o and end are never NULL */
+    if (!out->data && !adexp_buf_room(out, 1))     /* so that o and end are never NULL */
         return ADEXP_E_NOMEM;
     writer w;
     set_bounds(&w, out);
@@ -585,6 +611,19 @@ static adexp_status write_line(adexp_buf *out, const adexp_msg *msg, adexp_slice
     }
     out->len = (size_t)(o - out->data);
     return ADEXP_OK;
+}
+
+int adexp_json_put_envelope(adexp_buf *out, const adexp_envelope *env)
+{
+    if (!out->data && !adexp_buf_room(out, 1))
+        return -1;
+    writer w;
+    set_bounds(&w, out);
+    char *o = put_envelope(&w, out->data + out->len, env);
+    if (!o)
+        return -1;
+    out->len = (size_t)(o - out->data);
+    return 0;
 }
 
 adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg, const char *source)

@@ -10,20 +10,8 @@
 
 #include "json_runs.h"
 
-#if JSON_STRING_SSE2 && defined(__x86_64__) && !defined(ADEXP_JSON_NO_AVX2) &&         \
-    (defined(__clang__) || __GNUC__ >= 5)
+#if JSON_STRING_SSE2 && SIMD_AVX2 && !defined(ADEXP_JSON_NO_AVX2)
 #define JSON_AVX2 1
-#include <immintrin.h>
-#define JSON_AVX2_TARGET "avx2,bmi,bmi2"
-#define AVX2_INLINE __attribute__((target(JSON_AVX2_TARGET), always_inline)) static inline
-
-/* Whether this CPU runs the AVX2 pieces: every extension of
- * JSON_AVX2_TARGET. */
-static inline int json_cpu_has_avx2(void)
-{
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-           __builtin_cpu_supports("bmi2");
-}
 
 /* A head or an opening (json_head: 32 bytes) at o. */
 AVX2_INLINE void copy_head_avx2(char *o, const void *h)

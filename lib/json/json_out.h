@@ -5,14 +5,17 @@
 #define ADEXP_JSON_OUT_H
 
 #include "adexp.h"
+#include "buf.h"
 #include "utf8.h"
 
-/* Appends n bytes. Returns 0 when out of memory (out unchanged). */
-int adexp_buf_put(adexp_buf *out, const char *s, size_t n);
 /* Appends s as a JSON string, quotes included, escaped as adexp_json_write
  * does; fold: separator runs become one space and the ends are trimmed.
  * Returns 0 when out of memory (out unchanged). */
 int adexp_json_put_string(adexp_buf *out, adexp_slice s, int fold);
+/* Appends ,"envelope":{...}, the message's AFTN envelope as adexp_json_write
+ * writes it (doc/feeds.md), for the view's line. Returns 0, or -1 (out of
+ * memory: out as it was). */
+int adexp_json_put_envelope(adexp_buf *out, const adexp_envelope *env);
 
 /* json_name.c: `source`, lossless when the name is not UTF-8. */
 int adexp_json_name_is_utf8(adexp_slice s);
@@ -34,10 +37,6 @@ void adexp_json_use_avx2(int on);
 /* v in decimal at o (at most 20 bytes); returns the end. */
 char *adexp_json_u64_at(char *o, uint64_t v);
 #define JSON_INDEX_AT(quoted_len) (sizeof "{\"source\":" - 1 + (quoted_len) + sizeof ",\"index\":" - 1)
-/* A pointer to n free bytes at b->data + b->len (len unchanged), or NULL
- * when out of memory (b unchanged): for writers that reserve a piece's
- * worst case once and then write without checks. May move b->data. */
-char *adexp_buf_room(adexp_buf *b, size_t n);
 
 /* Length of the valid UTF-8 sequence at s[0..n) (n > 0), or 0: the one
  * rule of utf8.h; inline, as the JSON string writer's slow path calls it. */

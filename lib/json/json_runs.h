@@ -11,9 +11,6 @@
 
 #include "json_string.h"
 
-#if JSON_STRING_SSE2
-#include <emmintrin.h>
-#endif
 
 /* The word-at-a-time runs need GNU C on a little-endian target (the first
  * byte of a word is its lowest); elsewhere they are the byte loop. */

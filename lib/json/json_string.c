@@ -35,17 +35,22 @@ const unsigned char json_class[256] = {
 
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
 
+/* A control byte as \u00XX; a byte >= 0x80 that is not UTF-8 as \udcXX,
+ * a lone low surrogate (the "surrogateescape" scheme of Python and of the
+ * JSON's source), so that the bytes can be told from the characters
+ * U+0080 to U+00FF and come back (adexp-write, Python's
+ * s.encode("utf-8", "surrogateescape")). */
 static char *escape_byte(char *o, unsigned char c)
 {
     static const char hex[] = "0123456789abcdef";
-    o = LIT(o, "\\u00");
+    o = c < 0x80 ? LIT(o, "\\u00") : LIT(o, "\\udc");
     *o++ = hex[c >> 4];
     *o++ = hex[c & 15];
     return o;
 }
 
 /* A byte that is not plain at p[*i] (kind k): a quote or backslash escaped,
- * a valid UTF-8 sequence copied, any other byte as \u00XX. */
+ * a valid UTF-8 sequence copied, any other byte as \udcXX. */
 static ALWAYS_INLINE char *put_special(char *o, const unsigned char *p, size_t *i, size_t n,
                                        unsigned k)
 {
@@ -154,8 +159,8 @@ WRITER(json_string, JSON_RUN, json_string_rest)
 WRITER(json_string_sse2, run_sse2, json_string_rest)
 #endif
 #if JSON_AVX2
-__attribute__((target(JSON_AVX2_TARGET))) REST(json_string_rest_avx2, run_avx2)
-__attribute__((target(JSON_AVX2_TARGET))) WRITER(json_string_avx2, run_avx2, json_string_rest_avx2)
+__attribute__((target(AVX2_TARGET))) REST(json_string_rest_avx2, run_avx2)
+__attribute__((target(AVX2_TARGET))) WRITER(json_string_avx2, run_avx2, json_string_rest_avx2)
 #endif
 
 /* The count of decimal digits of v: from its count of bits (the log of 2

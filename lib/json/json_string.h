@@ -1,5 +1,5 @@
 /* JSON strings as the library writes them: valid JSON and valid UTF-8
- * (bytes that are not UTF-8 become \u00XX), optionally folded (runs of
+ * (bytes that are not UTF-8 become \udcXX), optionally folded (runs of
  * space, TAB, LF and CR become one space, both ends trimmed). Not installed.
  *
  * json_string is the fastest version this build has: it copies runs of
@@ -11,9 +11,10 @@
 #define ADEXP_JSON_STRING_H
 
 #include "adexp.h"
+#include "simd.h"
 
 /* Bytes a string writer may store past the end of what it writes (its
- * output is at most 6 * s.len + 2 bytes: every byte \u00XX, two quotes). */
+ * output is at most 6 * s.len + 2 bytes: every byte \udcXX, two quotes). */
 #define JSON_STRING_SLACK 16
 
 /* Room a string of n bytes needs at o, or SIZE_MAX if that overflows. */
@@ -29,7 +30,7 @@ char *json_string(char *o, adexp_slice s, int fold);
 char *json_string_scalar(char *o, adexp_slice s, int fold);
 char *json_string_bytes(char *o, adexp_slice s, int fold);   /* runs byte by byte */
 char *json_string_swar(char *o, adexp_slice s, int fold);
-#if defined(__SSE2__) && !defined(ADEXP_JSON_SCALAR)
+#if SIMD_SSE2 && !defined(ADEXP_JSON_SCALAR)
 #define JSON_STRING_SSE2 1
 char *json_string_sse2(char *o, adexp_slice s, int fold);
 #else

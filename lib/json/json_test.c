@@ -65,7 +65,7 @@ static unsigned char *guarded_end(void)
 static int has_avx2(void)
 {
 #if JSON_AVX2
-    return json_cpu_has_avx2();
+    return cpu_has_avx2();
 #else
     return 0;
 #endif
@@ -220,7 +220,7 @@ static void test_put_string(void **state)
     const char *in = "  A\t\tB \"q\" \\ \x01 \xC3\xA9 \xFF  ";
     adexp_slice s = {in, strlen(in)};
     assert_true(adexp_json_put_string(&b, s, 1));
-    const char *want = "\"A B \\\"q\\\" \\\\ \\u0001 \xC3\xA9 \\u00ff\"";
+    const char *want = "\"A B \\\"q\\\" \\\\ \\u0001 \xC3\xA9 \\udcff\"";
     assert_int_equal(b.len, strlen(want));
     assert_memory_equal(b.data, want, b.len);
     adexp_buf_free(&b);

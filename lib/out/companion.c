@@ -101,6 +101,19 @@ static char *when(char *o, int type, adexp_slice v, adexp_slice eobd)
 #define NOINLINE
 #endif
 
+/* The level of v as its value type writes it: SFL's with its A or B, RFL's
+ * with its point, any other alone. */
+static int level_of(int type, adexp_slice v, adexp_level *l)
+{
+    char cond;
+    adexp_slice point;
+    if (type == ADEXP_VALUE_LEVEL_AB)
+        return adexp_decode_sfl(v, l, &cond);
+    if (type == ADEXP_VALUE_LEVEL_POINT)
+        return adexp_decode_rfl(v, l, &point);
+    return adexp_decode_level_any(v, l);
+}
+
 static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice v,
                                       adexp_slice eobd)
 {
@@ -108,9 +121,9 @@ static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice
     double deg;
     switch (suffix) {
     case SUF_FT:
-        return adexp_decode_level_any(v, &l) ? put_long(o, adexp_level_feet(l)) : NULL;
+        return level_of(type, v, &l) ? put_long(o, adexp_level_feet(l)) : NULL;
     case SUF_M:
-        return adexp_decode_level_any(v, &l) ? put_long(o, adexp_level_metres(l)) : NULL;
+        return level_of(type, v, &l) ? put_long(o, adexp_level_metres(l)) : NULL;
     case SUF_DEG:
         return adexp_decode_coord(v, &deg) ? put_deg(o, deg) : NULL;
     case SUF_UTC:
@@ -122,7 +135,8 @@ static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice
 
 char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd)
 {
-    if (suffix == SUF_FT && v.len == 4 && (v.ptr[0] == 'F' || v.ptr[0] == 'A'))
+    if (suffix == SUF_FT && v.len == 4 && (v.ptr[0] == 'F' || v.ptr[0] == 'A') &&
+        type != ADEXP_VALUE_LEVEL_AB)
         return dw_feet(o, v.ptr);
     if (suffix == SUF_UTC && v.len == 12 && type != ADEXP_VALUE_DATE && type != ADEXP_VALUE_TIME)
         return dw_datetime_ok(v.ptr, 12) ? dw_iso12(o, v.ptr) : NULL;

@@ -22,11 +22,9 @@ typedef struct cw {
 static inline void raw(cw *w, const char *s, size_t n)
 {
     adexp_buf *b = w->b;
-    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp_buf_room(b, n) : NULL;
-    if (!o) {
-        w->ok = 0;
+    char *o = adexp_buf_room_ok(b, n, &w->ok);
+    if (!o)
         return;
-    }
     if (n == 1)
         *o = *s;
     else
@@ -179,11 +177,9 @@ static ALWAYS_INLINE void plain_or_folded(cw *w, int first, adexp_slice s)
     }
     adexp_buf *b = w->b;
     size_t n = s.len + 1 + PLAIN_SLACK;
-    char *o = b->cap - b->len >= n ? b->data + b->len : w->ok ? adexp_buf_room(b, n) : NULL;
-    if (!o) {
-        w->ok = 0;
+    char *o = adexp_buf_room_ok(b, n, &w->ok);
+    if (!o)
         return;
-    }
     *o = w->sep;
     if (put_plain(o + !first, s, w->sep))
         b->len += !first + s.len;
@@ -278,12 +274,9 @@ static void one_field_cell(cw *w, const sel_column *c, const adexp_field *f, con
         return;
     }
     adexp_buf *b = w->b;
-    char *o = b->cap - b->len >= 1 + SEL_TEXT_BUF ? b->data + b->len
-              : w->ok ? adexp_buf_room(b, 1 + SEL_TEXT_BUF) : NULL;
-    if (!o) {
-        w->ok = 0;
+    char *o = adexp_buf_room_ok(b, 1 + SEL_TEXT_BUF, &w->ok);
+    if (!o)
         return;
-    }
     *o = w->sep;
     char *end = sel_companion_at(o + 1, c->suffix, c->value_type, f->value,
                                  c->eobt ? m->view.eobd : (adexp_slice){0});
@@ -404,12 +397,9 @@ adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)
 static void copy_head(cw *w, size_t from, size_t n)
 {
     adexp_buf *b = w->b;
-    char *o = b->cap - b->len >= n ? b->data + b->len
-              : w->ok ? adexp_buf_room(b, n) : NULL;   /* may move data */
-    if (!o) {
-        w->ok = 0;
+    char *o = adexp_buf_room_ok(b, n, &w->ok);   /* may move data */
+    if (!o)
         return;
-    }
     memcpy(o, w->b->data + from, n);
     w->b->len += n;
 }
@@ -449,7 +439,7 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     adexp_buf *b = w->b;
     size_t at = first ? head + head_len : b->len;
     size_t n = (first ? 0 : head_len) + ptid->value.len + PLAIN_SLACK + USUAL_ROW_FIXED;
-    if (b->cap - at < n && (at != b->len || !adexp_buf_room(b, n)))
+    if (b->cap - at < n && (at != b->len || !adexp_buf_grow(b, n)))
         return 0;            /* the general path grows the buffer, or fails */
     char *o = b->data + at, sep = w->sep;
     if (!first) {

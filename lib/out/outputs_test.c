@@ -48,6 +48,54 @@ static void test_levels(void **state)
     assert_int_equal(adexp_decode_level_any(SL(""), &l), 0);
 }
 
+/* SFL: a level and A (at or above) or B (at or below); RFL: a level and
+ * optionally the point where it is requested. */
+static void test_sfl_rfl(void **state)
+{
+    (void)state;
+    adexp_level l;
+    char cond = 0;
+    adexp_slice pt;
+    assert_int_equal(adexp_decode_sfl(SL("F110A"), &l, &cond), ADEXP_LEVEL_STANDARD);
+    assert_int_equal(adexp_level_feet(l), 11000);
+    assert_int_equal(cond, 'A');
+    assert_int_equal(adexp_decode_sfl(SL("S1130B"), &l, &cond), ADEXP_LEVEL_STANDARD);
+    assert_int_equal(adexp_level_metres(l), 11300);
+    assert_int_equal(cond, 'B');
+    assert_false(adexp_decode_sfl(SL("F110"), &l, &cond));     /* no condition */
+    assert_false(adexp_decode_sfl(SL("F110C"), &l, &cond));
+    assert_false(adexp_decode_sfl(SL("F110 A"), &l, &cond));
+    assert_false(adexp_decode_sfl(SL("A"), &l, &cond));
+    assert_int_equal(adexp_decode_rfl(SL("F230 REDFA"), &l, &pt), ADEXP_LEVEL_STANDARD);
+    assert_int_equal(adexp_level_feet(l), 23000);
+    assert_true(adexp_slice_eq(pt, "REDFA"));
+    assert_int_equal(adexp_decode_rfl(SL("S1130\r\n  GEO04 "), &l, &pt), ADEXP_LEVEL_STANDARD);
+    assert_true(adexp_slice_eq(pt, "GEO04"));
+    assert_int_equal(adexp_decode_rfl(SL("F390"), &l, &pt), ADEXP_LEVEL_STANDARD);
+    assert_null(pt.ptr);
+    assert_false(adexp_decode_rfl(SL("F230REDFA"), &l, &pt));
+    assert_false(adexp_decode_rfl(SL("F230 RED FA"), &l, &pt));
+    assert_false(adexp_decode_rfl(SL("F2 REDFA"), &l, &pt));
+    assert_false(adexp_decode_rfl(SL(""), &l, &pt));
+    /* the companions decode by the field's value type */
+    char buf[32], *e;
+    e = sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL_AB, SL("F110A"), (adexp_slice){0});
+    assert_non_null(e);
+    assert_int_equal(e - buf, 5);
+    assert_memory_equal(buf, "11000", 5);
+    assert_null(sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL_AB, SL("F110"), (adexp_slice){0}));
+    e = sel_companion_at(buf, SUF_M, ADEXP_VALUE_LEVEL_AB, SL("S1130B"), (adexp_slice){0});
+    assert_non_null(e);
+    assert_memory_equal(buf, "11300", 5);
+    e = sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL_POINT, SL("F230 REDFA"), (adexp_slice){0});
+    assert_non_null(e);
+    assert_int_equal(e - buf, 5);
+    assert_memory_equal(buf, "23000", 5);
+    e = sel_companion_at(buf, SUF_FT, ADEXP_VALUE_LEVEL_POINT, SL("F390"), (adexp_slice){0});
+    assert_non_null(e);
+    assert_memory_equal(buf, "39000", 5);
+}
+
 static void test_coords(void **state)
 {
     (void)state;
@@ -239,6 +287,10 @@ static void test_dict(void **state)
     assert_int_equal(e.level, ADEXP_DICT_SUBFIELD);
     assert_int_equal(e.value_type, ADEXP_VALUE_DATETIME);
     assert_true(adexp_dict_find("RFL", &e));
+    assert_int_equal(e.value_type, ADEXP_VALUE_LEVEL_POINT);
+    assert_true(adexp_dict_find("SFL", &e));
+    assert_int_equal(e.value_type, ADEXP_VALUE_LEVEL_AB);
+    assert_true(adexp_dict_find("TFL", &e));
     assert_int_equal(e.value_type, ADEXP_VALUE_LEVEL);
     assert_true(adexp_dict_find("LONGTD", &e));
     assert_int_equal(e.value_type, ADEXP_VALUE_COORD);
@@ -356,6 +408,47 @@ static void test_view_json(void **state)
     adexp_arena_free(&p.arena);
 }
 
+/* The view decodes SFL with its condition, RFL with its point (at the top
+ * and in a route point), and carries CFL, whether as its subfields or, as
+ * the specification's examples write it, as a plain level. */
+static void test_view_levels(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"-TITLE ACT -ARCID A1 -RFL F230 REDFA -CFL -FL F190 -PTID ABC -SFL F200A\n"
+         "-BEGIN RTEPTS -PT -PTID CMB -SFL F110A -PT -PTID TIR -SFL F110 -END RTEPTS\n"
+         "-ESTDATA -PTID TIR -ETO 000409050500 -FL F330 -SFL S1130B\n"
+         "-COORDATA -PTID ABCDE -TO 1200 -TFL F200 -SFL F210B\n",
+         "{\"source\":\"s\",\"index\":0,\"offset\":0,\"title\":\"ACT\",\"arcid\":\"A1\","
+         "\"rfl\":\"F230 REDFA\",\"rfl_ft\":23000,\"rfl_point\":\"REDFA\","
+         "\"rtepts\":[{\"ptid\":\"CMB\",\"sfl\":\"F110A\",\"sfl_ft\":11000},"
+         "{\"ptid\":\"TIR\",\"sfl\":\"F110\"}],"
+         "\"estdata\":[{\"ptid\":\"TIR\",\"eto\":\"000409050500\",\"eto_utc\":\"2000-04-09T05:05:00Z\","
+         "\"fl\":\"F330\",\"fl_ft\":33000,\"sfl\":\"S1130B\",\"sfl_ft\":37073,\"sfl_m\":11300}],"
+         "\"coordata\":{\"ptid\":\"ABCDE\",\"to\":\"1200\",\"to_utc\":\"12:00\",\"tfl\":\"F200\","
+         "\"tfl_ft\":20000,\"sfl\":\"F210B\",\"sfl_ft\":21000},"
+         "\"cfl\":{\"fl\":\"F190\",\"fl_ft\":19000,\"ptid\":\"ABC\",\"sfl\":\"F200A\",\"sfl_ft\":20000},"
+         "\"errors\":[]}\n"},
+        {"-TITLE HOP -ARCID A1 -RFL F390 -CFL F190\n",
+         "{\"source\":\"s\",\"index\":0,\"offset\":0,\"title\":\"HOP\",\"arcid\":\"A1\","
+         "\"rfl\":\"F390\",\"rfl_ft\":39000,\"cfl\":{\"fl\":\"F190\",\"fl_ft\":19000},\"errors\":[]}\n"},
+    };
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        parsed p;
+        parse(&p, cases[i][0]);
+        out.len = 0;
+        assert_int_equal(adexp_view_json_write(&out, &p.msg, "s", NULL), ADEXP_OK);
+        expect_output(out.data, out.len, cases[i][1]);
+        out.len = 0;
+        assert_int_equal(general_view_json_write(&out, &p.msg, "s", NULL), ADEXP_OK);
+        expect_output(out.data, out.len, cases[i][1]);
+        adexp_arena_free(&p.arena);
+    }
+    adexp_buf_free(&out);
+}
+
 static void test_other_nested(void **state)
 {
     (void)state;
@@ -414,7 +507,7 @@ static void test_csv_rows_scan(void **state)
     parsed p;
     parse(&p, "-TITLE IFPL -ARCID X1 -BEGIN RTEPTS -PT -PTID EDDM -PTID A\"B -FL F000\n"
               "-PT -PTID  INPUD   -FL F280 -FL FL300 -ETO 181023075900\n"
-              "-PT -PTID e -SFL S1130 -LATTD 502030N -END RTEPTS\n");
+              "-PT -PTID e -SFL S1130B -LATTD 502030N -END RTEPTS\n");
     adexp_buf out;
     adexp_buf_init(&out, NULL);
     adexp_select *sel = adexp_select_new("ARCID,RTEPTS.PTID,RTEPTS.XYZ,RTEPTS.FL_ft,RTEPTS.FL,"
@@ -533,7 +626,48 @@ static void test_select_errors(void **state)
     assert_false(adexp_select_keeps(s, &p.msg));
     assert_true(adexp_select_keeps(NULL, &p.msg));
     adexp_arena_free(&p.arena);
+    char unseen[32];
+    assert_int_equal(adexp_select_unseen_titles(s, unseen, sizeof unseen), 1);
+    assert_string_equal(unseen, "IFPL");
     adexp_select_free(s);
+}
+
+/* Names the dictionary does not know: refused, with the closest ones. */
+static void test_select_names(void **state)
+{
+    (void)state;
+    char err[200];
+    static const struct { const char *fields, *rows, *want, *also; } bad[] = {
+        {"ARCDI", NULL, "--fields: unknown field ARCDI (did you mean ", "ARCID"},
+        {"ARCID,RFL_ft,ESTDATA.PTIX", NULL, "unknown field PTIX in ESTDATA.PTIX (did", "PTID"},
+        {NULL, "RTEPT", "--rows: unknown field RTEPT (did you mean ", "RTEPTS"},
+        {NULL, "ARCID", "--rows: ARCID is not a list", ""},
+        {"RTEPTS.XYZZY", "RTEPTS", "unknown field XYZZY in RTEPTS.XYZZY", ""},
+        {"QWERTYUIOP", NULL, "unknown field QWERTYUIOP", ""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        adexp_select *s = adexp_select_new(bad[i].fields, bad[i].rows, NULL, err, sizeof err);
+        assert_non_null(s);
+        assert_int_equal(adexp_select_check_names(s, NULL, err, sizeof err), -1);
+        if (!strstr(err, bad[i].want) || !strstr(err, bad[i].also))
+            fail_msg("%s %s: got '%s'", bad[i].want, bad[i].also, err);
+        adexp_select_free(s);
+    }
+    adexp_select *s = adexp_select_new("arcid,ESTDATA.PTID,RFL_ft,RTEPTS.FL", "rtepts", NULL,
+                                       err, sizeof err);
+    assert_int_equal(adexp_select_check_names(s, NULL, err, sizeof err), 0);
+    adexp_select_free(s);
+    adexp_dict_error de;
+    static const char ext[] = "XYZZY\tprimary\tb\t-\t-\taircraftid\n";
+    adexp_dictionary *d = adexp_dict_load(NULL, ext, sizeof ext - 1, &de);
+    assert_non_null(d);
+    {
+        s = adexp_select_new("XYZZY", NULL, NULL, err, sizeof err);
+        assert_int_equal(adexp_select_check_names(s, d, err, sizeof err), 0);
+        assert_int_equal(adexp_select_check_names(s, NULL, err, sizeof err), -1);
+        adexp_select_free(s);
+        adexp_dict_free(d);
+    }
 }
 
 /* ------------------------------------------------ the view's quick paths */
@@ -679,10 +813,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels),      cmocka_unit_test(test_coords),
+        cmocka_unit_test(test_sfl_rfl),     cmocka_unit_test(test_view_levels),
         cmocka_unit_test(test_when),        cmocka_unit_test(test_dict),
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
+        cmocka_unit_test(test_select_names),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
         cmocka_unit_test(test_companion_words),
         cmocka_unit_test(test_csv_usual_rows),

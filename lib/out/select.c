@@ -23,8 +23,8 @@ static const sel_column default_cols[] = {
     COL("EOBD", EOBD, 4, SUF_NONE, ADEXP_VALUE_DATE, 0, 6),
     COL("EOBT", EOBT, 4, SUF_NONE, ADEXP_VALUE_TIME, 1, 7),
     COL("EOBT_utc", EOBT, 4, SUF_UTC, ADEXP_VALUE_TIME, 1, 7),
-    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL, 0, 8),
-    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL, 0, 8),
+    COL("RFL", RFL, 3, SUF_NONE, ADEXP_VALUE_LEVEL_POINT, 0, 8),
+    COL("RFL_ft", RFL, 3, SUF_FT, ADEXP_VALUE_LEVEL_POINT, 0, 8),
 };
 #undef COL
 #define NDEFAULT (sizeof default_cols / sizeof *default_cols)
@@ -32,9 +32,9 @@ static const uint8_t default_keys[SEL_ID_TABLE] = {
     [DICT_ID_IFPLID] = 1, [DICT_ID_ARCID] = 2, [DICT_ID_ARCTYP] = 3, [DICT_ID_ADEP] = 4,
     [DICT_ID_ADES] = 5, [DICT_ID_EOBD] = 6, [DICT_ID_EOBT] = 7, [DICT_ID_RFL] = 8,
 };
-static const adexp_select default_sel = {default_cols, NULL, NDEFAULT, NULL, NULL, 0, 0, NULL,
-                                         {default_keys, NULL}, {8, 0}, NULL,
-                                         {default_cols, NULL}, {NDEFAULT, 0}, NULL, 0};
+static const adexp_select default_sel = {
+    .cols = default_cols, .ncols = NDEFAULT, .key_of = {default_keys, NULL}, .nkeys = {8, 0},
+    .level = {default_cols, NULL}, .nlevel = {NDEFAULT, 0}};
 _Static_assert(DICT_COUNT < SEL_ID_TABLE && (ADEXP_DICT_NONE & (SEL_ID_TABLE - 1)) >= DICT_COUNT,
                "unknown fields look up a zero entry");
 
@@ -184,9 +184,12 @@ static size_t default_items(const char *rows, char *out, size_t cap)
             snprintf(probe, sizeof probe, ",%s,", out);
             if (strstr(probe, one) || !adexp_dict_find(kw, &sub))
                 continue;
-            const char *suf = sub.value_type == ADEXP_VALUE_LEVEL ? "_ft"
-                              : sub.value_type == ADEXP_VALUE_COORD ? "_deg"
-                              : sub.value_type >= ADEXP_VALUE_DATETIME ? "_utc" : NULL;
+            unsigned t = sub.value_type;
+            const char *suf = t == ADEXP_VALUE_LEVEL || t == ADEXP_VALUE_LEVEL_AB ||
+                                      t == ADEXP_VALUE_LEVEL_POINT ? "_ft"
+                              : t == ADEXP_VALUE_COORD ? "_deg"
+                              : t >= ADEXP_VALUE_DATETIME && t <= ADEXP_VALUE_TIME ? "_utc"
+                              : NULL;
             int w = snprintf(out + len, cap - len, "%s%s%s%s%s", len ? "," : "", kw,
                              suf ? "," : "", suf ? kw : "", suf ? suf : "");
             if (w < 0 || (size_t)w >= cap - len) {
@@ -271,9 +274,10 @@ adexp_select *adexp_select_new(const char *fields, const char *rows, const char 
     if (sel) {
         sel->cols = sel->ccols = calloc(ncols, sizeof *sel->cols);
         sel->titles = titles ? calloc(count_entries(titles), sizeof *sel->titles) : NULL;
+        sel->seen = titles ? calloc(count_entries(titles), 1) : NULL;
         sel->text = malloc(text);
     }
-    if (!sel || !sel->cols || !sel->text || (titles && !sel->titles)) {
+    if (!sel || !sel->cols || !sel->text || (titles && (!sel->titles || !sel->seen))) {
         fail(err, cap, "%s", "out of memory");
         adexp_select_free(sel);
         return NULL;
@@ -320,6 +324,7 @@ void adexp_select_free(adexp_select *s)
         return;
     free(s->ccols);
     free(s->titles);
+    free(s->seen);
     free(s->ckey_of);
     free(s->clevel);
     free(s->text);
@@ -331,8 +336,13 @@ int adexp_select_keeps(const adexp_select *sel, const adexp_msg *msg)
     if (!sel || !sel->titles)
         return 1;
     for (size_t i = 0; i < sel->ntitles; i++)
-        if (adexp_slice_eq(msg->view.title, sel->titles[i]))
+        if (adexp_slice_eq(msg->view.title, sel->titles[i])) {
+            /* read first: the flag's line is then written once, not by
+             * every thread for every message */
+            if (!__atomic_load_n(&sel->seen[i], __ATOMIC_RELAXED))
+                __atomic_store_n(&sel->seen[i], 1, __ATOMIC_RELAXED);
             return 1;
+        }
     return 0;
 }
 

@@ -37,6 +37,8 @@ struct adexp_select {
     const char *rows;          /* list keyword, or NULL */
     const char **titles;
     size_t ntitles;
+    unsigned char *seen;       /* per title: a message of it was met (set by
+                                  adexp_select_keeps from any thread) */
     int has_fields;            /* --fields was given */
     char *text;                /* the strings above point in here */
     const uint8_t *key_of[2];  /* of the message's (0) and the item's (1)

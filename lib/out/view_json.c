@@ -37,13 +37,7 @@ typedef struct vw {
  * then writing without checks keeps the view as cheap as the tree's JSON. */
 static inline char *room(vw *w, size_t n)
 {
-    adexp_buf *b = w->b;
-    if (w->ok && b->cap - b->len >= n)
-        return b->data + b->len;
-    char *o = w->ok ? adexp_buf_room(b, n) : NULL;
-    if (!o)
-        w->ok = 0;
-    return o;
+    return adexp_buf_room_ok(w->b, n, &w->ok);
 }
 
 static void commit(vw *w, char *end)
@@ -164,7 +158,14 @@ static void put_u64(vw *w, uint64_t v)
 /* ------------------------------------------------------------ values */
 
 /* How a member decodes. */
-enum dec { D_NONE = 0, D_LEVEL, D_DATETIME, D_DATE, D_TIME, D_COORD, D_EOBT };
+enum dec { D_NONE = 0, D_LEVEL, D_DATETIME, D_DATE, D_TIME, D_COORD, D_EOBT, D_SFL, D_RFL };
+
+/* The value type a level's decoding reads: SFL's with its A or B, RFL's
+ * with its point. */
+static const adexp_value_type level_type[] = {
+    [D_LEVEL] = ADEXP_VALUE_LEVEL, [D_SFL] = ADEXP_VALUE_LEVEL_AB,
+    [D_RFL] = ADEXP_VALUE_LEVEL_POINT,
+};
 
 static const adexp_value_type when_type[] = {
     [D_DATETIME] = ADEXP_VALUE_DATETIME, [D_DATE] = ADEXP_VALUE_DATE,
@@ -179,19 +180,27 @@ typedef struct keys {
     {{KT(",\"" name "\":"), KT(",\"" name "_ft\":"), KT(",\"" name "_m\":"), \
       KT(",\"" name "_utc\":"), KT(",\"" name "_deg\":")}}
 
-/* The companions of v at o (room: COMPANION_ROOM). */
-#define COMPANION_ROOM (2 * (KEY_ROOM + SEL_TEXT_BUF + 2))
+static const key_text k_rfl_point = KT(",\"rfl_point\":");
+
+/* The companions of v at o (room: COMPANION_ROOM, and for an RFL the room
+ * of v as a string again, for its point: value_room). */
+#define COMPANION_ROOM (3 * (KEY_ROOM + SEL_TEXT_BUF + 2))
 static char *companions(vw *w, char *o, const keys *ks, adexp_slice v, int dec)
 {
     char *e;
     switch (dec) {
-    case D_LEVEL: {
+    case D_LEVEL: case D_SFL: case D_RFL: {
+        int type = level_type[dec];
         char *at = put_key(w, o, &ks->k[SUF_FT]);
-        if (!(e = sel_companion_at(at, SUF_FT, 0, v, (adexp_slice){0})))
+        if (!(e = sel_companion_at(at, SUF_FT, type, v, (adexp_slice){0})))
             return o;
         o = e;
         if (v.ptr[0] == 'S' || v.ptr[0] == 'M')
-            o = sel_companion_at(put_key(w, o, &ks->k[SUF_M]), SUF_M, 0, v, (adexp_slice){0});
+            o = sel_companion_at(put_key(w, o, &ks->k[SUF_M]), SUF_M, type, v, (adexp_slice){0});
+        adexp_level l;
+        adexp_slice point;
+        if (dec == D_RFL && adexp_decode_rfl(v, &l, &point) && point.ptr)
+            o = put_val(put_key(w, o, &k_rfl_point), point);
         return o;
     }
     case D_COORD: {
@@ -213,13 +222,20 @@ static char *companions(vw *w, char *o, const keys *ks, adexp_slice v, int dec)
     }
 }
 
+/* The room of value v as a string, and for an RFL of its point too. */
+static inline size_t value_room(size_t len, int dec)
+{
+    size_t r = json_string_room(len);
+    return dec == D_RFL && r <= SIZE_MAX / 2 ? 2 * r : r;
+}
+
 /* "k": value and its companions, if the value is there: one reservation
  * for all three pieces. */
 static void member(vw *w, const keys *ks, adexp_slice v, int dec)
 {
     if (!v.ptr)
         return;
-    size_t need = json_string_room(v.len);
+    size_t need = value_room(v.len, dec);
     if (need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
         w->ok = 0;
         return;
@@ -248,7 +264,7 @@ static const single singles[] = {
     S(arctyp, ARCTYP, D_NONE), S(eobt, EOBT, D_EOBT), S(eobd, EOBD, D_DATE),
     S(ifplid, IFPLID, D_NONE), S(ssrcode, SSRCODE, D_NONE), S(fltrul, FLTRUL, D_NONE),
     S(flttyp, FLTTYP, D_NONE), S(wktrc, WKTRC, D_NONE), S(ceqpt, CEQPT, D_NONE),
-    S(seqpt, SEQPT, D_NONE), S(rfl, RFL, D_LEVEL), S(route, ROUTE, D_NONE),
+    S(seqpt, SEQPT, D_NONE), S(rfl, RFL, D_RFL), S(route, ROUTE, D_NONE),
     S(altrnt1, ALTRNT1, D_NONE), S(altrnt2, ALTRNT2, D_NONE), S(reg, REG, D_NONE),
     S(opr, OPR, D_NONE), S(pbn, PBN, D_NONE), S(msgtxt, MSGTXT, D_NONE),
     S(comment, COMMENT, D_NONE), S(filtim, FILTIM, D_NONE), S(orgnid, ORGNID, D_NONE),
@@ -276,7 +292,7 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
 {
     if (!val.ptr || !kept(w, e->kw))
         return o;
-    size_t r = json_string_room(val.len);
+    size_t r = value_room(val.len, e->dec);
     if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
         w->ok = 0;
         return NULL;
@@ -294,7 +310,8 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
         return o;
     /* the usual companions inline (as sel_companion_at decodes them) */
     const key_text *ft = &e->ks.k[SUF_FT], *utc = &e->ks.k[SUF_UTC];
-    if (VIEW_QUICK && e->dec == D_LEVEL && val.len == 4 && (val.ptr[0] == 'F' || val.ptr[0] == 'A')) {
+    if (VIEW_QUICK && (e->dec == D_LEVEL || e->dec == D_RFL) && val.len == 4 &&
+        (val.ptr[0] == 'F' || val.ptr[0] == 'A')) {
         memcpy(o, ft->s, KEY_ROOM);
         char *c = dw_feet(o + ft->len, val.ptr);
         return c ? c : o;
@@ -348,7 +365,7 @@ static const key_text
     k_addr = KT(",\"addr\":"), k_eetfir = KT(",\"eetfir\":"), k_speed = KT(",\"speed\":"),
     k_regul = KT(",\"regul\":"), k_rtepts = KT(",\"rtepts\":"), k_estdata = KT(",\"estdata\":"),
     k_geo = KT(",\"geo\":"), k_refdata = KT(",\"refdata\":"), k_msgref = KT(",\"msgref\":"),
-    k_coordata = KT(",\"coordata\":"), k_other = KT(",\"other\":"),
+    k_coordata = KT(",\"coordata\":"), k_cfl = KT(",\"cfl\":"), k_other = KT(",\"other\":"),
     k_errors = KT(",\"errors\":"), k_value = KT(",\"value\":");
 #define KW(lit) ((adexp_slice){lit, sizeof(lit) - 1})
 
@@ -530,7 +547,7 @@ static void points(vw *w, const adexp_view *v)
         SUB(w, K_FL, p->fl, D_LEVEL);
         SUB(w, K_ETO, p->eto, D_DATETIME);
         SUB(w, K_TO, p->to, D_TIME);
-        SUB(w, K_SFL, p->sfl, D_LEVEL);
+        SUB(w, K_SFL, p->sfl, D_SFL);
         SUB(w, K_LATTD, p->lattd, D_COORD);
         SUB(w, K_LONGTD, p->longtd, D_COORD);
         close_(w, "}");
@@ -554,7 +571,7 @@ static void estdata(vw *w, const adexp_view *v)
         SUB(w, K_PTID, e->ptid, D_NONE);
         SUB(w, K_ETO, e->eto, D_DATETIME);
         SUB(w, K_FL, e->fl, D_LEVEL);
-        SUB(w, K_SFL, e->sfl, D_LEVEL);
+        SUB(w, K_SFL, e->sfl, D_SFL);
         close_(w, "}");
     }
     close_(w, "]");
@@ -601,7 +618,22 @@ static void coordata(vw *w, const adexp_view *v)
     SUB(w, K_TO, c->to, D_TIME);
     SUB(w, K_STO, c->sto, D_TIME);
     SUB(w, K_TFL, c->tfl, D_LEVEL);
-    SUB(w, K_SFL, c->sfl, D_LEVEL);
+    SUB(w, K_SFL, c->sfl, D_SFL);
+    close_(w, "}");
+}
+
+/* CFL: its level, and the point and SFL it may hold (or a plain level,
+ * -CFL F190, as the specification's examples write it). */
+static void cfl(vw *w, const adexp_view *v)
+{
+    if (!v->has_cfl || !kept(w, KW("CFL")))
+        return;
+    const adexp_cfl *c = &v->cfl;
+    key(w, &k_cfl);
+    open_(w, "{");
+    SUB(w, K_FL, c->fl, D_LEVEL);
+    SUB(w, K_PTID, c->ptid, D_NONE);
+    SUB(w, K_SFL, c->sfl, D_SFL);
     close_(w, "}");
 }
 
@@ -627,6 +659,7 @@ static const uint8_t takes[ID_TABLE] = {
     [DICT_ID_MSGTXT] = F(21), [DICT_ID_COMMENT] = F(22), [DICT_ID_FILTIM] = F(23),
     [DICT_ID_ORGNID] = F(24), [DICT_ID_CTOT] = F(25), [DICT_ID_ALTNZ] = F(26),
     [DICT_ID_REFDATA] = F(27), [DICT_ID_MSGREF] = F(28), [DICT_ID_COORDATA] = F(29),
+    [DICT_ID_CFL] = F(30),
     [DICT_ID_EETFIR] = TAKES_ALL, [DICT_ID_SPEED] = TAKES_ALL,
     [DICT_ID_REGUL] = TAKES_ALL, [DICT_ID_ESTDATA] = TAKES_ALL,
     [DICT_ID_GEO] = TAKES_ALL, [DICT_ID_ADDR] = TAKES_ALL, [DICT_ID_RTEPTS] = TAKES_ALL,
@@ -1112,7 +1145,7 @@ static void other(vw *w, const adexp_msg *m, scratch *s)
 /* The errors and the line's end. */
 static void errors(vw *w, const adexp_msg *m)
 {
-    if (m->nerrors == 0 && w->comma) {   /* the usual line's end, in one piece */
+    if (m->nerrors == 0 && w->comma && !m->envelope.present) {   /* the usual line's end */
         RAW(w, ",\"errors\":[]}\n");
         return;
     }
@@ -1134,7 +1167,10 @@ static void errors(vw *w, const adexp_msg *m)
         put_u64(w, e->offset);
         RAW(w, "}");
     }
-    RAW(w, "]}\n");
+    RAW(w, "]");
+    if (m->envelope.present && adexp_json_put_envelope(w->b, &m->envelope) != 0)
+        w->ok = 0;
+    RAW(w, "}\n");
 }
 
 
@@ -1186,6 +1222,7 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     ref(&w, &k_refdata, KW("REFDATA"), v->has_refdata, &v->refdata);
     ref(&w, &k_msgref, KW("MSGREF"), v->has_msgref, &v->msgref);
     coordata(&w, v);
+    cfl(&w, v);
     other(&w, msg, &s);
     errors(&w, msg);
     if (!w.ok) {

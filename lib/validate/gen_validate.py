@@ -19,7 +19,9 @@ between; `a b` a then b separated by one or more separators (space, CR, LF,
 and TAB as the lexer reads it) where both are present; `a | b` either;
 `[ a ]` optional; `n{ a }m` n to m times (n defaults to 0, m to no bound),
 repetitions concatenated; ( ) groups. Precedence: ! over juxtaposition over |.
-DIGIT, ALPHA (A-Z), ALPHANUM, LIM_CHAR (any byte but '-'), CHARACTER (any),
+DIGIT, ALPHA (A-Z), ALPHANUM, LIM_CHAR (the ADEXP character set but '-'),
+CHARACTER (the ADEXP character set: S31 5.1.1's A-Z, 0-9, space,
+( ) - ? : . , ' = + /, CR and LF, and TAB, which the lexer reads as a space),
 NIL (nothing). Upper-case words of a field's syntax are literals only in the
 "-" "KEYWORD" head, which is dropped.
 
@@ -153,6 +155,34 @@ CORRECTIONS = [
     ("reserved_subfield:YPIST", "'P'|'N' 1{DIGIT}6 ALPHA := P/N P := Positif N := Negative",
      "('P' | 'N') 1{DIGIT}6", "as XPIST"),
 ]
+# Compounds that may also be written as a basic field, where the
+# specification's field table (Annex A) and its own examples or definitions
+# disagree: keyword -> (the plain value's syntax, why). A plain value is
+# checked against that syntax instead of being reported as UNEXPECTED_VALUE;
+# a plain value beside subfields still is. Each decision and its count on
+# real messages: doc/validation-decisions.md. (Not here: RFL inside a route
+# point, which S31 4.3.7 allows for every primary field in a list's element,
+# and LATTD/LONGTD inside PT, which no text of the specification allows: see
+# validate.c's element_takes and the doc.)
+PLAIN_FORMS = {
+    "CFL": ("flightlevel",
+            "A.3 writes '-' \"CFL\" fl [ptid] [sfl], but the examples of E.4.3 "
+            "write '-CFL F190' (HOP) and the OLDI messages of E.4 use the plain "
+            "level throughout; the definition is 'Cleared Flight Level. The "
+            "level currently assigned by ATC to the flight': a plain value is "
+            "checked as that level"),
+    "ALTNZ": ("1{LIM_CHAR}50",
+              "A.3 writes '-' \"ALTNZ\" [adname ( [ geoid | refid ] ) | ptid], "
+              "but the definition is 'Name of destination alternate aerodrome "
+              "if no ICAO location indicator exists' and IFPS writes that name "
+              "as plain text (-ALTNZ EASTERN CREEK): a plain value is checked "
+              "as ADNAME's 1{LIM_CHAR}50"),
+    "DEPZ": ("1{LIM_CHAR}50", "as ALTNZ: 'Name of departure aerodrome if no ICAO "
+             "location indicator exists'"),
+    "DESTZ": ("1{LIM_CHAR}50", "as ALTNZ: 'Name of destination aerodrome if no "
+              "ICAO location indicator exists'"),
+}
+
 RENAMES = {"icaoaerodromewld": "icaoaerodromewldcrd",
            "performancecatego": "performancecategory",
            "timehhmm_elapse": "timehhmm_elapsed"}
@@ -179,12 +209,17 @@ HOOK_NAMES = ["HOOK_NONE", "HOOK_HHMM", "HOOK_MONTH", "HOOK_DAY", "HOOK_DATE",
               "HOOK_FULLDATE", "HOOK_LAT_DMS", "HOOK_LONG_DMS", "HOOK_LAT_DM",
               "HOOK_LONG_DM", "HOOK_LAT_D", "HOOK_LONG_D", "HOOK_DEGREES"]
 
+# S31 5.1.1: "the character set ... A to Z, 0 to 9, space, ( ) - ? : . , '
+# = + / and carriage return and line feed"; TAB is added, as the lexer and
+# the separators of a value's parts read it as a space. A value with any
+# other byte (*, lower case, an EN DASH) does not match its syntax.
+ADEXP_CHARS = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ()-?:.,'=+/\r\n\t")
 CLASSES = {
     "DIGIT": set(b"0123456789"),
     "ALPHA": set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
     "ALPHANUM": set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
-    "LIM_CHAR": set(range(256)) - {ord("-")},
-    "CHARACTER": set(range(256)),
+    "LIM_CHAR": ADEXP_CHARS - {ord("-")},
+    "CHARACTER": ADEXP_CHARS,
 }
 ANY = frozenset(range(256))
 
@@ -548,14 +583,6 @@ class Compiler:
         return "(" + text + ")"
 
 
-def free_text(tree, c):
-    """Whether a value tree accepts any text: no check is needed."""
-    if tree[0] == "rep" and tree[1] == 0 and tree[2] is None:
-        sub = c.single_chars(tree[3])
-        return sub is not None and set(sub) >= CLASSES["LIM_CHAR"]
-    return tree[0] == "ref" and tree[1] in ("icaomsg", "adexpmsg")
-
-
 def build(rows, entries):
     ids = {e["keyword"]: i for i, e in enumerate(entries)}
     terms = {r[2]: r[3] for r in rows if r[0] == "aux" and r[3]}
@@ -583,12 +610,13 @@ def build(rows, entries):
 
 
 def text_bounds(tree, c):
-    """(min, max) for a value that is any text but '-' of bounded length
-    (n{ LIM_CHAR }m), checked without a DFA; None otherwise."""
+    """(min, max) for a value that is any text of LIM_CHAR of bounded length
+    ({ LIM_CHAR }, 1{ LIM_CHAR }m), checked without a DFA (vlim_char); None
+    otherwise."""
     if tree[0] != "rep" or tree[1] > 1:
         return None
     sub = c.single_chars(tree[3])
-    if sub is None or not set(sub) >= CLASSES["LIM_CHAR"]:
+    if sub is None or set(sub) != CLASSES["LIM_CHAR"]:
         return None
     return tree[1], 0xFFFF if tree[2] is None else tree[2]
 
@@ -786,11 +814,12 @@ def fast_kind(rule, fp, tables):
     if rule[3] is None:
         return "VK_NONE", ""
     if fp[2]:
-        # vf_text reads the highest length from the parameter and takes
-        # the lowest for 1 (every text rule's: 1{ LIM_CHAR }m)
-        if fp[1] != 1:
-            raise SystemExit("a text of at least %d bytes: VK_TEXT wants 1" % fp[1])
-        return "VK_TEXT", "%du << VR_PARAM_SHIFT" % fp[2]
+        # vf_text reads the highest length from the parameter, the lowest
+        # (0 or 1: { LIM_CHAR }, 1{ LIM_CHAR }m) from VR_TEXT_EMPTY
+        if fp[1] not in (0, 1):
+            raise SystemExit("a text of at least %d bytes: VK_TEXT wants 0 or 1" % fp[1])
+        return "VK_TEXT", "%du << VR_PARAM_SHIFT%s" % (
+            fp[2], " | VR_TEXT_EMPTY" if fp[1] == 0 else "")
     special = FAST_TREES.get(repr(rule[3]))
     if special in WITH_DFA:
         return special, "%du << VR_PARAM_SHIFT" % fp[0]
@@ -812,12 +841,19 @@ def entry_rule(e, fields, c):
         tree = trees[0] if len(trees) == 1 else ("alt", trees)
         text = " | ".join(bodies)
         if e["kind"] == "b":
-            if free_text(tree, c) or "TEXT" in e["flags"]:
+            if "ASCII_SUP" in text:
+                # XFPLTXT's 1{CHARACTER | ASCII_SUP}768: the specification
+                # defines no ASCII_SUP, so its text is not checked
                 return (0, 0, text, None)
             return (c.value(tree), 0, text, tree)
         allowed = set(e["subs"])
         p = c.presence(tree, allowed)
-        return (0, p, c.describe(p) if p else "", None)
+        described = c.describe(p) if p else ""
+        if kw in PLAIN_FORMS and e["kind"] == "c":
+            plain = PLAIN_FORMS[kw][0]
+            ptree = Parser(tokenize(plain, kw), kw).parse()
+            return (c.value(ptree), p, described + " | " + plain if described else plain, ptree)
+        return (0, p, described, None)
 
 
 # ------------------------------------------------------------ output
@@ -920,6 +956,7 @@ extern const vhook_at vhooks_at[];
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
+#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT: the empty value is valid too */
 #define VR_KIND_SHIFT 10
 #define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16
@@ -942,6 +979,9 @@ extern const uint64_t vreq[][4];
 extern const uint8_t vdfa_class[256];
 extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
+/* 1 for the bytes of LIM_CHAR (the ADEXP character set but '-'), by byte:
+ * a text rule's check, and with '-' the set every value is read against. */
+extern const uint8_t vlim_char[256];
 
 #define VSET_WORDS 4
 extern const vnode vnodes[];
@@ -1105,6 +1145,11 @@ def gen_c(c, rules, fast, tables):
     out.append("")
     out.append("const uint8_t vdfa_accept[] = {")
     out.append(gen_dict._wrap(["1" if a else "0" for a in tables.accept]))
+    out.append("};")
+    out.append("")
+    out.append("/* 1 for the bytes of LIM_CHAR: the ADEXP character set but '-'. */")
+    out.append("const uint8_t vlim_char[256] = {")
+    out.append(gen_dict._wrap(["1" if b in CLASSES["LIM_CHAR"] else "0" for b in range(256)]))
     out.append("};")
     out.append("")
     out.append("const vterm vterms[] = {")

@@ -162,31 +162,21 @@ static char *path(walk *w, const place *pl)
 /* Line and column of off, counted on from the last answer for this buffer
  * (back from it when a finding comes before the previous one, as a
  * compound's missing subfield after its subfields' findings): one forward
- * scan of the buffer in all, by the batch driver's vector count. LF, CRLF
- * and a lone CR end a line, as for parse errors. */
+ * scan of the buffer in all. The cursor is kept in the public
+ * adexp_findings, field by field. */
 static void locate(walk *w, size_t off, adexp_finding *fd)
 {
     adexp_findings *o = w->out;
+    lines_cursor c = {0, o->lc_off, o->lc_bol, o->lc_line};
     if (o->lc_base != w->base || w->msg->index < o->lc_index) {
         o->lc_base = w->base;
-        o->lc_off = o->lc_bol = 0;
-        o->lc_line = 1;
+        c = lines_cursor_at(0);
     }
-    const char *b = w->base;
-    size_t lim = w->msg->offset + w->msg->length;
-    if (off >= o->lc_off) {
-        uint64_t ends = lines_count(b, lim, o->lc_off, off);
-        o->lc_line += (uint32_t)ends;
-        if (ends)
-            o->lc_bol = line_start(b, lim, off);
-    } else if (off < o->lc_bol) {
-        o->lc_line -= (uint32_t)lines_count(b, lim, off, o->lc_bol);
-        o->lc_bol = line_start(b, lim, off);
-    }
-    o->lc_off = off;
+    lines_locate(&c, w->base, w->msg->offset + w->msg->length, off, &fd->line, &fd->column);
+    o->lc_off = c.off;
+    o->lc_bol = c.bol;
+    o->lc_line = c.line;
     o->lc_index = w->msg->index;
-    fd->line = o->lc_line;
-    fd->column = (uint32_t)(off - o->lc_bol + 1);
 }
 
 /* fmt's one %s replaced by detail, in the arena (no printf: findings may
@@ -225,10 +215,13 @@ static adexp_finding *grow(walk *w)
 }
 
 /* Records a finding at pl's field; value: the text at fault (ptr NULL: the
- * field itself). The message is fmt with its one %s replaced by detail, or
- * fmt itself (a static sentence, not copied) when detail is NULL. */
-__attribute__((noinline)) static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
-                const char *expected, const char *fmt, const char *detail)
+ * field itself), at: where in the buffer the finding is (SIZE_MAX: at the
+ * value, or for an empty value at its field). The message is fmt with its
+ * one %s replaced by detail, or fmt itself (a static sentence, not copied)
+ * when detail is NULL. */
+__attribute__((noinline)) static void add_at(walk *w, const place *pl, adexp_finding_code code,
+                                             adexp_slice value, size_t at, const char *expected,
+                                             const char *fmt, const char *detail)
 {
     if (w->nomem)
         return;
@@ -244,19 +237,45 @@ __attribute__((noinline)) static void add(walk *w, const place *pl, adexp_findin
     fd->message = msg;
     fd->expected = expected ? expected : "";
     fd->value = value;
-    /* an empty value is reported at its field */
-    fd->offset = value.len ? (size_t)(value.ptr - w->base) : pl->f->offset;
+    if (at == SIZE_MAX)
+        at = value.len ? (size_t)(value.ptr - w->base) : pl->f->offset;
+    fd->offset = at;
     locate(w, fd->offset, fd);
     w->out->n++;
 }
 
+static void add(walk *w, const place *pl, adexp_finding_code code, adexp_slice value,
+                const char *expected, const char *fmt, const char *detail)
+{
+    add_at(w, pl, code, value, SIZE_MAX, expected, fmt, detail);
+}
+
 /* ---------------------------------------------------------------- checks */
 
-/* A value the fast path rejected, matched again to say why. Out of line. */
+/* Where the first byte of s[0..n) outside the ADEXP character set is
+ * (LIM_CHAR and '-'), n if none. */
+static size_t foreign_char(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (vlim_char[(unsigned char)s[i]] || s[i] == '-'))
+        i++;
+    return i;
+}
+
+/* A value the fast path rejected, matched again to say why: a character
+ * outside the ADEXP character set first (reported at that character),
+ * else what the matcher says. Out of line. */
 __attribute__((noinline, cold)) static void check_value(walk *w, const place *pl,
                                                         const vrule *r)
 {
     const adexp_field *f = pl->f;
+    size_t at = f->value.ptr ? foreign_char(f->value.ptr, f->value.len) : 0;
+    if (at < f->value.len) {
+        add_at(w, pl, ADEXP_V_BAD_VALUE, f->value, (size_t)(f->value.ptr + at - w->base),
+               vstrings[r->syntax], "a character outside the ADEXP character set (S31 5.1)",
+               NULL);
+        return;
+    }
     const char *s = f->value.ptr ? f->value.ptr : "";
     const char *why;
     unsigned kind = (vwalk[r - vrules] >> VR_KIND_SHIFT) & VR_KIND_MASK;
@@ -321,6 +340,36 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
                          const dict_entry *parent);
 static void visit_lax(walk *w, const adexp_field *first, const place *up);
 
+/* Whether a field of vwalk word wb may stand in the compound at place
+ * compound although the compound's syntax does not name it: a primary
+ * field in a list's element ("inclusion within a list field is the only
+ * occasion when a primary field may be used as a subfield", S31 4.3.7,
+ * whose example 3 is -PT -PTID CMB -ETO 9305091430 -RFL F370), as the
+ * parser reads it (grammar.h's grammar_in_compound). A subfield there is
+ * still not allowed (LATTD in a PT: doc/validation-decisions.md). */
+static inline int element_takes(const place *compound, int is_subfield)
+{
+    return compound && compound->in_list && !is_subfield;
+}
+
+/* A compound written as a basic field (-CFL F190): where the specification
+ * writes it so (gen_validate.py's PLAIN_FORMS), its value is checked
+ * against that form (r->value); else, or beside subfields, one finding.
+ * Out of line, rare. */
+__attribute__((noinline, cold)) static void plain_compound(walk *w, const place *pl,
+                                                           const vrule *r,
+                                                           const dict_entry *e)
+{
+    const adexp_field *f = pl->f;
+    if (r->value && !f->child) {
+        if (!vrule_accepts((unsigned)(r - vrules), f->value.ptr, f->value.len))
+            check_value(w, pl, r);
+        return;
+    }
+    add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
+        "a value where %s wants its subfields", e->keyword);
+}
+
 /* A field where the structure says it may not be: out of line, rare. */
 __attribute__((noinline, cold)) static void misplaced(walk *w, const place *pl,
                                                       const dict_entry *parent)
@@ -340,11 +389,9 @@ static inline __attribute__((always_inline)) void visit_structured(walk *w, cons
 {
     const adexp_field *f = pl->f;
     const dict_entry *e = dict_ext_entry(w->out->dictionary, f->dict_id);
-    /* A compound written as a basic field (-CFL F190) gets one finding. */
     int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;
     if (as_basic)
-        add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],
-            "a value where %s wants its subfields", e->keyword);
+        plain_compound(w, pl, r, e);
     /* A list of whole messages holds top-level fields. */
     present p = visit_all(w, f->child, pl, (e->flags & DICT_MSG_LIST) ? NULL : e);
     if (!as_basic && r->presence)
@@ -370,8 +417,10 @@ static int visit_extended(walk *w, const place *pl, const dict_entry *e,
 {
     unsigned b = e->sub_bit;
     p->w[b >> 6] |= (uint64_t)1 << (b & 63);
-    if (parent ? !dict_row_allows(parent->row, e)
-               : e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD)
+    int is_subfield = e->level == DICT_SUBFIELD || e->level == DICT_RESERVED_SUBFIELD;
+    if (parent ? !dict_row_allows(parent->row, e) &&
+                     !(parent->kind == ADEXP_COMPOUND && element_takes(pl->up, is_subfield))
+               : is_subfield)
         misplaced(w, pl, parent);
     unsigned as = w->out->dictionary->check_as[e->id];
     if (e->id < dict_count && as == e->id)
@@ -422,7 +471,9 @@ static present visit_all(walk *w, const adexp_field *first, const place *up,
         unsigned wb = vwalk[id], b = wb & VR_SUB_BIT;
         uint64_t bit = (uint64_t)1 << (b & 63);   /* the same word and bit twice */
         p.w[b >> 6] |= bit;
-        if (row ? !(row[b >> 6] & bit) : (wb & VR_SUBFIELD) != 0)
+        if (row ? !(row[b >> 6] & bit) &&
+                      !(parent->kind == ADEXP_COMPOUND && element_takes(up, wb & VR_SUBFIELD))
+                : (wb & VR_SUBFIELD) != 0)
             misplaced(w, &pl, parent);
         if (wb & VR_STRUCTURED)
             visit_structured(w, &pl, r);
@@ -573,7 +624,8 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
             unsigned b = wb & VR_SUB_BIT;                                                   \
             uint64_t bit = (uint64_t)1 << (b & 63);                                         \
             p->w[b >> 6] |= bit;                                                            \
-            if (!(row[b >> 6] & bit)) {                                                     \
+            if (!(row[b >> 6] & bit) &&                                                     \
+                !(e->kind == ADEXP_COMPOUND && element_takes(up, wb & VR_SUBFIELD))) {      \
                 pl.f = f;                                                                   \
                 misplaced(w, &pl, e);                                                       \
             }                                                                               \
@@ -602,8 +654,7 @@ DEFINE_VISIT_KIDS(visit_kids, visit_compound)
         const vrule *r = &vrules[id];                                                       \
         int as_basic = f->value.len && e->kind == ADEXP_COMPOUND;                           \
         if (as_basic)                                                                       \
-            add(w, pl, ADEXP_V_UNEXPECTED_VALUE, f->value, vstrings[r->syntax],             \
-                "a value where %s wants its subfields", e->keyword);                        \
+            plain_compound(w, pl, r, e);                                                    \
         present p = {{0}};                                                                  \
         if (e->flags & DICT_MSG_LIST)                                                       \
             p = visit_all(w, f->child, pl, NULL);                                           \

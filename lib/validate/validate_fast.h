@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "simd.h"
 #include "validate_table.h"
 
 #define VF_ONES 0x0101010101010101ull
@@ -104,19 +105,44 @@ VF_INLINE int vf_run(uint32_t wb, const char *s, size_t n,
     return !(not_class(vf_load8(s)) | not_class(vf_load8(s + n - 8)));
 }
 
-/* Any text of 1 to max bytes without '-' (VK_TEXT: max is wb's parameter,
- * up to 0xFFFF, no bound). */
+/* Bit 7 of each byte of x that may not be LIM_CHAR: all but A-Z, 0-9,
+ * space and '/', the bytes of most texts (the others are looked up). */
+VF_INLINE uint64_t vf_not_usual_text(uint64_t x)
+{
+    uint64_t sp = x ^ (' ' * VF_ONES), sl = x ^ ('/' * VF_ONES);
+    /* bit 7 of a byte that is zero, exactly (no borrow between bytes) */
+    uint64_t is_sp = ~(((sp & ~VF_HIGH) + ~VF_HIGH) | sp) & VF_HIGH;
+    uint64_t is_sl = ~(((sl & ~VF_HIGH) + ~VF_HIGH) | sl) & VF_HIGH;
+    return (x | (vf_outside(x, 'A', 'Z') & vf_outside(x, '0', '9') & ~is_sp & ~is_sl)) &
+           VF_HIGH;
+}
+
+/* Whether the n bytes at s are all of LIM_CHAR (the ADEXP character set
+ * but '-'): eight at a time, a word with any other byte than the usual
+ * ones by the table. */
+VF_INLINE int vf_lim_chars(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        if (vf_not_usual_text(vf_load8(s + i)))
+            for (size_t k = i; k < i + 8; k++)
+                if (!vlim_char[(unsigned char)s[k]])
+                    return 0;
+    unsigned ok = 1;
+    for (; i < n; i++)
+        ok &= vlim_char[(unsigned char)s[i]];
+    return (int)ok;
+}
+
+/* Any text of LIM_CHAR of 1 (0 with VR_TEXT_EMPTY) to max bytes (VK_TEXT:
+ * max is wb's parameter, up to 0xFFFF, no bound). */
 VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
 {
+    if (n == 0)
+        return (wb & VR_TEXT_EMPTY) != 0;
     if (n - 1 >= (wb >> VR_PARAM_SHIFT))
         return 0;
-    if (n > 16)
-        return !memchr(s, '-', n);
-    uint64_t a, b;
-    vf_span(s, n, &a, &b);
-    a ^= '-' * VF_ONES;                    /* a byte '-' becomes 0 */
-    b ^= '-' * VF_ONES;
-    return !((((a - VF_ONES) & ~a) | ((b - VF_ONES) & ~b)) & VF_HIGH);
+    return vf_lim_chars(s, n);
 }
 
 /* Two-digit numbers: each 16-bit lane of the digits d (one a byte, the
@@ -361,8 +387,7 @@ VF_INLINE unsigned vf_word_spaces_swar(const char *s, size_t n)
     return sp;
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if SIMD_SSE2
 /* The bytes of x that are spaces (*sp) and those that are spaces, letters
  * or digits (returned), as movemask bits. */
 VF_INLINE unsigned vf_word_classes(__m128i x, unsigned *sp)

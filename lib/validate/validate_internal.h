@@ -64,7 +64,7 @@ static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
     if (!r->value)
         return 1;
     if (r->text_max)
-        return n >= r->text_min && n <= r->text_max && (n == 0 || !memchr(s, '-', n));
+        return n >= r->text_min && n <= r->text_max && vf_lim_chars(s, n);
     return vdfa_accepts(r->dfa, s, n);
 }
 

@@ -82,6 +82,7 @@ extern const vhook_at vhooks_at[];
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
+#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT: the empty value is valid too */
 #define VR_KIND_SHIFT 10
 #define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16
@@ -126,11 +127,14 @@ extern const uint64_t vreq[][4];
 /* The DFAs of all values: byte -> class, state x class -> state (0 dead),
  * accepting states. vdfa_next holds each next state as its row's offset
  * (state x VDFA_STRIDE): a step is one add and one load. */
-#define VDFA_CLASSES 46
+#define VDFA_CLASSES 47
 #define VDFA_STRIDE 64             /* a row's size (gen_validate.py's VDFA_STRIDE) */
 extern const uint8_t vdfa_class[256];
 extern const uint32_t vdfa_next[][VDFA_STRIDE];
 extern const uint8_t vdfa_accept[];
+/* 1 for the bytes of LIM_CHAR (the ADEXP character set but '-'), by byte:
+ * a text rule's check, and with '-' the set every value is read against. */
+extern const uint8_t vlim_char[256];
 
 #define VSET_WORDS 4
 extern const vnode vnodes[];

@@ -515,14 +515,14 @@ static void structure_checks(void **state)
     run r;
     /* ESTDATA without its ETO; an ETO at the top; ARCID inside ADDR */
     validate_text(&r, "-TITLE IFPL -ESTDATA -PTID ABC -FL F350 "
-                      "-BEGIN ADDR -FAC X -ARCID ABC -END ADDR -CFL F190\n");
+                      "-BEGIN ADDR -FAC X -ARCID ABC -END ADDR -COORDATA F190\n");
     assert_int_equal(r.f.n, 3);
     assert_string_equal(r.f.v[0].field, "ESTDATA");
     assert_int_equal(r.f.v[0].code, ADEXP_V_MISSING_SUBFIELD);
     assert_string_equal(r.f.v[0].message, "missing subfield ETO");
     assert_string_equal(r.f.v[1].field, "ADDR/ARCID[1]");
     assert_int_equal(r.f.v[1].code, ADEXP_V_NOT_ALLOWED);
-    assert_string_equal(r.f.v[2].field, "CFL");
+    assert_string_equal(r.f.v[2].field, "COORDATA");
     assert_int_equal(r.f.v[2].code, ADEXP_V_UNEXPECTED_VALUE);
     run_free(&r);
     /* the -ETO after the compound ends it: a misplaced subfield */
@@ -536,6 +536,85 @@ static void structure_checks(void **state)
     assert_int_equal(r.f.n, 1);
     assert_int_equal(r.f.v[0].code, ADEXP_V_MISSING_SUBFIELD);
     assert_string_equal(r.f.v[0].message, "missing one of (TO | STO)");
+    run_free(&r);
+}
+
+/* Where the specification's Annex A and its own examples disagree
+ * (gen_validate.py's PLAIN_FORMS; doc/validation-decisions.md): a primary
+ * field inside a list's element is its subfield (S31 4.3.7: -PT -PTID CMB
+ * -ETO 9305091430 -RFL F370), a subfield is not; CFL may be a plain level
+ * (-CFL F190, E.4.3) and ALTNZ, DEPZ, DESTZ a plain name, each checked
+ * against that form; a plain value beside subfields is still unexpected.
+ * With the built-in dictionary and with an extended one (the general
+ * walk), the same findings. */
+static void spec_forms(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "-TITLE IFPL -CFL F190 -ALTNZ EASTERN CREEK -DEPZ -ADNAME X -DESTZ MY FARM\n"
+        "-BEGIN RTEPTS -PT -PTID CMB -ETO 930509143000 -RFL F370 -SPEED N0450\n"
+        "-PT -PTID ABC -RFL F37 -LATTD 500000N -END RTEPTS\n"
+        "-CFL F19X -CFL F190 -PTID ABC -CFL -FL F200 -SFL F210A\n";
+    static const struct { const char *field; int code; } want[] = {
+        {"RTEPTS/PT[2]/RFL", ADEXP_V_BAD_VALUE},
+        {"RTEPTS/PT[2]/LATTD", ADEXP_V_NOT_ALLOWED},
+        {"CFL[2]", ADEXP_V_BAD_VALUE},
+        {"CFL[3]", ADEXP_V_UNEXPECTED_VALUE},
+    };
+    const size_t nwant = sizeof want / sizeof *want;
+    static const char local[] = "LOCALX\tprimary\tb\t-\t-\t-\n";
+    adexp_dictionary *ext = adexp_dict_load(NULL, local, sizeof local - 1, NULL);
+    assert_non_null(ext);
+    for (int pass = 0; pass < 2; pass++) {
+        run r;
+        adexp_arena_init(&r.arena, NULL);
+        adexp_findings_init(&r.f);
+        r.f.dictionary = pass ? ext : NULL;
+        adexp_options o = adexp_options_default();
+        o.dictionary = r.f.dictionary;
+        adexp_parser *p = adexp_parser_new(&o, NULL);
+        assert_non_null(p);
+        adexp_parser_reset(p, text, sizeof text - 1);
+        assert_int_equal(adexp_parser_next(p, &r.arena, &r.msg), ADEXP_OK);
+        assert_int_equal(adexp_validate(&r.msg, &r.arena, &r.f), ADEXP_OK);
+        for (size_t i = 0; i < r.f.n && i < nwant; i++) {
+            assert_string_equal(r.f.v[i].field, want[i].field);
+            assert_int_equal(r.f.v[i].code, want[i].code);
+        }
+        assert_int_equal(r.f.n, nwant);
+        adexp_parser_free(p);
+        run_free(&r);
+    }
+    adexp_dict_free(ext);
+}
+
+/* A value's characters against the ADEXP character set (S31 5.1.1: A-Z,
+ * 0-9, space, ( ) - ? : . , ' = + /, CR and LF; TAB read as a separator):
+ * in free text (ROUTE, COMMENT, RMK), in ICAO text (MSGTXT, where '-' is
+ * text), in a structured value (PTID); each reported at the character. */
+static void character_set(void **state)
+{
+    (void)state;
+    run r;
+    validate_text(&r, "-TITLE IFPL -ROUTE N0450F350 DCT ABC\t DCT\n  DEF (X) ?:.,'=+/\n"
+                      "-MSGTXT (FPL-ABC123-IS -A320/M)\n-COMMENT OK\n");
+    assert_int_equal(r.f.n, 0);
+    run_free(&r);
+    validate_text(&r, "-TITLE IFPL -ROUTE N0450F350 DCT AB**C -COMMENT lower case\n"
+                      "-MSGTXT (FPL-ABC123-IS #1) -RMK A_B -BEGIN RTEPTS -PT -PTID *1ROL\n"
+                      "-END RTEPTS -OLDMSG (X-\xe2\x80\x93Y)\n");
+    static const struct { const char *field; uint32_t column; } want[] = {
+        {"ROUTE", 36}, {"COMMENT", 49}, {"MSGTXT", 24}, {"RMK", 34},
+        {"RTEPTS/PT[1]/PTID", 61}, {"OLDMSG", 24},
+    };
+    assert_int_equal(r.f.n, 6);
+    for (size_t i = 0; i < 6; i++) {
+        assert_string_equal(r.f.v[i].field, want[i].field);
+        assert_int_equal(r.f.v[i].code, ADEXP_V_BAD_VALUE);
+        assert_int_equal(r.f.v[i].column, want[i].column);
+        assert_string_equal(r.f.v[i].message,
+                            "a character outside the ADEXP character set (S31 5.1)");
+    }
     run_free(&r);
 }
 
@@ -1149,6 +1228,8 @@ int main(void)
         cmocka_unit_test(valid_ifpl_is_clean),
         cmocka_unit_test(each_bad_value_at_its_field),
         cmocka_unit_test(structure_checks),
+        cmocka_unit_test(spec_forms),
+        cmocka_unit_test(character_set),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
         cmocka_unit_test(lines_back_and_forth),

@@ -64,6 +64,12 @@ struct writer {
     const adexp_field *open_text;  /* the last value written: ICAO text without
                                       brackets, which runs on to the next known
                                       primary field or list bracket */
+    int keep_unclosed;             /* the message's errors hold TEXT_UNCLOSED:
+                                      its text left open may be written open */
+    int unclosed;                  /* open_text is such a text: it runs on to
+                                      the message's end, so nothing may follow */
+    const adexp_msg *msg;          /* its errors: the lists it left open */
+    int left_open;                 /* a list was written without its -END */
     int fold;                      /* o->fold */
 };
 
@@ -97,18 +103,15 @@ static void set_open_text(writer *w, const adexp_field *f)
  * memory. */
 static NOINLINE char *grow(writer *w, char *o, size_t n)
 {
-    adexp_buf *b = w->out;
-    b->len = (size_t)(o - b->data);
-    if (!adexp_buf_room(b, n))
+    if (!(o = adexp_buf_grow_at(w->out, o, n)))
         return fail(w, ADEXP_E_NOMEM, NULL);
     set_end(w);
-    return b->data + b->len;
+    return o;
 }
 
 static inline char *room(writer *w, char *o, size_t n)
 {
-    adexp_buf *b = w->out;
-    return (size_t)(b->data + b->cap - o) >= n ? o : grow(w, o, n);
+    return adexp_buf_fits_at(w->out, o, n) ? o : grow(w, o, n);
 }
 
 /* Bytes put_lead may store. */
@@ -145,7 +148,7 @@ static int ends_open_text(writer *w, const dict_entry *e)
 {
     if (!w->open_text)
         return 1;
-    if (!e || (e->level != DICT_PRIMARY && e->level != DICT_RESERVED_PRIMARY &&
+    if (w->unclosed || !e || (e->level != DICT_PRIMARY && e->level != DICT_RESERVED_PRIMARY &&
                e->level != DICT_SYNTAX)) {
         fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
         return 0;
@@ -223,13 +226,17 @@ static int text_value_ok(writer *w, const adexp_field *f, const char *dash, cons
     lexer_init(&lx, dash, (size_t)(end - dash), UINT32_MAX);
     lexer_use_dictionary(&lx, w->dict);
     const field_token *t = lexer_next_field(&lx);
-    int same = t->kind == FT_FIELD && t->code == ADEXP_OK && t->value.len == vlen &&
-               (vlen == 0 || t->value.ptr == voff);
+    /* a '(' never closed, in a message the parser flagged so, is written as
+     * it stands: it runs on to the end of the message, as it did */
+    int unclosed = t->code == ADEXP_E_TEXT_UNCLOSED && w->keep_unclosed;
+    int same = t->kind == FT_FIELD && (t->code == ADEXP_OK || unclosed) &&
+               t->value.len == vlen && (vlen == 0 || t->value.ptr == voff);
     if (!same || lexer_next_field(&lx)->kind != FT_EOF) {
         fail(w, ADEXP_E_WRITE_VALUE, f);
         return 0;
     }
-    if (vlen == 0 || voff[0] != '(')
+    w->unclosed = unclosed;
+    if (vlen == 0 || voff[0] != '(' || unclosed)
         set_open_text(w, f);
     return 1;
 }
@@ -390,6 +397,8 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
 static char *put_bracket(writer *w, char *o, const char *word, size_t n,
                          const adexp_field *list, lead l)
 {
+    if (w->unclosed)
+        return fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
     if (w->open_text)
         set_open_text(w, NULL);
     size_t k = list->keyword.len;
@@ -404,6 +413,18 @@ static char *put_bracket(writer *w, char *o, const char *word, size_t n,
 }
 
 /* A list on its own lines: -BEGIN after l, its items, -END. */
+/* Whether the parser flagged list f LIST_UNCLOSED (the error is at its
+ * -BEGIN): such a list runs on to the end of its message, and is written
+ * so, without an -END, as it stands. */
+static int left_open(const writer *w, const adexp_field *f)
+{
+    for (size_t i = 0; i < w->msg->nerrors; i++)
+        if (w->msg->errors[i].code == ADEXP_E_LIST_UNCLOSED &&
+            w->msg->errors[i].offset == f->offset)
+            return 1;
+    return 0;
+}
+
 static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, lead l)
 {
     if (!keyword_ok(f->keyword))
@@ -411,6 +432,10 @@ static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, 
     if (!(o = put_bracket(w, o, "-BEGIN  ", 7, f, l)) ||
         !(o = w->lines(w, o, f->child, depth + 1)))
         return NULL;
+    if (w->msg->nerrors && left_open(w, f)) {
+        w->left_open = 1;
+        return o;
+    }
     return put_bracket(w, o, "-END    ", 5, f, line_lead(w, depth));
 }
 
@@ -510,6 +535,10 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
     } else {
         same = adexp_tree_same(msg->fields, back.fields, w->o->fold ? ADEXP_SAME_FOLD : 0,
                                &where);
+        /* what was written open reads back open, and says so */
+        if ((st == ADEXP_E_TEXT_UNCLOSED && w->unclosed) ||
+            (st == ADEXP_E_LIST_UNCLOSED && w->left_open))
+            st = ADEXP_OK;
         same = same && st == ADEXP_OK && adexp_parser_next(p, &arena, &back) == ADEXP_END;
         if (!same)
             fail(w, ADEXP_E_WRITE_SHAPE, where);
@@ -534,6 +563,10 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     w.subfields = c[2 * ifps];
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
+    w.keep_unclosed = w.unclosed = w.left_open = 0;
+    w.msg = msg;
+    for (size_t i = 0; i < msg->nerrors; i++)
+        w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
     pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
     char *p = adexp_buf_room(out, 1);  /* so that out->data is not NULL */

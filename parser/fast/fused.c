@@ -20,7 +20,7 @@ fused_list_name(const char *w, const field_scan *x)
     uint64_t key;
     memcpy(&key, w + x->st, 8);
     const dict_entry *e = hot_hit(_bzhi_u64(key, 8 * n), n);
-    return e && e->kind == ADEXP_LIST ? e : NULL;
+    return e && is_list(e) ? e : NULL;
 }
 
 /* r's node space for a frame of max_items items, items of them so far
@@ -213,38 +213,59 @@ fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, i
     return r;
 }
 
-/* The fields from the '-' at *dash that repeat the keyword of field x (at
- * kw), a basic field the fused loop has just made a node of with no
+/* The fused loop's state, kept in fused_loop's registers (every case below
+ * is inlined there): the node space of the frame being read, where its next
+ * node is linked, its items, the compound open in it and that compound's
+ * row, the list opened here, and the '-' of the field being read. */
+typedef struct fused_cursor {
+    const adexp_parser *p;
+    const frame *f;            /* the run's frame */
+    const frame *fr;           /* the frame being read: f, or the list's */
+    fused_state *fs;
+    lexer *lx;
+    const char *b;             /* the input */
+    size_t lim;                /* its end, or the bound max_message_size sets */
+    size_t dash;
+    char *ptr, *plim;
+    adexp_field **tail, *c;
+    uint32_t items;
+    const uint64_t *crow;
+    adexp_field *list;
+} fused_cursor;
+
+/* The fields from the '-' at k->dash that repeat the keyword of field
+ * first (at kw), a basic field the fused loop has just made a node of with no
  * compound open (-FAC in an ADDR, -ATSRT, -EETFIR): each as
  * scan_field_avx2 would take it (the same keyword, a separator or '-'
  * after it, the value and the next '-' in its 32 bytes), made a node as
  * the loop would make it: the same entry in the same frame gets the same
  * answer from the grammar (but -TITLE, which the loop reads only as a
- * message's first field), so only the room (up to plim) and the bound
- * (lim) are checked, and the keyword is not looked up again. Inlined in
+ * message's first field), so only the room (up to k->plim) and the bound
+ * (k->lim) are checked, and the keyword is not looked up again. Inlined in
  * the loop, whose state it moves on (a call made the loop keep more of it
  * on the stack); the loop comes here only where the next keyword starts
  * with the same four bytes (same_start). */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
-fused_same(const char *b, size_t *dash, size_t lim, const char *kw, field_scan x,
-           char **ptr, const char *plim, adexp_field ***tail, uint32_t *items)
+fused_same(fused_cursor *k, const char *kw, const field_scan *first)
 {
+    /* each repeat's scan, from first's keyword and id */
+    field_scan x = {.k = first->k, .id = first->id};
     uint64_t key;
     memcpy(&key, kw, 8);       /* of the 32 bytes the scan read at kw */
     key = _bzhi_u64(key, 8 * x.k);
     if (x.id == DICT_ID_TITLE) /* a second one starts the next message */
         return;
-    while (lim > *dash + 32 && *ptr != plim) {
-        const char *p = b + *dash + 1;
+    while (k->lim > k->dash + 32 && k->ptr != k->plim) {
+        const char *p = k->b + k->dash + 1;
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
         uint32_t sep = avx2_sep_mask(v), dm = avx2_byte_mask(v, '-');
         if (_bzhi_u64((uint64_t)_mm256_extract_epi64(v, 0), 8 * x.k) != key ||
             !((sep | dm) >> x.k & 1) || !dm)
             break;
         scan_short_value(sep, dm, x.k, x.k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> x.k), &x);
-        fused_node(ptr, tail, p, &x, *dash, ADEXP_BASIC);
-        *dash += 1 + x.de;
-        ++*items;
+        fused_node(&k->ptr, &k->tail, p, &x, k->dash, ADEXP_BASIC);
+        k->dash += 1 + x.de;
+        ++k->items;
     }
 }
 
@@ -277,7 +298,7 @@ scan_long_keyword(const char *p, unsigned kmax, field_scan *fs)
     if (k <= 8 || k > kmax || !dm)
         return 0;
     const dict_entry *e = dict_lookup(p, k);
-    if (!e || (e->flags & DICT_TEXT))
+    if (!e || is_text(e))
         return 0;
     scan_short_value(sep, dm, k, k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> k), fs);
     fs->id = dict_id(e);
@@ -348,7 +369,7 @@ static ALWAYS_INLINE adexp_field *fused_list_node(char **ptr, adexp_field ***tai
     n->offset = dash;
     n->nchildren = 0;
     n->kind = ADEXP_LIST;
-    n->flags = le->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    n->flags = node_text_flag(le);
     n->dict_id = dict_id(le);
     **tail = n;
     *tail = &n->next;
@@ -368,21 +389,381 @@ __attribute__((noinline)) static int fused_keeps(const adexp_field *c, const fra
     return grammar_in_compound(&dict_table[c->dict_id], fr, e) == GR_CHILD;
 }
 
+/* What the loop does after a compound in a compound (fused_nested). */
+typedef enum fused_step {
+    FUSED_NEXT,      /* it has ended: on to the next field */
+    FUSED_SCANNED,   /* the run stops in it: the lexer makes the field its token */
+    FUSED_RESUMED,   /* the run stops in it: the lexer has resumed, with no token */
+} fused_step;
+
+/* The 32 bytes the scan reads for the field at k->dash: the input's, or on
+ * the input's last bytes their padded copy tw. */
+static ALWAYS_INLINE const char *fused_window(const fused_cursor *k, const tail_window *tw,
+                                              int at_tail)
+{
+    return at_tail ? tw->bytes + (k->dash - tw->start) + 1 : k->b + k->dash + 1;
+}
+
+/* The loop's state back into fs. */
+static ALWAYS_INLINE void fused_save(const fused_cursor *k)
+{
+    fused_state *fs = k->fs;
+    fs->ptr = k->ptr;
+    fs->tail = k->tail;
+    fs->items = k->items;
+    fs->c = k->c;
+    fs->crow = k->crow;
+    fs->lim = k->plim;
+    fs->list = k->list;
+}
+
+/* After basic field x (at kw) made a node with no compound open: the fields
+ * that repeat its keyword (fused_same), where the next keyword starts as
+ * its does. Seldom, which gcc is told: it then keeps the loop's state in
+ * registers on the common path (measured: about 1% fewer instructions
+ * on a parse). */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
+fused_repeats(fused_cursor *k, const field_scan *x, const char *kw, int in_compound,
+              int at_tail)
+{
+    if (__builtin_expect(!in_compound && !at_tail && x->de < 28 &&
+                             same_start(kw + x->de + 1, kw),
+                         0))
+        fused_same(k, kw, x);
+}
+
+/* A basic subfield x (at kw) of the compound open:
+ *   compound = "-" KEYWORD { subfield } ;
+ * its node (the compound's count is set where it ends). */
+static ALWAYS_INLINE void fused_subfield(fused_cursor *k, const field_scan *x, const char *kw)
+{
+    fused_node(&k->ptr, &k->tail, kw, x, k->dash, ADEXP_BASIC);
+    k->dash += 1 + x->de;
+}
+
+/* The end of the compound open: whether field x, which it does not allow
+ * (tw for its window), ends it as run_ends says: -END, -BEGIN of a list
+ * it has no place for, a keyword that it, as a list's element, does not
+ * keep. Then it is closed and the frame's cases read x; else (0) the token
+ * path reads x. */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
+fused_ends_compound(fused_cursor *k, const field_scan *x, const tail_window *tw,
+                    int in_compound, int at_tail)
+{
+    const dict_entry *e = x->e;
+    if (is_bracket(e)) {
+        const dict_entry *le;
+        if (in_compound || !(le = fused_list_name(fused_window(k, tw, at_tail), x)) ||
+            (x->id == DICT_ID_BEGIN &&
+             grammar_list_in_compound(&dict_table[k->c->dict_id], k->fr, le) == GR_CHILD))
+            return 0;
+    } else if (k->fr->kind == FR_LIST && !list_holds(k->fr, e) && fused_keeps(k->c, k->fr, e)) {
+        return 0;
+    }
+    k->c = close_compound(k->c, k->ptr, &k->tail);
+    return 1;
+}
+
+/* The hot basic field: a basic primary field but -TITLE (grammar_plain_basic)
+ * in the message or a list with no compound open, ahead of the general
+ * tests (the caller checked the room); then the fields that repeat its
+ * keyword. */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
+fused_hot_basic(fused_cursor *k, const field_scan *x, const char *kw, int at_tail)
+{
+    fused_node(&k->ptr, &k->tail, kw, x, k->dash, ADEXP_BASIC);
+    k->items++;
+    k->dash += 1 + x->de;
+    fused_repeats(k, x, kw, 0, at_tail);
+}
+
+/* The start of a list, -BEGIN X (x, at kw), X's entry le:
+ *   list = "-BEGIN" NAME { item } "-END" NAME ;
+ * its node, and its frame (fs->lf) the one being read, as run_list's. */
+static ALWAYS_INLINE void fused_open_list(fused_cursor *k, const field_scan *x, const char *kw,
+                                          const dict_entry *le)
+{
+    fused_state *fs = k->fs;
+    const adexp_parser *p = k->p;
+    k->list = fused_list_node(&k->ptr, &k->tail, kw, x, k->dash, le);
+    fs->lf = (frame){
+        .up = k->f, .kind = FR_LIST, .node = k->list, .tail = &k->list->child,
+        .entry = le, .depth = k->f->depth + 1, .max_items = p->opt.max_list_items,
+        .holds = frame_row(FR_LIST, le),
+    };
+    k->fr = &fs->lf;
+    k->tail = &k->list->child;
+    fs->outer_items = k->items + 1;
+    k->items = 0;
+    k->plim = fused_limit(k->ptr, fs->end, p->opt.max_list_items, 0);
+}
+
+/* The end of a list: -END X of the list opened here; the run's frame is
+ * read on. */
+static ALWAYS_INLINE void fused_close_list(fused_cursor *k)
+{
+    k->list->nchildren = k->items;
+    k->tail = &k->list->next;
+    k->items = k->fs->outer_items;
+    k->plim = fused_limit(k->ptr, k->fs->end, k->f->max_items, k->items);
+    k->list = NULL;
+    k->fr = k->f;
+}
+
+/* -BEGIN or -END (x, at kw; tw for its window) in the message or a list with no
+ * compound open: -BEGIN X opens list X, -END X closes it; only a list
+ * opened here, and not one inside it (0: the token path reads the others). */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
+fused_list_bracket(fused_cursor *k, const field_scan *x, const char *kw,
+                   const tail_window *tw, int at_tail)
+{
+    const dict_entry *le = fused_list_name(fused_window(k, tw, at_tail), x);
+    if (!le)
+        return 0;
+    if (x->id == DICT_ID_BEGIN) {
+        if (k->list || k->ptr == k->plim || k->f->depth >= k->p->opt.max_depth)
+            return 0;
+        fused_open_list(k, x, kw, le);
+    } else {
+        if (!k->list || le != k->fs->lf.entry)
+            return 0;
+        fused_close_list(k);
+    }
+    k->dash += 1 + x->de;
+    return 1;
+}
+
+/* The route point: the -PT of known field e just opened as compound c, its
+ * usual subfields read at once, and the points after it in a route (a list
+ * whose ELEMENT it is: fused_points); the last point stays open for more
+ * subfields. Returns 0, with nothing changed, if it is no usual point. */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
+fused_route_point(fused_cursor *k, const dict_entry *e)
+{
+    size_t room = (size_t)(k->plim - k->ptr) / sizeof(adexp_field);
+    point_run pr;
+    if (k->lim >= k->dash + POINT_READ && room >= 3 &&
+        (pr = fused_points(k->b, k->dash, k->lim, k->c, room,
+                           k->fr->kind == FR_LIST && list_holds(k->fr, e))).dash) {
+        k->items += 1 + (uint32_t)(pr.c - k->c) / 4;
+        k->c = pr.c;
+        k->ptr = (char *)(void *)(k->c + 4);
+        k->tail = &k->c[3].next;
+        k->dash = pr.dash;
+        return 1;
+    }
+    return 0;
+}
+
+/* Any other field x (at kw) as the run reads it: a plain child of the frame
+ * (grammar_plain_child; in a compound frame whose row is row, its subfield),
+ * a basic field or a compound, which opens (a -PT with the route point's
+ * usual subfields); 0 for the token path. */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
+fused_plain_child(fused_cursor *k, const field_scan *x, const char *kw, int in_compound,
+                  const uint64_t *row, int at_tail)
+{
+    const dict_entry *e = x->e;
+    if (in_compound ? !row_allows(row, e) : !grammar_plain_child(k->fr, k->items, e, x->id))
+        return 0;
+    if (k->ptr == k->plim)
+        return 0;
+    if (is_basic(e)) {
+        fused_node(&k->ptr, &k->tail, kw, x, k->dash, ADEXP_BASIC);
+        k->items++;
+        k->dash += 1 + x->de;
+        fused_repeats(k, x, kw, in_compound, at_tail);
+        return 1;
+    }
+    if (!is_compound(e) || k->fr->depth >= k->p->opt.max_depth)
+        return 0;
+    k->c = fused_node(&k->ptr, &k->tail, kw, x, k->dash, ADEXP_COMPOUND);
+    k->crow = subfield_row(e);
+    k->tail = &k->c->child;
+    if (!in_compound && !at_tail && x->id == DICT_ID_PT && fused_route_point(k, e))
+        return 1;
+    k->items++;
+    k->dash += 1 + x->de;
+    return 1;
+}
+
+/* A keyword too long for the scan (scan_long_keyword): its node here if it
+ * is a basic subfield of the compound open, as the loop would make it (out
+ * of the loop, whose fields the call would make it keep on the stack).
+ * Returns 1 if it is read. */
+static ALWAYS_INLINE int fused_long_subfield(fused_cursor *k, int in_compound, int at_tail)
+{
+    if (in_compound || at_tail || !k->c || k->ptr == k->plim || k->lim <= k->dash + 32)
+        return 0;
+    const char *kw = k->b + k->dash + 1;
+    field_scan t;
+    if (!scan_long_keyword(kw, k->p->opt.max_keyword_len, &t) || !is_basic(t.e) ||
+        !row_allows(k->crow, t.e))
+        return 0;
+    fused_node(&k->ptr, &k->tail, kw, &t, k->dash, ADEXP_BASIC);
+    k->dash += 1 + t.de;
+    return 1;
+}
+
+/* A -MSGTXT (ICAO text, which may hold '-'): its node here if its value is
+ * a group in parentheses, as the run would make it from the lexer's token
+ * (with -MSGTXT primary, a compound open ends at it, but in a list element,
+ * which keeps it). Returns 1 if it is read. */
+static ALWAYS_INLINE int fused_msgtxt(fused_cursor *k, int in_compound, int at_tail)
+{
+    if (in_compound || at_tail || k->lim <= k->dash + 32 || !is_msgtxt(k->b + k->dash + 1))
+        return 0;
+    const dict_entry *te = &dict_table[DICT_ID_MSGTXT];
+    size_t vs, ve, next;
+    if (k->ptr == k->plim ||
+        (k->c && grammar_in_compound(&dict_table[k->c->dict_id], k->fr, te) == GR_CHILD) ||
+        !lexer_text_group(k->lx, k->dash + 7, &vs, &ve, &next) || ve > k->lim)
+        return 0;
+    if (k->c)
+        k->c = close_compound(k->c, k->ptr, &k->tail);
+    fused_text_node(&k->ptr, &k->tail, k->b, k->dash, vs, ve);
+    k->items++;
+    k->dash = next;
+    return 1;
+}
+
+/* A field of the message or a list whose value runs to the input's end (a
+ * last -COMMENT or -ROUTE): a node here, as the loop would make it.
+ * Returns 1 if it is read. */
+static ALWAYS_INLINE int fused_last_value(fused_cursor *k, int in_compound, int at_tail)
+{
+    if (in_compound || at_tail || k->c || k->lim != k->lx->len || k->lim <= k->dash + 32)
+        return 0;
+    const char *kw = k->b + k->dash + 1;
+    field_scan t;
+    if (!scan_field_to_end(kw, k->lim - k->dash - 1, 8, &t) || !is_basic(t.e) ||
+        is_bracket(t.e) || t.id == DICT_ID_TITLE ||
+        !grammar_plain_child(k->fr, k->items, t.e, t.id) || k->ptr == k->plim)
+        return 0;
+    fused_node(&k->ptr, &k->tail, kw, &t, k->dash, ADEXP_BASIC);
+    k->items++;
+    k->dash += 1 + t.de;
+    return 1;
+}
+
+/* Stop in compound in (its row irow), which fused_nested opened in the
+ * compound open: the run goes on in it, then in the outer one
+ * (run_stop_nested); at the field scanned if the scan took it (took). */
+static ALWAYS_INLINE fused_step fused_stop_in(fused_cursor *k, adexp_field *in,
+                                              const uint64_t *irow, int took)
+{
+    k->fs->outer = k->c;
+    k->fs->outer_row = k->crow;
+    k->c = in;
+    k->crow = irow;
+    if (took)
+        return FUSED_SCANNED;
+    k->fs->resumed = 1;
+    lexer_resume(k->lx, k->dash, NULL);
+    return FUSED_RESUMED;
+}
+
+/* A compound in the compound open (x, its subfield: -REFDATA -SENDER -FAC X),
+ * in the message or a list: read here with its basic subfields; then the
+ * loop goes on in the compound open from the field that ends it, scanned
+ * again (FUSED_NEXT). Its nodes are not the open compound's own: counted
+ * in fs->nested, mended where that one ends (fused_mend). */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE fused_step
+fused_nested(fused_cursor *k, field_scan *x, int in_compound, int at_tail)
+{
+    if (in_compound || at_tail || !is_compound(x->e) || k->ptr == k->plim || k->list ||
+        k->fr->depth + 1 >= k->p->opt.max_depth)
+        return FUSED_SCANNED;
+    fused_state *fs = k->fs;
+    if (fs->nested_c != k->c) {
+        fused_mend(fs);
+        fs->nested_c = k->c;
+    }
+    adexp_field *in = fused_node(&k->ptr, &k->tail, k->b + k->dash + 1, x, k->dash, ADEXP_COMPOUND);
+    const uint64_t *irow = subfield_row(x->e);
+    k->tail = &in->child;
+    k->dash += 1 + x->de;
+    for (;;) {
+        const char *kw = k->b + k->dash + 1;
+        int took = k->lim > k->dash + 32 && scan_field_avx2(kw, k->b + k->lim, 8, x);
+        if (took && row_allows(irow, x->e)) {
+            if (!is_basic(x->e) || k->ptr == k->plim)
+                return fused_stop_in(k, in, irow, took);
+            fused_node(&k->ptr, &k->tail, kw, x, k->dash, ADEXP_BASIC);
+            k->dash += 1 + x->de;
+            continue;
+        }
+        /* it ends at a field it does not take (its compound is no list:
+         * no stray subfield stays), at -END or at -BEGIN of a list it has
+         * no place for; the token path reads anything else */
+        const dict_entry *le;
+        if (!took || (is_bracket(x->e) && (!(le = fused_list_name(kw, x)) ||
+                                           (x->id == DICT_ID_BEGIN && row_allows(irow, le)))))
+            return fused_stop_in(k, in, irow, took);
+        close_compound(in, k->ptr, &k->tail);
+        fs->nested += in->nchildren;
+        return FUSED_NEXT;
+    }
+}
+
+/* Whether the loop stopped where the input's last 32 bytes start, not at
+ * the bound nor at a field the scan does not take: it goes on from the
+ * '-' at k->dash (fs->dash) in their padded copy (run_fused_tail). */
+static ALWAYS_INLINE int fused_at_tail(const fused_cursor *k)
+{
+    if (!(k->lim <= k->dash + 32 && k->dash < k->lim && k->lim == k->lx->len))
+        return 0;
+    k->fs->dash = k->dash;
+    return 1;
+}
+
+/* The bound, or a field the scan does not take: the lexer reads it (also if
+ * it is the first, so that the lexer does not scan it again; the loop ends
+ * before the bound only at a scan). */
+static ALWAYS_INLINE void fused_resume(const fused_cursor *k, int at_tail)
+{
+    fused_state *fs = k->fs;
+    fs->resumed = k->dash != k->lx->pos ||
+                  (at_tail ? k->dash < k->lim : k->lim > k->dash + 32);
+    if (fs->resumed)
+        lexer_resume(k->lx, k->dash, NULL);
+}
+
+/* A field x the run does not take as it stands: the lexer's token. x is
+ * copied, so that the loop's scan need not live in memory. */
+static ALWAYS_INLINE void fused_resume_at_token(const fused_cursor *k, field_scan x)
+{
+    k->fs->resumed = 1;
+    lexer_resume(k->lx, k->dash, &x);
+}
+
+/* The loop's end: its state back into fs, and the count of a compound
+ * read in the compound open mended if that has ended. */
+static ALWAYS_INLINE void fused_leave(const fused_cursor *k)
+{
+    fused_state *fs = k->fs;
+    if (fs->nested_c && fs->nested_c != k->c && fs->nested_c != fs->outer)
+        fused_mend(fs);
+    fused_save(k);
+}
+
 /* The run's loop (run_loop, which has taken all the lexer's tokens, the
  * last of them ending at a field's '-') going on in the input itself: the
  * fields that scan_field_avx2 takes and the run would read as they are
- * (basic fields, compounds of them) become nodes with no token in between,
- * and so do, out of the main loop, a -BEGIN/-END list opened here, a
- * -MSGTXT group, a last value that runs to the input's end, a compound in
- * a compound, a route's usual points (fused_points), the fields after a
- * basic field that repeat its keyword (fused_same) and a basic subfield
- * whose keyword is too long for the scan (scan_long_keyword). The input's
- * last 32 bytes are read from a padded copy (at_tail, run_fused_tail). At any
- * other field, or at max_message_size, the lexer resumes at its '-' (with
- * the field as its token if the scan took it) and run_loop reads on from
- * that token, or from a list or compound this loop left open (run_items,
- * run_stop_nested): it makes the same decisions in the same order, and
- * this loop has changed nothing for that field yet. */
+ * become nodes with no token in between, by case: a field while a compound
+ * is open (fused_subfield, fused_ends_compound, and a compound in it:
+ * fused_nested), the hot basic field, the start and end of a list opened
+ * here (fused_list_bracket), a plain child (fused_plain_child, and
+ * fused_route_point for a -PT); out of the main loop, a keyword too long
+ * for the scan, a -MSGTXT group and a last value that runs to the input's
+ * end. Each case reads the field or leaves it, unchanged, to the token
+ * path (goto scanned). The
+ * input's last 32 bytes are read from a padded copy (at_tail,
+ * run_fused_tail). At any other field, or at max_message_size, the lexer
+ * resumes at its '-' (with the field as its token if the scan took it) and
+ * run_loop reads on from that token, or from a list or compound this loop
+ * left open (run_items, run_stop_nested): it makes the same decisions in
+ * the same order, and this loop has changed nothing for that field yet. */
 static void run_fused_tail(const adexp_parser *p, const frame *f, fused_state *fs,
                            int in_compound, const uint64_t *row);
 
@@ -390,260 +771,78 @@ __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE void
 fused_loop(const adexp_parser *p, const frame *f, fused_state *fs, int in_compound,
            const uint64_t *row, int at_tail)
 {
-    char *ptr = fs->ptr, *plim = fs->lim;
-    adexp_field **tail = fs->tail, *c = fs->c;
-    uint32_t items = fs->items;
-    const uint64_t *crow = fs->crow;
-    adexp_field *list = fs->list;
-    const frame *fr = list ? &fs->lf : f;      /* the frame being read */
     lexer *lx = fs->lx;
-    const char *b = lx->buf;
-    size_t dash = at_tail ? fs->dash : lx->pos;
-    size_t lim = lx->len < fs->bound ? lx->len : fs->bound;
+    fused_cursor k = {
+        .p = p, .f = f, .fr = fs->list ? &fs->lf : f, .fs = fs, .lx = lx, .b = lx->buf,
+        .lim = lx->len < fs->bound ? lx->len : fs->bound,
+        .dash = at_tail ? fs->dash : lx->pos,
+        .ptr = fs->ptr, .plim = fs->lim, .tail = fs->tail, .c = fs->c, .items = fs->items,
+        .crow = fs->crow, .list = fs->list,
+    };
     field_scan x;
     tail_window tw;
     if (at_tail)
-        tail_window_fill(&tw, b, dash, lim);
-    /* the 32 bytes the scan read for the field at dash */
-#define FUSED_WINDOW (at_tail ? tw.bytes + (dash - tw.start) + 1 : b + dash + 1)
-    /* the loop's state back into fs */
-#define FUSED_SAVE()                                                           \
-    (fs->ptr = ptr, fs->tail = tail, fs->items = items, fs->c = c, fs->crow = crow, \
-     fs->lim = plim, fs->list = list)
-    /* after a basic node, with no compound open: the fields that repeat its
-     * keyword (fused_same) */
-#define FUSED_SAME()                                                           \
-    do {                                                                       \
-        if (!in_compound && !at_tail && x.de < 28 && same_start(kw + x.de + 1, kw))  \
-            fused_same(b, &dash, lim, kw, x, &ptr, plim, &tail, &items);        \
-    } while (0)
+        tail_window_fill(&tw, k.b, k.dash, k.lim);
     /* max_keyword_len >= 8 */
 again:
-    while ((at_tail ? dash < lim : lim > dash + 32) &&
-           scan_field_avx2(FUSED_WINDOW, at_tail ? FUSED_WINDOW + 32 : b + lim, 8, &x)) {
-        const char *kw = b + dash + 1;
+    while ((at_tail ? k.dash < k.lim : k.lim > k.dash + 32) &&
+           scan_field_avx2(fused_window(&k, &tw, at_tail),
+                           at_tail ? fused_window(&k, &tw, at_tail) + 32 : k.b + k.lim, 8, &x)) {
+        const char *kw = k.b + k.dash + 1;
         const dict_entry *e = x.e;
-        if (c) {
-            if (dict_row_allows(crow, e)) {
-                if (e->kind != ADEXP_BASIC || ptr == plim)
-                    goto compound_in_c;
-                fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
-                dash += 1 + x.de;
+        if (k.c) {
+            if (row_allows(k.crow, e)) {
+                if (!is_basic(e) || k.ptr == k.plim)
+                    goto nested;
+                fused_subfield(&k, &x, kw);
                 continue;
             }
-            if (e->level == DICT_SYNTAX) {
-                /* -END, or -BEGIN of a list c has no place for, ends c
-                 * (run_ends); the token path reads anything else */
-                const dict_entry *le;
-                if (in_compound || !(le = fused_list_name(FUSED_WINDOW, &x)) ||
-                    (x.id == DICT_ID_BEGIN &&
-                     grammar_list_in_compound(&dict_table[c->dict_id], fr, le) == GR_CHILD))
-                    goto scanned;
-            } else if (fr->kind == FR_LIST &&
-                       !(fr->entry && dict_allows_entry(fr->entry, e)) &&
-                       fused_keeps(c, fr, e)) {
+            if (!fused_ends_compound(&k, &x, &tw, in_compound, at_tail))
                 goto scanned;
-            }
-            c = close_compound(c, ptr, &tail);
         }
         if (!in_compound && grammar_plain_basic(e, x.id)) {
-            /* the common field, ahead of the general tests below */
-            if (ptr == plim)
+            if (k.ptr == k.plim)
                 goto scanned;
-            fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
-            items++;
-            dash += 1 + x.de;
-            FUSED_SAME();
+            fused_hot_basic(&k, &x, kw, at_tail);
             continue;
         }
-        if (!in_compound && e->level == DICT_SYNTAX) {
-            /* -BEGIN X opens list X (run_list), -END X closes it: only a
-             * list opened here, and not one inside it */
-            const dict_entry *le = fused_list_name(FUSED_WINDOW, &x);
-            if (!le)
+        if (!in_compound && is_bracket(e)) {
+            if (!fused_list_bracket(&k, &x, kw, &tw, at_tail))
                 goto scanned;
-            if (x.id == DICT_ID_BEGIN) {
-                if (list || ptr == plim || f->depth >= p->opt.max_depth)
-                    goto scanned;
-                list = fused_list_node(&ptr, &tail, kw, &x, dash, le);
-                fs->lf = (frame){
-                    .up = f, .kind = FR_LIST, .node = list, .tail = &list->child,
-                    .entry = le, .depth = f->depth + 1, .max_items = p->opt.max_list_items,
-                    .holds = frame_row(FR_LIST, le),
-                };
-                fr = &fs->lf;
-                tail = &list->child;
-                fs->outer_items = items + 1;
-                items = 0;
-                plim = fused_limit(ptr, fs->end, p->opt.max_list_items, 0);
-            } else {
-                if (!list || le != fs->lf.entry)
-                    goto scanned;
-                list->nchildren = items;
-                tail = &list->next;
-                items = fs->outer_items;
-                plim = fused_limit(ptr, fs->end, f->max_items, items);
-                list = NULL;
-                fr = f;
-            }
-            dash += 1 + x.de;
             continue;
         }
-        if (in_compound ? !dict_row_allows(row, e)
-                        : !grammar_plain_child(fr, items, e, x.id))
+        if (!fused_plain_child(&k, &x, kw, in_compound, row, at_tail))
             goto scanned;
-        if (ptr == plim)
-            goto scanned;
-        if (e->kind == ADEXP_BASIC) {
-            fused_node(&ptr, &tail, kw, &x, dash, ADEXP_BASIC);
-            items++;
-            dash += 1 + x.de;
-            FUSED_SAME();
-            continue;
-        } else if (e->kind == ADEXP_COMPOUND && fr->depth < p->opt.max_depth) {
-            c = fused_node(&ptr, &tail, kw, &x, dash, ADEXP_COMPOUND);
-            crow = e->row;
-            tail = &c->child;
-            if (!in_compound && !at_tail && x.id == DICT_ID_PT) {
-                /* its usual subfields at once, and the points after it in
-                 * a route; the last point stays open for more subfields */
-                size_t room = (size_t)(plim - ptr) / sizeof(adexp_field);
-                point_run pr;
-                if (lim >= dash + POINT_READ && room >= 3 &&
-                    (pr = fused_points(b, dash, lim, c, room,
-                                       fr->kind == FR_LIST && fr->entry &&
-                                           dict_allows_entry(fr->entry, e))).dash) {
-                    items += 1 + (uint32_t)(pr.c - c) / 4;
-                    c = pr.c;
-                    ptr = (char *)(void *)(c + 4);
-                    tail = &c[3].next;
-                    dash = pr.dash;
-                    continue;
-                }
-            }
-        } else {
-            goto scanned;
-        }
-        items++;
-        dash += 1 + x.de;
     }
-    /* a keyword too long for the scan (scan_long_keyword): its node here if
-     * it is a basic subfield of the compound open, as the loop would make
-     * it (outside the loop, whose fields the call would make it keep on
-     * the stack) */
-    if (!in_compound && !at_tail && c && ptr != plim && lim > dash + 32) {
-        field_scan t;
-        if (scan_long_keyword(b + dash + 1, p->opt.max_keyword_len, &t) &&
-            t.e->kind == ADEXP_BASIC && dict_row_allows(crow, t.e)) {
-            fused_node(&ptr, &tail, b + dash + 1, &t, dash, ADEXP_BASIC);
-            dash += 1 + t.de;
-            goto again;
-        }
-    }
-    /* a -MSGTXT (ICAO text, which may hold '-'): its node here if its value
-     * is a group in parentheses, as the run would make it from the lexer's
-     * token (with -MSGTXT primary, a compound c ends at it) */
-    if (!in_compound && !at_tail && lim > dash + 32 && is_msgtxt(b + dash + 1)) {
-        const dict_entry *te = &dict_table[DICT_ID_MSGTXT];
-        size_t vs, ve, next;
-        if (ptr != plim && !(c && grammar_in_compound(&dict_table[c->dict_id], fr, te) == GR_CHILD) &&
-            lexer_text_group(lx, dash + 7, &vs, &ve, &next) && ve <= lim) {
-            if (c) {
-                c = close_compound(c, ptr, &tail);
-            }
-            fused_text_node(&ptr, &tail, b, dash, vs, ve);
-            items++;
-            dash = next;
-            goto again;
-        }
-    }
-    /* a field of the message or a list whose value runs to the input's end
-     * (a last -COMMENT or -ROUTE): a node here, as the loop would make it */
-    if (!in_compound && !at_tail && !c && lim == lx->len && lim > dash + 32) {
-        field_scan t;
-        if (scan_field_to_end(b + dash + 1, lim - dash - 1, 8, &t) &&
-            t.e->kind == ADEXP_BASIC && t.e->level != DICT_SYNTAX &&
-            t.id != DICT_ID_TITLE && grammar_plain_child(fr, items, t.e, t.id) && ptr != plim) {
-            fused_node(&ptr, &tail, b + dash + 1, &t, dash, ADEXP_BASIC);
-            items++;
-            dash += 1 + t.de;
-            goto again;
-        }
-    }
-    /* the bound, or a field the scan does not take: the lexer reads it (also
-     * if it is the first, so that the lexer does not scan it again; the loop
-     * ends before the bound only at a scan) */
-    if (!at_tail && lim <= dash + 32 && dash < lim && lim == lx->len) {
-        fs->dash = dash;      /* on in the copy of the input's last bytes */
-        FUSED_SAVE();
+    /* the cases out of the loop (gcc told that they read the field: it then
+     * keeps the loop's registers best, measured) */
+    if (__builtin_expect(fused_long_subfield(&k, in_compound, at_tail), 1))
+        goto again;
+    if (__builtin_expect(fused_msgtxt(&k, in_compound, at_tail), 1))
+        goto again;
+    if (__builtin_expect(fused_last_value(&k, in_compound, at_tail), 1))
+        goto again;
+    if (!at_tail && fused_at_tail(&k)) {
+        fused_save(&k);        /* on in the copy of the input's last bytes */
         run_fused_tail(p, f, fs, in_compound, row);
         return;
     }
-    fs->resumed = dash != lx->pos || (at_tail ? dash < lim : lim > dash + 32);
-    if (fs->resumed)
-        lexer_resume(lx, dash, NULL);
+    fused_resume(&k, at_tail);
     goto out;
-compound_in_c:  /* an allowed subfield of c that is no basic field */
-    if (in_compound || at_tail || x.e->kind != ADEXP_COMPOUND || ptr == plim || list ||
-        fr->depth + 1 >= p->opt.max_depth)
-        goto scanned;
-    {
-        /* read here with its basic subfields; then the loop goes on in c
-         * from the field that ends it (scanned again) */
-        if (fs->nested_c != c) {
-            fused_mend(fs);
-            fs->nested_c = c;
-        }
-        adexp_field *in = fused_node(&ptr, &tail, b + dash + 1, &x, dash, ADEXP_COMPOUND);
-        const uint64_t *irow = x.e->row;
-        tail = &in->child;
-        dash += 1 + x.de;
-        for (;;) {
-            int took = lim > dash + 32 && scan_field_avx2(b + dash + 1, b + lim, 8, &x);
-            if (took && dict_row_allows(irow, x.e)) {
-                if (x.e->kind != ADEXP_BASIC || ptr == plim)
-                    goto stop_in;
-                fused_node(&ptr, &tail, b + dash + 1, &x, dash, ADEXP_BASIC);
-                dash += 1 + x.de;
-                continue;
-            }
-            /* it ends at a field it does not take (its compound is no list:
-             * no stray subfield stays), at -END or at -BEGIN of a list it
-             * has no place for; anything else is read by the general code */
-            const dict_entry *le;
-            if (!took || (x.e->level == DICT_SYNTAX &&
-                          (!(le = fused_list_name(b + dash + 1, &x)) ||
-                           (x.id == DICT_ID_BEGIN && dict_row_allows(irow, le))))) {
-            stop_in:
-                fs->outer = c;
-                fs->outer_row = crow;
-                c = in;
-                crow = irow;
-                if (took)
-                    goto scanned;
-                fs->resumed = 1;
-                lexer_resume(lx, dash, NULL);
-                goto out;
-            }
-            close_compound(in, ptr, &tail);
-            fs->nested += in->nchildren;
-            goto again;
-        }
+nested:
+    switch (fused_nested(&k, &x, in_compound, at_tail)) {
+    case FUSED_NEXT:
+        goto again;
+    case FUSED_RESUMED:
+        goto out;
+    default:
+        break;
     }
 scanned:        /* a field the run does not take as it stands: its token */
-    fs->resumed = 1;
-    {
-        field_scan y = x;      /* a copy, so that x need not live in memory */
-        lexer_resume(lx, dash, &y);
-    }
+    fused_resume_at_token(&k, x);
 out:
-    if (fs->nested_c && fs->nested_c != c && fs->nested_c != fs->outer)
-        fused_mend(fs);        /* it has ended */
-    FUSED_SAVE();
+    fused_leave(&k);
 }
-#undef FUSED_WINDOW
-#undef FUSED_SAVE
-#undef FUSED_SAME
 
 /* fused_loop for the message or a list, and for a compound. Not inlined:
  * compiled for AVX2, and called once per stretch of such fields. */

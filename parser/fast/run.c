@@ -144,7 +144,7 @@ static ALWAYS_INLINE adexp_field *put_node(run *r, adexp_slice keyword, adexp_sl
     n->offset = offset;
     n->nchildren = 0;
     n->kind = (uint8_t)kind;
-    n->flags = e->flags & DICT_TEXT ? ADEXP_FIELD_TEXT : 0;
+    n->flags = node_text_flag(e);
     n->dict_id = (uint16_t)id;
     *r->tail = n;
     r->tail = &n->next;
@@ -166,7 +166,7 @@ static ALWAYS_INLINE int run_ends(const frame *f, const adexp_field *c, ftok *t,
                                   const dict_entry *e)
 {
     const dict_entry *ce = &dict_table[c->dict_id];
-    if (e->level == DICT_SYNTAX) {
+    if (is_bracket(e)) {
         classify(t);
         return t->kind == FT_END ||
                (t->kind == FT_BEGIN && grammar_list_in_compound(ce, f, t->entry) != GR_CHILD);
@@ -258,7 +258,7 @@ static ALWAYS_INLINE int run_bracket(adexp_parser *p, frame *f, run *s, ftok *t,
 {
     classify(t);
     const dict_entry *x = t->entry;
-    if (t->kind == FT_BEGIN && t->code == ADEXP_OK && x && x->kind == ADEXP_LIST &&
+    if (t->kind == FT_BEGIN && t->code == ADEXP_OK && x && is_list(x) &&
         s->ptr != s->lim && f->depth < p->opt.max_depth)
         return run_list(p, f, s, t, x) ? RUN_ON : RUN_LEFT;
     if (closable && t->kind == FT_END && t->code == ADEXP_OK &&
@@ -348,7 +348,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
                                   int closable)
 {
     run s = *r;   /* in registers: r's address is taken */
-    const uint64_t *row = in_compound ? f->entry->row : NULL;
+    const uint64_t *row = in_compound ? subfield_row(f->entry) : NULL;
     adexp_field *c = s.c;
     const uint64_t *crow = s.crow;
     for (;;) {
@@ -401,8 +401,8 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
         /* s.ptr == s.lim (a limit, or a new chunk) is tested where a node
          * is made: once per field, in the general code's order */
         if (c) {
-            if (dict_row_allows(crow, e)) {
-                if (e->kind != ADEXP_BASIC || s.ptr == s.lim)
+            if (row_allows(crow, e)) {
+                if (!is_basic(e) || s.ptr == s.lim)
                     break;
                 run_node(&s, t, e, id, ADEXP_BASIC);
                 s.t = t + 1;
@@ -413,7 +413,7 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             /* and t (maybe made -BEGIN or -END) is for f */
             c = close_compound(c, s.ptr, &s.tail);
         }
-        if (!in_compound && e->level == DICT_SYNTAX) {
+        if (!in_compound && is_bracket(e)) {
             int step = run_bracket(p, f, &s, t, closable);
             if (step == RUN_ON)
                 continue;
@@ -426,15 +426,15 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
                 return step == RUN_CLOSED;
             break;
         }
-        if (in_compound ? !dict_row_allows(row, e) : !grammar_plain_child(f, s.items, e, id))
+        if (in_compound ? !row_allows(row, e) : !grammar_plain_child(f, s.items, e, id))
             break;
         if (s.ptr == s.lim)
             break;
-        if (e->kind == ADEXP_BASIC) {
+        if (is_basic(e)) {
             run_node(&s, t, e, id, ADEXP_BASIC);
-        } else if (e->kind == ADEXP_COMPOUND && f->depth < p->opt.max_depth) {
+        } else if (is_compound(e) && f->depth < p->opt.max_depth) {
             c = run_node(&s, t, e, id, ADEXP_COMPOUND);
-            crow = e->row;
+            crow = subfield_row(e);
             s.tail = &c->child;
         } else {
             break;

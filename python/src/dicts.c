@@ -89,6 +89,62 @@ static PyObject *new_ref(PyObject *o)
     return o;
 }
 
+/* A part of the envelope: its str, or None where the envelope lacks it. */
+static PyObject *part(adexp_slice s, int fold)
+{
+    return s.ptr ? pa_str(s, fold) : new_ref(Py_None);
+}
+
+/* The words of s (separated by spaces and line ends), as the JSON writer
+ * writes the addressees. */
+static PyObject *words(adexp_slice s)
+{
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list && i < s.len;) {
+        while (i < s.len && (s.ptr[i] == ' ' || (s.ptr[i] >= '\t' && s.ptr[i] <= '\r')))
+            i++;
+        size_t k = i;
+        while (i < s.len && !(s.ptr[i] == ' ' || (s.ptr[i] >= '\t' && s.ptr[i] <= '\r')))
+            i++;
+        if (k == i)
+            continue;
+        PyObject *w = pa_str((adexp_slice){s.ptr + k, i - k}, 0);
+        if (!w || PyList_Append(list, w) != 0)
+            Py_CLEAR(list);
+        Py_XDECREF(w);
+    }
+    return list;
+}
+
+static int set_str(PyObject *d, const char *key, PyObject *v)
+{
+    int r = v ? PyDict_SetItemString(d, key, v) : -1;
+    Py_XDECREF(v);
+    return r;
+}
+
+PyObject *pa_envelope_dict(const adexp_envelope *env)
+{
+    if (!env->present)
+        return new_ref(Py_None);
+    PyObject *d = PyDict_New(), *text = PyList_New(0);
+    for (int i = 0; text && i < 3; i++) {
+        PyObject *t = env->text[i].ptr ? pa_str(env->text[i], 1) : NULL;
+        if (env->text[i].ptr && (!t || PyList_Append(text, t) != 0))
+            Py_CLEAR(text);
+        Py_XDECREF(t);
+    }
+    if (!d || set_str(d, "transmission_id", part(env->transmission_id, 1)) ||
+        set_str(d, "priority", part(env->priority, 1)) ||
+        set_str(d, "addressees", words(env->addressees)) ||
+        set_str(d, "filing_time", part(env->filing_time, 1)) ||
+        set_str(d, "originator", part(env->originator, 1)) || set_str(d, "text", text)) {
+        Py_XDECREF(d);
+        return NULL;
+    }
+    return d;
+}
+
 PyObject *pa_message_dict(const adexp_msg *m, PyObject *source)
 {
     PyObject *d = PyDict_New();
@@ -100,7 +156,8 @@ PyObject *pa_message_dict(const adexp_msg *m, PyObject *source)
         set(d, pa_k.offset, PyLong_FromSize_t(m->offset)) ||
         set(d, pa_k.title, t.ptr ? pa_str(t, 1) : new_ref(Py_None)) ||
         set(d, pa_k.fields, children_list(m->fields)) ||
-        set(d, pa_k.errors, error_dicts(m)))
+        set(d, pa_k.errors, error_dicts(m)) ||
+        (m->envelope.present && set_str(d, "envelope", pa_envelope_dict(&m->envelope))))
         Py_CLEAR(d);
     return d;
 }

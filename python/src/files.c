@@ -20,7 +20,7 @@
 
 #define MAX_JOBS 256
 #define WINDOW_PER_JOB 8
-#define MAX_FILE_SIZE ((size_t)256 << 20)   /* the batch driver's default */
+#define MAX_FILE_SIZE ((size_t)256 << 20)   /* a file is read whole into memory here */
 
 PyObject *pa_FileError;
 

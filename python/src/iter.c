@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILE_SIZE ((size_t)256 << 20)   /* the batch driver's default */
+#define MAX_FILE_SIZE ((size_t)256 << 20)   /* a file is read whole into memory here */
 #define ROTATE ((size_t)256 << 10)
 
 typedef struct pa_iter {
@@ -21,7 +21,7 @@ typedef struct pa_iter {
     PyObject *source;
     int done;
     const char *data;          /* the blob's bytes, when they hold a NUL */
-    batch_lines lines;         /* for the NUL_BYTE errors (batch_nul.h) */
+    lines_cursor lines;        /* for the NUL_BYTE errors (batch_nul.h) */
 } pa_iter;
 
 static void iter_dealloc(PyObject *self)
@@ -109,7 +109,7 @@ static PyObject *open_file(PyObject *path, const adexp_options *o)
     it->owner = NULL;
     it->used = 0;
     it->data = memchr(data, '\0', len) ? data : NULL;
-    it->lines = (batch_lines){0, 0, 1};
+    it->lines = lines_cursor_at(0);
     it->blob = pa_blob_new(data, len);
     it->parser = it->blob ? adexp_parser_new(o, NULL) : NULL;
     if (!it->parser) {

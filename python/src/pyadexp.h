@@ -104,6 +104,8 @@ PyObject *pa_first_value(const adexp_field *first, PyObject *key);
  * message). */
 PyObject *pa_field_dict(const adexp_field *f);
 PyObject *pa_message_dict(const adexp_msg *m, PyObject *source);
+/* The envelope of a message as a dict (the JSON "envelope"), or None. */
+PyObject *pa_envelope_dict(const adexp_envelope *env);
 PyObject *pa_errors_list(const adexp_msg *m);
 extern PyTypeObject *pa_ErrorType;
 int pa_error_type_init(void);

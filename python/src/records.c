@@ -3,6 +3,7 @@
  * file's bytes for the messages that point into them. */
 #include "pyadexp.h"
 #include "batch_nul.h"
+#include "lexer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ int pa_parse_all(adexp_parser *p, const char *data, size_t len,
                  adexp_arena *arena, pa_msgs *r)
 {
     int has_nul = memchr(data, '\0', len) != NULL;
-    batch_lines lines = {0, 0, 1};
+    lines_cursor lines = lines_cursor_at(0);
     adexp_parser_reset(p, data, len);
     for (;;) {
         if (grow(r) != 0)
@@ -94,7 +95,7 @@ void pa_parser_put(adexp_parser *p, const adexp_options *o)
 }
 
 /* The batch driver's checks (lib/batch/batch_file.c; binary: a NUL in the first
- * 4 KiB and no -TITLE), so that the module refuses
+ * 4 KiB and no message start, lexer_next_title), so that the module refuses
  * what adexp-parse refuses, with the same words. */
 #define BINARY_PROBE 4096
 
@@ -103,7 +104,7 @@ int pa_refuse_content(const char *data, size_t len, char *why, size_t cap)
     if (len == 0)
         return snprintf(why, cap, "empty file"), 1;
     const char *nul = memchr(data, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
-    if (nul && !memmem(data, len, "-TITLE", 6))
+    if (nul && lexer_next_title(data, len, 0) == len)
         return snprintf(why, cap, "binary file (NUL byte at offset %zu)",
                         (size_t)(nul - data)), 1;
     if (!memchr(data, '-', len))

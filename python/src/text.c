@@ -1,13 +1,11 @@
 /* Slices of the input to str, exactly as json.loads reads the JSON writer's
  * strings (doc/json.md): folded values, valid UTF-8 decoded, and
- * every byte that is not part of valid UTF-8 turned into the code point of
- * the same number (the writer's \u00XX). */
+ * every byte that is not part of valid UTF-8 turned into U+DCXX (the
+ * writer's \udcXX, Python's "surrogateescape"). */
 #include "pyadexp.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "utf8.h"
 
 pa_keys pa_k;
 
@@ -21,47 +19,14 @@ int pa_keys_init(void)
     return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0: the library's rule
- * (utf8.h), which is also Python's strict decoder's. */
-static size_t utf8_len(const unsigned char *s, size_t n, Py_UCS4 *out)
-{
-    unsigned cp = 0;
-    size_t len = adexp_utf8_seq(s, n, &cp);
-    *out = cp;
-    return len;
-}
-
-/* The slow way, for text that strict UTF-8 refuses. */
-static PyObject *decode_mixed(const unsigned char *s, size_t n)
-{
-    Py_UCS4 *u = PyMem_Malloc(n ? n * sizeof(Py_UCS4) : 1);
-    if (!u)
-        return PyErr_NoMemory();
-    size_t k = 0;
-    for (size_t i = 0; i < n;) {
-        Py_UCS4 cp;
-        size_t len = s[i] >= 0x80 ? utf8_len(s + i, n - i, &cp) : 0;
-        if (len) {
-            u[k++] = cp;
-            i += len;
-        } else {
-            u[k++] = s[i++];
-        }
-    }
-    PyObject *r = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, u, (Py_ssize_t)k);
-    PyMem_Free(u);
-    return r;
-}
-
+/* Valid UTF-8 decoded, each other byte as U+DCXX (surrogateescape): the
+ * JSON writer's \\udcXX. Python's rule of valid UTF-8 is the library's
+ * (utf8.h). */
 static PyObject *decode(const char *s, size_t n)
 {
     if (n > PY_SSIZE_T_MAX)
         return PyErr_NoMemory();
-    PyObject *r = PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "strict");
-    if (r || !PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
-        return r;
-    PyErr_Clear();
-    return decode_mixed((const unsigned char *)s, n);
+    return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "surrogateescape");
 }
 
 PyObject *pa_str(adexp_slice s, int fold)

@@ -54,6 +54,10 @@ static const slot coordata[] = {
     S(adexp_coordata, tfl), S(adexp_coordata, sfl),
 };
 
+static const slot cfl[] = {
+    S(adexp_cfl, fl), S(adexp_cfl, ptid), S(adexp_cfl, sfl),
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static int put(PyObject *d, const char *key, PyObject *v)
@@ -138,6 +142,8 @@ static int put_structs(PyObject *d, const adexp_view *v)
         return -1;
     if (v->has_coordata &&
         put(d, "coordata", struct_dict(&v->coordata, coordata, N(coordata))))
+        return -1;
+    if (v->has_cfl && put(d, "cfl", struct_dict(&v->cfl, cfl, N(cfl))))
         return -1;
     return 0;
 }

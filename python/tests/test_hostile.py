@@ -18,7 +18,9 @@ def use(messages):
     for m in messages:
         (m.title, m.errors, m.view, repr(m), m.get("ARCID"), "ARCID" in m)
         d = m.to_dict()
-        assert set(d) == {"source", "index", "offset", "title", "fields", "errors"}
+        # "envelope" only for a message that came in an AFTN envelope
+        assert set(d) - {"envelope"} == {"source", "index", "offset", "title", "fields", "errors"}
+        assert ("envelope" in d) == (m.envelope is not None)
         walk(m.fields)
 
 

@@ -21,7 +21,9 @@ def test_to_pandas_from_paths_equals_cli(root):
     assert len(df) == len(want)
     assert list(df["source"]) == [w["source"] for w in want]
     assert list(df["title"]) == [w["title"] for w in want]
-    assert list(df["errors"]) == [len(w["errors"]) for w in want]
+    # the column counts every error, the JSON line stores max_errors (16)
+    # of them (the folder's .json files, read as ADEXP, have more)
+    assert [min(e, 16) for e in df["errors"]] == [len(w["errors"]) for w in want]
     got = [None if pandas.isna(v) else v for v in df["ARCID"]]
     assert got == [first_value(w, "ARCID") for w in want]
 

@@ -1,0 +1,72 @@
+"""adexp-parse -j 4 over every kind of input at once: a directory (testdata/),
+a .tar.gz of testdata/messages, a big file cut into pieces for the workers
+(over 2 MiB: lib/batch/batch_split.c) and standard input. The output must be
+-j 1's, byte for byte; the exit code 1 (testdata/invalid holds invalid
+files); and standard error free of sanitizer reports. Built with
+-Db_sanitize=thread it is the ThreadSanitizer run (suite 'threads', in CI).
+
+Run: python3 cli/threads_test.py BUILD/cli/adexp-parse SOURCE_ROOT
+"""
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+EXE, SRC = sys.argv[1], sys.argv[2]
+REPORTS = ("ThreadSanitizer", "AddressSanitizer", "LeakSanitizer", "runtime error:")
+
+
+def corpus(path, messages, seed):
+    subprocess.run([sys.executable, os.path.join(SRC, "testdata", "gen_corpus.py"),
+                    "--messages", str(messages), "--seed", str(seed), "--bad-every", "50",
+                    "--out", path], check=True, capture_output=True)
+
+
+def parse(jobs, inputs, stdin_path):
+    with open(stdin_path, "rb") as stdin:
+        r = subprocess.run([EXE, "-j", str(jobs), *inputs, "-"], stdin=stdin,
+                           capture_output=True)
+    # the closing summary line holds the time taken
+    notes = [l for l in r.stderr.decode(errors="replace").splitlines()
+             if not l.startswith("adexp-parse: ")]
+    return r.returncode, r.stdout, sorted(notes), r.stderr.decode(errors="replace")
+
+
+def main():
+    failures = []
+    with tempfile.TemporaryDirectory() as d:
+        archive = os.path.join(d, "messages.tar.gz")
+        with tarfile.open(archive, "w:gz") as t:
+            t.add(os.path.join(SRC, "testdata", "messages"), arcname="messages")
+        big, stream = os.path.join(d, "big.adexp"), os.path.join(d, "stream.adexp")
+        corpus(big, 3000, 7)      # about 4.6 MB: split into 1 MiB pieces
+        corpus(stream, 1000, 8)
+        inputs = [os.path.join(SRC, "testdata"), archive, big]
+        code4, out4, notes4, err4 = parse(4, inputs, stream)
+        code1, out1, notes1, _ = parse(1, inputs, stream)
+
+    reports = [l for l in err4.splitlines() if any(s in l for s in REPORTS)]
+    if reports:
+        failures.append("sanitizer reports at -j 4:\n" + err4[-4000:])
+    if code4 != 1:
+        failures.append(f"-j 4 exit code {code4}, want 1 (testdata/invalid)")
+    if code1 != 1:
+        failures.append(f"-j 1 exit code {code1}, want 1")
+    if out4 != out1:
+        failures.append(f"-j 4 output differs from -j 1's ({len(out4)} and {len(out1)} bytes)")
+    if notes4 != notes1:
+        failures.append(f"-j 4 diagnostics differ from -j 1's ({len(notes4)} and {len(notes1)} lines)")
+    lines = out4.count(b"\n")
+    if lines < 4000:
+        failures.append(f"only {lines} messages written")
+    for f in failures:
+        print("FAIL", f)
+    if not failures:
+        print(f"ok: {lines} messages, {len(notes4)} diagnostics, "
+              "-j 4 as -j 1, no sanitizer report")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,411 @@
+/* AFTN envelopes (ICAO Annex 10 Vol II, 4.4.15 and 4.4.16): where one
+ * starts, where its text ends, and its heading's parts. The two forms:
+ *
+ *   ITA-2  ZCZC AAA001 170001          heading: start signal, transmission id
+ *          FF LKPREPWC EUCHZMFP        address: priority, addressees (more
+ *          EDDFZQZX                      lines of addressees may follow)
+ *          170001 EUCHZMFP             origin: filing time DDHHMM, originator
+ *          -TITLE IFPL ...             the text
+ *          NNNN                        end-of-message signal
+ *
+ *   IA-5   SOH AAA001 ... CR LF, the same address and origin lines, STX, the
+ *          text, then VT ETX (some gateways write NNNN after it, or SOH
+ *          before ZCZC: both are read).
+ *
+ * Blank lines between the lines and CR LF, LF or CR line ends are allowed.
+ * Each signal counts only at a line's start: a plain ADEXP text never
+ * holds a line that is ZCZC or NNNN (a line of ADEXP starts with '-' or
+ * continues a value), nor one that starts with SOH or ETX (a control byte
+ * inside a value is no signal). */
+#define _GNU_SOURCE            /* memmem */
+#include <string.h>
+
+#include "lexer.h"
+#include "simd.h"
+
+enum { SOH = 1, STX = 2, ETX = 3 };
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static int is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+static int is_blank(unsigned char c) { return c == ' ' || c == '\t'; }
+static int is_line_end(unsigned char c) { return c == '\n' || c == '\r'; }
+
+/* i starts a line: the input's start, or after a line end, VT, FF or one of
+ * the framing characters. */
+static int at_line_start(const char *b, size_t i)
+{
+    unsigned char c = i ? (unsigned char)b[i - 1] : '\n';
+    return is_line_end(c) || c == '\v' || c == '\f' || c == SOH || c == STX || c == ETX;
+}
+
+/* The 4 letters w ("ZCZC", "NNNN") as a signal at i: at a line's start and
+ * followed by a separator, a control character or the end. */
+static int signal_at(const char *b, size_t len, size_t i, const char *w)
+{
+    if (len - i < 4 || memcmp(b + i, w, 4) != 0 || !at_line_start(b, i))
+        return 0;
+    return i + 4 == len || (unsigned char)b[i + 4] <= ' ';
+}
+
+/* The first signal w at or after from, or len. */
+static size_t find_signal(const char *b, size_t len, size_t from, const char *w)
+{
+    for (size_t i = from; i + 4 <= len;) {
+        const char *t = memmem(b + i, len - i, w, 4);
+        if (!t)
+            break;
+        size_t at = (size_t)(t - b);
+        if (signal_at(b, len, at, w))
+            return at;
+        i = at + 1;
+    }
+    return len;
+}
+
+/* The first control byte c at a line's start in [from, to), or to. */
+static size_t find_control(const char *b, size_t from, size_t to, char c)
+{
+    for (size_t i = from; i < to; i++) {
+        const char *t = memchr(b + i, c, to - i);
+        if (!t)
+            break;
+        i = (size_t)(t - b);
+        if (at_line_start(b, i))
+            return i;
+    }
+    return to;
+}
+
+int lexer_envelope_at(const char *b, size_t len, size_t i)
+{
+    return i < len && ((b[i] == SOH && at_line_start(b, i)) || signal_at(b, len, i, "ZCZC"));
+}
+
+size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope)
+{
+    size_t t = lexer_next_title(b, len, from);
+    if (!envelope)
+        return t;
+    t = find_control(b, from, t, SOH);
+    return find_signal(b, t, from, "ZCZC");
+}
+
+/* The offset of the first byte c at or after i, or len. */
+static size_t next_byte(const char *b, size_t len, size_t i, char c)
+{
+    const char *p = i < len ? memchr(b + i, c, len - i) : NULL;
+    return p ? (size_t)(p - b) : len;
+}
+
+static int is_break(unsigned char c)
+{
+    return is_line_end(c) || c == '\v' || c == '\f';
+}
+
+/* The signal that starts at i, a line's start: 1 and *sig, or 0. */
+static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
+{
+    if (i >= len)
+        return 0;
+    if (b[i] == 'N' && signal_at(b, len, i, "NNNN"))
+        *sig = LEX_SIGNAL_NNNN;
+    else if (b[i] == ETX)
+        *sig = LEX_SIGNAL_ETX;
+    else if (b[i] == SOH || (b[i] == 'Z' && signal_at(b, len, i, "ZCZC")))
+        *sig = LEX_SIGNAL_NEXT;
+    else
+        return 0;
+    return 1;
+}
+
+#if SIMD_AVX2
+/* The first i in [from, len - 33) where b[i] is a line end, VT or FF and
+ * b[i + 1] could start a signal (N, Z, SOH, ETX), 32 bytes a step; or
+ * where the search stopped (then from there on is left to the byte loop).
+ * A framed message's text is searched whole for its end: a memchr per
+ * line cost a third of its parse. */
+__attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const char *b,
+                                                                         size_t len, size_t from)
+{
+    const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
+    const __m256i n = _mm256_set1_epi8('N'), z = _mm256_set1_epi8('Z');
+    const __m256i two = _mm256_set1_epi8(2);
+    size_t i = from;
+    for (; len - i > 33; i += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + i + 1));
+        __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
+        __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
+        __m256i start = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi8(y, n), _mm256_cmpeq_epi8(y, z)),
+            _mm256_cmpeq_epi8(_mm256_or_si256(y, two), three));   /* SOH, ETX */
+        unsigned m = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(brk, start));
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    return i;
+}
+#endif
+
+/* Line by line: each signal starts a line, so only the byte after each
+ * line end (and the blank lines after it) is looked at. The next LF and
+ * the next CR are each found once (memchr), so CR-only input stays linear;
+ * with AVX2, 32 bytes a step up to the last 33. */
+size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *sig)
+{
+#if SIMD_AVX2
+    if (from < len && cpu_has_avx2()) {
+        for (;;) {
+            size_t i = signal_candidate_avx2(b, len, from);
+            if (len - i <= 33) {
+                from = i;
+                break;
+            }
+            if (signal_kind(b, len, i + 1, sig))
+                return i + 1;
+            from = i + 1;
+        }
+    }
+#endif
+    size_t nl = next_byte(b, len, from, '\n'), cr = next_byte(b, len, from, '\r');
+    for (;;) {
+        size_t e = nl < cr ? nl : cr, i = e + 1;
+        if (e >= len)
+            break;
+        while (i < len && is_break((unsigned char)b[i]))
+            i++;
+        if (signal_kind(b, len, i, sig))
+            return i;
+        if (nl < i)
+            nl = next_byte(b, len, i, '\n');
+        if (cr < i)
+            cr = next_byte(b, len, i, '\r');
+    }
+    *sig = LEX_SIGNAL_NONE;
+    return len;
+}
+
+size_t lexer_signal_end(const char *b, size_t len, size_t at, lexer_signal sig)
+{
+    if (sig == LEX_SIGNAL_NNNN)
+        return at + 4;
+    if (sig != LEX_SIGNAL_ETX)
+        return at;
+    size_t i = at + 1, j = i;  /* ETX, and the NNNN some gateways add */
+    while (j < len && is_sep((unsigned char)b[j]))
+        j++;
+    return signal_at(b, len, j, "NNNN") ? j + 4 : i;
+}
+
+int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
+{
+    static const char ends[2] = {'\n', '\r'};
+    for (int k = 0; k < 2; k++) {
+        /* The next line end is looked for after the breaks that follow
+         * this one: those all lead to the same first byte, and a run of
+         * blank lines is then crossed once, not once per line. */
+        for (size_t i = next_byte(b, to, from, ends[k]), j; i < to; i = next_byte(b, to, j, ends[k])) {
+            for (j = i + 1; j < to && is_break((unsigned char)b[j]); j++)
+                ;
+            unsigned char c = j < to ? (unsigned char)b[j] : 0;
+            if (c == 'N' || c == 'Z' || c == SOH || c == ETX)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- heading */
+
+typedef struct cursor {
+    const char *b;
+    size_t len, i;
+    size_t start;              /* the envelope's */
+    size_t bad;                /* first place not of the heading's form */
+    size_t rest;               /* the start of its line: the envelope's text
+                                  from there on */
+} cursor;
+
+/* The heading's byte classes, one load a byte: what ends a line (LF,
+ * CR, STX) and what ends a word (those and blanks). */
+enum { HC_LINE = 1, HC_WORD = 2 };
+static const unsigned char heading_class[256] = {
+    ['\n'] = HC_LINE | HC_WORD, ['\r'] = HC_LINE | HC_WORD, [STX] = HC_LINE | HC_WORD,
+    [' '] = HC_WORD, ['\t'] = HC_WORD,
+};
+
+static size_t line_end(const cursor *c)
+{
+    size_t i = c->i;
+    while (i < c->len && !(heading_class[(unsigned char)c->b[i]] & HC_LINE))
+        i++;
+    return i;
+}
+
+/* On from the line ending at end to the next line that is not blank
+ * (spaces, VT, FF). */
+static void next_line(cursor *c, size_t end)
+{
+    c->i = end;
+    while (c->i < c->len && (is_sep((unsigned char)c->b[c->i])))
+        c->i++;
+}
+
+static void skip_blanks(cursor *c, size_t end)
+{
+    while (c->i < end && is_blank((unsigned char)c->b[c->i]))
+        c->i++;
+}
+
+/* A word of [c->i, end): its length; c->i moves past it and its blanks. */
+static size_t word(cursor *c, size_t end)
+{
+    size_t k = c->i;
+    while (c->i < end && !(heading_class[(unsigned char)c->b[c->i]] & HC_WORD))
+        c->i++;
+    size_t n = c->i - k;
+    skip_blanks(c, end);
+    return n;
+}
+
+static void fail(cursor *c, size_t at)
+{
+    if (c->bad != (size_t)-1)
+        return;
+    c->bad = c->rest = at;
+    while (c->rest > c->start && !at_line_start(c->b, c->rest))
+        c->rest--;
+}
+
+static adexp_slice slice(const cursor *c, size_t from, size_t to)
+{
+    while (to > from && is_sep((unsigned char)c->b[to - 1]))
+        to--;
+    adexp_slice s = {to > from ? c->b + from : NULL, to - from};
+    return s;
+}
+
+/* Whether the n bytes at i are all of a class: inline loops, not calls
+ * through a pointer (the heading is read for every framed message). */
+static inline int all_upper(const char *b, size_t i, size_t n)
+{
+    for (size_t k = i; k < i + n; k++)
+        if (!is_upper((unsigned char)b[k]))
+            return 0;
+    return 1;
+}
+
+static inline int all_digits(const char *b, size_t i, size_t n)
+{
+    for (size_t k = i; k < i + n; k++)
+        if (!is_digit((unsigned char)b[k]))
+            return 0;
+    return 1;
+}
+
+static inline int all_alnum(const char *b, size_t i, size_t n)
+{
+    for (size_t k = i; k < i + n; k++)
+        if (!is_alnum((unsigned char)b[k]))
+            return 0;
+    return 1;
+}
+
+/* Addressee indicators (8 letters each) from c->i to end; 1 if all are. */
+static int addressees(cursor *c, size_t end)
+{
+    int ok = c->i < end;
+    while (c->i < end) {
+        size_t at = c->i, n = word(c, end);
+        if (n != 8 || !all_upper(c->b, at, 8)) {
+            c->i = at;
+            ok = 0;
+            break;
+        }
+    }
+    return ok;
+}
+
+/* Heading line: [SOH] [ZCZC] transmission id, then any more of the line. */
+static void heading_line(cursor *c, adexp_envelope *env)
+{
+    if (c->i < c->len && c->b[c->i] == SOH)
+        c->i++;
+    if (signal_at(c->b, c->len, c->i, "ZCZC"))
+        c->i += 4;
+    size_t end = line_end(c);
+    skip_blanks(c, end);
+    size_t at = c->i, n = word(c, end);
+    if (n == 0 || !all_alnum(c->b, at, n)) {
+        fail(c, at);           /* the line is the envelope's text */
+        return;
+    }
+    env->transmission_id = slice(c, at, at + n);
+    env->text[0] = slice(c, c->i, end);
+    next_line(c, end);
+}
+
+/* Address line(s): priority indicator, addressees; then lines of more
+ * addressees, up to the origin line (which starts with a digit). */
+static void address_lines(cursor *c, adexp_envelope *env)
+{
+    size_t end = line_end(c), at = c->i;
+    if (end - at < 2 || !all_upper(c->b, at, 2) ||
+        (end - at > 2 && !is_blank((unsigned char)c->b[at + 2]))) {
+        fail(c, at);
+        return;
+    }
+    env->priority = slice(c, at, at + 2);
+    c->i += 2;
+    skip_blanks(c, end);
+    size_t first = c->i, last = end;
+    if (!addressees(c, end))
+        fail(c, c->i);
+    next_line(c, end);
+    while (c->bad == (size_t)-1 && c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
+        end = line_end(c);
+        if (!addressees(c, end))
+            fail(c, c->i);
+        last = end;
+        next_line(c, end);
+    }
+    env->addressees = slice(c, first, last);
+}
+
+/* Origin line: filing time DDHHMM, originator, then any more of the line. */
+static void origin_line(cursor *c, adexp_envelope *env)
+{
+    size_t end = line_end(c), at = c->i;
+    if (word(c, end) != 6 || !all_digits(c->b, at, 6)) {
+        fail(c, at);
+        return;
+    }
+    env->filing_time = slice(c, at, at + 6);
+    size_t o = c->i;
+    if (word(c, end) != 8 || !all_upper(c->b, o, 8)) {
+        fail(c, o);
+        return;
+    }
+    env->originator = slice(c, o, o + 8);
+    env->text[1] = slice(c, c->i, end);
+    next_line(c, end);
+}
+
+size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
+                              size_t *bad)
+{
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1};
+    env->present = 1;
+    heading_line(&c, env);
+    if (c.bad == (size_t)-1)
+        address_lines(&c, env);
+    if (c.bad == (size_t)-1)
+        origin_line(&c, env);
+    if (c.bad != (size_t)-1) {
+        c.i = c.rest;          /* the rest is the envelope's text */
+    } else if (c.i < len && b[c.i] == STX) {
+        c.i++;
+    }
+    *bad = c.bad;
+    return c.i;
+}
