@@ -816,6 +816,32 @@ static state_fn lex_eof(lexer *lx)
     return state(lex_eof);
 }
 
+/* Where the -TITLE at dash is a quoted message's, right after the '(' of
+ * a text field's value whose ')' the lexer finds ("-OLDMSG (-TITLE IFPL
+ * ...)"), as text_value reads it: the ')'; else 0, a message start. */
+static size_t quoted_close(const lexer *lx, size_t dash)
+{
+    size_t open = dash;
+    while (open > 0 && is_sep((unsigned char)lx->buf[open - 1]))
+        open--;
+    if (open == 0 || lx->buf[open - 1] != '(')
+        return 0;
+    size_t kw_end = --open;
+    while (kw_end > 0 && is_sep((unsigned char)lx->buf[kw_end - 1]))
+        kw_end--;
+    size_t kw = kw_end;
+    while (kw > 0 && is_alnum((unsigned char)lx->buf[kw - 1]))
+        kw--;
+    size_t d = kw;
+    while (d > 0 && is_sep((unsigned char)lx->buf[d - 1]))
+        d--;
+    if (kw == kw_end || d == 0 || lx->buf[d - 1] != '-')
+        return 0;
+    const dict_entry *e = lexer_entry(lx, lx->buf + kw, kw_end - kw);
+    size_t stop;
+    return e && (e->flags & DICT_TEXT) ? match_paren(lx, open, lx->len, &stop) : 0;
+}
+
 void lexer_skip_to_title(lexer *lx)
 {
     /* The batch's tokens cover the input up to pos; a -TITLE there starts
@@ -829,6 +855,8 @@ void lexer_skip_to_title(lexer *lx)
         }
     }
     size_t i = lexer_next_title(lx->buf, lx->len, lx->pos);
+    for (size_t close; i < lx->len && (close = quoted_close(lx, i)) != 0;)
+        i = lexer_next_title(lx->buf, lx->len, close);
     lx->pos = i;
     lx->split_value = 0;
     lx->state = state(i < lx->len ? lex_dash : lex_eof);
