@@ -835,11 +835,19 @@ static size_t quoted_close(const lexer *lx, size_t dash)
     size_t d = kw;
     while (d > 0 && is_sep((unsigned char)lx->buf[d - 1]))
         d--;
-    if (kw == kw_end || d == 0 || lx->buf[d - 1] != '-')
-        return 0;
+    if (kw == kw_end || kw_end == open || d == 0 || lx->buf[d - 1] != '-')
+        return 0;              /* (a keyword ends at a separator) */
     const dict_entry *e = lexer_entry(lx, lx->buf + kw, kw_end - kw);
     size_t stop;
     return e && (e->flags & DICT_TEXT) ? match_paren(lx, open, lx->len, &stop) : 0;
+}
+
+size_t lexer_title_after(const lexer *lx, size_t from)
+{
+    size_t i = lexer_next_title(lx->buf, lx->len, from);
+    for (size_t close; i < lx->len && (close = quoted_close(lx, i)) != 0;)
+        i = lexer_next_title(lx->buf, lx->len, close);
+    return i;
 }
 
 void lexer_skip_to_title(lexer *lx)
@@ -854,9 +862,7 @@ void lexer_skip_to_title(lexer *lx)
             return;
         }
     }
-    size_t i = lexer_next_title(lx->buf, lx->len, lx->pos);
-    for (size_t close; i < lx->len && (close = quoted_close(lx, i)) != 0;)
-        i = lexer_next_title(lx->buf, lx->len, close);
+    size_t i = lexer_title_after(lx, lx->pos);
     lx->pos = i;
     lx->split_value = 0;
     lx->state = state(i < lx->len ? lex_dash : lex_eof);

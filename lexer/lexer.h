@@ -114,6 +114,10 @@ void lexer_next(lexer *lx, token *out);
  * end; the next token is that keyword. Used to resume after a fatal error:
  * the tokens of the batch not handed out yet are searched first. */
 void lexer_skip_to_title(lexer *lx);
+/* The first message start at or after from, less a quoted message's
+ * -TITLE (right after a text field's '(' whose ')' comes before the next
+ * -TITLE); lx->len if none. */
+size_t lexer_title_after(const lexer *lx, size_t from);
 
 /* Where a message starts (S31 5.2.2: a message starts with -TITLE): at a
  * '-' that starts a field whose keyword is TITLE ('-', separators, TITLE,

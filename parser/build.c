@@ -30,6 +30,7 @@ void fatal(adexp_parser *p, adexp_status code, size_t offset)
 {
     record_stop(p, code, offset);
     p->fatal = 1;
+    p->stop_at = offset;
 }
 
 /* Parse the children of node into a new frame below f. */

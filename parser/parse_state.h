@@ -74,6 +74,7 @@ struct adexp_parser {
     adexp_msg *msg;
     size_t index;              /* of the next message */
     int fatal;                 /* a limit was hit: stop and resume at -TITLE */
+    size_t stop_at;            /* where: the resume is looked for from there */
     int fused;                 /* the runs use run_fused (the CPU has AVX2;
                                   max_keyword_len allows all hot keywords) */
     adexp_error *errors;       /* opt.max_errors + STOP_SLOTS of them */

@@ -110,13 +110,12 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     lex_from(p, p->lx.pos, p->len, framing(p) && lexer_envelope_at(buf, p->len, i));
 }
 
-/* Resume at the next -TITLE: the current token, or one further on. */
+/* Resume at the next -TITLE after the stop, looked for in the bytes (not
+ * in the tokens lexed so far, which the runs and the general descent hold
+ * in different numbers), so that both paths resume at the same place. */
 static void skip_to_title(adexp_parser *p)
 {
-    if (p->tok->kind == FT_FIELD && is_entry(p->tok->entry, DICT_ID_TITLE))
-        return;
-    lexer_skip_to_title(&p->lx);
-    advance(p);
+    lex_from(p, lexer_title_after(&p->lx, p->stop_at + 1), p->lx.len, 0);
 }
 
 /* Keep the errors with the message: copy them into the arena, never leaving
@@ -177,8 +176,6 @@ static void parse_text(adexp_parser *p, adexp_msg *msg)
             /* stopped on its own -TITLE (a title past max_message_size,
              * max_fields 0): step over it, or the next call would parse
              * the same message again, forever */
-            if (p->tok->offset == start)
-                advance(p);
             skip_to_title(p);
         }
     }
@@ -219,7 +216,10 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
     adexp_envelope *env = &msg->envelope;
     lexer_signal sig;   /* the end: looked for past the heading's own ZCZC or SOH */
     size_t end = lexer_envelope_end(p->buf, p->len, msg->offset + 1, &sig);
-    size_t bad, head = lexer_envelope_heading(p->buf, end, msg->offset, env, &bad);
+    /* the heading ends before the first -TITLE: a garbled one never takes
+     * a message's text (which may end the message before the envelope) */
+    size_t first = lexer_next_title(p->buf, end, msg->offset + 1);
+    size_t bad, head = lexer_envelope_heading(p->buf, first, msg->offset, env, &bad);
     size_t text = lexer_next_title(p->buf, end, head);
     if (text < end)
         env->text[2] = (adexp_slice){p->buf + head, trim_back(p, head, text) - head};
