@@ -13,10 +13,11 @@
  *          before ZCZC: both are read).
  *
  * Blank lines between the lines and CR LF, LF or CR line ends are allowed.
- * Each signal counts only at a line's start: a plain ADEXP text never
- * holds a line that is ZCZC or NNNN (a line of ADEXP starts with '-' or
- * continues a value), nor one that starts with SOH or ETX (a control byte
- * inside a value is no signal). */
+ * Each signal counts only at a line's start (in the text, the byte before
+ * it is LF, CR, VT or FF; a heading may also follow SOH, STX or ETX): a
+ * plain ADEXP text never holds a line that is ZCZC or NNNN (a line of
+ * ADEXP starts with '-' or continues a value), nor one that starts with SOH
+ * or ETX (a control byte inside a value is no signal). */
 #define _GNU_SOURCE            /* memmem */
 #include <string.h>
 
@@ -147,10 +148,10 @@ __attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const c
 }
 #endif
 
-/* Line by line: each signal starts a line, so only the byte after each
- * line end (and the blank lines after it) is looked at. The next LF and
- * the next CR are each found once (memchr), so CR-only input stays linear;
- * with AVX2, 32 bytes a step up to the last 33. */
+/* A signal starts where the byte before it is a break (LF, CR, VT or FF):
+ * the same rule in the AVX2 steps, the byte loop after them and the quick
+ * filter, so that where a signal falls in the input never changes whether
+ * it is one. With AVX2, 32 bytes a step up to the last 33. */
 size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *sig)
 {
 #if SIMD_AVX2
@@ -167,20 +168,9 @@ size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *
         }
     }
 #endif
-    size_t nl = next_byte(b, len, from, '\n'), cr = next_byte(b, len, from, '\r');
-    for (;;) {
-        size_t e = nl < cr ? nl : cr, i = e + 1;
-        if (e >= len)
-            break;
-        while (i < len && is_break((unsigned char)b[i]))
-            i++;
-        if (signal_kind(b, len, i, sig))
-            return i;
-        if (nl < i)
-            nl = next_byte(b, len, i, '\n');
-        if (cr < i)
-            cr = next_byte(b, len, i, '\r');
-    }
+    for (size_t i = from; i + 1 < len; i++)
+        if (is_break((unsigned char)b[i]) && signal_kind(b, len, i + 1, sig))
+            return i + 1;
     *sig = LEX_SIGNAL_NONE;
     return len;
 }
@@ -199,15 +189,11 @@ size_t lexer_signal_end(const char *b, size_t len, size_t at, lexer_signal sig)
 
 int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 {
-    static const char ends[2] = {'\n', '\r'};
-    for (int k = 0; k < 2; k++) {
-        /* The next line end is looked for after the breaks that follow
-         * this one: those all lead to the same first byte, and a run of
-         * blank lines is then crossed once, not once per line. */
-        for (size_t i = next_byte(b, to, from, ends[k]), j; i < to; i = next_byte(b, to, j, ends[k])) {
-            for (j = i + 1; j < to && is_break((unsigned char)b[j]); j++)
-                ;
-            unsigned char c = j < to ? (unsigned char)b[j] : 0;
+    static const char breaks[4] = {'\n', '\r', '\v', '\f'};
+    for (int k = 0; k < 4; k++) {
+        for (size_t i = next_byte(b, to, from, breaks[k]); i + 1 < to;
+             i = next_byte(b, to, i + 1, breaks[k])) {
+            unsigned char c = (unsigned char)b[i + 1];
             if (c == 'N' || c == 'Z' || c == SOH || c == ETX)
                 return 1;
         }

@@ -315,6 +315,59 @@ static void test_message_start_rule(void **state)
     assert_int_equal(lexer_next_title("x -", 3, 0), 3);
 }
 
+/* The envelope's end rule, one for every path (the 32-byte AVX2 steps, the
+ * byte loop after them and the quick filter): a signal (NNNN, ZCZC, SOH,
+ * ETX) starts where the byte before it is LF, CR, VT or FF. Checked against
+ * that rule written plainly, with the signal at every distance from the
+ * end, so that it falls inside a step, across one and in the tail. */
+static int reference_end(const char *b, size_t len, size_t from, size_t *at)
+{
+    for (size_t i = from + 1; i < len; i++) {
+        char c = b[i - 1];
+        if (c != '\n' && c != '\r' && c != '\v' && c != '\f')
+            continue;
+        int word = len - i >= 4 && (!memcmp(b + i, "NNNN", 4) || !memcmp(b + i, "ZCZC", 4)) &&
+                   (i + 4 == len || (unsigned char)b[i + 4] <= ' ');
+        if (word || b[i] == 1 || b[i] == 3) {
+            *at = i;
+            return 1;
+        }
+    }
+    *at = len;
+    return 0;
+}
+
+static void test_envelope_end_rule(void **state)
+{
+    (void)state;
+    static const char *const around[] = {"\n\f\001", "x\f\001", "\r\n\v\003", "\nNNNN\n",
+                                         "\fNNNN", "\n\nZCZC A", "\n \001", "x\001\n"};
+    char b[160];
+    for (size_t k = 0; k < sizeof around / sizeof *around; k++) {
+        for (size_t pad = 0; pad < 80; pad++) {
+            for (size_t tail = 0; tail < 40; tail += 3) {
+                size_t n = 0;
+                memset(b, 'a', pad);
+                n += pad;
+                memcpy(b + n, around[k], strlen(around[k]));
+                n += strlen(around[k]);
+                memset(b + n, 'b', tail);
+                n += tail;
+                char *heap = malloc(n);
+                assert_non_null(heap);
+                memcpy(heap, b, n);
+                size_t want;
+                int has = reference_end(heap, n, 0, &want);
+                lexer_signal sig;
+                assert_int_equal(lexer_envelope_end(heap, n, 0, &sig), want);
+                assert_int_equal(sig != LEX_SIGNAL_NONE, has);
+                assert_int_equal(lexer_may_hold_envelope(heap, 0, n) || !has, 1);
+                free(heap);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_lexer_next_splits_fields),
         cmocka_unit_test(test_hot_table_matches_dictionary),
         cmocka_unit_test(test_message_start_rule),
+        cmocka_unit_test(test_envelope_end_rule),
     };
     return cmocka_run_group_tests_name("lexer", tests, NULL, NULL);
 }
