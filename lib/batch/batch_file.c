@@ -259,7 +259,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             bad++;
             batch_report_errors(w, path, &m, NULL);
         }
-        if (batch_emit(w, path, &m) != ADEXP_OK) {
+        if (batch_emit(w, path, &m, NULL) != ADEXP_OK) {
             batch_put_head(w, path, 0, 0, BATCH_ERROR);
             batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);

@@ -179,6 +179,9 @@ typedef struct batch_worker {
     uint64_t messages_left_out;   /* not of a title the selection keeps */
     batch_source source;
     const batch_map *map;      /* the mapped file being parsed, or NULL */
+    struct batch_marks *index_marks;   /* a piece's: where a message's index is
+                                          printed in res.err (batch_split.c),
+                                          or NULL */
 } batch_worker;
 
 /* Whether message msg of the bytes at in reaches past where m was found
@@ -277,8 +280,13 @@ typedef struct batch_base {
 } batch_base;
 /* m parsed from a buffer that starts at base->offset of the whole input:
  * its offset, index and errors' offsets, lines and columns made those of
- * the whole input; fields: the fields' offsets too. */
-void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields);
+ * the whole input. Its fields' offsets are left as they are, for
+ * validation (which finds the buffer by them), until batch_emit moves them
+ * on (batch_rebase_fields) for the formats that write them. */
+void batch_rebase_msg(adexp_msg *m, const batch_base *base);
+void batch_rebase_fields(adexp_msg *m, size_t offset);
+/* The findings of a message of that buffer made those of the whole input. */
+void batch_rebase_findings(adexp_findings *f, const batch_base *base);
 /* Positions of decimal numbers in a buffer, to add a count to later; num:
  * the numbers themselves, when the marks were made by batch_mark_number
  * (then the patch need not read the buffer back), or NULL. */
@@ -312,8 +320,11 @@ int batch_write_patched(batch_worker *w, const char *data, size_t len,
 int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
                         const batch_marks *mk, uint64_t add);
 
-/* batch_emit.c: the output of one message, in the batch's format. */
-adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
+/* batch_emit.c: the output of one message, in the batch's format. base:
+ * the numbers of the piece or stream tail m was parsed from (rebased by
+ * batch_rebase_msg), or NULL for a whole input. */
+adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
+                        const batch_base *base);
 /* Whether each message written is one line of the output and each line one
  * message's: then a block's newlines are its messages (out_lines), not
  * counted again as it is written. */
@@ -328,10 +339,12 @@ int batch_emit_header(const adexp_batch *b);
 void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs);
 #define PROGRESS_BYTES ((size_t)1 << 20)   /* told at least this often */
 
-/* batch_validate.c: validates m into w->findings, writes a line per
- * finding to w->res.err and counts a warned message. Returns ADEXP_OK or
+/* batch_validate.c: validates m into w->findings (given the whole input's
+ * numbers by base, as batch_emit's), writes a line per finding to
+ * w->res.err and counts a warned message. Returns ADEXP_OK or
  * ADEXP_E_NOMEM. */
-adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m);
+adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m,
+                            const batch_base *base);
 /* Appends "warnings":[...] of w->findings to the JSON line just written at
  * the end of w->res.out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status batch_json_warnings(batch_worker *w);
