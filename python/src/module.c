@@ -176,7 +176,8 @@ PyMODINIT_FUNC PyInit__adexp(void)
     if (pa_keys_init() || pa_error_type_init() ||
         add_type(m, &pa_MessageType, "Message") || add_type(m, &pa_FieldType, "Field") ||
         add_type(m, pa_ErrorType, "Error") || add_type(m, &pa_BlobType, NULL) || add_type(m, &pa_ArenaType, NULL) ||
-        add_type(m, &pa_FilesType, NULL) || add_type(m, &pa_IterType, NULL))
+        add_type(m, &pa_FilesType, NULL) || add_type(m, &pa_IterType, NULL) ||
+        add_type(m, &pa_TableType, "_Table"))
         goto fail;
     pa_FileError = PyErr_NewExceptionWithDoc(
         "adexp.FileError",

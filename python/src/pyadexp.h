@@ -1,5 +1,5 @@
 /* The adexp extension module's shared declarations: one file per concept
- * (text, options, records, message, field, dicts, view, files), all over
+ * (text, options, records, message, field, dicts, view, files, table), all over
  * libadexp's public API only. */
 #ifndef PYADEXP_H
 #define PYADEXP_H
@@ -130,6 +130,11 @@ PyObject *pa_file_error(int err, const char *why, PyObject *source);
 
 extern PyTypeObject pa_IterType;
 PyObject *pa_iter_file(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/* ---------------------------------------------------------------- table.c */
+
+/* adexp._Table: the rows of adexp-parse --format csv, as columns. */
+extern PyTypeObject pa_TableType;
 
 /* ---------------------------------------------------------------- module.c */
 

@@ -1,0 +1,119 @@
+"""Tables of messages: the rows and cells of adexp-parse --format csv, with
+typed columns (adexp.to_pandas, adexp.dask.to_dataframe).
+
+The selection (fields, rows, titles), the rows and the cells are the CSV
+writer's own, in C (adexp._adexp._Table over lib/out); this module only
+gives each column its dtype, by the one rule of dtype_of(). pandas is
+imported only when a table is made.
+"""
+import warnings
+
+from . import _adexp
+
+__all__ = ["DEFAULT_FIELDS", "dtype_of", "frame", "meta", "table"]
+
+#: The columns --format csv has without --fields (besides source, index,
+#: title and errors): those of the C writer, read from it.
+DEFAULT_FIELDS = tuple(name for name, _, _ in _adexp._Table().columns[3:-1])
+
+#: Value syntaxes (the dictionary's, before any '|') whose few distinct
+#: values repeat over many rows: a column of them is a category.
+CATEGORY_CLASSES = frozenset({"titleid", "icaoaerodrome", "icaoaircrafttype"})
+
+_FORMATS = {"datetime": "%Y-%m-%dT%H:%M:%SZ", "date": "%Y-%m-%d"}
+
+
+def dtype_of(name, kind, value_class):
+    """The dtype of a column: name as in the CSV header, kind what its
+    cells decode to (from the C writer: text, count, int, float, date,
+    datetime, time), value_class the dictionary's syntax of its field.
+
+    - index: int64; item_index: Int64 (empty on the row of a failed
+      message without the list)
+    - _ft, _m (levels in feet, metres): Int64
+    - _deg (degrees): float64
+    - _utc of a date-time or a date: datetime64[ns, UTC] (a date at 00:00);
+      EOBT_utc too, NaT where the message has no valid EOBD: a time
+      without a date is no instant, and never gets today's date
+    - _utc of a time of day alone (TO_utc): timedelta64[ns] since 00:00
+    - source, item, and fields of title, aerodrome and aircraft type
+      syntax (TITLE, ADEP, ADES, ALTRNT1, ARCTYP, ...): category
+    - everything else (codes, raw times such as EOBT 0905 and ETO, errors,
+      warnings): string, as written (leading zeros kept)
+    """
+    if kind == "count":
+        return "int64" if name == "index" else "Int64"
+    if kind == "int":
+        return "Int64"
+    if kind == "float":
+        return "float64"
+    if kind in _FORMATS:
+        return "datetime64[ns, UTC]"
+    if kind == "time":
+        return "timedelta64[ns]"
+    if name in ("source", "item") or value_class.split("|")[0] in CATEGORY_CLASSES:
+        return "category"
+    return "string"
+
+
+def _series(pandas, cells, name, kind, value_class):
+    """The column of cells (str, None when empty) in its dtype. A cell that
+    is not one value of it (several fields joined, "25000 31000") is NA."""
+    dtype = dtype_of(name, kind, value_class)
+    s = pandas.Series(cells, dtype=object, name=name)
+    if dtype in ("int64", "Int64", "float64"):
+        return pandas.to_numeric(s, errors="coerce").astype(dtype)
+    if kind in _FORMATS:
+        return pandas.to_datetime(s, format=_FORMATS[kind], utc=True, errors="coerce")
+    if kind == "time":
+        hms = pandas.Series([None if c is None else c + ":00" for c in cells], dtype=object)
+        return pandas.to_timedelta(hms, errors="coerce").rename(name)
+    return s.astype(dtype)
+
+
+def _list_arg(v, what):
+    """A list of str joined by commas for the C selection, or None."""
+    if v is None:
+        return None
+    if isinstance(v, (str, bytes)):
+        raise TypeError(f"{what} must be a list of str, not one str: wrap it in a list")
+    v = list(v)
+    for x in v:
+        if not isinstance(x, str):
+            raise TypeError(f"{what} must be a list of str, not of {type(x).__name__}")
+        if not x or "," in x:
+            raise ValueError(f"{what}: {x!r} is not one entry")
+    return ",".join(v)
+
+
+def table(fields=None, rows=None, titles=None, validate=False):
+    """The C table of the selection; a bad or unknown name is a ValueError
+    naming the closest known ones, as adexp-parse exits 2 for it."""
+    if rows is not None and not isinstance(rows, str):
+        raise TypeError("rows must be a list keyword (rows='RTEPTS': one row per item) "
+                        f"or None, not {type(rows).__name__}")
+    if not isinstance(validate, bool):
+        raise TypeError("validate must be a bool")
+    return _adexp._Table(_list_arg(fields, "fields"), rows, _list_arg(titles, "titles"),
+                         validate)
+
+
+def frame(t):
+    """The rows t holds so far as a pandas.DataFrame of typed columns."""
+    import pandas
+    cells = t.take()
+    return pandas.DataFrame({name: _series(pandas, c, name, kind, vc)
+                             for (name, kind, vc), c in zip(t.columns, cells)})
+
+
+def meta(t):
+    """An empty DataFrame with t's columns and dtypes (for Dask)."""
+    import pandas
+    return pandas.DataFrame({name: _series(pandas, [], name, kind, vc)
+                             for name, kind, vc in t.columns})
+
+
+def warn_unseen_titles(t):
+    """As adexp-parse warns at the end: a title no message had."""
+    for title in t.unseen_titles():
+        warnings.warn(f"titles: {title}: no message of this title", stacklevel=3)
