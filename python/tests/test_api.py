@@ -100,7 +100,8 @@ def test_limits():
     (lambda: adexp.parse(TEXT)[0][1], TypeError),
     (lambda: adexp.parse(TEXT)[0].get(), TypeError),
     (lambda: adexp.to_pandas([], fields="ARCID"), TypeError),
-    (lambda: adexp.to_pandas([], rows=-1), ValueError),
+    (lambda: adexp.to_pandas([], rows=-1), TypeError),
+    (lambda: adexp.to_pandas([], fields=["ARCDI"]), ValueError),
 ])
 def test_bad_arguments(call, exc):
     with pytest.raises(exc):

@@ -3,6 +3,7 @@ adexp-parse on the same files: same messages, same order after sorting by
 source and index."""
 import pathlib
 
+import pandas
 import pytest
 
 import adexp
@@ -62,6 +63,20 @@ def test_to_dataframe(client, root):
     assert len(df) == len(local) == len(cli_dicts([d]))
     assert list(df["source"]) == list(local["source"])
     assert list(df["ARCID"].fillna("-")) == list(local["ARCID"].fillna("-"))
+
+
+def test_to_dataframe_typed_meta_and_selection(client, root):
+    d = str(root / "testdata/messages")
+    sel = {"fields": ["ARCID", "ADEP", "RTEPTS.FL_ft", "RTEPTS.ETO_utc"], "rows": "RTEPTS",
+           "titles": ["IFPL"], "validate": True}
+    ddf = adexp.dask.to_dataframe([d], files_per_partition=7, include="*.adexp", **sel)
+    local = adexp.to_pandas([d], include="*.adexp", **sel)
+    assert ddf.npartitions > 2
+    assert dict(ddf.dtypes.astype(str)) == dict(local.dtypes.astype(str))
+    df = ddf.compute().reset_index(drop=True)
+    pandas.testing.assert_frame_equal(df.astype(object), local.astype(object))
+    with pytest.raises(ValueError, match="ARCDI"):
+        adexp.dask.to_dataframe([d], fields=["ARCDI"])
 
 
 def test_refused_file_raises(client, tmp_path):
