@@ -29,10 +29,10 @@ from ._adexp import parse_files as _parse_files
 __version__ = LIBADEXP_VERSION
 __all__ = [
     "Error", "Field", "FileError", "Message", "expand_paths", "iter_file",
-    "parse", "parse_files", "to_pandas", "DEFAULT_FIELDS",
+    "load_dictionary", "parse", "parse_files", "to_pandas", "DEFAULT_FIELDS",
 ]
 
-from .tables import DEFAULT_FIELDS
+from .tables import DEFAULT_FIELDS, load_dictionary
 
 
 def _check_paths(paths, func):
@@ -111,10 +111,10 @@ def _messages(paths_or_messages, jobs, errors, include, limits):
 
 
 def to_pandas(paths_or_messages, fields=None, rows=None, *, titles=None, include=None,
-              validate=False, jobs=None, errors="raise", **limits):
+              validate=False, dictionary=None, jobs=None, errors="raise", **limits):
     """to_pandas(paths_or_messages, fields=None, rows=None, *, titles=None,
-    include=None, validate=False, jobs=None, errors='raise', **limits)
-    -> pandas.DataFrame
+    include=None, validate=False, dictionary=None, jobs=None, errors='raise',
+    **limits) -> pandas.DataFrame
 
     The table adexp-parse --format csv writes with the same options, its
     columns typed (see adexp.tables.dtype_of): source, index, title, the
@@ -124,11 +124,16 @@ def to_pandas(paths_or_messages, fields=None, rows=None, *, titles=None, include
     item_index, item, item_value and the item's columns (RTEPTS.FL_ft).
     titles: keep only messages of these titles. paths_or_messages is a
     path, a list of paths and directories (read with parse_files; include
-    is the file name pattern of the walk) or an iterable of Message. An
-    unknown field or list is a ValueError naming the closest ones.
+    is the file name pattern of the walk) or an iterable of Message.
+    dictionary: extension files (a path or a list, see load_dictionary),
+    for parsing, the names and validate (Messages given must have been
+    parsed with it). An unknown field or list is a ValueError naming the
+    closest ones.
     """
     from . import tables
-    t = tables.table(fields, rows, titles, validate)
+    t = tables.table(fields, rows, titles, validate, dictionary)
+    if dictionary is not None:
+        limits["dictionary"] = tables.load_dictionary(dictionary)
     t.add(_messages(paths_or_messages, jobs, errors, include, limits))
     tables.warn_unseen_titles(t)
     return tables.frame(t)

@@ -94,6 +94,9 @@ def _dicts(urls, storage_options, errors, limits):
 def _frame(urls, storage_options, errors, limits, selection):
     """The typed table of the partition's files (adexp.tables)."""
     t = tables.table(*selection)
+    dictionary = selection[4]
+    if dictionary is not None:
+        limits = dict(limits, dictionary=tables.load_dictionary(dictionary))
     t.add(_messages(urls, storage_options, errors, limits))
     return tables.frame(t)
 
@@ -134,21 +137,24 @@ def read(paths_or_urls, *, files_per_partition=64, storage_options=None,
 
 
 def to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None, validate=False,
-                 files_per_partition=64, storage_options=None, include=None, errors="raise",
+                 dictionary=None, files_per_partition=64, storage_options=None, include=None, errors="raise",
                  **limits):
     """to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None,
-    validate=False, ...) -> dask.dataframe.DataFrame
+    validate=False, dictionary=None, ...) -> dask.dataframe.DataFrame
 
     The table adexp.to_pandas() makes (the rows and cells of adexp-parse
     --format csv, typed), over the same files as read(), one partition per
     files_per_partition files; meta has the typed columns (categories
     unknown until computed). A bad or unknown field is a ValueError here,
-    before any partition runs.
+    before any partition runs. dictionary: paths of extension files, which
+    every worker must see at the same paths (each loads them once).
     """
     import dask
     import dask.dataframe as dd
 
-    selection = (fields, rows, titles, validate)
+    if isinstance(dictionary, adexp._adexp._Dictionary):
+        raise TypeError("dictionary: give the extension files' paths, which the workers load")
+    selection = (fields, rows, titles, validate, dictionary)
     meta = dd.utils.clear_known_categories(tables.meta(tables.table(*selection)))
     _check(files_per_partition, errors)
     so = storage_options or {}

@@ -6,11 +6,12 @@ writer's own, in C (adexp._adexp._Table over lib/out); this module only
 gives each column its dtype, by the one rule of dtype_of(). pandas is
 imported only when a table is made.
 """
+import os
 import warnings
 
 from . import _adexp
 
-__all__ = ["DEFAULT_FIELDS", "dtype_of", "frame", "meta", "table"]
+__all__ = ["DEFAULT_FIELDS", "dtype_of", "frame", "load_dictionary", "meta", "table"]
 
 #: The columns --format csv has without --fields (besides source, index,
 #: title and errors): those of the C writer, read from it.
@@ -86,16 +87,46 @@ def _list_arg(v, what):
     return ",".join(v)
 
 
-def table(fields=None, rows=None, titles=None, validate=False):
+_loaded = {}
+
+
+def load_dictionary(paths):
+    """The field dictionary extended by the extension file paths (a path or
+    a list of them, each on top of the ones before), as adexp-parse
+    --dictionary FILE ... extends it; for the dictionary= of parse,
+    iter_file, parse_files and to_pandas. Loaded once per set of files (and
+    again when one changes), kept for the life of the process. A bad file
+    is a ValueError "PATH:LINE:COLUMN: message"."""
+    if isinstance(paths, _adexp._Dictionary):
+        return paths
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    paths = [os.fsdecode(p) for p in paths]
+    key = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            key.append((p, st.st_mtime_ns, st.st_size))
+        except OSError:
+            key.append((p, None, None))      # the load says why
+    key = tuple(key)
+    if key not in _loaded:
+        _loaded[key] = _adexp._Dictionary(paths)
+    return _loaded[key]
+
+
+def table(fields=None, rows=None, titles=None, validate=False, dictionary=None):
     """The C table of the selection; a bad or unknown name is a ValueError
-    naming the closest known ones, as adexp-parse exits 2 for it."""
+    naming the closest known ones, as adexp-parse exits 2 for it.
+    dictionary: None, or what load_dictionary() takes."""
     if rows is not None and not isinstance(rows, str):
         raise TypeError("rows must be a list keyword (rows='RTEPTS': one row per item) "
                         f"or None, not {type(rows).__name__}")
     if not isinstance(validate, bool):
         raise TypeError("validate must be a bool")
+    d = None if dictionary is None else load_dictionary(dictionary)
     return _adexp._Table(_list_arg(fields, "fields"), rows, _list_arg(titles, "titles"),
-                         validate)
+                         validate, d)
 
 
 def frame(t):

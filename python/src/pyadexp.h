@@ -29,8 +29,8 @@ int pa_keys_init(void);
 
 /* ---------------------------------------------------------------- options.c */
 
-/* Fill *o from the limit keywords in kwargs (max_depth, ...), removing each
- * one it reads. Returns 0, or -1 with TypeError/ValueError set. */
+/* Fill *o from the limit keywords in kwargs (max_depth, ...) and dictionary
+ * (an adexp._Dictionary or None), removing each one it reads. Returns 0, or -1 with TypeError/ValueError set. */
 int pa_options_take(PyObject *kwargs, adexp_options *o);
 /* TypeError naming the first key left in kwargs, if any: returns -1. */
 int pa_no_more_kwargs(PyObject *kwargs, const char *func);
@@ -130,6 +130,14 @@ PyObject *pa_file_error(int err, const char *why, PyObject *source);
 
 extern PyTypeObject pa_IterType;
 PyObject *pa_iter_file(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/* ---------------------------------------------------------------- extension.c */
+
+/* adexp._Dictionary: the dictionary extended by files (--dictionary). */
+extern PyTypeObject pa_DictionaryType;
+/* The dictionary of v (None: NULL, the built-in one) into *out. Returns 0,
+ * or -1 with TypeError set. */
+int pa_dictionary_of(PyObject *v, const adexp_dictionary **out);
 
 /* ---------------------------------------------------------------- table.c */
 

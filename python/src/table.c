@@ -140,16 +140,20 @@ static PyObject *new_cells(size_t n)
     return cells;
 }
 
-/* _Table(fields, rows, titles, validate): fields and titles comma-separated,
- * as adexp-parse takes them; a bad list or an unknown keyword is a
- * ValueError with the CLI's sentence. */
+/* _Table(fields, rows, titles, validate, dictionary): fields and titles
+ * comma-separated, as adexp-parse takes them; a bad list or a keyword the
+ * dictionary (an adexp._Dictionary, or None: the built-in one) does not
+ * know is a ValueError with the CLI's sentence. The messages added must be
+ * parsed with the same dictionary. */
 static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"fields", "rows", "titles", "validate", NULL};
-    PyObject *fields = Py_None, *rows = Py_None, *titles = Py_None;
+    static char *kwlist[] = {"fields", "rows", "titles", "validate", "dictionary", NULL};
+    PyObject *fields = Py_None, *rows = Py_None, *titles = Py_None, *dict = Py_None;
     int validate = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOp:_Table", kwlist, &fields, &rows,
-                                     &titles, &validate))
+    const adexp_dictionary *d;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOpO:_Table", kwlist, &fields, &rows,
+                                     &titles, &validate, &dict) ||
+        pa_dictionary_of(dict, &d) != 0)
         return NULL;
     const char *f = list_arg(fields, "fields"), *r = list_arg(rows, "rows"),
                *ti = list_arg(titles, "titles");
@@ -157,7 +161,7 @@ static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     char err[512];
     adexp_select *sel = adexp_select_new(f, r, ti, err, sizeof err);
-    if (sel && adexp_select_check_names(sel, NULL, err, sizeof err) != 0) {
+    if (sel && adexp_select_check_names(sel, d, err, sizeof err) != 0) {
         adexp_select_free(sel);
         sel = NULL;
     }
@@ -181,6 +185,7 @@ static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     adexp_buf_init(&t->buf, NULL);
     adexp_arena_init(&t->arena, NULL);
     adexp_findings_init(&t->findings);
+    t->findings.dictionary = d;
     if (!(t->columns = columns_of(sel, validate)))
         goto fail;
     t->ncsv = (size_t)PyTuple_GET_SIZE(t->columns) - (size_t)validate;
@@ -383,7 +388,8 @@ PyTypeObject pa_TableType = {
     .tp_basicsize = sizeof(pa_table),
     .tp_dealloc = table_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "_Table(fields=None, rows=None, titles=None, validate=False): the rows\n"
+    .tp_doc = "_Table(fields=None, rows=None, titles=None, validate=False, dictionary=None):\n"
+              "the rows\n"
               "of adexp-parse --format csv, as columns.",
     .tp_methods = table_methods,
     .tp_getset = table_getset,

@@ -15,6 +15,8 @@ import adexp
 from adexp import tables
 from conftest import ADEXP_PARSE, ROOT
 
+EXT = str(ROOT / "lib/dict/extensions") + "/"
+
 SELECTIONS = [
     ("default columns", {}, []),
     ("paths and suffixes",
@@ -32,6 +34,10 @@ SELECTIONS = [
     ("titles IFPL", {"titles": ["IFPL"]}, ["--title", "IFPL"]),
     ("validate", {"validate": True, "fields": ["ARCID", "RFL", "EOBT"]},
      ["--validate", "--fields", "ARCID,RFL,EOBT"]),
+    ("dictionary", {"validate": True, "dictionary": [EXT + "etfms.tsv", EXT + "local-route-points.tsv"],
+                    "fields": ["ARCID", "TTO.PTID", "TTO.FL_ft", "CTOT"]},
+     ["--validate", "--dictionary", EXT + "etfms.tsv", "--dictionary", EXT + "local-route-points.tsv",
+      "--fields", "ARCID,TTO.PTID,TTO.FL_ft,CTOT"]),
 ]
 
 
@@ -93,8 +99,40 @@ def test_to_pandas_equals_cli_csv_on_every_file(what, kwargs, args):
     assert len(want) > 50, what
     df = adexp.to_pandas(files, errors="skip", jobs=2, **kwargs)
     columns = tables.table(kwargs.get("fields"), kwargs.get("rows"), kwargs.get("titles"),
-                           kwargs.get("validate", False)).columns
+                           kwargs.get("validate", False), kwargs.get("dictionary")).columns
     check_equal(df, want, columns)
+
+
+SAM = (b"-TITLE SAM -ARCID AFR1234 -ADEP LFPG -TTO -PTID VEULE -TO 1050 -FL F300 "
+       b"-REGUL LFFUA12 -CTOT 1043\n-TITLE SAM -ARCID X -TTO -PTID A -GEOID 1 -CTOT 2599\n")
+
+
+def test_dictionary_extends_parse_names_and_validate(tmp_path):
+    ext = [EXT + "etfms.tsv"]
+    fields = ["ARCID", "TTO.PTID", "TTO.FL_ft", "CTOT"]
+    with pytest.raises(ValueError, match="unknown field TTO in TTO.PTID"):
+        adexp.to_pandas([], fields=fields)
+    d = adexp.load_dictionary(ext)
+    assert adexp.load_dictionary(ext[0]) is d
+    sam = tmp_path / "sam.adexp"
+    sam.write_bytes(SAM)
+    df = adexp.to_pandas(adexp.parse(SAM, source=str(sam), dictionary=d), fields=fields,
+                         dictionary=ext, validate=True)
+    want = cli_csv(["--validate", "--dictionary", ext[0], "--fields", ",".join(fields)],
+                   [str(sam)])
+    check_equal(df, want, tables.table(fields, None, None, True, d).columns)
+    assert df["TTO.FL_ft"][0] == 30000 and not pandas.isna(df["warnings"][1])
+
+
+def test_bad_dictionary_files(tmp_path):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("NEWKW\tprimary\tb\n")
+    with pytest.raises(ValueError, match=r"bad.tsv:1:\d+: "):
+        adexp.load_dictionary(bad)
+    with pytest.raises(adexp.FileError):
+        adexp.to_pandas([], dictionary=[str(tmp_path / "missing.tsv")])
+    with pytest.raises(TypeError, match="dictionary"):
+        adexp.parse(b"-TITLE A", dictionary="etfms.tsv")
 
 
 def test_typed_columns():
