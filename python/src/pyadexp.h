@@ -112,7 +112,9 @@ int pa_error_type_init(void);
 
 /* ---------------------------------------------------------------- view.c */
 
-PyObject *pa_view_dict(const adexp_view *v);
+/* Message.view: json.loads of m's --format view line, without the members
+ * that are Message attributes. */
+PyObject *pa_view_dict(const adexp_msg *m);
 
 /* ---------------------------------------------------------------- files.c */
 

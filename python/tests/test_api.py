@@ -37,7 +37,8 @@ def test_messages_and_fields():
     assert TEXT[pt.offset:pt.offset + 3] == b"-PT"
     assert pt.children[0].unknown is False and pt.children[0].raw == b"INPUD"
     assert m.view["arcid"] == "DLH66T"
-    assert m.view["rtepts"][1] == {"ptid": "INPUD", "fl": "F280", "eto": "181023075900"}
+    assert m.view["rtepts"][1] == {"ptid": "INPUD", "fl": "F280", "fl_ft": 28000,
+                                  "eto": "181023075900", "eto_utc": "2018-10-23T07:59:00Z"}
     assert "INPUD" in repr(pt.children[0]) and "IFPL" in repr(m)
 
 

@@ -215,3 +215,27 @@ def test_empty_table_has_the_typed_columns():
     assert len(df) == 0
     assert [str(t) for t in df.dtypes] == ["category", "int64", "category", "string", "Int64",
                                           "datetime64[ns, UTC]", "string"]
+
+
+def test_message_view_is_the_view_line_on_every_file(files):
+    import json
+    for path in files:
+        data = open(path, "rb").read()
+        if adexp._adexp._refuse_content(data) is not None:
+            continue
+        r = subprocess.run([ADEXP_PARSE, "-q", "--format", "view", path], capture_output=True,
+                           check=False)
+        want = [json.loads(line) for line in r.stdout.splitlines()]
+        for w in want:
+            for k in ("source", "index", "offset", "errors", "envelope"):
+                w.pop(k, None)
+        assert [m.view for m in adexp.parse(data, source=path)] == want, path
+
+
+def test_message_view_has_the_decoded_companions():
+    [m] = adexp.parse(b"-TITLE IFPL -EOBD 250314 -EOBT 0905 -RFL F390 -BEGIN RTEPTS"
+                      b" -PT -PTID EVX -FL F170 -ETO 250314092930 -END RTEPTS")
+    v = m.view
+    assert v["eobt_utc"] == "2025-03-14T09:05:00Z" and v["rfl_ft"] == 39000
+    assert v["rtepts"][0] == {"ptid": "EVX", "fl": "F170", "fl_ft": 17000,
+                              "eto": "250314092930", "eto_utc": "2025-03-14T09:29:30Z"}
