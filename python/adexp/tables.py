@@ -21,9 +21,6 @@ DEFAULT_FIELDS = tuple(name for name, _, _ in _adexp._Table().columns[3:-1])
 #: values repeat over many rows: a column of them is a category.
 CATEGORY_CLASSES = frozenset({"titleid", "icaoaerodrome", "icaoaircrafttype"})
 
-_FORMATS = {"datetime": "%Y-%m-%dT%H:%M:%SZ", "date": "%Y-%m-%d"}
-
-
 def dtype_of(name, kind, value_class):
     """The dtype of a column: name as in the CSV header, kind what its
     cells decode to (from the C writer: text, count, int, float, date,
@@ -48,7 +45,7 @@ def dtype_of(name, kind, value_class):
         return "Int64"
     if kind == "float":
         return "float64"
-    if kind in _FORMATS:
+    if kind in ("date", "datetime"):
         return "datetime64[ns, UTC]"
     if kind == "time":
         return "timedelta64[ns]"
@@ -58,18 +55,27 @@ def dtype_of(name, kind, value_class):
 
 
 def _series(pandas, cells, name, kind, value_class):
-    """The column of cells (str, None when empty) in its dtype. A cell that
-    is not one value of it (several fields joined, "25000 31000") is NA."""
+    """The column in its dtype, from what the C table decoded (_Table.take):
+    a list of str for text, else (values, na) buffers of 8 bytes a row. A
+    cell that is not one value of its type (several fields joined,
+    "25000 31000") is NA."""
+    import numpy
     dtype = dtype_of(name, kind, value_class)
-    s = pandas.Series(cells, dtype=object, name=name)
-    if dtype in ("int64", "Int64", "float64"):
-        return pandas.to_numeric(s, errors="coerce").astype(dtype)
-    if kind in _FORMATS:
-        return pandas.to_datetime(s, format=_FORMATS[kind], utc=True, errors="coerce")
+    if kind == "text":
+        return pandas.Series(cells, dtype=object, name=name).astype(dtype)
+    values, na = cells
+    if dtype in ("int64", "Int64"):
+        ints = numpy.frombuffer(values, dtype="int64")
+        mask = numpy.frombuffer(na, dtype="bool")
+        if dtype == "int64" and not mask.any():
+            return pandas.Series(ints, name=name)
+        return pandas.Series(pandas.arrays.IntegerArray(ints, mask), name=name, dtype=dtype)
+    if dtype == "float64":
+        return pandas.Series(numpy.frombuffer(values, dtype="float64"), name=name)
+    ns = numpy.frombuffer(values, dtype="int64")
     if kind == "time":
-        hms = pandas.Series([None if c is None else c + ":00" for c in cells], dtype=object)
-        return pandas.to_timedelta(hms, errors="coerce").rename(name)
-    return s.astype(dtype)
+        return pandas.Series(ns.view("timedelta64[ns]"), name=name)
+    return pandas.Series(ns.view("datetime64[ns]"), name=name).dt.tz_localize("UTC")
 
 
 def _list_arg(v, what):
@@ -138,10 +144,9 @@ def frame(t):
 
 
 def meta(t):
-    """An empty DataFrame with t's columns and dtypes (for Dask)."""
-    import pandas
-    return pandas.DataFrame({name: _series(pandas, [], name, kind, vc)
-                             for name, kind, vc in t.columns})
+    """An empty DataFrame with t's columns and dtypes (for Dask); t must hold
+    no rows."""
+    return frame(t)
 
 
 def warn_unseen_titles(t):

@@ -1,27 +1,51 @@
 /* adexp._Table: the rows adexp-parse --format csv writes for Messages, as
- * columns of str (None for an empty cell). The selection (fields, rows,
- * titles) and the cells are the CSV writer's own (lib/out): each message's
- * rows are written as TSV, whose cells are the CSV's values unquoted (folded,
- * so without tab or line break), then cut at the tabs. adexp/tables.py types
- * the columns. */
+ * columns. The selection (fields, rows, titles) and the cells are the CSV
+ * writer's own (lib/out): each message's rows are written as TSV, whose
+ * cells are the CSV's values unquoted (folded, so without tab or line
+ * break), then cut at the tabs. A text column is a list of str (None for
+ * an empty cell); a column of decoded values (a count, _ft, _m, _deg, _utc)
+ * is read back from the companion's text into 8 bytes a row, ready for
+ * numpy; adexp/tables.py gives each its dtype. */
 #include "pyadexp.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch_warnings.h"
 #include "select.h"
 
+/* What a column's cells are read as. */
+enum kind { K_TEXT, K_COUNT, K_INT, K_FLOAT, K_DATE, K_DATETIME, K_TIME, K_NKINDS };
+static const char *const kind_names[K_NKINDS] = {"text", "count", "int", "float",
+                                                "date", "datetime", "time"};
+
+/* A growing block of 8-byte values, or of 1-byte marks. */
+typedef struct vec {
+    char *p;
+    size_t len, cap;
+} vec;
+
+typedef struct column {
+    int kind;
+    PyObject *list;            /* K_TEXT: the cells */
+    PyObject *last;            /* K_TEXT: (bytes, str) of the last cell made,
+                                  reused when the next has the same bytes (a
+                                  message's cells on each of its item rows) */
+    vec values;                /* others: int64, double, or nanoseconds since
+                                  1970 (date, datetime) or since 00:00 (time),
+                                  INT64_MIN (numpy's NaT) when NA */
+    vec na;                    /* K_COUNT, K_INT: 1 where the cell is NA */
+} column;
+
 typedef struct pa_table {
     PyObject_HEAD
     adexp_select *sel;
     int validate;
     size_t ncsv;               /* the CSV's columns, without warnings */
+    size_t ncols;              /* with it */
     PyObject *columns;         /* tuple of (name, kind, value_class) */
-    PyObject *cells;           /* list of lists, one per column */
-    PyObject **last;           /* per column: the last cell made, reused when
-                                  the next has the same bytes (a message's
-                                  cells on each of its item rows) */
+    column *cols;
     PyObject *source;          /* the last source seen, and its bytes */
     PyObject *source_bytes;
     adexp_buf buf;
@@ -31,21 +55,21 @@ typedef struct pa_table {
 
 /* What a column decodes to, for its dtype (tables.py): the suffix and the
  * value type of the field at its path. */
-static const char *kind_of(const sel_column *c)
+static int kind_of(const sel_column *c)
 {
     switch (c->suffix) {
     case SUF_FT:
     case SUF_M:
-        return "int";
+        return K_INT;
     case SUF_DEG:
-        return "float";
+        return K_FLOAT;
     case SUF_UTC:
         if (c->value_type == ADEXP_VALUE_DATE)
-            return "date";
+            return K_DATE;
         /* EOBT_utc joins EOBD: a date-time, or a bare time without one */
-        return c->value_type == ADEXP_VALUE_TIME && !c->eobt ? "time" : "datetime";
+        return c->value_type == ADEXP_VALUE_TIME && !c->eobt ? K_TIME : K_DATETIME;
     default:
-        return "text";
+        return K_TEXT;
     }
 }
 
@@ -59,9 +83,9 @@ static const char *value_class_of(const sel_column *c)
     return adexp_dict_find(last, &info) ? info.value_class : "";
 }
 
-static int add_column(PyObject *list, const char *name, const char *kind, const char *vclass)
+static int add_column(PyObject *list, const char *name, int kind, const char *vclass)
 {
-    PyObject *t = Py_BuildValue("(sss)", name, kind, vclass);
+    PyObject *t = Py_BuildValue("(sss)", name, kind_names[kind], vclass);
     int rc = t ? PyList_Append(list, t) : -1;
     Py_XDECREF(t);
     return rc;
@@ -71,20 +95,20 @@ static int add_column(PyObject *list, const char *name, const char *kind, const 
 static PyObject *columns_of(const adexp_select *sel, int validate)
 {
     PyObject *list = PyList_New(0);
-    int rc = !list || add_column(list, "source", "text", "") ||
-             add_column(list, "index", "count", "") || add_column(list, "title", "text", "titleid");
+    int rc = !list || add_column(list, "source", K_TEXT, "") ||
+             add_column(list, "index", K_COUNT, "") || add_column(list, "title", K_TEXT, "titleid");
     for (int pass = 0; pass < 2 && !rc; pass++) {
         if (pass == 1 && sel->rows)
-            rc = add_column(list, "item_index", "count", "") ||
-                 add_column(list, "item", "text", "") || add_column(list, "item_value", "text", "");
+            rc = add_column(list, "item_index", K_COUNT, "") ||
+                 add_column(list, "item", K_TEXT, "") || add_column(list, "item_value", K_TEXT, "");
         for (size_t i = 0; i < sel->ncols && !rc; i++)
             if (sel->cols[i].item == pass)
                 rc = add_column(list, sel->cols[i].name, kind_of(&sel->cols[i]),
                                 value_class_of(&sel->cols[i]));
     }
-    rc = rc || add_column(list, "errors", "text", "");
+    rc = rc || add_column(list, "errors", K_TEXT, "");
     if (!rc && validate)
-        rc = add_column(list, "warnings", "text", "");
+        rc = add_column(list, "warnings", K_TEXT, "");
     if (rc) {
         Py_XDECREF(list);
         return NULL;
@@ -108,17 +132,24 @@ static const char *list_arg(PyObject *v, const char *what)
     return PyUnicode_AsUTF8(v);
 }
 
+static void column_free(column *c)
+{
+    Py_CLEAR(c->list);
+    Py_CLEAR(c->last);
+    free(c->values.p);
+    free(c->na.p);
+    memset(&c->values, 0, sizeof c->values);
+    memset(&c->na, 0, sizeof c->na);
+}
+
 static void table_dealloc(PyObject *self)
 {
     pa_table *t = (pa_table *)self;
     adexp_select_free(t->sel);
     Py_XDECREF(t->columns);
-    Py_XDECREF(t->cells);
-    if (t->last) {
-        for (size_t i = 0; i < t->ncsv + 1; i++)
-            Py_XDECREF(t->last[i]);
-        free(t->last);
-    }
+    for (size_t i = 0; t->cols && i < t->ncols; i++)
+        column_free(&t->cols[i]);
+    free(t->cols);
     Py_XDECREF(t->source);
     Py_XDECREF(t->source_bytes);
     adexp_buf_free(&t->buf);
@@ -126,18 +157,26 @@ static void table_dealloc(PyObject *self)
     Py_TYPE(self)->tp_free(self);
 }
 
-static PyObject *new_cells(size_t n)
+/* The kind named by a columns entry (its second item). */
+static int kind_named(PyObject *entry)
 {
-    PyObject *cells = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; cells && i < n; i++) {
-        PyObject *l = PyList_New(0);
-        if (!l) {
-            Py_CLEAR(cells);
-            break;
-        }
-        PyList_SET_ITEM(cells, (Py_ssize_t)i, l);
+    const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(entry, 1));
+    for (int k = 0; name && k < K_NKINDS; k++)
+        if (strcmp(name, kind_names[k]) == 0)
+            return k;
+    return K_TEXT;
+}
+
+/* Empty columns of t->columns' kinds. Returns 0, or -1. */
+static int columns_start(pa_table *t)
+{
+    for (size_t i = 0; i < t->ncols; i++) {
+        column *c = &t->cols[i];
+        c->kind = kind_named(PyTuple_GET_ITEM(t->columns, (Py_ssize_t)i));
+        if (c->kind == K_TEXT && !(c->list = PyList_New(0)))
+            return -1;
     }
-    return cells;
+    return 0;
 }
 
 /* _Table(fields, rows, titles, validate, dictionary): fields and titles
@@ -188,23 +227,166 @@ static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     t->findings.dictionary = d;
     if (!(t->columns = columns_of(sel, validate)))
         goto fail;
-    t->ncsv = (size_t)PyTuple_GET_SIZE(t->columns) - (size_t)validate;
-    if (!(t->cells = new_cells(t->ncsv + (size_t)validate)))
-        goto fail;
-    if (!(t->last = calloc(t->ncsv + 1, sizeof *t->last))) {
+    t->ncols = (size_t)PyTuple_GET_SIZE(t->columns);
+    t->ncsv = t->ncols - (size_t)validate;
+    if (!(t->cols = calloc(t->ncols, sizeof *t->cols))) {
         PyErr_NoMemory();
         goto fail;
     }
+    if (columns_start(t) != 0)
+        goto fail;
     return (PyObject *)t;
 fail:
     Py_DECREF(t);
     return NULL;
 }
 
-/* Appends the cell s[0..n) to column i: None when empty, else its str. */
+static int vec_put(vec *v, const void *x, size_t n)
+{
+    if (v->cap - v->len < n) {
+        size_t cap = v->cap ? 2 * v->cap : 4096;
+        char *p = realloc(v->p, cap);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        v->p = p;
+        v->cap = cap;
+    }
+    memcpy(v->p + v->len, x, n);
+    v->len += n;
+    return 0;
+}
+
+/* The decoders read back what the CSV's companions write (companion.c):
+ * a cell that is not exactly one such value (empty, or several fields
+ * joined by spaces) is NA. */
+
+static int digits_at(const char *s, size_t n, int64_t *out)
+{
+    int64_t v = 0;
+    if (n == 0 || n > 18)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+/* An integer: [-]digits (levels in feet or metres, counts). */
+static int read_int(const char *s, size_t n, int64_t *out)
+{
+    int neg = n > 0 && s[0] == '-';
+    if (!digits_at(s + neg, n - (size_t)neg, out))
+        return 0;
+    if (neg)
+        *out = -*out;
+    return 1;
+}
+
+/* Decimal degrees: [-]digits[.digits]. */
+static int read_float(const char *s, size_t n, double *out)
+{
+    char buf[48];
+    if (n == 0 || n >= sizeof buf || strspn(s, "-.0123456789") < n)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    *out = strtod(buf, &end);
+    return end == buf + n;
+}
+
+static int two(const char *s, int *out)
+{
+    if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9')
+        return 0;
+    *out = (s[0] - '0') * 10 + (s[1] - '0');
+    return 1;
+}
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar, if it is
+ * a day (H. Hinnant's days_from_civil). */
+static int day_number(int y, int m, int d, int64_t *out)
+{
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1] || (m == 2 && d == 29 && !leap))
+        return 0;
+    y -= m <= 2;
+    int era = (y >= 0 ? y : y - 399) / 400;
+    int yoe = y - era * 400;
+    int doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    *out = (int64_t)era * 146097 + doe - 719468;
+    return 1;
+}
+
+/* hh:mm[:ss] at s into seconds since 00:00. */
+static int clock_at(const char *s, int with_seconds, int64_t *out)
+{
+    int h, mi, se = 0;
+    if (!two(s, &h) || s[2] != ':' || !two(s + 3, &mi) ||
+        (with_seconds && (s[5] != ':' || !two(s + 6, &se))) || h > 23 || mi > 59 || se > 59)
+        return 0;
+    *out = h * 3600 + mi * 60 + se;
+    return 1;
+}
+
+#define NS 1000000000LL
+
+/* YYYY-MM-DD (K_DATE), YYYY-MM-DDThh:mm:ssZ (K_DATETIME) or hh:mm (K_TIME)
+ * into nanoseconds. */
+static int read_when(int kind, const char *s, size_t n, int64_t *out)
+{
+    int64_t day = 0, sec = 0;
+    if (kind == K_TIME)
+        return n == 5 && clock_at(s, 0, &sec) ? (*out = sec * NS, 1) : 0;
+    int c, y, m, d;
+    if (n != (kind == K_DATE ? 10u : 20u) || !two(s, &c) || !two(s + 2, &y) || s[4] != '-' ||
+        !two(s + 5, &m) || s[7] != '-' || !two(s + 8, &d) || !day_number(c * 100 + y, m, d, &day))
+        return 0;
+    if (kind == K_DATETIME && (s[10] != 'T' || !clock_at(s + 11, 1, &sec) || s[19] != 'Z'))
+        return 0;
+    *out = (day * 86400 + sec) * NS;
+    return 1;
+}
+
+/* Appends a decoded cell s[0..n) to c. */
+static int put_value(column *c, const char *s, size_t n)
+{
+    int64_t v = INT64_MIN;
+    double f;
+    switch (c->kind) {
+    case K_COUNT:
+    case K_INT: {
+        unsigned char na = !read_int(s, n, &v);
+        if (na)
+            v = 0;
+        return vec_put(&c->values, &v, 8) || vec_put(&c->na, &na, 1);
+    }
+    case K_FLOAT:
+        if (!read_float(s, n, &f))
+            f = Py_NAN;
+        return vec_put(&c->values, &f, 8);
+    default:
+        if (!read_when(c->kind, s, n, &v))
+            v = INT64_MIN;
+        return vec_put(&c->values, &v, 8);
+    }
+}
+
+/* Appends the cell s[0..n) to column i: decoded, or for text None when
+ * empty, else its str. */
 static int put_cell(pa_table *t, size_t i, const char *s, size_t n)
 {
-    PyObject *v = Py_None, **last = &t->last[i];
+    column *c = &t->cols[i];
+    if (c->kind != K_TEXT)
+        return put_value(c, s, n);
+    PyObject *v = Py_None, **last = &c->last;
     if (n) {
         if (*last && PyBytes_GET_SIZE(PyTuple_GET_ITEM(*last, 0)) == (Py_ssize_t)n &&
             memcmp(PyBytes_AS_STRING(PyTuple_GET_ITEM(*last, 0)), s, n) == 0) {
@@ -222,7 +404,7 @@ static int put_cell(pa_table *t, size_t i, const char *s, size_t n)
             v = PyTuple_GET_ITEM(pair, 1);
         }
     }
-    return PyList_Append(PyList_GET_ITEM(t->cells, (Py_ssize_t)i), v);
+    return PyList_Append(c->list, v);
 }
 
 /* Cuts the rows in t->buf into the columns; each row also gets the
@@ -316,16 +498,48 @@ static PyObject *table_add(PyObject *self, PyObject *messages)
     Py_RETURN_NONE;
 }
 
+static PyObject *vec_bytes(const vec *v)
+{
+    return PyByteArray_FromStringAndSize(v->p ? v->p : "", (Py_ssize_t)v->len);
+}
+
+/* A column's cells as take() gives them. */
+static PyObject *column_cells(const column *c)
+{
+    if (c->kind == K_TEXT) {
+        Py_INCREF(c->list);
+        return c->list;
+    }
+    PyObject *values = vec_bytes(&c->values);
+    PyObject *na = !values ? NULL : c->kind == K_COUNT || c->kind == K_INT ? vec_bytes(&c->na)
+                                                                          : (Py_INCREF(Py_None), Py_None);
+    PyObject *pair = na ? PyTuple_Pack(2, values, na) : NULL;
+    Py_XDECREF(values);
+    Py_XDECREF(na);
+    return pair;
+}
+
 /* The columns' cells so far, handed over (the table starts empty again). */
 static PyObject *table_take(PyObject *self, PyObject *unused)
 {
     (void)unused;
     pa_table *t = (pa_table *)self;
-    PyObject *fresh = new_cells((size_t)PyList_GET_SIZE(t->cells));
-    if (!fresh)
+    PyObject *cells = PyList_New((Py_ssize_t)t->ncols);
+    for (size_t i = 0; cells && i < t->ncols; i++) {
+        PyObject *c = column_cells(&t->cols[i]);
+        if (!c)
+            Py_CLEAR(cells);
+        else
+            PyList_SET_ITEM(cells, (Py_ssize_t)i, c);
+    }
+    if (!cells)
         return NULL;
-    PyObject *cells = t->cells;
-    t->cells = fresh;
+    for (size_t i = 0; i < t->ncols; i++)
+        column_free(&t->cols[i]);
+    if (columns_start(t) != 0) {
+        Py_DECREF(cells);
+        return NULL;
+    }
     return cells;
 }
 
@@ -366,8 +580,11 @@ static PyMethodDef table_methods[] = {
      "add(messages): the CSV rows of each Message of the iterable whose title\n"
      "the selection keeps."},
     {"take", table_take, METH_NOARGS,
-     "take() -> list[list[str | None]]: the cells of each column so far; the\n"
-     "table is empty afterwards."},
+     "take() -> list: the cells of each column so far: for text a list of str\n"
+     "(None: empty); for the others (values, na): a bytearray of 8 bytes a\n"
+     "row (int64, float64 with NaN, or int64 nanoseconds with INT64_MIN for\n"
+     "NaT) and for count and int one of 1 byte a row, 1 where NA. The table\n"
+     "is empty afterwards."},
     {"unseen_titles", table_unseen_titles, METH_NOARGS,
      "unseen_titles() -> list[str]: the titles asked for that no message had."},
     {NULL, NULL, 0, NULL},
