@@ -239,3 +239,22 @@ def test_message_view_has_the_decoded_companions():
     assert v["eobt_utc"] == "2025-03-14T09:05:00Z" and v["rfl_ft"] == 39000
     assert v["rtepts"][0] == {"ptid": "EVX", "fl": "F170", "fl_ft": 17000,
                               "eto": "250314092930", "eto_utc": "2025-03-14T09:29:30Z"}
+
+
+def test_random_mutations_equal_cli_csv(files, tmp_path):
+    """Hostile bytes (the mutations of test_cli_equal) through every decoder."""
+    import random
+    from test_cli_equal import mutate
+    rng = random.Random(31)
+    seeds = [open(p, "rb").read() for p in files if (ROOT / p).stat().st_size > 0]
+    paths = []
+    for n in range(300):
+        p = tmp_path / f"m{n:04d}.adexp"
+        p.write_bytes(mutate(rng, rng.choice(seeds)))
+        paths.append(str(p))
+    for what, kwargs, args in SELECTIONS[1:4]:
+        df = adexp.to_pandas(paths, errors="skip", validate=True, **kwargs)
+        want = cli_csv(["--validate", *args], paths)
+        columns = tables.table(kwargs.get("fields"), kwargs.get("rows"), None, True).columns
+        check_equal(df, want, columns)
+        assert len(df) > 200, what
