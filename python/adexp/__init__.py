@@ -7,9 +7,9 @@
 
 parse() reads bytes or str; iter_file() one file lazily; parse_files() many
 files on a pool of threads with the GIL released, in input order;
-to_pandas() the table of adexp-parse --format csv, typed (adexp.tables). Message.to_dict() is what json.loads
-gives for adexp-parse's JSON line of the message. adexp.dask takes the
-same parse to a Dask cluster.
+to_pandas() the table of adexp-parse --format csv, typed (adexp.tables).
+Message.to_dict() is what json.loads gives for adexp-parse's JSON line of
+the message. adexp.dask takes the same parse to a Dask cluster.
 """
 import fnmatch
 import os

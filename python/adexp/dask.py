@@ -137,8 +137,8 @@ def read(paths_or_urls, *, files_per_partition=64, storage_options=None,
 
 
 def to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None, validate=False,
-                 dictionary=None, files_per_partition=64, storage_options=None, include=None, errors="raise",
-                 **limits):
+                 dictionary=None, files_per_partition=64, storage_options=None, include=None,
+                 errors="raise", **limits):
     """to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None,
     validate=False, dictionary=None, ...) -> dask.dataframe.DataFrame
 

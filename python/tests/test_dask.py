@@ -84,3 +84,14 @@ def test_refused_file_raises(client, tmp_path):
     with pytest.raises(adexp.FileError):
         adexp.dask.read([str(tmp_path)]).compute()
     assert adexp.dask.read([str(tmp_path)], errors="skip").compute() == []
+
+
+def test_to_dataframe_with_a_dictionary(client, root, tmp_path):
+    ext = [str(root / "lib/dict/extensions/etfms.tsv")]
+    (tmp_path / "sam.adexp").write_bytes(b"-TITLE SAM -ARCID AFR1234 -TTO -PTID VEULE -FL F300\n")
+    sel = {"fields": ["ARCID", "TTO.PTID", "TTO.FL_ft"], "dictionary": ext, "validate": True}
+    df = adexp.dask.to_dataframe([str(tmp_path)], **sel).compute()
+    assert df[["TTO.PTID", "TTO.FL_ft"]].values.tolist() == [["VEULE", 30000]]
+    assert df.astype(object).equals(adexp.to_pandas([str(tmp_path)], **sel).astype(object))
+    with pytest.raises(TypeError, match="paths"):
+        adexp.dask.to_dataframe([str(tmp_path)], dictionary=adexp.load_dictionary(ext))

@@ -31,13 +31,16 @@ SELECTIONS = [
                                    "RTEPTS.LATTD_deg"]},
      ["--rows", "RTEPTS", "--fields",
       "ARCID,RTEPTS.PTID,RTEPTS.FL_ft,RTEPTS.ETO_utc,RTEPTS.LATTD_deg"]),
+    ("rows ADDR", {"rows": "ADDR", "titles": ["IFPL", "ACK"]},
+     ["--rows", "ADDR", "--title", "IFPL,ACK"]),
     ("titles IFPL", {"titles": ["IFPL"]}, ["--title", "IFPL"]),
     ("validate", {"validate": True, "fields": ["ARCID", "RFL", "EOBT"]},
      ["--validate", "--fields", "ARCID,RFL,EOBT"]),
-    ("dictionary", {"validate": True, "dictionary": [EXT + "etfms.tsv", EXT + "local-route-points.tsv"],
-                    "fields": ["ARCID", "TTO.PTID", "TTO.FL_ft", "CTOT"]},
-     ["--validate", "--dictionary", EXT + "etfms.tsv", "--dictionary", EXT + "local-route-points.tsv",
-      "--fields", "ARCID,TTO.PTID,TTO.FL_ft,CTOT"]),
+    ("dictionary",
+     {"validate": True, "dictionary": [EXT + "etfms.tsv", EXT + "local-route-points.tsv"],
+      "fields": ["ARCID", "TTO.PTID", "TTO.FL_ft", "CTOT"]},
+     ["--validate", "--dictionary", EXT + "etfms.tsv", "--dictionary",
+      EXT + "local-route-points.tsv", "--fields", "ARCID,TTO.PTID,TTO.FL_ft,CTOT"]),
 ]
 
 
