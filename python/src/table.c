@@ -512,7 +512,7 @@ static PyObject *column_cells(const column *c)
     }
     int has_na = c->kind == K_COUNT || c->kind == K_INT;
     PyObject *values = vec_bytes(&c->values);
-    PyObject *na = !values ? NULL : has_na ? vec_bytes(&c->na) : Py_NewRef(Py_None);
+    PyObject *na = !values ? NULL : has_na ? vec_bytes(&c->na) : (Py_INCREF(Py_None), Py_None);
     PyObject *pair = na ? PyTuple_Pack(2, values, na) : NULL;
     Py_XDECREF(values);
     Py_XDECREF(na);
