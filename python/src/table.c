@@ -118,8 +118,8 @@ static PyObject *columns_of(const adexp_select *sel, int validate)
     return t;
 }
 
-/* NULL or a str, not empty and without a comma (the lists are joined by
- * commas for adexp_select_new). */
+/* The UTF-8 of str v, or NULL for None (and on a TypeError): a list as
+ * adexp-parse takes it, comma-separated (adexp/tables.py joins them). */
 static const char *list_arg(PyObject *v, const char *what)
 {
     if (v == Py_None)
