@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-EXE, ROOT = sys.argv[1], sys.argv[2]
+EXE, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TESTDATA = os.path.join(ROOT, "testdata")
 DOC = os.path.join(ROOT, "doc", "sqlite.md")
 INPUTS = ["messages", "invalid"]
