@@ -21,7 +21,10 @@
     "IFPLID,ARCID,ARCTYP,ADEP,ADES,EOBD,EOBD_utc,EOBT,EOBT_utc,RFL,RFL_ft,RFL_m," \
     "CTOT,CTOT_utc,SSRCODE,FLTRUL,FLTTYP,WKTRC,CEQPT,SEQPT,REG,OPR,PBN,ALTRNT1," \
     "ALTRNT2,ALTNZ,FILTIM,ORGNID,ROUTE,COMMENT"
+/* The route_points table's columns after message_id, seq, item: the CSV's
+ * --rows RTEPTS columns of the same names. */
 #define POINT_LIST "RTEPTS"
+#define POINT_FIELDS "RTEPTS.PTID,RTEPTS.FL_ft,RTEPTS.ETO_utc,RTEPTS.LATTD_deg,RTEPTS.LONGTD_deg"
 
 #ifndef HAVE_SQLITE3
 
@@ -80,6 +83,7 @@ struct batch_sqlite {
     table msg, point, error, warning;
     int64_t id;                /* the last message's */
     int open_txn;              /* a transaction is open */
+    int fresh;                 /* the database was empty (schema) */
     uint64_t in_txn;           /* messages in it */
     char err[256];
 };
@@ -293,11 +297,34 @@ static const char indexes[] =
     "CREATE INDEX IF NOT EXISTS errors_message ON errors(message_id);"
     "CREATE INDEX IF NOT EXISTS warnings_message ON warnings(message_id);";
 
+/* The one number sql's first row holds. */
+static int query_int(batch_sqlite *s, const char *sql, int64_t *v)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK &&
+                     sqlite3_step(st) == SQLITE_ROW ? 0 : fail_db(s, sql);
+    if (rc == 0)
+        *v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* A new database is loaded without waiting for the disk at each commit
+ * (synchronous off): a crash can only lose the file being made. The last
+ * transaction, the indexes', is written with synchronous full, which
+ * syncs the whole file. A database that holds data is written with full
+ * at every commit, so that a crash leaves its earlier rows whole. */
 static int schema(batch_sqlite *s)
 {
     adexp_buf text;
     adexp_buf_init(&text, NULL);
-    int rc = exec(s, "PRAGMA page_size = 16384; PRAGMA cache_size = -65536; BEGIN");
+    int64_t objects = 0;
+    int rc = exec(s, "PRAGMA page_size = 16384; PRAGMA cache_size = -65536");
+    if (rc == 0)
+        rc = query_int(s, "SELECT count(*) FROM sqlite_master", &objects);
+    s->fresh = objects == 0;
+    if (rc == 0)
+        rc = exec(s, s->fresh ? "PRAGMA synchronous = OFF; BEGIN" : "BEGIN");
     if (rc == 0)
         rc = messages_table(s, &text);
     if (rc == 0)
@@ -307,13 +334,8 @@ static int schema(batch_sqlite *s)
         rc = findings_table(s, &s->error, "errors", 0);
     if (rc == 0)
         rc = findings_table(s, &s->warning, "warnings", 1);
-    sqlite3_stmt *max = NULL;
-    if (rc == 0 && sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM messages", -1,
-                                      &max, NULL) != SQLITE_OK)
-        rc = fail_db(s, "messages");
-    if (rc == 0 && sqlite3_step(max) == SQLITE_ROW)
-        s->id = sqlite3_column_int64(max, 0);
-    sqlite3_finalize(max);
+    if (rc == 0)
+        rc = query_int(s, "SELECT coalesce(max(id), 0) FROM messages", &s->id);
     if (rc == 0)
         rc = exec(s, "COMMIT");
     return rc;
@@ -340,7 +362,7 @@ batch_sqlite *batch_sqlite_open(const adexp_batch_options *o, char *err, size_t 
     }
     char e[200] = "";
     s->sel[0] = adexp_select_new(MESSAGE_FIELDS, NULL, NULL, e, sizeof e);
-    s->sel[1] = adexp_select_new(NULL, POINT_LIST, NULL, e, sizeof e);
+    s->sel[1] = adexp_select_new(POINT_FIELDS, POINT_LIST, NULL, e, sizeof e);
     int rc = s->sel[0] && s->sel[1] ? 0 : fail(s, "%s", e);
     if (rc == 0 && sqlite3_open_v2(o->db_path, &s->db, SQLITE_OPEN_READWRITE |
                                    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
@@ -544,15 +566,19 @@ int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, uint64_t *message
 int batch_sqlite_close(batch_sqlite *s, int ok, uint64_t *messages, char *err, size_t cap)
 {
     *messages = 0;
-    int rc = 0;
-    if (ok)
-        rc = commit(s, messages);
-    if (rc == 0)               /* built once over a new table's rows: faster */
-        rc = exec(s, indexes);
+    int rc = ok ? commit(s, messages) : 0;
     if (s->open_txn)           /* a failed write's batch: none of it stays */
         exec(s, "ROLLBACK");
-    if (rc != 0)
+    s->open_txn = 0;
+    /* built once over a new table's rows, faster than kept up row by row */
+    if (rc == 0)
+        rc = exec(s, "PRAGMA synchronous = FULL; BEGIN");
+    if (rc == 0 && (rc = exec(s, indexes)) == 0)
+        rc = exec(s, "COMMIT");
+    if (rc != 0) {
         snprintf(err, cap, "%s", s->err);
+        exec(s, "ROLLBACK");
+    }
     finalize(s);
     return rc;
 }
