@@ -167,6 +167,21 @@ def test_refusals(d):
           open(other, "rb").read() == b"not a database\n" * 100, r.stderr)
 
 
+def test_walked(d):
+    walked = os.path.join(d, "walked")
+    shutil.copytree(os.path.join(TESTDATA, "messages"), walked,
+                    ignore=shutil.ignore_patterns("*.json"))
+    db = os.path.join(walked, "new.db")
+    r = run("--format", "sqlite", "-o", db, walked)
+    files = run("--format", "csv", walked).stdout.count(b"\n") - 1
+    check("a new database in the walked directory: left out, no journal file read",
+          r.returncode == 0 and one(db, "SELECT count(*) FROM messages") == files and
+          sorted(os.listdir(walked))[-1:] != ["new.db-journal"], r.stderr[-300:])
+    r = run("--format", "sqlite", "-o", db, walked)
+    check("an existing one there: refused (exit 2), as the other formats' outputs",
+          r.returncode == 2 and one(db, "SELECT count(*) FROM messages") == files, r.stderr)
+
+
 def normal(sql):
     sql = re.sub(r"\s+", " ", sql)
     return re.sub(r"\( ", "(", sql).strip()
@@ -264,6 +279,7 @@ def main():
         test_append(d, typed)
         test_jobs(d)
         test_refusals(d)
+        test_walked(d)
         test_doc_schema(typed)
         test_postgresql(d, typed)
     print(f"{passed[0]} passed, {len(failures)} failed")

@@ -310,7 +310,9 @@ static int query_int(batch_sqlite *s, const char *sql, int64_t *v)
 }
 
 /* A new database is loaded without waiting for the disk at each commit
- * (synchronous off): a crash can only lose the file being made. The last
+ * (synchronous off) and with its journal in memory, so that no journal
+ * file appears beside it (in a directory being walked, say): a crash can
+ * only lose the file being made. The last
  * transaction, the indexes', is written with synchronous full, which
  * syncs the whole file. A database that holds data is written with full
  * at every commit, so that a crash leaves its earlier rows whole. */
@@ -324,7 +326,8 @@ static int schema(batch_sqlite *s)
         rc = query_int(s, "SELECT count(*) FROM sqlite_master", &objects);
     s->fresh = objects == 0;
     if (rc == 0)
-        rc = exec(s, s->fresh ? "PRAGMA synchronous = OFF; BEGIN" : "BEGIN");
+        rc = exec(s, s->fresh ? "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; BEGIN"
+                              : "BEGIN");
     if (rc == 0)
         rc = messages_table(s, &text);
     if (rc == 0)
