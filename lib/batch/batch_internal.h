@@ -328,6 +328,7 @@ int batch_emit_header(const adexp_batch *b);
  * lines (batch_sqlite_rows); the one writer, in input order, puts them in
  * the database's tables, a transaction per BATCH_SQLITE_TXN messages. */
 #define BATCH_SQLITE_TXN 10000
+#define BATCH_SQLITE_DIGITS 10 /* of the lengths and counts in its lines */
 typedef struct batch_sqlite batch_sqlite;
 /* Opens o->db_path (made if new, its tables too); NULL with a sentence in
  * err (cap bytes), also when built without SQLite. */

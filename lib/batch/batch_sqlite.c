@@ -65,7 +65,6 @@ int batch_sqlite_close(batch_sqlite *s, int ok, uint64_t *messages, char *err, s
 #include <sqlite3.h>
 
 #define MAX_CELLS 64
-#define COUNT_DIGITS 10        /* of the lengths and counts in the lines */
 
 enum col_type { COL_TEXT, COL_INT, COL_REAL };
 
@@ -488,11 +487,11 @@ static int message_line(batch_sqlite *s, const char **p, const char *end, cell *
 {
     const char *q = *p + 2;
     size_t json = 0;
-    if ((size_t)(end - *p) < 3 + COUNT_DIGITS)
+    if ((size_t)(end - *p) < 3 + BATCH_SQLITE_DIGITS)
         return fail(s, "messages: a line cut short");
-    for (int i = 0; i < COUNT_DIGITS; i++)
+    for (int i = 0; i < BATCH_SQLITE_DIGITS; i++)
         json = json * 10 + (size_t)(q[i] - '0');
-    q += COUNT_DIGITS + 1;
+    q += BATCH_SQLITE_DIGITS + 1;
     if (json >= (size_t)(end - q))
         return fail(s, "messages: a line cut short");
     cell line;

@@ -16,8 +16,6 @@
 #include "batch_internal.h"
 #include "json_out.h"
 
-#define COUNT_DIGITS 10
-
 static int put(adexp_buf *out, const char *s, size_t n)
 {
     return adexp_buf_put(out, s, n);
@@ -55,10 +53,10 @@ static int put_place(adexp_buf *out, char tag, const char *code, uint32_t line,
            put(out, "\t", 1) && put_num(out, offset);
 }
 
-/* The count of digits at d (COUNT_DIGITS of them) made v. */
+/* The count of digits at d (BATCH_SQLITE_DIGITS of them) made v. */
 static void fill_count(char *d, uint64_t v)
 {
-    for (char *p = d + COUNT_DIGITS; p > d; v /= 10)
+    for (char *p = d + BATCH_SQLITE_DIGITS; p > d; v /= 10)
         *--p = (char)('0' + v % 10);
 }
 
@@ -70,10 +68,10 @@ static int message_line(batch_worker *w, const char *path, const adexp_msg *m)
     const batch_sqlite *db = w->b->sqlite;
     adexp_slice src = batch_json_source(w, path);
     size_t at = out->len;
-    if (!src.ptr || !put(out, "M\t0000000000\t", 3 + COUNT_DIGITS) ||
+    if (!src.ptr || !put(out, "M\t0000000000\t", 3 + BATCH_SQLITE_DIGITS) ||
         adexp_json_write_quoted(out, m, src) != ADEXP_OK)
         return 0;
-    size_t json = out->len - at - 3 - COUNT_DIGITS - 1;
+    size_t json = out->len - at - 3 - BATCH_SQLITE_DIGITS - 1;
     if (json >= 10000000000ULL)
         return 0;
     fill_count(out->data + at + 2, json);
@@ -87,7 +85,7 @@ static int points(batch_worker *w, const char *path, const adexp_msg *m)
 {
     adexp_buf *out = &w->res.out;
     size_t at = out->len;
-    if (!put(out, "P\t0000000000\n", 3 + COUNT_DIGITS))
+    if (!put(out, "P\t0000000000\n", 3 + BATCH_SQLITE_DIGITS))
         return 0;
     size_t from = out->len;
     if (adexp_csv_write(out, m, path, batch_sqlite_select(w->b->sqlite, 1), '\t') != ADEXP_OK)
