@@ -506,6 +506,15 @@ static int line_per_message(const cli *c)
 static void print_stop(const cli *c, const adexp_batch_stats *s)
 {
     uint64_t kept = s->messages - s->messages_left_out;
+    if (c->o.format == ADEXP_BATCH_SQLITE) {   /* what its committed transactions hold */
+        fprintf(stderr, "adexp-parse: %s: the run stopped: the database holds %llu messages "
+                "of it; %llu parsed but not written, %llu inputs not read\n", c->output,
+                (unsigned long long)s->messages_written,
+                (unsigned long long)(kept > s->messages_written ? kept - s->messages_written
+                                                                 : 0),
+                (unsigned long long)s->inputs_not_read);
+        return;
+    }
     fprintf(stderr, "adexp-parse: %s: %s: output stopped after %llu %s "
             "(%llu bytes, ending at a complete line)",
             c->output ? c->output : "standard output", strerror(s->output_error),

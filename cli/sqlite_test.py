@@ -164,6 +164,7 @@ def test_refusals(d):
     r = run("--format", "sqlite", "-o", other, "messages")
     check("-o a file that is not a database: exit 1, said, the file as it was",
           r.returncode == 1 and b"SQLite" in r.stderr and
+          b"the database holds 0 messages of it" in r.stderr and
           open(other, "rb").read() == b"not a database\n" * 100, r.stderr)
 
 
