@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 
 EXE, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TESTDATA = os.path.join(ROOT, "testdata")
@@ -183,6 +184,30 @@ def test_walked(d):
           r.returncode == 2 and one(db, "SELECT count(*) FROM messages") == files, r.stderr)
 
 
+def test_live(d):
+    """A live stream's message is committed as it comes: readers see it while
+    the stream stays open."""
+    db = os.path.join(d, "live.db")
+    msg = b"-TITLE IFPL -ARCID ABC123 -ADEP EGLL -ADES LFPG -RFL F350\n"
+    p = subprocess.Popen([EXE, "-q", "--format", "sqlite", "--flush-idle", "50", "-o", db, "-"],
+                         stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdin.write(msg)
+    p.stdin.flush()
+    seen = 0
+    for _ in range(100):
+        time.sleep(0.1)
+        try:
+            seen = one(db, "SELECT count(*) FROM messages")
+        except sqlite3.Error:
+            seen = 0
+        if seen:
+            break
+    p.stdin.close()
+    p.wait(timeout=60)
+    check("a live stream's message is in the database while the stream is open", seen == 1)
+    check("and stays there at the end", one(db, "SELECT count(*) FROM messages") == 1)
+
+
 def normal(sql):
     sql = re.sub(r"\s+", " ", sql)
     return re.sub(r"\( ", "(", sql).strip()
@@ -281,6 +306,7 @@ def main():
         test_jobs(d)
         test_refusals(d)
         test_walked(d)
+        test_live(d)
         test_doc_schema(typed)
         test_postgresql(d, typed)
     print(f"{passed[0]} passed, {len(failures)} failed")

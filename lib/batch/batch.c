@@ -142,10 +142,10 @@ static void sqlite_failed(run *r, const char *why)
 
 /* --format sqlite: the block's lines into the database (the one writer);
  * the messages committed count as written. */
-static int put_sqlite(run *r, const adexp_buf *out)
+static int put_sqlite(run *r, const batch_result *res)
 {
     uint64_t done;
-    int rc = batch_sqlite_put(r->b->sqlite, out->data, out->len, &done);
+    int rc = batch_sqlite_put(r->b->sqlite, res->out.data, res->out.len, res->live, &done);
     r->b->output.lines += done;
     if (rc == 0)
         return 0;
@@ -196,7 +196,7 @@ static void emit(run *r, batch_result *res)
         err->len = 0;
     }
     if (out->len && !atomic_load(&r->stop)) {
-        int e = r->b->sqlite ? put_sqlite(r, out)
+        int e = r->b->sqlite ? put_sqlite(r, res)
                              : batch_output_write(&r->b->output, out->data, out->len,
                                                   batch_line_each(r->b) ? res->lines
                                                                         : BATCH_LINES_UNKNOWN);
@@ -207,6 +207,7 @@ static void emit(run *r, batch_result *res)
     }
     out->len = 0;
     res->lines = 0;
+    res->live = 0;
 }
 
 static int help_locked(run *r, batch_worker *w);

@@ -61,6 +61,8 @@ typedef struct batch_result {
     adexp_buf out;             /* the messages' output */
     uint64_t lines;            /* messages written into out (batch_emit) */
     batch_str err;             /* diagnostics */
+    int live;                  /* out is a live stream's, written as it comes:
+                                  a database commits it at once */
 } batch_result;
 
 typedef struct batch_block batch_block;
@@ -336,9 +338,10 @@ batch_sqlite *batch_sqlite_open(const adexp_batch_options *o, char *err, size_t 
 /* The CSV selections the lines are written with: the messages' columns
  * (points 0), the route points' rows (1). */
 const adexp_select *batch_sqlite_select(const batch_sqlite *s, int points);
-/* Puts the lines p[0..n) (whole messages) in the tables; *messages: those
- * committed now. 0, or -1 (batch_sqlite_error says why). */
-int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, uint64_t *messages);
+/* Puts the lines p[0..n) (whole messages) in the tables, committed if now
+ * or if the transaction is full; *messages: those committed now. 0, or -1
+ * (batch_sqlite_error says why). */
+int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, int now, uint64_t *messages);
 const char *batch_sqlite_error(const batch_sqlite *s);
 /* Commits what is pending if ok (else rolls it back) and closes; *messages:
  * those committed now. 0, or -1 with a sentence in err. */

@@ -5,7 +5,8 @@
  * (_ft, _m: INTEGER; _deg: REAL; others TEXT), so a table holds exactly
  * the values of `--format csv --fields` with the same list (doc/sqlite.md).
  * A database that exists is appended to: message ids go on from the
- * largest one. A transaction holds BATCH_SQLITE_TXN messages. */
+ * largest one. A transaction holds BATCH_SQLITE_TXN messages, or a live
+ * stream's message (committed as it comes, for the database's readers). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,9 +43,9 @@ const adexp_select *batch_sqlite_select(const batch_sqlite *s, int points)
     return NULL;
 }
 
-int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, uint64_t *messages)
+int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, int now, uint64_t *messages)
 {
-    (void)s, (void)p, (void)n, (void)messages;
+    (void)s, (void)p, (void)n, (void)now, (void)messages;
     return -1;
 }
 
@@ -522,7 +523,7 @@ static int commit(batch_sqlite *s, uint64_t *messages)
     return 0;
 }
 
-int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, uint64_t *messages)
+int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, int now, uint64_t *messages)
 {
     const char *end = p + n;
     cell line, c[MAX_CELLS];
@@ -562,7 +563,7 @@ int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, uint64_t *message
         if (rc != 0)
             return -1;
     }
-    return s->in_txn >= BATCH_SQLITE_TXN ? commit(s, messages) : 0;
+    return now || s->in_txn >= BATCH_SQLITE_TXN ? commit(s, messages) : 0;
 }
 
 int batch_sqlite_close(batch_sqlite *s, int ok, uint64_t *messages, char *err, size_t cap)
