@@ -166,6 +166,8 @@ static int put_s(adexp_buf *b, const char *s)
     return adexp_buf_put(b, s, strlen(s));
 }
 
+/* Column name of SQL type type, filled from the line's cell `cell`
+ * (SIZE_MAX: from the message's id, every INSERT's first parameter). */
 static int add_column(sqlbuf *q, table *t, size_t cell, const char *name, enum col_type type)
 {
     const char *dot = strrchr(name, '.');   /* RTEPTS.PTID: PTID */
@@ -224,7 +226,7 @@ static int messages_table(batch_sqlite *s, adexp_buf *text)
     const char *names[MAX_CELLS];
     size_t n = header_names(s->sel[0], text, names);
     if (n < 4 || n + 2 > MAX_CELLS)
-        return fail(s, "out of memory");
+        return fail(s, "messages: the header has %zu cells", n);
     sqlbuf q;
     sqlbuf_init(&q);
     table *t = &s->msg;
@@ -250,7 +252,7 @@ static int points_table(batch_sqlite *s, adexp_buf *text)
     while (first < n && strcmp(names[first], "item_index") != 0)
         first++;
     if (first + 3 >= n)
-        return fail(s, "out of memory");
+        return fail(s, "route_points: the header has no item columns");
     sqlbuf q;
     sqlbuf_init(&q);
     table *t = &s->point;
