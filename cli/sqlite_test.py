@@ -228,6 +228,21 @@ def test_doc_schema(typed):
           "\n".join(normal(s) for s in db))
 
 
+def test_doc_queries(typed):
+    text = open(DOC).read()
+    block = re.search(r"## Queries\n\n```sql\n(.*?)```", text, re.S).group(1)
+    stmts = [s for s in block.split(";") if s.strip()]
+    got = []
+    with sqlite3.connect(typed) as c:
+        for stmt in stmts:
+            try:
+                got.append(len(c.execute(stmt).fetchall()))
+            except sqlite3.Error as e:
+                got.append(str(e))
+    check("doc/sqlite.md's queries run and find rows", stmts and
+          all(isinstance(n, int) and n > 0 for n in got), got)
+
+
 def pg_tools():
     tools = {}
     for name in ("initdb", "pg_ctl", "psql"):
@@ -308,6 +323,7 @@ def main():
         test_walked(d)
         test_live(d)
         test_doc_schema(typed)
+        test_doc_queries(typed)
         test_postgresql(d, typed)
     print(f"{passed[0]} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)
