@@ -49,6 +49,8 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
         return adexp_csv_write(&w->res.out, m, path, sel, ',');
     case ADEXP_BATCH_TSV:
         return adexp_csv_write(&w->res.out, m, path, sel, '\t');
+    case ADEXP_BATCH_SQLITE:
+        return batch_sqlite_rows(w, path, m);
     case ADEXP_BATCH_SUMMARY:
     default:
         return ADEXP_OK;

@@ -60,7 +60,8 @@ void batch_str_free(batch_str *s)
  * adexp read the fields, and the title for --title). */
 static int reads_view(adexp_batch_format f)
 {
-    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV;
+    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV ||
+           f == ADEXP_BATCH_SQLITE;
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)

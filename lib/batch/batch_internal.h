@@ -61,6 +61,8 @@ typedef struct batch_result {
     adexp_buf out;             /* the messages' output */
     uint64_t lines;            /* messages written into out (batch_emit) */
     batch_str err;             /* diagnostics */
+    int live;                  /* out is a live stream's, written as it comes:
+                                  a database commits it at once */
 } batch_result;
 
 typedef struct batch_block batch_block;
@@ -103,6 +105,8 @@ struct adexp_batch {
     dev_t out_dev;             /* the walk leaves it out */
     ino_t out_ino;
     walk_seen *seen;           /* directories walked, by identity */
+    struct batch_sqlite *sqlite;   /* ADEXP_BATCH_SQLITE: the database, open
+                                      while run runs */
 };
 
 static inline const batch_entry *batch_entry_at(const adexp_batch *b, size_t i)
@@ -332,6 +336,29 @@ int batch_line_each(const adexp_batch *b);
 /* What the output starts with (the CSV header row), written to out_fd
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);
+
+/* batch_sqlite.c: --format sqlite. The workers write each message as
+ * lines (batch_sqlite_rows); the one writer, in input order, puts them in
+ * the database's tables, a transaction per BATCH_SQLITE_TXN messages. */
+#define BATCH_SQLITE_TXN 10000
+#define BATCH_SQLITE_DIGITS 10 /* of the lengths and counts in its lines */
+typedef struct batch_sqlite batch_sqlite;
+/* Opens o->db_path (made if new, its tables too); NULL with a sentence in
+ * err (cap bytes), also when built without SQLite. */
+batch_sqlite *batch_sqlite_open(const adexp_batch_options *o, char *err, size_t cap);
+/* The CSV selections the lines are written with: the messages' columns
+ * (points 0), the route points' rows (1). */
+const adexp_select *batch_sqlite_select(const batch_sqlite *s, int points);
+/* Puts the lines p[0..n) (whole messages) in the tables, committed if now
+ * or if the transaction is full; *messages: those committed now. 0, or -1
+ * (batch_sqlite_error says why). */
+int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, int now, uint64_t *messages);
+const char *batch_sqlite_error(const batch_sqlite *s);
+/* Commits what is pending if ok (else rolls it back) and closes; *messages:
+ * those committed now. 0, or -1 with a sentence in err. */
+int batch_sqlite_close(batch_sqlite *s, int ok, uint64_t *messages, char *err, size_t cap);
+/* batch_sqlite_rows.c: message m's lines into w->res.out. */
+adexp_status batch_sqlite_rows(batch_worker *w, const char *path, const adexp_msg *m);
 
 /* batch.c: progress while an input is read, for the progress line: text
  * bytes parsed, compressed bytes taken in, messages, since the last call

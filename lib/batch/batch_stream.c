@@ -181,8 +181,10 @@ static int binary(stream *s, int eof, int *undecided)
 static int write_out(stream *s)
 {
     batch_worker *w = s->w;
-    if (s->live)
+    if (s->live) {
+        w->res.live = 1;
         return batch_write(w, &w->res);
+    }
     batch_maybe_flush(w);
     return batch_stopped(w);
 }
