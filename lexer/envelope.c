@@ -210,6 +210,10 @@ typedef struct cursor {
     size_t bad;                /* first place not of the heading's form */
     size_t rest;               /* the start of its line: the envelope's text
                                   from there on */
+    size_t from;               /* the start of the line being read: rest is
+                                  never before it, so that a part read from
+                                  a line before is never text too (a heading
+                                  cut short within its first line) */
 } cursor;
 
 /* The heading's byte classes, one load a byte: what ends a line (LF,
@@ -235,6 +239,7 @@ static void next_line(cursor *c, size_t end)
     c->i = end;
     while (c->i < c->len && (is_sep((unsigned char)c->b[c->i])))
         c->i++;
+    c->from = c->i;
 }
 
 static void skip_blanks(cursor *c, size_t end)
@@ -259,7 +264,7 @@ static void fail(cursor *c, size_t at)
     if (c->bad != (size_t)-1)
         return;
     c->bad = c->rest = at;
-    while (c->rest > c->start && !at_line_start(c->b, c->rest))
+    while (c->rest > c->from && !at_line_start(c->b, c->rest))
         c->rest--;
 }
 
@@ -332,7 +337,9 @@ static void heading_line(cursor *c, adexp_envelope *env)
 }
 
 /* Address line(s): priority indicator, addressees; then lines of more
- * addressees, up to the origin line (which starts with a digit). */
+ * addressees, up to the origin line (which starts with a digit). The
+ * parts are kept from whole lines only: a garbled line is the envelope's
+ * text from its start (fail), so nothing is held twice. */
 static void address_lines(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
@@ -341,24 +348,29 @@ static void address_lines(cursor *c, adexp_envelope *env)
         fail(c, at);
         return;
     }
-    env->priority = slice(c, at, at + 2);
     c->i += 2;
     skip_blanks(c, end);
     size_t first = c->i, last = end;
-    if (!addressees(c, end))
+    if (!addressees(c, end)) {
         fail(c, c->i);
+        return;
+    }
+    env->priority = slice(c, at, at + 2);
     next_line(c, end);
-    while (c->bad == (size_t)-1 && c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
+    while (c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
         end = line_end(c);
-        if (!addressees(c, end))
+        if (!addressees(c, end)) {
             fail(c, c->i);
+            break;
+        }
         last = end;
         next_line(c, end);
     }
     env->addressees = slice(c, first, last);
 }
 
-/* Origin line: filing time DDHHMM, originator, then any more of the line. */
+/* Origin line: filing time DDHHMM, originator, then any more of the line;
+ * its parts kept only when both are of their form (as address_lines'). */
 static void origin_line(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
@@ -366,12 +378,12 @@ static void origin_line(cursor *c, adexp_envelope *env)
         fail(c, at);
         return;
     }
-    env->filing_time = slice(c, at, at + 6);
     size_t o = c->i;
     if (word(c, end) != 8 || !all_upper(c->b, o, 8)) {
         fail(c, o);
         return;
     }
+    env->filing_time = slice(c, at, at + 6);
     env->originator = slice(c, o, o + 8);
     env->text[1] = slice(c, c->i, end);
     next_line(c, end);
@@ -380,7 +392,7 @@ static void origin_line(cursor *c, adexp_envelope *env)
 size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
                               size_t *bad)
 {
-    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start};
     env->present = 1;
     heading_line(&c, env);
     if (c.bad == (size_t)-1)
