@@ -156,7 +156,7 @@ static void do_line(run *r, const char *name, size_t lineno, const char *line, s
     if (!b) {
         fprintf(stderr, "%s:%zu: out of memory\n", name, lineno);
         r->failed = 1;
-    } else if (json_msg_build(root, b, &msg, why, sizeof why) != 0) {
+    } else if (json_msg_build(root, b, &r->arena, &msg, why, sizeof why) != 0) {
         fprintf(stderr, "%s:%zu: %s\n", name, lineno, why);
         r->failed = 1;
     } else if ((msg.errors = kept, msg.nerrors = msg.nerrors_total = (size_t)nkept,
@@ -281,6 +281,7 @@ int main(int argc, char **argv)
     r.wo = adexp_write_options_default();
     r.wo.fold = 1;
     r.wo.verify = 1;
+    r.wo.envelope = 1;
     const char *output = NULL;
     int nfiles;
     int rc = parse_args(&r, &output, argc, argv, &nfiles);

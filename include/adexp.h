@@ -456,7 +456,9 @@ typedef struct adexp_write_options {
                                   (msg->envelope.present) is written in it,
                                   ITA-2 form (ZCZC heading, address line,
                                   origin line, text, NNNN; parts folded with
-                                  fold); 0: the message alone */
+                                  fold), as it stands: NNNN only when the
+                                  message ended with one (closed), a garbled
+                                  heading as it was; 0: the message alone */
 } adexp_write_options;
 
 /* Line layout, values kept, indent 2, no verify, no envelope. */

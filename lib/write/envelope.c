@@ -171,7 +171,7 @@ static adexp_slice text_piece(const adexp_envelope *env, int k)
 
 int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
 {
-    if (a->present != b->present)
+    if (a->present != b->present || a->closed != b->closed)
         return 0;
     const adexp_slice pa[] = {a->transmission_id, a->priority, a->addressees, a->filing_time,
                               a->originator};

@@ -574,14 +574,16 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     w.msg = msg;
     for (size_t i = 0; i < msg->nerrors; i++)
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
-    w.framed = w.o->envelope && msg->envelope.present;
+    /* as it stands: a heading without its NNNN, or an NNNN without heading */
+    w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
     pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
     const char *bad_part = w.framed ? write_envelope_check(&msg->envelope) : NULL;
     char *p = NULL;
     if (bad_part)
         fail(&w, ADEXP_E_WRITE_VALUE, NULL);
-    else if (w.framed && write_envelope_head(out, &msg->envelope, w.fold) != ADEXP_OK)
+    else if (w.framed && msg->envelope.present &&
+             write_envelope_head(out, &msg->envelope, w.fold) != ADEXP_OK)
         fail(&w, ADEXP_E_NOMEM, NULL);
     else if (!(p = adexp_buf_room(out, 1)))   /* so that out->data is not NULL */
         fail(&w, ADEXP_E_NOMEM, NULL);
@@ -590,7 +592,7 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
         if ((p = put_message(&w, p, msg->fields)) && (p = room(&w, p, 1))) {
             *p++ = '\n';
             out->len = (size_t)(p - out->data);
-            if (w.framed && write_envelope_tail(out) != ADEXP_OK)
+            if (w.framed && msg->envelope.closed && write_envelope_tail(out) != ADEXP_OK)
                 fail(&w, ADEXP_E_NOMEM, NULL);
             else if (w.o->verify)
                 verify(&w, msg, start);
