@@ -35,23 +35,26 @@ static int is_sep(char c)
 enum { SOH = 1, STX = 2, ETX = 3 };
 
 /* Whether s holds text the parser would read as more than this part: a
- * -TITLE (the message's start) anywhere; SOH, STX or ETX (IA-5's
- * signals); ZCZC or NNNN as a line's first word (an envelope's start or
- * end: at s's start too when s starts a line, line_start); and, for a
- * part of one line (or one word), a line end (or any separator). head:
- * s is a garbled heading as it stood, which may start with ZCZC or SOH. */
+ * -TITLE (the message's start) anywhere; a signal at a line's start (at
+ * s's start too when s starts a line, line_start): ZCZC or NNNN as a
+ * word, SOH, STX or ETX; SOH after ETX; and, for a part of one line (or
+ * one word), a line end or STX (or any separator). head: s is a garbled
+ * heading as it stood, which may start with ZCZC or SOH. */
 static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head)
 {
     for (size_t i = 0; i < s.len; i++) {
         char c = s.ptr[i];
-        if ((one_line && is_line_end(c)) || (one_word && is_sep(c)))
-            return 0;
-        if ((c == SOH || c == STX || c == ETX) && !(head && i == 0 && c == SOH))
+        if ((one_line && (is_line_end(c) || c == STX)) || (one_word && is_sep(c)))
             return 0;
         if (c == '-' && s.len - i >= 6 && memcmp(s.ptr + i, "-TITLE", 6) == 0)
             return 0;
-        int at_start = i ? is_line_end(s.ptr[i - 1]) : line_start && !head;
-        if (at_start && s.len - i >= 4 &&
+        if (c == SOH && i && s.ptr[i - 1] == ETX)
+            return 0;
+        if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
+            continue;
+        if (c == SOH || c == STX || c == ETX)
+            return 0;
+        if (s.len - i >= 4 &&
             (memcmp(s.ptr + i, "ZCZC", 4) == 0 || memcmp(s.ptr + i, "NNNN", 4) == 0) &&
             (s.len - i == 4 || is_sep(s.ptr[i + 4])))
             return 0;

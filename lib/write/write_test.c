@@ -905,7 +905,9 @@ static void test_envelope_written_back(void **state)
         {1, "F\nF", "envelope.priority"},
         {2, "X -TITLE IFPL", "envelope.addressees"},
         {3, "NNNN", "envelope.text"},
-        {4, "\003", "envelope.text"},
+        {4, "A\002B", "envelope.text"},
+        {3, "X\n\003", "envelope.text"},
+        {3, "X\003\001", "envelope.text"},
         {5, "A\nB", "envelope.text"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
