@@ -145,7 +145,7 @@ static adexp_slice next_word(adexp_slice s, size_t *i)
     size_t from = *i;
     while (*i < s.len && !is_sep(s.ptr[*i]))
         (*i)++;
-    return (adexp_slice){s.ptr + from, *i - from};
+    return (adexp_slice){s.ptr ? s.ptr + from : NULL, *i - from};
 }
 
 /* Whether a and b are the same words (what folding leaves of them). */
