@@ -80,13 +80,14 @@ static int put_word(adexp_buf *out, adexp_slice s, int fold)
     return !s.len || (adexp_buf_put(out, " ", 1) && put(out, s, fold));
 }
 
+/* Whether s (a garbled heading as it stood) starts with ZCZC or SOH. */
 static int starts_heading(adexp_slice s)
 {
     size_t i = 0;
     while (i < s.len && is_sep(s.ptr[i]))
         i++;
     return (s.len - i >= 4 && memcmp(s.ptr + i, "ZCZC", 4) == 0) ||
-           (i < s.len && s.ptr[i] == '\001');
+           (i < s.len && s.ptr[i] == SOH);
 }
 
 const char *write_envelope_check(const adexp_envelope *env)
