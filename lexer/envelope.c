@@ -240,9 +240,33 @@ static const unsigned char heading_class[256] = {
     [' '] = HC_WORD, ['\t'] = HC_WORD,
 };
 
+#if SIMD_AVX2
+/* The first LF, CR or STX of the 32 bytes at p, or 32. */
+__attribute__((target(AVX2_TARGET))) static unsigned line_end_avx2(const char *p)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i m = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')),
+                        _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))),
+        _mm256_cmpeq_epi8(x, _mm256_set1_epi8(STX)));
+    unsigned bits = (unsigned)_mm256_movemask_epi8(m);
+    return bits ? (unsigned)__builtin_ctz(bits) : 32;
+}
+#endif
+
+/* The end of the line at c->i: its first LF, CR or STX (HC_LINE), or the
+ * heading's end. With AVX2, a line of up to 32 bytes in one step. */
 static size_t line_end(const cursor *c)
 {
     size_t i = c->i;
+#if SIMD_AVX2
+    if (c->len - i >= 32 && cpu_has_avx2()) {
+        unsigned k = line_end_avx2(c->b + i);
+        if (k < 32)
+            return i + k;
+        i += 32;
+    }
+#endif
     while (i < c->len && !(heading_class[(unsigned char)c->b[i]] & HC_LINE))
         i++;
     return i;
