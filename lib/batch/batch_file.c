@@ -60,7 +60,8 @@ void batch_str_free(batch_str *s)
  * adexp read the fields, and the title for --title). */
 static int reads_view(adexp_batch_format f)
 {
-    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV;
+    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV ||
+           f == ADEXP_BATCH_SQLITE;
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)
@@ -259,7 +260,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             bad++;
             batch_report_errors(w, path, &m, NULL);
         }
-        if (batch_emit(w, path, &m) != ADEXP_OK) {
+        if (batch_emit(w, path, &m, NULL) != ADEXP_OK) {
             batch_put_head(w, path, 0, 0, BATCH_ERROR);
             batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);
