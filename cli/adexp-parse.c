@@ -50,10 +50,16 @@ static const char usage[] =
     "      --layout LAYOUT     with --format adexp: line (default): a message\n"
     "                          a line, values folded; ifps: a primary field\n"
     "                          a line, list items indented, values as they are\n"
+    "      --adexp-envelope    with --format adexp: a message that came in an\n"
+    "                          AFTN envelope is written in it (ZCZC heading,\n"
+    "                          address and origin lines, text, NNNN); without\n"
+    "                          it, the message alone\n"
     "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
     "                          paths (ESTDATA.PTID), decoded suffixes _ft, _m,\n"
-    "                          _utc, _deg (RFL_ft); json and view keep only\n"
-    "                          these fields; a keyword the dictionary does not\n"
+    "                          _utc, _deg (RFL_ft), the envelope's parts\n"
+    "                          (envelope.originator, doc/feeds.md); json and\n"
+    "                          view keep only these fields; a keyword the\n"
+    "                          dictionary does not\n"
     "                          know is a usage error naming the closest ones\n"
     "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
     "                          (RTEPTS: one per route point)\n"
@@ -137,6 +143,7 @@ typedef struct cli {
     const char **includes, **excludes;   /* --include, --exclude: NULL-terminated */
     int nincludes, nexcludes;
     int layout;                /* --layout was given */
+    int adexp_envelope;        /* --adexp-envelope was given */
     int color;                 /* --color: 1 always, 0 never, -1 auto */
     char **paths;
 } cli;
@@ -245,9 +252,11 @@ static int is(const char *a, const char *short_, const char *long_)
  * them as they are. */
 static void set_layout(adexp_write_options *o, int ifps)
 {
+    int envelope = o->envelope;   /* --adexp-envelope may come first */
     *o = adexp_write_options_default();
     o->layout = ifps ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
     o->fold = !ifps;
+    o->envelope = envelope;
 }
 
 /* --dictionary FILE: FILE extends the dictionary so far. */
@@ -287,6 +296,8 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
         return c->strict = 1, -1;
     if (strcmp(a, "--unordered") == 0)
         return c->o.unordered = 1, -1;
+    if (strcmp(a, "--adexp-envelope") == 0)
+        return c->o.adexp.envelope = 1, c->adexp_envelope = 1, -1;
     if (is(a, "-j", "--jobs")) {
         if (!(v = value(a, argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
             return usage_error("%s needs a number", a);
@@ -464,6 +475,8 @@ static int parse_args(cli *c, int argc, char **argv)
     }
     if (c->layout && c->o.format != ADEXP_BATCH_ADEXP)
         return usage_error("%s", "--layout needs --format adexp");
+    if (c->adexp_envelope && c->o.format != ADEXP_BATCH_ADEXP)
+        return usage_error("%s", "--adexp-envelope needs --format adexp");
     if (c->output && strcmp(c->output, "-") == 0)
         c->output = NULL;                /* -o -: standard output */
     if (c->o.format == ADEXP_BATCH_SQLITE && !c->output)
