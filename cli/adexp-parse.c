@@ -43,14 +43,23 @@ static const char usage[] =
     "                          summary: parse only, print the summary;\n"
     "                          adexp: the messages written back as ADEXP;\n"
     "                          view: the typed view, one JSON line per message;\n"
-    "                          csv, tsv: a header row, then one row per message\n"
+    "                          csv, tsv: a header row, then one row per message;\n"
+    "                          sqlite: typed tables (messages, route_points,\n"
+    "                          errors, warnings) in the database -o FILE,\n"
+    "                          created or appended to (doc/sqlite.md)\n"
     "      --layout LAYOUT     with --format adexp: line (default): a message\n"
     "                          a line, values folded; ifps: a primary field\n"
     "                          a line, list items indented, values as they are\n"
+    "      --adexp-envelope    with --format adexp: a message that came in an\n"
+    "                          AFTN envelope is written in it (ZCZC heading,\n"
+    "                          address and origin lines, text, NNNN); without\n"
+    "                          it, the message alone\n"
     "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
     "                          paths (ESTDATA.PTID), decoded suffixes _ft, _m,\n"
-    "                          _utc, _deg (RFL_ft); json and view keep only\n"
-    "                          these fields; a keyword the dictionary does not\n"
+    "                          _utc, _deg (RFL_ft), the envelope's parts\n"
+    "                          (envelope.originator, doc/feeds.md); json and\n"
+    "                          view keep only these fields; a keyword the\n"
+    "                          dictionary does not\n"
     "                          know is a usage error naming the closest ones\n"
     "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
     "                          (RTEPTS: one per route point)\n"
@@ -134,6 +143,7 @@ typedef struct cli {
     const char **includes, **excludes;   /* --include, --exclude: NULL-terminated */
     int nincludes, nexcludes;
     int layout;                /* --layout was given */
+    int adexp_envelope;        /* --adexp-envelope was given */
     int color;                 /* --color: 1 always, 0 never, -1 auto */
     char **paths;
 } cli;
@@ -242,9 +252,11 @@ static int is(const char *a, const char *short_, const char *long_)
  * them as they are. */
 static void set_layout(adexp_write_options *o, int ifps)
 {
+    int envelope = o->envelope;   /* --adexp-envelope may come first */
     *o = adexp_write_options_default();
     o->layout = ifps ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
     o->fold = !ifps;
+    o->envelope = envelope;
 }
 
 /* --dictionary FILE: FILE extends the dictionary so far. */
@@ -284,6 +296,8 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
         return c->strict = 1, -1;
     if (strcmp(a, "--unordered") == 0)
         return c->o.unordered = 1, -1;
+    if (strcmp(a, "--adexp-envelope") == 0)
+        return c->o.adexp.envelope = 1, c->adexp_envelope = 1, -1;
     if (is(a, "-j", "--jobs")) {
         if (!(v = value(a, argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
             return usage_error("%s needs a number", a);
@@ -296,7 +310,7 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
     }
     if (is(a, NULL, "--format")) {
         if (!(v = value(a, argc, argv, i, "--format")))
-            return usage_error("%s needs json, summary, adexp, view, csv or tsv", a);
+            return usage_error("%s needs json, summary, adexp, view, csv, tsv or sqlite", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
         if (strcmp(v, "summary") == 0)
@@ -309,7 +323,10 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
             return c->o.format = ADEXP_BATCH_CSV, -1;
         if (strcmp(v, "tsv") == 0)
             return c->o.format = ADEXP_BATCH_TSV, -1;
-        return usage_error("unknown format '%s' (json, summary, adexp, view, csv or tsv)", v);
+        if (strcmp(v, "sqlite") == 0)
+            return c->o.format = ADEXP_BATCH_SQLITE, -1;
+        return usage_error("unknown format '%s' (json, summary, adexp, view, csv, tsv or sqlite)",
+                           v);
     }
     if (is(a, NULL, "--layout")) {
         if (!(v = value(a, argc, argv, i, "--layout")))
@@ -458,8 +475,17 @@ static int parse_args(cli *c, int argc, char **argv)
     }
     if (c->layout && c->o.format != ADEXP_BATCH_ADEXP)
         return usage_error("%s", "--layout needs --format adexp");
+    if (c->adexp_envelope && c->o.format != ADEXP_BATCH_ADEXP)
+        return usage_error("%s", "--adexp-envelope needs --format adexp");
     if (c->output && strcmp(c->output, "-") == 0)
         c->output = NULL;                /* -o -: standard output */
+    if (c->o.format == ADEXP_BATCH_SQLITE && !c->output)
+        return usage_error("%s", "--format sqlite needs -o FILE, the database "
+                                 "(it is not written to standard output)");
+    if (c->o.format == ADEXP_BATCH_SQLITE && c->fields)
+        return usage_error("%s", "--fields is not for --format sqlite (its tables have "
+                                 "fixed columns, doc/sqlite.md)");
+    c->o.db_path = c->output;
     /* No PATH: standard input, as grep and jq do, unless it is a terminal
      * (then the user forgot the PATH). */
     if (c->npaths == 0 && !c->files_from && isatty(STDIN_FILENO))
@@ -485,6 +511,7 @@ static int parse_args(cli *c, int argc, char **argv)
 static int line_per_message(const cli *c)
 {
     return c->o.format == ADEXP_BATCH_JSON || c->o.format == ADEXP_BATCH_VIEW ||
+           c->o.format == ADEXP_BATCH_SQLITE ||
            (c->o.format == ADEXP_BATCH_ADEXP && c->o.adexp.layout == ADEXP_LAYOUT_LINE);
 }
 
@@ -492,6 +519,15 @@ static int line_per_message(const cli *c)
 static void print_stop(const cli *c, const adexp_batch_stats *s)
 {
     uint64_t kept = s->messages - s->messages_left_out;
+    if (c->o.format == ADEXP_BATCH_SQLITE) {   /* what its committed transactions hold */
+        fprintf(stderr, "adexp-parse: %s: the run stopped: the database holds %llu messages "
+                "of it; %llu parsed but not written, %llu inputs not read\n", c->output,
+                (unsigned long long)s->messages_written,
+                (unsigned long long)(kept > s->messages_written ? kept - s->messages_written
+                                                                 : 0),
+                (unsigned long long)s->inputs_not_read);
+        return;
+    }
     fprintf(stderr, "adexp-parse: %s: %s: output stopped after %llu %s "
             "(%llu bytes, ending at a complete line)",
             c->output ? c->output : "standard output", strerror(s->output_error),
@@ -586,6 +622,8 @@ static int check_output(cli *c, adexp_batch *b)
                 c->output ? c->output : "(standard output)", dir);
         return 2;
     }
+    if (c->o.format == ADEXP_BATCH_SQLITE && !in)
+        return 0;              /* a database is appended to, never truncated */
     return cli_claim_output("adexp-parse", c->o.out_fd, c->output, in);
 }
 

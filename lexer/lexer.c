@@ -7,6 +7,7 @@
 #include "dict_ext.h"
 #include "dict_ids.h"
 #include "lexer.h"
+#include "lines.h"
 #include "scan.h"
 
 #define S CC_SEP
@@ -248,7 +249,7 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->len = buf ? len : 0;
     /* a UTF-8 byte order mark, which editors write at the start of a file,
      * is no part of the input (offsets still count from its first byte) */
-    lx->pos = lx->len >= 3 && memcmp(lx->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    lx->pos = lines_bom(lx->buf, lx->len);
     lx->state = state(lex_between);
     lx->max_keyword_len = max_keyword_len;
     lx->dict = NULL;

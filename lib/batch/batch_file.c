@@ -60,7 +60,8 @@ void batch_str_free(batch_str *s)
  * adexp read the fields, and the title for --title). */
 static int reads_view(adexp_batch_format f)
 {
-    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV;
+    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV ||
+           f == ADEXP_BATCH_SQLITE;
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)
@@ -247,7 +248,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
     uint64_t count = 0, bad = 0, shown = 0;   /* shown: messages told to progress */
     size_t shown_at = 0;
     adexp_msg m;
-    lines_cursor lines = lines_cursor_at(0);
+    lines_cursor lines = lines_cursor_of(in, len);
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         if (w->map && batch_map_lost(w->map, in, &m))
@@ -259,7 +260,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             bad++;
             batch_report_errors(w, path, &m, NULL);
         }
-        if (batch_emit(w, path, &m) != ADEXP_OK) {
+        if (batch_emit(w, path, &m, NULL) != ADEXP_OK) {
             batch_put_head(w, path, 0, 0, BATCH_ERROR);
             batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);
