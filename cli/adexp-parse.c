@@ -66,8 +66,8 @@ static const char usage[] =
     "      --title LIST        keep only messages of these titles (IFPL,CHG);\n"
     "                          the others are counted in the summary; a title\n"
     "                          no message had gets a warning at the end\n";
-/* The rest of --help (one string would pass the length C99 compilers
- * must support). */
+/* The rest of --help, in strings no longer than C99 compilers must
+ * support (4095 bytes). */
 static const char usage_notes[] =
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
@@ -98,7 +98,8 @@ static const char usage_notes[] =
     "      --envelope MODE     aftn (default): AFTN envelopes (ZCZC ... NNNN,\n"
     "                          SOH ... ETX) around messages are recognised,\n"
     "                          kept as \"envelope\" and never read as fields;\n"
-    "                          a broken one is an ENVELOPE error; none: off\n"
+    "                          a broken one is an ENVELOPE error; none: off\n";
+static const char usage_checks[] =
     "      --validate          check every value against its field's syntax\n"
     "                          and ranges, and compounds' subfields: each line\n"
     "                          gets \"warnings\" (csv, tsv: a last column\n"
@@ -283,7 +284,8 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
 {
     const char *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-        return fputs(usage, stdout), fputs(usage_notes, stdout), cli_flush_stdout("adexp-parse");
+        return fputs(usage, stdout), fputs(usage_notes, stdout), fputs(usage_checks, stdout),
+               cli_flush_stdout("adexp-parse");
     if (strcmp(a, "--list-fields") == 0)
         return list_fields();
     if (strcmp(a, "--version") == 0)
