@@ -120,12 +120,8 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
 }
 
 #if SIMD_AVX2
-/* The first i in [from, len - 33) where b[i] is a line end, VT or FF and
- * b[i + 1] could start a signal (N, Z, SOH, ETX), 32 bytes a step; or
- * where the search stopped (then from there on is left to the byte loop).
- * A framed message's text is searched whole for its end: a memchr per
- * line cost a third of its parse. */
-/* The candidates among the 32 bytes at p, as a byte mask. */
+/* The candidates among the 32 bytes at p, as a byte mask: p[k] is a line
+ * end, VT or FF and p[k + 1] could start a signal (N, Z, SOH, ETX). */
 __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_avx2(const char *p)
 {
     const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
@@ -141,7 +137,11 @@ __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_avx2(const
     return _mm256_and_si256(brk, start);
 }
 
-/* Two steps a test (a message's text has no candidate but its end's). */
+/* The first i in [from, len - 33) that is a candidate, two steps of 32
+ * bytes a test (a message's text has no candidate but its end's); or
+ * where the search stopped (from there on is left to the byte loop). A
+ * framed message's text is searched whole for its end: a memchr per line
+ * cost a third of its parse. */
 __attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const char *b,
                                                                          size_t len, size_t from)
 {
@@ -161,6 +161,16 @@ __attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const c
             return i + (size_t)__builtin_ctz(m);
     }
     return i;
+}
+/* Whether a candidate i in [from, to - 1) lies among the last 33 bytes
+ * before to (to >= 33, to - from <= 33): one step over them, the bytes
+ * before from masked off. */
+__attribute__((target(AVX2_TARGET))) static int tail_candidate_avx2(const char *b, size_t from,
+                                                                   size_t to)
+{
+    size_t w = to - 33, skip = from - w;
+    unsigned m = (unsigned)_mm256_movemask_epi8(candidates_avx2(b + w));
+    return skip < 32 && (m >> skip) != 0;
 }
 #endif
 
@@ -203,14 +213,39 @@ size_t lexer_signal_end(const char *b, size_t len, size_t at, lexer_signal sig)
     return signal_at(b, len, j, "NNNN") ? j + 4 : i;
 }
 
+/* A byte that may start a signal after a break: N, Z, SOH, ETX. */
+static int may_start_signal(unsigned char c)
+{
+    return c == 'N' || c == 'Z' || c == SOH || c == ETX;
+}
+
 int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 {
+    /* This runs on every message's last value: with AVX2 the search for
+     * the end's candidates (32 bytes a step), then one step over the last
+     * 33 bytes; without, byte by byte, or memchr for each break in a long
+     * range. */
+#if SIMD_AVX2
+    if (to >= 33 && cpu_has_avx2()) {
+        if (to - from > 33) {
+            from = signal_candidate_avx2(b, to, from);
+            if (is_break((unsigned char)b[from]) && may_start_signal((unsigned char)b[from + 1]))
+                return 1;
+        }
+        return tail_candidate_avx2(b, from, to);
+    }
+#endif
+    if (to - from <= 64) {
+        for (size_t i = from; i + 1 < to; i++)
+            if (is_break((unsigned char)b[i]) && may_start_signal((unsigned char)b[i + 1]))
+                return 1;
+        return 0;
+    }
     static const char breaks[4] = {'\n', '\r', '\v', '\f'};
     for (int k = 0; k < 4; k++) {
         for (size_t i = next_byte(b, to, from, breaks[k]); i + 1 < to;
              i = next_byte(b, to, i + 1, breaks[k])) {
-            unsigned char c = (unsigned char)b[i + 1];
-            if (c == 'N' || c == 'Z' || c == SOH || c == ETX)
+            if (may_start_signal((unsigned char)b[i + 1]))
                 return 1;
         }
     }

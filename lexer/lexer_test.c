@@ -362,6 +362,11 @@ static void test_envelope_end_rule(void **state)
                 assert_int_equal(lexer_envelope_end(heap, n, 0, &sig), want);
                 assert_int_equal(sig != LEX_SIGNAL_NONE, has);
                 assert_int_equal(lexer_may_hold_envelope(heap, 0, n) || !has, 1);
+                for (size_t from = 1; from < n; from += 1 + from / 3) {   /* the bytes before */
+                    size_t at;
+                    int here = reference_end(heap, n, from, &at);
+                    assert_int_equal(lexer_may_hold_envelope(heap, from, n) || !here, 1);
+                }
                 free(heap);
             }
         }
