@@ -120,21 +120,27 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
 }
 
 #if SIMD_AVX2
-/* The candidates among the 32 bytes at p, as a byte mask: p[k] is a line
- * end, VT or FF and p[k + 1] could start a signal (N, Z, SOH, ETX). */
-__attribute__((target(AVX2_TARGET))) static inline __m256i candidates_avx2(const char *p)
+/* The candidates among 32 bytes x (y: the 32 from the byte after x's
+ * first), as a byte mask: x[k] is a line end, VT or FF and y[k] could
+ * start a signal (N, Z, SOH, ETX). */
+__attribute__((target(AVX2_TARGET))) static inline __m256i candidates_xy(__m256i x, __m256i y)
 {
     const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
     const __m256i n = _mm256_set1_epi8('N'), z = _mm256_set1_epi8('Z');
     const __m256i two = _mm256_set1_epi8(2);
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(p + 1));
     __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
     __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
     __m256i start = _mm256_or_si256(
         _mm256_or_si256(_mm256_cmpeq_epi8(y, n), _mm256_cmpeq_epi8(y, z)),
         _mm256_cmpeq_epi8(_mm256_or_si256(y, two), three));   /* SOH, ETX */
     return _mm256_and_si256(brk, start);
+}
+
+/* The candidates among the 32 bytes at p. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i candidates_avx2(const char *p)
+{
+    return candidates_xy(_mm256_loadu_si256((const __m256i *)(const void *)p),
+                         _mm256_loadu_si256((const __m256i *)(const void *)(p + 1)));
 }
 
 /* The first i in [from, len - 33) that is a candidate, two steps of 32
@@ -250,6 +256,57 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
         }
     }
     return 0;
+}
+
+#if SIMD_AVX2
+/* lexer_last_value_may_hold with AVX2: back from last, 32 bytes a step,
+ * the candidates and the '-' of each step at once. */
+__attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, size_t start,
+                                                                size_t last, size_t *from)
+{
+    const __m256i dash = _mm256_set1_epi8('-');
+    int cand = 0;
+    size_t hi = last;          /* the pairs (i, i + 1) with i < hi - 1 are left */
+    while (hi - start >= 33) {
+        size_t w = hi - 33;
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + w));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + w + 1));
+        unsigned c = (unsigned)_mm256_movemask_epi8(candidates_xy(x, y));
+        unsigned d = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, dash));
+        if (d) {
+            unsigned top = 31u - (unsigned)__builtin_clz(d);
+            *from = w + top;
+            return cand || (c >> top) != 0;
+        }
+        cand |= c != 0;
+        hi = w + 1;            /* b[w] was looked at for a '-' */
+    }
+    for (size_t i = hi; i-- > start;) {
+        if (b[i] == '-') {
+            *from = i;
+            return cand;
+        }
+        cand |= i + 1 < last && is_break((unsigned char)b[i]) &&
+                may_start_signal((unsigned char)b[i + 1]);
+    }
+    *from = start;
+    return cand;
+}
+#endif
+
+int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *from)
+{
+    if (last > start && b[last - 1] == '-') {   /* (the steps look at b[last - 1] for pairs only) */
+        *from = last - 1;
+        return 0;
+    }
+#if SIMD_AVX2
+    if (cpu_has_avx2())
+        return last_value_avx2(b, start, last, from);
+#endif
+    const char *d = last > start ? memrchr(b + start, '-', last - start) : NULL;
+    *from = d ? (size_t)(d - b) : start;
+    return lexer_may_hold_envelope(b, *from, last);
 }
 
 /* ---------------------------------------------------------------- heading */

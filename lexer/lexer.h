@@ -157,6 +157,10 @@ size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope);
 size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *sig);
 size_t lexer_signal_end(const char *b, size_t len, size_t at, lexer_signal sig);
 int lexer_may_hold_envelope(const char *b, size_t from, size_t to);
+/* The quick filter on a message's last value: *from is the last '-' in
+ * b[start..last) (start if none), and the result lexer_may_hold_envelope's
+ * on b[*from..last), both found in one pass back from last. */
+int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *from);
 size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
                               size_t *bad);
 /* Lex on from pos, the input ending at limit (<= the buffer's length): a

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE            /* memrchr */
 /* Lexer tests: every trap of the format, with exact kinds, slices, offsets. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -373,6 +374,46 @@ static void test_envelope_end_rule(void **state)
     }
 }
 
+/* The filter on a message's last value against memrchr and the rule
+ * written plainly, over random bytes rich in dashes, breaks and signal
+ * starts, at every length and start up to 100. */
+static int plain_pairs(const char *b, size_t from, size_t to)
+{
+    for (size_t i = from; i + 1 < to; i++) {
+        char c = b[i], n = b[i + 1];
+        if ((c == '\n' || c == '\r' || c == '\v' || c == '\f') &&
+            (n == 'N' || n == 'Z' || n == 1 || n == 3))
+            return 1;
+    }
+    return 0;
+}
+
+static void test_last_value_filter(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "aaaaaaaa-\n\r\v\fNZ\001\003 ";
+    unsigned seed = 12345;
+    for (int round = 0; round < 3000; round++) {
+        size_t len = 1 + round % 150;
+        char *b = malloc(len);
+        assert_non_null(b);
+        for (size_t i = 0; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            b[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+            if (round % 3 == 0 && b[i] == '-' && i != len / 3)
+                b[i] = 'a';        /* long runs with one '-' or none */
+        }
+        for (size_t start = 0; start < len; start += 1 + start / 2) {
+            const char *d = memrchr(b + start, '-', len - start);
+            size_t want_from = d ? (size_t)(d - b) : start, from = (size_t)-1;
+            int got = lexer_last_value_may_hold(b, start, len, &from);
+            assert_int_equal(from, want_from);
+            assert_int_equal(got, plain_pairs(b, want_from, len));
+        }
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_hot_table_matches_dictionary),
         cmocka_unit_test(test_message_start_rule),
         cmocka_unit_test(test_envelope_end_rule),
+        cmocka_unit_test(test_last_value_filter),
     };
     return cmocka_run_group_tests_name("lexer", tests, NULL, NULL);
 }

@@ -266,9 +266,8 @@ static size_t signal_in_last_value(const adexp_parser *p, const adexp_msg *msg,
     size_t end = p->tok->offset, last = trim_back(p, msg->offset, end);
     /* a signal starts a line, and a line end before it lies in the bytes
      * from the last '-' to the last byte that is not a separator */
-    const char *dash = memrchr(p->buf + msg->offset, '-', last - msg->offset);
-    size_t from = dash ? (size_t)(dash - p->buf) : msg->offset;
-    if (!lexer_may_hold_envelope(p->buf, from, last))
+    size_t from;
+    if (!lexer_last_value_may_hold(p->buf, msg->offset, last, &from))
         return (size_t)-1;
     size_t at = lexer_envelope_end(p->buf, end, from, sig);
     return at < end ? at : (size_t)-1;
