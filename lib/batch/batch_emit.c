@@ -57,6 +57,8 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
  * titles the selection leaves out are counted, not written. */
 adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
 {
+    if (w->b->o.on_item)
+        return batch_item_message(w, path, m);
     if (!adexp_select_keeps(w->b->o.select, m)) {
         w->messages_left_out++;
         return ADEXP_OK;
@@ -78,6 +80,11 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
     return st != ADEXP_OK ? st : out;
 }
 
+int batch_wants_field_offsets(const adexp_batch *b)
+{
+    return b->o.format != ADEXP_BATCH_JSON || b->o.on_item != NULL;
+}
+
 /* JSON escapes every newline in a value; so does the view. */
 int batch_line_each(const adexp_batch *b)
 {
@@ -87,7 +94,7 @@ int batch_line_each(const adexp_batch *b)
 int batch_emit_header(const adexp_batch *b)
 {
     int f = b->o.format;
-    if (f != ADEXP_BATCH_CSV && f != ADEXP_BATCH_TSV)
+    if ((f != ADEXP_BATCH_CSV && f != ADEXP_BATCH_TSV) || b->o.on_item)
         return 0;
     adexp_buf out;
     adexp_buf_init(&out, NULL);

@@ -141,7 +141,7 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
         base->line = line_at(s, pc->k, pc->start);
         base->column0 = pc->start - line_start(s->in, s->len, pc->start);
     }
-    batch_rebase_msg(m, base, 0);
+    batch_rebase_msg(m, base, w->b->o.on_item != NULL);
     pc->count++;
     if (m->nerrors_total) {
         size_t at = 0;
@@ -157,7 +157,7 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
         batch_mark(&pc->err_index, w->res.err.len);
         batch_str_printf(&w->res.err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
-    } else if (w->res.out.len > from) {
+    } else if (w->res.out.len > from && !w->b->o.on_item) {
         mark_json_index(w, pc, from, m->index);
     }
 }
@@ -167,10 +167,9 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
 {
     batch_result chunk = w->res;   /* the piece is written into its own result */
     w->res = pc->res;
-    w->res.out.len = w->res.err.len = 0;
-    w->res.lines = 0;
+    batch_result_clear(&w->res);
     size_t room = JSON_PIECE_ROOM(s->cut[pc->k] - pc->start);
-    if (w->b->o.format == ADEXP_BATCH_JSON)
+    if (w->b->o.format == ADEXP_BATCH_JSON && !w->b->o.on_item)
         adexp_buf_room(&w->res.out, room < PIECE_HOLD ? room : PIECE_HOLD);
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
@@ -193,7 +192,7 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
                 adexp_arena_reset(&w->arena);
                 break;         /* batch_do_entry reports it */
             }
-            if (w->res.out.len + w->res.err.len >= PIECE_HOLD) {
+            if (batch_held(&w->res) >= PIECE_HOLD) {
                 pc->resume = pc->start + m.offset;   /* a message start: parsed on from */
                 adexp_arena_reset(&w->arena);
                 break;
@@ -251,8 +250,12 @@ static int write_piece(batch_worker *w, piece *pc, uint64_t index)
         batch_write(w, &diag);
         pc->res.err.len = 0;
     }
+    if (w->b->o.on_item) {
+        batch_items_add_index(&pc->res, index);
+        return batch_write(w, &pc->res);
+    }
     int stop = batch_write_patched(w, pc->res.out.data, pc->res.out.len, &pc->out_index, index);
-    pc->res.out.len = 0;
+    batch_result_clear(&pc->res);
     pc->res.lines = 0;
     return stop;
 }
@@ -288,6 +291,7 @@ static void split_free(batch_split *s)
     for (size_t i = 0; i < s->window; i++) {
         adexp_buf_free(&s->slot[i].res.out);
         batch_str_free(&s->slot[i].res.err);
+        batch_items_free(&s->slot[i].res);
         batch_marks_free(&s->slot[i].out_index);
         batch_marks_free(&s->slot[i].err_index);
     }

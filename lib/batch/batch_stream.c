@@ -80,7 +80,7 @@ static void emit_msg(stream *s, adexp_msg *m, lines_cursor *nl)
 {
     batch_worker *w = s->w;
     batch_mark_nul(&w->arena, nl, w->in, m);   /* before the rebase: the tail's numbers */
-    batch_rebase_msg(m, &s->base, w->b->o.format != ADEXP_BATCH_JSON);
+    batch_rebase_msg(m, &s->base, batch_wants_field_offsets(w->b));
     s->count++;
     if (m->nerrors_total) {
         s->bad++;
