@@ -181,6 +181,23 @@ ADEXP_API const char *adexp_batch_find_walked_input(const adexp_batch *b, int fd
  * met (files, failed paths and skipped entries). */
 ADEXP_API size_t adexp_batch_count(const adexp_batch *b);
 
+/* Whether data, an input's first bytes (512 of them tell a tar archive),
+ * is a compressed file or an archive that the batch unpacks (gzip, zstd,
+ * xz, bzip2; tar, zip): 1, or 0 for plain text. */
+ADEXP_API int adexp_batch_is_packed(const char *data, size_t len);
+
+/* The cut of the batch's big-input splitter (piece_size), for callers
+ * that cut an input into byte ranges themselves (a cluster's partitions):
+ * the first message start at or after `at` in data[0..len) (a -TITLE, or
+ * with envelope = 1, as o.parser.envelope AFTN gives, an AFTN envelope's
+ * start), or len when there is none. Whether a start is one depends on
+ * the byte before it: data may begin anywhere before `at`, not at it.
+ * A cut is a guess: its -TITLE may lie in a text field. A parse from the
+ * cut before it, run on past the cut, ends before the first message that
+ * starts at or after it (real end); where that differs from the cut, the
+ * range after it is parsed again from the real end. */
+ADEXP_API size_t adexp_batch_next_cut(const char *data, size_t len, size_t at, int envelope);
+
 /* Parse everything queued. Fills *stats (may be NULL). Returns 0 when every
  * input parsed, 1 when some failed or the output could not be written,
  * -1 when the threads could not be started or memory ran out while

@@ -86,6 +86,11 @@ static size_t cut_start(const batch_split *s, size_t k)
     return k ? s->cut[k - 1] : 0;
 }
 
+size_t adexp_batch_next_cut(const char *data, size_t len, size_t at, int envelope)
+{
+    return at < len ? lexer_next_start(data, len, at, envelope) : len;
+}
+
 /* The cuts: the first message start at or after each multiple of piece. */
 static void plan_cuts(batch_split *s, size_t piece)
 {
@@ -94,8 +99,7 @@ static void plan_cuts(batch_split *s, size_t piece)
         size_t target = (k + 1) * piece;
         if (target <= from)
             target = from + 1;
-        size_t t = target < s->len ? lexer_next_start(s->in, s->len, target, s->envelope)
-                                   : s->len;
+        size_t t = adexp_batch_next_cut(s->in, s->len, target, s->envelope);
         if (t == s->len)
             break;
         from = s->cut[k++] = t;

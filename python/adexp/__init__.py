@@ -28,7 +28,7 @@ from ._adexp import (
     Message,
     parse,
 )
-from ._adexp import parse_files as _parse_files
+from ._adexp import _parse_files
 
 __version__ = LIBADEXP_VERSION
 __all__ = [

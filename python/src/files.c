@@ -460,6 +460,34 @@ static PyObject *files_next(PyObject *self)
     }
 }
 
+/* For adexp.dask, which cuts big files into byte ranges as the batch cuts
+ * big inputs (adexp_batch_next_cut), and leaves packed ones whole. */
+PyObject *pa_next_cut(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer data;
+    Py_ssize_t at;
+    int envelope = 1;
+    if (!PyArg_ParseTuple(args, "y*n|p:_next_cut", &data, &at, &envelope))
+        return NULL;
+    size_t len = (size_t)data.len;
+    size_t cut = at < 0 ? 0 : (size_t)at;
+    cut = adexp_batch_next_cut(data.buf, len, cut, envelope);
+    PyBuffer_Release(&data);
+    return PyLong_FromSize_t(cut);
+}
+
+PyObject *pa_is_packed(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_buffer data;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) != 0)
+        return NULL;
+    int packed = adexp_batch_is_packed(data.buf, (size_t)data.len);
+    PyBuffer_Release(&data);
+    return PyBool_FromLong(packed);
+}
+
 PyTypeObject pa_FilesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "adexp._FileMessages",

@@ -110,12 +110,17 @@ static PyMethodDef module_methods[] = {
      "input never raises: each message carries its errors. source names\n"
      "the input in Message.source and to_dict() ('-' as for standard input).\n"
      LIMITS_DOC},
-    {"parse_files", (PyCFunction)(void (*)(void))pa_parse_files, METH_VARARGS | METH_KEYWORDS,
-     "parse_files(paths, jobs=None, *, errors='raise', **limits) -> Iterator[Message]\n\n"
-     "The messages of many files, read and parsed on jobs threads (None: one\n"
-     "per CPU) with the GIL released, handed out in input order. A file that\n"
-     "cannot be read or is refused raises adexp.FileError in its place, or\n"
-     "is passed over with errors='skip'.\n" LIMITS_DOC},
+    {"_parse_files", (PyCFunction)(void (*)(void))pa_parse_files, METH_VARARGS | METH_KEYWORDS,
+     "_parse_files(inputs, jobs=None, *, errors='raise', include=None, **limits)\n"
+     "-> Iterator[Message]\n\n"
+     "adexp.parse_files below its argument checks: inputs is a list of\n"
+     "('path', path), ('fd', name, fd) and ('buffer', name, bytes).\n" LIMITS_DOC},
+    {"_next_cut", pa_next_cut, METH_VARARGS,
+     "_next_cut(data, at, envelope=True) -> int: the first message start at or\n"
+     "after at, or len(data) (adexp_batch_next_cut)."},
+    {"_is_packed", pa_is_packed, METH_O,
+     "_is_packed(head) -> bool: whether an input starting with head is compressed\n"
+     "or an archive (adexp_batch_is_packed)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -110,6 +110,10 @@ PyObject *pa_view_dict(const adexp_view *v);
 
 extern PyTypeObject pa_FilesType;
 PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs);
+/* _next_cut(data, at, envelope=True), _is_packed(data): the batch's cut
+ * and packed-input rules (adexp_batch.h) for adexp.dask. */
+PyObject *pa_next_cut(PyObject *self, PyObject *args);
+PyObject *pa_is_packed(PyObject *self, PyObject *arg);
 
 extern PyObject *pa_FileError;
 /* Raise adexp.FileError(errno, strerror or why, source): returns NULL. */
