@@ -14,6 +14,9 @@ file spreads over the cluster. Each message is the dict that
 Message.to_dict() gives, i.e. json.loads of adexp-parse's line for it,
 with source the path or URL as listed.
 """
+import contextlib
+import gc
+
 import fsspec
 
 import adexp
@@ -92,8 +95,23 @@ def _messages(urls, storage_options, errors, limits):
         yield from adexp._parse_files(inputs, 1, errors=errors, **limits)
 
 
+@contextlib.contextmanager
+def _no_gc():
+    """A partition's dicts are many, acyclic and all kept: with the cyclic
+    collector on, each of its full passes walks all those made so far
+    (most of a partition's time on a 100 MB file). Off while they are made."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _dicts(urls, storage_options, errors, limits):
-    return [m.to_dict() for m in _messages(urls, storage_options, errors, limits)]
+    with _no_gc():
+        return [m.to_dict() for m in _messages(urls, storage_options, errors, limits)]
 
 
 def _rows(urls, storage_options, errors, limits, fields):
@@ -133,10 +151,10 @@ def _partitions(paths_or_urls, files_per_partition, storage_options, include):
 # where that is (real_end) is where the whole file's parse really crosses
 # the cut. A small chain of tasks carries what the ranges before hold
 # (their messages, line breaks, where they really end) from one range to
-# the next; each range's messages then get the whole file's index, offsets,
-# lines and columns, and a range whose start was a wrong guess is parsed
-# again from the real end of the one before. The result is adexp-parse's
-# messages of the file, in order.
+# the next; each range is then parsed from its real start (a wrong guess
+# is scanned again from the real end of the one before), and its messages
+# get the whole file's index, offsets, lines and columns. The result is
+# adexp-parse's messages of the file, in order.
 
 _LOOK = 64              # bytes read before a cut: a start depends on the byte before it
 _WINDOW = 1 << 20       # bytes read past a cut (or a range's end) at first
@@ -181,9 +199,10 @@ def _line_breaks(data, end):
     return n, bol
 
 
-def _parse_range(url, so, start, cut, size, limits):
-    """The messages parsed from start that start before cut (dicts, their
-    numbers counted from start), and the range's summary."""
+def _parse_range(url, so, start, cut, size, limits, dicts):
+    """The messages parsed from start that start before cut (with dicts,
+    their dicts, numbered from start; else none kept), and the range's
+    summary: where it really ends, its messages and line breaks."""
     if start >= cut:           # the range before ends past all of this one
         return [], {"start": start, "real_end": start, "count": 0, "breaks": 0, "bol": 0}
     fs, path = fsspec.core.url_to_fs(url, **so)
@@ -191,19 +210,26 @@ def _parse_range(url, so, start, cut, size, limits):
     while True:
         end = min(size, cut + extra)
         data = _read_range(fs, path, start, end)
-        out, real_end = [], None
-        for m in adexp._parse_files([("buffer", url, data)], 1, **limits):
-            if start + m.offset >= cut:
-                real_end = start + m.offset
-                break
-            out.append(m.to_dict())
+        out, count, real_end = [], 0, None
+        with _no_gc():
+            for m in adexp._parse_files([("buffer", url, data)], 1, **limits):
+                if start + m.offset >= cut:
+                    real_end = start + m.offset
+                    break
+                count += 1
+                if dicts:
+                    out.append(m.to_dict())
         if real_end is None and end == size:
             real_end = size
         if real_end is not None:
             breaks, bol = _line_breaks(data, real_end - start)
-            return out, {"start": start, "real_end": real_end, "count": len(out),
+            return out, {"start": start, "real_end": real_end, "count": count,
                          "breaks": breaks, "bol": bol}
         extra *= 4         # the last message goes past what was read
+
+
+def _scan_range(url, so, start, cut, size, limits):
+    return _parse_range(url, so, start, cut, size, limits, False)[1]
 
 
 _FIRST = {"real_end": 0, "index": 0, "line": 1, "column0": 0}
@@ -212,8 +238,8 @@ _FIRST = {"real_end": 0, "index": 0, "line": 1, "column0": 0}
 def _chain(summary, before, url, so, cut, size, limits):
     """Where range k really ends, and the numbers there, from those where
     range k - 1 ends (before) and range k's summary."""
-    if summary["start"] != before["real_end"]:   # a wrong guess: parse it again
-        summary = _parse_range(url, so, before["real_end"], cut, size, limits)[1]
+    if summary["start"] != before["real_end"]:   # a wrong guess: scan it again
+        summary = _scan_range(url, so, before["real_end"], cut, size, limits)
     length = summary["real_end"] - summary["start"]
     if summary["breaks"]:
         column0 = length - summary["bol"]
@@ -234,11 +260,11 @@ def _rebase(d, before, start):
     return d
 
 
-def _range_dicts(parsed, before, url, so, cut, size, limits):
-    out, summary = parsed
-    if summary["start"] != before["real_end"]:
-        out, summary = _parse_range(url, so, before["real_end"], cut, size, limits)
-    return [_rebase(d, before, summary["start"]) for d in out]
+def _range_dicts(before, url, so, cut, size, limits):
+    """Range k's dicts, parsed from where range k - 1 really ends."""
+    start = before["real_end"]
+    out, _ = _parse_range(url, so, start, cut, size, limits, True)
+    return [_rebase(d, before, start) for d in out]
 
 
 def _big_plain(url, storage_options, blocksize):
@@ -253,14 +279,18 @@ def _big_plain(url, storage_options, blocksize):
 
 
 def _range_parts(url, so, size, cuts, limits):
-    """The delayed partitions of one file cut at cuts."""
+    """The delayed partitions of one file cut at cuts. Each range is
+    scanned (parsed, its messages counted, none kept) from its cut side by
+    side with the others; the chain of summaries gives each range its real
+    start and numbers; then each is parsed into its dicts, side by side
+    again. The scan costs a tenth of the dicts: nothing big is held
+    between tasks or moved between workers."""
     import dask
     parts, before = [], dask.delayed(_FIRST)
     for k in range(len(cuts) - 1):
         start, cut = cuts[k], cuts[k + 1]
-        parsed = dask.delayed(_parse_range, pure=True)(url, so, start, cut, size, limits)
-        parts.append(dask.delayed(_range_dicts)(parsed, before, url, so, cut, size, limits))
-        summary = dask.delayed(lambda p: p[1])(parsed)
+        parts.append(dask.delayed(_range_dicts)(before, url, so, cut, size, limits))
+        summary = dask.delayed(_scan_range, pure=True)(url, so, start, cut, size, limits)
         before = dask.delayed(_chain)(summary, before, url, so, cut, size, limits)
     return parts
 
