@@ -42,6 +42,10 @@ run() {   # run NAME ARGS...: both builds' adexp-parse with ARGS
         same=$((same + 1))
     else
         diff=$((diff + 1)); echo "DIFFERENT: $name: adexp-parse $*"
+        # what differs first: exit status, stderr, then output
+        cmp -s "$tmp/o.rc" "$tmp/n.rc" || echo "  exit $(cat "$tmp/o.rc") -> $(cat "$tmp/n.rc")"
+        diff "$tmp/o.err" "$tmp/n.err" | head -4 | sed 's/^/  /'
+        cmp "$tmp/o.out" "$tmp/n.out" 2>&1 | head -1 | sed 's/^/  /'
     fi
 }
 for in in "${inputs[@]}"; do

@@ -652,6 +652,14 @@ def test_nul_in_message(tmp):
         check(f"NUL after CR line ends ({name}): its line and column as the parser counts",
               rc == 1 and f"{where}:3:9: error: NUL_BYTE" in err and
               [(e["line"], e["column"]) for e in errs] == [(3, 9)], err + out)
+    # after a byte order mark, line 1's columns count from the byte after it
+    # for a parse error, a NUL byte and a validation finding alike
+    bom = os.path.join(d, "bom.adexp")
+    write(bom, b"\xef\xbb\xbf-TITLE IFPL -ARCID A\0B -EOBT 99 -\n")
+    rc, out, err = run("--validate", bom)
+    check("after a byte order mark: NUL, parse error and finding count from the text",
+          rc == 1 and f"{bom}:1:21: error: NUL_BYTE" in err and
+          f"{bom}:1:33: error: NO_KEYWORD" in err and f"{bom}:1:30: warning: BAD_VALUE: EOBT" in err, err)
 
 
 def test_symlink_fanout(tmp):

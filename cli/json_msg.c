@@ -193,10 +193,13 @@ static int build(reader *r, const json_t *root, adexp_msg *msg)
     if (!json_is_string(name) || strcmp(json_string_value(name), "TITLE") != 0 ||
         json_object_get(first, "fields") || json_object_get(first, "items"))
         return bad(r, "the first field is not a basic TITLE");
-    if (title && (!json_is_string(title) ||
-                  strlen(json_string_value(title)) != json_string_length(title)))
-        return bad(r, "\"value\" is not a string without NUL");
-    if (built(r, adexp_builder_begin(r->b, title ? json_string_value(title) : NULL), "TITLE"))
+    if (title && !json_is_string(title))
+        return bad(r, "\"value\" is not a string");
+    const char *t = NULL;
+    size_t tlen = 0;
+    if (title && string_bytes(r, title, &t, &tlen))
+        return -1;
+    if (built(r, adexp_builder_begin_n(r->b, t, tlen), "TITLE"))
         return -1;
     r->at[0] = '\0';
     if (read_fields(r, fields, "fields", 1))

@@ -200,7 +200,8 @@ def test_bytes(tmp):
     which Python keeps through loads and dumps; adexp-write gives the bytes
     back: parse, write, parse is the identity, bytes included."""
     text = (b"-TITLE IFPL -ARCID A1 -COMMENT caf\xe9 \xff\xfe \xc3\xa9t\xc3 \x80Z\n"
-            b"-TITLE ACK -ARCID A2 -MSGTXT (FPL-\xe9\xe8-IS)\n")
+            b"-TITLE ACK -ARCID A2 -MSGTXT (FPL-\xe9\xe8-IS)\n"
+            b"-TITLE \xbcI3 -ARCID A3\n")
     _, out, _ = run(PARSE, "-q", "-", stdin=text)
     check("bytes that are not UTF-8 are \\udcXX in JSON",
           b"caf\\udce9 \\udcff\\udcfe \xc3\xa9t\\udcc3 \\udc80Z" in out, out)
@@ -210,7 +211,8 @@ def test_bytes(tmp):
         rc, adexp, err = run(WRITE, "--layout", "ifps", stdin=lines)
         check(f"adexp-write gives the bytes back ({how})",
               rc == 0 and b"caf\xe9 \xff\xfe \xc3\xa9t\xc3 \x80Z" in adexp and
-              b"(FPL-\xe9\xe8-IS)" in adexp, adexp + err.encode())
+              b"(FPL-\xe9\xe8-IS)" in adexp and b"-TITLE \xbcI3\n" in adexp,
+              adexp + err.encode())
         _, again, _ = run(PARSE, "-q", "-", stdin=adexp)
         check(f"parse, write, parse: the same JSON ({how})",
               [m["fields"] for m in messages(again.decode())] ==

@@ -16,11 +16,12 @@ typedef struct ctx {
     size_t len;
 } ctx;
 
-/* Line and column of off, counted from the start (LF, CRLF, lone CR). */
+/* Line and column of off, counted from the start (LF, CRLF, lone CR;
+ * line 1's columns after a byte order mark). */
 static void line_col(const ctx *c, size_t off, uint32_t *line, uint32_t *col)
 {
     uint32_t l = 1;
-    size_t bol = 0;
+    size_t bol = c->len >= 3 && memcmp(c->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     for (size_t i = 0; i < off; i++)
         if (c->buf[i] == '\n' || (c->buf[i] == '\r' && (i + 1 == c->len || c->buf[i + 1] != '\n'))) {
             l++;

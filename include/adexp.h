@@ -524,8 +524,11 @@ ADEXP_API adexp_builder *adexp_builder_new(adexp_arena *arena);
 /* Look keywords up in the extended dictionary d (NULL: the built-in one)
  * from now on; d must outlive the builder's messages. */
 ADEXP_API void adexp_builder_use_dictionary(adexp_builder *b, const adexp_dictionary *d);
-/* Starts a new message (forgetting any unfinished one) with -TITLE title. */
+/* Starts a new message (forgetting any unfinished one) with -TITLE title;
+ * the _n form takes the title's length (any bytes; NULL when tlen is 0). */
 ADEXP_API adexp_status adexp_builder_begin(adexp_builder *b, const char *title);
+ADEXP_API adexp_status adexp_builder_begin_n(adexp_builder *b, const char *title,
+                                             size_t tlen);
 /* A basic field; value NULL is an empty value. The _n forms take lengths
  * (keyword and value need no NUL; value may be NULL when vlen is 0). */
 ADEXP_API adexp_status adexp_builder_add(adexp_builder *b, const char *keyword,

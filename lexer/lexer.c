@@ -7,6 +7,7 @@
 #include "dict_ext.h"
 #include "dict_ids.h"
 #include "lexer.h"
+#include "lines.h"
 #include "scan.h"
 
 #define S CC_SEP
@@ -248,7 +249,7 @@ void lexer_init(lexer *lx, const char *buf, size_t len, uint32_t max_keyword_len
     lx->len = buf ? len : 0;
     /* a UTF-8 byte order mark, which editors write at the start of a file,
      * is no part of the input (offsets still count from its first byte) */
-    lx->pos = lx->len >= 3 && memcmp(lx->buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    lx->pos = lines_bom(lx->buf, lx->len);
     lx->state = state(lex_between);
     lx->max_keyword_len = max_keyword_len;
     lx->dict = NULL;
@@ -785,9 +786,10 @@ int lexer_text_group(const lexer *lx, size_t kw_end, size_t *start, size_t *end,
 /* Any-character text (MSGTXT, OLDMSG...): '(' to the matching ')', then on
  * to the next '-'. Without '(' or without its ')', up to the next field with
  * a known primary keyword. Once a '(' has no match, a text field starting
- * within the bytes that search covered (up to the next -TITLE) is read with
- * the bracket-less rule and its brackets are checked within its own value
- * only: no byte is searched twice, so hostile input stays linear. */
+ * within the bytes that search covered (up to the next -TITLE) has its
+ * brackets matched within the bracket-less rule's bytes only (a ')' found
+ * there ends the text at the next '-' after it, as above): no byte is
+ * searched twice, so hostile input stays linear. */
 static state_fn text_value(lexer *lx, field_token *t)
 {
     size_t start = skip_seps(lx, lx->pos), end, close = 0, stop;
@@ -798,13 +800,14 @@ static state_fn text_value(lexer *lx, field_token *t)
         if (!close)
             lx->paren_horizon = stop;
     }
-    if (close) {
-        end = next_dash(lx, close);
-    } else {
+    if (!close) {
         end = next_primary_field(lx, start);
-        if (paren && !match_paren(lx, start, end, &stop))
+        close = paren ? match_paren(lx, start, end, &stop) : 0;
+        if (paren && !close)
             code = ADEXP_E_TEXT_UNCLOSED;
     }
+    if (close)
+        end = next_dash(lx, close);
     emit_value(lx, t, code, start, trim_right(lx, start, end));
     lx->pos = end;
     return state(end < lx->len ? lex_dash : lex_between);

@@ -98,7 +98,7 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->len = buf ? len : 0;
     p->index = 0;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
-    p->lc = lines_cursor_at(p->lx.pos);                /* after a byte order mark */
+    p->lc = lines_cursor_of(p->buf, p->len);           /* after a byte order mark */
     lexer_use_dictionary(&p->lx, p->opt.dictionary);
 #if RUN_FUSED
     if (p->fused)

@@ -910,6 +910,22 @@ static void test_quoted_adexp(void **state)
     assert_int_equal(next(f, &m), ADEXP_END);
 }
 
+/* A text field after a '(' left open reads as it does on its own: its '('
+ * closed within its value, the value ends at the next '-' after the ')',
+ * and a '-' with no keyword there is an error, not part of the text. */
+static void test_text_after_unclosed_paren(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "-TITLE A -MSGTXT (\n-TITLE IFPL -MSGTXT ()-";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_E_TEXT_UNCLOSED);
+    assert_int_equal(next(f, &m), ADEXP_E_NO_KEYWORD);
+    assert_field(nth(m.fields, 1), "MSGTXT", "()", ADEXP_BASIC);
+    assert_int_equal(m.errors[0].offset, strlen(src) - 1);
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
 int main(int argc, char **argv)
 {
     teivah_path = argc > 1 ? argv[1] : "testdata/messages/IFPL-teivah-1.adexp";
@@ -945,6 +961,7 @@ int main(int argc, char **argv)
         T(test_envelope_after_plain),
         T(test_envelope_none),
         T(test_quoted_adexp),
+        T(test_text_after_unclosed_paren),
     };
     return cmocka_run_group_tests_name("parser", tests, NULL, NULL);
 }

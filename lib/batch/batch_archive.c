@@ -493,7 +493,7 @@ void batch_unpack(batch_worker *w, const char *path, const char *data, size_t le
  * name, not ADEXP's '-' or a separator, and fewer than its 512 bytes). */
 static int may_be_packed(const unsigned char *p, size_t n)
 {
-    static const char *const magic[] = {"\x1f\x8b", "\x28\xb5\x2f\xfd", "\xfd" "7zXZ",
+    static const char *const magic[] = {"\x1f\x8b", "\x28\xb5\x2f\xfd", "\xfd\x37zXZ",
                                         "BZh", "PK\3\4", "PK\5\6"};
     for (size_t i = 0; i < sizeof magic / sizeof *magic; i++)
         if (n < strlen(magic[i]) && memcmp(p, magic[i], n) == 0)

@@ -251,7 +251,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
     uint64_t count = 0, bad = 0, shown = 0;   /* shown: messages told to progress */
     size_t shown_at = 0;
     adexp_msg m;
-    lines_cursor lines = lines_cursor_at(0);
+    lines_cursor lines = lines_cursor_of(in, len);
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         if (w->map && batch_map_lost(w->map, in, &m))

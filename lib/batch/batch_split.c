@@ -182,7 +182,7 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
     size_t cut = s->cut[pc->k];
     if (pc->start < cut) {
         batch_base base = {pc->start, 0, 0, 0};   /* line 0: not known yet */
-        lines_cursor nl = lines_cursor_at(0);
+        lines_cursor nl = lines_cursor_of(s->in + pc->start, s->len - pc->start);
         adexp_msg m;
         pc->real_end = s->len;
         adexp_parser_reset(w->parser, s->in + pc->start, s->len - pc->start);

@@ -101,7 +101,7 @@ static void parse_tail(stream *s, int eof)
     batch_worker *w = s->w;
     const char *in = w->in;
     size_t keep = 0;           /* start of the first message not written */
-    lines_cursor nl = lines_cursor_at(0);
+    lines_cursor nl = lines_cursor_of(in, s->have);
     adexp_msg m;
     adexp_parser_reset(w->parser, in, s->have);
     atomic_fetch_add_explicit(&batch_stream_parsed, s->have, memory_order_relaxed);

@@ -143,7 +143,16 @@ uint64_t lines_count(const char *in, size_t len, size_t from, size_t to)
     return n;
 }
 
+static size_t line_start_byte(const char *in, size_t len, size_t at);
+
 size_t line_start(const char *in, size_t len, size_t at)
+{
+    size_t s = line_start_byte(in, len, at), bom = lines_bom(in, len);
+    return s < bom && at >= bom ? bom : s;
+}
+
+/* The byte after the line end before in[at], or 0. */
+static size_t line_start_byte(const char *in, size_t len, size_t at)
 {
     size_t i = at;
 #if SIMD_SSE2

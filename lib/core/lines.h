@@ -5,10 +5,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Line breaks in in[from..to) of an input of len bytes. */
 uint64_t lines_count(const char *in, size_t len, size_t from, size_t to);
-/* Offset of the start of the line holding in[at]. */
+/* Offset of the start of the line holding in[at] (its column 1: after a
+ * byte order mark on line 1). */
 size_t line_start(const char *in, size_t len, size_t at);
 
 /* Where the last offset asked was: line and column are counted on from it
@@ -24,6 +26,20 @@ typedef struct lines_cursor {
 static inline lines_cursor lines_cursor_at(size_t start)
 {
     return (lines_cursor){start, start, start, 1};
+}
+
+/* The bytes of a UTF-8 byte order mark at the start of in[0..len) (3), or
+ * 0. Editors write one and show none: it is no part of the text, and line
+ * 1's columns count from the byte after it, in every position reported. */
+static inline size_t lines_bom(const char *in, size_t len)
+{
+    return len >= 3 && memcmp(in, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+/* A cursor for the input in[0..len): line 1 starts after a byte order mark. */
+static inline lines_cursor lines_cursor_of(const char *in, size_t len)
+{
+    return lines_cursor_at(lines_bom(in, len));
 }
 
 /* Line and column (both from 1; the column in bytes) of in[off], of an

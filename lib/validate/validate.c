@@ -170,7 +170,7 @@ static void locate(walk *w, size_t off, adexp_finding *fd)
     lines_cursor c = {0, o->lc_off, o->lc_bol, o->lc_line};
     if (o->lc_base != w->base || w->msg->index < o->lc_index) {
         o->lc_base = w->base;
-        c = lines_cursor_at(0);
+        c = lines_cursor_of(w->base, w->msg->offset + w->msg->length);
     }
     lines_locate(&c, w->base, w->msg->offset + w->msg->length, off, &fd->line, &fd->column);
     o->lc_off = c.off;

@@ -149,6 +149,11 @@ static adexp_status close_node(adexp_builder *b, int list)
 
 adexp_status adexp_builder_begin(adexp_builder *b, const char *title)
 {
+    return adexp_builder_begin_n(b, title, title ? strlen(title) : 0);
+}
+
+adexp_status adexp_builder_begin_n(adexp_builder *b, const char *title, size_t tlen)
+{
     while (b->open) {          /* an unfinished message is forgotten */
         open_field *o = b->open;
         b->open = o->up;
@@ -160,7 +165,7 @@ adexp_status adexp_builder_begin(adexp_builder *b, const char *title)
     b->fields = NULL;
     b->tail = &b->fields;
     b->nfields = 0;
-    add_node(b, "TITLE", 5, title, title ? strlen(title) : 0, ADEXP_BASIC);
+    add_node(b, "TITLE", 5, title, tlen, ADEXP_BASIC);
     return b->code;
 }
 
