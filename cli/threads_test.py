@@ -1,13 +1,17 @@
 """adexp-parse -j 4 over every kind of input at once: a directory (testdata/),
 a .tar.gz of testdata/messages, a big file cut into pieces for the workers
-(over 2 MiB: lib/batch/batch_split.c) and standard input. The output must be
+(over 2 MiB: lib/batch/batch_split.c), big .gz and .zst files and a .gz cut
+short (over 1 MiB packed: decompressed on a thread of their own at -j 4,
+lib/batch/batch_readahead.c, not at -j 1) and standard input. The output must be
 -j 1's, byte for byte; the exit code 1 (testdata/invalid holds invalid
 files); and standard error free of sanitizer reports. Built with
 -Db_sanitize=thread it is the ThreadSanitizer run (suite 'threads', in CI).
 
 Run: python3 cli/threads_test.py BUILD/cli/adexp-parse SOURCE_ROOT
 """
+import gzip
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -42,7 +46,20 @@ def main():
         big, stream = os.path.join(d, "big.adexp"), os.path.join(d, "stream.adexp")
         corpus(big, 3000, 7)      # about 4.6 MB: split into 1 MiB pieces
         corpus(stream, 1000, 8)
-        inputs = [os.path.join(SRC, "testdata"), archive, big]
+        packed = os.path.join(d, "packed.adexp")
+        corpus(packed, 9000, 9)   # about 14 MB: over 1 MiB compressed
+        with open(packed, "rb") as f:
+            text = f.read()
+        gz, cut = os.path.join(d, "packed.adexp.gz"), os.path.join(d, "cut.adexp.gz")
+        with open(gz, "wb") as f:
+            f.write(gzip.compress(text, 6))
+        with open(gz, "rb") as f, open(cut, "wb") as g:
+            data = f.read()
+            g.write(data[:len(data) * 3 // 5])
+        inputs = [os.path.join(SRC, "testdata"), archive, big, gz, cut]
+        if shutil.which("zstd"):
+            subprocess.run(["zstd", "-q", "-3", packed, "-o", packed + ".zst"], check=True)
+            inputs.append(packed + ".zst")
         code4, out4, notes4, err4 = parse(4, inputs, stream)
         code1, out1, notes1, _ = parse(1, inputs, stream)
 
@@ -58,7 +75,7 @@ def main():
     if notes4 != notes1:
         failures.append(f"-j 4 diagnostics differ from -j 1's ({len(notes4)} and {len(notes1)} lines)")
     lines = out4.count(b"\n")
-    if lines < 4000:
+    if lines < 4000 + 9000 * 2:
         failures.append(f"only {lines} messages written")
     for f in failures:
         print("FAIL", f)

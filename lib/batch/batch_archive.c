@@ -20,10 +20,13 @@
 #include "batch_internal.h"
 #include "batch_libarchive.h"
 #include "batch_reader.h"
+#include "batch_readahead.h"
 
 #define MAX_NESTING 4          /* an archive in an archive in ... */
 #define TAR_BLOCK 512
 #define PROBE 4096             /* first bytes read to tell a member's kind */
+#define AHEAD_MIN ((size_t)1 << 20)   /* decompressed on a thread of its own
+                                         from this size on (batch_readahead.c) */
 
 /* A tar header block: "ustar" at 257 and a checksum that adds up (the sum
  * of its bytes with the checksum field read as spaces). */
@@ -330,10 +333,39 @@ static int take_whole(batch_worker *w, const char *name, batch_reader *r,
     return 0;
 }
 
-/* Parse r (named name): as a stream when its first bytes are plain text,
- * else whole. Returns 0, or -1 when r failed (reported). */
+/* Whether an input of size bytes (0: not known), whose packed bytes are
+ * held in memory (mem_len of them; 0: they come from a stream), is
+ * decompressed on a thread of its own while the worker parses: with more
+ * than one worker (-j 1 is one thread), and when it is worth a thread. */
+static int read_ahead(const batch_worker *w, uint64_t size, size_t mem_len)
+{
+    return w->b->o.jobs > 1 && mem_len && (size ? size : mem_len) >= AHEAD_MIN;
+}
+
+/* The stream parse of a plain text whose first bytes are in mb, the rest
+ * in r (rest_failed: r failed after them), read ahead or not. Returns 0,
+ * or -1 when r failed (reported). */
+static int take_stream(batch_worker *w, const char *name, batch_reader *r,
+                       member_buf *mb, int rest_failed, int ahead)
+{
+    batch_readahead ra;
+    if (ahead && !rest_failed && batch_readahead_open(&ra, r) == 0)
+        r = &ra.r;
+    else
+        ahead = 0;
+    prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed}, .rest = r,
+                       .head = mb->data, .len = mb->len, .rest_failed = rest_failed};
+    batch_stream_parse(w, name, &p.r, 0);
+    if (ahead)
+        batch_readahead_close(&ra);
+    return p.failed ? -1 : 0;
+}
+
+/* Parse r (named name): as a stream when its first bytes are plain text
+ * (read ahead when `ahead`), else whole. Returns 0, or -1 when r failed
+ * (reported). */
 static int take(batch_worker *w, const char *name, batch_reader *r,
-                member_buf *mb, int depth)
+                member_buf *mb, int depth, int ahead)
 {
     mb->len = 0;
     int rc = read_upto(r, mb, SIZE_MAX, PROBE);
@@ -349,16 +381,14 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
     }
     if (packed)
         return take_whole(w, name, r, mb, depth);
-    prefix_reader p = {.r = {.read = prefix_read, .packed = prefix_packed}, .rest = r,
-                       .head = mb->data, .len = mb->len, .rest_failed = rc < 0};
-    batch_stream_parse(w, name, &p.r, 0);
-    return p.failed ? -1 : 0;
+    return take_stream(w, name, r, mb, rc < 0, ahead);
 }
 
 /* One member: skipped or parsed. Returns -1 when its data is corrupt so
- * that the archive cannot be read on (reported). */
+ * that the archive cannot be read on (reported). mem_len: the archive's
+ * bytes in memory, or 0 (read from a stream). */
 static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e,
-                     const char *name, member_buf *mb, int depth)
+                     const char *name, member_buf *mb, int depth, size_t mem_len)
 {
     const char *skip = skip_reason(e);
     if (skip || batch_la.entry_filetype(e) == AE_IFDIR) {
@@ -367,13 +397,15 @@ static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e
         return 0;
     }
     member_reader mr = {.r = {.read = member_read}, .a = a};
-    take(w, name, &mr.r, mb, depth);
+    uint64_t size = batch_la.entry_size_is_set(e) && batch_la.entry_size(e) > 0
+                        ? (uint64_t)batch_la.entry_size(e) : 0;
+    take(w, name, &mr.r, mb, depth, read_ahead(w, size, mem_len));
     return mr.fatal ? -1 : 0;
 }
 
-/* Every member of archive a, named after path. */
+/* Every member of archive a, named after path (mem_len: as for do_member). */
 static void walk_archive(batch_worker *w, const char *path, struct archive *a,
-                         int depth)
+                         int depth, size_t mem_len)
 {
     member_buf mb = {0};
     struct archive_entry *e;
@@ -392,7 +424,7 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
             break;
         }
         members += batch_la.entry_filetype(e) != AE_IFDIR;   /* a directory is a place */
-        if (do_member(w, a, e, last, &mb, depth) != 0) {
+        if (do_member(w, a, e, last, &mb, depth, mem_len) != 0) {
             rc = ARCHIVE_OK;   /* reported with the member's name */
             break;
         }
@@ -425,7 +457,7 @@ static void walk_stream(batch_worker *w, const char *path, batch_reader *rd,
     } else {
         src->r = rd;
         batch_la.read_open(a, src, NULL, source_read, NULL);
-        walk_archive(w, path, a, depth);
+        walk_archive(w, path, a, depth, 0);
     }
     free(src);
     batch_la.read_free(a);
@@ -462,7 +494,7 @@ static void unpack_gzip(batch_worker *w, const char *path, const char *data,
     if (batch_gzip_open(&g, data, len) != 0)
         batch_fail(w, path, g.r.error);
     else
-        take(w, path, &g.r, &mb, depth);
+        take(w, path, &g.r, &mb, depth, read_ahead(w, 0, len));
     g.r.close(&g.r);
     member_buf_free(&mb);
 }
@@ -479,7 +511,7 @@ static void unpack(batch_worker *w, const char *path, const char *data,
     if (!a)
         return;
     batch_la.read_open_memory(a, data, len);   /* a failure shows at the first header */
-    walk_archive(w, path, a, depth);
+    walk_archive(w, path, a, depth, len);
     batch_la.read_free(a);
 }
 

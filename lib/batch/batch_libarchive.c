@@ -27,7 +27,8 @@ static const struct {
     ENTRY(read_next_header), ENTRY(read_data_block), ENTRY(read_free),
     ENTRY(format), ENTRY(filter_count), ENTRY(filter_bytes), ENTRY(error_string),
     ENTRY(set_error), ENTRY(entry_pathname), ENTRY(entry_pathname_utf8),
-    ENTRY(entry_filetype), ENTRY(entry_hardlink),
+    ENTRY(entry_filetype), ENTRY(entry_hardlink), ENTRY(entry_size),
+    ENTRY(entry_size_is_set),
 };
 #undef ENTRY
 _Static_assert(sizeof entries / sizeof *entries ==

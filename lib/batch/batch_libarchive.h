@@ -45,6 +45,8 @@ typedef struct batch_libarchive {
     BATCH_LA_FN(entry_pathname_utf8);
     BATCH_LA_FN(entry_filetype);
     BATCH_LA_FN(entry_hardlink);
+    BATCH_LA_FN(entry_size);
+    BATCH_LA_FN(entry_size_is_set);
 } batch_libarchive;
 #undef BATCH_LA_FN
 
