@@ -146,9 +146,9 @@ def test_failures_in_place(tree, tmp_path):
     assert e.value.errno == errno.ENOENT
 
 
-def test_bounded_window(tmp_path):
-    """A consumer that stops early stops the parse; the window holds a few
-    blocks, not the input."""
+def test_consumer_that_stops(tmp_path):
+    """A consumer that drops the iterator early stops the batch (waiting in
+    its window) and frees it; a whole big input still comes through."""
     p = tmp_path / "big.adexp"
     p.write_bytes(b"-TITLE IFPL -ARCID ABC -ADEP EDDM -ADES EDDH\n" * 200000)
     it = adexp.parse_files([p] * 20, jobs=2)
