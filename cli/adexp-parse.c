@@ -43,7 +43,10 @@ static const char usage[] =
     "                          summary: parse only, print the summary;\n"
     "                          adexp: the messages written back as ADEXP;\n"
     "                          view: the typed view, one JSON line per message;\n"
-    "                          csv, tsv: a header row, then one row per message\n"
+    "                          csv, tsv: a header row, then one row per message;\n"
+    "                          sqlite: typed tables (messages, route_points,\n"
+    "                          errors, warnings) in the database -o FILE,\n"
+    "                          created or appended to (doc/sqlite.md)\n"
     "      --layout LAYOUT     with --format adexp: line (default): a message\n"
     "                          a line, values folded; ifps: a primary field\n"
     "                          a line, list items indented, values as they are\n"
@@ -296,7 +299,7 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
     }
     if (is(a, NULL, "--format")) {
         if (!(v = value(a, argc, argv, i, "--format")))
-            return usage_error("%s needs json, summary, adexp, view, csv or tsv", a);
+            return usage_error("%s needs json, summary, adexp, view, csv, tsv or sqlite", a);
         if (strcmp(v, "json") == 0)
             return c->o.format = ADEXP_BATCH_JSON, -1;
         if (strcmp(v, "summary") == 0)
@@ -309,7 +312,10 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
             return c->o.format = ADEXP_BATCH_CSV, -1;
         if (strcmp(v, "tsv") == 0)
             return c->o.format = ADEXP_BATCH_TSV, -1;
-        return usage_error("unknown format '%s' (json, summary, adexp, view, csv or tsv)", v);
+        if (strcmp(v, "sqlite") == 0)
+            return c->o.format = ADEXP_BATCH_SQLITE, -1;
+        return usage_error("unknown format '%s' (json, summary, adexp, view, csv, tsv or sqlite)",
+                           v);
     }
     if (is(a, NULL, "--layout")) {
         if (!(v = value(a, argc, argv, i, "--layout")))
@@ -460,6 +466,13 @@ static int parse_args(cli *c, int argc, char **argv)
         return usage_error("%s", "--layout needs --format adexp");
     if (c->output && strcmp(c->output, "-") == 0)
         c->output = NULL;                /* -o -: standard output */
+    if (c->o.format == ADEXP_BATCH_SQLITE && !c->output)
+        return usage_error("%s", "--format sqlite needs -o FILE, the database "
+                                 "(it is not written to standard output)");
+    if (c->o.format == ADEXP_BATCH_SQLITE && c->fields)
+        return usage_error("%s", "--fields is not for --format sqlite (its tables have "
+                                 "fixed columns, doc/sqlite.md)");
+    c->o.db_path = c->output;
     /* No PATH: standard input, as grep and jq do, unless it is a terminal
      * (then the user forgot the PATH). */
     if (c->npaths == 0 && !c->files_from && isatty(STDIN_FILENO))
@@ -485,6 +498,7 @@ static int parse_args(cli *c, int argc, char **argv)
 static int line_per_message(const cli *c)
 {
     return c->o.format == ADEXP_BATCH_JSON || c->o.format == ADEXP_BATCH_VIEW ||
+           c->o.format == ADEXP_BATCH_SQLITE ||
            (c->o.format == ADEXP_BATCH_ADEXP && c->o.adexp.layout == ADEXP_LAYOUT_LINE);
 }
 
@@ -492,6 +506,15 @@ static int line_per_message(const cli *c)
 static void print_stop(const cli *c, const adexp_batch_stats *s)
 {
     uint64_t kept = s->messages - s->messages_left_out;
+    if (c->o.format == ADEXP_BATCH_SQLITE) {   /* what its committed transactions hold */
+        fprintf(stderr, "adexp-parse: %s: the run stopped: the database holds %llu messages "
+                "of it; %llu parsed but not written, %llu inputs not read\n", c->output,
+                (unsigned long long)s->messages_written,
+                (unsigned long long)(kept > s->messages_written ? kept - s->messages_written
+                                                                 : 0),
+                (unsigned long long)s->inputs_not_read);
+        return;
+    }
     fprintf(stderr, "adexp-parse: %s: %s: output stopped after %llu %s "
             "(%llu bytes, ending at a complete line)",
             c->output ? c->output : "standard output", strerror(s->output_error),
@@ -586,6 +609,8 @@ static int check_output(cli *c, adexp_batch *b)
                 c->output ? c->output : "(standard output)", dir);
         return 2;
     }
+    if (c->o.format == ADEXP_BATCH_SQLITE && !in)
+        return 0;              /* a database is appended to, never truncated */
     return cli_claim_output("adexp-parse", c->o.out_fd, c->output, in);
 }
 

@@ -821,6 +821,38 @@ def test_streams(tmp):
           rc == 1 and "-:1:12: error: NUL_BYTE" in err and len(out.splitlines()) == 1, err)
 
 
+def test_validate_every_path(tmp):
+    """--validate gives the same findings, at the whole input's lines and
+    columns, and the same output, whether the input is parsed whole (-j 1),
+    in pieces (-j 2 over a big file) or as a stream read in chunks, in
+    every format (a finding after the first chunk once came out at the
+    chunk's line; in any format but JSON a stream crashed)."""
+    big = os.path.join(tmp, "validate", "big.adexp")
+    os.makedirs(os.path.dirname(big), exist_ok=True)
+    subprocess.run([sys.executable, GEN, "--messages", "3000", "--seed", "5",
+                    "--bad-every", "60", "--out", big], check=True, capture_output=True)
+    with open(big, "rb") as f:
+        data = f.read()
+
+    def norm(text):
+        lines = [l for l in text.replace(big, "-").splitlines()
+                 if not l.startswith("adexp-parse: ")]
+        return lines
+
+    for fmt in ("json", "view", "csv", "summary", "adexp"):
+        whole = run("-j1", "--validate", "--format", fmt, big, timeout=60)
+        pieces = run("-j2", "--validate", "--format", fmt, big, timeout=60)
+        stream = run("-j1", "--validate", "--format", fmt, "-", stdin=data, timeout=60)
+        want = (whole[0], norm(whole[1]), norm(whole[2]))
+        check(f"--validate --format {fmt}: findings many lines in", len(want[2]) > 100 and
+              any(l.split(":")[1].isdigit() and int(l.split(":")[1]) > 5000 for l in want[2]),
+              want[2][-3:])
+        for how, got in (("in pieces", pieces), ("as a stream", stream)):
+            check(f"--validate --format {fmt} {how}: as parsed whole",
+                  (got[0], norm(got[1]), norm(got[2])) == want,
+                  (got[0], got[2][-500:]))
+
+
 def test_libarchive_missing(tmp):
     """libarchive is loaded on the first input that needs it: when it
     cannot be (ADEXP_LIBARCHIVE names a file that does not exist), each such
@@ -902,7 +934,7 @@ def main():
                   test_output_safety, test_std_fds, test_nul_in_message,
                   test_symlink_fanout, test_names, test_limit_options,
                   test_help_equals_doc, test_libarchive_missing,
-                  test_walk_order_bytes):
+                  test_walk_order_bytes, test_validate_every_path):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -37,7 +37,7 @@ def complete(*words):
 
 got, err = complete("--format", "")
 check("--format completes the formats",
-      sorted(got) == ["adexp", "csv", "json", "summary", "tsv", "view"], (got, err))
+      sorted(got) == ["adexp", "csv", "json", "sqlite", "summary", "tsv", "view"], (got, err))
 got, err = complete("--format", "c")
 check("--format c completes csv", got == ["csv"], (got, err))
 got, err = complete("--fields", "AR")

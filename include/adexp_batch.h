@@ -35,7 +35,10 @@ typedef enum adexp_batch_format {
                                   (adexp_write, with the adexp options) */
     ADEXP_BATCH_VIEW,          /* the typed view, one JSON line per message */
     ADEXP_BATCH_CSV,           /* RFC 4180 rows after a header row */
-    ADEXP_BATCH_TSV            /* tab-separated rows after a header row */
+    ADEXP_BATCH_TSV,           /* tab-separated rows after a header row */
+    ADEXP_BATCH_SQLITE         /* typed tables in the SQLite database at
+                                  db_path (appended to if it exists); out_fd
+                                  is that file, kept out of walks */
 } adexp_batch_format;
 
 #define ADEXP_BATCH_DEFAULT_PIECE_SIZE ((size_t)1 << 20)
@@ -117,6 +120,7 @@ typedef struct adexp_batch_options {
                                      diagnostics still go to err_fd (-1:
                                      nowhere) */
     void *item_ctx;            /* on_item's ctx */
+    const char *db_path;       /* ADEXP_BATCH_SQLITE: the database file */
 } adexp_batch_options;
 
 typedef struct adexp_batch_stats {

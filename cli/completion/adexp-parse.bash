@@ -9,7 +9,7 @@ _adexp_parse()
     COMPREPLY=()
     case $prev in
     --format)
-        mapfile -t COMPREPLY < <(compgen -W "json summary adexp view csv tsv" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "json summary adexp view csv tsv sqlite" -- "$cur")
         return ;;
     --layout)
         mapfile -t COMPREPLY < <(compgen -W "line ifps" -- "$cur")

@@ -128,6 +128,59 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+/* A failure of the database, said on the error descriptor. */
+static void sqlite_failed(run *r, const char *why)
+{
+    batch_str line = {0};
+    batch_str_put_name(&line, r->b->o.db_path);
+    batch_str_printf(&line, ": error: SQLite: %s\n", why);
+    pthread_mutex_lock(&r->err_mu);
+    write_all(r->b->o.err_fd, line.data ? line.data : "", line.len);
+    pthread_mutex_unlock(&r->err_mu);
+    batch_str_free(&line);
+}
+
+/* --format sqlite: the block's lines into the database (the one writer);
+ * the messages committed count as written. */
+static int put_sqlite(run *r, const batch_result *res)
+{
+    uint64_t done;
+    int rc = batch_sqlite_put(r->b->sqlite, res->out.data, res->out.len, res->live, &done);
+    r->b->output.lines += done;
+    if (rc == 0)
+        return 0;
+    sqlite_failed(r, batch_sqlite_error(r->b->sqlite));
+    return EIO;
+}
+
+/* Open the database before the workers start; close it after them. */
+static int open_sqlite(run *r)
+{
+    adexp_batch *b = r->b;
+    if (b->o.format != ADEXP_BATCH_SQLITE)
+        return 0;
+    char err[300];
+    if ((b->sqlite = batch_sqlite_open(&b->o, err, sizeof err)) != NULL)
+        return 0;
+    sqlite_failed(r, err);
+    return EIO;
+}
+
+static void close_sqlite(run *r)
+{
+    adexp_batch *b = r->b;
+    if (!b->sqlite)
+        return;
+    char err[300];
+    uint64_t done;
+    if (batch_sqlite_close(b->sqlite, !r->out_errno, &done, err, sizeof err) != 0) {
+        sqlite_failed(r, err);
+        r->out_errno = EIO;
+    }
+    b->output.lines += done;
+    b->sqlite = NULL;
+}
+
 /* Write one block of output and diagnostics; the caller holds the turn. A
  * failed output stops the run: there is no point parsing into the void. */
 static void emit(run *r, batch_result *res)
@@ -152,8 +205,10 @@ static void emit(run *r, batch_result *res)
             atomic_store(&r->stop, 1);
         }
     } else if (out->len && !atomic_load(&r->stop)) {
-        int e = batch_output_write(&r->b->output, out->data, out->len,
-                                   batch_line_each(r->b) ? res->lines : BATCH_LINES_UNKNOWN);
+        int e = r->b->sqlite ? put_sqlite(r, res)
+                             : batch_output_write(&r->b->output, out->data, out->len,
+                                                  batch_line_each(r->b) ? res->lines
+                                                                        : BATCH_LINES_UNKNOWN);
         if (e) {
             r->out_errno = e;
             atomic_store(&r->stop, 1);
@@ -585,7 +640,7 @@ int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
         free(t);
         return -1;
     }
-    if ((r.out_errno = batch_emit_header(b)) != 0)
+    if ((r.out_errno = batch_emit_header(b)) != 0 || (r.out_errno = open_sqlite(&r)) != 0)
         atomic_store(&r.stop, 1);
     unsigned started = start_workers(&r, t, jobs);
     if (started > 0) {
@@ -593,6 +648,10 @@ int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
         if (b->o.progress_fd >= 0)
             watch(&r);
     }
+    for (unsigned i = 0; i < jobs; i++)
+        if (t[i].started)
+            pthread_join(t[i].tid, NULL), t[i].started = 0;
+    close_sqlite(&r);
     collect(&r, t, jobs, st);
     run_fini(&r);
     free(t);

@@ -17,8 +17,11 @@ static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_ms
     if (st == ADEXP_OK || st == ADEXP_E_NOMEM)
         return st;
     batch_put_head(w, path, 0, 0, BATCH_ERROR);
-    batch_str_printf(&w->res.err, "message %zu not written as ADEXP: %s at %s: %s\n",
-                     m->index, adexp_status_name(st), err.path, adexp_status_message(st));
+    batch_str_printf(&w->res.err, "message ");
+    if (w->index_marks && batch_mark(w->index_marks, w->res.err.len) != 0)
+        return ADEXP_E_NOMEM;
+    batch_str_printf(&w->res.err, "%zu not written as ADEXP: %s at %s: %s\n", m->index,
+                     adexp_status_name(st), err.path, adexp_status_message(st));
     return m->nerrors_total ? ADEXP_OK : st;
 }
 
@@ -46,6 +49,8 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
         return adexp_csv_write(&w->res.out, m, path, sel, ',');
     case ADEXP_BATCH_TSV:
         return adexp_csv_write(&w->res.out, m, path, sel, '\t');
+    case ADEXP_BATCH_SQLITE:
+        return batch_sqlite_rows(w, path, m);
     case ADEXP_BATCH_SUMMARY:
     default:
         return ADEXP_OK;
@@ -55,21 +60,28 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
 /* Appends the output of message m of input path to w->res.out. Returns
  * ADEXP_OK, or the writer's status (the caller reports it). Messages of
  * titles the selection leaves out are counted, not written. */
-adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
+adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
+                        const batch_base *base)
 {
-    if (w->b->o.on_item)
+    if (w->b->o.on_item) {     /* the items' messages carry every offset */
+        if (base)
+            batch_rebase_fields(m, base->offset);
         return batch_item_message(w, path, m);
+    }
     if (!adexp_select_keeps(w->b->o.select, m)) {
         w->messages_left_out++;
         return ADEXP_OK;
     }
     size_t from = w->res.out.len;
     adexp_status st = ADEXP_OK, out;
-    if (!w->b->o.validate) {
-        out = emit_format(w, path, m);
-    } else {
-        st = batch_validate(w, path, m);
-        out = emit_format(w, path, m);
+    /* validated before the fields' offsets move on (validation finds the
+     * buffer by them); JSON writes none */
+    if (w->b->o.validate)
+        st = batch_validate(w, path, m, base);
+    if (base && w->b->o.format != ADEXP_BATCH_JSON)
+        batch_rebase_fields(m, base->offset);
+    out = emit_format(w, path, m);
+    if (w->b->o.validate) {
         int f = w->b->o.format;
         if (out == ADEXP_OK && (f == ADEXP_BATCH_JSON || f == ADEXP_BATCH_VIEW))
             out = batch_json_warnings(w);
@@ -78,11 +90,6 @@ adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m)
     }
     w->res.lines += w->res.out.len > from;
     return st != ADEXP_OK ? st : out;
-}
-
-int batch_wants_field_offsets(const adexp_batch *b)
-{
-    return b->o.format != ADEXP_BATCH_JSON || b->o.on_item != NULL;
 }
 
 /* JSON escapes every newline in a value; so does the view. */

@@ -61,7 +61,8 @@ void batch_str_free(batch_str *s)
 static int reads_view(const adexp_batch_options *o)
 {
     adexp_batch_format f = o->format;
-    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV || o->on_item;
+    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV ||
+           f == ADEXP_BATCH_SQLITE || o->on_item;
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)
@@ -263,7 +264,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             bad++;
             batch_report_errors(w, path, &m, NULL);
         }
-        if (batch_emit(w, path, &m) != ADEXP_OK) {
+        if (batch_emit(w, path, &m, NULL) != ADEXP_OK) {
             batch_put_head(w, path, 0, 0, BATCH_ERROR);
             batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);

@@ -69,6 +69,8 @@ typedef struct batch_result {
     int keep_ready;            /* keep is initialised */
     const char *last_source;   /* the last item's source, in keep */
     size_t kept;               /* about the bytes taken in keep */
+    int live;                  /* out is a live stream's, written as it comes:
+                                  a database commits it at once */
 } batch_result;
 
 /* What a result holds, in bytes (output, diagnostics, kept items). */
@@ -117,6 +119,8 @@ struct adexp_batch {
     dev_t out_dev;             /* the walk leaves it out */
     ino_t out_ino;
     walk_seen *seen;           /* directories walked, by identity */
+    struct batch_sqlite *sqlite;   /* ADEXP_BATCH_SQLITE: the database, open
+                                      while run runs */
 };
 
 static inline const batch_entry *batch_entry_at(const adexp_batch *b, size_t i)
@@ -193,6 +197,9 @@ typedef struct batch_worker {
     uint64_t messages_left_out;   /* not of a title the selection keeps */
     batch_source source;
     const batch_map *map;      /* the mapped file being parsed, or NULL */
+    struct batch_marks *index_marks;   /* a piece's: where a message's index is
+                                          printed in res.err (batch_split.c),
+                                          or NULL */
 } batch_worker;
 
 /* Whether message msg of the bytes at in reaches past where m was found
@@ -291,8 +298,13 @@ typedef struct batch_base {
 } batch_base;
 /* m parsed from a buffer that starts at base->offset of the whole input:
  * its offset, index and errors' offsets, lines and columns made those of
- * the whole input; fields: the fields' offsets too. */
-void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields);
+ * the whole input. Its fields' offsets are left as they are, for
+ * validation (which finds the buffer by them), until batch_emit moves them
+ * on (batch_rebase_fields) for the formats that write them. */
+void batch_rebase_msg(adexp_msg *m, const batch_base *base);
+void batch_rebase_fields(adexp_msg *m, size_t offset);
+/* The findings of a message of that buffer made those of the whole input. */
+void batch_rebase_findings(adexp_findings *f, const batch_base *base);
 /* Positions of decimal numbers in a buffer, to add a count to later; num:
  * the numbers themselves, when the marks were made by batch_mark_number
  * (then the patch need not read the buffer back), or NULL. */
@@ -326,8 +338,11 @@ int batch_write_patched(batch_worker *w, const char *data, size_t len,
 int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
                         const batch_marks *mk, uint64_t add);
 
-/* batch_emit.c: the output of one message, in the batch's format. */
-adexp_status batch_emit(batch_worker *w, const char *path, const adexp_msg *m);
+/* batch_emit.c: the output of one message, in the batch's format. base:
+ * the numbers of the piece or stream tail m was parsed from (rebased by
+ * batch_rebase_msg), or NULL for a whole input. */
+adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
+                        const batch_base *base);
 /* Whether each message written is one line of the output and each line one
  * message's: then a block's newlines are its messages (out_lines), not
  * counted again as it is written. */
@@ -336,16 +351,41 @@ int batch_line_each(const adexp_batch *b);
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);
 
+/* batch_sqlite.c: --format sqlite. The workers write each message as
+ * lines (batch_sqlite_rows); the one writer, in input order, puts them in
+ * the database's tables, a transaction per BATCH_SQLITE_TXN messages. */
+#define BATCH_SQLITE_TXN 10000
+#define BATCH_SQLITE_DIGITS 10 /* of the lengths and counts in its lines */
+typedef struct batch_sqlite batch_sqlite;
+/* Opens o->db_path (made if new, its tables too); NULL with a sentence in
+ * err (cap bytes), also when built without SQLite. */
+batch_sqlite *batch_sqlite_open(const adexp_batch_options *o, char *err, size_t cap);
+/* The CSV selections the lines are written with: the messages' columns
+ * (points 0), the route points' rows (1). */
+const adexp_select *batch_sqlite_select(const batch_sqlite *s, int points);
+/* Puts the lines p[0..n) (whole messages) in the tables, committed if now
+ * or if the transaction is full; *messages: those committed now. 0, or -1
+ * (batch_sqlite_error says why). */
+int batch_sqlite_put(batch_sqlite *s, const char *p, size_t n, int now, uint64_t *messages);
+const char *batch_sqlite_error(const batch_sqlite *s);
+/* Commits what is pending if ok (else rolls it back) and closes; *messages:
+ * those committed now. 0, or -1 with a sentence in err. */
+int batch_sqlite_close(batch_sqlite *s, int ok, uint64_t *messages, char *err, size_t cap);
+/* batch_sqlite_rows.c: message m's lines into w->res.out. */
+adexp_status batch_sqlite_rows(batch_worker *w, const char *path, const adexp_msg *m);
+
 /* batch.c: progress while an input is read, for the progress line: text
  * bytes parsed, compressed bytes taken in, messages, since the last call
  * (a no-op without a progress line). */
 void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs);
 #define PROGRESS_BYTES ((size_t)1 << 20)   /* told at least this often */
 
-/* batch_validate.c: validates m into w->findings, writes a line per
- * finding to w->res.err and counts a warned message. Returns ADEXP_OK or
+/* batch_validate.c: validates m into w->findings (given the whole input's
+ * numbers by base, as batch_emit's), writes a line per finding to
+ * w->res.err and counts a warned message. Returns ADEXP_OK or
  * ADEXP_E_NOMEM. */
-adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m);
+adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m,
+                            const batch_base *base);
 /* Appends "warnings":[...] of w->findings to the JSON line just written at
  * the end of w->res.out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status batch_json_warnings(batch_worker *w);
@@ -399,9 +439,6 @@ int batch_items_deliver(const adexp_batch *b, batch_result *res);
 void batch_items_free(batch_result *res);
 /* Empty res: its output, diagnostics and items. */
 void batch_result_clear(batch_result *res);
-/* Whether the fields' offsets are wanted rebased (formats that print them,
- * and the items' messages). */
-int batch_wants_field_offsets(const adexp_batch *b);
 
 /* batch_nul.h: a NUL byte inside a message is its error. */
 

@@ -95,6 +95,7 @@ void batch_result_clear(batch_result *res)
 {
     res->out.len = res->err.len = 0;
     res->lines = 0;
+    res->live = 0;
     res->kept = 0;
     if (res->keep_ready)
         adexp_arena_reset(&res->keep);

@@ -19,7 +19,20 @@ static void rebase_fields(adexp_field *f, size_t offset)
     }
 }
 
-void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields)
+void batch_rebase_fields(adexp_msg *m, size_t offset)
+{
+    rebase_fields(m->fields, offset);
+}
+
+void batch_rebase_findings(adexp_findings *f, const batch_base *base)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        lines_rebase(&f->v[i].line, &f->v[i].column, base->line, base->column0);
+        f->v[i].offset += base->offset;
+    }
+}
+
+void batch_rebase_msg(adexp_msg *m, const batch_base *base)
 {
     m->offset += base->offset;
     m->index += base->index;
@@ -28,8 +41,6 @@ void batch_rebase_msg(adexp_msg *m, const batch_base *base, int fields)
         lines_rebase(&e->line, &e->column, base->line, base->column0);
         e->offset += base->offset;
     }
-    if (fields)
-        rebase_fields(m->fields, base->offset);
 }
 
 static int mark_room(batch_marks *mk, int with_num)

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "batch_internal.h"
+#include "csv.h"
 #include "json_out.h"
 #include "lexer.h"
 
@@ -53,6 +54,7 @@ typedef struct piece {
     uint64_t count, bad;       /* messages, failed messages */
     batch_result res;
     batch_marks out_index, err_index;   /* where its messages' indexes are */
+    size_t csv_source;         /* CSV, TSV: the bytes of each row's source cell */
 } piece;
 
 struct batch_split {
@@ -75,10 +77,11 @@ int batch_split_wanted(const batch_worker *w, size_t len)
 {
     const adexp_batch_options *o = &w->b->o;
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
-    /* The index patch knows where JSON puts the index; other formats are
-     * parsed whole, as are inputs written unordered. */
-    int format_ok = o->format == ADEXP_BATCH_JSON || o->format == ADEXP_BATCH_SUMMARY;
-    return len / 2 >= piece && o->jobs > 1 && format_ok && !o->unordered && w->run;
+    /* the index patch knows where each text format puts the index
+     * (mark_indexes); SQLite's rows, and inputs written unordered, are
+     * parsed whole */
+    return len / 2 >= piece && o->jobs > 1 && o->format != ADEXP_BATCH_SQLITE &&
+           !o->unordered && w->run;
 }
 
 static size_t cut_start(const batch_split *s, size_t k)
@@ -131,21 +134,44 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
 }
 
 /* Record where the index of the message just written at out[from..] is:
- * after its line's source, which batch_emit quoted for this input. */
-static void mark_json_index(batch_worker *w, piece *pc, size_t from, uint64_t index)
+ * in JSON and the view, after its line's source, which batch_emit quoted
+ * for this input; in CSV and TSV, after the source cell of each of its
+ * rows (pc->csv_source of them), each row ending at its only '\n'. ADEXP
+ * writes no index. Returns -1 when out of memory. */
+static int mark_indexes(batch_worker *w, piece *pc, size_t from, uint64_t index)
 {
-    batch_mark_number(&pc->out_index, from + JSON_INDEX_AT(w->source.quoted.len), index);
+    const adexp_buf *out = &w->res.out;
+    if (w->b->o.on_item)
+        return 0;              /* the items' indexes move on as they are handed over */
+    switch (w->b->o.format) {
+    case ADEXP_BATCH_JSON:
+    case ADEXP_BATCH_VIEW:
+        return batch_mark_number(&pc->out_index, from + JSON_INDEX_AT(w->source.quoted.len),
+                                 index);
+    case ADEXP_BATCH_CSV:
+    case ADEXP_BATCH_TSV:
+        for (size_t row = from; row < out->len;) {
+            if (!pc->csv_source ||
+                batch_mark_number(&pc->out_index, row + pc->csv_source + 1, index) != 0)
+                return -1;
+            const char *end = memchr(out->data + row, '\n', out->len - row);
+            row = end ? (size_t)(end - out->data) + 1 : out->len;
+        }
+        return 0;
+    default:
+        return 0;
+    }
 }
 
 static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
                       batch_base *base, lines_cursor *nl)
 {
     batch_mark_nul(&w->arena, nl, s->in + pc->start, m);   /* the piece's numbers */
-    if (m->nerrors && base->line == 0) {
+    if ((m->nerrors || w->b->o.validate) && base->line == 0) {   /* for the findings too */
         base->line = line_at(s, pc->k, pc->start);
         base->column0 = pc->start - line_start(s->in, s->len, pc->start);
     }
-    batch_rebase_msg(m, base, w->b->o.on_item != NULL);
+    batch_rebase_msg(m, base);
     pc->count++;
     if (m->nerrors_total) {
         size_t at = 0;
@@ -155,14 +181,13 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
             batch_mark(&pc->err_index, at);
     }
     size_t from = w->res.out.len;
-    if (batch_emit(w, s->path, m) != ADEXP_OK) {
+    if (batch_emit(w, s->path, m, base) != ADEXP_OK ||
+        (w->res.out.len > from && mark_indexes(w, pc, from, m->index) != 0)) {
         batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
         batch_str_printf(&w->res.err, "out of memory writing the output of message ");
         batch_mark(&pc->err_index, w->res.err.len);
         batch_str_printf(&w->res.err, "%zu\n", m->index);
         pc->bad += m->nerrors_total ? 0 : 1;
-    } else if (w->res.out.len > from && !w->b->o.on_item) {
-        mark_json_index(w, pc, from, m->index);
     }
 }
 
@@ -177,6 +202,9 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
         adexp_buf_room(&w->res.out, room < PIECE_HOLD ? room : PIECE_HOLD);
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
+    int f = w->b->o.format;
+    if (f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV)
+        pc->csv_source = csv_source_cell_len(s->path, f == ADEXP_BATCH_CSV ? ',' : '\t');
     pc->real_end = pc->start;
     pc->resume = 0;
     size_t cut = s->cut[pc->k];
@@ -201,7 +229,9 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
                 adexp_arena_reset(&w->arena);
                 break;
             }
+            w->index_marks = &pc->err_index;
             piece_msg(w, s, pc, &m, &base, &nl);
+            w->index_marks = NULL;
             adexp_arena_reset(&w->arena);
         }
     }

@@ -135,6 +135,8 @@ static void check_same(const result *a, const result *b)
     assert_int_equal(a->st.messages, b->st.messages);
     assert_int_equal(a->st.messages_failed, b->st.messages_failed);
     assert_int_equal(a->st.files_failed, b->st.files_failed);
+    assert_int_equal(a->st.messages_written, b->st.messages_written);
+    assert_int_equal(a->st.bytes_written, b->st.bytes_written);
 }
 
 /* The name of the corpus's buffer: the index of each message is patched
@@ -143,6 +145,8 @@ static const char *buffer_name = "-";
 
 /* The corpus as a buffer named buffer_name (or standard input: stdin_path), with
  * jobs workers and pieces of piece bytes. */
+static const adexp_select *run_select;   /* --fields/--rows, or NULL */
+
 static result run(unsigned jobs, size_t piece, int format, int stdin_path)
 {
     result r;
@@ -151,6 +155,7 @@ static result run(unsigned jobs, size_t piece, int format, int stdin_path)
     o.jobs = jobs;
     o.piece_size = piece;
     o.format = format;
+    o.select = run_select;
     o.parser.max_fields = 12;  /* the -A ... -R message hits it */
     o.parser.max_errors = 2;   /* "N more errors in message I" lines */
     o.out_fd = fileno(fo);
@@ -201,6 +206,33 @@ static void test_escaped_name(void **state)
     }
     result_free(&whole);
     buffer_name = "-";
+}
+
+/* Every output format cut into pieces gives the whole input's output: the
+ * view's index patched as JSON's, ADEXP's refusals naming the message by
+ * its index in the input, the CSV's rows (one per route point too) each
+ * with its message's index. */
+static void test_other_formats_pieces(void **state)
+{
+    (void)state;
+    static const int formats[] = {ADEXP_BATCH_VIEW, ADEXP_BATCH_ADEXP, ADEXP_BATCH_CSV,
+                                  ADEXP_BATCH_TSV, ADEXP_BATCH_CSV};
+    char why[256];
+    adexp_select *rows = adexp_select_new("ARCID,PTID,FL_ft", "RTEPTS", NULL, why, sizeof why);
+    assert_non_null(rows);
+    for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
+        run_select = f == 4 ? rows : NULL;   /* a row per route point */
+        result whole = run(1, 0, formats[f], 0);
+        assert_true(whole.out[0] != 0);
+        for (size_t piece = 1; piece <= corpus_len / 2; piece += piece < 32 ? 1 : 101) {
+            result r = run(2 + (unsigned)(piece & 1), piece, formats[f], 0);
+            check_same(&whole, &r);
+            result_free(&r);
+        }
+        result_free(&whole);
+    }
+    run_select = NULL;
+    adexp_select_free(rows);
 }
 
 static void test_summary_pieces(void **state)
@@ -413,6 +445,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_escaped_name),
         cmocka_unit_test(test_summary_pieces),
+        cmocka_unit_test(test_other_formats_pieces),
         cmocka_unit_test(test_stream_reads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -80,13 +80,13 @@ static void emit_msg(stream *s, adexp_msg *m, lines_cursor *nl)
 {
     batch_worker *w = s->w;
     batch_mark_nul(&w->arena, nl, w->in, m);   /* before the rebase: the tail's numbers */
-    batch_rebase_msg(m, &s->base, batch_wants_field_offsets(w->b));
+    batch_rebase_msg(m, &s->base);
     s->count++;
     if (m->nerrors_total) {
         s->bad++;
         batch_report_errors(w, s->path, m, NULL);
     }
-    if (batch_emit(w, s->path, m) != ADEXP_OK) {
+    if (batch_emit(w, s->path, m, &s->base) != ADEXP_OK) {
         batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
         batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                          m->index);
@@ -104,6 +104,7 @@ static void parse_tail(stream *s, int eof)
     lines_cursor nl = lines_cursor_of(in, s->have);
     adexp_msg m;
     adexp_parser_reset(w->parser, in, s->have);
+    w->findings.lc_base = NULL;    /* validation's line cache: new bytes, same address */
     atomic_fetch_add_explicit(&batch_stream_parsed, s->have, memory_order_relaxed);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         if (!eof && !complete(s, &m)) {
@@ -180,8 +181,10 @@ static int binary(stream *s, int eof, int *undecided)
 static int write_out(stream *s)
 {
     batch_worker *w = s->w;
-    if (s->live)
+    if (s->live) {
+        w->res.live = 1;
         return batch_write(w, &w->res);
+    }
     batch_maybe_flush(w);
     return batch_stopped(w);
 }

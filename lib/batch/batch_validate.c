@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "batch_internal.h"
+#include "batch_warnings.h"
 #include "json_out.h"
 
 /* The value as it reads on one line, cut to a width that keeps the line
@@ -20,9 +21,12 @@ static void short_value(adexp_slice v, char *dst, size_t cap)
         memcpy(dst + cap - 4, "...", 4);
 }
 
-adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m)
+adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m,
+                            const batch_base *base)
 {
     adexp_status st = adexp_validate(m, &w->arena, &w->findings);
+    if (base)
+        batch_rebase_findings(&w->findings, base);
     const adexp_findings *fs = &w->findings;
     if (fs->n)
         w->messages_warned++;
@@ -118,21 +122,28 @@ int batch_rows_add_cell(adexp_buf *out, size_t from, char sep, const char *cell,
     return 1;
 }
 
-/* The findings as one cell, CODE:FIELD;CODE:FIELD (codes and paths hold no
- * separator, quote or line break: no quoting). */
-adexp_status batch_row_warnings(batch_worker *w, size_t from, char sep)
+char *batch_warnings_cell(const adexp_findings *fs, size_t *len)
 {
-    const adexp_findings *fs = &w->findings;
     size_t n = 0;
     for (size_t i = 0; i < fs->n; i++)
         n += strlen(adexp_finding_name(fs->v[i].code)) + 1 + strlen(fs->v[i].field) + 1;
     char *cell = malloc(n + 1);
     if (!cell)
-        return ADEXP_E_NOMEM;
-    size_t len = 0;
+        return NULL;
+    *len = 0;
+    cell[0] = '\0';
     for (size_t i = 0; i < fs->n; i++)
-        len += (size_t)sprintf(cell + len, "%s%s:%s", i ? ";" : "",
-                               adexp_finding_name(fs->v[i].code), fs->v[i].field);
+        *len += (size_t)sprintf(cell + *len, "%s%s:%s", i ? ";" : "",
+                                adexp_finding_name(fs->v[i].code), fs->v[i].field);
+    return cell;
+}
+
+adexp_status batch_row_warnings(batch_worker *w, size_t from, char sep)
+{
+    size_t len;
+    char *cell = batch_warnings_cell(&w->findings, &len);
+    if (!cell)
+        return ADEXP_E_NOMEM;
     int ok = batch_rows_add_cell(&w->res.out, from, sep, cell, len);
     free(cell);
     return ok ? ADEXP_OK : ADEXP_E_NOMEM;

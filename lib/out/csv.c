@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "csv.h"
 #include "decode_words.h"
 #include "dict_ids.h"
 #include "json_out.h"
@@ -364,6 +365,17 @@ static void row_end(cw *w, const adexp_msg *m)
     }
     errors_cell(w, m);
     end_row(w);
+}
+
+size_t csv_source_cell_len(const char *source, char sep)
+{
+    adexp_buf b;
+    adexp_buf_init(&b, NULL);
+    cw w = {&b, 1, sep};
+    text_cell(&w, 1, (adexp_slice){source, strlen(source)});
+    size_t n = w.ok ? b.len : 0;
+    adexp_buf_free(&b);
+    return n;
 }
 
 adexp_status adexp_csv_header(adexp_buf *out, const adexp_select *sel, char sep)

@@ -8,10 +8,10 @@
 parse() reads bytes or str; parse_files() every input adexp-parse reads
 (files, directories, globs, file objects and streams, compressed files and
 archives) on the library's threads with the GIL released, in its order;
-iter_file() one of them;
-to_pandas() a table of chosen fields. Message.to_dict() is what json.loads
-gives for adexp-parse's JSON line of the message. adexp.dask takes the
-same parse to a Dask cluster.
+iter_file() one of them; to_pandas() the table of adexp-parse --format csv,
+typed (adexp.tables). Message.to_dict() is what json.loads gives for
+adexp-parse's JSON line of the message. adexp.dask takes the same parse to
+a Dask cluster.
 """
 import errno
 import fnmatch
@@ -33,11 +33,10 @@ from ._adexp import _parse_files
 __version__ = LIBADEXP_VERSION
 __all__ = [
     "Error", "Field", "FileError", "Message", "expand_paths", "iter_file",
-    "parse", "parse_files", "to_pandas", "DEFAULT_FIELDS",
+    "load_dictionary", "parse", "parse_files", "to_pandas", "DEFAULT_FIELDS",
 ]
 
-#: The columns to_pandas() gives when fields is None.
-DEFAULT_FIELDS = ("ARCID", "ADEP", "ADES", "EOBD", "EOBT", "ARCTYP")
+from .tables import DEFAULT_FIELDS, load_dictionary
 
 
 def _check_paths(paths, func):
@@ -172,62 +171,46 @@ def iter_file(path, **limits):
     return parse_files([path], **limits)
 
 
-def row(msg, fields=DEFAULT_FIELDS):
-    """One table row for msg: source, index, offset, title, errors (their
-    count), then msg.get(f) for each f of fields."""
-    r = {"source": msg.source, "index": msg.index, "offset": msg.offset,
-         "title": msg.title, "errors": msg.error_count}
-    for f in fields:
-        r[f] = msg.get(f)
-    return r
-
-
-def _check_fields(fields):
-    if fields is None:
-        return DEFAULT_FIELDS
-    if isinstance(fields, (str, bytes)):
-        raise TypeError("fields must be a list of keywords, not one keyword")
-    fields = tuple(fields)
-    for f in fields:
-        if not isinstance(f, str):
-            raise TypeError(f"fields must be str keywords, not {type(f).__name__}")
-    return fields
-
-
-def to_pandas(paths_or_messages, fields=None, rows=None, *, jobs=None, errors="raise"):
-    """to_pandas(paths_or_messages, fields=None, rows=None) -> pandas.DataFrame
-
-    One row per message: source, index, offset, title, errors (count), and
-    one column per keyword of fields (DEFAULT_FIELDS when None) holding the
-    first top-level value of that field, or None. paths_or_messages is a
-    path, a list of paths and directories (read with parse_files) or an
-    iterable of Message. rows: at most that many rows (None: all).
-    pandas is imported only here.
-    """
+def _messages(paths_or_messages, jobs, errors, include, limits):
+    """Messages as given, or those of paths (a path, or paths and
+    directories) read with parse_files."""
     import itertools
-    import pandas
-
-    fields = _check_fields(fields)
-    if rows is not None and (not isinstance(rows, int) or isinstance(rows, bool)):
-        raise TypeError("rows must be an int or None")
-    if rows is not None and rows < 0:
-        raise ValueError("rows must be >= 0")
     if isinstance(paths_or_messages, (str, bytes)) or hasattr(paths_or_messages, "__fspath__"):
         paths_or_messages = [paths_or_messages]
     it = iter(paths_or_messages)
     first = next(it, None)
     if first is None:
-        messages = iter(())
-    elif isinstance(first, Message):
-        messages = itertools.chain([first], it)
-    else:
-        messages = parse_files(itertools.chain([first], it), jobs, errors=errors)
-    if rows is not None:
-        messages = itertools.islice(messages, rows)
-    data = []
-    for m in messages:
-        if not isinstance(m, Message):
-            raise TypeError(f"to_pandas() takes paths or Messages, not {type(m).__name__}")
-        data.append(row(m, fields))
-    columns = ["source", "index", "offset", "title", "errors", *fields]
-    return pandas.DataFrame(data, columns=columns)
+        return iter(())
+    if isinstance(first, Message):
+        return itertools.chain([first], it)
+    return parse_files(itertools.chain([first], it), jobs, errors=errors, include=include,
+                       **limits)
+
+
+def to_pandas(paths_or_messages, fields=None, rows=None, *, titles=None, include=None,
+              validate=False, dictionary=None, jobs=None, errors="raise", **limits):
+    """to_pandas(paths_or_messages, fields=None, rows=None, *, titles=None,
+    include=None, validate=False, dictionary=None, jobs=None, errors='raise',
+    **limits) -> pandas.DataFrame
+
+    The table adexp-parse --format csv writes with the same options, its
+    columns typed (see adexp.tables.dtype_of): source, index, title, the
+    fields (DEFAULT_FIELDS when None: keywords, paths such as ESTDATA.PTID,
+    decoded suffixes _ft _m _utc _deg), errors, and warnings with
+    validate=True. rows='RTEPTS': one row per item of that list, with
+    item_index, item, item_value and the item's columns (RTEPTS.FL_ft).
+    titles: keep only messages of these titles. paths_or_messages is a
+    path, a list of paths and directories (read with parse_files; include
+    is the file name pattern of the walk) or an iterable of Message.
+    dictionary: extension files (a path or a list, see load_dictionary),
+    for parsing, the names and validate (Messages given must have been
+    parsed with it). An unknown field or list is a ValueError naming the
+    closest ones.
+    """
+    from . import tables
+    t = tables.table(fields, rows, titles, validate, dictionary)
+    if dictionary is not None:
+        limits["dictionary"] = tables.load_dictionary(dictionary)
+    t.add(_messages(paths_or_messages, jobs, errors, include, limits))
+    tables.warn_unseen_titles(t)
+    return tables.frame(t)

@@ -20,6 +20,7 @@ import gc
 import fsspec
 
 import adexp
+from adexp import tables
 
 __all__ = ["list_files", "read", "to_dataframe"]
 
@@ -114,8 +115,14 @@ def _dicts(urls, storage_options, errors, limits):
         return [m.to_dict() for m in _messages(urls, storage_options, errors, limits)]
 
 
-def _rows(urls, storage_options, errors, limits, fields):
-    return [adexp.row(m, fields) for m in _messages(urls, storage_options, errors, limits)]
+def _frame(urls, storage_options, errors, limits, selection):
+    """The typed table of the partition's files (adexp.tables)."""
+    t = tables.table(*selection)
+    dictionary = selection[4]
+    if dictionary is not None:
+        limits = dict(limits, dictionary=tables.load_dictionary(dictionary))
+    t.add(_messages(urls, storage_options, errors, limits))
+    return tables.frame(t)
 
 
 def _check(files_per_partition, errors, blocksize=None):
@@ -352,26 +359,29 @@ def read(paths_or_urls, *, files_per_partition=64, blocksize=None, storage_optio
     return db.from_delayed(parts)
 
 
-def to_dataframe(paths_or_urls, fields=None, *, files_per_partition=64,
-                 storage_options=None, include=None, errors="raise", **limits):
-    """to_dataframe(paths_or_urls, fields=None, ...) -> dask.dataframe.DataFrame
+def to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None, validate=False,
+                 dictionary=None, files_per_partition=64, storage_options=None, include=None,
+                 errors="raise", **limits):
+    """to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None,
+    validate=False, dictionary=None, ...) -> dask.dataframe.DataFrame
 
-    The table adexp.to_pandas() makes, over the same files as read(): one
-    row per message with source, index, offset, title, errors (count) and
-    one column per keyword of fields (adexp.DEFAULT_FIELDS when None).
+    The table adexp.to_pandas() makes (the rows and cells of adexp-parse
+    --format csv, typed), over the same files as read(), one partition per
+    files_per_partition files; meta has the typed columns (categories
+    unknown until computed). A bad or unknown field is a ValueError here,
+    before any partition runs. dictionary: paths of extension files, which
+    every worker must see at the same paths (each loads them once).
     """
-    import dask.bag as db
-    import pandas
+    import dask
+    import dask.dataframe as dd
 
-    fields = adexp._check_fields(fields)
+    if isinstance(dictionary, adexp._adexp._Dictionary):
+        raise TypeError("dictionary: give the extension files' paths, which the workers load")
+    selection = (fields, rows, titles, validate, dictionary)
+    meta = dd.utils.clear_known_categories(tables.meta(tables.table(*selection)))
     _check(files_per_partition, errors)
     so = storage_options or {}
-    columns = ["source", "index", "offset", "title", "errors", *fields]
-    meta = pandas.DataFrame({c: pandas.Series(dtype="int64" if c in ("index", "offset", "errors")
-                                              else "object") for c in columns})
-    parts = _partitions(paths_or_urls, files_per_partition, so, include)
-    if not parts:
-        parts = [[]]
-    bag = db.from_sequence(parts, npartitions=len(parts)).map_partitions(
-        lambda chunk: _rows([u for group in chunk for u in group], so, errors, limits, fields))
-    return bag.to_dataframe(meta=meta)
+    parts = _partitions(paths_or_urls, files_per_partition, so, include) or [[]]
+    frame = dask.delayed(_frame, pure=True)
+    return dd.from_delayed([frame(urls, so, errors, limits, selection) for urls in parts],
+                           meta=meta, verify_meta=True)

@@ -51,6 +51,7 @@ typedef struct pa_files {
     int skip_errors;
     char *include;
     PyObject *inputs;          /* what the batch reads from: kept alive */
+    PyObject *dictionary;      /* the _Dictionary the parsers read with, or NULL */
     pthread_t thread;
     int started, joined;
     pthread_mutex_t mu;
@@ -288,6 +289,8 @@ PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     PyObject *inputs, *jobs_arg = Py_None;
     PyObject *errors = pop(kw, "errors"), *include = pop(kw, "include");
+    PyObject *dictionary = PyDict_GetItemString(kw, "dictionary");
+    Py_XINCREF(dictionary);    /* pa_options_take takes it out of kw */
     pa_files *f = NULL;
     adexp_options opts;
     unsigned jobs;
@@ -303,17 +306,23 @@ PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs)
     pthread_cond_init(&f->items_cv, NULL);
     pthread_cond_init(&f->space_cv, NULL);
     f->skip_errors = skip;
+    if (dictionary && dictionary != Py_None) {   /* it outlives the batch's parsers */
+        Py_INCREF(dictionary);
+        f->dictionary = dictionary;
+    }
     if (files_start(f, inputs, jobs, include, &opts) != 0)
         goto fail;
     Py_DECREF(kw);
     Py_XDECREF(errors);
     Py_XDECREF(include);
+    Py_XDECREF(dictionary);
     return (PyObject *)f;
 fail:
     Py_XDECREF(f);
     Py_DECREF(kw);
     Py_XDECREF(errors);
     Py_XDECREF(include);
+    Py_XDECREF(dictionary);
     return NULL;
 }
 
@@ -349,6 +358,7 @@ static void files_dealloc(PyObject *self)
     adexp_batch_free(f->batch);
     free(f->include);
     Py_XDECREF(f->inputs);
+    Py_XDECREF(f->dictionary);
     Py_XDECREF(f->src_str);
     pthread_mutex_destroy(&f->mu);
     pthread_cond_destroy(&f->items_cv);

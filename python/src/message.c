@@ -97,7 +97,7 @@ static PyObject *get_envelope(PyObject *self, void *c)
 static PyObject *get_view(PyObject *self, void *c)
 {
     (void)c;
-    return pa_view_dict(&((pa_message *)self)->msg.view);
+    return pa_view_dict(&((pa_message *)self)->msg);
 }
 
 static PyGetSetDef message_getset[] = {

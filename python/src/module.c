@@ -101,7 +101,8 @@ done:
 
 #define LIMITS_DOC \
     "Limits, as keywords (defaults as in adexp-parse): max_depth, max_fields,\n" \
-    "max_list_items, max_keyword_len, max_errors, max_message_size.\n"
+    "max_list_items, max_keyword_len, max_errors, max_message_size; and\n" \
+    "dictionary=adexp.load_dictionary(paths) (adexp-parse --dictionary).\n"
 
 static PyMethodDef module_methods[] = {
     {"parse", (PyCFunction)(void (*)(void))pa_parse, METH_VARARGS | METH_KEYWORDS,
@@ -159,7 +160,8 @@ PyMODINIT_FUNC PyInit__adexp(void)
     if (pa_keys_init() || pa_error_type_init() ||
         add_type(m, &pa_MessageType, "Message") || add_type(m, &pa_FieldType, "Field") ||
         add_type(m, pa_ErrorType, "Error") || add_type(m, &pa_ArenaType, NULL) ||
-        add_type(m, &pa_FilesType, NULL))
+        add_type(m, &pa_FilesType, NULL) ||
+        add_type(m, &pa_TableType, "_Table") || add_type(m, &pa_DictionaryType, "_Dictionary"))
         goto fail;
     pa_FileError = PyErr_NewExceptionWithDoc(
         "adexp.FileError",

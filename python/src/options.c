@@ -62,6 +62,11 @@ int pa_options_take(PyObject *kwargs, adexp_options *o)
         if (PyDict_DelItemString(kwargs, limits[i].name) != 0)
             return -1;
     }
+    /* not a limit, but read by the parser with them: --dictionary */
+    PyObject *d = PyDict_GetItemString(kwargs, "dictionary");
+    if (d && (pa_dictionary_of(d, &o->dictionary) != 0 ||
+              PyDict_DelItemString(kwargs, "dictionary") != 0))
+        return -1;
     return 0;
 }
 

@@ -1,5 +1,5 @@
 /* The adexp extension module's shared declarations: one file per concept
- * (text, options, records, message, field, dicts, view, files), all over
+ * (text, options, records, message, field, dicts, view, files, table), all over
  * libadexp's public API only. */
 #ifndef PYADEXP_H
 #define PYADEXP_H
@@ -29,8 +29,8 @@ int pa_keys_init(void);
 
 /* ---------------------------------------------------------------- options.c */
 
-/* Fill *o from the limit keywords in kwargs (max_depth, ...), removing each
- * one it reads. Returns 0, or -1 with TypeError/ValueError set. */
+/* Fill *o from the limit keywords in kwargs (max_depth, ...) and dictionary
+ * (an adexp._Dictionary or None), removing each one it reads. Returns 0, or -1 with TypeError/ValueError set. */
 int pa_options_take(PyObject *kwargs, adexp_options *o);
 /* TypeError naming the first key left in kwargs, if any: returns -1. */
 int pa_no_more_kwargs(PyObject *kwargs, const char *func);
@@ -104,7 +104,9 @@ int pa_error_type_init(void);
 
 /* ---------------------------------------------------------------- view.c */
 
-PyObject *pa_view_dict(const adexp_view *v);
+/* Message.view: json.loads of m's --format view line, without the members
+ * that are Message attributes. */
+PyObject *pa_view_dict(const adexp_msg *m);
 
 /* ---------------------------------------------------------------- files.c */
 
@@ -118,6 +120,19 @@ PyObject *pa_is_packed(PyObject *self, PyObject *arg);
 extern PyObject *pa_FileError;
 /* Raise adexp.FileError(errno, strerror or why, source): returns NULL. */
 PyObject *pa_file_error(int err, const char *why, PyObject *source);
+
+/* ---------------------------------------------------------------- extension.c */
+
+/* adexp._Dictionary: the dictionary extended by files (--dictionary). */
+extern PyTypeObject pa_DictionaryType;
+/* The dictionary of v (None: NULL, the built-in one) into *out. Returns 0,
+ * or -1 with TypeError set. */
+int pa_dictionary_of(PyObject *v, const adexp_dictionary **out);
+
+/* ---------------------------------------------------------------- table.c */
+
+/* adexp._Table: the rows of adexp-parse --format csv, as columns. */
+extern PyTypeObject pa_TableType;
 
 /* ---------------------------------------------------------------- module.c */
 

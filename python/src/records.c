@@ -70,7 +70,7 @@ static int same_options(const adexp_options *a, const adexp_options *b)
            a->max_list_items == b->max_list_items &&
            a->max_keyword_len == b->max_keyword_len &&
            a->max_errors == b->max_errors &&
-           a->max_message_size == b->max_message_size;
+           a->max_message_size == b->max_message_size && a->dictionary == b->dictionary;
 }
 
 adexp_parser *pa_parser_get(const adexp_options *o)

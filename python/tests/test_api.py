@@ -37,7 +37,8 @@ def test_messages_and_fields():
     assert TEXT[pt.offset:pt.offset + 3] == b"-PT"
     assert pt.children[0].unknown is False and pt.children[0].raw == b"INPUD"
     assert m.view["arcid"] == "DLH66T"
-    assert m.view["rtepts"][1] == {"ptid": "INPUD", "fl": "F280", "eto": "181023075900"}
+    assert m.view["rtepts"][1] == {"ptid": "INPUD", "fl": "F280", "fl_ft": 28000,
+                                  "eto": "181023075900", "eto_utc": "2018-10-23T07:59:00Z"}
     assert "INPUD" in repr(pt.children[0]) and "IFPL" in repr(m)
 
 
@@ -100,7 +101,8 @@ def test_limits():
     (lambda: adexp.parse(TEXT)[0][1], TypeError),
     (lambda: adexp.parse(TEXT)[0].get(), TypeError),
     (lambda: adexp.to_pandas([], fields="ARCID"), TypeError),
-    (lambda: adexp.to_pandas([], rows=-1), ValueError),
+    (lambda: adexp.to_pandas([], rows=-1), TypeError),
+    (lambda: adexp.to_pandas([], fields=["ARCDI"]), ValueError),
 ])
 def test_bad_arguments(call, exc):
     with pytest.raises(exc):

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import fsspec
+import pandas
 import pytest
 
 import adexp
@@ -70,11 +71,36 @@ def test_to_dataframe(client, root):
     assert list(df["ARCID"].fillna("-")) == list(local["ARCID"].fillna("-"))
 
 
+def test_to_dataframe_typed_meta_and_selection(client, root):
+    d = str(root / "testdata/messages")
+    sel = {"fields": ["ARCID", "ADEP", "RTEPTS.FL_ft", "RTEPTS.ETO_utc"], "rows": "RTEPTS",
+           "titles": ["IFPL"], "validate": True}
+    ddf = adexp.dask.to_dataframe([d], files_per_partition=7, include="*.adexp", **sel)
+    local = adexp.to_pandas([d], include="*.adexp", **sel)
+    assert ddf.npartitions > 2
+    assert dict(ddf.dtypes.astype(str)) == dict(local.dtypes.astype(str))
+    df = ddf.compute().reset_index(drop=True)
+    pandas.testing.assert_frame_equal(df.astype(object), local.astype(object))
+    with pytest.raises(ValueError, match="ARCDI"):
+        adexp.dask.to_dataframe([d], fields=["ARCDI"])
+
+
 def test_refused_file_raises(client, tmp_path):
     (tmp_path / "empty.adexp").write_bytes(b"")
     with pytest.raises(adexp.FileError):
         adexp.dask.read([str(tmp_path)]).compute()
     assert adexp.dask.read([str(tmp_path)], errors="skip").compute() == []
+
+
+def test_to_dataframe_with_a_dictionary(client, root, tmp_path):
+    ext = [str(root / "lib/dict/extensions/etfms.tsv")]
+    (tmp_path / "sam.adexp").write_bytes(b"-TITLE SAM -ARCID AFR1234 -TTO -PTID VEULE -FL F300\n")
+    sel = {"fields": ["ARCID", "TTO.PTID", "TTO.FL_ft"], "dictionary": ext, "validate": True}
+    df = adexp.dask.to_dataframe([str(tmp_path)], **sel).compute()
+    assert df[["TTO.PTID", "TTO.FL_ft"]].values.tolist() == [["VEULE", 30000]]
+    assert df.astype(object).equals(adexp.to_pandas([str(tmp_path)], **sel).astype(object))
+    with pytest.raises(TypeError, match="paths"):
+        adexp.dask.to_dataframe([str(tmp_path)], dictionary=adexp.load_dictionary(ext))
 
 
 # ---------------------------------------------------------------- blocksize

@@ -1,0 +1,13 @@
+/* What the batch driver needs to know of a CSV row beyond adexp.h's
+ * writers. Not installed. */
+#ifndef ADEXP_CSV_H
+#define ADEXP_CSV_H
+
+#include <stddef.h>
+
+/* The bytes source's cell takes at the start of each row adexp_csv_write
+ * writes (rows end at their only '\n': every value is folded), so that the
+ * message's index, the next cell, is found after it: 0 when out of memory. */
+size_t csv_source_cell_len(const char *source, char sep);
+
+#endif
