@@ -13,6 +13,7 @@ typed (adexp.tables). Message.to_dict() is what json.loads gives for
 adexp-parse's JSON line of the message. adexp.dask takes the same parse to
 a Dask cluster.
 """
+import atexit
 import errno
 import fnmatch
 import glob
@@ -29,6 +30,7 @@ from ._adexp import (
     parse,
 )
 from ._adexp import _parse_files
+from ._adexp import _stop_all
 
 __version__ = LIBADEXP_VERSION
 __all__ = [
@@ -37,6 +39,11 @@ __all__ = [
 ]
 
 from .tables import DEFAULT_FIELDS, load_dictionary
+
+
+# An iterator left alive at exit: its batch's threads stop before the
+# interpreter tears down what they might touch.
+atexit.register(_stop_all)
 
 
 def _check_paths(paths, func):

@@ -9,7 +9,10 @@
  * block's arena; the consumer (__next__, with the GIL) takes whole blocks
  * and wraps their items into Messages that keep the block's arena alive.
  * The callback waits while the blocks queued hold WINDOW bytes or more:
- * the batch then waits too, so memory stays bounded whatever the input. */
+ * the batch then waits too, so memory stays bounded whatever the input.
+ * An iterator still alive when the interpreter exits has its batch
+ * stopped first (pa_files_stop_all, from atexit): no batch thread may run
+ * on while the process tears down. */
 #include "pyadexp.h"
 #include "adexp_batch.h"
 
@@ -60,12 +63,39 @@ typedef struct pa_files {
     block *open;               /* the block being filled */
     size_t queued, window;     /* bytes in the blocks not consumed */
     int done, stop, nomem;
+    struct pa_files *prev_live, *next_live;   /* the live ones (live_mu) */
     block *cur;                /* the consumer's block */
     size_t pos;
     PyObject *owner;           /* the _Arena of cur */
     const char *src_ptr;       /* the last source made into a str */
     PyObject *src_str;
 } pa_files;
+
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
+static pa_files *live;         /* iterators whose batch was started */
+
+static void live_add(pa_files *f)
+{
+    pthread_mutex_lock(&live_mu);
+    f->next_live = live;
+    if (live)
+        live->prev_live = f;
+    live = f;
+    pthread_mutex_unlock(&live_mu);
+}
+
+static void live_remove(pa_files *f)
+{
+    pthread_mutex_lock(&live_mu);
+    if (f->prev_live)
+        f->prev_live->next_live = f->next_live;
+    else if (live == f)
+        live = f->next_live;
+    if (f->next_live)
+        f->next_live->prev_live = f->prev_live;
+    f->prev_live = f->next_live = NULL;
+    pthread_mutex_unlock(&live_mu);
+}
 
 static block *block_new(void)
 {
@@ -278,6 +308,7 @@ static int files_start(pa_files *f, PyObject *inputs, unsigned jobs, PyObject *i
         return -1;
     }
     f->started = 1;
+    live_add(f);
     return 0;
 }
 
@@ -326,20 +357,41 @@ fail:
     return NULL;
 }
 
-/* Stop the batch (if it still runs) and wait for its thread. */
-static void files_join(pa_files *f)
+/* Stop the batch (if it still runs) and wait for its thread; no GIL. */
+static void stop_and_join(pa_files *f)
 {
-    if (!f->started || f->joined)
-        return;
-    Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&f->mu);
     if (!f->done)
         f->stop = 1;
     pthread_cond_broadcast(&f->space_cv);
     pthread_mutex_unlock(&f->mu);
     pthread_join(f->thread, NULL);
+}
+
+static void files_join(pa_files *f)
+{
+    if (!f->started || f->joined)
+        return;
+    f->joined = 1;             /* before the GIL goes: one join, whoever asks */
+    live_remove(f);
+    Py_BEGIN_ALLOW_THREADS
+    stop_and_join(f);
     Py_END_ALLOW_THREADS
-    f->joined = 1;
+}
+
+PyObject *pa_files_stop_all(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    for (;;) {
+        pthread_mutex_lock(&live_mu);
+        pa_files *f = live;
+        pthread_mutex_unlock(&live_mu);
+        if (!f)
+            break;
+        files_join(f);         /* takes f off the list */
+    }
+    Py_RETURN_NONE;
 }
 
 static void files_dealloc(PyObject *self)

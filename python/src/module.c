@@ -116,6 +116,8 @@ static PyMethodDef module_methods[] = {
      "-> Iterator[Message]\n\n"
      "adexp.parse_files below its argument checks: inputs is a list of\n"
      "('path', path), ('fd', name, fd) and ('buffer', name, bytes).\n" LIMITS_DOC},
+    {"_stop_all", pa_files_stop_all, METH_NOARGS,
+     "_stop_all(): stop the batches of parse_files iterators still alive (at exit)."},
     {"_next_cut", pa_next_cut, METH_VARARGS,
      "_next_cut(data, at, envelope=True) -> int: the first message start at or\n"
      "after at, or len(data) (adexp_batch_next_cut)."},

@@ -115,6 +115,8 @@ PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs);
 /* _next_cut(data, at, envelope=True), _is_packed(data): the batch's cut
  * and packed-input rules (adexp_batch.h) for adexp.dask. */
 PyObject *pa_next_cut(PyObject *self, PyObject *args);
+/* _stop_all(): stop the batches of the iterators still alive (atexit). */
+PyObject *pa_files_stop_all(PyObject *self, PyObject *unused);
 PyObject *pa_is_packed(PyObject *self, PyObject *arg);
 
 extern PyObject *pa_FileError;

@@ -10,6 +10,7 @@ import io
 import lzma
 import shutil
 import subprocess
+import sys
 import tarfile
 import zipfile
 
@@ -155,3 +156,15 @@ def test_consumer_that_stops(tmp_path):
     assert next(it).index == 0
     del it
     assert sum(1 for _ in adexp.parse_files([p], jobs=2)) == 200000
+
+
+def test_exit_with_a_live_iterator(tmp_path):
+    """The batch of an iterator still alive at exit stops first: the
+    interpreter exits cleanly, whatever its threads were doing."""
+    p = tmp_path / "big.adexp"
+    p.write_bytes(b"-TITLE IFPL -ARCID ABC -ADEP EDDM -ADES EDDH\n" * 100000)
+    code = (f"import adexp\nit = adexp.parse_files([{str(p)!r}] * 30, jobs=2)\n"
+            "next(it)\nkept = [it]\n")
+    for _ in range(3):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True)
+        assert r.returncode == 0, r.stderr
