@@ -50,18 +50,24 @@ static const char usage[] =
     "      --layout LAYOUT     with --format adexp: line (default): a message\n"
     "                          a line, values folded; ifps: a primary field\n"
     "                          a line, list items indented, values as they are\n"
+    "      --adexp-envelope    with --format adexp: a message that came in an\n"
+    "                          AFTN envelope is written in it (ZCZC heading,\n"
+    "                          address and origin lines, text, NNNN); without\n"
+    "                          it, the message alone\n"
     "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
     "                          paths (ESTDATA.PTID), decoded suffixes _ft, _m,\n"
-    "                          _utc, _deg (RFL_ft); json and view keep only\n"
-    "                          these fields; a keyword the dictionary does not\n"
+    "                          _utc, _deg (RFL_ft), the envelope's parts\n"
+    "                          (envelope.originator, doc/feeds.md); json and\n"
+    "                          view keep only these fields; a keyword the\n"
+    "                          dictionary does not\n"
     "                          know is a usage error naming the closest ones\n"
     "      --rows LIST         csv/tsv: one row per item of the list LIST\n"
     "                          (RTEPTS: one per route point)\n"
     "      --title LIST        keep only messages of these titles (IFPL,CHG);\n"
     "                          the others are counted in the summary; a title\n"
     "                          no message had gets a warning at the end\n";
-/* The rest of --help (one string would pass the length C99 compilers
- * must support). */
+/* The rest of --help, in strings no longer than C99 compilers must
+ * support (4095 bytes). */
 static const char usage_notes[] =
     "      --unordered         write each file's output when ready, not in\n"
     "                          input order (faster when file sizes vary)\n"
@@ -92,7 +98,8 @@ static const char usage_notes[] =
     "      --envelope MODE     aftn (default): AFTN envelopes (ZCZC ... NNNN,\n"
     "                          SOH ... ETX) around messages are recognised,\n"
     "                          kept as \"envelope\" and never read as fields;\n"
-    "                          a broken one is an ENVELOPE error; none: off\n"
+    "                          a broken one is an ENVELOPE error; none: off\n";
+static const char usage_checks[] =
     "      --validate          check every value against its field's syntax\n"
     "                          and ranges, and compounds' subfields: each line\n"
     "                          gets \"warnings\" (csv, tsv: a last column\n"
@@ -137,6 +144,7 @@ typedef struct cli {
     const char **includes, **excludes;   /* --include, --exclude: NULL-terminated */
     int nincludes, nexcludes;
     int layout;                /* --layout was given */
+    int adexp_envelope;        /* --adexp-envelope was given */
     int color;                 /* --color: 1 always, 0 never, -1 auto */
     char **paths;
 } cli;
@@ -245,9 +253,11 @@ static int is(const char *a, const char *short_, const char *long_)
  * them as they are. */
 static void set_layout(adexp_write_options *o, int ifps)
 {
+    int envelope = o->envelope;   /* --adexp-envelope may come first */
     *o = adexp_write_options_default();
     o->layout = ifps ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
     o->fold = !ifps;
+    o->envelope = envelope;
 }
 
 /* --dictionary FILE: FILE extends the dictionary so far. */
@@ -274,7 +284,8 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
 {
     const char *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-        return fputs(usage, stdout), fputs(usage_notes, stdout), cli_flush_stdout("adexp-parse");
+        return fputs(usage, stdout), fputs(usage_notes, stdout), fputs(usage_checks, stdout),
+               cli_flush_stdout("adexp-parse");
     if (strcmp(a, "--list-fields") == 0)
         return list_fields();
     if (strcmp(a, "--version") == 0)
@@ -287,6 +298,8 @@ static int parse_option(cli *c, const char *a, int argc, char **argv, int *i)
         return c->strict = 1, -1;
     if (strcmp(a, "--unordered") == 0)
         return c->o.unordered = 1, -1;
+    if (strcmp(a, "--adexp-envelope") == 0)
+        return c->o.adexp.envelope = 1, c->adexp_envelope = 1, -1;
     if (is(a, "-j", "--jobs")) {
         if (!(v = value(a, argc, argv, i, is(a, NULL, "--jobs") ? "--jobs" : "-j")))
             return usage_error("%s needs a number", a);
@@ -464,6 +477,8 @@ static int parse_args(cli *c, int argc, char **argv)
     }
     if (c->layout && c->o.format != ADEXP_BATCH_ADEXP)
         return usage_error("%s", "--layout needs --format adexp");
+    if (c->adexp_envelope && c->o.format != ADEXP_BATCH_ADEXP)
+        return usage_error("%s", "--adexp-envelope needs --format adexp");
     if (c->output && strcmp(c->output, "-") == 0)
         c->output = NULL;                /* -o -: standard output */
     if (c->o.format == ADEXP_BATCH_SQLITE && !c->output)

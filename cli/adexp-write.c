@@ -19,6 +19,8 @@ static const char usage[] =
     "usage: adexp-write [options] [FILE...]\n"
     "Read JSON lines in adexp-parse's format (one message per line) and write\n"
     "each message as ADEXP. A FILE of - or no FILE reads standard input.\n"
+    "A line with an \"envelope\" (a message that came in an AFTN envelope) is\n"
+    "written in it: ZCZC heading, address and origin lines, text, NNNN.\n"
     "\n"
     "  -o, --output FILE       write the messages to FILE instead of stdout;\n"
     "                          FILE (or stdout's file) being one of the FILEs\n"
@@ -156,7 +158,7 @@ static void do_line(run *r, const char *name, size_t lineno, const char *line, s
     if (!b) {
         fprintf(stderr, "%s:%zu: out of memory\n", name, lineno);
         r->failed = 1;
-    } else if (json_msg_build(root, b, &msg, why, sizeof why) != 0) {
+    } else if (json_msg_build(root, b, &r->arena, &msg, why, sizeof why) != 0) {
         fprintf(stderr, "%s:%zu: %s\n", name, lineno, why);
         r->failed = 1;
     } else if ((msg.errors = kept, msg.nerrors = msg.nerrors_total = (size_t)nkept,
@@ -281,6 +283,7 @@ int main(int argc, char **argv)
     r.wo = adexp_write_options_default();
     r.wo.fold = 1;
     r.wo.verify = 1;
+    r.wo.envelope = 1;
     const char *output = NULL;
     int nfiles;
     int rc = parse_args(&r, &output, argc, argv, &nfiles);

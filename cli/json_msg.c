@@ -1,8 +1,9 @@
 /* adexp-parse's JSON of a message back into a field tree: each field object
  * has "name" and, by kind, "value" (basic; a compound may have one too),
  * "fields" (compound) or "items" (list). "unknown" is not read: the builder
- * looks every keyword up in the dictionary again. Everything else of the
- * line (source, index, offset, title, errors) is ignored. */
+ * looks every keyword up in the dictionary again. "envelope" is read into
+ * the message's envelope. Everything else of the line (source, index,
+ * offset, title, errors) is ignored. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@ typedef struct reader {
     char at[512];              /* where we are: "fields[4].items[1]" */
     char *bytes;               /* a string's bytes (json_msg_bytes), grown */
     size_t bytes_cap;
+    adexp_arena *arena;        /* the envelope's strings */
 } reader;
 
 static int bad(reader *r, const char *fmt, ...);
@@ -170,14 +172,90 @@ static int read_fields(reader *r, const json_t *arr, const char *key, size_t fro
 }
 
 static int build(reader *r, const json_t *root, adexp_msg *msg);
+static int read_envelope(reader *r, const json_t *env, adexp_envelope *out);
 
-int json_msg_build(const json_t *root, adexp_builder *b, adexp_msg *msg, char *why,
-                   size_t cap)
+int json_msg_build(const json_t *root, adexp_builder *b, adexp_arena *arena, adexp_msg *msg,
+                   char *why, size_t cap)
 {
-    reader r = {b, why, cap, "", NULL, 0};
+    reader r = {b, why, cap, "", NULL, 0, arena};
     int rc = build(&r, root, msg);
+    const json_t *env = json_object_get(root, "envelope");
+    if (rc == 0 && env && !json_is_null(env)) {
+        strcpy(r.at, "envelope");
+        rc = read_envelope(&r, env, &msg->envelope);
+    }
     free(r.bytes);
     return rc;
+}
+
+/* The strings of JSON value v (a string, null, or with many an array of
+ * strings) joined by sep into the arena, as *out; null or absent: none. */
+static int envelope_part(reader *r, const json_t *v, const char *key, int many, char sep,
+                         adexp_slice *out)
+{
+    *out = (adexp_slice){NULL, 0};
+    if (!v || json_is_null(v))
+        return 0;
+    if (many ? !json_is_array(v) : !json_is_string(v))
+        return bad(r, "\"%s\" is not %s", key, many ? "an array" : "a string or null");
+    size_t n = many ? json_array_size(v) : 1, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *s = many ? json_array_get(v, i) : v;
+        if (!json_is_string(s))
+            return bad(r, "\"%s\" holds a value that is not a string", key);
+        total += json_string_length(s) + 1;
+    }
+    char *d = total ? adexp_arena_alloc(r->arena, total) : NULL;
+    if (total && !d)
+        return bad(r, "out of memory");
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *b;
+        size_t k;
+        if (string_bytes(r, many ? json_array_get(v, i) : v, &b, &k))
+            return -1;
+        if (len)
+            d[len++] = sep;
+        memcpy(d + len, b, k);
+        len += k;
+    }
+    *out = (adexp_slice){len ? d : NULL, len};
+    return 0;
+}
+
+/* The "envelope" object (doc/feeds.md) into out. Its "text" lists the
+ * envelope's pieces of text in input order, not where each stood: they
+ * are put back in the heading line, the origin line and before -TITLE in
+ * turn, which reads back as the same list; a heading garbled from its
+ * first line (no transmission id) is one piece, written as it stood. */
+static int read_envelope(reader *r, const json_t *env, adexp_envelope *out)
+{
+    if (!json_is_object(env))
+        return bad(r, "not an object");
+    static const char *const keys[] = {"transmission_id", "priority", "filing_time",
+                                       "originator"};
+    adexp_slice *parts[] = {&out->transmission_id, &out->priority, &out->filing_time,
+                            &out->originator};
+    for (int i = 0; i < 4; i++)
+        if (envelope_part(r, json_object_get(env, keys[i]), keys[i], 0, 0, parts[i]))
+            return -1;
+    if (envelope_part(r, json_object_get(env, "addressees"), "addressees", 1, ' ',
+                      &out->addressees))
+        return -1;
+    const json_t *text = json_object_get(env, "text");
+    if (text && !json_is_null(text) && !json_is_array(text))
+        return bad(r, "\"text\" is not an array");
+    size_t n = text ? json_array_size(text) : 0;
+    out->present = 1;
+    out->closed = 1;           /* (a line with an ENVELOPE error is not written) */
+    if (!out->transmission_id.len)
+        return envelope_part(r, text, "text", 1, '\n', &out->text[2]);
+    if (n > 3)
+        return bad(r, "\"text\" holds more than 3 pieces");
+    for (size_t i = 0; i < n; i++)
+        if (envelope_part(r, json_array_get(text, i), "text", 0, 0, &out->text[i]))
+            return -1;
+    return 0;
 }
 
 static int build(reader *r, const json_t *root, adexp_msg *msg)

@@ -13,9 +13,11 @@
  * memory. */
 char *json_msg_line(const char *line, size_t len, size_t *out_len);
 
-/* Builds msg from the JSON object root (of a line json_msg_line made) into b. Returns 0, or -1 with a
- * sentence in why[cap] naming the place ("fields[4].items[1]: ..."). */
-int json_msg_build(const json_t *root, adexp_builder *b, adexp_msg *msg, char *why,
-                   size_t cap);
+/* Builds msg from the JSON object root (of a line json_msg_line made) into b,
+ * its "envelope" (if any) into msg->envelope with its strings in arena.
+ * Returns 0, or -1 with a sentence in why[cap] naming the place
+ * ("fields[4].items[1]: ...", "envelope: ..."). */
+int json_msg_build(const json_t *root, adexp_builder *b, adexp_arena *arena, adexp_msg *msg,
+                   char *why, size_t cap);
 
 #endif

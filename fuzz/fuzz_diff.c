@@ -7,7 +7,9 @@
  * parsed as text; its bytes drive a generator of such messages: each field
  * is picked from the fields the reference understands, with values of
  * A-Z0-9 and inner spaces taken from the input, separated by LF, CRLF or
- * extra blanks. Any difference in the compared view (ref_view_equal) fails.
+ * extra blanks; MSGTXT holds plain text or ADEXP quoted over lines (its
+ * -TITLE right after the '(', as a REJ or ACK quotes). Any difference in
+ * the compared view (ref_view_equal) fails.
  * The raw input is also given to both parsers, for crashes and leaks only. */
 #include "fuzz_common.h"
 #include "ref.h"
@@ -125,9 +127,18 @@ static void generate(out *o, src *s)
                 eol(o, s);
             }
             puts_(o, "-END RTEPTS");
-        } else if (k == 17) {
+        } else if (k == 17 && byte(s) % 2) {
             puts_(o, "-MSGTXT (");
             value(o, s, 1);
+            puts_(o, ")");
+        } else if (k == 17) {      /* quoted ADEXP over lines: one text */
+            puts_(o, "-MSGTXT (-TITLE ");
+            value(o, s, 0);
+            unsigned nq = byte(s) % 4;
+            for (unsigned j = 0; j < nq; j++) {
+                eol(o, s);
+                field(o, s, basic[byte(s) % 14], 1);
+            }
             puts_(o, ")");
         } else if (k == 18) {
             puts_(o, "-BEGIN ADDR");

@@ -171,6 +171,10 @@ static void check_message(ctx *c, const adexp_msg *m, adexp_status st, size_t in
         FUZZ_CHECK(env->present || !parts[i].ptr);
         if (parts[i].ptr)
             FUZZ_CHECK(fuzz_slice_in(c->buf + m->offset, m->length, parts[i].ptr, parts[i].len));
+        /* the parts come before the text after them (a garbled line and on):
+         * no byte is held twice */
+        if (parts[i].ptr && i < 7 && env->text[2].ptr)
+            FUZZ_CHECK(parts[i].ptr + parts[i].len <= env->text[2].ptr);
     }
     if (m->view.title.ptr)
         FUZZ_CHECK(fuzz_slice_in(c->buf, c->len, m->view.title.ptr, m->view.title.len));

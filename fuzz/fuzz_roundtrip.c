@@ -2,10 +2,28 @@
  * in both layouts, values kept and folded, and must read back (with the
  * default limits, which a message within smaller ones also meets) as the
  * same tree, node by node with every flag, and as one message; the writer
- * may refuse no such message, with verify on or off. Messages with errors
- * are written too: the writer may refuse them, but then it leaves the
- * output as it was. */
+ * may refuse no such message, with verify on or off. Written in its
+ * envelope too, it reads back with the same envelope (its JSON object).
+ * Messages with errors are written too: the writer may refuse them, but
+ * then it leaves the output as it was. */
 #include "fuzz_common.h"
+#include "json_out.h"
+
+/* The JSON envelope objects of a and b are the same. */
+static void same_envelope(const adexp_msg *a, const adexp_msg *b)
+{
+    FUZZ_CHECK(a->envelope.present == b->envelope.present);
+    if (!a->envelope.present)
+        return;
+    adexp_buf ja, jb;
+    adexp_buf_init(&ja, NULL);
+    adexp_buf_init(&jb, NULL);
+    FUZZ_CHECK(adexp_json_put_envelope(&ja, &a->envelope) == 0);
+    FUZZ_CHECK(adexp_json_put_envelope(&jb, &b->envelope) == 0);
+    FUZZ_CHECK(ja.len == jb.len && memcmp(ja.data, jb.data, ja.len) == 0);
+    adexp_buf_free(&ja);
+    adexp_buf_free(&jb);
+}
 
 static void round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *arena,
                        adexp_buf *out, const adexp_write_options *o)
@@ -19,6 +37,10 @@ static void round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *aren
     FUZZ_CHECK(adexp_parser_next(back, arena, &b) == ADEXP_OK);
     unsigned how = ADEXP_SAME_ALL_FLAGS | (o->fold ? ADEXP_SAME_FOLD : 0);
     FUZZ_CHECK(adexp_tree_same(m->fields, b.fields, how, NULL));
+    if (o->envelope)
+        same_envelope(m, &b);
+    else
+        FUZZ_CHECK(!b.envelope.present);
     FUZZ_CHECK(adexp_parser_next(back, arena, &b) == ADEXP_END);
 }
 
@@ -36,11 +58,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     adexp_parser_reset(p, buf, size);
     adexp_msg m;
     for (size_t n = 0; n <= size + 1 && adexp_parser_next(p, &arena, &m) != ADEXP_END; n++) {
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 7; i++) {
             adexp_write_options o = adexp_write_options_default();
             o.layout = i & 1 ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
             o.fold = (i >> 1) & 1;
-            o.verify = i == 4;
+            o.verify = i >= 4;
+            o.envelope = i >= 5;   /* 5: values kept, IFPS; 6: folded, line */
             if (m.nerrors_total == 0) {
                 round_trip(&m, back, &arena2, &out, &o);
             } else {

@@ -7,11 +7,13 @@
  * other is parsed as ADEXP (the option byte's limits) and each message
  * without error goes through adexp_json_write and back: the tree built
  * from its line is the parsed one (values folded, as JSON holds them),
- * and the writer refuses none of them. */
+ * and the writer refuses none of them; its envelope is the parsed one,
+ * and written back in it (as adexp-write does) reads back the same. */
 #include <jansson.h>
 
 #include "fuzz_common.h"
 #include "json_msg.h"
+#include "json_out.h"
 
 typedef struct ctx {
     adexp_arena arena, back_arena;
@@ -19,13 +21,31 @@ typedef struct ctx {
     adexp_buf out;
 } ctx;
 
-/* msg written (line layout, folded, verify: as adexp-write does) reads
- * back as one message with the same tree. Returns the writer's status. */
-static adexp_status write_back(ctx *c, const adexp_msg *msg)
+/* The JSON envelope objects of a and b are the same. */
+static void same_envelope(const adexp_msg *a, const adexp_msg *b)
+{
+    FUZZ_CHECK(a->envelope.present == b->envelope.present);
+    if (!a->envelope.present)
+        return;
+    adexp_buf ja, jb;
+    adexp_buf_init(&ja, NULL);
+    adexp_buf_init(&jb, NULL);
+    FUZZ_CHECK(adexp_json_put_envelope(&ja, &a->envelope) == 0);
+    FUZZ_CHECK(adexp_json_put_envelope(&jb, &b->envelope) == 0);
+    FUZZ_CHECK(ja.len == jb.len && memcmp(ja.data, jb.data, ja.len) == 0);
+    adexp_buf_free(&ja);
+    adexp_buf_free(&jb);
+}
+
+/* msg written (line layout, folded, verify: as adexp-write does; in its
+ * envelope with envelope) reads back as one message with the same tree.
+ * Returns the writer's status. */
+static adexp_status write_back(ctx *c, const adexp_msg *msg, int envelope)
 {
     adexp_write_options o = adexp_write_options_default();
     o.fold = 1;
     o.verify = 1;
+    o.envelope = envelope;
     c->out.len = 0;
     adexp_write_error err;
     adexp_status st = adexp_write(&c->out, msg, &o, &err);
@@ -38,6 +58,7 @@ static adexp_status write_back(ctx *c, const adexp_msg *msg)
     adexp_arena_reset(&c->back_arena);
     FUZZ_CHECK(adexp_parser_next(c->back, &c->back_arena, &b) == ADEXP_OK);
     FUZZ_CHECK(adexp_tree_same(msg->fields, b.fields, ADEXP_SAME_FOLD, NULL));
+    FUZZ_CHECK(envelope || !b.envelope.present);
     FUZZ_CHECK(adexp_parser_next(c->back, &c->back_arena, &b) == ADEXP_END);
     return ADEXP_OK;
 }
@@ -59,7 +80,7 @@ static int build(ctx *c, const char *line, size_t len, adexp_msg *msg)
     FUZZ_CHECK(b);
     char why[1024];
     why[0] = 0;
-    int rc = json_msg_build(root, b, msg, why, sizeof why);
+    int rc = json_msg_build(root, b, &c->arena, msg, why, sizeof why);
     FUZZ_CHECK(rc == 0 || (why[0] && memchr(why, 0, sizeof why)));
     json_decref(root);
     return rc;
@@ -71,8 +92,10 @@ static void json_lines(ctx *c, const char *buf, size_t size)
         const char *nl = memchr(buf + i, '\n', size - i);
         size_t end = nl ? (size_t)(nl - buf) : size;
         adexp_msg msg;
-        if (build(c, buf + i, end - i, &msg) == 0)
-            write_back(c, &msg);
+        if (build(c, buf + i, end - i, &msg) == 0) {
+            write_back(c, &msg, 0);
+            write_back(c, &msg, 1);
+        }
         i = end + 1;
     }
 }
@@ -93,7 +116,17 @@ static void adexp_messages(ctx *c, const char *buf, size_t size, const adexp_opt
             FUZZ_CHECK(adexp_json_write(&line, &m, "fuzz") == ADEXP_OK);
             FUZZ_CHECK(build(c, line.data, line.len, &built) == 0);
             FUZZ_CHECK(adexp_tree_same(m.fields, built.fields, ADEXP_SAME_FOLD, NULL));
-            FUZZ_CHECK(write_back(c, &built) == ADEXP_OK);
+            same_envelope(&m, &built);
+            FUZZ_CHECK(write_back(c, &built, 0) == ADEXP_OK);
+            /* in its envelope: a part the writer refuses (WRITE_VALUE) is
+             * said so; one written reads back as the same envelope */
+            adexp_msg b;
+            if (write_back(c, &built, 1) == ADEXP_OK) {
+                adexp_parser_reset(c->back, c->out.data, c->out.len);
+                adexp_arena_reset(&c->back_arena);
+                FUZZ_CHECK(adexp_parser_next(c->back, &c->back_arena, &b) == ADEXP_OK);
+                same_envelope(&m, &b);
+            }
         }
         adexp_arena_reset(&parsed);
     }

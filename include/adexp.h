@@ -459,9 +459,16 @@ typedef struct adexp_write_options {
                                   subfield its compound does not allow */
     const struct adexp_dictionary *dictionary;   /* the extended dictionary the
                                   messages are read with, or NULL */
+    int envelope;              /* 1: a message that came in an AFTN envelope
+                                  (msg->envelope.present) is written in it,
+                                  ITA-2 form (ZCZC heading, address line,
+                                  origin line, text, NNNN; parts folded with
+                                  fold), as it stands: NNNN only when the
+                                  message ended with one (closed), a garbled
+                                  heading as it was; 0: the message alone */
 } adexp_write_options;
 
-/* Line layout, values kept, indent 2, no verify. */
+/* Line layout, values kept, indent 2, no verify, no envelope. */
 ADEXP_API adexp_write_options adexp_write_options_default(void);
 
 typedef struct adexp_write_error {
@@ -485,7 +492,11 @@ typedef struct adexp_write_error {
  * without its ')' is written as it stands when msg->errors hold
  * TEXT_UNCLOSED and nothing follows it, as the parser read it, and a list
  * msg->errors flag LIST_UNCLOSED at its offset is written without its -END);
- * ADEXP_E_WRITE_SHAPE (verify: the text reads back as another tree). A tree
+ * ADEXP_E_WRITE_SHAPE (verify: the text reads back as another tree, or
+ * another envelope). With o->envelope, a part of the envelope that would
+ * not read back as itself (a line end in a one-line part, a -TITLE, SOH,
+ * STX or ETX, ZCZC or NNNN starting a line) is ADEXP_E_WRITE_VALUE, with
+ * err->path naming the part ("envelope.text") and err->field NULL. A tree
  * parsed without error is always written (the text has its tokens in the
  * same order), and reads back the same. */
 ADEXP_API adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,

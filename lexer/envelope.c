@@ -125,22 +125,38 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
  * where the search stopped (then from there on is left to the byte loop).
  * A framed message's text is searched whole for its end: a memchr per
  * line cost a third of its parse. */
-__attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const char *b,
-                                                                         size_t len, size_t from)
+/* The candidates among the 32 bytes at p, as a byte mask. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i candidates_avx2(const char *p)
 {
     const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
     const __m256i n = _mm256_set1_epi8('N'), z = _mm256_set1_epi8('Z');
     const __m256i two = _mm256_set1_epi8(2);
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(p + 1));
+    __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
+    __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
+    __m256i start = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(y, n), _mm256_cmpeq_epi8(y, z)),
+        _mm256_cmpeq_epi8(_mm256_or_si256(y, two), three));   /* SOH, ETX */
+    return _mm256_and_si256(brk, start);
+}
+
+/* Two steps a test (a message's text has no candidate but its end's). */
+__attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const char *b,
+                                                                         size_t len, size_t from)
+{
     size_t i = from;
+    for (; len - i > 65; i += 64) {
+        __m256i lo = candidates_avx2(b + i), hi = candidates_avx2(b + i + 32);
+        __m256i any = _mm256_or_si256(lo, hi);
+        if (_mm256_testz_si256(any, any))
+            continue;
+        uint64_t m = (uint32_t)_mm256_movemask_epi8(lo) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+        return i + (size_t)__builtin_ctzll(m);
+    }
     for (; len - i > 33; i += 32) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
-        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + i + 1));
-        __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
-        __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
-        __m256i start = _mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpeq_epi8(y, n), _mm256_cmpeq_epi8(y, z)),
-            _mm256_cmpeq_epi8(_mm256_or_si256(y, two), three));   /* SOH, ETX */
-        unsigned m = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(brk, start));
+        unsigned m = (unsigned)_mm256_movemask_epi8(candidates_avx2(b + i));
         if (m)
             return i + (size_t)__builtin_ctz(m);
     }
@@ -210,6 +226,10 @@ typedef struct cursor {
     size_t bad;                /* first place not of the heading's form */
     size_t rest;               /* the start of its line: the envelope's text
                                   from there on */
+    size_t from;               /* the start of the line being read: rest is
+                                  never before it, so that a part read from
+                                  a line before is never text too (a heading
+                                  cut short within its first line) */
 } cursor;
 
 /* The heading's byte classes, one load a byte: what ends a line (LF,
@@ -220,9 +240,33 @@ static const unsigned char heading_class[256] = {
     [' '] = HC_WORD, ['\t'] = HC_WORD,
 };
 
+#if SIMD_AVX2
+/* The first LF, CR or STX of the 32 bytes at p, or 32. */
+__attribute__((target(AVX2_TARGET))) static unsigned line_end_avx2(const char *p)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i m = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')),
+                        _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))),
+        _mm256_cmpeq_epi8(x, _mm256_set1_epi8(STX)));
+    unsigned bits = (unsigned)_mm256_movemask_epi8(m);
+    return bits ? (unsigned)__builtin_ctz(bits) : 32;
+}
+#endif
+
+/* The end of the line at c->i: its first LF, CR or STX (HC_LINE), or the
+ * heading's end. With AVX2, a line of up to 32 bytes in one step. */
 static size_t line_end(const cursor *c)
 {
     size_t i = c->i;
+#if SIMD_AVX2
+    if (c->len - i >= 32 && cpu_has_avx2()) {
+        unsigned k = line_end_avx2(c->b + i);
+        if (k < 32)
+            return i + k;
+        i += 32;
+    }
+#endif
     while (i < c->len && !(heading_class[(unsigned char)c->b[i]] & HC_LINE))
         i++;
     return i;
@@ -235,6 +279,7 @@ static void next_line(cursor *c, size_t end)
     c->i = end;
     while (c->i < c->len && (is_sep((unsigned char)c->b[c->i])))
         c->i++;
+    c->from = c->i;
 }
 
 static void skip_blanks(cursor *c, size_t end)
@@ -259,7 +304,7 @@ static void fail(cursor *c, size_t at)
     if (c->bad != (size_t)-1)
         return;
     c->bad = c->rest = at;
-    while (c->rest > c->start && !at_line_start(c->b, c->rest))
+    while (c->rest > c->from && !at_line_start(c->b, c->rest))
         c->rest--;
 }
 
@@ -332,7 +377,9 @@ static void heading_line(cursor *c, adexp_envelope *env)
 }
 
 /* Address line(s): priority indicator, addressees; then lines of more
- * addressees, up to the origin line (which starts with a digit). */
+ * addressees, up to the origin line (which starts with a digit). The
+ * parts are kept from whole lines only: a garbled line is the envelope's
+ * text from its start (fail), so nothing is held twice. */
 static void address_lines(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
@@ -341,24 +388,29 @@ static void address_lines(cursor *c, adexp_envelope *env)
         fail(c, at);
         return;
     }
-    env->priority = slice(c, at, at + 2);
     c->i += 2;
     skip_blanks(c, end);
     size_t first = c->i, last = end;
-    if (!addressees(c, end))
+    if (!addressees(c, end)) {
         fail(c, c->i);
+        return;
+    }
+    env->priority = slice(c, at, at + 2);
     next_line(c, end);
-    while (c->bad == (size_t)-1 && c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
+    while (c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
         end = line_end(c);
-        if (!addressees(c, end))
+        if (!addressees(c, end)) {
             fail(c, c->i);
+            break;
+        }
         last = end;
         next_line(c, end);
     }
     env->addressees = slice(c, first, last);
 }
 
-/* Origin line: filing time DDHHMM, originator, then any more of the line. */
+/* Origin line: filing time DDHHMM, originator, then any more of the line;
+ * its parts kept only when both are of their form (as address_lines'). */
 static void origin_line(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
@@ -366,12 +418,12 @@ static void origin_line(cursor *c, adexp_envelope *env)
         fail(c, at);
         return;
     }
-    env->filing_time = slice(c, at, at + 6);
     size_t o = c->i;
     if (word(c, end) != 8 || !all_upper(c->b, o, 8)) {
         fail(c, o);
         return;
     }
+    env->filing_time = slice(c, at, at + 6);
     env->originator = slice(c, o, o + 8);
     env->text[1] = slice(c, c->i, end);
     next_line(c, end);
@@ -380,7 +432,7 @@ static void origin_line(cursor *c, adexp_envelope *env)
 size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
                               size_t *bad)
 {
-    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start};
     env->present = 1;
     heading_line(&c, env);
     if (c.bad == (size_t)-1)

@@ -220,7 +220,9 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
      * a message's text (which may end the message before the envelope) */
     size_t first = lexer_next_title(p->buf, end, msg->offset + 1);
     size_t bad, head = lexer_envelope_heading(p->buf, first, msg->offset, env, &bad);
-    size_t text = lexer_next_title(p->buf, end, head);
+    /* the heading ends at first or before it, and no -TITLE is before
+     * first: the text's -TITLE is first (not looked for again) */
+    size_t text = first;
     if (text < end)
         env->text[2] = (adexp_slice){p->buf + head, trim_back(p, head, text) - head};
     else

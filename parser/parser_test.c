@@ -842,6 +842,9 @@ static void test_envelope_broken(void **state)
     assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
     assert_cnl(&m, "C2", "ARCID", "C2");
     assert_error(&m, 0, ADEXP_E_ENVELOPE, 7, 10);   /* 170002: no addressee */
+    /* the parts come from the lines before the garbled one, which is text */
+    assert_true(adexp_slice_eq(m.envelope.priority, "FF"));
+    assert_null(m.envelope.filing_time.ptr);
     assert_null(m.envelope.originator.ptr);
     assert_true(adexp_slice_eq(m.envelope.text[2], "EUCHZMFP 170002"));
     assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
@@ -851,6 +854,35 @@ static void test_envelope_broken(void **state)
     assert_true(m.envelope.closed);
     assert_int_equal(next(f, &m), ADEXP_OK);
     assert_cnl(&m, "C4", "ARCID", "C4");
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
+/* A garbled heading: its parts come from the lines before the garbled
+ * one, and that line and the rest are the envelope's text, so that no
+ * part is held twice (the writer writes both back). */
+static void test_envelope_garbled_parts(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "ZCZC A1\nFF LKPREPWC BAD\n170001 EUCHZMFP\n-TITLE CNL -ARCID C1\nNNNN\n"
+                      "ZCZC A2\nFF LKPREPWC\nEDDFZQZX X\n170002 EUCHZMFP\n-TITLE CNL -ARCID C2\nNNNN\n"
+                      "ZCZC A3\nFF LKPREPWC\n170003 EUCH\n-TITLE CNL -ARCID C3\nNNNN\n";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
+    assert_true(adexp_slice_eq(m.envelope.transmission_id, "A1"));
+    assert_null(m.envelope.priority.ptr);
+    assert_null(m.envelope.addressees.ptr);
+    assert_true(adexp_slice_eq(m.envelope.text[2], "FF LKPREPWC BAD\n170001 EUCHZMFP"));
+    assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
+    assert_true(adexp_slice_eq(m.envelope.priority, "FF"));
+    assert_true(adexp_slice_eq(m.envelope.addressees, "LKPREPWC"));
+    assert_null(m.envelope.filing_time.ptr);
+    assert_true(adexp_slice_eq(m.envelope.text[2], "EDDFZQZX X\n170002 EUCHZMFP"));
+    assert_int_equal(next(f, &m), ADEXP_E_ENVELOPE);
+    assert_true(adexp_slice_eq(m.envelope.addressees, "LKPREPWC"));
+    assert_null(m.envelope.filing_time.ptr);
+    assert_null(m.envelope.originator.ptr);
+    assert_true(adexp_slice_eq(m.envelope.text[2], "170003 EUCH"));
     assert_int_equal(next(f, &m), ADEXP_END);
 }
 
@@ -957,7 +989,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_decoders),
         T(test_envelope_ita2),
         T(test_envelope_ia5),
-        T(test_envelope_broken),
+        T(test_envelope_broken), T(test_envelope_garbled_parts),
         T(test_envelope_after_plain),
         T(test_envelope_none),
         T(test_quoted_adexp),

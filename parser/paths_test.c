@@ -356,7 +356,7 @@ static void test_paths_nested_compounds(void **state)
 }
 
 /* Keywords longer than the scan's 8 bytes in a compound, which run_fused
- * reads itself if basic subfields of it (scan_long_keyword: -NETWORKTYPE
+ * reads itself if basic subfields of it (scan_cold_keyword: -NETWORKTYPE
  * in -ORIGIN), and all that should leave them to the lexer: no compound
  * open, one that does not allow them, a compound or text entry, an
  * unknown or look-alike keyword, a value past the window, glued or empty
@@ -390,6 +390,43 @@ static void test_paths_long_keywords(void **state)
         "-REFDATA -SENDER -FAC A -NETWORKTYPE B -SEQNUM 1" MORE,
         "-ORIGIN -NETWORKTYPE AFTN",
         "-ORIGIN -NETWORKTYPE",
+    };
+    same_cases(cases, sizeof cases / sizeof cases[0]);
+#undef MORE
+}
+
+/* Keywords that no hot slot holds, as real traffic has them (AUP, CRAM,
+ * ARR, CAM, LAM), which run_fused reads out of its loop (fused_cold_field):
+ * basic primary fields, compounds that open and their subfields, in the
+ * message and in lists, short and long keywords (the limit sets cut
+ * max_keyword_len at 10), repeats, before the input's end; and all that
+ * it leaves to the lexer: unknown, text and look-alike keywords, a value
+ * past the window, list names, compounds in compounds. */
+static void test_paths_cold_keywords(void **state)
+{
+    (void)state;
+#define MORE " -EOBD 250101 -EOBT 1200 -ADES EGLL -ARCTYP A320"
+    static const char *const cases[] = {
+        "-TITLE ARR -ARCID DLH9CE -ADARR EDDL -ATA 0938 -ADA 250303 -ORGN EDDLZPZX" MORE,
+        "-TITLE AUP -PART -NUM 001 -LASTNUM 002 -FILTIM 131510"
+        " -MESVALPERIOD 202503140600 202503150600" MORE,
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -NUM 001 -AIRSPDES EDTSA205 -FLBLOCK -FL F100"
+        " -FL F245 -VALPERIOD 202503140800 202503141200 -RESPUNIT EDGG -AIRSPACE -NUM 002"
+        " -AIRSPDES EDR305A -REMARK LIVE FIRING -END LATSA" MORE,
+        "-TITLE CRAM -BEGIN LACDR -AIRROUTE -NUM 001 -REFATSRTE T721 ABGAS ED ERNAS ED"
+        " -FLBLOCK -FL F105 -FL F245 -VALPERIOD 202503140600 202503150600 -AIRROUTE"
+        " -NUM 002 -REFATSRTE UT10 ODINA LF KOTIS LF -END LACDR" MORE,
+        "-TITLE LAM -NUM 1 -NUM 2 -NUM 3 -ORGN A -ORGN B -ATA 1 -ATA 2" MORE,
+        "-VALPERIOD 1 2 -VALPERIOD 3 4 -REFATSRTE A B -MESVALPERIOD 5 6" MORE,
+        "-ATA\t0938\r\n-ADA 250303\r\n-ORGN    EDDL   -ADARR-ATD 1" MORE,
+        "-ATA 0938 -ADA " "A B C D E F G H I J K L M N O P Q R S T U V" MORE,
+        "-ISPASS 1 -CLEARED 2 -XID 3 -ATAX 4 -AT 5 -ata 6 -OLDMSG (A-B) -ADA 7" MORE,
+        "-REFDATA -SENDER -FAC A -ORGN B -ATA 1 -RECVR -FAC C" MORE,
+        "-BEGIN ADDR -FAC A -ORGN B -END ADDR -BEGIN RTEPTS -PT -PTID A -ATA 1"
+        " -END RTEPTS" MORE,
+        "-ATA 0938 -ADA 250303 -ORGN EDDLZPZX",
+        "-ORGN EDDLZPZX -PART -NUM 1",
+        "-NUM",
     };
     same_cases(cases, sizeof cases / sizeof cases[0]);
 #undef MORE
@@ -638,6 +675,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_route_points),
         cmocka_unit_test(test_paths_repeats),
         cmocka_unit_test(test_paths_long_keywords),
+        cmocka_unit_test(test_paths_cold_keywords),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }

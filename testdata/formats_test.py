@@ -26,6 +26,8 @@ FAILED = []
 
 FIELDS = ("ARCID,ADEP,ADES,EOBD,EOBT,EOBT_utc,RFL,RFL_ft,RFL_m,ESTDATA.PTID,"
           "ESTDATA.ETO_utc,EETFIR,ADDR.FAC,REFDATA.SENDER.FAC,CTOT_utc,MSGTXT")
+ENVELOPE = ("ARCID,envelope.transmission_id,envelope.priority,envelope.addressees,"
+            "envelope.filing_time,envelope.originator,envelope.text")
 CASES = [
     # golden file, arguments
     ("messages.view.ndjson", ["--format", "view", "messages"]),
@@ -35,6 +37,7 @@ CASES = [
     ("messages.tsv", ["--format", "tsv", "messages"]),
     ("messages-rtepts.csv", ["--format", "csv", "--rows", "RTEPTS",
                              "--fields", "ARCID,ADEP,ADES,EOBD", "messages"]),
+    ("feeds.csv", ["--format", "csv", "--fields", ENVELOPE, "feeds"]),
 ]
 
 
@@ -193,6 +196,8 @@ def usage_errors():
     for args, what in ((["--format", "view", "--rows", "RTEPTS"], "--rows needs"),
                        (["--format", "csv", "--fields", "RFL_km"], "unknown suffix"),
                        (["--format", "csv", "--fields", "A..B"], "bad path"),
+                       (["--format", "csv", "--fields", "envelope.orignator"],
+                        "did you mean envelope.originator?"),
                        (["--title", "IFPL,"], "empty title"),
                        (["--format", "xml"], "unknown format")):
         p = subprocess.run([EXE, *args, "messages"], cwd=ROOT, capture_output=True, text=True)

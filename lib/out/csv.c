@@ -214,6 +214,28 @@ static void field_part(cw *w, const sel_column *c, const adexp_field *f, const a
     }
 }
 
+/* The envelope's part of column c, folded as a value: the addressees
+ * joined by one space, the text's pieces too; empty for an unframed
+ * message or a part the envelope lacks. */
+static void envelope_cell(cw *w, const sel_column *c, const adexp_envelope *env)
+{
+    size_t start;
+    int quote = 0, any = 0;
+    cell_begin(w, 0, &start);
+    const adexp_slice parts[] = {env->transmission_id, env->priority, env->addressees,
+                                 env->filing_time, env->originator};
+    for (int i = 0; env->present && i < 3; i++) {
+        adexp_slice s = c->envelope == ENV_TEXT ? env->text[i]
+                        : i == 0                ? parts[c->envelope - 1]
+                                                : (adexp_slice){0};
+        size_t before = w->b->len;
+        if (s.ptr)
+            quote |= put_folded(w, s, any);
+        any |= w->b->len != before;
+    }
+    cell_end(w, start, quote);
+}
+
 /* One column's cell: every field at the column's path from first on. A
  * path of one keyword is a scan of the siblings, the common case. */
 static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
@@ -221,6 +243,10 @@ static void column_cell(cw *w, const sel_column *c, const adexp_field *first,
 {
     size_t start;
     int quote = 0, any = 0;
+    if (c->envelope) {
+        envelope_cell(w, c, &m->envelope);
+        return;
+    }
     cell_begin(w, 0, &start);
     if (c->one_part) {
         for (const adexp_field *f = first; f; f = f->next)

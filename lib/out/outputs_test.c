@@ -670,6 +670,65 @@ static void test_select_names(void **state)
     }
 }
 
+/* Envelope columns: each part of a framed message's envelope, folded
+ * (the addressees of two lines, the three pieces of text joined by one
+ * space, a '"' quoted), empty for an unframed message; names in any case,
+ * headed by the JSON object's keys; typos refused with the closest part. */
+static void test_csv_envelope(void **state)
+{
+    (void)state;
+    static const char feed[] =
+        "ZCZC AAA001 170001\nFF LKPREPWC\nEUCHZMFP  EDDFZQZX\n170001 EUCHZMFP \"X\"\n"
+        "free text\n-TITLE CNL -ARCID AFR1\nNNNN\n"
+        "-TITLE CNL -ARCID AFR2\n";
+    adexp_parser *ps = adexp_parser_new(NULL, NULL);
+    assert_non_null(ps);
+    adexp_parser_reset(ps, feed, sizeof feed - 1);
+    adexp_arena arena;
+    adexp_arena_init(&arena, NULL);
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    char err[200];
+    adexp_select *sel = adexp_select_new(
+        "ARCID,envelope.transmission_id,ENVELOPE.Priority,envelope.addressees,"
+        "envelope.filing_time,envelope.originator,envelope.text",
+        NULL, NULL, err, sizeof err);
+    assert_non_null(sel);
+    assert_int_equal(adexp_select_check_names(sel, NULL, err, sizeof err), 0);
+    assert_int_equal(adexp_csv_header(&out, sel, ','), ADEXP_OK);
+    adexp_msg m;
+    while (adexp_parser_next(ps, &arena, &m) != ADEXP_END)
+        assert_int_equal(adexp_csv_write(&out, &m, "f", sel, ','), ADEXP_OK);
+    expect_output(out.data, out.len,
+        "source,index,title,ARCID,envelope.transmission_id,envelope.priority,"
+        "envelope.addressees,envelope.filing_time,envelope.originator,envelope.text,errors\r\n"
+        "f,0,CNL,AFR1,AAA001,FF,LKPREPWC EUCHZMFP EDDFZQZX,170001,EUCHZMFP,"
+        "\"170001 \"\"X\"\" free text\",\r\n"
+        "f,1,CNL,AFR2,,,,,,,\r\n");
+    adexp_select_free(sel);
+    adexp_parser_free(ps);
+    adexp_arena_free(&arena);
+    /* a json or view trimmed by --fields keeps no field for them */
+    sel = adexp_select_new("envelope.originator", NULL, NULL, err, sizeof err);
+    assert_non_null(sel);
+    assert_false(sel_keeps_keyword(sel, (adexp_slice){"ENVELOPE", 8}));
+    adexp_select_free(sel);
+    static const struct { const char *fields, *want; } bad[] = {
+        {"envelope.orignator", "unknown envelope part orignator (did you mean envelope.originator?)"},
+        {"Envelope.tid", "unknown envelope part tid (one of envelope.transmission_id, "
+                         "envelope.priority, envelope.addressees, envelope.filing_time, "
+                         "envelope.originator, envelope.text)"},
+        {"ARCID,envelope", "unknown envelope part  (one of envelope.transmission_id"},
+        {"envelope.text_ft", "unknown envelope part text_ft (one of "},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_null(adexp_select_new(bad[i].fields, NULL, NULL, err, sizeof err));
+        if (!strstr(err, bad[i].want))
+            fail_msg("%s: got '%s'", bad[i].fields, err);
+    }
+    adexp_buf_free(&out);
+}
+
 /* ------------------------------------------------ the view's quick paths */
 
 static unsigned next_rand(unsigned *r)
@@ -818,7 +877,7 @@ int main(void)
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
-        cmocka_unit_test(test_select_names),
+        cmocka_unit_test(test_select_names), cmocka_unit_test(test_csv_envelope),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
         cmocka_unit_test(test_companion_words),
         cmocka_unit_test(test_csv_usual_rows),

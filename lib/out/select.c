@@ -13,7 +13,7 @@
 
 /* Columns when --fields is not given. */
 #define COL(name, path, top, suf, type, eobt, key) \
-    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path, key}
+    {name, #path, {name, top}, suf, 0, type, eobt, 1, DICT_ID_##path, key, ENV_NONE}
 static const sel_column default_cols[] = {
     COL("IFPLID", IFPLID, 6, SUF_NONE, ADEXP_VALUE_OTHER, 0, 1),
     COL("ARCID", ARCID, 5, SUF_NONE, ADEXP_VALUE_OTHER, 0, 2),
@@ -75,6 +75,43 @@ static char *keep(char **pos, const char *s, size_t n)
     return d;
 }
 
+/* Whether s[0..n) names the envelope or a part of it (any case). */
+static int names_envelope(const char *s, size_t n)
+{
+    static const char word[] = "envelope";
+    size_t k = sizeof word - 1;
+    if (n < k || (n > k && s[k] != '.'))
+        return 0;
+    for (size_t i = 0; i < k; i++)
+        if (tolower((unsigned char)s[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+/* A column of the envelope's part s[0..n) (envelope.originator), named
+ * as the JSON object's key whatever the case given. */
+static int envelope_column(sel_column *c, const char *s, size_t n, char **pos, char *err,
+                           size_t cap)
+{
+    size_t k = sizeof SEL_ENVELOPE_PREFIX - 1;
+    int part = sel_envelope_part(s + (n < k ? n : k), n < k ? 0 : n - k, err, cap);
+    if (part < 0)
+        return -1;
+    char name[64];
+    size_t len = (size_t)snprintf(name, sizeof name, "%s%.*s", SEL_ENVELOPE_PREFIX,
+                                  (int)(n - k), s + k);
+    for (size_t i = 0; i < len; i++)
+        name[i] = (char)tolower((unsigned char)name[i]);
+    c->name = c->path = keep(pos, name, len);
+    c->top = (adexp_slice){c->name, k - 1};
+    c->suffix = SUF_NONE;
+    c->item = c->eobt = c->one_part = 0;
+    c->value_type = ADEXP_VALUE_OTHER;
+    c->dict_id = ADEXP_DICT_NONE;
+    c->envelope = (uint8_t)part;
+    return 0;
+}
+
 /* One --fields entry s[0..n) into c. Item columns (rows set and the
  * first part naming it) lose that part. Returns 0 or -1 (err set). */
 static int parse_column(sel_column *c, const char *s, size_t n, const char *rows,
@@ -83,6 +120,8 @@ static int parse_column(sel_column *c, const char *s, size_t n, const char *rows
     char buf[256];
     if (n == 0 || n >= sizeof buf)
         return fail(err, cap, "%s", n ? "--fields: an entry is too long" : "--fields: empty entry");
+    if (names_envelope(s, n))
+        return envelope_column(c, s, n, pos, err, cap);
     memcpy(buf, s, n);
     buf[n] = '\0';
     char *us = strrchr(buf, '_');
@@ -357,7 +396,7 @@ int sel_keeps_keyword(const adexp_select *sel, adexp_slice kw)
         return 1;
     for (size_t i = 0; i < sel->ncols; i++) {
         const sel_column *c = &sel->cols[i];
-        if (c->item)
+        if (c->item || c->envelope)
             continue;
         if (c->top.len == kw.len && memcmp(c->top.ptr, kw.ptr, kw.len) == 0)
             return 1;

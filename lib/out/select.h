@@ -24,7 +24,21 @@ typedef struct sel_column {
     uint8_t key;               /* column of one known keyword: its key in
                                   key_of[item] (1 to nkeys[item]); 0: the
                                   column scans for itself */
+    uint8_t envelope;          /* enum sel_envelope: a part of the message's
+                                  envelope, not a field */
 } sel_column;
+
+/* The envelope's parts a column names (envelope.originator): the keys of
+ * the JSON "envelope" object, in its order. */
+enum sel_envelope {
+    ENV_NONE = 0, ENV_TRANSMISSION_ID, ENV_PRIORITY, ENV_ADDRESSEES, ENV_FILING_TIME,
+    ENV_ORIGINATOR, ENV_TEXT
+};
+#define SEL_ENVELOPE_PREFIX "envelope."
+
+/* The enum sel_envelope of part name[0..n) (any case), or -1 with a
+ * sentence naming the closest parts in err. */
+int sel_envelope_part(const char *name, size_t n, char *err, size_t cap);
 
 /* key_of's size: dict ids masked to it; ADEXP_DICT_NONE masks to a zero
  * entry past the dictionary's ids. */

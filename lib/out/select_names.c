@@ -4,6 +4,8 @@
  * and the --title titles that no message had, for a warning at the end
  * (titles are not in the dictionary: TITLE's syntax is any 1 to 10
  * letters, so an unknown one cannot be refused up front). */
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -115,9 +117,49 @@ int adexp_select_check_names(const adexp_select *sel, const adexp_dictionary *d,
         }
     }
     for (size_t i = 0; sel->has_fields && i < sel->ncols; i++)
-        if (check_path(d, sel->cols[i].name, sel->cols[i].path, err, cap) != 0)
+        if (!sel->cols[i].envelope && check_path(d, sel->cols[i].name, sel->cols[i].path, err, cap) != 0)
             return -1;
     return 0;
+}
+
+/* The envelope's parts by enum sel_envelope, less one. */
+static const char *const envelope_parts[] = {
+    "transmission_id", "priority", "addressees", "filing_time", "originator", "text",
+};
+#define NPARTS (sizeof envelope_parts / sizeof *envelope_parts)
+
+int sel_envelope_part(const char *name, size_t n, char *err, size_t cap)
+{
+    char low[64];
+    size_t m = n < sizeof low ? n : sizeof low - 1;
+    for (size_t i = 0; i < m; i++)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    unsigned best = UINT_MAX;
+    size_t near = 0;
+    for (size_t k = 0; k < NPARTS; k++) {
+        size_t len = strlen(envelope_parts[k]);
+        if (len == n && memcmp(low, envelope_parts[k], n) == 0)
+            return (int)k + 1;
+        unsigned d = distance(low, m, envelope_parts[k], len);
+        if (d < best)
+            best = d, near = k;
+    }
+    if (!cap)
+        return -1;
+    unsigned most = m / 3 > 1 ? (unsigned)(m / 3) : 1;
+    if (best <= most) {
+        snprintf(err, cap, "--fields: unknown envelope part %.*s (did you mean %s%s?)",
+                 (int)m, name, SEL_ENVELOPE_PREFIX, envelope_parts[near]);
+        return -1;
+    }
+    size_t len = (size_t)snprintf(err, cap, "--fields: unknown envelope part %.*s (one of",
+                                  (int)m, name);
+    for (size_t k = 0; k < NPARTS && len < cap; k++)
+        len += (size_t)snprintf(err + len, cap - len, "%s %s%s", k ? "," : "",
+                                SEL_ENVELOPE_PREFIX, envelope_parts[k]);
+    if (len < cap)
+        snprintf(err + len, cap - len, ")");
+    return -1;
 }
 
 size_t adexp_select_unseen_titles(const adexp_select *sel, char *out, size_t cap)

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "adexp.h"
@@ -21,6 +22,7 @@
 #include "dict_ids.h"
 #include "json_out.h"
 #include "lexer.h"
+#include "write_envelope.h"
 #include "write_runs.h"
 
 #if defined(__GNUC__)
@@ -71,11 +73,12 @@ struct writer {
     const adexp_msg *msg;          /* its errors: the lists it left open */
     int left_open;                 /* a list was written without its -END */
     int fold;                      /* o->fold */
+    int framed;                    /* the message is written in its envelope */
 };
 
 adexp_write_options adexp_write_options_default(void)
 {
-    adexp_write_options o = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL};
+    adexp_write_options o = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL, 0};
     return o;
 }
 
@@ -539,6 +542,10 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
         if ((st == ADEXP_E_TEXT_UNCLOSED && w->unclosed) ||
             (st == ADEXP_E_LIST_UNCLOSED && w->left_open))
             st = ADEXP_OK;
+        if (w->framed)
+            same = same && write_envelope_same(&msg->envelope, &back.envelope);
+        else
+            same = same && !back.envelope.present;
         same = same && st == ADEXP_OK && adexp_parser_next(p, &arena, &back) == ADEXP_END;
         if (!same)
             fail(w, ADEXP_E_WRITE_SHAPE, where);
@@ -567,19 +574,29 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     w.msg = msg;
     for (size_t i = 0; i < msg->nerrors; i++)
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
+    /* as it stands: a heading without its NNNN, or an NNNN without heading */
+    w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
     pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
-    char *p = adexp_buf_room(out, 1);  /* so that out->data is not NULL */
+    const char *bad_part = w.framed ? write_envelope_check(&msg->envelope) : NULL;
+    char *p = NULL;
+    if (bad_part)
+        fail(&w, ADEXP_E_WRITE_VALUE, NULL);
+    else if (w.framed && msg->envelope.present &&
+             write_envelope_head(out, &msg->envelope, w.fold) != ADEXP_OK)
+        fail(&w, ADEXP_E_NOMEM, NULL);
+    else if (!(p = adexp_buf_room(out, 1)))   /* so that out->data is not NULL */
+        fail(&w, ADEXP_E_NOMEM, NULL);
     if (p) {
         set_end(&w);
         if ((p = put_message(&w, p, msg->fields)) && (p = room(&w, p, 1))) {
             *p++ = '\n';
             out->len = (size_t)(p - out->data);
-            if (w.o->verify)
+            if (w.framed && msg->envelope.closed && write_envelope_tail(out) != ADEXP_OK)
+                fail(&w, ADEXP_E_NOMEM, NULL);
+            else if (w.o->verify)
                 verify(&w, msg, start);
         }
-    } else {
-        fail(&w, ADEXP_E_NOMEM, NULL);
     }
     if (w.code != ADEXP_OK)
         out->len = start;
@@ -589,6 +606,8 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
         err->path[0] = '\0';
         if (w.bad)
             adexp_field_path(msg->fields, w.bad, err->path, sizeof err->path);
+        else if (bad_part)
+            snprintf(err->path, sizeof err->path, "%s", bad_part);
     }
     return w.code;
 }

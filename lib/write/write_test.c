@@ -824,6 +824,111 @@ static void test_extension_text_is_text(void **state)
     adexp_dict_free(d);
 }
 
+/* The JSON "envelope" object of m, as adexp-parse writes it. */
+static void envelope_json(const adexp_msg *m, adexp_buf *b)
+{
+    b->len = 0;
+    assert_int_equal(adexp_json_put_envelope(b, &m->envelope), 0);
+}
+
+/* Framed messages written back in their envelope (o.envelope) read back
+ * with the same fields and the same envelope, in both layouts, folded or
+ * not, verify on; written without it by default. A garbled heading is
+ * written as it stands and reads back with the same envelope and error. */
+static void test_envelope_written_back(void **state)
+{
+    fixture *f = *state;
+    static const char feed[] =
+        "ZCZC AAA001 170001\nFF LKPREPWC EUCHZMFP\nEDDFZQZX\n170001 EUCHZMFP\n"
+        "FREE TEXT\n-TITLE CNL -ARCID A1\nNNNN\n"
+        "\001ABC124 QTA\r\nDD EDDFZQZX\r\n171231 EUCHZMFP PRIORITY\r\n\002-TITLE ACK\r\n"
+        "-MSGTXT (FPL-DLH4AB-IS\r\n-EDDF1230)\r\n\v\003"
+        "ZCZC AAA005\nFF\n17000X EUCHZMFP\n-TITLE CNL -ARCID A3\nNNNN\n";
+    adexp_parser *p = adexp_parser_new(NULL, NULL);
+    adexp_parser *back = adexp_parser_new(NULL, NULL);
+    assert_non_null(p);
+    assert_non_null(back);
+    adexp_parser_reset(p, feed, sizeof feed - 1);
+    adexp_buf ja, jb;
+    adexp_buf_init(&ja, NULL);
+    adexp_buf_init(&jb, NULL);
+    adexp_arena arena;
+    adexp_arena_init(&arena, NULL);
+    size_t n = 0;
+    adexp_status st;
+    while ((st = adexp_parser_next(p, &f->arena, &f->msg)) != ADEXP_END) {
+        assert_true(f->msg.envelope.present);
+        assert_int_equal(st, n == 2 ? ADEXP_E_ENVELOPE : ADEXP_OK);
+        adexp_write_options o = adexp_write_options_default();
+        f->out.len = 0;
+        assert_int_equal(adexp_write(&f->out, &f->msg, &o, NULL), ADEXP_OK);
+        for (size_t i = 0; i + 4 <= f->out.len; i++)   /* the message alone */
+            assert_false(memcmp(f->out.data + i, "NNNN", 4) == 0 || f->out.data[i] == '\001');
+        for (int layout = 0; layout < 2; layout++)
+            for (int fold = 0; fold < 2; fold++) {
+                o.layout = (adexp_layout)layout;
+                o.fold = fold;
+                o.envelope = 1;
+                o.verify = st == ADEXP_OK;
+                f->out.len = 0;
+                assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_OK);
+                static const char want[] =
+                    "ZCZC AAA001 170001\nFF LKPREPWC EUCHZMFP EDDFZQZX\n170001 EUCHZMFP\n"
+                    "FREE TEXT\n-TITLE CNL -ARCID A1\nNNNN\n";
+                if (n == 0 && layout == 0 && fold == 1) {
+                    assert_int_equal(f->out.len, sizeof want - 1);
+                    assert_memory_equal(f->out.data, want, sizeof want - 1);
+                }
+                adexp_arena_reset(&arena);
+                adexp_msg m;
+                adexp_parser_reset(back, f->out.data, f->out.len);
+                assert_int_equal(adexp_parser_next(back, &arena, &m), st);
+                assert_true(adexp_tree_same(f->msg.fields, m.fields, fold ? ADEXP_SAME_FOLD : 0,
+                                            NULL));
+                envelope_json(&f->msg, &ja);
+                envelope_json(&m, &jb);
+                if (ja.len != jb.len || memcmp(ja.data, jb.data, ja.len) != 0)
+                    fail_msg("message %zu, layout %d, fold %d:\n%.*s\nread back as\n%.*s", n,
+                             layout, fold, (int)ja.len, ja.data, (int)jb.len, jb.data);
+                assert_true(m.envelope.closed);
+                assert_int_equal(adexp_parser_next(back, &arena, &m), ADEXP_END);
+            }
+        n++;
+    }
+    assert_int_equal(n, 3);
+    /* parts that would read back as more than themselves are refused */
+    parse(f, "ZCZC A1\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL -ARCID A1\nNNNN\n");
+    adexp_write_options o = adexp_write_options_default();
+    o.envelope = 1;
+    static const struct { int part; const char *text, *path; } bad[] = {
+        {0, "A 1", "envelope.transmission_id"},
+        {1, "F\nF", "envelope.priority"},
+        {2, "X -TITLE IFPL", "envelope.addressees"},
+        {3, "NNNN", "envelope.text"},
+        {4, "A\002B", "envelope.text"},
+        {3, "X\n\003", "envelope.text"},
+        {3, "X\003\001", "envelope.text"},
+        {5, "A\nB", "envelope.text"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        adexp_msg m = f->msg;
+        adexp_slice s = {bad[i].text, strlen(bad[i].text)};
+        adexp_slice *slot[] = {&m.envelope.transmission_id, &m.envelope.priority,
+                               &m.envelope.addressees, &m.envelope.text[2],
+                               &m.envelope.text[1], &m.envelope.text[0]};
+        *slot[bad[i].part] = s;
+        f->out.len = 0;
+        assert_int_equal(adexp_write(&f->out, &m, &o, &f->err), ADEXP_E_WRITE_VALUE);
+        assert_string_equal(f->err.path, bad[i].path);
+        assert_int_equal(f->out.len, 0);
+    }
+    adexp_arena_free(&arena);
+    adexp_buf_free(&ja);
+    adexp_buf_free(&jb);
+    adexp_parser_free(p);
+    adexp_parser_free(back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -842,6 +947,7 @@ int main(void)
         cmocka_unit_test(test_text_closed_against_the_lexer),
         cmocka_unit_test(test_writer_against_the_rule),
         cmocka_unit_test_setup_teardown(test_extension_text_is_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_envelope_written_back, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -282,20 +282,22 @@ static ALWAYS_INLINE int same_start(const char *a, const char *b)
     return x == y;
 }
 
-/* scan_field_avx2 for a keyword of 9 to kmax bytes (-NETWORKTYPE, in most
- * -ORIGIN compounds), which no hot slot holds: looked up in the dictionary,
- * and taken if it is there and no text field, with its value and the next
- * '-' in the 32 bytes at p, as the lexer's general state reads it (the
- * keyword right after the '-', all of it alphanumeric, within the limit).
- * Out of line: it is tried only where the scan refused a field in a
- * compound, which the lexer would read at a higher cost. */
+/* scan_field_avx2 for a keyword that no hot slot holds (k bytes, 1 to kmax,
+ * ended by a separator or '-'; k is 32 only with no '-' in the window,
+ * which is refused): looked up in the dictionary, and taken if it is there
+ * and no text field, with its value and the next '-' in the 32 bytes at p, as the lexer's general state reads it (a keyword equal to an
+ * entry's is all alphanumeric, right after the '-'). Real traffic holds
+ * many such keywords, which the hot ones, chosen on generated messages,
+ * miss: -NUM, -FLBLOCK, -AIRROUTE, -ORGN, -ATA, -VALPERIOD, -NETWORKTYPE.
+ * Out of line: it is tried only where the loop's scan refused a field,
+ * which the lexer would read at a higher cost. */
 __attribute__((target(AVX2_TARGET), noinline)) static int
-scan_long_keyword(const char *p, unsigned kmax, field_scan *fs)
+scan_cold_keyword(const char *p, unsigned kmax, field_scan *fs)
 {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
     unsigned k = _tzcnt_u32(sep | dm);
-    if (k <= 8 || k > kmax || !dm)
+    if (k - 1 >= kmax || !dm)
         return 0;
     const dict_entry *e = dict_lookup(p, k);
     if (!e || is_text(e))
@@ -587,22 +589,35 @@ fused_plain_child(fused_cursor *k, const field_scan *x, const char *kw, int in_c
     return 1;
 }
 
-/* A keyword too long for the scan (scan_long_keyword): its node here if it
- * is a basic subfield of the compound open, as the loop would make it (out
- * of the loop, whose fields the call would make it keep on the stack).
+/* A field whose keyword is no hot one (scan_cold_keyword) in the message
+ * or a list: read here as the loop would read it if it is a basic subfield
+ * of the compound open, a basic primary field with none open, or a plain
+ * child of the frame (fused_plain_child: a compound opens); anything else
+ * is for the token path. Out of the loop, which then scans on from the next
+ * field (a call in the loop would make it keep its state on the stack).
  * Returns 1 if it is read. */
-static ALWAYS_INLINE int fused_long_subfield(fused_cursor *k, int in_compound, int at_tail)
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
+fused_cold_field(fused_cursor *k, int in_compound, int at_tail)
 {
-    if (in_compound || at_tail || !k->c || k->ptr == k->plim || k->lim <= k->dash + 32)
+    if (in_compound || at_tail || k->ptr == k->plim || k->lim <= k->dash + 32)
         return 0;
     const char *kw = k->b + k->dash + 1;
     field_scan t;
-    if (!scan_long_keyword(kw, k->p->opt.max_keyword_len, &t) || !is_basic(t.e) ||
-        !row_allows(k->crow, t.e))
+    if (!scan_cold_keyword(kw, k->p->opt.max_keyword_len, &t) || is_bracket(t.e))
         return 0;
-    fused_node(&k->ptr, &k->tail, kw, &t, k->dash, ADEXP_BASIC);
-    k->dash += 1 + t.de;
-    return 1;
+    if (k->c) {
+        if (!is_basic(t.e) || !row_allows(k->crow, t.e))
+            return 0;
+        fused_subfield(k, &t, kw);
+        return 1;
+    }
+    if (grammar_plain_basic(t.e, t.id)) {
+        fused_node(&k->ptr, &k->tail, kw, &t, k->dash, ADEXP_BASIC);
+        k->items++;
+        k->dash += 1 + t.de;
+        return 1;
+    }
+    return fused_plain_child(k, &t, kw, 0, NULL, 0);
 }
 
 /* A -MSGTXT (ICAO text, which may hold '-'): its node here if its value is
@@ -754,10 +769,10 @@ static ALWAYS_INLINE void fused_leave(const fused_cursor *k)
  * is open (fused_subfield, fused_ends_compound, and a compound in it:
  * fused_nested), the hot basic field, the start and end of a list opened
  * here (fused_list_bracket), a plain child (fused_plain_child, and
- * fused_route_point for a -PT); out of the main loop, a keyword too long
- * for the scan, a -MSGTXT group and a last value that runs to the input's
- * end. Each case reads the field or leaves it, unchanged, to the token
- * path (goto scanned). The
+ * fused_route_point for a -PT); out of the main loop, a keyword that is
+ * no hot one (fused_cold_field), a -MSGTXT group and a last value that
+ * runs to the input's end. Each case reads the field or leaves it,
+ * unchanged, to the token path (goto scanned). The
  * input's last 32 bytes are read from a padded copy (at_tail,
  * run_fused_tail). At any other field, or at max_message_size, the lexer
  * resumes at its '-' (with the field as its token if the scan took it) and
@@ -816,7 +831,7 @@ again:
     }
     /* the cases out of the loop (gcc told that they read the field: it then
      * keeps the loop's registers best, measured) */
-    if (__builtin_expect(fused_long_subfield(&k, in_compound, at_tail), 1))
+    if (__builtin_expect(fused_cold_field(&k, in_compound, at_tail), 1))
         goto again;
     if (__builtin_expect(fused_msgtxt(&k, in_compound, at_tail), 1))
         goto again;

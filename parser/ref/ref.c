@@ -177,11 +177,52 @@ static int append(char **line, size_t *len, size_t *cap, const char *s, size_t n
     return 0;
 }
 
+/* The bytes of s[0..n) up to the ')' that closes the bracket *depth deep
+ * (past it), or n when it stays open; *depth follows the brackets. */
+static size_t close_at(const char *s, size_t n, size_t *depth)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '(')
+            ++*depth;
+        else if (s[i] == ')' && *depth && --*depth == 0)
+            return i + 1;
+    }
+    return n;
+}
+
+/* The brackets left open at the end of field line s[0..n) when it is an
+ * ICAO text field (MSGTXT, OLDMSG) whose value starts with '(': its value
+ * runs to the matching ')', over lines and '-' alike (FORMAT.md); else 0.
+ * *stop: past that ')' when it closes on the line, else n. */
+static size_t text_left_open(const char *s, size_t n, size_t *stop)
+{
+    *stop = n;
+    size_t k = 1;
+    while (k < n && !is_blank(s[k]))
+        k++;
+    char kw[64];
+    adexp_dict_info info;
+    if (k - 1 >= sizeof kw)
+        return 0;
+    memcpy(kw, s + 1, k - 1);
+    kw[k - 1] = '\0';
+    if (!adexp_dict_find(kw, &info) || !info.text)
+        return 0;
+    while (k < n && is_blank(s[k]))
+        k++;
+    if (k == n || s[k] != '(')
+        return 0;
+    size_t depth = 0;
+    *stop = k + close_at(s + k, n - k, &depth);
+    return depth;
+}
+
 int ref__logical_lines(const char *buf, size_t len, ref_lines *out)
 {
     memset(out, 0, sizeof *out);
     char *end_name = NULL;     /* "END X" while inside a -BEGIN X block */
     size_t end_len = 0;
+    size_t depth = 0;          /* brackets open in a text field's value */
     size_t i = 0, last_len = 0, last_cap = 0;   /* of out->v[out->n - 1] */
     while (i < len) {
         size_t s = i;
@@ -194,8 +235,19 @@ int ref__logical_lines(const char *buf, size_t len, ref_lines *out)
             s++;
         while (e > s && is_blank(buf[e - 1]))
             e--;
+    piece:                     /* s..e: the line, or what follows a text's ')' */
         if (s == e)
             continue;
+        if (depth) {           /* the text's value, up to its ')' */
+            size_t stop = s + close_at(buf + s, e - s, &depth);
+            if (append(&out->v[out->n - 1], &last_len, &last_cap, buf + s, stop - s))
+                goto fail;
+            s = stop;
+            while (s < e && is_blank(buf[s]))
+                s++;
+            if (s == e)
+                continue;      /* the rest of the line, if any, as any line */
+        }
         if (buf[s] != '-' || end_name) {
             if (out->n == 0) {             /* text before the first field */
                 if (push_line(out, ref__strndup(buf + s, e - s)))
@@ -212,10 +264,20 @@ int ref__logical_lines(const char *buf, size_t len, ref_lines *out)
             }
             continue;
         }
-        if (push_line(out, ref__strndup(buf + s, e - s)))
+        size_t stop, n;
+        depth = text_left_open(buf + s, e - s, &stop);
+        for (n = stop; n < e - s && is_blank(buf[s + n]); n++)
+            ;
+        if (n == e - s || buf[s + n] != '-')
+            stop = n = e - s;  /* the line is the field's, unless a field follows its ')' */
+        if (push_line(out, ref__strndup(buf + s, stop)))
             goto fail;
-        last_len = e - s;
+        last_len = stop;
         last_cap = last_len + 1;
+        if (stop < e - s) {
+            s += n;
+            goto piece;
+        }
         if (e - s > 7 && strncmp(buf + s, "-BEGIN ", 7) == 0) {
             end_name = malloc(e - s);
             if (!end_name)

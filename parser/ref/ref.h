@@ -95,8 +95,10 @@ char *ref_read_file(const char *path, size_t *len);
 long ref_each_adexp(const char *dir, void (*fn)(const char *buf, size_t len));
 
 /* Logical lines, shared by both references: split buf on newlines, trim each
- * line, append lines that do not start with '-' to the previous one, and fold
- * a -BEGIN X block up to its -END line into one line; joins use a space.
+ * line, append lines that do not start with '-' to the previous one, fold
+ * a -BEGIN X block up to its -END line into one line, and an ICAO text
+ * field's bracketed value (MSGTXT, OLDMSG: '(' to its matching ')', quoted
+ * ADEXP and its -TITLE included) too; joins use a space.
  * Every logical line is a malloc'd string. */
 typedef struct ref_lines {
     char **v;

@@ -1,0 +1,192 @@
+/* A message's AFTN envelope written back around its text, in the ITA-2
+ * form (doc/feeds.md):
+ *
+ *   ZCZC <transmission id> <text[0]>
+ *   <priority> <addressees>
+ *   <filing time> <originator> <text[1]>
+ *   <text[2]>
+ *   ...the message...
+ *   NNNN
+ *
+ * Each part is written where the parser reads it from, so that parsing
+ * the text gives the same envelope. A garbled heading is written as it
+ * stands: the parser keeps its parts from the lines before the garbled
+ * one, and that line on as text[2], so each line present is written and
+ * the rest follows as text. */
+#include <stdint.h>
+#include <string.h>
+
+#include "adexp.h"
+#include "buf.h"
+#include "write_envelope.h"
+
+/* What starts a line for the envelope's signals: after a line end, VT
+ * or FF. */
+static int is_line_end(char c)
+{
+    return c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_sep(char c)
+{
+    return c == ' ' || c == '\t' || is_line_end(c);
+}
+
+enum { SOH = 1, STX = 2, ETX = 3 };
+
+/* Whether s holds text the parser would read as more than this part: a
+ * -TITLE (the message's start) anywhere; a signal at a line's start (at
+ * s's start too when s starts a line, line_start): ZCZC or NNNN as a
+ * word, SOH, STX or ETX; SOH after ETX; and, for a part of one line (or
+ * one word), a line end or STX (or any separator). head: s is a garbled
+ * heading as it stood, which may start with ZCZC or SOH. */
+static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head)
+{
+    for (size_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i];
+        if ((one_line && (is_line_end(c) || c == STX)) || (one_word && is_sep(c)))
+            return 0;
+        if (c == '-' && s.len - i >= 6 && memcmp(s.ptr + i, "-TITLE", 6) == 0)
+            return 0;
+        if (c == SOH && i && s.ptr[i - 1] == ETX)
+            return 0;
+        if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
+            continue;
+        if (c == SOH || c == STX || c == ETX)
+            return 0;
+        if (s.len - i >= 4 &&
+            (memcmp(s.ptr + i, "ZCZC", 4) == 0 || memcmp(s.ptr + i, "NNNN", 4) == 0) &&
+            (s.len - i == 4 || is_sep(s.ptr[i + 4])))
+            return 0;
+    }
+    return 1;
+}
+
+/* s folded (separator runs to one space, ends trimmed) or as it is. */
+static int put(adexp_buf *out, adexp_slice s, int fold)
+{
+    if (!fold)
+        return adexp_buf_put(out, s.ptr, s.len);
+    char *o = s.len < SIZE_MAX ? adexp_buf_room(out, s.len + 1) : NULL;
+    if (!o)
+        return 0;
+    out->len += adexp_fold_copy(s, o, s.len + 1);
+    return 1;
+}
+
+/* " s" when s is there. */
+static int put_word(adexp_buf *out, adexp_slice s, int fold)
+{
+    return !s.len || (adexp_buf_put(out, " ", 1) && put(out, s, fold));
+}
+
+/* Whether s (a garbled heading as it stood) starts with ZCZC or SOH. */
+static int starts_heading(adexp_slice s)
+{
+    size_t i = 0;
+    while (i < s.len && is_sep(s.ptr[i]))
+        i++;
+    return (s.len - i >= 4 && memcmp(s.ptr + i, "ZCZC", 4) == 0) ||
+           (i < s.len && s.ptr[i] == SOH);
+}
+
+const char *write_envelope_check(const adexp_envelope *env)
+{
+    static const char *const names[] = {
+        "envelope.transmission_id", "envelope.priority", "envelope.filing_time",
+        "envelope.originator", "envelope.addressees", "envelope.text",
+        "envelope.text", "envelope.text"};
+    const adexp_slice parts[] = {env->transmission_id, env->priority, env->filing_time,
+                                 env->originator, env->addressees, env->text[0],
+                                 env->text[1], env->text[2]};
+    int head = !env->transmission_id.len && starts_heading(env->text[2]);
+    for (int i = 0; i < 8; i++)
+        if (parts[i].len && !part_ok(parts[i], i < 4 || i == 5 || i == 6, i < 4,
+                                     i == 1 || i == 2 || i == 7, i == 7 && head))
+            return names[i];
+    return NULL;
+}
+
+adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int fold)
+{
+    size_t start = out->len;
+    int ok = 1;
+    /* the heading line; without a transmission id (garbled) the heading is
+     * in text[2] as it stood, when it starts there */
+    if (env->transmission_id.len || !starts_heading(env->text[2]))
+        ok = adexp_buf_put(out, "ZCZC", 4) && put_word(out, env->transmission_id, fold) &&
+             put_word(out, env->text[0], fold) && adexp_buf_put(out, "\n", 1);
+    if (ok && env->priority.len)
+        ok = put(out, env->priority, fold) && put_word(out, env->addressees, fold) &&
+             adexp_buf_put(out, "\n", 1);
+    if (ok && env->filing_time.len && env->originator.len)
+        ok = put(out, env->filing_time, fold) && put_word(out, env->originator, fold) &&
+             put_word(out, env->text[1], fold) && adexp_buf_put(out, "\n", 1);
+    else if (ok && env->text[1].len)
+        ok = put(out, env->text[1], fold) && adexp_buf_put(out, "\n", 1);
+    if (ok && env->text[2].len)
+        ok = put(out, env->text[2], fold) && adexp_buf_put(out, "\n", 1);
+    if (!ok) {
+        out->len = start;
+        return ADEXP_E_NOMEM;
+    }
+    return ADEXP_OK;
+}
+
+adexp_status write_envelope_tail(adexp_buf *out)
+{
+    return adexp_buf_put(out, "NNNN\n", 5) ? ADEXP_OK : ADEXP_E_NOMEM;
+}
+
+/* The next word of s from *i (separators skipped), or len 0 at the end. */
+static adexp_slice next_word(adexp_slice s, size_t *i)
+{
+    while (*i < s.len && is_sep(s.ptr[*i]))
+        (*i)++;
+    size_t from = *i;
+    while (*i < s.len && !is_sep(s.ptr[*i]))
+        (*i)++;
+    return (adexp_slice){s.ptr ? s.ptr + from : NULL, *i - from};
+}
+
+/* Whether a and b are the same words (what folding leaves of them). */
+static int same_words(adexp_slice a, adexp_slice b)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        adexp_slice x = next_word(a, &i), y = next_word(b, &j);
+        if (x.len != y.len || (x.len && memcmp(x.ptr, y.ptr, x.len) != 0))
+            return 0;
+        if (!x.len)
+            return 1;
+    }
+}
+
+/* The k-th piece of the envelope's text that holds a word, or len 0. */
+static adexp_slice text_piece(const adexp_envelope *env, int k)
+{
+    for (int i = 0; i < 3; i++) {
+        size_t at = 0;
+        if (next_word(env->text[i], &at).len && k-- == 0)
+            return env->text[i];
+    }
+    return (adexp_slice){NULL, 0};
+}
+
+int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
+{
+    if (a->present != b->present || a->closed != b->closed)
+        return 0;
+    const adexp_slice pa[] = {a->transmission_id, a->priority, a->addressees, a->filing_time,
+                              a->originator};
+    const adexp_slice pb[] = {b->transmission_id, b->priority, b->addressees, b->filing_time,
+                              b->originator};
+    for (int i = 0; i < 5; i++)
+        if (!same_words(pa[i], pb[i]))
+            return 0;
+    /* the text as the JSON object's list: its pieces that hold words */
+    for (int k = 0; k < 3; k++)
+        if (!same_words(text_piece(a, k), text_piece(b, k)))
+            return 0;
+    return 1;
+}

@@ -1,0 +1,23 @@
+/* The AFTN envelope around a written message (envelope.c). Not installed. */
+#ifndef ADEXP_WRITE_ENVELOPE_H
+#define ADEXP_WRITE_ENVELOPE_H
+
+#include "adexp.h"
+
+/* The name of env's first part that would not read back as itself
+ * ("envelope.text"), or NULL when every part does. */
+const char *write_envelope_check(const adexp_envelope *env);
+
+/* Appends env's heading lines, parts folded when fold, and the text before
+ * the message; NNNN after it (the writer writes each when the message had
+ * it: present, closed). ADEXP_OK or ADEXP_E_NOMEM (out as it was). */
+adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int fold);
+adexp_status write_envelope_tail(adexp_buf *out);
+
+/* Whether a and b are the same envelope (present, closed) as the JSON
+ * object shows it: the
+ * same parts, word for word, and the same pieces of text that hold
+ * words, in order (whichever lines held them). */
+int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b);
+
+#endif
