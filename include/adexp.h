@@ -261,6 +261,13 @@ typedef struct adexp_msg {
                                   keeps pointing at the original's */
 } adexp_msg;
 
+/* Copy msg into arena, its text with it: *dst no longer depends on the
+ * bytes msg was parsed from nor on the arena its tree is in (its errors'
+ * messages are static strings). Returns ADEXP_OK, or ADEXP_E_NOMEM (then
+ * *dst is unchanged; what was taken from arena goes with its next reset). */
+ADEXP_API adexp_status adexp_msg_copy(const adexp_msg *msg, adexp_arena *arena,
+                                      adexp_msg *dst);
+
 /* ---------------------------------------------------------------- parser */
 
 /* Limits: each has a default, a name and its own error code. */

@@ -43,6 +43,36 @@ typedef enum adexp_batch_format {
 
 #define ADEXP_BATCH_DEFAULT_PIECE_SIZE ((size_t)1 << 20)
 
+/* What adexp_batch_options.on_item is handed, in input order: each
+ * message of every input, and each input that failed or was skipped
+ * without one, named as the diagnostics name it. */
+typedef enum adexp_batch_item_kind {
+    ADEXP_BATCH_ITEM_MESSAGE = 0,   /* msg: a message of source */
+    ADEXP_BATCH_ITEM_FAILED,   /* why: source failed ("empty file", "binary
+                                  file (NUL byte at offset 8)", "No such file
+                                  or directory", a corrupt archive's error) */
+    ADEXP_BATCH_ITEM_SKIPPED   /* why: an entry of a walk or an archive that
+                                  was passed over (hidden, not a regular file) */
+} adexp_batch_item_kind;
+
+typedef struct adexp_batch_item {
+    adexp_batch_item_kind kind;
+    const char *source;        /* the path as given or walked, "-", or
+                                  ARCHIVE:MEMBER for a member of an archive */
+    const adexp_msg *msg;      /* MESSAGE: index, offset, errors and their
+                                  lines and columns those of the whole
+                                  input, as the CLI prints them; else NULL */
+    const char *why;           /* FAILED, SKIPPED: the CLI's text; else NULL */
+} adexp_batch_item;
+
+/* Called for each item, in input order (also with jobs > 1: messages are
+ * parsed on the workers and handed over in order by the one whose turn it
+ * is to write), never by two threads at once. The item and what it points
+ * to live until the call returns: adexp_msg_copy keeps a message. Return
+ * 0 to go on; nonzero stops the run as a failed output does (the stats'
+ * output_error is then ECANCELED). */
+typedef int (*adexp_batch_item_fn)(void *ctx, const adexp_batch_item *item);
+
 typedef struct adexp_batch_options {
     unsigned jobs;             /* worker threads; 0: online CPUs */
     adexp_batch_format format;
@@ -84,6 +114,12 @@ typedef struct adexp_batch_options {
     const adexp_select *select;   /* --fields, --rows, --title (NULL: all,
                                      default CSV columns); kept by the caller
                                      until run returns */
+    adexp_batch_item_fn on_item;  /* non-NULL: the items go to it instead
+                                     of any output to out_fd (format, select
+                                     and validate do not apply); the
+                                     diagnostics still go to err_fd (-1:
+                                     nowhere) */
+    void *item_ctx;            /* on_item's ctx */
     const char *db_path;       /* ADEXP_BATCH_SQLITE: the database file */
 } adexp_batch_options;
 
@@ -121,6 +157,10 @@ ADEXP_API int adexp_batch_add_path(adexp_batch *b, const char *path);
  * returns. Returns 0, or -1 when out of memory. */
 ADEXP_API int adexp_batch_add_buffer(adexp_batch *b, const char *name,
                                      const char *data, size_t len);
+/* Queue a readable descriptor (a pipe, a socket, a file), read to its end
+ * as a stream, like standard input, and named name. The batch does not
+ * close it. Returns 0, or -1 when out of memory. */
+ADEXP_API int adexp_batch_add_fd(adexp_batch *b, const char *name, int fd);
 /* Queue each line of the file list (one path per line, "-": standard
  * input). Returns 0, or an errno if the list cannot be read; EILSEQ when
  * it holds a NUL byte (then nothing is queued). */
@@ -144,6 +184,23 @@ ADEXP_API const char *adexp_batch_find_walked_input(const adexp_batch *b, int fd
 /* Before run: the number of paths queued. After run: the number of inputs
  * met (files, failed paths and skipped entries). */
 ADEXP_API size_t adexp_batch_count(const adexp_batch *b);
+
+/* Whether data, an input's first bytes (512 of them tell a tar archive),
+ * is a compressed file or an archive that the batch unpacks (gzip, zstd,
+ * xz, bzip2; tar, zip): 1, or 0 for plain text. */
+ADEXP_API int adexp_batch_is_packed(const char *data, size_t len);
+
+/* The cut of the batch's big-input splitter (piece_size), for callers
+ * that cut an input into byte ranges themselves (a cluster's partitions):
+ * the first message start at or after `at` in data[0..len) (a -TITLE, or
+ * with envelope = 1, as o.parser.envelope AFTN gives, an AFTN envelope's
+ * start), or len when there is none. Whether a start is one depends on
+ * the byte before it: data may begin anywhere before `at`, not at it.
+ * A cut is a guess: its -TITLE may lie in a text field. A parse from the
+ * cut before it, run on past the cut, ends before the first message that
+ * starts at or after it (real end); where that differs from the cut, the
+ * range after it is parsed again from the real end. */
+ADEXP_API size_t adexp_batch_next_cut(const char *data, size_t len, size_t at, int envelope);
 
 /* Parse everything queued. Fills *stats (may be NULL). Returns 0 when every
  * input parsed, 1 when some failed or the output could not be written,

@@ -187,7 +187,9 @@ static void emit(run *r, batch_result *res)
 {
     adexp_buf *out = &res->out;
     batch_str *err = &res->err;
-    if (err->len) {
+    if (err->len && r->b->o.err_fd < 0) {
+        err->len = 0;
+    } else if (err->len) {
         pthread_mutex_lock(&r->err_mu);
         if (r->progress_shown)  /* clear the progress line first */
             write_all(r->b->o.progress_fd, "\r\033[K", 4);
@@ -195,7 +197,14 @@ static void emit(run *r, batch_result *res)
         pthread_mutex_unlock(&r->err_mu);
         err->len = 0;
     }
-    if (out->len && !atomic_load(&r->stop)) {
+    if (out->len && !atomic_load(&r->stop) && r->b->o.on_item) {
+        int e = batch_items_deliver(r->b, res);
+        r->b->output.lines += res->lines;
+        if (e) {
+            r->out_errno = e;
+            atomic_store(&r->stop, 1);
+        }
+    } else if (out->len && !atomic_load(&r->stop)) {
         int e = r->b->sqlite ? put_sqlite(r, res)
                              : batch_output_write(&r->b->output, out->data, out->len,
                                                   batch_line_each(r->b) ? res->lines
@@ -205,9 +214,7 @@ static void emit(run *r, batch_result *res)
             atomic_store(&r->stop, 1);
         }
     }
-    out->len = 0;
-    res->lines = 0;
-    res->live = 0;
+    batch_result_clear(res);
 }
 
 static int help_locked(run *r, batch_worker *w);
@@ -359,7 +366,7 @@ int batch_turn(batch_worker *w)
 void batch_maybe_flush(batch_worker *w)
 {
     run *r = w->run;
-    size_t held = w->res.out.len + w->res.err.len;
+    size_t held = batch_held(&w->res);
     if (held < FLUSH_BYTES)
         return;
     if (r->b->o.unordered || atomic_load(&r->written) == w->chunk || held >= PARK_BYTES)
@@ -594,6 +601,7 @@ static void run_fini(run *r)
     for (size_t i = 0; i < r->window; i++) {
         adexp_buf_free(&r->slots[i].res.out);
         batch_str_free(&r->slots[i].res.err);
+        batch_items_free(&r->slots[i].res);
     }
     free(r->slots);
     pthread_mutex_destroy(&r->mu);

@@ -76,6 +76,11 @@ int batch_packed_kind(const char *data, size_t n)
     return BATCH_PLAIN;
 }
 
+int adexp_batch_is_packed(const char *data, size_t len)
+{
+    return batch_packed_kind(data, len) != BATCH_PLAIN;
+}
+
 /* The current member of an open archive, as a reader. Blocks are taken
  * from libarchive as it decodes them (no copy of its own) and handed out. */
 typedef struct member_reader {

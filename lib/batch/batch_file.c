@@ -58,10 +58,11 @@ void batch_str_free(batch_str *s)
 
 /* The formats that write the typed view's members (json, summary and
  * adexp read the fields, and the title for --title). */
-static int reads_view(adexp_batch_format f)
+static int reads_view(const adexp_batch_options *o)
 {
+    adexp_batch_format f = o->format;
     return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV ||
-           f == ADEXP_BATCH_SQLITE;
+           f == ADEXP_BATCH_SQLITE || o->on_item;
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)
@@ -69,7 +70,7 @@ int batch_worker_init(batch_worker *w, const adexp_batch *b)
     memset(w, 0, sizeof *w);
     w->b = b;
     adexp_options po = b->o.parser;
-    po.view_title_only = !reads_view(b->o.format);
+    po.view_title_only = !reads_view(&b->o);
     w->parser = adexp_parser_new(&po, NULL);
     if (!w->parser)
         return -1;
@@ -92,6 +93,7 @@ void batch_worker_fini(batch_worker *w)
     adexp_buf_free(&w->scratch);
     batch_source_free(&w->source);
     batch_str_free(&w->res.err);
+    batch_items_free(&w->res);
     batch_pages_free(w->in, w->in_cap);
     batch_pages_free(w->packed, w->packed_cap);
 }
@@ -101,6 +103,8 @@ void batch_fail(batch_worker *w, const char *path, const char *why)
     batch_put_head(w, path, 0, 0, BATCH_ERROR);
     batch_str_printf(&w->res.err, "%s\n", why);
     w->files_failed++;
+    if (w->b->o.on_item)
+        batch_item_input(w, ADEXP_BATCH_ITEM_FAILED, path, why);
 }
 
 /* Make room for need bytes plus a spare one, keeping what is read; the
@@ -379,6 +383,10 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
     case BATCH_STREAM:
         parse_named_stream(w, path);
         return;
+    case BATCH_FD:
+        batch_fd_reader_init(&rd, (int)e->len, 0);
+        batch_stream_unpack(w, path, &rd.r);
+        return;
     default:
         if (load_file(w, path, &len, &map) != 0)
             return;
@@ -394,4 +402,6 @@ void batch_note(batch_worker *w, const char *path, const char *note)
 {
     batch_put_head(w, path, 0, 0, BATCH_NOTE);
     batch_str_printf(&w->res.err, "%s\n", note);
+    if (w->b->o.on_item)
+        batch_item_input(w, ADEXP_BATCH_ITEM_SKIPPED, path, note);
 }

@@ -307,6 +307,7 @@ static int add_root(adexp_batch *b, const char *path, const char *data, size_t l
         return b->nomem = 1, -1;
     r->data = data;
     r->len = len;
+    r->fd = -1;
     b->nroots++;
     return 0;
 }
@@ -314,6 +315,14 @@ static int add_root(adexp_batch *b, const char *path, const char *data, size_t l
 int adexp_batch_add_path(adexp_batch *b, const char *path)
 {
     return add_root(b, path, NULL, 0);
+}
+
+int adexp_batch_add_fd(adexp_batch *b, const char *name, int fd)
+{
+    if (add_root(b, name, NULL, 0) != 0)
+        return -1;
+    b->roots[b->nroots - 1].fd = fd;
+    return 0;
 }
 
 int adexp_batch_add_buffer(adexp_batch *b, const char *name, const char *data,
@@ -348,6 +357,8 @@ void batch_walk_roots(adexp_batch *b)
         const batch_root *r = &b->roots[i];
         if (r->data)   /* a buffer is queued as it is, with the caller's bytes */
             push_entry(b, BATCH_BUFFER, r->path, strlen(r->path), NULL, r->data, r->len);
+        else if (r->fd >= 0)   /* so is a descriptor, its number in len */
+            push_entry(b, BATCH_FD, r->path, strlen(r->path), NULL, NULL, (size_t)r->fd);
         else
             walk_root(b, r->path);
     }
@@ -454,7 +465,7 @@ const char *adexp_batch_find_input(const adexp_batch *b, int fd)
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return NULL;
     for (size_t i = 0; i < b->nroots; i++)
-        if (!b->roots[i].data && same_file(b->roots[i].path, &st))
+        if (!b->roots[i].data && b->roots[i].fd < 0 && same_file(b->roots[i].path, &st))
             return b->roots[i].path;
     return NULL;
 }
@@ -489,7 +500,7 @@ const char *adexp_batch_find_walked_input(const adexp_batch *b, int fd)
         return NULL;
     file[n] = '\0';
     for (size_t i = 0; i < b->nroots; i++)
-        if (!b->roots[i].data && strcmp(b->roots[i].path, "-") != 0 &&
+        if (!b->roots[i].data && b->roots[i].fd < 0 && strcmp(b->roots[i].path, "-") != 0 &&
             realpath(b->roots[i].path, dir) && walk_would_parse(b, dir, file))
             return b->roots[i].path;
     return NULL;

@@ -23,8 +23,10 @@ enum batch_kind {
     BATCH_BUFFER,              /* the caller's bytes: data, len */
     BATCH_FAIL,                /* failed before parsing: note says why */
     BATCH_SKIP,                /* skipped entry of a walk: note says why */
-    BATCH_STREAM               /* a FIFO or device named as a path: read as
+    BATCH_STREAM,              /* a FIFO or device named as a path: read as
                                   a stream, like standard input */
+    BATCH_FD                   /* the caller's descriptor (number in len):
+                                  read as a stream, not closed */
 };
 
 /* Queued inputs are appended by the walker while the workers read them,
@@ -43,6 +45,7 @@ typedef struct batch_root {
     char *path;
     const char *data;          /* non-NULL: a buffer of len bytes */
     size_t len;
+    int fd;                    /* >= 0: the caller's descriptor */
 } batch_root;
 
 #define BATCH_SEG_BITS 12
@@ -58,12 +61,23 @@ typedef struct batch_str {
 /* What one chunk or piece of a run produced: kept, parked
  * and written together. */
 typedef struct batch_result {
-    adexp_buf out;             /* the messages' output */
+    adexp_buf out;             /* the messages' output; with on_item, the
+                                  adexp_batch_item structs (batch_items.c) */
     uint64_t lines;            /* messages written into out (batch_emit) */
     batch_str err;             /* diagnostics */
+    adexp_arena keep;          /* on_item: what the items point to */
+    int keep_ready;            /* keep is initialised */
+    const char *last_source;   /* the last item's source, in keep */
+    size_t kept;               /* about the bytes taken in keep */
     int live;                  /* out is a live stream's, written as it comes:
                                   a database commits it at once */
 } batch_result;
+
+/* What a result holds, in bytes (output, diagnostics, kept items). */
+static inline size_t batch_held(const batch_result *res)
+{
+    return res->out.len + res->err.len + res->kept;
+}
 
 typedef struct batch_block batch_block;
 typedef struct walk_seen walk_seen;
@@ -412,6 +426,19 @@ int batch_is_gzip(const char *data, size_t len);
 int batch_gzip_open(batch_gzip *g, const char *data, size_t len);
 /* The same over the gzip bytes src gives (read as they are needed). */
 int batch_gzip_open_reader(batch_gzip *g, batch_reader *src);
+
+/* batch_items.c: with on_item, a message (copied) or a failed or skipped
+ * input kept as an item of w's result; the writer hands the items of a
+ * result to on_item (batch_items_deliver: 0, or ECANCELED when it said
+ * stop) and empties it. A piece's messages get the index of those before. */
+adexp_status batch_item_message(batch_worker *w, const char *path, const adexp_msg *m);
+void batch_item_input(batch_worker *w, adexp_batch_item_kind kind, const char *path,
+                      const char *why);
+void batch_items_add_index(batch_result *res, uint64_t index);
+int batch_items_deliver(const adexp_batch *b, batch_result *res);
+void batch_items_free(batch_result *res);
+/* Empty res: its output, diagnostics and items. */
+void batch_result_clear(batch_result *res);
 
 /* batch_nul.h: a NUL byte inside a message is its error. */
 

@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -131,10 +132,13 @@ int batch_map_report(batch_worker *w, const char *path, const batch_map *m)
     size_t at = m ? atomic_load(&m->short_at) : SIZE_MAX;
     if (at == SIZE_MAX)
         return 0;
+    char why[160];
+    snprintf(why, sizeof why,
+             "the file was cut short while it was read (to %zu bytes or fewer, of "
+             "%zu): the messages not read by then are left out", at, m->len);
     batch_put_head(w, path, 0, 0, BATCH_ERROR);
-    batch_str_printf(&w->res.err,
-                     "the file was cut short while it was read (to %zu bytes or fewer, of "
-                     "%zu): the messages not read by then are left out\n",
-                     at, m->len);
+    batch_str_printf(&w->res.err, "%s\n", why);
+    if (w->b->o.on_item)
+        batch_item_input(w, ADEXP_BATCH_ITEM_FAILED, path, why);
     return 1;
 }

@@ -89,6 +89,11 @@ static size_t cut_start(const batch_split *s, size_t k)
     return k ? s->cut[k - 1] : 0;
 }
 
+size_t adexp_batch_next_cut(const char *data, size_t len, size_t at, int envelope)
+{
+    return at < len ? lexer_next_start(data, len, at, envelope) : len;
+}
+
 /* The cuts: the first message start at or after each multiple of piece. */
 static void plan_cuts(batch_split *s, size_t piece)
 {
@@ -97,8 +102,7 @@ static void plan_cuts(batch_split *s, size_t piece)
         size_t target = (k + 1) * piece;
         if (target <= from)
             target = from + 1;
-        size_t t = target < s->len ? lexer_next_start(s->in, s->len, target, s->envelope)
-                                   : s->len;
+        size_t t = adexp_batch_next_cut(s->in, s->len, target, s->envelope);
         if (t == s->len)
             break;
         from = s->cut[k++] = t;
@@ -137,6 +141,8 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
 static int mark_indexes(batch_worker *w, piece *pc, size_t from, uint64_t index)
 {
     const adexp_buf *out = &w->res.out;
+    if (w->b->o.on_item)
+        return 0;              /* the items' indexes move on as they are handed over */
     switch (w->b->o.format) {
     case ADEXP_BATCH_JSON:
     case ADEXP_BATCH_VIEW:
@@ -190,10 +196,9 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
 {
     batch_result chunk = w->res;   /* the piece is written into its own result */
     w->res = pc->res;
-    w->res.out.len = w->res.err.len = 0;
-    w->res.lines = 0;
+    batch_result_clear(&w->res);
     size_t room = JSON_PIECE_ROOM(s->cut[pc->k] - pc->start);
-    if (w->b->o.format == ADEXP_BATCH_JSON)
+    if (w->b->o.format == ADEXP_BATCH_JSON && !w->b->o.on_item)
         adexp_buf_room(&w->res.out, room < PIECE_HOLD ? room : PIECE_HOLD);
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
@@ -219,7 +224,7 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
                 adexp_arena_reset(&w->arena);
                 break;         /* batch_do_entry reports it */
             }
-            if (w->res.out.len + w->res.err.len >= PIECE_HOLD) {
+            if (batch_held(&w->res) >= PIECE_HOLD) {
                 pc->resume = pc->start + m.offset;   /* a message start: parsed on from */
                 adexp_arena_reset(&w->arena);
                 break;
@@ -279,8 +284,12 @@ static int write_piece(batch_worker *w, piece *pc, uint64_t index)
         batch_write(w, &diag);
         pc->res.err.len = 0;
     }
+    if (w->b->o.on_item) {
+        batch_items_add_index(&pc->res, index);
+        return batch_write(w, &pc->res);
+    }
     int stop = batch_write_patched(w, pc->res.out.data, pc->res.out.len, &pc->out_index, index);
-    pc->res.out.len = 0;
+    batch_result_clear(&pc->res);
     pc->res.lines = 0;
     return stop;
 }
@@ -316,6 +325,7 @@ static void split_free(batch_split *s)
     for (size_t i = 0; i < s->window; i++) {
         adexp_buf_free(&s->slot[i].res.out);
         batch_str_free(&s->slot[i].res.err);
+        batch_items_free(&s->slot[i].res);
         batch_marks_free(&s->slot[i].out_index);
         batch_marks_free(&s->slot[i].err_index);
     }

@@ -5,13 +5,19 @@
     >>> m.title, m["ARCID"], m.get("RFL")
     ('IFPL', 'DLH66T', None)
 
-parse() reads bytes or str; iter_file() one file lazily; parse_files() many
-files on a pool of threads with the GIL released, in input order;
-to_pandas() the table of adexp-parse --format csv, typed (adexp.tables).
-Message.to_dict() is what json.loads gives for adexp-parse's JSON line of
-the message. adexp.dask takes the same parse to a Dask cluster.
+parse() reads bytes or str; parse_files() every input adexp-parse reads
+(files, directories, globs, file objects and streams, compressed files and
+archives) on the library's threads with the GIL released, in its order;
+iter_file() one of them; to_pandas() the table of adexp-parse --format csv,
+typed (adexp.tables). Message.to_dict() is what json.loads gives for
+adexp-parse's JSON line of the message. adexp.dask takes the same parse to
+a Dask cluster.
 """
+import atexit
+import errno
 import fnmatch
+import glob
+import io
 import os
 import stat
 
@@ -21,10 +27,10 @@ from ._adexp import (
     Field,
     FileError,
     Message,
-    iter_file,
     parse,
 )
-from ._adexp import parse_files as _parse_files
+from ._adexp import _parse_files
+from ._adexp import _stop_all
 
 __version__ = LIBADEXP_VERSION
 __all__ = [
@@ -33,6 +39,11 @@ __all__ = [
 ]
 
 from .tables import DEFAULT_FIELDS, load_dictionary
+
+
+# An iterator left alive at exit: its batch's threads stop before the
+# interpreter tears down what they might touch.
+atexit.register(_stop_all)
 
 
 def _check_paths(paths, func):
@@ -80,18 +91,91 @@ def expand_paths(paths, include=None):
             yield p
 
 
+def _is_path(p):
+    return isinstance(p, (str, bytes)) or hasattr(p, "__fspath__")
+
+
+def _stream_input(f):
+    """A file object as the batch reads it: its descriptor from where the
+    object is (read as a stream, like standard input), or, without one,
+    its bytes."""
+    name = getattr(f, "name", None)
+    name = name if isinstance(name, str) else "-"
+    try:
+        fd = f.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        data = f.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"read() of a file object must give bytes or str, "
+                            f"not {type(data).__name__}") from None
+        return ("buffer", name, bytes(data))
+    try:
+        if f.seekable():           # what the object buffered is not read twice
+            os.lseek(fd, f.tell(), os.SEEK_SET)
+    except (AttributeError, OSError):
+        pass
+    return ("fd", name, fd)
+
+
+def _inputs(paths, func):
+    """What the batch reads for paths: each path as given (a directory is
+    walked by the library, as adexp-parse walks it), a glob that names no
+    file expanded in sorted order, a file object's stream or bytes."""
+    if _is_path(paths):
+        raise TypeError(f"{func}() takes an iterable of paths, not one path: "
+                        "wrap it in a list")
+    out = []
+    for p in paths:
+        if _is_path(p):
+            p = os.fspath(p)
+            magic = glob.has_magic(p)
+            found = sorted(glob.glob(p)) if magic and not os.path.lexists(p) else None
+            out.extend(("path", m) for m in found) if found else out.append(("path", p))
+        elif hasattr(p, "read"):
+            out.append(_stream_input(p))
+        else:
+            raise TypeError(f"{func}() paths must be str, bytes, os.PathLike or "
+                            f"file objects, not {type(p).__name__}")
+    return out
+
+
 def parse_files(paths, jobs=None, *, errors="raise", include=None, **limits):
     """parse_files(paths, jobs=None, *, errors='raise', include=None, **limits)
     -> Iterator[Message]
 
-    The messages of many files and directories (walked as adexp-parse walks
-    them), read and parsed on jobs threads (None: one per CPU) with the GIL
-    released, handed out in input order. A file that cannot be read or that
-    adexp-parse refuses (empty, binary, no '-') raises adexp.FileError in
-    its place, or is passed over with errors='skip'. Limits as in parse().
+    The messages of every input, as adexp-parse reads them and in its
+    order: files; directories, walked as adexp-parse walks them (include:
+    an fnmatch pattern for the names of the files met); globs; "-" for
+    standard input; file objects (their descriptor read as a stream, or
+    their bytes); gzip, zstd, xz and bzip2 files and tar and zip archives,
+    each member's messages with the source ARCHIVE:MEMBER. Read and parsed
+    by libadexp's batch driver on jobs threads (None: one per CPU) with the
+    GIL released, a bounded window ahead of the caller. An input that fails
+    as it fails for adexp-parse (cannot be read, empty, binary, no ADEXP
+    message, a corrupt archive) raises adexp.FileError in its place, with
+    adexp-parse's reason as strerror; the iterator goes on after it. With
+    errors='skip' such inputs are passed over. Limits as in parse().
     """
-    _check_paths(paths, "parse_files")
-    return _parse_files(list(expand_paths(paths, include)), jobs, errors=errors, **limits)
+    return _parse_files(_inputs(paths, "parse_files"), jobs, errors=errors,
+                        include=include, **limits)
+
+
+def iter_file(path, **limits):
+    """iter_file(path, **limits) -> Iterator[Message]
+
+    The messages of one file (or file object, or "-"), as parse_files
+    reads it: compressed files and archives too. A directory, or a file
+    that cannot be read or that adexp-parse refuses, raises adexp.FileError.
+    """
+    if _is_path(path):
+        if os.path.isdir(path):
+            raise FileError(errno.EISDIR, os.strerror(errno.EISDIR), os.fsdecode(path))
+    elif not hasattr(path, "read"):
+        raise TypeError(f"iter_file() path must be str, bytes, os.PathLike or a file "
+                        f"object, not {type(path).__name__}")
+    return parse_files([path], **limits)
 
 
 def _messages(paths_or_messages, jobs, errors, include, limits):

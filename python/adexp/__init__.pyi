@@ -1,5 +1,5 @@
 import os
-from typing import Any, Iterable, Iterator, Literal, NamedTuple, Sequence, overload
+from typing import Any, BinaryIO, Iterable, Iterator, Literal, NamedTuple, Sequence, TextIO, overload
 
 import pandas
 
@@ -77,11 +77,11 @@ def parse(data: bytes | bytearray | memoryview | str, *, source: str = "-",
           max_keyword_len: int = ..., max_errors: int = ...,
           max_message_size: int = ...,
           dictionary: _Dictionary | None = None) -> list[Message]: ...
-def iter_file(path: StrPath, *, max_depth: int = ..., max_fields: int = ...,
+def iter_file(path: StrPath | BinaryIO | TextIO, *, max_depth: int = ..., max_fields: int = ...,
               max_list_items: int = ..., max_keyword_len: int = ...,
               max_errors: int = ..., max_message_size: int = ...,
               dictionary: _Dictionary | None = None) -> Iterator[Message]: ...
-def parse_files(paths: Iterable[StrPath], jobs: int | None = None, *,
+def parse_files(paths: Iterable[StrPath | BinaryIO | TextIO], jobs: int | None = None, *,
                 errors: Literal["raise", "skip"] = "raise", include: str | None = None,
                 max_depth: int = ..., max_fields: int = ..., max_list_items: int = ...,
                 max_keyword_len: int = ..., max_errors: int = ...,

@@ -7,11 +7,16 @@
 Files are read through fsspec, so local paths, file:// URLs and, where
 their fsspec backends are installed, s3:// or hdfs:// URLs work the same.
 Each partition is a group of whole files, parsed on the worker that runs
-it (adexp must be installed there). Big files are not cut into pieces:
-a file is the smallest unit of work. Each message is the dict that
+it (adexp must be installed there) as adexp.parse_files parses them:
+compressed files and archives too. With blocksize, a big plain file is
+cut into byte ranges at message starts, one partition each, so that one
+file spreads over the cluster. Each message is the dict that
 Message.to_dict() gives, i.e. json.loads of adexp-parse's line for it,
 with source the path or URL as listed.
 """
+import contextlib
+import gc
+
 import fsspec
 
 import adexp
@@ -64,31 +69,50 @@ def list_files(paths_or_urls, *, storage_options=None, include=None):
     return out
 
 
-def _read_one(url, storage_options):
-    with fsspec.open(url, "rb", **storage_options) as f:
-        return f.read()
+def _partition_inputs(urls, storage_options):
+    """What parse_files reads for the partition's files, one at a time: a
+    local path as it is (the batch maps it, walks nothing, unpacks it), a
+    URL's bytes read through fsspec, named by the URL."""
+    for url in urls:
+        if "://" not in url:
+            yield url, None
+            continue
+        try:
+            with fsspec.open(url, "rb", **storage_options) as f:
+                yield url, f.read()
+        except OSError as e:
+            yield url, e
 
 
 def _messages(urls, storage_options, errors, limits):
-    """Messages of the partition's files, refused files as adexp-parse
-    refuses them (adexp.FileError, or left out with errors='skip')."""
-    for url in urls:
-        try:
-            data = _read_one(url, storage_options)
-        except OSError as e:
+    """Messages of the partition's files, with adexp-parse's failures
+    (adexp.FileError, or left out with errors='skip')."""
+    for url, data in _partition_inputs(urls, storage_options):
+        if isinstance(data, OSError):
             if errors == "skip":
                 continue
-            raise adexp.FileError(e.errno or 0, e.strerror or str(e), url) from e
-        why = adexp._adexp._refuse_content(data)
-        if why is not None:
-            if errors == "skip":
-                continue
-            raise adexp.FileError(0, why, url)
-        yield from adexp.parse(data, source=url, **limits)
+            raise adexp.FileError(data.errno or 0, data.strerror or str(data), url) from data
+        inputs = [("path", url)] if data is None else [("buffer", url, data)]
+        yield from adexp._parse_files(inputs, 1, errors=errors, **limits)
+
+
+@contextlib.contextmanager
+def _no_gc():
+    """A partition's dicts are many, acyclic and all kept: with the cyclic
+    collector on, each of its full passes walks all those made so far
+    (most of a partition's time on a 100 MB file). Off while they are made."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _dicts(urls, storage_options, errors, limits):
-    return [m.to_dict() for m in _messages(urls, storage_options, errors, limits)]
+    with _no_gc():
+        return [m.to_dict() for m in _messages(urls, storage_options, errors, limits)]
 
 
 def _frame(urls, storage_options, errors, limits, selection):
@@ -101,13 +125,21 @@ def _frame(urls, storage_options, errors, limits, selection):
     return tables.frame(t)
 
 
-def _check(files_per_partition, errors):
+def _check(files_per_partition, errors, blocksize=None):
     if not isinstance(files_per_partition, int) or isinstance(files_per_partition, bool):
         raise TypeError("files_per_partition must be an int")
     if files_per_partition < 1:
         raise ValueError("files_per_partition must be >= 1")
     if errors not in ("raise", "skip"):
         raise ValueError("errors must be 'raise' or 'skip'")
+    if blocksize is None:
+        return None
+    from dask.utils import parse_bytes
+    size = parse_bytes(blocksize) if isinstance(blocksize, str) else blocksize
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        raise ValueError("blocksize must be a positive number of bytes or a size "
+                         "such as '64MiB'")
+    return size
 
 
 def _partitions(paths_or_urls, files_per_partition, storage_options, include):
@@ -116,24 +148,215 @@ def _partitions(paths_or_urls, files_per_partition, storage_options, include):
             for i in range(0, len(files), files_per_partition)]
 
 
-def read(paths_or_urls, *, files_per_partition=64, storage_options=None,
-         include=None, errors="raise", **limits):
-    """read(paths_or_urls, *, files_per_partition=64, storage_options=None,
-    include=None, errors='raise', **limits) -> dask.bag.Bag
+# ---------------------------------------------------------------- ranges
+#
+# A big plain file is cut into byte ranges at message starts with the
+# batch's cut rule (adexp_batch_next_cut), one partition each, as
+# adexp-parse cuts a big input among its threads. A cut is a guess (its
+# -TITLE may lie in a text field), so range k is parsed from its start on
+# past its end, up to the first message that starts at or after the end:
+# where that is (real_end) is where the whole file's parse really crosses
+# the cut. A small chain of tasks carries what the ranges before hold
+# (their messages, line breaks, where they really end) from one range to
+# the next; each range is then parsed from its real start (a wrong guess
+# is scanned again from the real end of the one before), and its messages
+# get the whole file's index, offsets, lines and columns. The result is
+# adexp-parse's messages of the file, in order.
 
-    A bag of message dicts (Message.to_dict()), one partition per
-    files_per_partition files, in file order. storage_options go to
-    fsspec; include is an fnmatch pattern for the names of files met in
-    directories; limits as in adexp.parse().
+_LOOK = 64              # bytes read before a cut: a start depends on the byte before it
+_WINDOW = 1 << 20       # bytes read past a cut (or a range's end) at first
+
+
+def _read_range(fs, path, start, end):
+    with fs.open(path, "rb") as f:
+        f.seek(start)
+        return f.read(end - start)
+
+
+def _find_cut(fs, path, at, size, envelope):
+    """The first message start at or after at, or size."""
+    window = _WINDOW
+    while True:
+        lo = max(0, at - _LOOK)
+        hi = min(size, at + window)
+        data = _read_range(fs, path, lo, hi)
+        cut = adexp._adexp._next_cut(data, at - lo, envelope)
+        if cut < len(data) or hi == size:
+            return lo + cut if cut < len(data) else size
+        window *= 4
+
+
+def _cuts(fs, path, size, blocksize, envelope):
+    cuts = [0]
+    for at in range(blocksize, size, blocksize):
+        at = max(at, cuts[-1] + 1)
+        c = _find_cut(fs, path, at, size, envelope)
+        if c >= size:
+            break
+        if c > cuts[-1]:
+            cuts.append(c)
+    return cuts + [size]
+
+
+def _line_breaks(data, end):
+    """Line breaks in data[:end] by the parser's rule (LF, CRLF, lone CR),
+    and where the last line starts (0 when none ends in it)."""
+    n = data.count(b"\n", 0, end) + data.count(b"\r", 0, end) - data.count(b"\r\n", 0, end)
+    bol = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
+    return n, bol
+
+
+def _parse_range(url, so, start, cut, size, limits, dicts):
+    """The messages parsed from start that start before cut (with dicts,
+    their dicts, numbered from start; else none kept), and the range's
+    summary: where it really ends, its messages and line breaks."""
+    if start >= cut:           # the range before ends past all of this one
+        return [], {"start": start, "real_end": start, "count": 0, "breaks": 0, "bol": 0}
+    fs, path = fsspec.core.url_to_fs(url, **so)
+    extra = _WINDOW
+    while True:
+        end = min(size, cut + extra)
+        data = _read_range(fs, path, start, end)
+        out, count, real_end = [], 0, None
+        with _no_gc():
+            for m in adexp._parse_files([("buffer", url, data)], 1, **limits):
+                if start + m.offset >= cut:
+                    real_end = start + m.offset
+                    break
+                count += 1
+                if dicts:
+                    out.append(m.to_dict())
+        if real_end is None and end == size:
+            real_end = size
+        if real_end is not None:
+            breaks, bol = _line_breaks(data, real_end - start)
+            return out, {"start": start, "real_end": real_end, "count": count,
+                         "breaks": breaks, "bol": bol}
+        extra *= 4         # the last message goes past what was read
+
+
+def _scan_range(url, so, start, cut, size, limits):
+    return _parse_range(url, so, start, cut, size, limits, False)[1]
+
+
+_FIRST = {"real_end": 0, "index": 0, "line": 1, "column0": 0}
+
+
+def _chain(summary, before, url, so, cut, size, limits):
+    """Where range k really ends, and the numbers there, from those where
+    range k - 1 ends (before) and range k's summary."""
+    if summary["start"] != before["real_end"]:   # a wrong guess: scan it again
+        summary = _scan_range(url, so, before["real_end"], cut, size, limits)
+    length = summary["real_end"] - summary["start"]
+    if summary["breaks"]:
+        column0 = length - summary["bol"]
+    else:
+        column0 = before["column0"] + length
+    return {"real_end": summary["real_end"], "index": before["index"] + summary["count"],
+            "line": before["line"] + summary["breaks"], "column0": column0}
+
+
+def _rebase(d, before, start):
+    d["index"] += before["index"]
+    d["offset"] += start
+    for e in d["errors"]:
+        e["offset"] += start
+        if e["line"] == 1:
+            e["column"] += before["column0"]
+        e["line"] += before["line"] - 1
+    return d
+
+
+def _range_dicts(before, url, so, cut, size, limits):
+    """Range k's dicts, parsed from where range k - 1 really ends."""
+    start = before["real_end"]
+    out, _ = _parse_range(url, so, start, cut, size, limits, True)
+    return [_rebase(d, before, start) for d in out]
+
+
+def _big_plain(url, storage_options, blocksize):
+    """(fs, path, size) of a plain file larger than blocksize, else None."""
+    fs, path = fsspec.core.url_to_fs(url, **storage_options)
+    size = fs.size(path)
+    if not size or size <= blocksize:
+        return None
+    if adexp._adexp._is_packed(_read_range(fs, path, 0, 512)):
+        return None
+    return fs, path, size
+
+
+def _range_parts(url, so, size, cuts, limits):
+    """The delayed partitions of one file cut at cuts. Each range is
+    scanned (parsed, its messages counted, none kept) from its cut side by
+    side with the others; the chain of summaries gives each range its real
+    start and numbers; then each is parsed into its dicts, side by side
+    again. The scan costs a tenth of the dicts: nothing big is held
+    between tasks or moved between workers."""
+    import dask
+    parts, before = [], dask.delayed(_FIRST)
+    for k in range(len(cuts) - 1):
+        start, cut = cuts[k], cuts[k + 1]
+        parts.append(dask.delayed(_range_dicts)(before, url, so, cut, size, limits))
+        summary = dask.delayed(_scan_range, pure=True)(url, so, start, cut, size, limits)
+        before = dask.delayed(_chain)(summary, before, url, so, cut, size, limits)
+    return parts
+
+
+def _plan(paths_or_urls, files_per_partition, so, include, blocksize, errors, limits):
+    """The delayed partitions: groups of whole files, and the ranges of
+    each big plain file, in file order."""
+    import dask
+    files = list_files(paths_or_urls, storage_options=so, include=include)
+    parts, group = [], []
+
+    def flush():
+        if group:
+            parts.append(dask.delayed(_dicts)(list(group), so, errors, limits))
+            group.clear()
+
+    for url in files:
+        big = None
+        if blocksize is not None:
+            try:
+                big = _big_plain(url, so, blocksize)
+            except OSError:
+                big = None         # read as a whole file: its error in place
+        if big:
+            fs, path, size = big
+            flush()
+            cuts = _cuts(fs, path, size, blocksize, True)   # AFTN envelopes on, as the parser
+            parts.extend(_range_parts(url, so, size, cuts, limits))
+            continue
+        group.append(url)
+        if len(group) == files_per_partition:
+            flush()
+    flush()
+    return parts
+
+
+def read(paths_or_urls, *, files_per_partition=64, blocksize=None, storage_options=None,
+         include=None, errors="raise", **limits):
+    """read(paths_or_urls, *, files_per_partition=64, blocksize=None,
+    storage_options=None, include=None, errors='raise', **limits) -> dask.bag.Bag
+
+    A bag of message dicts (Message.to_dict()), in file order: one
+    partition per files_per_partition files, each read on its worker as
+    adexp.parse_files reads it (compressed files and archives too). With
+    blocksize (bytes, or a size such as "64MiB"), a plain file larger than
+    that is cut into byte ranges of about blocksize at message starts, one
+    partition each, as adexp-parse cuts a big file among its threads: the
+    messages, their index, offsets, lines and columns are adexp-parse's.
+    A compressed file or an archive stays one partition. storage_options
+    go to fsspec; include is an fnmatch pattern for the names of files met
+    in directories; limits as in adexp.parse().
     """
     import dask.bag as db
-    _check(files_per_partition, errors)
+    size = _check(files_per_partition, errors, blocksize)
     so = storage_options or {}
-    parts = _partitions(paths_or_urls, files_per_partition, so, include)
+    parts = _plan(paths_or_urls, files_per_partition, so, include, size, errors, limits)
     if not parts:
         return db.from_sequence([], npartitions=1)
-    return db.from_sequence(parts, npartitions=len(parts)).map_partitions(
-        lambda chunk: _dicts([u for group in chunk for u in group], so, errors, limits))
+    return db.from_delayed(parts)
 
 
 def to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None, validate=False,

@@ -1,185 +1,203 @@
-/* adexp.parse_files: many files read and parsed on a small pool of
- * threads without the GIL, their messages handed out in input order.
+/* adexp._parse_files: every input adexp-parse reads (files, directories,
+ * descriptors, buffers; compressed files and archives among them), read
+ * and parsed by the batch driver on its own threads without the GIL, the
+ * messages handed out in the CLI's order with the CLI's sources and
+ * failures.
  *
- * The batch driver (adexp_batch.h) writes each message's output to a file
- * descriptor and has no per-message hook, so the module keeps its own pool:
- * each worker takes the next file, reads it, refuses what adexp-parse
- * refuses and parses every message into the file's arena. The consumer waits
- * (GIL released) for the file it is at and wraps its records into Messages.
- * Workers run at most WINDOW files ahead of the consumer, which bounds the
- * memory held by files parsed and not yet consumed. */
+ * adexp_batch_run runs on a thread of its own. Its on_item callback (the
+ * batch's writer, in input order) copies each message into the open
+ * block's arena; the consumer (__next__, with the GIL) takes whole blocks
+ * and wraps their items into Messages that keep the block's arena alive.
+ * The callback waits while the blocks queued hold WINDOW bytes or more:
+ * the batch then waits too, so memory stays bounded whatever the input.
+ * An iterator still alive when the interpreter exits has its batch
+ * stopped first (pa_files_stop_all, from atexit): no batch thread may run
+ * on while the process tears down. */
 #include "pyadexp.h"
+#include "adexp_batch.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_JOBS 256
-#define WINDOW_PER_JOB 8
-#define MAX_FILE_SIZE ((size_t)256 << 20)   /* a file is read whole into memory here */
+#define BLOCK_BYTES ((size_t)256 << 10)   /* a block is handed over at this size */
+#define BLOCK_CHUNK ((size_t)32 << 10)    /* its arena's chunks: a block taken early is small */
+#define WINDOW_MIN ((size_t)16 << 20)     /* blocks queued at most, in bytes */
+#define WINDOW_PER_JOB ((size_t)4 << 20)
 
 PyObject *pa_FileError;
 
-int pa_read_file(const char *path, size_t limit, char **data, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return errno;
-    struct stat st;
-    int err = fstat(fd, &st) != 0 ? errno : 0;
-    if (!err && !S_ISREG(st.st_mode))
-        err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-    if (!err && (uintmax_t)st.st_size > limit)
-        err = EFBIG;
-    size_t cap = err ? 0 : (size_t)st.st_size + 1, n = 0;
-    char *buf = err ? NULL : malloc(cap);
-    if (!err && !buf)
-        err = ENOMEM;
-    while (!err) {                 /* read to the end: the file may grow */
-        if (n == cap) {
-            char *b = cap > limit ? NULL : realloc(buf, cap * 2);
-            if (!b) {
-                err = cap > limit ? EFBIG : ENOMEM;
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            err = errno;
-        else if (r == 0)
-            break;
-        else
-            n += (size_t)r;
-    }
-    close(fd);
-    if (!err && n > limit)
-        err = EFBIG;
-    if (err) {
-        free(buf);
-        return err;
-    }
-    *data = buf;
-    *len = n;
-    return 0;
-}
+typedef struct item {
+    adexp_batch_item_kind kind;
+    const char *source;        /* in the block's arena */
+    const char *why;
+    adexp_msg msg;
+} item;
 
-typedef struct slot {
-    char *path;                /* file system encoding, malloc'd */
-    PyObject *source;          /* the path as given, as str */
-    char *data;
-    size_t len;
-    adexp_arena arena;         /* the trees of all its messages */
-    pa_msgs msgs;
-    int err;                   /* errno, or -1: refused content (why) */
-    char why[96];
-    int done;
-} slot;
+typedef struct block {
+    struct block *next;
+    adexp_arena arena;         /* the items and their messages */
+    item **v;
+    size_t n, cap;
+    size_t bytes;              /* about what the block holds */
+    const char *last_source;
+} block;
 
 typedef struct pa_files {
     PyObject_HEAD
-    slot *slots;
-    size_t n;
-    size_t taken;              /* next slot a worker takes */
-    size_t cur, rec;           /* the consumer's slot and record in it */
-    size_t window;
-    int stop, skip_errors;
-    adexp_options opts;
-    pthread_t threads[MAX_JOBS];
-    unsigned nthreads;
+    adexp_batch *batch;
+    adexp_batch_stats stats;
+    int rc;                    /* adexp_batch_run's */
+    int skip_errors;
+    char *include;
+    PyObject *inputs;          /* what the batch reads from: kept alive */
+    PyObject *dictionary;      /* the _Dictionary the parsers read with, or NULL */
+    pthread_t thread;
+    int started, joined;
     pthread_mutex_t mu;
-    pthread_cond_t done_cv, space_cv;
-    PyObject *owner;           /* Blob of the current slot's data */
+    pthread_cond_t items_cv, space_cv;
+    block *head, *tail;        /* full blocks, oldest first */
+    block *open;               /* the block being filled */
+    size_t queued, window;     /* bytes in the blocks not consumed */
+    int done, stop, nomem;
+    struct pa_files *prev_live, *next_live;   /* the live ones (live_mu) */
+    block *cur;                /* the consumer's block */
+    size_t pos;
+    PyObject *owner;           /* the _Arena of cur */
+    const char *src_ptr;       /* the last source made into a str */
+    PyObject *src_str;
 } pa_files;
 
-static void work_on(adexp_parser *p, slot *s)
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
+static pa_files *live;         /* iterators whose batch was started */
+
+static void live_add(pa_files *f)
 {
-    s->err = pa_read_file(s->path, MAX_FILE_SIZE, &s->data, &s->len);
-    if (!s->err && pa_refuse_content(s->data, s->len, s->why, sizeof s->why))
-        s->err = -1;
-    if (!s->err && !p)
-        s->err = ENOMEM;
-    if (!s->err) {
-        pa_arena_init(&s->arena, s->len);
-        if (pa_parse_all(p, s->data, s->len, &s->arena, &s->msgs) != 0)
-            s->err = ENOMEM;
-    }
+    pthread_mutex_lock(&live_mu);
+    f->next_live = live;
+    if (live)
+        live->prev_live = f;
+    live = f;
+    pthread_mutex_unlock(&live_mu);
 }
 
-static void *worker(void *arg)
+static void live_remove(pa_files *f)
 {
-    pa_files *it = arg;
-    adexp_parser *p = adexp_parser_new(&it->opts, NULL);
-    pthread_mutex_lock(&it->mu);
-    for (;;) {
-        while (!it->stop && it->taken < it->n && it->taken >= it->cur + it->window)
-            pthread_cond_wait(&it->space_cv, &it->mu);
-        if (it->stop || it->taken >= it->n)
-            break;
-        slot *s = &it->slots[it->taken++];
-        pthread_mutex_unlock(&it->mu);
-        work_on(p, s);
-        pthread_mutex_lock(&it->mu);
-        s->done = 1;
-        pthread_cond_broadcast(&it->done_cv);
+    pthread_mutex_lock(&live_mu);
+    if (f->prev_live)
+        f->prev_live->next_live = f->next_live;
+    else if (live == f)
+        live = f->next_live;
+    if (f->next_live)
+        f->next_live->prev_live = f->prev_live;
+    f->prev_live = f->next_live = NULL;
+    pthread_mutex_unlock(&live_mu);
+}
+
+static block *block_new(void)
+{
+    block *b = calloc(1, sizeof *b);
+    if (b) {
+        adexp_arena_init(&b->arena, NULL);
+        b->arena.chunk_size = BLOCK_CHUNK;
     }
-    pthread_mutex_unlock(&it->mu);
-    adexp_parser_free(p);
+    return b;
+}
+
+static void block_free(block *b)
+{
+    adexp_arena_free(&b->arena);
+    free(b->v);
+    free(b);
+}
+
+static const char *keep_str(block *b, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = adexp_arena_alloc(&b->arena, n);
+    return p ? memcpy(p, s, n) : NULL;
+}
+
+/* Append it to b; 0, or -1 when out of memory. */
+static int block_add(block *b, const adexp_batch_item *it)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        item **v = realloc(b->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        b->v = v, b->cap = cap;
+    }
+    item *x = adexp_arena_alloc(&b->arena, sizeof *x);
+    if (!x)
+        return -1;
+    memset(x, 0, sizeof *x);
+    x->kind = it->kind;
+    if (!b->last_source || strcmp(b->last_source, it->source) != 0)
+        b->last_source = keep_str(b, it->source);
+    x->source = b->last_source;
+    x->why = it->why ? keep_str(b, it->why) : NULL;
+    if (!x->source || (it->why && !x->why))
+        return -1;
+    if (it->msg && adexp_msg_copy(it->msg, &b->arena, &x->msg) != ADEXP_OK)
+        return -1;
+    b->v[b->n++] = x;
+    b->bytes += sizeof *x + (it->msg ? it->msg->length + it->msg->nfields * sizeof(adexp_field)
+                                     : 0);
+    return 0;
+}
+
+static void queue_open(pa_files *f)
+{
+    if (!f->open || f->open->n == 0)
+        return;
+    if (f->tail)
+        f->tail->next = f->open;
+    else
+        f->head = f->open;
+    f->tail = f->open;
+    f->open = NULL;
+    pthread_cond_signal(&f->items_cv);
+}
+
+/* The batch's writer, in input order: no GIL here. */
+static int on_item(void *ctx, const adexp_batch_item *it)
+{
+    pa_files *f = ctx;
+    pthread_mutex_lock(&f->mu);
+    while (!f->stop && f->queued >= f->window)
+        pthread_cond_wait(&f->space_cv, &f->mu);
+    int stop = f->stop;
+    if (!stop && !f->open && !(f->open = block_new()))
+        stop = f->nomem = 1;
+    if (!stop) {
+        size_t before = f->open->bytes;
+        if (block_add(f->open, it) != 0)
+            stop = f->nomem = 1;
+        f->queued += f->open->bytes - before;
+        if (f->open->bytes >= BLOCK_BYTES)
+            queue_open(f);
+        else
+            pthread_cond_signal(&f->items_cv);   /* it may take the open block */
+    }
+    pthread_mutex_unlock(&f->mu);
+    return stop;
+}
+
+static void *run_batch(void *arg)
+{
+    pa_files *f = arg;
+    int rc = adexp_batch_run(f->batch, &f->stats);
+    pthread_mutex_lock(&f->mu);
+    f->rc = rc;
+    queue_open(f);
+    f->done = 1;
+    pthread_cond_broadcast(&f->items_cv);
+    pthread_mutex_unlock(&f->mu);
     return NULL;
-}
-
-static void slot_free(slot *s)
-{
-    free(s->path);
-    s->path = NULL;
-    Py_CLEAR(s->source);
-    free(s->data);
-    s->data = NULL;
-    pa_msgs_free(&s->msgs);
-    adexp_arena_free(&s->arena);
-}
-
-static int fill_slot(slot *s, PyObject *path)
-{
-    PyObject *fs = NULL, *src = NULL;
-    if (!PyUnicode_Check(path) && !PyBytes_Check(path) && !PyObject_HasAttrString(path, "__fspath__")) {
-        PyErr_Format(PyExc_TypeError, "parse_files() paths must be str, bytes or "
-                     "os.PathLike, not %.100s", Py_TYPE(path)->tp_name);
-        return -1;
-    }
-    if (!PyUnicode_FSConverter(path, &fs))
-        return -1;
-    if (!PyUnicode_FSDecoder(path, &src)) {
-        Py_DECREF(fs);
-        return -1;
-    }
-    s->path = strdup(PyBytes_AS_STRING(fs));
-    Py_DECREF(fs);
-    s->source = src;
-    if (!s->path) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
-}
-
-static int start_threads(pa_files *it, unsigned jobs)
-{
-    for (; it->nthreads < jobs; it->nthreads++)
-        if (pthread_create(&it->threads[it->nthreads], NULL, worker, it) != 0)
-            break;
-    if (it->nthreads == 0) {
-        PyErr_SetString(PyExc_OSError, "parse_files(): cannot start a thread");
-        return -1;
-    }
-    return 0;
 }
 
 static int parse_jobs(PyObject *v, unsigned *jobs)
@@ -207,11 +225,7 @@ static int parse_jobs(PyObject *v, unsigned *jobs)
 
 static int parse_errors_arg(PyObject *v, int *skip)
 {
-    if (!v) {
-        *skip = 0;
-        return 0;
-    }
-    if (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "raise") == 0)
+    if (!v || (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "raise") == 0))
         return *skip = 0, 0;
     if (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "skip") == 0)
         return *skip = 1, 0;
@@ -219,31 +233,35 @@ static int parse_errors_arg(PyObject *v, int *skip)
     return -1;
 }
 
-static int files_fill(pa_files *it, PyObject *paths)
+/* One input: ("path", str|bytes), ("fd", name, int) or ("buffer", name,
+ * bytes), as adexp.parse_files makes them. */
+static int add_input(adexp_batch *b, PyObject *in)
 {
-    if (PyUnicode_Check(paths) || PyBytes_Check(paths)) {
-        PyErr_SetString(PyExc_TypeError, "parse_files() takes an iterable of paths, "
-                        "not one path: wrap it in a list");
+    const char *kind;
+    PyObject *name, *arg = NULL, *fs = NULL;
+    if (!PyTuple_Check(in) || !PyArg_ParseTuple(in, "sO|O:input", &kind, &name, &arg))
+        return PyErr_Occurred() ? -1 : (PyErr_SetString(PyExc_TypeError, "bad input"), -1);
+    if (!PyUnicode_FSConverter(name, &fs))
         return -1;
+    const char *path = PyBytes_AS_STRING(fs);
+    int rc = -1;
+    if (strcmp(kind, "path") == 0 && !arg) {
+        rc = adexp_batch_add_path(b, path);
+    } else if (strcmp(kind, "fd") == 0 && arg && PyLong_Check(arg)) {
+        long fd = PyLong_AsLong(arg);
+        rc = fd < 0 || fd > INT32_MAX ? (PyErr_SetString(PyExc_ValueError, "bad fd"), -2)
+                                      : adexp_batch_add_fd(b, path, (int)fd);
+    } else if (strcmp(kind, "buffer") == 0 && arg && PyBytes_Check(arg)) {
+        rc = adexp_batch_add_buffer(b, path, PyBytes_AS_STRING(arg),
+                                    (size_t)PyBytes_GET_SIZE(arg));
+    } else {
+        PyErr_Format(PyExc_TypeError, "bad input kind %s", kind);
+        rc = -2;
     }
-    PyObject *seq = PySequence_Fast(paths, "parse_files() paths must be an iterable");
-    if (!seq)
-        return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    it->slots = calloc(n ? (size_t)n : 1, sizeof(slot));
-    if (!it->slots) {
-        Py_DECREF(seq);
+    Py_DECREF(fs);
+    if (rc == -1)
         PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++, it->n++)
-        if (fill_slot(&it->slots[i], PySequence_Fast_GET_ITEM(seq, i)) != 0) {
-            slot_free(&it->slots[i]);
-            Py_DECREF(seq);
-            return -1;
-        }
-    Py_DECREF(seq);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 static PyObject *pop(PyObject *kw, const char *key)
@@ -256,97 +274,157 @@ static PyObject *pop(PyObject *kw, const char *key)
     return v;
 }
 
+static int files_start(pa_files *f, PyObject *inputs, unsigned jobs, PyObject *include,
+                       const adexp_options *opts)
+{
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = jobs;
+    o.parser = *opts;
+    o.err_fd = -1;             /* the failures come as items */
+    o.out_fd = -1;
+    o.on_item = on_item;
+    o.item_ctx = f;
+    if (include && include != Py_None) {
+        PyObject *fs = NULL;
+        if (!PyUnicode_FSConverter(include, &fs))
+            return -1;
+        f->include = strdup(PyBytes_AS_STRING(fs));
+        Py_DECREF(fs);
+        if (!f->include)
+            return PyErr_NoMemory(), -1;
+        o.include = f->include;
+    }
+    f->window = WINDOW_MIN > jobs * WINDOW_PER_JOB ? WINDOW_MIN : jobs * WINDOW_PER_JOB;
+    if (!(f->batch = adexp_batch_new(&o)))
+        return PyErr_NoMemory(), -1;
+    Py_ssize_t n = PyList_GET_SIZE(inputs);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (add_input(f->batch, PyList_GET_ITEM(inputs, i)) != 0)
+            return -1;
+    Py_INCREF(inputs);
+    f->inputs = inputs;
+    if (pthread_create(&f->thread, NULL, run_batch, f) != 0) {
+        PyErr_SetString(PyExc_OSError, "parse_files(): cannot start a thread");
+        return -1;
+    }
+    f->started = 1;
+    live_add(f);
+    return 0;
+}
+
 PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self;
     PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
     if (!kw)
         return NULL;
-    PyObject *paths, *jobs_pos = NULL;
-    PyObject *jobs_kw = pop(kw, "jobs"), *errors = pop(kw, "errors");
-    pa_files *it = NULL;
+    PyObject *inputs, *jobs_arg = Py_None;
+    PyObject *errors = pop(kw, "errors"), *include = pop(kw, "include");
+    PyObject *dictionary = PyDict_GetItemString(kw, "dictionary");
+    Py_XINCREF(dictionary);    /* pa_options_take takes it out of kw */
+    pa_files *f = NULL;
     adexp_options opts;
     unsigned jobs;
     int skip;
-    if (!PyArg_ParseTuple(args, "O|O:parse_files", &paths, &jobs_pos))
+    if (!PyArg_ParseTuple(args, "O!|O:_parse_files", &PyList_Type, &inputs, &jobs_arg) ||
+        pa_options_take(kw, &opts) || pa_no_more_kwargs(kw, "parse_files") ||
+        parse_jobs(jobs_arg, &jobs) || parse_errors_arg(errors, &skip))
         goto fail;
-    if (jobs_pos && jobs_kw) {
-        PyErr_SetString(PyExc_TypeError, "parse_files() got jobs twice");
+    if (!(f = PyObject_New(pa_files, &pa_FilesType)))
         goto fail;
+    memset((char *)f + sizeof(PyObject), 0, sizeof *f - sizeof(PyObject));
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->items_cv, NULL);
+    pthread_cond_init(&f->space_cv, NULL);
+    f->skip_errors = skip;
+    if (dictionary && dictionary != Py_None) {   /* it outlives the batch's parsers */
+        Py_INCREF(dictionary);
+        f->dictionary = dictionary;
     }
-    if (pa_options_take(kw, &opts) || pa_no_more_kwargs(kw, "parse_files") ||
-        parse_jobs(jobs_pos ? jobs_pos : jobs_kw ? jobs_kw : Py_None, &jobs) ||
-        parse_errors_arg(errors, &skip))
-        goto fail;
-    if (!(it = PyObject_New(pa_files, &pa_FilesType)))
-        goto fail;
-    memset((char *)it + sizeof(PyObject), 0, sizeof *it - sizeof(PyObject));
-    pthread_mutex_init(&it->mu, NULL);
-    pthread_cond_init(&it->done_cv, NULL);
-    pthread_cond_init(&it->space_cv, NULL);
-    it->opts = opts;
-    it->skip_errors = skip;
-    it->window = (size_t)jobs * WINDOW_PER_JOB;
-    if (files_fill(it, paths) != 0 || start_threads(it, jobs) != 0)
+    if (files_start(f, inputs, jobs, include, &opts) != 0)
         goto fail;
     Py_DECREF(kw);
-    Py_XDECREF(jobs_kw);
     Py_XDECREF(errors);
-    return (PyObject *)it;
+    Py_XDECREF(include);
+    Py_XDECREF(dictionary);
+    return (PyObject *)f;
 fail:
-    Py_XDECREF(it);
+    Py_XDECREF(f);
     Py_DECREF(kw);
-    Py_XDECREF(jobs_kw);
     Py_XDECREF(errors);
+    Py_XDECREF(include);
+    Py_XDECREF(dictionary);
     return NULL;
+}
+
+/* Stop the batch (if it still runs) and wait for its thread; no GIL. */
+static void stop_and_join(pa_files *f)
+{
+    pthread_mutex_lock(&f->mu);
+    if (!f->done)
+        f->stop = 1;
+    pthread_cond_broadcast(&f->space_cv);
+    pthread_mutex_unlock(&f->mu);
+    pthread_join(f->thread, NULL);
+}
+
+static void files_join(pa_files *f)
+{
+    if (!f->started || f->joined)
+        return;
+    f->joined = 1;             /* before the GIL goes: one join, whoever asks */
+    live_remove(f);
+    Py_BEGIN_ALLOW_THREADS
+    stop_and_join(f);
+    Py_END_ALLOW_THREADS
+}
+
+PyObject *pa_files_stop_all(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    for (;;) {
+        pthread_mutex_lock(&live_mu);
+        pa_files *f = live;
+        pthread_mutex_unlock(&live_mu);
+        if (!f)
+            break;
+        files_join(f);         /* takes f off the list */
+    }
+    Py_RETURN_NONE;
 }
 
 static void files_dealloc(PyObject *self)
 {
-    pa_files *it = (pa_files *)self;
-    Py_BEGIN_ALLOW_THREADS
-    pthread_mutex_lock(&it->mu);
-    it->stop = 1;
-    pthread_cond_broadcast(&it->space_cv);
-    pthread_mutex_unlock(&it->mu);
-    for (unsigned i = 0; i < it->nthreads; i++)
-        pthread_join(it->threads[i], NULL);
-    Py_END_ALLOW_THREADS
-    for (size_t i = 0; i < it->n; i++)
-        slot_free(&it->slots[i]);
-    free(it->slots);
-    Py_XDECREF(it->owner);
-    pthread_mutex_destroy(&it->mu);
-    pthread_cond_destroy(&it->done_cv);
-    pthread_cond_destroy(&it->space_cv);
+    pa_files *f = (pa_files *)self;
+    files_join(f);
+    Py_CLEAR(f->owner);
+    if (f->cur)
+        block_free(f->cur);
+    for (block *b = f->head, *next; b; b = next) {
+        next = b->next;
+        block_free(b);
+    }
+    if (f->open)
+        block_free(f->open);
+    adexp_batch_free(f->batch);
+    free(f->include);
+    Py_XDECREF(f->inputs);
+    Py_XDECREF(f->dictionary);
+    Py_XDECREF(f->src_str);
+    pthread_mutex_destroy(&f->mu);
+    pthread_cond_destroy(&f->items_cv);
+    pthread_cond_destroy(&f->space_cv);
     Py_TYPE(self)->tp_free(self);
 }
 
-/* The consumer is done with slot cur: free it and let the workers on. */
-static void advance(pa_files *it)
+/* The errno whose text why is (the batch reports strerror's), or 0. */
+static int errno_of(const char *why)
 {
-    slot_free(&it->slots[it->cur]);
-    Py_CLEAR(it->owner);
-    pthread_mutex_lock(&it->mu);
-    it->cur++;
-    it->rec = 0;
-    pthread_cond_broadcast(&it->space_cv);
-    pthread_mutex_unlock(&it->mu);
-}
-
-static void wait_done(pa_files *it, slot *s)
-{
-    pthread_mutex_lock(&it->mu);
-    int done = s->done;
-    pthread_mutex_unlock(&it->mu);
-    if (done)
-        return;
-    Py_BEGIN_ALLOW_THREADS
-    pthread_mutex_lock(&it->mu);
-    while (!s->done)
-        pthread_cond_wait(&it->done_cv, &it->mu);
-    pthread_mutex_unlock(&it->mu);
-    Py_END_ALLOW_THREADS
+    for (int e = 1; e < 134; e++)
+        if (strcmp(strerror(e), why) == 0)
+            return e;
+    return 0;
 }
 
 PyObject *pa_file_error(int err, const char *why, PyObject *source)
@@ -362,52 +440,114 @@ PyObject *pa_file_error(int err, const char *why, PyObject *source)
     return NULL;
 }
 
-/* Enter slot cur: wait for it, check it, take its bytes into a Blob.
- * Returns 1 when it has records to give, 0 to go on, -1 on an error. */
-static int enter(pa_files *it)
+/* The consumer is done with its block: free it, let the batch on. */
+static void release_cur(pa_files *f)
 {
-    slot *s = &it->slots[it->cur];
-    wait_done(it, s);
-    if (s->err) {
-        if (!it->skip_errors)
-            pa_file_error(s->err > 0 ? s->err : 0, s->why, s->source);
-        advance(it);
-        return it->skip_errors ? 0 : -1;
+    if (!f->cur)
+        return;
+    size_t bytes = f->cur->bytes;
+    Py_CLEAR(f->owner);            /* the Messages still held keep its arena */
+    block_free(f->cur);
+    f->cur = NULL;
+    f->src_ptr = NULL;
+    Py_CLEAR(f->src_str);
+    pthread_mutex_lock(&f->mu);
+    f->queued -= bytes;
+    pthread_cond_signal(&f->space_cv);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Take the next block, waiting for it without the GIL. 1: taken, 0: the
+ * end, -1: an exception is set. */
+static int take(pa_files *f)
+{
+    block *b = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&f->mu);
+    while (!f->head && !(f->open && f->open->n) && !f->done)
+        pthread_cond_wait(&f->items_cv, &f->mu);
+    if (!f->head)
+        queue_open(f);
+    if ((b = f->head) != NULL) {
+        f->head = b->next;
+        if (!f->head)
+            f->tail = NULL;
     }
-    char *data = s->data;
-    s->data = NULL;            /* the Blob frees it, even when it fails */
-    PyObject *blob = pa_blob_new(data, s->len);
-    it->owner = blob ? pa_arena_new(&s->arena, blob) : NULL;
-    Py_XDECREF(blob);
-    if (!it->owner) {
-        advance(it);
-        return -1;
-    }
-    if (s->msgs.n == 0) {
-        advance(it);
+    pthread_mutex_unlock(&f->mu);
+    Py_END_ALLOW_THREADS
+    if (!b) {
+        files_join(f);
+        if (f->nomem || f->rc < 0)
+            return PyErr_NoMemory(), -1;
         return 0;
     }
-    return 1;
+    f->cur = b;
+    f->pos = 0;
+    f->owner = pa_arena_new(&b->arena, Py_None);   /* takes the arena over */
+    if (!f->owner)
+        release_cur(f);
+    return f->owner ? 1 : -1;
+}
+
+static PyObject *source_of(pa_files *f, const char *s)
+{
+    if (f->src_ptr != s) {
+        Py_CLEAR(f->src_str);
+        if (!(f->src_str = PyUnicode_DecodeFSDefault(s)))
+            return NULL;
+        f->src_ptr = s;
+    }
+    return f->src_str;
 }
 
 static PyObject *files_next(PyObject *self)
 {
-    pa_files *it = (pa_files *)self;
-    while (it->cur < it->n) {
-        if (!it->owner) {
-            int rc = enter(it);
-            if (rc < 0)
+    pa_files *f = (pa_files *)self;
+    for (;;) {
+        if (f->cur && f->pos == f->cur->n)
+            release_cur(f);
+        if (!f->cur) {
+            int rc = take(f);
+            if (rc <= 0)
                 return NULL;
-            if (rc == 0)
-                continue;
         }
-        slot *s = &it->slots[it->cur];
-        PyObject *m = pa_message_new(&s->msgs.v[it->rec++], it->owner, s->source);
-        if (it->rec == s->msgs.n)
-            advance(it);
-        return m;
+        item *x = f->cur->v[f->pos++];
+        PyObject *src = source_of(f, x->source);
+        if (!src)
+            return NULL;
+        if (x->kind == ADEXP_BATCH_ITEM_MESSAGE)
+            return pa_message_new(&x->msg, f->owner, src);
+        if (x->kind == ADEXP_BATCH_ITEM_FAILED && !f->skip_errors)
+            return pa_file_error(errno_of(x->why), x->why, src);
     }
-    return NULL;
+}
+
+/* For adexp.dask, which cuts big files into byte ranges as the batch cuts
+ * big inputs (adexp_batch_next_cut), and leaves packed ones whole. */
+PyObject *pa_next_cut(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer data;
+    Py_ssize_t at;
+    int envelope = 1;
+    if (!PyArg_ParseTuple(args, "y*n|p:_next_cut", &data, &at, &envelope))
+        return NULL;
+    size_t len = (size_t)data.len;
+    size_t cut = at < 0 ? 0 : (size_t)at;
+    cut = adexp_batch_next_cut(data.buf, len, cut, envelope);
+    PyBuffer_Release(&data);
+    return PyLong_FromSize_t(cut);
+}
+
+PyObject *pa_is_packed(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_buffer data;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) != 0)
+        return NULL;
+    int packed = adexp_batch_is_packed(data.buf, (size_t)data.len);
+    PyBuffer_Release(&data);
+    return PyBool_FromLong(packed);
 }
 
 PyTypeObject pa_FilesType = {
@@ -416,7 +556,7 @@ PyTypeObject pa_FilesType = {
     .tp_basicsize = sizeof(pa_files),
     .tp_dealloc = files_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Iterator over the messages of many files, in input order.",
+    .tp_doc = "Iterator over the messages of many inputs, in input order.",
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = files_next,
 };

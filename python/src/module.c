@@ -99,21 +99,6 @@ done:
     return r;
 }
 
-/* For adexp.dask, which reads bytes through fsspec: adexp-parse's reason
- * to refuse a file's content, or None. */
-static PyObject *refuse_content(PyObject *self, PyObject *data)
-{
-    (void)self;
-    if (!PyBytes_Check(data))
-        return PyErr_Format(PyExc_TypeError, "data must be bytes, not %.100s",
-                            Py_TYPE(data)->tp_name);
-    char why[96];
-    if (pa_refuse_content(PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data),
-                          why, sizeof why))
-        return PyUnicode_FromString(why);
-    Py_RETURN_NONE;
-}
-
 #define LIMITS_DOC \
     "Limits, as keywords (defaults as in adexp-parse): max_depth, max_fields,\n" \
     "max_list_items, max_keyword_len, max_errors, max_message_size; and\n" \
@@ -126,19 +111,19 @@ static PyMethodDef module_methods[] = {
      "input never raises: each message carries its errors. source names\n"
      "the input in Message.source and to_dict() ('-' as for standard input).\n"
      LIMITS_DOC},
-    {"iter_file", (PyCFunction)(void (*)(void))pa_iter_file, METH_VARARGS | METH_KEYWORDS,
-     "iter_file(path, **limits) -> Iterator[Message]\n\n"
-     "The messages of one file, each parsed when it is asked for. A file that\n"
-     "cannot be read, or that adexp-parse refuses (empty, binary, no '-'),\n"
-     "raises adexp.FileError.\n" LIMITS_DOC},
-    {"parse_files", (PyCFunction)(void (*)(void))pa_parse_files, METH_VARARGS | METH_KEYWORDS,
-     "parse_files(paths, jobs=None, *, errors='raise', **limits) -> Iterator[Message]\n\n"
-     "The messages of many files, read and parsed on jobs threads (None: one\n"
-     "per CPU) with the GIL released, handed out in input order. A file that\n"
-     "cannot be read or is refused raises adexp.FileError in its place, or\n"
-     "is passed over with errors='skip'.\n" LIMITS_DOC},
-    {"_refuse_content", refuse_content, METH_O,
-     "_refuse_content(data) -> str | None: why adexp-parse would refuse data."},
+    {"_parse_files", (PyCFunction)(void (*)(void))pa_parse_files, METH_VARARGS | METH_KEYWORDS,
+     "_parse_files(inputs, jobs=None, *, errors='raise', include=None, **limits)\n"
+     "-> Iterator[Message]\n\n"
+     "adexp.parse_files below its argument checks: inputs is a list of\n"
+     "('path', path), ('fd', name, fd) and ('buffer', name, bytes).\n" LIMITS_DOC},
+    {"_stop_all", pa_files_stop_all, METH_NOARGS,
+     "_stop_all(): stop the batches of parse_files iterators still alive (at exit)."},
+    {"_next_cut", pa_next_cut, METH_VARARGS,
+     "_next_cut(data, at, envelope=True) -> int: the first message start at or\n"
+     "after at, or len(data) (adexp_batch_next_cut)."},
+    {"_is_packed", pa_is_packed, METH_O,
+     "_is_packed(head) -> bool: whether an input starting with head is compressed\n"
+     "or an archive (adexp_batch_is_packed)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -176,8 +161,8 @@ PyMODINIT_FUNC PyInit__adexp(void)
         return NULL;
     if (pa_keys_init() || pa_error_type_init() ||
         add_type(m, &pa_MessageType, "Message") || add_type(m, &pa_FieldType, "Field") ||
-        add_type(m, pa_ErrorType, "Error") || add_type(m, &pa_BlobType, NULL) || add_type(m, &pa_ArenaType, NULL) ||
-        add_type(m, &pa_FilesType, NULL) || add_type(m, &pa_IterType, NULL) ||
+        add_type(m, pa_ErrorType, "Error") || add_type(m, &pa_ArenaType, NULL) ||
+        add_type(m, &pa_FilesType, NULL) ||
         add_type(m, &pa_TableType, "_Table") || add_type(m, &pa_DictionaryType, "_Dictionary"))
         goto fail;
     pa_FileError = PyErr_NewExceptionWithDoc(

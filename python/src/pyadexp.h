@@ -55,14 +55,6 @@ void pa_arena_init(adexp_arena *a, size_t len);
 adexp_parser *pa_parser_get(const adexp_options *o);
 void pa_parser_put(adexp_parser *p, const adexp_options *o);
 
-/* The CLI's reason to refuse a file's content before parsing ("empty
- * file", "binary file ...", "not ADEXP ..."), written to why; 0 if none. */
-int pa_refuse_content(const char *data, size_t len, char *why, size_t cap);
-
-/* A block of memory from malloc owned by a Python object (file contents). */
-PyObject *pa_blob_new(char *data, size_t len);
-extern PyTypeObject pa_BlobType;
-
 /* An arena owned by a Python object, which also keeps base (the bytes the
  * trees point into) alive: what every Message holds. Takes over *a (and
  * frees it on failure). */
@@ -120,18 +112,16 @@ PyObject *pa_view_dict(const adexp_msg *m);
 
 extern PyTypeObject pa_FilesType;
 PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs);
-/* Read a whole regular file (no GIL needed). Returns 0 with a malloc'd
- * *data, or an errno; EFBIG when larger than limit. */
-int pa_read_file(const char *path, size_t limit, char **data, size_t *len);
+/* _next_cut(data, at, envelope=True), _is_packed(data): the batch's cut
+ * and packed-input rules (adexp_batch.h) for adexp.dask. */
+PyObject *pa_next_cut(PyObject *self, PyObject *args);
+/* _stop_all(): stop the batches of the iterators still alive (atexit). */
+PyObject *pa_files_stop_all(PyObject *self, PyObject *unused);
+PyObject *pa_is_packed(PyObject *self, PyObject *arg);
 
 extern PyObject *pa_FileError;
 /* Raise adexp.FileError(errno, strerror or why, source): returns NULL. */
 PyObject *pa_file_error(int err, const char *why, PyObject *source);
-
-/* ---------------------------------------------------------------- iter.c */
-
-extern PyTypeObject pa_IterType;
-PyObject *pa_iter_file(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* ---------------------------------------------------------------- extension.c */
 

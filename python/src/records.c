@@ -94,57 +94,6 @@ void pa_parser_put(adexp_parser *p, const adexp_options *o)
     cached_opts = *o;
 }
 
-/* The batch driver's checks (lib/batch/batch_file.c; binary: a NUL in the first
- * 4 KiB and no message start, lexer_next_title), so that the module refuses
- * what adexp-parse refuses, with the same words. */
-#define BINARY_PROBE 4096
-
-int pa_refuse_content(const char *data, size_t len, char *why, size_t cap)
-{
-    if (len == 0)
-        return snprintf(why, cap, "empty file"), 1;
-    const char *nul = memchr(data, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
-    if (nul && lexer_next_title(data, len, 0) == len)
-        return snprintf(why, cap, "binary file (NUL byte at offset %zu)",
-                        (size_t)(nul - data)), 1;
-    if (!memchr(data, '-', len))
-        return snprintf(why, cap, "not ADEXP: no '-' in the file"), 1;
-    return 0;
-}
-
-typedef struct pa_blob {
-    PyObject_HEAD
-    char *data;
-    size_t len;
-} pa_blob;
-
-static void blob_dealloc(PyObject *self)
-{
-    free(((pa_blob *)self)->data);
-    Py_TYPE(self)->tp_free(self);
-}
-
-PyTypeObject pa_BlobType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "adexp._Blob",
-    .tp_basicsize = sizeof(pa_blob),
-    .tp_dealloc = blob_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The bytes of a file, kept alive for the messages read from it.",
-};
-
-PyObject *pa_blob_new(char *data, size_t len)
-{
-    pa_blob *b = PyObject_New(pa_blob, &pa_BlobType);
-    if (!b) {
-        free(data);
-        return NULL;
-    }
-    b->data = data;
-    b->len = len;
-    return (PyObject *)b;
-}
-
 typedef struct pa_arena {
     PyObject_HEAD
     PyObject *base;

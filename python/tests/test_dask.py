@@ -1,14 +1,20 @@
 """adexp.dask on a distributed.LocalCluster of two worker processes, against
 adexp-parse on the same files: same messages, same order after sorting by
 source and index."""
+import gzip
+import hashlib
+import json
 import pathlib
+import subprocess
+import sys
 
+import fsspec
 import pandas
 import pytest
 
 import adexp
 import adexp.dask
-from conftest import cli_dicts
+from conftest import ADEXP_PARSE, ROOT, adexp_files, cli_dicts
 
 distributed = pytest.importorskip("distributed")
 
@@ -95,3 +101,78 @@ def test_to_dataframe_with_a_dictionary(client, root, tmp_path):
     assert df.astype(object).equals(adexp.to_pandas([str(tmp_path)], **sel).astype(object))
     with pytest.raises(TypeError, match="paths"):
         adexp.dask.to_dataframe([str(tmp_path)], dictionary=adexp.load_dictionary(ext))
+
+
+# ---------------------------------------------------------------- blocksize
+
+def line_digest(d):
+    """The digest of adexp-parse's JSON line for d: for the generated corpus
+    json.dumps writes the CLI's bytes, and the CLI's side is then hashed as
+    it is, with no json.loads of 250 MB."""
+    line = json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
+    return hashlib.sha1(line).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def mixed(root, tmp_path_factory):
+    """Every .adexp of testdata in one file: quoted messages (a cut's
+    -TITLE in a text), AFTN envelopes, errors with lines and columns."""
+    p = tmp_path_factory.mktemp("mixed") / "mixed.adexp"
+    p.write_bytes(b"".join(open(f, "rb").read() for f in adexp_files()))
+    return p
+
+
+def test_blocksize_cuts_at_messages(client, mixed):
+    want = cli_dicts([str(mixed)])
+    bag = adexp.dask.read([str(mixed)], blocksize=200)
+    assert bag.npartitions > 100            # many cuts, some inside a quoted message
+    assert bag.compute() == want
+    bag = adexp.dask.read([str(mixed)], blocksize="4KiB")
+    assert 10 < bag.npartitions < 100
+    assert bag.compute() == want
+
+
+def test_blocksize_leaves_packed_files_whole(client, mixed, tmp_path):
+    gz = tmp_path / "mixed.adexp.gz"
+    gz.write_bytes(gzip.compress(mixed.read_bytes()))
+    bag = adexp.dask.read([str(gz), str(mixed)], blocksize="8KiB", files_per_partition=1)
+    assert bag.npartitions > 3
+    assert bag.compute() == cli_dicts([str(gz), str(mixed)])
+    assert adexp.dask.read([str(gz)], blocksize=100).npartitions == 1
+
+
+def test_blocksize_through_fsspec(mixed):
+    import dask
+    want = cli_dicts([str(mixed)])
+    url = mixed.as_uri()
+    got = adexp.dask.read([url], blocksize="4KiB").compute(scheduler="threads")
+    assert [dict(d, source=str(mixed)) for d in got] == want
+    assert all(d["source"] == url for d in got)
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/adexp-test/mixed.adexp", mixed.read_bytes())
+    with dask.config.set(scheduler="threads"):     # memory:// lives in this process
+        bag = adexp.dask.read(["memory://adexp-test/"], blocksize="4KiB")
+        got = bag.compute()
+    assert bag.npartitions > 10
+    assert [dict(d, source=str(mixed)) for d in got] == want
+
+
+def test_big_file_spreads_over_workers(client, tmp_path):
+    """About 100 MB in 16 MiB ranges: several partitions on two worker
+    processes, adexp-parse's messages in order (their digests)."""
+    one = tmp_path / "one.adexp"
+    subprocess.run([sys.executable, str(ROOT / "testdata/gen_corpus.py"), "--messages",
+                    "17000", "--out", str(one), "--seed", "7", "--bad-every", "97"],
+                   check=True, capture_output=True)
+    big = tmp_path / "big.adexp"
+    with open(big, "wb") as out:
+        for _ in range(4):
+            out.write(one.read_bytes())
+    assert big.stat().st_size > 90e6
+    r = subprocess.run([ADEXP_PARSE, "-q", str(big)], capture_output=True)
+    want = [hashlib.sha1(line).hexdigest() for line in r.stdout.splitlines()]
+    bag = adexp.dask.read([str(big)], blocksize="16MiB")
+    assert bag.npartitions >= 5
+    got = bag.map(line_digest).compute()
+    assert len(got) == len(want) == 68000
+    assert got == want
