@@ -620,6 +620,11 @@ typedef struct adexp_findings {
                                   after adexp_findings_init): extended fields
                                   are then checked for their structure; their
                                   values have no generated check */
+    int no_lines;              /* 1 (set after adexp_findings_init): the
+                                  message's buffer is not whole (a copy,
+                                  adexp_msg_copy): findings get line and
+                                  column 0, no byte before the message is
+                                  read */
     const char *lc_base;       /* line cache: buffer, offset, line, its start */
     size_t lc_off, lc_bol, lc_index;
     uint32_t lc_line;

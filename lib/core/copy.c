@@ -175,6 +175,12 @@ static void widen_envelope(span *s, const adexp_envelope *e)
 adexp_status adexp_msg_copy(const adexp_msg *src, adexp_arena *arena, adexp_msg *dst)
 {
     span s = {NULL, NULL, NULL, arena, 0};
+    if (src->fields && src->fields->keyword.ptr) {   /* from the first field's '-', */
+        const char *dash = src->fields->keyword.ptr; /* by which validation finds the */
+        while (dash[-1] != '-')                      /* message's bytes */
+            dash--;
+        widen(&s, (adexp_slice){dash - 1, 1});
+    }
     widen_fields(&s, src->fields);
     widen_envelope(&s, &src->envelope);
     adexp_msg m = *src;

@@ -167,6 +167,10 @@ static char *path(walk *w, const place *pl)
 static void locate(walk *w, size_t off, adexp_finding *fd)
 {
     adexp_findings *o = w->out;
+    if (o->no_lines) {
+        fd->line = fd->column = 0;
+        return;
+    }
     lines_cursor c = {0, o->lc_off, o->lc_bol, o->lc_line};
     if (o->lc_base != w->base || w->msg->index < o->lc_index) {
         o->lc_base = w->base;

@@ -225,6 +225,7 @@ static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     adexp_arena_init(&t->arena, NULL);
     adexp_findings_init(&t->findings);
     t->findings.dictionary = d;
+    t->findings.no_lines = 1;  /* parse_files' Messages are copies; the cell has no lines */
     if (!(t->columns = columns_of(sel, validate)))
         goto fail;
     t->ncols = (size_t)PyTuple_GET_SIZE(t->columns);
