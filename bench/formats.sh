@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The data formats against --format json on the same input: farm-bench times
-# each side by side with json (pairs of runs, ratio per pair), and callgrind
+# The data formats against --format json on the same input: bench/by_turns.py
+# times each side by side with json (pairs of runs, ratio per pair), and callgrind
 # counts the instructions of each on a smaller corpus (machine-independent).
 #
 #   bench/formats.sh BUILD_DIR [MESSAGES [FILE]]   (default 20000 messages, -j1)
@@ -22,8 +22,7 @@ json="$exe -q -j1 --format json -o /dev/null $tmp/big.adexp"
 for f in "view" "csv" "tsv" "csv --rows RTEPTS"; do
     echo "== --format $f vs --format json ($n messages, $(stat -c %s "$tmp/big.adexp") bytes)"
     # shellcheck disable=SC2086
-    farm-bench -n 9 --vs "$json" -- $exe -q -j1 --format $f -o /dev/null "$tmp/big.adexp" 2>&1 |
-        grep -E '^(A|B) (cpu|wall) s|^A/B (cpu|wall)'
+    python3 "$here/bench/by_turns.py" -n 9 --vs "$json" -- $exe -q -j1 --format $f -o /dev/null "$tmp/big.adexp"
 done
 count() {   # FILE FORMAT...: callgrind's instructions for the whole process
     local f=$1
