@@ -7,23 +7,7 @@
  * Messages with errors are written too: the writer may refuse them, but
  * then it leaves the output as it was. */
 #include "fuzz_common.h"
-#include "json_out.h"
-
-/* The JSON envelope objects of a and b are the same. */
-static void same_envelope(const adexp_msg *a, const adexp_msg *b)
-{
-    FUZZ_CHECK(a->envelope.present == b->envelope.present);
-    if (!a->envelope.present)
-        return;
-    adexp_buf ja, jb;
-    adexp_buf_init(&ja, NULL);
-    adexp_buf_init(&jb, NULL);
-    FUZZ_CHECK(adexp_json_put_envelope(&ja, &a->envelope) == 0);
-    FUZZ_CHECK(adexp_json_put_envelope(&jb, &b->envelope) == 0);
-    FUZZ_CHECK(ja.len == jb.len && memcmp(ja.data, jb.data, ja.len) == 0);
-    adexp_buf_free(&ja);
-    adexp_buf_free(&jb);
-}
+#include "fuzz_envelope.h"
 
 static void round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *arena,
                        adexp_buf *out, const adexp_write_options *o)
@@ -38,7 +22,7 @@ static void round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *aren
     unsigned how = ADEXP_SAME_ALL_FLAGS | (o->fold ? ADEXP_SAME_FOLD : 0);
     FUZZ_CHECK(adexp_tree_same(m->fields, b.fields, how, NULL));
     if (o->envelope)
-        same_envelope(m, &b);
+        fuzz_same_envelope(m, &b);
     else
         FUZZ_CHECK(!b.envelope.present);
     FUZZ_CHECK(adexp_parser_next(back, arena, &b) == ADEXP_END);

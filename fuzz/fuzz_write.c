@@ -12,30 +12,14 @@
 #include <jansson.h>
 
 #include "fuzz_common.h"
+#include "fuzz_envelope.h"
 #include "json_msg.h"
-#include "json_out.h"
 
 typedef struct ctx {
     adexp_arena arena, back_arena;
     adexp_parser *back;
     adexp_buf out;
 } ctx;
-
-/* The JSON envelope objects of a and b are the same. */
-static void same_envelope(const adexp_msg *a, const adexp_msg *b)
-{
-    FUZZ_CHECK(a->envelope.present == b->envelope.present);
-    if (!a->envelope.present)
-        return;
-    adexp_buf ja, jb;
-    adexp_buf_init(&ja, NULL);
-    adexp_buf_init(&jb, NULL);
-    FUZZ_CHECK(adexp_json_put_envelope(&ja, &a->envelope) == 0);
-    FUZZ_CHECK(adexp_json_put_envelope(&jb, &b->envelope) == 0);
-    FUZZ_CHECK(ja.len == jb.len && memcmp(ja.data, jb.data, ja.len) == 0);
-    adexp_buf_free(&ja);
-    adexp_buf_free(&jb);
-}
 
 /* msg written (line layout, folded, verify: as adexp-write does; in its
  * envelope with envelope) reads back as one message with the same tree.
@@ -116,7 +100,7 @@ static void adexp_messages(ctx *c, const char *buf, size_t size, const adexp_opt
             FUZZ_CHECK(adexp_json_write(&line, &m, "fuzz") == ADEXP_OK);
             FUZZ_CHECK(build(c, line.data, line.len, &built) == 0);
             FUZZ_CHECK(adexp_tree_same(m.fields, built.fields, ADEXP_SAME_FOLD, NULL));
-            same_envelope(&m, &built);
+            fuzz_same_envelope(&m, &built);
             FUZZ_CHECK(write_back(c, &built, 0) == ADEXP_OK);
             /* in its envelope: a part the writer refuses (WRITE_VALUE) is
              * said so; one written reads back as the same envelope */
@@ -125,7 +109,7 @@ static void adexp_messages(ctx *c, const char *buf, size_t size, const adexp_opt
                 adexp_parser_reset(c->back, c->out.data, c->out.len);
                 adexp_arena_reset(&c->back_arena);
                 FUZZ_CHECK(adexp_parser_next(c->back, &c->back_arena, &b) == ADEXP_OK);
-                same_envelope(&m, &b);
+                fuzz_same_envelope(&m, &b);
             }
         }
         adexp_arena_reset(&parsed);
