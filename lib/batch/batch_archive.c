@@ -444,9 +444,11 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
     member_buf_free(&mb);
 }
 
-/* libarchive over the stream rd: each member parsed as a stream. */
+/* libarchive over the stream rd: each member parsed as a stream. mem_len:
+ * the bytes rd unpacks, when they are in memory (a mapped .tar.gz: its
+ * members are read ahead as an archive's in memory are), else 0. */
 static void walk_stream(batch_worker *w, const char *path, batch_reader *rd,
-                        int depth)
+                        int depth, size_t mem_len)
 {
     struct archive *a = new_archive(w, path);
     if (!a)
@@ -457,7 +459,7 @@ static void walk_stream(batch_worker *w, const char *path, batch_reader *rd,
     } else {
         src->r = rd;
         batch_la.read_open(a, src, NULL, source_read, NULL);
-        walk_archive(w, path, a, depth, 0);
+        walk_archive(w, path, a, depth, mem_len);
     }
     free(src);
     batch_la.read_free(a);
@@ -487,7 +489,7 @@ static void unpack_gzip(batch_worker *w, const char *path, const char *data,
             batch_fail(w, path, g.r.error);
             return;
         }
-        walk_stream(w, path, &g.r, depth);
+        walk_stream(w, path, &g.r, depth, len);
         g.r.close(&g.r);
         return;
     }
@@ -581,7 +583,7 @@ static void unpack_gzip_stream(batch_worker *w, const char *path, batch_reader *
                            .rest = &g->r, .head = head.data, .len = head.len,
                            .rest_failed = rc < 0};
         if (batch_packed_kind(head.data, head.len) != BATCH_PLAIN)
-            walk_stream(w, path, &p.r, 1);
+            walk_stream(w, path, &p.r, 1, 0);
         else
             batch_stream_parse(w, path, &p.r, 1);
     }
@@ -603,6 +605,6 @@ void batch_stream_unpack(batch_worker *w, const char *path, batch_reader *rd)
     else if (kind >= 0 && batch_is_gzip(head.data, head.len))
         unpack_gzip_stream(w, path, &p.r);
     else if (kind >= 0)
-        walk_stream(w, path, &p.r, 1);
+        walk_stream(w, path, &p.r, 1, 0);
     member_buf_free(&head);
 }
