@@ -208,6 +208,21 @@ static void end_envelope(adexp_parser *p, adexp_msg *msg, size_t at, lexer_signa
     lex_from(p, after, p->len, lexer_envelope_at(p->buf, p->len, i));
 }
 
+/* An envelope's text [from, end) with no -TITLE in it: when it does not
+ * start with a field (a service message, an ICAO message in parentheses),
+ * it is no ADEXP and is kept whole as the envelope's text, none of it read
+ * as fields, with the message's NO_TITLE at its start. 1: so kept. */
+static int not_adexp(adexp_parser *p, adexp_msg *msg, size_t from, size_t end)
+{
+    while (from < end && is_sep((unsigned char)p->buf[from]))
+        from++;
+    if (from == end || p->buf[from] == '-')
+        return 0;
+    msg->envelope.text[2] = (adexp_slice){p->buf + from, trim_back(p, from, end) - from};
+    record_error(p, ADEXP_E_NO_TITLE, from);
+    return 1;
+}
+
 /* A message in an envelope that starts at the current token (text before
  * the first field): its heading, then its text lexed up to the envelope's
  * end, which the fields never pass. */
@@ -231,6 +246,11 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
         env->text[2].ptr = NULL;
     if (bad != (size_t)-1)
         record_error(p, ADEXP_E_ENVELOPE, bad);
+    if (text == head && not_adexp(p, msg, head, end)) {
+        lex_from(p, end, end, 0);
+        end_envelope(p, msg, end, sig);
+        return;
+    }
     lex_from(p, text, end, 0);
     parse_text(p, msg);
     if (p->tok->kind == FT_EOF) {

@@ -886,6 +886,38 @@ static void test_envelope_garbled_parts(void **state)
     assert_int_equal(next(f, &m), ADEXP_END);
 }
 
+/* An envelope whose text holds no -TITLE and does not start with a field
+ * (a service message, an ICAO message in parentheses) holds no ADEXP: the
+ * text is the envelope's, whole, and none of it is read as fields; text
+ * that starts with a field is a message without its title, as unframed. */
+static void test_envelope_not_adexp(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "ZCZC B1\nSS EUCHZMFP\n021200 LKPRZPZX\nSVC QTA RPT AAA002\n\n\nNNNN\n"
+                      "ZCZC B2\nFF EUCHZQZX\n021201 LKPRZPZX\n(FPL-CSA101-IS\n-A320/M\n"
+                      "-LKPR1330)\n\nNNNN\n"
+                      "ZCZC B3\nFF EUCHZQZX\n021202 LKPRZPZX\n-ARCID C2\nNNNN\n";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_E_NO_TITLE);
+    assert_int_equal(m.nerrors, 1);
+    assert_error(&m, 0, ADEXP_E_NO_TITLE, 4, 1);
+    assert_null(m.fields);
+    assert_true(m.envelope.closed);
+    assert_true(adexp_slice_eq(m.envelope.text[2], "SVC QTA RPT AAA002"));
+    assert_int_equal(next(f, &m), ADEXP_E_NO_TITLE);
+    assert_int_equal(m.nerrors, 1);
+    assert_error(&m, 0, ADEXP_E_NO_TITLE, 11, 1);
+    assert_null(m.fields);
+    assert_true(adexp_slice_eq(m.envelope.text[2], "(FPL-CSA101-IS\n-A320/M\n-LKPR1330)"));
+    assert_int_equal(next(f, &m), ADEXP_E_NO_TITLE);
+    assert_error(&m, 0, ADEXP_E_NO_TITLE, 19, 1);
+    assert_non_null(m.fields);
+    assert_true(adexp_slice_eq(m.fields->keyword, "ARCID"));
+    assert_null(m.envelope.text[2].ptr);
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
 /* A plain message followed by a framed one ends before its heading; a
  * control byte or ZCZC inside a line is no envelope. */
 static void test_envelope_after_plain(void **state)
@@ -990,6 +1022,7 @@ int main(int argc, char **argv)
         T(test_envelope_ita2),
         T(test_envelope_ia5),
         T(test_envelope_broken), T(test_envelope_garbled_parts),
+        T(test_envelope_not_adexp),
         T(test_envelope_after_plain),
         T(test_envelope_none),
         T(test_quoted_adexp),
