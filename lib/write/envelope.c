@@ -18,6 +18,7 @@
 
 #include "adexp.h"
 #include "buf.h"
+#include "lexer.h"
 #include "write_envelope.h"
 
 /* What starts a line for the envelope's signals: after a line end, VT
@@ -27,26 +28,21 @@ static int is_line_end(char c)
     return c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static int is_sep(char c)
-{
-    return c == ' ' || c == '\t' || is_line_end(c);
-}
-
 enum { SOH = 1, STX = 2, ETX = 3 };
 
 /* Whether s holds text the parser would read as more than this part: a
- * -TITLE (the message's start) anywhere; a signal at a line's start (at
+ * -TITLE (the message's start, by the lexer's own rule) anywhere; a signal at a line's start (at
  * s's start too when s starts a line, line_start): ZCZC or NNNN as a
  * word, SOH, STX or ETX; SOH after ETX; and, for a part of one line (or
  * one word), a line end or STX (or any separator). head: s is a garbled
  * heading as it stood, which may start with ZCZC or SOH. */
 static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head)
 {
+    if (lexer_next_title(s.ptr, s.len, 0) < s.len)
+        return 0;
     for (size_t i = 0; i < s.len; i++) {
         char c = s.ptr[i];
         if ((one_line && (is_line_end(c) || c == STX)) || (one_word && is_sep(c)))
-            return 0;
-        if (c == '-' && s.len - i >= 6 && memcmp(s.ptr + i, "-TITLE", 6) == 0)
             return 0;
         if (c == SOH && i && s.ptr[i - 1] == ETX)
             return 0;

@@ -843,7 +843,9 @@ static void test_envelope_written_back(void **state)
         "FREE TEXT\n-TITLE CNL -ARCID A1\nNNNN\n"
         "\001ABC124 QTA\r\nDD EDDFZQZX\r\n171231 EUCHZMFP PRIORITY\r\n\002-TITLE ACK\r\n"
         "-MSGTXT (FPL-DLH4AB-IS\r\n-EDDF1230)\r\n\v\003"
-        "ZCZC AAA005\nFF\n17000X EUCHZMFP\n-TITLE CNL -ARCID A3\nNNNN\n";
+        "ZCZC AAA005\nFF\n17000X EUCHZMFP\n-TITLE CNL -ARCID A3\nNNNN\n"
+        /* text before -TITLE that starts no message: -TITLEK is no -TITLE */
+        "ZCZC AAA006\nFF LKPREPWC\n170006 EUCHZMFP\n-TITLEK-TITLE CNL -ARCID A4\nNNNN\n";
     adexp_parser *p = adexp_parser_new(NULL, NULL);
     adexp_parser *back = adexp_parser_new(NULL, NULL);
     assert_non_null(p);
@@ -895,7 +897,7 @@ static void test_envelope_written_back(void **state)
             }
         n++;
     }
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 4);
     /* parts that would read back as more than themselves are refused */
     parse(f, "ZCZC A1\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL -ARCID A1\nNNNN\n");
     adexp_write_options o = adexp_write_options_default();
@@ -904,6 +906,8 @@ static void test_envelope_written_back(void **state)
         {0, "A 1", "envelope.transmission_id"},
         {1, "F\nF", "envelope.priority"},
         {2, "X -TITLE IFPL", "envelope.addressees"},
+        {3, "X - TITLE IFPL", "envelope.text"},    /* a -TITLE as the parser reads one */
+        {3, "X -TITLE", "envelope.text"},
         {3, "NNNN", "envelope.text"},
         {4, "A\002B", "envelope.text"},
         {3, "X\n\003", "envelope.text"},
