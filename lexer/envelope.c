@@ -39,13 +39,20 @@ static int at_line_start(const char *b, size_t i)
     return is_line_end(c) || c == '\v' || c == '\f' || c == SOH || c == STX || c == ETX;
 }
 
-/* The 4 letters w ("ZCZC", "NNNN") as a signal at i: at a line's start and
- * followed by a separator, a control character or the end. */
+/* A field's '-' ends a signal word too: "ZCZC-L", written with its field
+ * on the next line, would be "ZCZC" alone. */
+int lexer_signal_word(const char *b, size_t len, size_t i, const char *w)
+{
+    if (len - i < 4 || memcmp(b + i, w, 4) != 0)
+        return 0;
+    return i + 4 == len || (unsigned char)b[i + 4] <= ' ' || b[i + 4] == '-';
+}
+
+/* The 4 letters w ("ZCZC", "NNNN") as a signal at i: a word of their own
+ * at a line's start. */
 static int signal_at(const char *b, size_t len, size_t i, const char *w)
 {
-    if (len - i < 4 || memcmp(b + i, w, 4) != 0 || !at_line_start(b, i))
-        return 0;
-    return i + 4 == len || (unsigned char)b[i + 4] <= ' ';
+    return lexer_signal_word(b, len, i, w) && at_line_start(b, i);
 }
 
 /* The first signal w at or after from, or len. */

@@ -157,6 +157,10 @@ size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope);
 size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *sig);
 size_t lexer_signal_end(const char *b, size_t len, size_t at, lexer_signal sig);
 int lexer_may_hold_envelope(const char *b, size_t from, size_t to);
+/* Whether b[i..len) starts with the signal word w ("ZCZC", "NNNN"): its 4
+ * letters then a separator, a control character, a '-' or the end. A
+ * signal is such a word at a line's start. */
+int lexer_signal_word(const char *b, size_t len, size_t i, const char *w);
 /* The quick filter on a message's last value: *from is the last '-' in
  * b[start..last) (start if none), and the result lexer_may_hold_envelope's
  * on b[*from..last), both found in one pass back from last. */

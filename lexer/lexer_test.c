@@ -318,7 +318,8 @@ static void test_message_start_rule(void **state)
 
 /* The envelope's end rule, one for every path (the 32-byte AVX2 steps, the
  * byte loop after them and the quick filter): a signal (NNNN, ZCZC, SOH,
- * ETX) starts where the byte before it is LF, CR, VT or FF. Checked against
+ * ETX) starts where the byte before it is LF, CR, VT or FF, NNNN and ZCZC as
+ * words (a separator, a control byte, a '-' or the end after). Checked against
  * that rule written plainly, with the signal at every distance from the
  * end, so that it falls inside a step, across one and in the tail. */
 static int reference_end(const char *b, size_t len, size_t from, size_t *at)
@@ -328,7 +329,7 @@ static int reference_end(const char *b, size_t len, size_t from, size_t *at)
         if (c != '\n' && c != '\r' && c != '\v' && c != '\f')
             continue;
         int word = len - i >= 4 && (!memcmp(b + i, "NNNN", 4) || !memcmp(b + i, "ZCZC", 4)) &&
-                   (i + 4 == len || (unsigned char)b[i + 4] <= ' ');
+                   (i + 4 == len || (unsigned char)b[i + 4] <= ' ' || b[i + 4] == '-');
         if (word || b[i] == 1 || b[i] == 3) {
             *at = i;
             return 1;
@@ -342,7 +343,8 @@ static void test_envelope_end_rule(void **state)
 {
     (void)state;
     static const char *const around[] = {"\n\f\001", "x\f\001", "\r\n\v\003", "\nNNNN\n",
-                                         "\fNNNN", "\n\nZCZC A", "\n \001", "x\001\n"};
+                                         "\fNNNN", "\n\nZCZC A", "\n \001", "x\001\n",
+                                         "\nZCZC-L", "\rNNNN-TITLE", "\nZCZCX", "\nNNNN/"};
     char b[160];
     for (size_t k = 0; k < sizeof around / sizeof *around; k++) {
         for (size_t pad = 0; pad < 80; pad++) {

@@ -50,9 +50,8 @@ static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, in
             continue;
         if (c == SOH || c == STX || c == ETX)
             return 0;
-        if (s.len - i >= 4 &&
-            (memcmp(s.ptr + i, "ZCZC", 4) == 0 || memcmp(s.ptr + i, "NNNN", 4) == 0) &&
-            (s.len - i == 4 || is_sep(s.ptr[i + 4])))
+        if (lexer_signal_word(s.ptr, s.len, i, "ZCZC") ||
+            lexer_signal_word(s.ptr, s.len, i, "NNNN"))
             return 0;
     }
     return 1;
