@@ -526,6 +526,7 @@ size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_env
 {
     cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start};
     env->present = 1;
+    env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
     heading_line(&c, env);
     if (c.bad == (size_t)-1)
         address_lines(&c, env);

@@ -831,7 +831,8 @@ static void envelope_json(const adexp_msg *m, adexp_buf *b)
     assert_int_equal(adexp_json_put_envelope(b, &m->envelope), 0);
 }
 
-/* Framed messages written back in their envelope (o.envelope) read back
+/* Framed messages written back in their envelope (o.envelope), in the
+ * form each came in, read back
  * with the same fields and the same envelope, in both layouts, folded or
  * not, verify on; written without it by default. A garbled heading is
  * written as it stands and reads back with the same envelope and error. */
@@ -875,9 +876,16 @@ static void test_envelope_written_back(void **state)
                 static const char want[] =
                     "ZCZC AAA001 170001\nFF LKPREPWC EUCHZMFP EDDFZQZX\n170001 EUCHZMFP\n"
                     "FREE TEXT\n-TITLE CNL -ARCID A1\nNNNN\n";
+                static const char want_ia5[] =    /* in the form it came in */
+                    "\001ABC124 QTA\nDD EDDFZQZX\n171231 EUCHZMFP PRIORITY\n"
+                    "\002-TITLE ACK -MSGTXT (FPL-DLH4AB-IS -EDDF1230)\n\v\003\n";
                 if (n == 0 && layout == 0 && fold == 1) {
                     assert_int_equal(f->out.len, sizeof want - 1);
                     assert_memory_equal(f->out.data, want, sizeof want - 1);
+                }
+                if (n == 1 && layout == 0 && fold == 1) {
+                    assert_int_equal(f->out.len, sizeof want_ia5 - 1);
+                    assert_memory_equal(f->out.data, want_ia5, sizeof want_ia5 - 1);
                 }
                 adexp_arena_reset(&arena);
                 adexp_msg m;
@@ -891,6 +899,7 @@ static void test_envelope_written_back(void **state)
                     fail_msg("message %zu, layout %d, fold %d:\n%.*s\nread back as\n%.*s", n,
                              layout, fold, (int)ja.len, ja.data, (int)jb.len, jb.data);
                 assert_true(m.envelope.closed);
+                assert_int_equal(m.envelope.form, n == 1 ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2);
                 assert_int_equal(adexp_parser_next(back, &arena, &m), ADEXP_END);
             }
         n++;
