@@ -259,8 +259,27 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 }
 
 #if SIMD_AVX2
+/* The breaks (LF, CR, VT, FF) among the 32 bytes x, as a bit mask. */
+__attribute__((target(AVX2_TARGET))) static inline unsigned breaks_avx2(__m256i x)
+{
+    __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(10));     /* LF, VT, FF, CR: 0 to 3 */
+    return (unsigned)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(3)), d));
+}
+
+/* Whether one of the breaks m (bits k: b[w + k]) is followed by a byte
+ * that may start a signal. A value's breaks are few: each is looked at
+ * alone, which costs less than a second load and test for every step. */
+static int breaks_hold(const char *b, size_t w, unsigned m)
+{
+    for (; m; m &= m - 1)
+        if (may_start_signal((unsigned char)b[w + (size_t)__builtin_ctz(m) + 1]))
+            return 1;
+    return 0;
+}
+
 /* lexer_last_value_may_hold with AVX2: back from last, 32 bytes a step,
- * the candidates and the '-' of each step at once. */
+ * the breaks and the '-' of each step at once. */
 __attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, size_t start,
                                                                 size_t last, size_t *from)
 {
@@ -270,15 +289,14 @@ __attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, s
     while (hi - start >= 33) {
         size_t w = hi - 33;
         __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + w));
-        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + w + 1));
-        unsigned c = (unsigned)_mm256_movemask_epi8(candidates_xy(x, y));
+        unsigned c = breaks_avx2(x);
         unsigned d = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, dash));
         if (d) {
             unsigned top = 31u - (unsigned)__builtin_clz(d);
             *from = w + top;
-            return cand || (c >> top) != 0;
+            return cand || breaks_hold(b, w, c >> top << top);
         }
-        cand |= c != 0;
+        cand = cand || (c && breaks_hold(b, w, c));
         hi = w + 1;            /* b[w] was looked at for a '-' */
     }
     for (size_t i = hi; i-- > start;) {
