@@ -327,6 +327,16 @@ int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *
     return lexer_may_hold_envelope(b, *from, last);
 }
 
+size_t lexer_text_title(const char *b, size_t len, size_t from)
+{
+    /* the first '-' at or after from, when it starts a -TITLE, is the first
+     * -TITLE: one memchr over the heading's few bytes, not a memmem */
+    const char *d = from < len ? memchr(b + from, '-', len - from) : NULL;
+    if (d && lexer_title_end(b, len, (size_t)(d - b)))
+        return (size_t)(d - b);
+    return lexer_next_title(b, len, from);
+}
+
 /* ---------------------------------------------------------------- heading */
 
 typedef struct cursor {

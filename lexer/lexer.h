@@ -163,6 +163,9 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to);
 int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *from);
 size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
                               size_t *bad);
+/* lexer_next_title for the text after a heading, whose lines hold no '-'
+ * as a rule: the same offset, found for less. */
+size_t lexer_text_title(const char *b, size_t len, size_t from);
 /* Lex on from pos, the input ending at limit (<= the buffer's length): a
  * framed message's text ends at its envelope's end. The next fill makes
  * one token only when `one` is set (the caller restores lx->batch). */

@@ -414,10 +414,32 @@ static void test_last_value_filter(void **state)
     }
 }
 
+/* lexer_text_title finds what lexer_next_title finds, the first '-' a
+ * -TITLE or not. */
+static void test_text_title(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"-", "TITLE", " ", "\n", "A", "-TITLE", "TITLEX", "ZCZC"};
+    unsigned seed = 777;
+    char b[64];
+    for (int round = 0; round < 5000; round++) {
+        size_t len = 0;
+        while (len < 48) {
+            seed = seed * 1103515245u + 12345u;
+            const char *s = pieces[(seed >> 16) % 8];
+            memcpy(b + len, s, strlen(s));
+            len += strlen(s);
+        }
+        for (size_t from = 0; from <= len; from += 3)
+            assert_int_equal(lexer_text_title(b, len, from), lexer_next_title(b, len, from));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic_fields),
+        cmocka_unit_test(test_text_title),
         cmocka_unit_test(test_ff_vt_and_bom),
         cmocka_unit_test(test_separators_after_dash),
         cmocka_unit_test(test_no_separator_before_dash),
