@@ -126,13 +126,15 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
 __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_xy(__m256i x, __m256i y)
 {
     const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
-    const __m256i n = _mm256_set1_epi8('N'), z = _mm256_set1_epi8('Z');
-    const __m256i two = _mm256_set1_epi8(2);
+    /* N (0x4E), Z (0x5A), SOH, ETX: each the one byte of the set with its
+     * low 4 bits, so y is one when it equals the entry its low 4 bits pick
+     * (each other entry's low 4 bits are not its index; a byte of 0x80 or
+     * more picks 0) */
+    const __m256i set = _mm256_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1,
+                                         1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1);
     __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
     __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
-    __m256i start = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(y, n), _mm256_cmpeq_epi8(y, z)),
-        _mm256_cmpeq_epi8(_mm256_or_si256(y, two), three));   /* SOH, ETX */
+    __m256i start = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(set, y), y);
     return _mm256_and_si256(brk, start);
 }
 
