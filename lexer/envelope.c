@@ -398,27 +398,31 @@ static size_t line_end(const cursor *c)
  * (spaces, VT, FF). */
 static void next_line(cursor *c, size_t end)
 {
-    c->i = end;
-    while (c->i < c->len && (is_sep((unsigned char)c->b[c->i])))
-        c->i++;
-    c->from = c->i;
+    size_t i = end;            /* the loops step a local: c->i written at
+                                  every step cost a store each */
+    while (i < c->len && is_sep((unsigned char)c->b[i]))
+        i++;
+    c->i = c->from = i;
 }
 
 static void skip_blanks(cursor *c, size_t end)
 {
-    while (c->i < end && is_blank((unsigned char)c->b[c->i]))
-        c->i++;
+    size_t i = c->i;
+    while (i < end && is_blank((unsigned char)c->b[i]))
+        i++;
+    c->i = i;
 }
 
 /* A word of [c->i, end): its length; c->i moves past it and its blanks. */
 static size_t word(cursor *c, size_t end)
 {
-    size_t k = c->i;
-    while (c->i < end && !(heading_class[(unsigned char)c->b[c->i]] & HC_WORD))
-        c->i++;
-    size_t n = c->i - k;
+    const char *b = c->b;
+    size_t k = c->i, i = k;
+    while (i < end && !(heading_class[(unsigned char)b[i]] & HC_WORD))
+        i++;
+    c->i = i;
     skip_blanks(c, end);
-    return n;
+    return i - k;
 }
 
 static void fail(cursor *c, size_t at)
