@@ -355,12 +355,21 @@ typedef struct cursor {
 } cursor;
 
 /* The heading's byte classes, one load a byte: what ends a line (LF,
- * CR, STX) and what ends a word (those and blanks). */
-enum { HC_LINE = 1, HC_WORD = 2 };
+ * CR, STX), what ends a word (those and blanks), and a word's letters
+ * and digits (is_upper, is_digit, is_alnum), told as the word is read. */
+enum { HC_LINE = 1, HC_WORD = 2, HC_UPPER = 4, HC_DIGIT = 8, HC_ALNUM = 16 };
+#define U(c) [c] = HC_UPPER | HC_ALNUM
+#define D(c) [c] = HC_DIGIT | HC_ALNUM
 static const unsigned char heading_class[256] = {
     ['\n'] = HC_LINE | HC_WORD, ['\r'] = HC_LINE | HC_WORD, [STX] = HC_LINE | HC_WORD,
     [' '] = HC_WORD, ['\t'] = HC_WORD,
+    D('0'), D('1'), D('2'), D('3'), D('4'), D('5'), D('6'), D('7'), D('8'), D('9'),
+    U('A'), U('B'), U('C'), U('D'), U('E'), U('F'), U('G'), U('H'), U('I'), U('J'),
+    U('K'), U('L'), U('M'), U('N'), U('O'), U('P'), U('Q'), U('R'), U('S'), U('T'),
+    U('U'), U('V'), U('W'), U('X'), U('Y'), U('Z'),
 };
+#undef U
+#undef D
 
 #if SIMD_AVX2
 /* The first LF, CR or STX of the 32 bytes at p, or 32. */
@@ -413,13 +422,21 @@ static void skip_blanks(cursor *c, size_t end)
     c->i = i;
 }
 
-/* A word of [c->i, end): its length; c->i moves past it and its blanks. */
-static size_t word(cursor *c, size_t end)
+/* A word of [c->i, end): its length, and in *all the classes (HC_UPPER,
+ * HC_DIGIT, HC_ALNUM) all its bytes are of; c->i moves past it and its
+ * blanks. */
+static size_t word(cursor *c, size_t end, unsigned *all)
 {
     const char *b = c->b;
     size_t k = c->i, i = k;
-    while (i < end && !(heading_class[(unsigned char)b[i]] & HC_WORD))
-        i++;
+    unsigned a = HC_UPPER | HC_DIGIT | HC_ALNUM;
+    for (; i < end; i++) {
+        unsigned t = heading_class[(unsigned char)b[i]];
+        if (t & HC_WORD)
+            break;
+        a &= t;
+    }
+    *all = a;
     c->i = i;
     skip_blanks(c, end);
     return i - k;
@@ -442,8 +459,7 @@ static adexp_slice slice(const cursor *c, size_t from, size_t to)
     return s;
 }
 
-/* Whether the n bytes at i are all of a class: inline loops, not calls
- * through a pointer (the heading is read for every framed message). */
+/* Whether the n bytes at i are all letters (the priority indicator). */
 static inline int all_upper(const char *b, size_t i, size_t n)
 {
     for (size_t k = i; k < i + n; k++)
@@ -452,29 +468,15 @@ static inline int all_upper(const char *b, size_t i, size_t n)
     return 1;
 }
 
-static inline int all_digits(const char *b, size_t i, size_t n)
-{
-    for (size_t k = i; k < i + n; k++)
-        if (!is_digit((unsigned char)b[k]))
-            return 0;
-    return 1;
-}
-
-static inline int all_alnum(const char *b, size_t i, size_t n)
-{
-    for (size_t k = i; k < i + n; k++)
-        if (!is_alnum((unsigned char)b[k]))
-            return 0;
-    return 1;
-}
 
 /* Addressee indicators (8 letters each) from c->i to end; 1 if all are. */
 static int addressees(cursor *c, size_t end)
 {
     int ok = c->i < end;
     while (c->i < end) {
-        size_t at = c->i, n = word(c, end);
-        if (n != 8 || !all_upper(c->b, at, 8)) {
+        unsigned all;
+        size_t at = c->i, n = word(c, end, &all);
+        if (n != 8 || !(all & HC_UPPER)) {
             c->i = at;
             ok = 0;
             break;
@@ -492,8 +494,9 @@ static void heading_line(cursor *c, adexp_envelope *env)
         c->i += 4;
     size_t end = line_end(c);
     skip_blanks(c, end);
-    size_t at = c->i, n = word(c, end);
-    if (n == 0 || !all_alnum(c->b, at, n)) {
+    unsigned all;
+    size_t at = c->i, n = word(c, end, &all);
+    if (n == 0 || !(all & HC_ALNUM)) {
         fail(c, at);           /* the line is the envelope's text */
         return;
     }
@@ -540,12 +543,13 @@ static void address_lines(cursor *c, adexp_envelope *env)
 static void origin_line(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
-    if (word(c, end) != 6 || !all_digits(c->b, at, 6)) {
+    unsigned all;
+    if (word(c, end, &all) != 6 || !(all & HC_DIGIT)) {
         fail(c, at);
         return;
     }
     size_t o = c->i;
-    if (word(c, end) != 8 || !all_upper(c->b, o, 8)) {
+    if (word(c, end, &all) != 8 || !(all & HC_UPPER)) {
         fail(c, o);
         return;
     }
