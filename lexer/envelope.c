@@ -126,10 +126,10 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
 __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_xy(__m256i x, __m256i y)
 {
     const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
-    /* N (0x4E), Z (0x5A), SOH, ETX: each the one byte of the set with its
-     * low 4 bits, so y is one when it equals the entry its low 4 bits pick
-     * (each other entry's low 4 bits are not its index; a byte of 0x80 or
-     * more picks 0) */
+    /* y is N (0x4E), Z (0x5A), SOH or ETX when it equals the entry of set
+     * that its low 4 bits pick: those four differ in their low 4 bits, and
+     * no byte equals another entry (1) that it picks; a byte of 0x80 or
+     * more picks 0 */
     const __m256i set = _mm256_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1,
                                          1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1);
     __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */

@@ -37,7 +37,8 @@ enum { SOH = 1, STX = 2, ETX = 3 };
 /* Whether s holds text the parser would read as more than this part: a
  * -TITLE (the message's start) anywhere; a signal at a line's start (at
  * s's start too when s starts a line, line_start): ZCZC or NNNN as a
- * word, SOH, STX or ETX; SOH after ETX; and, for a part of one line (or
+ * word, SOH, STX (but as the last byte of a garbled IA-5 heading, which
+ * ends with it) or ETX; SOH after ETX; and, for a part of one line (or
  * one word), a line end or STX (or any separator). head: s is a garbled
  * heading as it stood, which may start with ZCZC or SOH. */
 static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head)
@@ -52,7 +53,7 @@ static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, in
             return 0;
         if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
             continue;
-        if (c == SOH || c == STX || c == ETX)
+        if (c == SOH || c == ETX || (c == STX && !(i && i + 1 == s.len)))
             return 0;
         if (s.len - i >= 4 &&
             (memcmp(s.ptr + i, "ZCZC", 4) == 0 || memcmp(s.ptr + i, "NNNN", 4) == 0) &&
