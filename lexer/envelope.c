@@ -352,6 +352,7 @@ typedef struct cursor {
                                   never before it, so that a part read from
                                   a line before is never text too (a heading
                                   cut short within its first line) */
+    size_t readable;           /* the buffer's bytes that may be loaded */
 } cursor;
 
 /* The heading's byte classes, one load a byte: what ends a line (LF,
@@ -391,10 +392,12 @@ static size_t line_end(const cursor *c)
 {
     size_t i = c->i;
 #if SIMD_AVX2
-    if (c->len - i >= 32 && cpu_has_avx2()) {
-        unsigned k = line_end_avx2(c->b + i);
-        if (k < 32)
-            return i + k;
+    /* the heading's last line ends at len, the text's -TITLE, with fewer
+     * than 32 bytes left: the step reads on into the text (readable) */
+    if (c->readable - i >= 32 && i < c->len && cpu_has_avx2()) {
+        size_t k = line_end_avx2(c->b + i);
+        if (k < 32 || i + 32 >= c->len)
+            return i + k < c->len ? i + k : c->len;
         i += 32;
     }
 #endif
@@ -559,10 +562,10 @@ static void origin_line(cursor *c, adexp_envelope *env)
     next_line(c, end);
 }
 
-size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
-                              size_t *bad)
+size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
+                              adexp_envelope *env, size_t *bad)
 {
-    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable};
     env->present = 1;
     env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
     heading_line(&c, env);
