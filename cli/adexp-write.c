@@ -20,7 +20,7 @@ static const char usage[] =
     "Read JSON lines in adexp-parse's format (one message per line) and write\n"
     "each message as ADEXP. A FILE of - or no FILE reads standard input.\n"
     "A line with an \"envelope\" (a message that came in an AFTN envelope) is\n"
-    "written in it: ZCZC heading, address and origin lines, text, NNNN.\n"
+    "written in it, in its \"form\": ZCZC ... NNNN or SOH ... STX ... VT ETX.\n"
     "\n"
     "  -o, --output FILE       write the messages to FILE instead of stdout;\n"
     "                          FILE (or stdout's file) being one of the FILEs\n"

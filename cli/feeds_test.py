@@ -12,6 +12,7 @@ import gzip
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,8 @@ def test_good_feed(tmp):
     check("good feed: every envelope kept",
           all(r["envelope"]["originator"] == "EUCHZMFP" and r["envelope"]["priority"] == "FF"
               for r in recs))
+    check("good feed: each envelope's form, ITA-2 and IA-5 by turns",
+          [r["envelope"]["form"] for r in recs] == ["ita2", "ia5"] * 20)
 
     # a stream on standard input, written in small pieces with pauses
     p = subprocess.Popen([EXE, "-q", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -203,6 +206,12 @@ def same_parts(recs):
             for r in recs]
 
 
+def envelopes_of(text):
+    """The framed messages of a text written back, each from its ZCZC or
+    SOH to its NNNN or ETX."""
+    return re.findall(r"(?:ZCZC|\x01).*?(?:NNNN|\x03)", text, re.S)
+
+
 def test_write_back(tmp):
     """parse -> write in the envelope -> parse gives the same messages and
     envelopes, by --format adexp --adexp-envelope and by adexp-write; a
@@ -243,9 +252,29 @@ def test_write_back(tmp):
               p.returncode == (1 if len(good) < len(recs) else 0) and
               p.stderr.decode().count("not written: ") == len(recs) - len(good),
               p.stderr.decode())
+        forms = [r["envelope"]["form"] for r in good if "envelope" in r]
+        written = envelopes_of(p.stdout.decode())
+        check(f"{name} adexp-write: each envelope in the form it came in",
+              len(written) == len(forms) and
+              all(m.startswith("ZCZC" if f == "ita2" else "\x01") and
+                  m.endswith("NNNN" if f == "ita2" else "\v\x03")
+                  for f, m in zip(forms, written)), p.stdout[:2000])
         rc4, plain, _ = run("--format", "adexp", path)
         check(f"{name} --format adexp: the messages alone",
               "NNNN" not in plain and "ZCZC" not in plain.replace("-TITLE", ""), plain)
+    # a JSON line from before the form was kept (no "form"): ITA-2; a form
+    # that is neither is refused
+    line = json.dumps({"fields": [{"name": "TITLE", "value": "CNL"}], "errors": [],
+                       "envelope": {"transmission_id": "A1", "priority": "FF",
+                                    "addressees": ["LKPREPWC"], "filing_time": "170001",
+                                    "originator": "EUCHZMFP", "text": []}})
+    p = subprocess.run([WRITE], input=line.encode(), capture_output=True, timeout=60)
+    check("adexp-write: no \"form\" is ITA-2", p.returncode == 0 and
+          p.stdout == b"ZCZC A1\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL\nNNNN\n", p.stdout)
+    p = subprocess.run([WRITE], input=line.replace('"envelope": {', '"envelope": {"form": "x",')
+                       .encode(), capture_output=True, timeout=60)
+    check("adexp-write: an unknown form refused", p.returncode != 0 and
+          b'"form" is not' in p.stderr, p.stderr)
     rc, _, err = run("--adexp-envelope", gen)
     check("--adexp-envelope needs --format adexp", rc == 2 and "--format adexp" in err, err)
 

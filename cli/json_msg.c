@@ -223,7 +223,8 @@ static int envelope_part(reader *r, const json_t *v, const char *key, int many, 
     return 0;
 }
 
-/* The "envelope" object (doc/feeds.md) into out. Its "text" lists the
+/* The "envelope" object (doc/feeds.md) into out ("form" absent: ITA-2,
+ * as before the form was kept). Its "text" lists the
  * envelope's pieces of text in input order, not where each stood: they
  * are put back in the heading line, the origin line and before -TITLE in
  * turn, which reads back as the same list; a heading garbled from its
@@ -232,6 +233,13 @@ static int read_envelope(reader *r, const json_t *env, adexp_envelope *out)
 {
     if (!json_is_object(env))
         return bad(r, "not an object");
+    const json_t *form = json_object_get(env, "form");
+    if (form && !json_is_null(form)) {
+        const char *f = json_is_string(form) ? json_string_value(form) : "";
+        if (strcmp(f, "ia5") != 0 && strcmp(f, "ita2") != 0)
+            return bad(r, "\"form\" is not \"ita2\" or \"ia5\"");
+        out->form = strcmp(f, "ia5") == 0 ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
+    }
     static const char *const keys[] = {"transmission_id", "priority", "filing_time",
                                        "originator"};
     adexp_slice *parts[] = {&out->transmission_id, &out->priority, &out->filing_time,

@@ -3,7 +3,8 @@
  * default limits, which a message within smaller ones also meets) as the
  * same tree, node by node with every flag, and as one message; the writer
  * may refuse no such message, with verify on or off. Written in its
- * envelope too, it reads back with the same envelope (its JSON object).
+ * envelope too, it reads back with the same envelope (its JSON object,
+ * the form it came in included).
  * Messages with errors are written too: the writer may refuse them, but
  * then it leaves the output as it was. */
 #include "fuzz_common.h"

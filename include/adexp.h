@@ -223,6 +223,12 @@ typedef struct adexp_view {
 
 /* ---------------------------------------------------------------- message */
 
+/* The form of an AFTN envelope, told by its heading's first byte. */
+typedef enum adexp_envelope_form {
+    ADEXP_FORM_ITA2 = 0,       /* ZCZC heading ... NNNN */
+    ADEXP_FORM_IA5 = 1         /* SOH heading STX ... VT ETX */
+} adexp_envelope_form;
+
 /* The AFTN envelope a message came in (ICAO Annex 10 Vol II): ITA-2's
  * ZCZC heading ... NNNN, or IA-5's SOH heading STX ... VT ETX. The slices
  * point into the input; a part the envelope lacks has ptr NULL. */
@@ -231,6 +237,9 @@ typedef struct adexp_envelope {
     int closed;                /* 1: the message ended with an envelope's
                                   end (NNNN or ETX), even one whose heading
                                   is missing (present 0) */
+    adexp_envelope_form form;  /* with present: the form it came in (a
+                                  heading that starts with SOH is IA-5,
+                                  SOH ZCZC too); written back in it */
     adexp_slice transmission_id;   /* "AAA001": the heading line's first word */
     adexp_slice priority;      /* "FF": the address line's priority indicator */
     adexp_slice addressees;    /* "LKPREPWC EUCHZMFP": the addressee

@@ -133,13 +133,15 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
 __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_xy(__m256i x, __m256i y)
 {
     const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
-    const __m256i n = _mm256_set1_epi8('N'), z = _mm256_set1_epi8('Z');
-    const __m256i two = _mm256_set1_epi8(2);
+    /* y is N (0x4E), Z (0x5A), SOH or ETX when it equals the entry of set
+     * that its low 4 bits pick: those four differ in their low 4 bits, and
+     * no byte equals another entry (1) that it picks; a byte of 0x80 or
+     * more picks 0 */
+    const __m256i set = _mm256_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1,
+                                         1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1);
     __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
     __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
-    __m256i start = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(y, n), _mm256_cmpeq_epi8(y, z)),
-        _mm256_cmpeq_epi8(_mm256_or_si256(y, two), three));   /* SOH, ETX */
+    __m256i start = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(set, y), y);
     return _mm256_and_si256(brk, start);
 }
 
@@ -266,8 +268,27 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 }
 
 #if SIMD_AVX2
+/* The breaks (LF, CR, VT, FF) among the 32 bytes x, as a bit mask. */
+__attribute__((target(AVX2_TARGET))) static inline unsigned breaks_avx2(__m256i x)
+{
+    __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(10));     /* LF, VT, FF, CR: 0 to 3 */
+    return (unsigned)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(3)), d));
+}
+
+/* Whether one of the breaks m (bits k: b[w + k]) is followed by a byte
+ * that may start a signal. A value's breaks are few: each is looked at
+ * alone, which costs less than a second load and test for every step. */
+static int breaks_hold(const char *b, size_t w, unsigned m)
+{
+    for (; m; m &= m - 1)
+        if (may_start_signal((unsigned char)b[w + (size_t)__builtin_ctz(m) + 1]))
+            return 1;
+    return 0;
+}
+
 /* lexer_last_value_may_hold with AVX2: back from last, 32 bytes a step,
- * the candidates and the '-' of each step at once. */
+ * the breaks and the '-' of each step at once. */
 __attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, size_t start,
                                                                 size_t last, size_t *from)
 {
@@ -277,15 +298,14 @@ __attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, s
     while (hi - start >= 33) {
         size_t w = hi - 33;
         __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + w));
-        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + w + 1));
-        unsigned c = (unsigned)_mm256_movemask_epi8(candidates_xy(x, y));
+        unsigned c = breaks_avx2(x);
         unsigned d = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, dash));
         if (d) {
             unsigned top = 31u - (unsigned)__builtin_clz(d);
             *from = w + top;
-            return cand || (c >> top) != 0;
+            return cand || breaks_hold(b, w, c >> top << top);
         }
-        cand |= c != 0;
+        cand = cand || (c && breaks_hold(b, w, c));
         hi = w + 1;            /* b[w] was looked at for a '-' */
     }
     for (size_t i = hi; i-- > start;) {
@@ -316,6 +336,16 @@ int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *
     return lexer_may_hold_envelope(b, *from, last);
 }
 
+size_t lexer_text_title(const char *b, size_t len, size_t from)
+{
+    /* the first '-' at or after from, when it starts a -TITLE, is the first
+     * -TITLE: one memchr over the heading's few bytes, not a memmem */
+    const char *d = from < len ? memchr(b + from, '-', len - from) : NULL;
+    if (d && lexer_title_end(b, len, (size_t)(d - b)))
+        return (size_t)(d - b);
+    return lexer_next_title(b, len, from);
+}
+
 /* ---------------------------------------------------------------- heading */
 
 typedef struct cursor {
@@ -329,15 +359,25 @@ typedef struct cursor {
                                   never before it, so that a part read from
                                   a line before is never text too (a heading
                                   cut short within its first line) */
+    size_t readable;           /* the buffer's bytes that may be loaded */
 } cursor;
 
 /* The heading's byte classes, one load a byte: what ends a line (LF,
- * CR, STX) and what ends a word (those and blanks). */
-enum { HC_LINE = 1, HC_WORD = 2 };
+ * CR, STX), what ends a word (those and blanks), and a word's letters
+ * and digits (is_upper, is_digit, is_alnum), told as the word is read. */
+enum { HC_LINE = 1, HC_WORD = 2, HC_UPPER = 4, HC_DIGIT = 8, HC_ALNUM = 16 };
+#define U(c) [c] = HC_UPPER | HC_ALNUM
+#define D(c) [c] = HC_DIGIT | HC_ALNUM
 static const unsigned char heading_class[256] = {
     ['\n'] = HC_LINE | HC_WORD, ['\r'] = HC_LINE | HC_WORD, [STX] = HC_LINE | HC_WORD,
     [' '] = HC_WORD, ['\t'] = HC_WORD,
+    D('0'), D('1'), D('2'), D('3'), D('4'), D('5'), D('6'), D('7'), D('8'), D('9'),
+    U('A'), U('B'), U('C'), U('D'), U('E'), U('F'), U('G'), U('H'), U('I'), U('J'),
+    U('K'), U('L'), U('M'), U('N'), U('O'), U('P'), U('Q'), U('R'), U('S'), U('T'),
+    U('U'), U('V'), U('W'), U('X'), U('Y'), U('Z'),
 };
+#undef U
+#undef D
 
 #if SIMD_AVX2
 /* The first LF, CR or STX of the 32 bytes at p, or 32. */
@@ -359,10 +399,12 @@ static size_t line_end(const cursor *c)
 {
     size_t i = c->i;
 #if SIMD_AVX2
-    if (c->len - i >= 32 && cpu_has_avx2()) {
-        unsigned k = line_end_avx2(c->b + i);
-        if (k < 32)
-            return i + k;
+    /* the heading's last line ends at len, the text's -TITLE, with fewer
+     * than 32 bytes left: the step reads on into the text (readable) */
+    if (c->readable - i >= 32 && i < c->len && cpu_has_avx2()) {
+        size_t k = line_end_avx2(c->b + i);
+        if (k < 32 || i + 32 >= c->len)
+            return i + k < c->len ? i + k : c->len;
         i += 32;
     }
 #endif
@@ -375,27 +417,39 @@ static size_t line_end(const cursor *c)
  * (spaces, VT, FF). */
 static void next_line(cursor *c, size_t end)
 {
-    c->i = end;
-    while (c->i < c->len && (is_sep((unsigned char)c->b[c->i])))
-        c->i++;
-    c->from = c->i;
+    size_t i = end;            /* the loops step a local: c->i written at
+                                  every step cost a store each */
+    while (i < c->len && is_sep((unsigned char)c->b[i]))
+        i++;
+    c->i = c->from = i;
 }
 
 static void skip_blanks(cursor *c, size_t end)
 {
-    while (c->i < end && is_blank((unsigned char)c->b[c->i]))
-        c->i++;
+    size_t i = c->i;
+    while (i < end && is_blank((unsigned char)c->b[i]))
+        i++;
+    c->i = i;
 }
 
-/* A word of [c->i, end): its length; c->i moves past it and its blanks. */
-static size_t word(cursor *c, size_t end)
+/* A word of [c->i, end): its length, and in *all the classes (HC_UPPER,
+ * HC_DIGIT, HC_ALNUM) all its bytes are of; c->i moves past it and its
+ * blanks. */
+static size_t word(cursor *c, size_t end, unsigned *all)
 {
-    size_t k = c->i;
-    while (c->i < end && !(heading_class[(unsigned char)c->b[c->i]] & HC_WORD))
-        c->i++;
-    size_t n = c->i - k;
+    const char *b = c->b;
+    size_t k = c->i, i = k;
+    unsigned a = HC_UPPER | HC_DIGIT | HC_ALNUM;
+    for (; i < end; i++) {
+        unsigned t = heading_class[(unsigned char)b[i]];
+        if (t & HC_WORD)
+            break;
+        a &= t;
+    }
+    *all = a;
+    c->i = i;
     skip_blanks(c, end);
-    return n;
+    return i - k;
 }
 
 static void fail(cursor *c, size_t at)
@@ -415,8 +469,7 @@ static adexp_slice slice(const cursor *c, size_t from, size_t to)
     return s;
 }
 
-/* Whether the n bytes at i are all of a class: inline loops, not calls
- * through a pointer (the heading is read for every framed message). */
+/* Whether the n bytes at i are all letters (the priority indicator). */
 static inline int all_upper(const char *b, size_t i, size_t n)
 {
     for (size_t k = i; k < i + n; k++)
@@ -425,29 +478,15 @@ static inline int all_upper(const char *b, size_t i, size_t n)
     return 1;
 }
 
-static inline int all_digits(const char *b, size_t i, size_t n)
-{
-    for (size_t k = i; k < i + n; k++)
-        if (!is_digit((unsigned char)b[k]))
-            return 0;
-    return 1;
-}
-
-static inline int all_alnum(const char *b, size_t i, size_t n)
-{
-    for (size_t k = i; k < i + n; k++)
-        if (!is_alnum((unsigned char)b[k]))
-            return 0;
-    return 1;
-}
 
 /* Addressee indicators (8 letters each) from c->i to end; 1 if all are. */
 static int addressees(cursor *c, size_t end)
 {
     int ok = c->i < end;
     while (c->i < end) {
-        size_t at = c->i, n = word(c, end);
-        if (n != 8 || !all_upper(c->b, at, 8)) {
+        unsigned all;
+        size_t at = c->i, n = word(c, end, &all);
+        if (n != 8 || !(all & HC_UPPER)) {
             c->i = at;
             ok = 0;
             break;
@@ -465,8 +504,9 @@ static void heading_line(cursor *c, adexp_envelope *env)
         c->i += 4;
     size_t end = line_end(c);
     skip_blanks(c, end);
-    size_t at = c->i, n = word(c, end);
-    if (n == 0 || !all_alnum(c->b, at, n)) {
+    unsigned all;
+    size_t at = c->i, n = word(c, end, &all);
+    if (n == 0 || !(all & HC_ALNUM)) {
         fail(c, at);           /* the line is the envelope's text */
         return;
     }
@@ -513,12 +553,13 @@ static void address_lines(cursor *c, adexp_envelope *env)
 static void origin_line(cursor *c, adexp_envelope *env)
 {
     size_t end = line_end(c), at = c->i;
-    if (word(c, end) != 6 || !all_digits(c->b, at, 6)) {
+    unsigned all;
+    if (word(c, end, &all) != 6 || !(all & HC_DIGIT)) {
         fail(c, at);
         return;
     }
     size_t o = c->i;
-    if (word(c, end) != 8 || !all_upper(c->b, o, 8)) {
+    if (word(c, end, &all) != 8 || !(all & HC_UPPER)) {
         fail(c, o);
         return;
     }
@@ -528,11 +569,12 @@ static void origin_line(cursor *c, adexp_envelope *env)
     next_line(c, end);
 }
 
-size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
-                              size_t *bad)
+size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
+                              adexp_envelope *env, size_t *bad)
 {
-    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable};
     env->present = 1;
+    env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
     heading_line(&c, env);
     if (c.bad == (size_t)-1)
         address_lines(&c, env);

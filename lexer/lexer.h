@@ -147,7 +147,8 @@ int lexer_title_quoted(const char *buf, size_t dash);
  * (LEX_SIGNAL_NEXT), or len (LEX_SIGNAL_NONE); lexer_signal_end, just past
  * that end's signal. lexer_may_hold_envelope is its quick filter: 0 when
  * b[from..to) can hold none. lexer_envelope_heading reads the heading at
- * start into env and returns where its lines end; *bad is the offset of
+ * start, up to len (the buffer's first `readable` bytes, readable >= len,
+ * may be loaded), into env and returns where its lines end; *bad is the offset of
  * the first byte not of the heading's form, or (size_t)-1. */
 typedef enum lexer_signal {
     LEX_SIGNAL_NONE, LEX_SIGNAL_NNNN, LEX_SIGNAL_ETX, LEX_SIGNAL_NEXT
@@ -165,8 +166,11 @@ int lexer_signal_word(const char *b, size_t len, size_t i, const char *w);
  * b[start..last) (start if none), and the result lexer_may_hold_envelope's
  * on b[*from..last), both found in one pass back from last. */
 int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *from);
-size_t lexer_envelope_heading(const char *b, size_t len, size_t start, adexp_envelope *env,
-                              size_t *bad);
+size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
+                              adexp_envelope *env, size_t *bad);
+/* lexer_next_title for the text after a heading, whose lines hold no '-'
+ * as a rule: the same offset, found for less. */
+size_t lexer_text_title(const char *b, size_t len, size_t from);
 /* Lex on from pos, the input ending at limit (<= the buffer's length): a
  * framed message's text ends at its envelope's end. The next fill makes
  * one token only when `one` is set (the caller restores lx->batch). */

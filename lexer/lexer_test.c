@@ -416,10 +416,56 @@ static void test_last_value_filter(void **state)
     }
 }
 
+/* lexer_may_hold_envelope against the plain pairs, on bytes that share a
+ * signal byte's low or high 4 bits (its vector test picks by them). */
+static void test_envelope_filter(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "aN\n\r\v\fZ\001\003\x4a\x5e\xce\x81\x83\x11\x13\x0eJ^ ";
+    unsigned seed = 4242;
+    for (int round = 0; round < 3000; round++) {
+        size_t len = 1 + round % 200;
+        char *b = malloc(len);
+        assert_non_null(b);
+        for (size_t i = 0; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            b[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+            if (round % 2 && (b[i] == 'N' || b[i] == 'Z' || b[i] == 1 || b[i] == 3))
+                b[i] = 'a';        /* few candidates, or none */
+        }
+        for (size_t from = 0; from < len; from += 1 + from / 3)
+            assert_int_equal(lexer_may_hold_envelope(b, from, len), plain_pairs(b, from, len));
+        free(b);
+    }
+}
+
+/* lexer_text_title finds what lexer_next_title finds, the first '-' a
+ * -TITLE or not. */
+static void test_text_title(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"-", "TITLE", " ", "\n", "A", "-TITLE", "TITLEX", "ZCZC"};
+    unsigned seed = 777;
+    char b[64];
+    for (int round = 0; round < 5000; round++) {
+        size_t len = 0;
+        while (len < 48) {
+            seed = seed * 1103515245u + 12345u;
+            const char *s = pieces[(seed >> 16) % 8];
+            memcpy(b + len, s, strlen(s));
+            len += strlen(s);
+        }
+        for (size_t from = 0; from <= len; from += 3)
+            assert_int_equal(lexer_text_title(b, len, from), lexer_next_title(b, len, from));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic_fields),
+        cmocka_unit_test(test_text_title),
+        cmocka_unit_test(test_envelope_filter),
         cmocka_unit_test(test_ff_vt_and_bom),
         cmocka_unit_test(test_separators_after_dash),
         cmocka_unit_test(test_no_separator_before_dash),

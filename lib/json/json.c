@@ -515,9 +515,10 @@ static char *put_words(writer *w, char *o, adexp_slice s)
 /* ,"envelope":{...}: the AFTN envelope the message came in (see adexp.h). */
 static char *put_envelope(writer *w, char *o, const adexp_envelope *env)
 {
-    if (!(o = room(w, o, 32)))
+    if (!(o = room(w, o, 40)))
         return NULL;
-    o = LIT(o, ",\"envelope\":{");
+    o = LIT(o, ",\"envelope\":{\"form\":");
+    o = env->form == ADEXP_FORM_IA5 ? LIT(o, "\"ia5\",") : LIT(o, "\"ita2\",");
     if (!(o = PART(w, o, "transmission_id", env->transmission_id)) ||
         !(o = PART(w, o, "priority", env->priority)) || !(o = room(w, o, 16)))
         return NULL;

@@ -215,18 +215,21 @@ static void field_part(cw *w, const sel_column *c, const adexp_field *f, const a
 }
 
 /* The envelope's part of column c, folded as a value: the addressees
- * joined by one space, the text's pieces too; empty for an unframed
- * message or a part the envelope lacks. */
+ * joined by one space, the text's pieces too, the form as the JSON
+ * object's ("ita2", "ia5"); empty for an unframed message or a part the
+ * envelope lacks. */
 static void envelope_cell(cw *w, const sel_column *c, const adexp_envelope *env)
 {
     size_t start;
     int quote = 0, any = 0;
     cell_begin(w, 0, &start);
-    const adexp_slice parts[] = {env->transmission_id, env->priority, env->addressees,
-                                 env->filing_time, env->originator};
+    const adexp_slice parts[] = {
+        env->form == ADEXP_FORM_IA5 ? (adexp_slice){"ia5", 3} : (adexp_slice){"ita2", 4},
+        env->transmission_id, env->priority, env->addressees, env->filing_time,
+        env->originator};
     for (int i = 0; env->present && i < 3; i++) {
         adexp_slice s = c->envelope == ENV_TEXT ? env->text[i]
-                        : i == 0                ? parts[c->envelope - 1]
+                        : i == 0                ? parts[c->envelope - ENV_FORM]
                                                 : (adexp_slice){0};
         size_t before = w->b->len;
         if (s.ptr)

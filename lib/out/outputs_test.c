@@ -672,7 +672,7 @@ static void test_select_names(void **state)
 
 /* Envelope columns: each part of a framed message's envelope, folded
  * (the addressees of two lines, the three pieces of text joined by one
- * space, a '"' quoted), empty for an unframed message; names in any case,
+ * space, a '"' quoted), its form (ITA-2, IA-5), empty for an unframed message; names in any case,
  * headed by the JSON object's keys; typos refused with the closest part. */
 static void test_csv_envelope(void **state)
 {
@@ -680,7 +680,8 @@ static void test_csv_envelope(void **state)
     static const char feed[] =
         "ZCZC AAA001 170001\nFF LKPREPWC\nEUCHZMFP  EDDFZQZX\n170001 EUCHZMFP \"X\"\n"
         "free text\n-TITLE CNL -ARCID AFR1\nNNNN\n"
-        "-TITLE CNL -ARCID AFR2\n";
+        "-TITLE CNL -ARCID AFR2\n"
+        "\001AAA003\nGG EDDFZQZX\n170002 EUCHZMFP\n\002-TITLE CNL -ARCID AFR3\n\v\003";
     adexp_parser *ps = adexp_parser_new(NULL, NULL);
     assert_non_null(ps);
     adexp_parser_reset(ps, feed, sizeof feed - 1);
@@ -691,7 +692,7 @@ static void test_csv_envelope(void **state)
     char err[200];
     adexp_select *sel = adexp_select_new(
         "ARCID,envelope.transmission_id,ENVELOPE.Priority,envelope.addressees,"
-        "envelope.filing_time,envelope.originator,envelope.text",
+        "envelope.filing_time,envelope.originator,envelope.text,Envelope.Form",
         NULL, NULL, err, sizeof err);
     assert_non_null(sel);
     assert_int_equal(adexp_select_check_names(sel, NULL, err, sizeof err), 0);
@@ -701,10 +702,12 @@ static void test_csv_envelope(void **state)
         assert_int_equal(adexp_csv_write(&out, &m, "f", sel, ','), ADEXP_OK);
     expect_output(out.data, out.len,
         "source,index,title,ARCID,envelope.transmission_id,envelope.priority,"
-        "envelope.addressees,envelope.filing_time,envelope.originator,envelope.text,errors\r\n"
+        "envelope.addressees,envelope.filing_time,envelope.originator,envelope.text,"
+        "envelope.form,errors\r\n"
         "f,0,CNL,AFR1,AAA001,FF,LKPREPWC EUCHZMFP EDDFZQZX,170001,EUCHZMFP,"
-        "\"170001 \"\"X\"\" free text\",\r\n"
-        "f,1,CNL,AFR2,,,,,,,\r\n");
+        "\"170001 \"\"X\"\" free text\",ita2,\r\n"
+        "f,1,CNL,AFR2,,,,,,,,\r\n"
+        "f,2,CNL,AFR3,AAA003,GG,EDDFZQZX,170002,EUCHZMFP,,ia5,\r\n");
     adexp_select_free(sel);
     adexp_parser_free(ps);
     adexp_arena_free(&arena);
@@ -715,10 +718,11 @@ static void test_csv_envelope(void **state)
     adexp_select_free(sel);
     static const struct { const char *fields, *want; } bad[] = {
         {"envelope.orignator", "unknown envelope part orignator (did you mean envelope.originator?)"},
-        {"Envelope.tid", "unknown envelope part tid (one of envelope.transmission_id, "
+        {"Envelope.tid", "unknown envelope part tid (one of envelope.form, "
+                         "envelope.transmission_id, "
                          "envelope.priority, envelope.addressees, envelope.filing_time, "
                          "envelope.originator, envelope.text)"},
-        {"ARCID,envelope", "unknown envelope part  (one of envelope.transmission_id"},
+        {"ARCID,envelope", "unknown envelope part  (one of envelope.form, envelope.transmission_id"},
         {"envelope.text_ft", "unknown envelope part text_ft (one of "},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

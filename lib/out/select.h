@@ -31,7 +31,7 @@ typedef struct sel_column {
 /* The envelope's parts a column names (envelope.originator): the keys of
  * the JSON "envelope" object, in its order. */
 enum sel_envelope {
-    ENV_NONE = 0, ENV_TRANSMISSION_ID, ENV_PRIORITY, ENV_ADDRESSEES, ENV_FILING_TIME,
+    ENV_NONE = 0, ENV_FORM, ENV_TRANSMISSION_ID, ENV_PRIORITY, ENV_ADDRESSEES, ENV_FILING_TIME,
     ENV_ORIGINATOR, ENV_TEXT
 };
 #define SEL_ENVELOPE_PREFIX "envelope."

@@ -124,7 +124,7 @@ int adexp_select_check_names(const adexp_select *sel, const adexp_dictionary *d,
 
 /* The envelope's parts by enum sel_envelope, less one. */
 static const char *const envelope_parts[] = {
-    "transmission_id", "priority", "addressees", "filing_time", "originator", "text",
+    "form", "transmission_id", "priority", "addressees", "filing_time", "originator", "text",
 };
 #define NPARTS (sizeof envelope_parts / sizeof *envelope_parts)
 

@@ -1,12 +1,12 @@
-/* A message's AFTN envelope written back around its text, in the ITA-2
- * form (doc/feeds.md):
+/* A message's AFTN envelope written back around its text, in the form
+ * it came in (doc/feeds.md), ITA-2 or IA-5:
  *
- *   ZCZC <transmission id> <text[0]>
- *   <priority> <addressees>
- *   <filing time> <originator> <text[1]>
- *   <text[2]>
- *   ...the message...
- *   NNNN
+ *   ZCZC <transmission id> <text[0]>     SOH<transmission id> <text[0]>
+ *   <priority> <addressees>              <priority> <addressees>
+ *   <filing time> <originator> <text[1]> <filing time> <originator> <text[1]>
+ *   <text[2]>                            STX<text[2]>
+ *   ...the message...                    ...the message...
+ *   NNNN                                 VT ETX
  *
  * Each part is written where the parser reads it from, so that parsing
  * the text gives the same envelope. A garbled heading is written as it
@@ -31,11 +31,13 @@ static int is_line_end(char c)
 enum { SOH = 1, STX = 2, ETX = 3 };
 
 /* Whether s holds text the parser would read as more than this part: a
- * -TITLE (the message's start, by the lexer's own rule) anywhere; a signal at a line's start (at
- * s's start too when s starts a line, line_start): ZCZC or NNNN as a
- * word, SOH, STX or ETX; SOH after ETX; and, for a part of one line (or
- * one word), a line end or STX (or any separator). head: s is a garbled
- * heading as it stood, which may start with ZCZC or SOH. */
+ * -TITLE (the message's start, by the lexer's own rule) anywhere; a
+ * signal at a line's start (at s's start too when s starts a line,
+ * line_start): ZCZC or NNNN as a word, SOH, STX (but as the last byte of
+ * a garbled IA-5 heading, which ends with it) or ETX; SOH after ETX; and,
+ * for a part of one line (or one word), a line end or STX (or any
+ * separator). head: s is a garbled heading as it stood, which may start
+ * with ZCZC or SOH. */
 static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head)
 {
     if (lexer_next_title(s.ptr, s.len, 0) < s.len)
@@ -48,7 +50,7 @@ static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, in
             return 0;
         if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
             continue;
-        if (c == SOH || c == STX || c == ETX)
+        if (c == SOH || c == ETX || (c == STX && !(i && i + 1 == s.len)))
             return 0;
         if (lexer_signal_word(s.ptr, s.len, i, "ZCZC") ||
             lexer_signal_word(s.ptr, s.len, i, "NNNN"))
@@ -102,6 +104,16 @@ const char *write_envelope_check(const adexp_envelope *env)
     return NULL;
 }
 
+/* The heading line's start: "ZCZC" and a space before the transmission
+ * id, or SOH right before it. */
+static int put_start(adexp_buf *out, const adexp_envelope *env, int fold)
+{
+    if (env->form == ADEXP_FORM_IA5)
+        return adexp_buf_put(out, "\001", 1) &&
+               (!env->transmission_id.len || put(out, env->transmission_id, fold));
+    return adexp_buf_put(out, "ZCZC", 4) && put_word(out, env->transmission_id, fold);
+}
+
 adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int fold)
 {
     size_t start = out->len;
@@ -109,16 +121,21 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
     /* the heading line; without a transmission id (garbled) the heading is
      * in text[2] as it stood, when it starts there */
     if (env->transmission_id.len || !starts_heading(env->text[2]))
-        ok = adexp_buf_put(out, "ZCZC", 4) && put_word(out, env->transmission_id, fold) &&
-             put_word(out, env->text[0], fold) && adexp_buf_put(out, "\n", 1);
+        ok = put_start(out, env, fold) && put_word(out, env->text[0], fold) &&
+             adexp_buf_put(out, "\n", 1);
     if (ok && env->priority.len)
         ok = put(out, env->priority, fold) && put_word(out, env->addressees, fold) &&
              adexp_buf_put(out, "\n", 1);
-    if (ok && env->filing_time.len && env->originator.len)
+    /* a whole heading (its origin line read) ends with IA-5's STX; a
+     * garbled one holds in text[2] whatever of it stood there */
+    int whole = env->filing_time.len && env->originator.len;
+    if (ok && whole)
         ok = put(out, env->filing_time, fold) && put_word(out, env->originator, fold) &&
              put_word(out, env->text[1], fold) && adexp_buf_put(out, "\n", 1);
     else if (ok && env->text[1].len)
         ok = put(out, env->text[1], fold) && adexp_buf_put(out, "\n", 1);
+    if (ok && whole && env->form == ADEXP_FORM_IA5)
+        ok = adexp_buf_put(out, "\002", 1);
     if (ok && env->text[2].len)
         ok = put(out, env->text[2], fold) && adexp_buf_put(out, "\n", 1);
     if (!ok) {
@@ -128,9 +145,11 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
     return ADEXP_OK;
 }
 
-adexp_status write_envelope_tail(adexp_buf *out)
+adexp_status write_envelope_tail(adexp_buf *out, const adexp_envelope *env)
 {
-    return adexp_buf_put(out, "NNNN\n", 5) ? ADEXP_OK : ADEXP_E_NOMEM;
+    int ok = env->present && env->form == ADEXP_FORM_IA5 ? adexp_buf_put(out, "\v\003\n", 3)
+                                                         : adexp_buf_put(out, "NNNN\n", 5);
+    return ok ? ADEXP_OK : ADEXP_E_NOMEM;
 }
 
 /* The next word of s from *i (separators skipped), or len 0 at the end. */
@@ -170,7 +189,8 @@ static adexp_slice text_piece(const adexp_envelope *env, int k)
 
 int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
 {
-    if (a->present != b->present || a->closed != b->closed)
+    if (a->present != b->present || a->closed != b->closed ||
+        (a->present && a->form != b->form))
         return 0;
     const adexp_slice pa[] = {a->transmission_id, a->priority, a->addressees, a->filing_time,
                               a->originator};

@@ -592,7 +592,7 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
         if ((p = put_message(&w, p, msg->fields)) && (p = room(&w, p, 1))) {
             *p++ = '\n';
             out->len = (size_t)(p - out->data);
-            if (w.framed && msg->envelope.closed && write_envelope_tail(out) != ADEXP_OK)
+            if (w.framed && msg->envelope.closed && write_envelope_tail(out, &msg->envelope) != ADEXP_OK)
                 fail(&w, ADEXP_E_NOMEM, NULL);
             else if (w.o->verify)
                 verify(&w, msg, start);

@@ -8,13 +8,14 @@
  * ("envelope.text"), or NULL when every part does. */
 const char *write_envelope_check(const adexp_envelope *env);
 
-/* Appends env's heading lines, parts folded when fold, and the text before
- * the message; NNNN after it (the writer writes each when the message had
- * it: present, closed). ADEXP_OK or ADEXP_E_NOMEM (out as it was). */
+/* Appends env's heading lines in its form, parts folded when fold, and the
+ * text before the message; its end after it (NNNN, or VT ETX for IA-5; the
+ * writer writes each when the message had it: present, closed). ADEXP_OK
+ * or ADEXP_E_NOMEM (out as it was). */
 adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int fold);
-adexp_status write_envelope_tail(adexp_buf *out);
+adexp_status write_envelope_tail(adexp_buf *out, const adexp_envelope *env);
 
-/* Whether a and b are the same envelope (present, closed) as the JSON
+/* Whether a and b are the same envelope (present, closed, form) as the JSON
  * object shows it: the
  * same parts, word for word, and the same pieces of text that hold
  * words, in order (whichever lines held them). */

@@ -831,10 +831,12 @@ static void envelope_json(const adexp_msg *m, adexp_buf *b)
     assert_int_equal(adexp_json_put_envelope(b, &m->envelope), 0);
 }
 
-/* Framed messages written back in their envelope (o.envelope) read back
+/* Framed messages written back in their envelope (o.envelope), in the
+ * form each came in, read back
  * with the same fields and the same envelope, in both layouts, folded or
- * not, verify on; written without it by default. A garbled heading is
- * written as it stands and reads back with the same envelope and error. */
+ * not, verify on; written without it by default. A garbled heading (of
+ * either form: IA-5's ends with its STX) is written as it stands and
+ * reads back with the same envelope and error. */
 static void test_envelope_written_back(void **state)
 {
     fixture *f = *state;
@@ -844,8 +846,9 @@ static void test_envelope_written_back(void **state)
         "\001ABC124 QTA\r\nDD EDDFZQZX\r\n171231 EUCHZMFP PRIORITY\r\n\002-TITLE ACK\r\n"
         "-MSGTXT (FPL-DLH4AB-IS\r\n-EDDF1230)\r\n\v\003"
         "ZCZC AAA005\nFF\n17000X EUCHZMFP\n-TITLE CNL -ARCID A3\nNNNN\n"
+        "\001AAA006\r\nFF\r\n17000X EUCHZMFP\r\n\002-TITLE CNL -ARCID A4\r\n\v\003"
         /* text before -TITLE that starts no message: -TITLEK is no -TITLE */
-        "ZCZC AAA006\nFF LKPREPWC\n170006 EUCHZMFP\n-TITLEK-TITLE CNL -ARCID A4\nNNNN\n";
+        "ZCZC AAA007\nFF LKPREPWC\n170007 EUCHZMFP\n-TITLEK-TITLE CNL -ARCID A5\nNNNN\n";
     adexp_parser *p = adexp_parser_new(NULL, NULL);
     adexp_parser *back = adexp_parser_new(NULL, NULL);
     assert_non_null(p);
@@ -860,7 +863,7 @@ static void test_envelope_written_back(void **state)
     adexp_status st;
     while ((st = adexp_parser_next(p, &f->arena, &f->msg)) != ADEXP_END) {
         assert_true(f->msg.envelope.present);
-        assert_int_equal(st, n == 2 ? ADEXP_E_ENVELOPE : ADEXP_OK);
+        assert_int_equal(st, n == 2 || n == 3 ? ADEXP_E_ENVELOPE : ADEXP_OK);
         adexp_write_options o = adexp_write_options_default();
         f->out.len = 0;
         assert_int_equal(adexp_write(&f->out, &f->msg, &o, NULL), ADEXP_OK);
@@ -877,9 +880,16 @@ static void test_envelope_written_back(void **state)
                 static const char want[] =
                     "ZCZC AAA001 170001\nFF LKPREPWC EUCHZMFP EDDFZQZX\n170001 EUCHZMFP\n"
                     "FREE TEXT\n-TITLE CNL -ARCID A1\nNNNN\n";
+                static const char want_ia5[] =    /* in the form it came in */
+                    "\001ABC124 QTA\nDD EDDFZQZX\n171231 EUCHZMFP PRIORITY\n"
+                    "\002-TITLE ACK -MSGTXT (FPL-DLH4AB-IS -EDDF1230)\n\v\003\n";
                 if (n == 0 && layout == 0 && fold == 1) {
                     assert_int_equal(f->out.len, sizeof want - 1);
                     assert_memory_equal(f->out.data, want, sizeof want - 1);
+                }
+                if (n == 1 && layout == 0 && fold == 1) {
+                    assert_int_equal(f->out.len, sizeof want_ia5 - 1);
+                    assert_memory_equal(f->out.data, want_ia5, sizeof want_ia5 - 1);
                 }
                 adexp_arena_reset(&arena);
                 adexp_msg m;
@@ -893,11 +903,13 @@ static void test_envelope_written_back(void **state)
                     fail_msg("message %zu, layout %d, fold %d:\n%.*s\nread back as\n%.*s", n,
                              layout, fold, (int)ja.len, ja.data, (int)jb.len, jb.data);
                 assert_true(m.envelope.closed);
+                assert_int_equal(m.envelope.form,
+                                 n % 2 ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2);
                 assert_int_equal(adexp_parser_next(back, &arena, &m), ADEXP_END);
             }
         n++;
     }
-    assert_int_equal(n, 4);
+    assert_int_equal(n, 5);
     /* parts that would read back as more than themselves are refused */
     parse(f, "ZCZC A1\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL -ARCID A1\nNNNN\n");
     adexp_write_options o = adexp_write_options_default();

@@ -134,7 +134,9 @@ PyObject *pa_envelope_dict(const adexp_envelope *env)
             Py_CLEAR(text);
         Py_XDECREF(t);
     }
-    if (!d || set_str(d, "transmission_id", part(env->transmission_id, 1)) ||
+    const char *form = env->form == ADEXP_FORM_IA5 ? "ia5" : "ita2";
+    if (!d || set_str(d, "form", PyUnicode_FromString(form)) ||
+        set_str(d, "transmission_id", part(env->transmission_id, 1)) ||
         set_str(d, "priority", part(env->priority, 1)) ||
         set_str(d, "addressees", words(env->addressees)) ||
         set_str(d, "filing_time", part(env->filing_time, 1)) ||

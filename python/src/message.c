@@ -111,7 +111,7 @@ static PyGetSetDef message_getset[] = {
     {"ok", get_ok, NULL, "True when the message has no error.", NULL},
     {"fields", get_fields, NULL, "Top-level fields in order, TITLE first (list of adexp.Field).", NULL},
     {"view", get_view, NULL, "The typed view of the fields people use most, as a dict.", NULL},
-    {"envelope", get_envelope, NULL, "The AFTN envelope the message came in, as a dict (transmission_id, priority, addressees, filing_time, originator, text), or None.", NULL},
+    {"envelope", get_envelope, NULL, "The AFTN envelope the message came in, as a dict (form, transmission_id, priority, addressees, filing_time, originator, text), or None.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -42,6 +42,17 @@ def test_messages_and_fields():
     assert "INPUD" in repr(pt.children[0]) and "IFPL" in repr(m)
 
 
+def test_envelope_form():
+    """The envelope says the form it came in: ITA-2 (ZCZC ... NNNN) or
+    IA-5 (SOH ... STX ... VT ETX); unframed messages have none."""
+    ms = adexp.parse(b"ZCZC AAA001\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL -ARCID A1\nNNNN\n"
+                     b"\x01AAA002\r\nFF LKPREPWC\r\n170002 EUCHZMFP\r\n\x02-TITLE CNL -ARCID A2"
+                     b"\r\n\x0b\x03-TITLE CNL -ARCID A3\n")
+    assert [m.envelope and m.envelope["form"] for m in ms] == ["ita2", "ia5", None]
+    assert ms[1].to_dict()["envelope"]["form"] == "ia5"
+    assert not any(m.errors for m in ms)
+
+
 def test_errors_are_objects():
     rej = adexp.parse(TEXT)[2]
     assert not rej.ok and rej.error_count == 1
