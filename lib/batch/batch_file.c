@@ -264,12 +264,14 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
             bad++;
             batch_report_errors(w, path, &m, NULL);
         }
-        if (batch_emit(w, path, &m, NULL) != ADEXP_OK) {
+        adexp_status st = batch_emit(w, path, &m, NULL);
+        if (st == ADEXP_E_NOMEM) {     /* a refusal is said by batch_emit */
             batch_put_head(w, path, 0, 0, BATCH_ERROR);
             batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                              m.index);
-            bad += m.nerrors_total ? 0 : 1;
         }
+        if (st != ADEXP_OK)
+            bad += m.nerrors_total ? 0 : 1;
         adexp_arena_reset(&w->arena);
         batch_maybe_flush(w);
         if (m.offset - shown_at >= PROGRESS_BYTES) {

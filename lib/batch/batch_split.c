@@ -181,14 +181,17 @@ static void piece_msg(batch_worker *w, batch_split *s, piece *pc, adexp_msg *m,
             batch_mark(&pc->err_index, at);
     }
     size_t from = w->res.out.len;
-    if (batch_emit(w, s->path, m, base) != ADEXP_OK ||
-        (w->res.out.len > from && mark_indexes(w, pc, from, m->index) != 0)) {
+    adexp_status st = batch_emit(w, s->path, m, base);
+    if (st == ADEXP_OK && w->res.out.len > from && mark_indexes(w, pc, from, m->index) != 0)
+        st = ADEXP_E_NOMEM;
+    if (st == ADEXP_E_NOMEM) {         /* a refusal is said by batch_emit */
         batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
         batch_str_printf(&w->res.err, "out of memory writing the output of message ");
         batch_mark(&pc->err_index, w->res.err.len);
         batch_str_printf(&w->res.err, "%zu\n", m->index);
-        pc->bad += m->nerrors_total ? 0 : 1;
     }
+    if (st != ADEXP_OK)
+        pc->bad += m->nerrors_total ? 0 : 1;
 }
 
 /* Parse piece pc from pc->start into its own buffers. */

@@ -86,12 +86,14 @@ static void emit_msg(stream *s, adexp_msg *m, lines_cursor *nl)
         s->bad++;
         batch_report_errors(w, s->path, m, NULL);
     }
-    if (batch_emit(w, s->path, m, &s->base) != ADEXP_OK) {
+    adexp_status st = batch_emit(w, s->path, m, &s->base);
+    if (st == ADEXP_E_NOMEM) {         /* a refusal is said by batch_emit */
         batch_put_head(w, s->path, 0, 0, BATCH_ERROR);
         batch_str_printf(&w->res.err, "out of memory writing the output of message %zu\n",
                          m->index);
-        s->bad += m->nerrors_total ? 0 : 1;
     }
+    if (st != ADEXP_OK)
+        s->bad += m->nerrors_total ? 0 : 1;
 }
 
 /* Parse the tail; write its complete messages (all of them at the end of

@@ -97,10 +97,16 @@ const char *write_envelope_check(const adexp_envelope *env)
                                  env->originator, env->addressees, env->text[0],
                                  env->text[1], env->text[2]};
     int head = !env->transmission_id.len && starts_heading(env->text[2]);
-    for (int i = 0; i < 8; i++)
-        if (parts[i].len && !part_ok(parts[i], i < 4 || i == 5 || i == 6, i < 4,
-                                     i == 1 || i == 2 || i == 7, i == 7 && head))
+    for (int i = 0; i < 8; i++) {
+        adexp_slice s = parts[i];
+        /* IA-5: the heading's own STX is written before text[2] and ends
+         * the heading, so an STX that starts text[2] reads back as text */
+        while (i == 7 && env->form == ADEXP_FORM_IA5 && s.len && s.ptr[0] == STX)
+            s.ptr++, s.len--;
+        if (s.len && !part_ok(s, i < 4 || i == 5 || i == 6, i < 4,
+                              i == 1 || i == 2 || i == 7, i == 7 && head))
             return names[i];
+    }
     return NULL;
 }
 
