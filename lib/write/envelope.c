@@ -34,7 +34,8 @@ enum { SOH = 1, STX = 2, ETX = 3 };
  * -TITLE (the message's start, by the lexer's own rule) anywhere; a
  * signal at a line's start (at s's start too when s starts a line,
  * line_start): ZCZC or NNNN as a word, SOH, STX (but as the last byte of
- * a garbled IA-5 heading, which ends with it) or ETX; SOH after ETX; and,
+ * a garbled IA-5 heading, which ends with it) or ETX (an ETX elsewhere
+ * ends nothing, nor does a SOH after it: the end search's rule); and,
  * for a part of one line (or one word), a line end or STX (or any
  * separator). head: s is a garbled heading as it stood, which may start
  * with ZCZC or SOH. */
@@ -45,8 +46,6 @@ static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, in
     for (size_t i = 0; i < s.len; i++) {
         char c = s.ptr[i];
         if ((one_line && (is_line_end(c) || c == STX)) || (one_word && is_sep(c)))
-            return 0;
-        if (c == SOH && i && s.ptr[i - 1] == ETX)
             return 0;
         if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
             continue;
@@ -87,6 +86,13 @@ static int starts_heading(adexp_slice s)
            (i < s.len && s.ptr[i] == SOH);
 }
 
+/* Whether the heading was read whole, its origin line too: the parser
+ * then takes an STX right after it as its end (IA-5's, or a stray one). */
+static int whole_heading(const adexp_envelope *env)
+{
+    return env->filing_time.len && env->originator.len;
+}
+
 const char *write_envelope_check(const adexp_envelope *env)
 {
     static const char *const names[] = {
@@ -99,9 +105,11 @@ const char *write_envelope_check(const adexp_envelope *env)
     int head = !env->transmission_id.len && starts_heading(env->text[2]);
     for (int i = 0; i < 8; i++) {
         adexp_slice s = parts[i];
-        /* IA-5: the heading's own STX is written before text[2] and ends
-         * the heading, so an STX that starts text[2] reads back as text */
-        while (i == 7 && env->form == ADEXP_FORM_IA5 && s.len && s.ptr[0] == STX)
+        /* after a whole heading the parser takes one STX as its end: one
+         * is written before text[2] (IA-5's own, or one for an ITA-2 text
+         * that starts with STX), so an STX that starts text[2] reads back
+         * as text */
+        while (i == 7 && whole_heading(env) && s.len && s.ptr[0] == STX)
             s.ptr++, s.len--;
         if (s.len && !part_ok(s, i < 4 || i == 5 || i == 6, i < 4,
                               i == 1 || i == 2 || i == 7, i == 7 && head))
@@ -134,13 +142,14 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
              adexp_buf_put(out, "\n", 1);
     /* a whole heading (its origin line read) ends with IA-5's STX; a
      * garbled one holds in text[2] whatever of it stood there */
-    int whole = env->filing_time.len && env->originator.len;
+    int whole = whole_heading(env);
     if (ok && whole)
         ok = put(out, env->filing_time, fold) && put_word(out, env->originator, fold) &&
              put_word(out, env->text[1], fold) && adexp_buf_put(out, "\n", 1);
     else if (ok && env->text[1].len)
         ok = put(out, env->text[1], fold) && adexp_buf_put(out, "\n", 1);
-    if (ok && whole && env->form == ADEXP_FORM_IA5)
+    if (ok && whole && (env->form == ADEXP_FORM_IA5 ||
+                        (env->text[2].len && env->text[2].ptr[0] == STX)))
         ok = adexp_buf_put(out, "\002", 1);
     if (ok && env->text[2].len)
         ok = put(out, env->text[2], fold) && adexp_buf_put(out, "\n", 1);
