@@ -85,6 +85,8 @@ typedef struct walk_seen walk_seen;
 /* batch_output.c: the output descriptor, with what went through it. */
 typedef struct batch_output {
     int fd;
+    adexp_batch_output_fn fn;  /* o.on_output: takes the bytes instead of fd */
+    void *ctx;
     uint64_t bytes, lines;     /* written; complete lines among them */
     size_t partial;            /* bytes written after the last complete line */
     int error;                 /* errno of the write that failed, or 0 */

@@ -200,7 +200,7 @@ static void *run_batch(void *arg)
     return NULL;
 }
 
-static int parse_jobs(PyObject *v, unsigned *jobs)
+int pa_parse_jobs(PyObject *v, unsigned *jobs)
 {
     if (v == Py_None) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -223,7 +223,7 @@ static int parse_jobs(PyObject *v, unsigned *jobs)
     return 0;
 }
 
-static int parse_errors_arg(PyObject *v, int *skip)
+int pa_parse_errors_arg(PyObject *v, int *skip)
 {
     if (!v || (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "raise") == 0))
         return *skip = 0, 0;
@@ -235,7 +235,7 @@ static int parse_errors_arg(PyObject *v, int *skip)
 
 /* One input: ("path", str|bytes), ("fd", name, int) or ("buffer", name,
  * bytes), as adexp.parse_files makes them. */
-static int add_input(adexp_batch *b, PyObject *in)
+int pa_batch_add_input(adexp_batch *b, PyObject *in)
 {
     const char *kind;
     PyObject *name, *arg = NULL, *fs = NULL;
@@ -264,7 +264,7 @@ static int add_input(adexp_batch *b, PyObject *in)
     return rc < 0 ? -1 : 0;
 }
 
-static PyObject *pop(PyObject *kw, const char *key)
+PyObject *pa_pop(PyObject *kw, const char *key)
 {
     PyObject *v = PyDict_GetItemString(kw, key);
     if (v) {
@@ -299,7 +299,7 @@ static int files_start(pa_files *f, PyObject *inputs, unsigned jobs, PyObject *i
         return PyErr_NoMemory(), -1;
     Py_ssize_t n = PyList_GET_SIZE(inputs);
     for (Py_ssize_t i = 0; i < n; i++)
-        if (add_input(f->batch, PyList_GET_ITEM(inputs, i)) != 0)
+        if (pa_batch_add_input(f->batch, PyList_GET_ITEM(inputs, i)) != 0)
             return -1;
     Py_INCREF(inputs);
     f->inputs = inputs;
@@ -319,7 +319,7 @@ PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs)
     if (!kw)
         return NULL;
     PyObject *inputs, *jobs_arg = Py_None;
-    PyObject *errors = pop(kw, "errors"), *include = pop(kw, "include");
+    PyObject *errors = pa_pop(kw, "errors"), *include = pa_pop(kw, "include");
     PyObject *dictionary = PyDict_GetItemString(kw, "dictionary");
     Py_XINCREF(dictionary);    /* pa_options_take takes it out of kw */
     pa_files *f = NULL;
@@ -328,7 +328,7 @@ PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs)
     int skip;
     if (!PyArg_ParseTuple(args, "O!|O:_parse_files", &PyList_Type, &inputs, &jobs_arg) ||
         pa_options_take(kw, &opts) || pa_no_more_kwargs(kw, "parse_files") ||
-        parse_jobs(jobs_arg, &jobs) || parse_errors_arg(errors, &skip))
+        pa_parse_jobs(jobs_arg, &jobs) || pa_parse_errors_arg(errors, &skip))
         goto fail;
     if (!(f = PyObject_New(pa_files, &pa_FilesType)))
         goto fail;
@@ -419,7 +419,7 @@ static void files_dealloc(PyObject *self)
 }
 
 /* The errno whose text why is (the batch reports strerror's), or 0. */
-static int errno_of(const char *why)
+int pa_errno_of(const char *why)
 {
     for (int e = 1; e < 134; e++)
         if (strcmp(strerror(e), why) == 0)
@@ -518,7 +518,7 @@ static PyObject *files_next(PyObject *self)
         if (x->kind == ADEXP_BATCH_ITEM_MESSAGE)
             return pa_message_new(&x->msg, f->owner, src);
         if (x->kind == ADEXP_BATCH_ITEM_FAILED && !f->skip_errors)
-            return pa_file_error(errno_of(x->why), x->why, src);
+            return pa_file_error(pa_errno_of(x->why), x->why, src);
     }
 }
 
