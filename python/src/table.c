@@ -607,12 +607,14 @@ static PyMethodDef table_methods[] = {
      "add(messages): the CSV rows of each Message of the iterable whose title\n"
      "the selection keeps."},
     {"add_files", (PyCFunction)(void (*)(void))pa_table_add_files, METH_VARARGS | METH_KEYWORDS,
-     "add_files(inputs, jobs=None, *, errors='raise', include=None, **limits):\n"
-     "the CSV rows of every message of the inputs (as parse_files takes them)\n"
-     "whose title the selection keeps, written by the batch's writer and cut\n"
-     "into the columns without a Message made. A failed input raises\n"
-     "adexp.FileError (nothing of the run is added), or with errors='skip'\n"
-     "is passed over."},
+     "add_files(inputs, jobs=None, *, errors='raise', include=None, stop_at=None,\n"
+     "**limits) -> bool: the CSV rows of every message of the inputs (as\n"
+     "parse_files takes them) whose title the selection keeps, written by the\n"
+     "batch and cut into the columns without a Message made. A failed input\n"
+     "raises adexp.FileError (nothing of the run is added), or with\n"
+     "errors='skip' is passed over. stop_at: only the messages that start\n"
+     "before this offset of the one input; returns whether a message at or\n"
+     "after it was met."},
     {"take", table_take, METH_NOARGS,
      "take() -> list: the cells of each column so far: for text a list of str\n"
      "(None: empty); for the others (values, na): a bytearray of 8 bytes a\n"

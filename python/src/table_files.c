@@ -13,7 +13,14 @@
  * run and raises adexp.FileError as parse_files raises it. A stream
  * cannot be read twice: with errors='raise' an input that is one goes the
  * second way from the start. With errors='skip' failed inputs are passed
- * over. */
+ * over.
+ *
+ * stop_at: for one range of a file cut into many (adexp.dask), the rows of
+ * the messages that start before that offset of the input only; it is
+ * read on past it, as a message's end (and where its errors lie) depends
+ * on what follows, and the run stops at the first message at or after it
+ * (items). The call returns whether one was met: if not, the range's last
+ * message may go on past what was given. */
 #include "pyadexp.h"
 
 #include <stdlib.h>
@@ -28,6 +35,8 @@ typedef struct rows_run {
     int items;                 /* 1: on_item and pa_table_rows; 0: the TSV writer */
     int in_header;             /* the TSV header row not yet passed */
     int nomem;
+    size_t stop_at;            /* SIZE_MAX: none */
+    int reached;               /* a message at or after stop_at was met */
     char *failed_source;       /* the first failed input (items, errors='raise') */
     char *failed_why;
     adexp_batch_stats stats;
@@ -55,6 +64,10 @@ static int on_tsv(void *ctx, const char *data, size_t len)
 static int on_row_item(void *ctx, const adexp_batch_item *it)
 {
     rows_run *r = ctx;
+    if (it->kind == ADEXP_BATCH_ITEM_MESSAGE && it->msg->offset >= r->stop_at) {
+        r->reached = 1;
+        return 1;
+    }
     if (it->kind == ADEXP_BATCH_ITEM_MESSAGE) {
         if (pa_table_rows(r->table, it->msg, it->source, &r->rows) >= 0)
             return 0;
@@ -149,7 +162,7 @@ static int has_stream(PyObject *inputs)
 static int add_rows(rows_run *r, PyObject *inputs, unsigned jobs, const char *include,
                     const adexp_options *opts)
 {
-    r->items = !r->skip_errors && has_stream(inputs);
+    r->items = r->stop_at != SIZE_MAX || (!r->skip_errors && has_stream(inputs));
     if (run(r, inputs, jobs, include, opts) != 0)
         return -1;
     if (!r->items && !r->skip_errors && r->stats.files_failed) {
@@ -160,6 +173,22 @@ static int add_rows(rows_run *r, PyObject *inputs, unsigned jobs, const char *in
     return pa_table_cut(r->table, r->rows.data, r->rows.len);
 }
 
+static int stop_at_arg(PyObject *v, size_t *out)
+{
+    if (!v || v == Py_None)
+        return 0;
+    size_t n = PyLong_Check(v) ? PyLong_AsSize_t(v) : (size_t)-1;
+    if (n == (size_t)-1) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "stop_at must be an offset (an int >= 0)");
+        }
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 PyObject *pa_table_add_files(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
@@ -167,7 +196,8 @@ PyObject *pa_table_add_files(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     PyObject *inputs, *jobs_arg = Py_None, *fs = NULL;
     PyObject *errors = pa_pop(kw, "errors"), *include = pa_pop(kw, "include");
-    rows_run r = {.table = self};
+    PyObject *stop_at = pa_pop(kw, "stop_at");
+    rows_run r = {.table = self, .stop_at = SIZE_MAX};
     adexp_buf_init(&r.rows, NULL);
     adexp_options opts;
     unsigned jobs;
@@ -175,7 +205,8 @@ PyObject *pa_table_add_files(PyObject *self, PyObject *args, PyObject *kwargs)
     if (PyArg_ParseTuple(args, "O!|O:add_files", &PyList_Type, &inputs, &jobs_arg) &&
         !pa_options_take(kw, &opts) && !pa_no_more_kwargs(kw, "add_files") &&
         !pa_parse_jobs(jobs_arg, &jobs) && !pa_parse_errors_arg(errors, &r.skip_errors) &&
-        (!include || include == Py_None || PyUnicode_FSConverter(include, &fs)))
+        (!include || include == Py_None || PyUnicode_FSConverter(include, &fs)) &&
+        stop_at_arg(stop_at, &r.stop_at) == 0)
         rc = add_rows(&r, inputs, jobs, fs ? PyBytes_AS_STRING(fs) : NULL, &opts);
     adexp_buf_free(&r.rows);
     free(r.failed_source);
@@ -184,7 +215,8 @@ PyObject *pa_table_add_files(PyObject *self, PyObject *args, PyObject *kwargs)
     Py_DECREF(kw);
     Py_XDECREF(errors);
     Py_XDECREF(include);
+    Py_XDECREF(stop_at);
     if (rc != 0)
         return NULL;
-    Py_RETURN_NONE;
+    return PyBool_FromLong(r.reached);
 }

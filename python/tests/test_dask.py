@@ -157,6 +157,35 @@ def test_blocksize_through_fsspec(mixed):
     assert [dict(d, source=str(mixed)) for d in got] == want
 
 
+@pytest.mark.parametrize("sel", [{}, {"rows": "RTEPTS", "validate": True,
+                                     "fields": ["ARCID", "RTEPTS.PTID", "RTEPTS.ETO_utc"]}])
+def test_to_dataframe_blocksize_equals_to_pandas(client, mixed, sel):
+    """Ranges of one file made into tables: the whole file's rows, its
+    indexes and the lines and columns in its errors cells."""
+    local = adexp.to_pandas([str(mixed)], **sel)
+    assert local["errors"].str.contains(" at ").sum() > 10
+    for blocksize in (200, "4KiB"):
+        ddf = adexp.dask.to_dataframe([str(mixed)], blocksize=blocksize, **sel)
+        assert ddf.npartitions > 10
+        assert dict(ddf.dtypes.astype(str)) == dict(local.dtypes.astype(str))
+        df = ddf.compute().reset_index(drop=True)
+        pandas.testing.assert_frame_equal(df.astype(object), local.astype(object))
+
+
+def test_to_dataframe_blocksize_through_fsspec(mixed):
+    import dask
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/adexp-table/mixed.adexp", mixed.read_bytes())
+    local = adexp.to_pandas([str(mixed)]).drop(columns="source")
+    with dask.config.set(scheduler="threads"):     # memory:// lives in this process
+        ddf = adexp.dask.to_dataframe(["memory://adexp-table/"], blocksize="4KiB")
+        df = ddf.compute().reset_index(drop=True)
+    assert ddf.npartitions > 10
+    assert set(df["source"]) == {"memory://adexp-table/mixed.adexp"}
+    pandas.testing.assert_frame_equal(df.drop(columns="source").astype(object),
+                                      local.astype(object))
+
+
 def test_big_file_spreads_over_workers(client, tmp_path):
     """About 100 MB in 16 MiB ranges: several partitions on two worker
     processes, adexp-parse's messages in order (their digests)."""
