@@ -10,7 +10,8 @@ Each partition is a group of whole files, parsed on the worker that runs
 it (adexp must be installed there) as adexp.parse_files parses them:
 compressed files and archives too. With blocksize, a big plain file is
 cut into byte ranges at message starts, one partition each, so that one
-file spreads over the cluster. Each message is the dict that
+file spreads over the cluster. to_dataframe() makes the same partitions
+into typed tables, their rows written in C. Each message is the dict that
 Message.to_dict() gives, i.e. json.loads of adexp-parse's line for it,
 with source the path or URL as listed.
 """
@@ -220,6 +221,22 @@ def _line_breaks(data, end):
     return n, bol
 
 
+def _messages_before(url, data, cut, limits, dicts):
+    """The dicts (with dicts; else none kept) and the number of the
+    messages of data that start before cut, and where the first at or
+    after it starts (None when none does)."""
+    if not dicts:              # counted in C, no Message made
+        count, at = adexp._adexp._count_before(data, cut, **limits)
+        return [], count, at if at < len(data) else None
+    out = []
+    with _no_gc():
+        for m in adexp._parse_files([("buffer", url, data)], 1, **limits):
+            if m.offset >= cut:
+                return out, len(out), m.offset
+            out.append(m.to_dict())
+    return out, len(out), None
+
+
 def _parse_range(url, so, start, cut, size, limits, dicts):
     """The messages parsed from start that start before cut (with dicts,
     their dicts, numbered from start; else none kept), and the range's
@@ -231,17 +248,8 @@ def _parse_range(url, so, start, cut, size, limits, dicts):
     while True:
         end = min(size, cut + extra)
         data = _read_range(fs, path, start, end)
-        out, count, real_end = [], 0, None
-        with _no_gc():
-            for m in adexp._parse_files([("buffer", url, data)], 1, **limits):
-                if start + m.offset >= cut:
-                    real_end = start + m.offset
-                    break
-                count += 1
-                if dicts:
-                    out.append(m.to_dict())
-        if real_end is None and end == size:
-            real_end = size
+        out, count, at = _messages_before(url, data, cut - start, limits, dicts)
+        real_end = start + at if at is not None else size if end == size else None
         if real_end is not None:
             breaks, bol = _line_breaks(data, real_end - start)
             return out, {"start": start, "real_end": real_end, "count": count,
@@ -309,19 +317,18 @@ def _range_frame(before, after, url, so, errors, limits, selection):
     on what follows), its rows numbered and its errors' lines and columns
     moved on to the whole file's."""
     start, end = before["real_end"], after["real_end"]
+    n = after["index"] - before["index"]
     t, limits = _table(selection, limits)
-    if after["index"] > before["index"]:
-        fs, path = fsspec.core.url_to_fs(url, **so)
-        size = fs.size(path)
-        extra = _TAIL
-        while True:
-            hi = min(size, end + extra)
-            data = _read_range(fs, path, start, hi)
-            t, limits = _table(selection, limits)
-            if t.add_files([("buffer", url, data)], 1, errors=errors, stop_at=end - start,
-                           **limits) or hi == size:
-                break
-            extra *= 4         # the next message does not start in what was read
+    fs, path = fsspec.core.url_to_fs(url, **so)
+    size, extra = fs.size(path), _TAIL
+    while n:
+        hi = min(size, end + extra)
+        data = _read_range(fs, path, start, hi)
+        if t.add_files([("buffer", url, data)], 1, errors=errors, messages=n,
+                       **limits) > n or hi == size:
+            break
+        t.take()               # the next message does not start in what was read
+        extra *= 4
     df = tables.frame(t)
     df["index"] += before["index"]
     if before["line"] == 1 and before["column0"] == 0:
@@ -424,10 +431,10 @@ def read(paths_or_urls, *, files_per_partition=64, blocksize=None, storage_optio
     go to fsspec; include is an fnmatch pattern for the names of files met
     in directories; limits as in adexp.parse().
     """
+    import dask
     import dask.bag as db
     size = _check(files_per_partition, errors, blocksize)
     so = storage_options or {}
-    import dask
     parts = _plan(paths_or_urls, files_per_partition, so, include, size, errors, limits,
                   lambda urls: dask.delayed(_dicts)(urls, so, errors, limits), _range_dict_parts)
     if not parts:

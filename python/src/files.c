@@ -539,6 +539,64 @@ PyObject *pa_next_cut(PyObject *self, PyObject *args)
     return PyLong_FromSize_t(cut);
 }
 
+/* The messages of data[0..len) that start before cut, and the offset of
+ * the first that starts at or after it (len when none does): no GIL, no
+ * Message made. -1 when out of memory. */
+static long long count_before(adexp_parser *p, const char *data, size_t len, size_t cut,
+                              size_t *next)
+{
+    adexp_arena arena;
+    pa_arena_init(&arena, 1 << 16);
+    adexp_parser_reset(p, data, len);
+    long long n = 0;
+    adexp_msg m;
+    adexp_status st;
+    *next = len;
+    while ((st = adexp_parser_next(p, &arena, &m)) != ADEXP_END) {
+        if (st == ADEXP_E_NOMEM) {
+            n = -1;
+            break;
+        }
+        if (m.offset >= cut) {
+            *next = m.offset;
+            break;
+        }
+        n++;
+        adexp_arena_reset(&arena);
+    }
+    adexp_arena_free(&arena);
+    return n;
+}
+
+PyObject *pa_count_before(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    Py_buffer data;
+    Py_ssize_t cut;
+    adexp_options o;
+    if (!PyArg_ParseTuple(args, "y*n:_count_before", &data, &cut))
+        return NULL;
+    PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+    adexp_parser *p = NULL;
+    if (kw && pa_options_take(kw, &o) == 0 && pa_no_more_kwargs(kw, "_count_before") == 0)
+        p = pa_parser_get(&o);
+    Py_XDECREF(kw);
+    if (!p) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    size_t next;
+    long long n;
+    Py_BEGIN_ALLOW_THREADS
+    n = count_before(p, data.buf, (size_t)data.len, cut < 0 ? 0 : (size_t)cut, &next);
+    Py_END_ALLOW_THREADS
+    pa_parser_put(p, &o);
+    PyBuffer_Release(&data);
+    if (n < 0)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(Ln)", n, (Py_ssize_t)next);
+}
+
 PyObject *pa_is_packed(PyObject *self, PyObject *arg)
 {
     (void)self;

@@ -119,6 +119,10 @@ PyObject *pa_next_cut(PyObject *self, PyObject *args);
 /* _stop_all(): stop the batches of the iterators still alive (atexit). */
 PyObject *pa_files_stop_all(PyObject *self, PyObject *unused);
 PyObject *pa_is_packed(PyObject *self, PyObject *arg);
+/* _count_before(data, cut, **limits) -> (count, next): for adexp.dask's
+ * scan of a range, the messages that start before cut and where the first
+ * at or after it starts (len(data) when none does), no Message made. */
+PyObject *pa_count_before(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* What _parse_files and _Table.add_files share: jobs (None: one per CPU),
  * errors ('raise' or 'skip'), one input tuple queued, a keyword popped

@@ -607,14 +607,13 @@ static PyMethodDef table_methods[] = {
      "add(messages): the CSV rows of each Message of the iterable whose title\n"
      "the selection keeps."},
     {"add_files", (PyCFunction)(void (*)(void))pa_table_add_files, METH_VARARGS | METH_KEYWORDS,
-     "add_files(inputs, jobs=None, *, errors='raise', include=None, stop_at=None,\n"
-     "**limits) -> bool: the CSV rows of every message of the inputs (as\n"
+     "add_files(inputs, jobs=None, *, errors='raise', include=None, messages=None,\n"
+     "**limits) -> int: the CSV rows of every message of the inputs (as\n"
      "parse_files takes them) whose title the selection keeps, written by the\n"
      "batch and cut into the columns without a Message made. A failed input\n"
      "raises adexp.FileError (nothing of the run is added), or with\n"
-     "errors='skip' is passed over. stop_at: only the messages that start\n"
-     "before this offset of the one input; returns whether a message at or\n"
-     "after it was met."},
+     "errors='skip' is passed over. messages: the rows of the first so many\n"
+     "messages only. Returns the number of messages parsed."},
     {"take", table_take, METH_NOARGS,
      "take() -> list: the cells of each column so far: for text a list of str\n"
      "(None: empty); for the others (values, na): a bytearray of 8 bytes a\n"

@@ -15,12 +15,11 @@
  * second way from the start. With errors='skip' failed inputs are passed
  * over.
  *
- * stop_at: for one range of a file cut into many (adexp.dask), the rows of
- * the messages that start before that offset of the input only; it is
- * read on past it, as a message's end (and where its errors lie) depends
- * on what follows, and the run stops at the first message at or after it
- * (items). The call returns whether one was met: if not, the range's last
- * message may go on past what was given. */
+ * messages: for one range of a file cut into many (adexp.dask), the rows
+ * of the input's first so many messages only; the input goes on past
+ * them, as a message's end (and where its errors lie) depends on what
+ * follows. The call returns the number of messages parsed: if it is not
+ * more, the last one kept may go on past what was given. */
 #include "pyadexp.h"
 
 #include <stdlib.h>
@@ -35,8 +34,7 @@ typedef struct rows_run {
     int items;                 /* 1: on_item and pa_table_rows; 0: the TSV writer */
     int in_header;             /* the TSV header row not yet passed */
     int nomem;
-    size_t stop_at;            /* SIZE_MAX: none */
-    int reached;               /* a message at or after stop_at was met */
+    size_t keep;               /* the rows of the first so many messages */
     char *failed_source;       /* the first failed input (items, errors='raise') */
     char *failed_why;
     adexp_batch_stats stats;
@@ -64,10 +62,6 @@ static int on_tsv(void *ctx, const char *data, size_t len)
 static int on_row_item(void *ctx, const adexp_batch_item *it)
 {
     rows_run *r = ctx;
-    if (it->kind == ADEXP_BATCH_ITEM_MESSAGE && it->msg->offset >= r->stop_at) {
-        r->reached = 1;
-        return 1;
-    }
     if (it->kind == ADEXP_BATCH_ITEM_MESSAGE) {
         if (pa_table_rows(r->table, it->msg, it->source, &r->rows) >= 0)
             return 0;
@@ -159,10 +153,28 @@ static int has_stream(PyObject *inputs)
     return 0;
 }
 
+/* The bytes of rows' rows whose index (the cell after the source) is
+ * below keep. */
+static size_t rows_before(const adexp_buf *rows, size_t keep)
+{
+    const char *p = rows->data, *end = p + rows->len;
+    while (keep != SIZE_MAX && p < end) {
+        const char *tab = memchr(p, '\t', (size_t)(end - p));
+        size_t index = 0;
+        for (const char *d = tab ? tab + 1 : end; d < end && *d >= '0' && *d <= '9'; d++)
+            index = index * 10 + (size_t)(*d - '0');
+        if (index >= keep)
+            break;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return keep == SIZE_MAX ? rows->len : (size_t)(p - rows->data);
+}
+
 static int add_rows(rows_run *r, PyObject *inputs, unsigned jobs, const char *include,
                     const adexp_options *opts)
 {
-    r->items = r->stop_at != SIZE_MAX || (!r->skip_errors && has_stream(inputs));
+    r->items = !r->skip_errors && has_stream(inputs);
     if (run(r, inputs, jobs, include, opts) != 0)
         return -1;
     if (!r->items && !r->skip_errors && r->stats.files_failed) {
@@ -170,10 +182,10 @@ static int add_rows(rows_run *r, PyObject *inputs, unsigned jobs, const char *in
         if (run(r, inputs, jobs, include, opts) != 0)
             return -1;
     }
-    return pa_table_cut(r->table, r->rows.data, r->rows.len);
+    return pa_table_cut(r->table, r->rows.data, rows_before(&r->rows, r->keep));
 }
 
-static int stop_at_arg(PyObject *v, size_t *out)
+static int messages_arg(PyObject *v, size_t *out)
 {
     if (!v || v == Py_None)
         return 0;
@@ -181,7 +193,7 @@ static int stop_at_arg(PyObject *v, size_t *out)
     if (n == (size_t)-1) {
         if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_ValueError, "stop_at must be an offset (an int >= 0)");
+            PyErr_SetString(PyExc_ValueError, "messages must be an int >= 0");
         }
         return -1;
     }
@@ -196,8 +208,8 @@ PyObject *pa_table_add_files(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     PyObject *inputs, *jobs_arg = Py_None, *fs = NULL;
     PyObject *errors = pa_pop(kw, "errors"), *include = pa_pop(kw, "include");
-    PyObject *stop_at = pa_pop(kw, "stop_at");
-    rows_run r = {.table = self, .stop_at = SIZE_MAX};
+    PyObject *messages = pa_pop(kw, "messages");
+    rows_run r = {.table = self, .keep = SIZE_MAX};
     adexp_buf_init(&r.rows, NULL);
     adexp_options opts;
     unsigned jobs;
@@ -206,7 +218,7 @@ PyObject *pa_table_add_files(PyObject *self, PyObject *args, PyObject *kwargs)
         !pa_options_take(kw, &opts) && !pa_no_more_kwargs(kw, "add_files") &&
         !pa_parse_jobs(jobs_arg, &jobs) && !pa_parse_errors_arg(errors, &r.skip_errors) &&
         (!include || include == Py_None || PyUnicode_FSConverter(include, &fs)) &&
-        stop_at_arg(stop_at, &r.stop_at) == 0)
+        messages_arg(messages, &r.keep) == 0)
         rc = add_rows(&r, inputs, jobs, fs ? PyBytes_AS_STRING(fs) : NULL, &opts);
     adexp_buf_free(&r.rows);
     free(r.failed_source);
@@ -215,8 +227,8 @@ PyObject *pa_table_add_files(PyObject *self, PyObject *args, PyObject *kwargs)
     Py_DECREF(kw);
     Py_XDECREF(errors);
     Py_XDECREF(include);
-    Py_XDECREF(stop_at);
+    Py_XDECREF(messages);
     if (rc != 0)
         return NULL;
-    return PyBool_FromLong(r.reached);
+    return PyLong_FromUnsignedLongLong(r.stats.messages);
 }

@@ -172,8 +172,11 @@ def test_to_dataframe_blocksize_equals_to_pandas(client, mixed, sel):
         pandas.testing.assert_frame_equal(df.astype(object), local.astype(object))
 
 
-def test_to_dataframe_blocksize_through_fsspec(mixed):
+def test_to_dataframe_blocksize_through_fsspec(mixed, monkeypatch):
+    """Through fsspec, and with a range's tail read short at first (read
+    again, longer, until the next message starts in it)."""
     import dask
+    monkeypatch.setattr(adexp.dask, "_TAIL", 16)
     fs = fsspec.filesystem("memory")
     fs.pipe("/adexp-table/mixed.adexp", mixed.read_bytes())
     local = adexp.to_pandas([str(mixed)]).drop(columns="source")
