@@ -61,21 +61,34 @@ def table(path):
     return len(adexp.to_pandas([path], jobs=2))
 
 
+def workers_cpu(client):
+    """CPU seconds the worker processes have used so far, all together."""
+    import resource
+
+    def used():
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+    return sum(client.run(used).values())
+
+
 def on_cluster(path, workers, blocksize, bags):
-    """(seconds, messages, partitions) of the table, and of the bag if bags."""
+    """(seconds, messages, partitions, workers' CPU seconds) of the table,
+    and of the bag if bags."""
     import distributed
     out = []
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
-            distributed.Client(cluster):
+            distributed.Client(cluster) as client:
         adexp.dask.read([path], blocksize=blocksize).take(1)   # workers warm
         ddf = adexp.dask.to_dataframe([path], blocksize=blocksize)
+        c = workers_cpu(client)
         t, n = timed(lambda: len(ddf))
-        out.append((t, n, ddf.npartitions))
+        out.append((t, n, ddf.npartitions, workers_cpu(client) - c))
         if bags:
             bag = adexp.dask.read([path], blocksize=blocksize)
+            c = workers_cpu(client)
             t, n = timed(lambda: bag.count().compute())
-            out.append((t, n, bag.npartitions))
+            out.append((t, n, bag.npartitions, workers_cpu(client) - c))
     return out
 
 
@@ -92,6 +105,7 @@ def main():
     path = corpus(a.root, a.cache, a.messages)
     size = os.path.getsize(path)
     times = {k: [] for k in ("cli", "package", "table", 1, 2, "bag1", "bag2")}
+    cpus = {k: [] for k in (1, 2, "bag1", "bag2")}
     counts, parts = set(), None
     print(f"load average at the start {os.getloadavg()[0]:.1f}")
     for _ in range(a.runs):
@@ -106,18 +120,21 @@ def main():
         for w in (1, 2):
             got = on_cluster(path, w, a.blocksize, a.bags)
             times[w].append(got[0][0])
+            cpus[w].append(got[0][3])
             counts.add(got[0][1])
             parts = got[0][2]
             if a.bags:
                 times[f"bag{w}"].append(got[1][0])
+                cpus[f"bag{w}"].append(got[1][3])
                 counts.add(got[1][1])
     assert counts == {a.messages}, counts
     med = {k: statistics.median(v) for k, v in times.items() if v}
+    cpu = {k: statistics.median(v) for k, v in cpus.items() if v}
     print(f"{a.messages} messages, {size / 1e6:.1f} MB, blocksize {a.blocksize} "
           f"({parts} partitions), medians of {a.runs} runs by turns; "
           f"load average {os.getloadavg()[0]:.1f}")
-    print("| route | wall s | MB/s | vs adexp-parse |")
-    print("|---|---:|---:|---:|")
+    print("| route | wall s | MB/s | vs adexp-parse | workers' CPU s | MB per worker CPU s |")
+    print("|---|---:|---:|---:|---:|---:|")
     rows = [("`adexp-parse -q -j 2 FILE -o /dev/null`", "cli"),
             ("`adexp.parse_files([FILE], jobs=2)` + `to_dict()`", "package"),
             ("`adexp.to_pandas([FILE], jobs=2)`", "table"),
@@ -128,7 +145,8 @@ def main():
     for name, k in rows:
         if k in med:
             t = med[k]
-            print(f"| {name} | {t:.2f} | {size / 1e6 / t:.1f} | {t / med['cli']:.1f} |")
+            c = f"{cpu[k]:.2f} | {size / 1e6 / cpu[k]:.1f}" if k in cpu else " | "
+            print(f"| {name} | {t:.2f} | {size / 1e6 / t:.1f} | {t / med['cli']:.1f} | {c} |")
     print(f"to_dataframe, 2 worker processes against 1: {med[1] / med[2]:.2f}x; "
           f"MB/s per worker process: {size / 1e6 / med[1]:.1f} (1), "
           f"{size / 1e6 / med[2] / 2:.1f} (2)")
