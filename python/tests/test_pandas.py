@@ -71,3 +71,15 @@ def test_a_failed_input_raises_in_its_place(tmp_path):
         assert adexp.to_pandas([f1, f2])["ARCID"].tolist() == ["A1", "C1"]
     with open(paths[1], "rb") as f, pytest.raises(adexp.FileError, match="empty file"):
         adexp.to_pandas([paths[0], f])
+
+
+def test_titles_on_paths_filter_and_warn(root):
+    import warnings
+    import pytest
+    d = str(root / "testdata/messages")
+    with pytest.warns(UserWarning, match="IFLP: no message of this title"):
+        df = adexp.to_pandas([d], titles=["IFPL", "IFLP"], include="*.adexp")
+    assert set(df["title"]) == {"IFPL"} and len(df) > 10
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(adexp.to_pandas([d], titles=["IFPL"], include="*.adexp")) == len(df)
