@@ -243,6 +243,9 @@ def _parse_range(url, so, start, cut, size, limits, dicts):
     summary: where it really ends, its messages and line breaks."""
     if start >= cut:           # the range before ends past all of this one
         return [], {"start": start, "real_end": start, "count": 0, "breaks": 0, "bol": 0}
+    d = limits.get("dictionary")
+    if d is not None and not isinstance(d, adexp._adexp._Dictionary):
+        limits = dict(limits, dictionary=tables.load_dictionary(d))   # a table's paths
     fs, path = fsspec.core.url_to_fs(url, **so)
     extra = _WINDOW
     while True:
@@ -375,7 +378,8 @@ def _range_frame_parts(selection):
     """The table's partitions of one file cut at cuts, for _plan."""
     def parts(url, so, size, cuts, errors, limits):
         import dask
-        nodes = _chain_nodes(url, so, size, cuts, limits)
+        scan = limits if selection[4] is None else dict(limits, dictionary=selection[4])
+        nodes = _chain_nodes(url, so, size, cuts, scan)    # the messages the table sees
         frame = dask.delayed(_range_frame)
         return [frame(nodes[k], nodes[k + 1], url, so, errors, limits, selection)
                 for k in range(len(cuts) - 1)]

@@ -101,6 +101,13 @@ def test_to_dataframe_with_a_dictionary(client, root, tmp_path):
     assert df.astype(object).equals(adexp.to_pandas([str(tmp_path)], **sel).astype(object))
     with pytest.raises(TypeError, match="paths"):
         adexp.dask.to_dataframe([str(tmp_path)], dictionary=adexp.load_dictionary(ext))
+    (tmp_path / "sam.adexp").write_bytes(b"".join(
+        b"-TITLE SAM -ARCID A%d -TTO -PTID P%d -FL F%03d\n" % (i, i, i) for i in range(300)))
+    ddf = adexp.dask.to_dataframe([str(tmp_path)], blocksize=500, **sel)
+    assert ddf.npartitions > 10
+    df = ddf.compute().reset_index(drop=True)
+    assert df.astype(object).equals(adexp.to_pandas([str(tmp_path)], **sel).astype(object))
+    assert df["TTO.FL_ft"].tolist() == [i * 100 for i in range(300)]
 
 
 # ---------------------------------------------------------------- blocksize
