@@ -71,6 +71,11 @@ def workers_cpu(client):
     return sum(client.run(used).values())
 
 
+def warm():
+    """pandas imported and a table made in a worker, before the timing."""
+    return len(adexp.to_pandas(adexp.parse(b"-TITLE IFPL -ARCID A -RFL F300")))
+
+
 def on_cluster(path, workers, blocksize, bags):
     """(seconds, messages, partitions, workers' CPU seconds) of the table,
     and of the bag if bags."""
@@ -80,6 +85,7 @@ def on_cluster(path, workers, blocksize, bags):
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         adexp.dask.read([path], blocksize=blocksize).take(1)   # workers warm
+        client.run(warm)
         ddf = adexp.dask.to_dataframe([path], blocksize=blocksize)
         c = workers_cpu(client)
         t, n = timed(lambda: len(ddf))

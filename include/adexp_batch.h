@@ -148,6 +148,9 @@ typedef struct adexp_batch_stats {
     uint64_t bytes_written;    /* bytes in the output; after a failed write, a
                                   regular file is cut back to its last line */
     uint64_t inputs_not_read;  /* inputs queued but never read (the output failed) */
+    uint64_t inputs_failed;    /* files_failed that failed whole (on_item's FAILED
+                                  items: unreadable, empty, binary, no message,
+                                  cut short), not for a message's errors */
 } adexp_batch_stats;
 
 typedef struct adexp_batch adexp_batch;

@@ -569,6 +569,7 @@ static void collect(run *r, thread_ctx *t, unsigned jobs, adexp_batch_stats *st)
         st->messages_failed += w->messages_failed;
         st->messages_warned += w->messages_warned;
         st->messages_left_out += w->messages_left_out;
+        st->inputs_failed += w->inputs_failed;
         st->bytes += w->bytes;
         if (w->parser)
             batch_worker_fini(w);

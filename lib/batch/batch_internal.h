@@ -197,6 +197,7 @@ typedef struct batch_worker {
     adexp_findings findings;   /* validation's, reused (its line cache) */
     uint64_t messages_warned;
     uint64_t messages_left_out;   /* not of a title the selection keeps */
+    uint64_t inputs_failed;    /* failed whole (batch_fail, batch_map_report) */
     batch_source source;
     const batch_map *map;      /* the mapped file being parsed, or NULL */
     struct batch_marks *index_marks;   /* a piece's: where a message's index is

@@ -184,6 +184,9 @@ static void compare(unsigned jobs, size_t piece)
     input_lines(diag, lines, sizeof lines);
     assert_string_equal(s.failed, lines);
     assert_true(s.nfailed == 2);   /* the empty and the binary file */
+    assert_int_equal(st.inputs_failed, 2);
+    assert_int_equal(cli.inputs_failed, 2);
+    assert_true(st.files_failed > st.inputs_failed);   /* and b.adexp's failed message */
     adexp_buf_free(&s.json);
     free(want);
     free(diag);
@@ -378,6 +381,7 @@ static void test_on_output(void **state)
             assert_memory_equal(got.data, want, want_len);
             assert_int_equal(st.messages_written, cli.messages_written);
             assert_int_equal(st.output_error, 0);
+            assert_int_equal(st.inputs_failed, 2);
         } else {
             assert_true(got.len < want_len);
             assert_int_equal(st.output_error, ECANCELED);

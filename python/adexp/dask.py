@@ -213,14 +213,6 @@ def _cuts(fs, path, size, blocksize, envelope):
     return cuts + [size]
 
 
-def _line_breaks(data, end):
-    """Line breaks in data[:end] by the parser's rule (LF, CRLF, lone CR),
-    and where the last line starts (0 when none ends in it)."""
-    n = data.count(b"\n", 0, end) + data.count(b"\r", 0, end) - data.count(b"\r\n", 0, end)
-    bol = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
-    return n, bol
-
-
 def _messages_before(url, data, cut, limits, dicts):
     """The dicts (with dicts; else none kept) and the number of the
     messages of data that start before cut, and where the first at or
@@ -254,7 +246,7 @@ def _parse_range(url, so, start, cut, size, limits, dicts):
         out, count, at = _messages_before(url, data, cut - start, limits, dicts)
         real_end = start + at if at is not None else size if end == size else None
         if real_end is not None:
-            breaks, bol = _line_breaks(data, real_end - start)
+            breaks, bol = adexp._adexp._line_breaks(data, real_end - start)
             return out, {"start": start, "real_end": real_end, "count": count,
                          "breaks": breaks, "bol": bol}
         extra *= 4         # the last message goes past what was read

@@ -597,6 +597,29 @@ PyObject *pa_count_before(PyObject *self, PyObject *args, PyObject *kwargs)
     return Py_BuildValue("(Ln)", n, (Py_ssize_t)next);
 }
 
+/* Line breaks in data[0..end) by the parser's rule (LF, CRLF, a lone CR),
+ * and where the last line starts (0 when none ends there). */
+PyObject *pa_line_breaks(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer data;
+    Py_ssize_t end;
+    if (!PyArg_ParseTuple(args, "y*n:_line_breaks", &data, &end))
+        return NULL;
+    const unsigned char *p = data.buf;
+    size_t n = end < 0 ? 0 : (size_t)end > (size_t)data.len ? (size_t)data.len : (size_t)end;
+    size_t breaks = 0, bol = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\n' || (p[i] == '\r' && (i + 1 >= n || p[i + 1] != '\n')))
+            breaks++, bol = i + 1;
+        else if (p[i] == '\r')
+            bol = i + 1;
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    return Py_BuildValue("(nn)", (Py_ssize_t)breaks, (Py_ssize_t)bol);
+}
+
 PyObject *pa_is_packed(PyObject *self, PyObject *arg)
 {
     (void)self;

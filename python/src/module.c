@@ -125,6 +125,9 @@ static PyMethodDef module_methods[] = {
      "_count_before(data, cut, **limits) -> (count, next): the messages of data\n"
      "that start before cut, and where the first at or after it starts\n"
      "(len(data) when none does)."},
+    {"_line_breaks", pa_line_breaks, METH_VARARGS,
+     "_line_breaks(data, end) -> (breaks, bol): the line breaks of data[:end] (LF,\n"
+     "CRLF, lone CR) and where its last line starts (0 when none ends there)."},
     {"_is_packed", pa_is_packed, METH_O,
      "_is_packed(head) -> bool: whether an input starting with head is compressed\n"
      "or an archive (adexp_batch_is_packed)."},

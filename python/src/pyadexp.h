@@ -123,6 +123,9 @@ PyObject *pa_is_packed(PyObject *self, PyObject *arg);
  * scan of a range, the messages that start before cut and where the first
  * at or after it starts (len(data) when none does), no Message made. */
 PyObject *pa_count_before(PyObject *self, PyObject *args, PyObject *kwargs);
+/* _line_breaks(data, end) -> (breaks, bol): the line breaks of data[:end]
+ * (LF, CRLF, lone CR) and where its last line starts. */
+PyObject *pa_line_breaks(PyObject *self, PyObject *args);
 
 /* What _parse_files and _Table.add_files share: jobs (None: one per CPU),
  * errors ('raise' or 'skip'), one input tuple queued, a keyword popped

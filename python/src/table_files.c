@@ -7,7 +7,8 @@
  * Two ways to the same rows. Usually the batch's own TSV writer writes
  * them on its workers, as adexp-parse --format tsv does (on_output), with
  * the table's selection; but that output does not say which input failed.
- * So with errors='raise', a run in which an input failed is made again
+ * So with errors='raise', a run in which an input failed whole (not one
+ * whose messages have errors: stats.inputs_failed) is made again
  * the other way: the batch hands over each message (on_item), the table
  * writes its rows (pa_table_rows), and the first failed input stops the
  * run and raises adexp.FileError as parse_files raises it. A stream
@@ -177,7 +178,7 @@ static int add_rows(rows_run *r, PyObject *inputs, unsigned jobs, const char *in
     r->items = !r->skip_errors && has_stream(inputs);
     if (run(r, inputs, jobs, include, opts) != 0)
         return -1;
-    if (!r->items && !r->skip_errors && r->stats.files_failed) {
+    if (!r->items && !r->skip_errors && r->stats.inputs_failed) {
         r->items = 1;          /* raises the failure in its place */
         if (run(r, inputs, jobs, include, opts) != 0)
             return -1;

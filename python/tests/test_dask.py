@@ -215,3 +215,15 @@ def test_big_file_spreads_over_workers(client, tmp_path):
     got = bag.map(line_digest).compute()
     assert len(got) == len(want) == 68000
     assert got == want
+
+
+def test_line_breaks_rule():
+    """_line_breaks: LF, CRLF and a lone CR each one break, as the parser counts them."""
+    import random
+    rng = random.Random(5)
+    for _ in range(2000):
+        d = bytes(rng.choice(b"ab\r\n") for _ in range(rng.randrange(30)))
+        end = rng.randrange(len(d) + 1)
+        n = d.count(b"\n", 0, end) + d.count(b"\r", 0, end) - d.count(b"\r\n", 0, end)
+        bol = max(d.rfind(b"\n", 0, end), d.rfind(b"\r", 0, end)) + 1
+        assert adexp._adexp._line_breaks(d, end) == (n, bol), (d, end)
