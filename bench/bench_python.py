@@ -2,6 +2,7 @@
 """Benchmark of the adexp Python package against the subprocess route.
 
   bench_python.py ADEXP_PARSE SOURCE_ROOT CACHE_DIR [--runs N] [--files N] [--jobs N]
+  bench_python.py ADEXP_PARSE SOURCE_ROOT CACHE_DIR --scaling FILE [--runs N]
 
 On the corpus of bench_cli.py (testdata/gen_corpus.py --files N --seed 1,
 default 20,000 one-message files), times by turns, RUNS times each:
@@ -10,6 +11,10 @@ default 20,000 one-message files), times by turns, RUNS times each:
     every line, what users do without the package;
 checks that both give the same list of dicts, and prints medians. Then
 adexp.parse (and parse + to_dict) of the teivah IFPL in microseconds.
+With --scaling, parse_files([FILE], jobs) + to_dict() (and the Messages
+alone) with jobs=1 and jobs=2 by turns: wall, the process's CPU and the
+calling thread's, which makes the Messages and dicts (a jobs=2 run can go
+no faster than that thread).
 The module must be importable (PYTHONPATH=build/python).
 """
 import argparse
@@ -56,6 +61,30 @@ def per_call_us(stmt, g, number):
     return statistics.median(runs) / number * 1e6
 
 
+def scaling(path, runs):
+    def once(jobs, dicts):
+        w, p, t = time.perf_counter(), time.process_time(), time.thread_time()
+        for m in adexp.parse_files([path], jobs):
+            if dicts:
+                m.to_dict()
+        return time.perf_counter() - w, time.process_time() - p, time.thread_time() - t
+
+    print(f"{path}: {os.path.getsize(path)} bytes, {runs} rounds by turns, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print("| route | jobs | wall s | process CPU s | calling thread CPU s |")
+    print("|---|---:|---:|---:|---:|")
+    for dicts in (True, False):
+        res = {1: [], 2: []}
+        for _ in range(runs):
+            for jobs in res:
+                res[jobs].append(once(jobs, dicts))
+        for jobs, v in res.items():
+            med = [statistics.median(x[i] for x in v) for i in range(3)]
+            what = "`parse_files` + `to_dict()`" if dicts else "`parse_files`, Messages only"
+            print(f"| {what} | {jobs} | {med[0]:.3f} | {med[1]:.3f} | {med[2]:.3f} |")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("exe")
@@ -64,7 +93,10 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--files", type=int, default=20000)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scaling", metavar="FILE")
     a = ap.parse_args()
+    if a.scaling:
+        return scaling(a.scaling, a.runs)
     d = corpus(a.root, a.cache, a.files)
     files = list(adexp.expand_paths([d]))
     # Both routes give the same dicts (and the page cache is warm). The

@@ -73,6 +73,12 @@ typedef struct adexp_batch_item {
  * output_error is then ECANCELED). */
 typedef int (*adexp_batch_item_fn)(void *ctx, const adexp_batch_item *item);
 
+/* Called with the output's bytes, in the order they would be written to
+ * out_fd (the CSV or TSV header row first), never by two threads at once.
+ * Return 0 to go on; nonzero stops the run as a failed write does (the
+ * stats' output_error is then ECANCELED). */
+typedef int (*adexp_batch_output_fn)(void *ctx, const char *data, size_t len);
+
 typedef struct adexp_batch_options {
     unsigned jobs;             /* worker threads; 0: online CPUs */
     adexp_batch_format format;
@@ -121,6 +127,10 @@ typedef struct adexp_batch_options {
                                      nowhere) */
     void *item_ctx;            /* on_item's ctx */
     const char *db_path;       /* ADEXP_BATCH_SQLITE: the database file */
+    adexp_batch_output_fn on_output;   /* non-NULL: the output goes to it
+                                          instead of to out_fd (not with
+                                          on_item, nor ADEXP_BATCH_SQLITE) */
+    void *output_ctx;          /* on_output's ctx */
 } adexp_batch_options;
 
 typedef struct adexp_batch_stats {
@@ -138,6 +148,9 @@ typedef struct adexp_batch_stats {
     uint64_t bytes_written;    /* bytes in the output; after a failed write, a
                                   regular file is cut back to its last line */
     uint64_t inputs_not_read;  /* inputs queued but never read (the output failed) */
+    uint64_t inputs_failed;    /* files_failed that failed whole (on_item's FAILED
+                                  items: unreadable, empty, binary, no message,
+                                  cut short), not for a message's errors */
 } adexp_batch_stats;
 
 typedef struct adexp_batch adexp_batch;

@@ -100,6 +100,8 @@ adexp_batch *adexp_batch_new(const adexp_batch_options *opts)
     }
     b->t0 = now();
     b->output.fd = b->o.out_fd;
+    b->output.fn = b->o.on_output;
+    b->output.ctx = b->o.output_ctx;
     struct stat st;
     if (fstat(b->o.out_fd, &st) == 0 && S_ISREG(st.st_mode))
         b->out_is_file = 1, b->out_dev = st.st_dev, b->out_ino = st.st_ino;
@@ -567,6 +569,7 @@ static void collect(run *r, thread_ctx *t, unsigned jobs, adexp_batch_stats *st)
         st->messages_failed += w->messages_failed;
         st->messages_warned += w->messages_warned;
         st->messages_left_out += w->messages_left_out;
+        st->inputs_failed += w->inputs_failed;
         st->bytes += w->bytes;
         if (w->parser)
             batch_worker_fini(w);

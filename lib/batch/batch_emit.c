@@ -109,7 +109,9 @@ int batch_emit_header(const adexp_batch *b)
     int err = adexp_csv_header(&out, b->o.select, sep) ? ENOMEM : 0;
     if (!err && b->o.validate && !batch_rows_add_cell(&out, 0, sep, "warnings", 8))
         err = ENOMEM;
-    for (size_t done = 0; !err && done < out.len;) {
+    if (!err && b->o.on_output && b->o.on_output(b->o.output_ctx, out.data, out.len) != 0)
+        err = ECANCELED;
+    for (size_t done = 0; !err && !b->o.on_output && done < out.len;) {
         ssize_t n = write(b->o.out_fd, out.data + done, out.len - done);
         if (n < 0 && errno == EINTR)
             continue;

@@ -103,6 +103,7 @@ void batch_fail(batch_worker *w, const char *path, const char *why)
     batch_put_head(w, path, 0, 0, BATCH_ERROR);
     batch_str_printf(&w->res.err, "%s\n", why);
     w->files_failed++;
+    w->inputs_failed++;
     if (w->b->o.on_item)
         batch_item_input(w, ADEXP_BATCH_ITEM_FAILED, path, why);
 }

@@ -85,6 +85,8 @@ typedef struct walk_seen walk_seen;
 /* batch_output.c: the output descriptor, with what went through it. */
 typedef struct batch_output {
     int fd;
+    adexp_batch_output_fn fn;  /* o.on_output: takes the bytes instead of fd */
+    void *ctx;
     uint64_t bytes, lines;     /* written; complete lines among them */
     size_t partial;            /* bytes written after the last complete line */
     int error;                 /* errno of the write that failed, or 0 */
@@ -195,6 +197,7 @@ typedef struct batch_worker {
     adexp_findings findings;   /* validation's, reused (its line cache) */
     uint64_t messages_warned;
     uint64_t messages_left_out;   /* not of a title the selection keeps */
+    uint64_t inputs_failed;    /* failed whole (batch_fail, batch_map_report) */
     batch_source source;
     const batch_map *map;      /* the mapped file being parsed, or NULL */
     struct batch_marks *index_marks;   /* a piece's: where a message's index is

@@ -184,6 +184,9 @@ static void compare(unsigned jobs, size_t piece)
     input_lines(diag, lines, sizeof lines);
     assert_string_equal(s.failed, lines);
     assert_true(s.nfailed == 2);   /* the empty and the binary file */
+    assert_int_equal(st.inputs_failed, 2);
+    assert_int_equal(cli.inputs_failed, 2);
+    assert_true(st.files_failed > st.inputs_failed);   /* and b.adexp's failed message */
     adexp_buf_free(&s.json);
     free(want);
     free(diag);
@@ -327,6 +330,68 @@ static void test_validate_copy(void **state)
     adexp_arena_free(&va);
 }
 
+static int on_output(void *ctx, const char *data, size_t len)
+{
+    adexp_buf *b = ctx;
+    char *p = realloc(b->data, b->len + len + 1);
+    assert_non_null(p);
+    memcpy(p + b->len, data, len);
+    b->data = p;
+    b->len += len;
+    p[b->len] = '\0';
+    return strstr(p, "N2000\t") != NULL && b->cap == 1;   /* cap 1: stop there */
+}
+
+/* adexp_batch_options.on_output: the bytes adexp-parse writes, header
+ * row first, in order (TSV with its warnings cell, on pieces), and a
+ * nonzero return stops the run like a failed output. */
+static void test_on_output(void **state)
+{
+    (void)state;
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = 3;
+    o.piece_size = 4096;
+    o.format = ADEXP_BATCH_TSV;
+    o.validate = 1;
+    o.err_fd = -1;
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    o.out_fd = fileno(out);
+    adexp_batch *b = adexp_batch_new(&o);
+    assert_int_equal(adexp_batch_add_path(b, dir), 0);
+    adexp_batch_stats cli;
+    assert_int_equal(adexp_batch_run(b, &cli), 1);
+    adexp_batch_free(b);
+    size_t want_len;
+    char *want = slurp(out, &want_len);
+
+    for (int stop = 0; stop < 2; stop++) {
+        adexp_buf got = {0};
+        got.cap = (size_t)stop;
+        o.out_fd = -1;
+        o.on_output = on_output;
+        o.output_ctx = &got;
+        b = adexp_batch_new(&o);
+        assert_int_equal(adexp_batch_add_path(b, dir), 0);
+        adexp_batch_stats st;
+        assert_int_equal(adexp_batch_run(b, &st), 1);
+        adexp_batch_free(b);
+        if (!stop) {
+            assert_int_equal(got.len, want_len);
+            assert_memory_equal(got.data, want, want_len);
+            assert_int_equal(st.messages_written, cli.messages_written);
+            assert_int_equal(st.output_error, 0);
+            assert_int_equal(st.inputs_failed, 2);
+        } else {
+            assert_true(got.len < want_len);
+            assert_int_equal(st.output_error, ECANCELED);
+        }
+        free(got.data);
+    }
+    free(want);
+    fclose(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_workers_and_pieces),
         cmocka_unit_test(test_descriptor),
         cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_on_output),
         cmocka_unit_test(test_msg_copy),
         cmocka_unit_test(test_validate_copy),
     };

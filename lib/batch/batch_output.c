@@ -64,10 +64,23 @@ static void count_known(batch_output *o, const struct iovec *iov, int n, size_t 
     o->bytes += total;
 }
 
+/* The output handed to o->fn instead of written. */
+static int hand_over(batch_output *o, const struct iovec *iov, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (o->fn(o->ctx, iov[i].iov_base, iov[i].iov_len) != 0)
+            return o->error = ECANCELED;
+        count(o, iov[i].iov_base, iov[i].iov_len);
+    }
+    return 0;
+}
+
 int batch_output_writev(batch_output *o, struct iovec *iov, int n, uint64_t lines)
 {
     if (o->error)
         return o->error;
+    if (o->fn)
+        return hand_over(o, iov, n);
     size_t total = 0;
     for (int i = 0; i < n; i++)
         total += iov[i].iov_len;

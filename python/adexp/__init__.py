@@ -178,20 +178,23 @@ def iter_file(path, **limits):
     return parse_files([path], **limits)
 
 
-def _messages(paths_or_messages, jobs, errors, include, limits):
-    """Messages as given, or those of paths (a path, or paths and
-    directories) read with parse_files."""
+def _fill(t, paths_or_messages, jobs, errors, include, limits):
+    """Into table t: Messages as given, or the rows of paths (a path, or
+    paths and directories) written by the batch as it reads them, with no
+    Message made."""
     import itertools
-    if isinstance(paths_or_messages, (str, bytes)) or hasattr(paths_or_messages, "__fspath__"):
+    if _is_path(paths_or_messages):
         paths_or_messages = [paths_or_messages]
     it = iter(paths_or_messages)
     first = next(it, None)
     if first is None:
-        return iter(())
+        return
+    rest = itertools.chain([first], it)
     if isinstance(first, Message):
-        return itertools.chain([first], it)
-    return parse_files(itertools.chain([first], it), jobs, errors=errors, include=include,
-                       **limits)
+        t.add(rest)
+    else:
+        t.add_files(_inputs(rest, "to_pandas"), jobs, errors=errors, include=include,
+                    **limits)
 
 
 def to_pandas(paths_or_messages, fields=None, rows=None, *, titles=None, include=None,
@@ -218,6 +221,6 @@ def to_pandas(paths_or_messages, fields=None, rows=None, *, titles=None, include
     t = tables.table(fields, rows, titles, validate, dictionary)
     if dictionary is not None:
         limits["dictionary"] = tables.load_dictionary(dictionary)
-    t.add(_messages(paths_or_messages, jobs, errors, include, limits))
+    _fill(t, paths_or_messages, jobs, errors, include, limits)
     tables.warn_unseen_titles(t)
     return tables.frame(t)

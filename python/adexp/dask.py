@@ -10,12 +10,14 @@ Each partition is a group of whole files, parsed on the worker that runs
 it (adexp must be installed there) as adexp.parse_files parses them:
 compressed files and archives too. With blocksize, a big plain file is
 cut into byte ranges at message starts, one partition each, so that one
-file spreads over the cluster. Each message is the dict that
+file spreads over the cluster. to_dataframe() makes the same partitions
+into typed tables, their rows written in C. Each message is the dict that
 Message.to_dict() gives, i.e. json.loads of adexp-parse's line for it,
 with source the path or URL as listed.
 """
 import contextlib
 import gc
+import re
 
 import fsspec
 
@@ -115,13 +117,31 @@ def _dicts(urls, storage_options, errors, limits):
         return [m.to_dict() for m in _messages(urls, storage_options, errors, limits)]
 
 
-def _frame(urls, storage_options, errors, limits, selection):
-    """The typed table of the partition's files (adexp.tables)."""
-    t = tables.table(*selection)
+def _table(selection, limits):
+    """The C table of the selection, and the limits with its dictionary."""
     dictionary = selection[4]
     if dictionary is not None:
         limits = dict(limits, dictionary=tables.load_dictionary(dictionary))
-    t.add(_messages(urls, storage_options, errors, limits))
+    return tables.table(*selection), limits
+
+
+def _frame(urls, storage_options, errors, limits, selection):
+    """The typed table of the partition's files (adexp.tables), its rows
+    written by the batch as it reads them (no Message made); a file that
+    fsspec cannot read raises in its place, or is left out with 'skip'."""
+    t, limits = _table(selection, limits)
+    inputs, failed = [], None
+    for url, data in _partition_inputs(urls, storage_options):
+        if isinstance(data, OSError):
+            if errors == "skip":
+                continue
+            failed = adexp.FileError(data.errno or 0, data.strerror or str(data), url)
+            break
+        inputs.append(("path", url) if data is None else ("buffer", url, data))
+    if inputs:
+        t.add_files(inputs, 1, errors=errors, **limits)
+    if failed is not None:
+        raise failed
     return tables.frame(t)
 
 
@@ -142,12 +162,6 @@ def _check(files_per_partition, errors, blocksize=None):
     return size
 
 
-def _partitions(paths_or_urls, files_per_partition, storage_options, include):
-    files = list_files(paths_or_urls, storage_options=storage_options, include=include)
-    return [files[i:i + files_per_partition]
-            for i in range(0, len(files), files_per_partition)]
-
-
 # ---------------------------------------------------------------- ranges
 #
 # A big plain file is cut into byte ranges at message starts with the
@@ -165,6 +179,7 @@ def _partitions(paths_or_urls, files_per_partition, storage_options, include):
 
 _LOOK = 64              # bytes read before a cut: a start depends on the byte before it
 _WINDOW = 1 << 20       # bytes read past a cut (or a range's end) at first
+_TAIL = 64 << 10        # bytes read past a range's real end, for a table, at first
 
 
 def _read_range(fs, path, start, end):
@@ -198,12 +213,20 @@ def _cuts(fs, path, size, blocksize, envelope):
     return cuts + [size]
 
 
-def _line_breaks(data, end):
-    """Line breaks in data[:end] by the parser's rule (LF, CRLF, lone CR),
-    and where the last line starts (0 when none ends in it)."""
-    n = data.count(b"\n", 0, end) + data.count(b"\r", 0, end) - data.count(b"\r\n", 0, end)
-    bol = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
-    return n, bol
+def _messages_before(url, data, cut, limits, dicts):
+    """The dicts (with dicts; else none kept) and the number of the
+    messages of data that start before cut, and where the first at or
+    after it starts (None when none does)."""
+    if not dicts:              # counted in C, no Message made
+        count, at = adexp._adexp._count_before(data, cut, **limits)
+        return [], count, at if at < len(data) else None
+    out = []
+    with _no_gc():
+        for m in adexp._parse_files([("buffer", url, data)], 1, **limits):
+            if m.offset >= cut:
+                return out, len(out), m.offset
+            out.append(m.to_dict())
+    return out, len(out), None
 
 
 def _parse_range(url, so, start, cut, size, limits, dicts):
@@ -212,24 +235,18 @@ def _parse_range(url, so, start, cut, size, limits, dicts):
     summary: where it really ends, its messages and line breaks."""
     if start >= cut:           # the range before ends past all of this one
         return [], {"start": start, "real_end": start, "count": 0, "breaks": 0, "bol": 0}
+    d = limits.get("dictionary")
+    if d is not None and not isinstance(d, adexp._adexp._Dictionary):
+        limits = dict(limits, dictionary=tables.load_dictionary(d))   # a table's paths
     fs, path = fsspec.core.url_to_fs(url, **so)
     extra = _WINDOW
     while True:
         end = min(size, cut + extra)
         data = _read_range(fs, path, start, end)
-        out, count, real_end = [], 0, None
-        with _no_gc():
-            for m in adexp._parse_files([("buffer", url, data)], 1, **limits):
-                if start + m.offset >= cut:
-                    real_end = start + m.offset
-                    break
-                count += 1
-                if dicts:
-                    out.append(m.to_dict())
-        if real_end is None and end == size:
-            real_end = size
+        out, count, at = _messages_before(url, data, cut - start, limits, dicts)
+        real_end = start + at if at is not None else size if end == size else None
         if real_end is not None:
-            breaks, bol = _line_breaks(data, real_end - start)
+            breaks, bol = adexp._adexp._line_breaks(data, real_end - start)
             return out, {"start": start, "real_end": real_end, "count": count,
                          "breaks": breaks, "bol": bol}
         extra *= 4         # the last message goes past what was read
@@ -285,33 +302,93 @@ def _big_plain(url, storage_options, blocksize):
     return fs, path, size
 
 
-def _range_parts(url, so, size, cuts, limits):
-    """The delayed partitions of one file cut at cuts. Each range is
-    scanned (parsed, its messages counted, none kept) from its cut side by
-    side with the others; the chain of summaries gives each range its real
-    start and numbers; then each is parsed into its dicts, side by side
-    again. The scan costs a tenth of the dicts: nothing big is held
-    between tasks or moved between workers."""
+_AT = re.compile(r" at (\d+):(\d+)")
+
+
+def _range_frame(before, after, url, so, errors, limits, selection):
+    """Range k's table: the messages from where range k - 1 really ends
+    (before) to where range k does (after), read on past that end as the
+    whole file's parse reads them (a message's end, and its errors, depend
+    on what follows), its rows numbered and its errors' lines and columns
+    moved on to the whole file's."""
+    start, end = before["real_end"], after["real_end"]
+    n = after["index"] - before["index"]
+    t, limits = _table(selection, limits)
+    fs, path = fsspec.core.url_to_fs(url, **so)
+    size, extra = fs.size(path), _TAIL
+    while n:
+        hi = min(size, end + extra)
+        data = _read_range(fs, path, start, hi)
+        if t.add_files([("buffer", url, data)], 1, errors=errors, messages=n,
+                       **limits) > n or hi == size:
+            break
+        t.take()               # the next message does not start in what was read
+        extra *= 4
+    df = tables.frame(t)
+    df["index"] += before["index"]
+    if before["line"] == 1 and before["column0"] == 0:
+        return df
+
+    def moved(m):
+        line, column = int(m[1]), int(m[2])
+        if line == 1:
+            column += before["column0"]
+        return f" at {line + before['line'] - 1}:{column}"
+
+    has = df["errors"].notna()
+    if has.any():
+        df.loc[has, "errors"] = [_AT.sub(moved, c) for c in df["errors"][has]]
+    return df
+
+
+def _chain_nodes(url, so, size, cuts, limits):
+    """Where each range of one file cut at cuts really starts, and the
+    numbers there (delayed; one more than the ranges: the last is the
+    file's end). Each range is scanned (parsed, its messages counted, none
+    kept) from its cut side by side with the others; the chain of their
+    summaries is small: nothing big is held between tasks or moved between
+    workers."""
     import dask
-    parts, before = [], dask.delayed(_FIRST)
+    nodes = [dask.delayed(_FIRST)]
     for k in range(len(cuts) - 1):
         start, cut = cuts[k], cuts[k + 1]
-        parts.append(dask.delayed(_range_dicts)(before, url, so, cut, size, limits))
         summary = dask.delayed(_scan_range, pure=True)(url, so, start, cut, size, limits)
-        before = dask.delayed(_chain)(summary, before, url, so, cut, size, limits)
+        nodes.append(dask.delayed(_chain)(summary, nodes[-1], url, so, cut, size, limits))
+    return nodes
+
+
+def _range_dict_parts(url, so, size, cuts, errors, limits):
+    """The bag's partitions of one file cut at cuts: each range parsed into
+    its dicts from its real start (the scan costs a tenth of the dicts)."""
+    import dask
+    nodes = _chain_nodes(url, so, size, cuts, limits)
+    return [dask.delayed(_range_dicts)(nodes[k], url, so, cuts[k + 1], size, limits)
+            for k in range(len(cuts) - 1)]
+
+
+def _range_frame_parts(selection):
+    """The table's partitions of one file cut at cuts, for _plan."""
+    def parts(url, so, size, cuts, errors, limits):
+        import dask
+        scan = limits if selection[4] is None else dict(limits, dictionary=selection[4])
+        nodes = _chain_nodes(url, so, size, cuts, scan)    # the messages the table sees
+        frame = dask.delayed(_range_frame)
+        return [frame(nodes[k], nodes[k + 1], url, so, errors, limits, selection)
+                for k in range(len(cuts) - 1)]
     return parts
 
 
-def _plan(paths_or_urls, files_per_partition, so, include, blocksize, errors, limits):
-    """The delayed partitions: groups of whole files, and the ranges of
-    each big plain file, in file order."""
-    import dask
+def _plan(paths_or_urls, files_per_partition, so, include, blocksize, errors, limits,
+          group_part, range_parts):
+    """The delayed partitions: groups of whole files (group_part(urls)), and
+    the ranges of each big plain file (range_parts(url, so, size, cuts,
+    errors, limits)), in file order."""
     files = list_files(paths_or_urls, storage_options=so, include=include)
     parts, group = [], []
 
     def flush():
         if group:
-            parts.append(dask.delayed(_dicts)(list(group), so, errors, limits))
+            parts.append(group_part(list(group)))
             group.clear()
 
     for url in files:
@@ -325,7 +402,7 @@ def _plan(paths_or_urls, files_per_partition, so, include, blocksize, errors, li
             fs, path, size = big
             flush()
             cuts = _cuts(fs, path, size, blocksize, True)   # AFTN envelopes on, as the parser
-            parts.extend(_range_parts(url, so, size, cuts, limits))
+            parts.extend(range_parts(url, so, size, cuts, errors, limits))
             continue
         group.append(url)
         if len(group) == files_per_partition:
@@ -350,24 +427,30 @@ def read(paths_or_urls, *, files_per_partition=64, blocksize=None, storage_optio
     go to fsspec; include is an fnmatch pattern for the names of files met
     in directories; limits as in adexp.parse().
     """
+    import dask
     import dask.bag as db
     size = _check(files_per_partition, errors, blocksize)
     so = storage_options or {}
-    parts = _plan(paths_or_urls, files_per_partition, so, include, size, errors, limits)
+    parts = _plan(paths_or_urls, files_per_partition, so, include, size, errors, limits,
+                  lambda urls: dask.delayed(_dicts)(urls, so, errors, limits), _range_dict_parts)
     if not parts:
         return db.from_sequence([], npartitions=1)
     return db.from_delayed(parts)
 
 
 def to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None, validate=False,
-                 dictionary=None, files_per_partition=64, storage_options=None, include=None,
-                 errors="raise", **limits):
+                 dictionary=None, files_per_partition=64, blocksize=None, storage_options=None,
+                 include=None, errors="raise", **limits):
     """to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None,
-    validate=False, dictionary=None, ...) -> dask.dataframe.DataFrame
+    validate=False, dictionary=None, files_per_partition=64, blocksize=None,
+    ...) -> dask.dataframe.DataFrame
 
     The table adexp.to_pandas() makes (the rows and cells of adexp-parse
-    --format csv, typed), over the same files as read(), one partition per
-    files_per_partition files; meta has the typed columns (categories
+    --format csv, typed), over the same files and partitions as read():
+    one per files_per_partition files, and with blocksize one per byte
+    range of a big plain file (the whole file's rows, index and errors
+    cells). Each partition's rows are written in C as the batch reads the
+    files, with no Message made. meta has the typed columns (categories
     unknown until computed). A bad or unknown field is a ValueError here,
     before any partition runs. dictionary: paths of extension files, which
     every worker must see at the same paths (each loads them once).
@@ -379,9 +462,12 @@ def to_dataframe(paths_or_urls, fields=None, rows=None, *, titles=None, validate
         raise TypeError("dictionary: give the extension files' paths, which the workers load")
     selection = (fields, rows, titles, validate, dictionary)
     meta = dd.utils.clear_known_categories(tables.meta(tables.table(*selection)))
-    _check(files_per_partition, errors)
+    size = _check(files_per_partition, errors, blocksize)
     so = storage_options or {}
-    parts = _partitions(paths_or_urls, files_per_partition, so, include) or [[]]
     frame = dask.delayed(_frame, pure=True)
-    return dd.from_delayed([frame(urls, so, errors, limits, selection) for urls in parts],
-                           meta=meta, verify_meta=True)
+    parts = _plan(paths_or_urls, files_per_partition, so, include, size, errors, limits,
+                  lambda urls: frame(urls, so, errors, limits, selection),
+                  _range_frame_parts(selection))
+    if not parts:
+        parts = [frame([], so, errors, limits, selection)]
+    return dd.from_delayed(parts, meta=meta, verify_meta=True)

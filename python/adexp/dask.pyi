@@ -12,7 +12,7 @@ def read(paths_or_urls: str | Sequence[str], *, files_per_partition: int = 64,
 def to_dataframe(paths_or_urls: str | Sequence[str], fields: Sequence[str] | None = None,
                  rows: str | None = None, *, titles: Sequence[str] | None = None,
                  validate: bool = False, dictionary: str | Sequence[str] | None = None,
-                 files_per_partition: int = 64,
+                 files_per_partition: int = 64, blocksize: int | str | None = None,
                  storage_options: dict[str, Any] | None = None, include: str | None = None,
                  errors: Literal["raise", "skip"] = "raise",
                  **limits: int) -> dask.dataframe.DataFrame: ...

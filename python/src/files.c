@@ -200,7 +200,7 @@ static void *run_batch(void *arg)
     return NULL;
 }
 
-static int parse_jobs(PyObject *v, unsigned *jobs)
+int pa_parse_jobs(PyObject *v, unsigned *jobs)
 {
     if (v == Py_None) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -223,7 +223,7 @@ static int parse_jobs(PyObject *v, unsigned *jobs)
     return 0;
 }
 
-static int parse_errors_arg(PyObject *v, int *skip)
+int pa_parse_errors_arg(PyObject *v, int *skip)
 {
     if (!v || (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "raise") == 0))
         return *skip = 0, 0;
@@ -235,7 +235,7 @@ static int parse_errors_arg(PyObject *v, int *skip)
 
 /* One input: ("path", str|bytes), ("fd", name, int) or ("buffer", name,
  * bytes), as adexp.parse_files makes them. */
-static int add_input(adexp_batch *b, PyObject *in)
+int pa_batch_add_input(adexp_batch *b, PyObject *in)
 {
     const char *kind;
     PyObject *name, *arg = NULL, *fs = NULL;
@@ -264,7 +264,7 @@ static int add_input(adexp_batch *b, PyObject *in)
     return rc < 0 ? -1 : 0;
 }
 
-static PyObject *pop(PyObject *kw, const char *key)
+PyObject *pa_pop(PyObject *kw, const char *key)
 {
     PyObject *v = PyDict_GetItemString(kw, key);
     if (v) {
@@ -299,7 +299,7 @@ static int files_start(pa_files *f, PyObject *inputs, unsigned jobs, PyObject *i
         return PyErr_NoMemory(), -1;
     Py_ssize_t n = PyList_GET_SIZE(inputs);
     for (Py_ssize_t i = 0; i < n; i++)
-        if (add_input(f->batch, PyList_GET_ITEM(inputs, i)) != 0)
+        if (pa_batch_add_input(f->batch, PyList_GET_ITEM(inputs, i)) != 0)
             return -1;
     Py_INCREF(inputs);
     f->inputs = inputs;
@@ -319,7 +319,7 @@ PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs)
     if (!kw)
         return NULL;
     PyObject *inputs, *jobs_arg = Py_None;
-    PyObject *errors = pop(kw, "errors"), *include = pop(kw, "include");
+    PyObject *errors = pa_pop(kw, "errors"), *include = pa_pop(kw, "include");
     PyObject *dictionary = PyDict_GetItemString(kw, "dictionary");
     Py_XINCREF(dictionary);    /* pa_options_take takes it out of kw */
     pa_files *f = NULL;
@@ -328,7 +328,7 @@ PyObject *pa_parse_files(PyObject *self, PyObject *args, PyObject *kwargs)
     int skip;
     if (!PyArg_ParseTuple(args, "O!|O:_parse_files", &PyList_Type, &inputs, &jobs_arg) ||
         pa_options_take(kw, &opts) || pa_no_more_kwargs(kw, "parse_files") ||
-        parse_jobs(jobs_arg, &jobs) || parse_errors_arg(errors, &skip))
+        pa_parse_jobs(jobs_arg, &jobs) || pa_parse_errors_arg(errors, &skip))
         goto fail;
     if (!(f = PyObject_New(pa_files, &pa_FilesType)))
         goto fail;
@@ -419,7 +419,7 @@ static void files_dealloc(PyObject *self)
 }
 
 /* The errno whose text why is (the batch reports strerror's), or 0. */
-static int errno_of(const char *why)
+int pa_errno_of(const char *why)
 {
     for (int e = 1; e < 134; e++)
         if (strcmp(strerror(e), why) == 0)
@@ -518,7 +518,7 @@ static PyObject *files_next(PyObject *self)
         if (x->kind == ADEXP_BATCH_ITEM_MESSAGE)
             return pa_message_new(&x->msg, f->owner, src);
         if (x->kind == ADEXP_BATCH_ITEM_FAILED && !f->skip_errors)
-            return pa_file_error(errno_of(x->why), x->why, src);
+            return pa_file_error(pa_errno_of(x->why), x->why, src);
     }
 }
 
@@ -537,6 +537,87 @@ PyObject *pa_next_cut(PyObject *self, PyObject *args)
     cut = adexp_batch_next_cut(data.buf, len, cut, envelope);
     PyBuffer_Release(&data);
     return PyLong_FromSize_t(cut);
+}
+
+/* The messages of data[0..len) that start before cut, and the offset of
+ * the first that starts at or after it (len when none does): no GIL, no
+ * Message made. -1 when out of memory. */
+static long long count_before(adexp_parser *p, const char *data, size_t len, size_t cut,
+                              size_t *next)
+{
+    adexp_arena arena;
+    pa_arena_init(&arena, 1 << 16);
+    adexp_parser_reset(p, data, len);
+    long long n = 0;
+    adexp_msg m;
+    adexp_status st;
+    *next = len;
+    while ((st = adexp_parser_next(p, &arena, &m)) != ADEXP_END) {
+        if (st == ADEXP_E_NOMEM) {
+            n = -1;
+            break;
+        }
+        if (m.offset >= cut) {
+            *next = m.offset;
+            break;
+        }
+        n++;
+        adexp_arena_reset(&arena);
+    }
+    adexp_arena_free(&arena);
+    return n;
+}
+
+PyObject *pa_count_before(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    Py_buffer data;
+    Py_ssize_t cut;
+    adexp_options o;
+    if (!PyArg_ParseTuple(args, "y*n:_count_before", &data, &cut))
+        return NULL;
+    PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+    adexp_parser *p = NULL;
+    if (kw && pa_options_take(kw, &o) == 0 && pa_no_more_kwargs(kw, "_count_before") == 0)
+        p = pa_parser_get(&o);
+    Py_XDECREF(kw);
+    if (!p) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    size_t next;
+    long long n;
+    Py_BEGIN_ALLOW_THREADS
+    n = count_before(p, data.buf, (size_t)data.len, cut < 0 ? 0 : (size_t)cut, &next);
+    Py_END_ALLOW_THREADS
+    pa_parser_put(p, &o);
+    PyBuffer_Release(&data);
+    if (n < 0)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(Ln)", n, (Py_ssize_t)next);
+}
+
+/* Line breaks in data[0..end) by the parser's rule (LF, CRLF, a lone CR),
+ * and where the last line starts (0 when none ends there). */
+PyObject *pa_line_breaks(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer data;
+    Py_ssize_t end;
+    if (!PyArg_ParseTuple(args, "y*n:_line_breaks", &data, &end))
+        return NULL;
+    const unsigned char *p = data.buf;
+    size_t n = end < 0 ? 0 : (size_t)end > (size_t)data.len ? (size_t)data.len : (size_t)end;
+    size_t breaks = 0, bol = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\n' || (p[i] == '\r' && (i + 1 >= n || p[i + 1] != '\n')))
+            breaks++, bol = i + 1;
+        else if (p[i] == '\r')
+            bol = i + 1;
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    return Py_BuildValue("(nn)", (Py_ssize_t)breaks, (Py_ssize_t)bol);
 }
 
 PyObject *pa_is_packed(PyObject *self, PyObject *arg)

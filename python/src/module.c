@@ -121,6 +121,13 @@ static PyMethodDef module_methods[] = {
     {"_next_cut", pa_next_cut, METH_VARARGS,
      "_next_cut(data, at, envelope=True) -> int: the first message start at or\n"
      "after at, or len(data) (adexp_batch_next_cut)."},
+    {"_count_before", (PyCFunction)(void (*)(void))pa_count_before, METH_VARARGS | METH_KEYWORDS,
+     "_count_before(data, cut, **limits) -> (count, next): the messages of data\n"
+     "that start before cut, and where the first at or after it starts\n"
+     "(len(data) when none does)."},
+    {"_line_breaks", pa_line_breaks, METH_VARARGS,
+     "_line_breaks(data, end) -> (breaks, bol): the line breaks of data[:end] (LF,\n"
+     "CRLF, lone CR) and where its last line starts (0 when none ends there)."},
     {"_is_packed", pa_is_packed, METH_O,
      "_is_packed(head) -> bool: whether an input starting with head is compressed\n"
      "or an archive (adexp_batch_is_packed)."},

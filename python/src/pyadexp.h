@@ -8,6 +8,7 @@
 #include <Python.h>
 
 #include "adexp.h"
+#include "adexp_batch.h"
 
 /* ---------------------------------------------------------------- text.c */
 
@@ -118,6 +119,23 @@ PyObject *pa_next_cut(PyObject *self, PyObject *args);
 /* _stop_all(): stop the batches of the iterators still alive (atexit). */
 PyObject *pa_files_stop_all(PyObject *self, PyObject *unused);
 PyObject *pa_is_packed(PyObject *self, PyObject *arg);
+/* _count_before(data, cut, **limits) -> (count, next): for adexp.dask's
+ * scan of a range, the messages that start before cut and where the first
+ * at or after it starts (len(data) when none does), no Message made. */
+PyObject *pa_count_before(PyObject *self, PyObject *args, PyObject *kwargs);
+/* _line_breaks(data, end) -> (breaks, bol): the line breaks of data[:end]
+ * (LF, CRLF, lone CR) and where its last line starts. */
+PyObject *pa_line_breaks(PyObject *self, PyObject *args);
+
+/* What _parse_files and _Table.add_files share: jobs (None: one per CPU),
+ * errors ('raise' or 'skip'), one input tuple queued, a keyword popped
+ * from a dict (a new reference, or NULL), and the errno whose strerror is
+ * why (0 when none is). */
+int pa_parse_jobs(PyObject *v, unsigned *jobs);
+int pa_parse_errors_arg(PyObject *v, int *skip);
+int pa_batch_add_input(adexp_batch *b, PyObject *in);
+PyObject *pa_pop(PyObject *kw, const char *key);
+int pa_errno_of(const char *why);
 
 extern PyObject *pa_FileError;
 /* Raise adexp.FileError(errno, strerror or why, source): returns NULL. */
@@ -135,6 +153,22 @@ int pa_dictionary_of(PyObject *v, const adexp_dictionary **out);
 
 /* adexp._Table: the rows of adexp-parse --format csv, as columns. */
 extern PyTypeObject pa_TableType;
+/* Appends m's rows to out as TSV: the CSV writer's cells, then the
+ * warnings cell when the table validates. Needs no GIL, but no other call
+ * on the table at the same time. Returns 1, 0 when the selection leaves m
+ * out, or -1 when out of memory. */
+int pa_table_rows(PyObject *t, const adexp_msg *m, const char *source, adexp_buf *out);
+/* Cuts such rows into t's columns. Returns 0, or -1 with an exception set. */
+int pa_table_cut(PyObject *t, const char *rows, size_t len);
+/* t's selection, and whether it validates: what the batch's TSV writer
+ * needs to write t's rows itself. */
+const adexp_select *pa_table_select(PyObject *t, int *validate);
+
+/* ---------------------------------------------------------------- table_files.c */
+
+/* _Table.add_files(inputs, jobs=None, *, errors='raise', include=None,
+ * **limits): the batch's messages written as rows straight into t. */
+PyObject *pa_table_add_files(PyObject *t, PyObject *args, PyObject *kwargs);
 
 /* ---------------------------------------------------------------- module.c */
 

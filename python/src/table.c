@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batch_warnings.h"
+#include "buf.h"
 #include "select.h"
 
 /* What a column's cells are read as. */
@@ -42,13 +43,13 @@ typedef struct pa_table {
     PyObject_HEAD
     adexp_select *sel;
     int validate;
-    size_t ncsv;               /* the CSV's columns, without warnings */
     size_t ncols;              /* with it */
     PyObject *columns;         /* tuple of (name, kind, value_class) */
     column *cols;
     PyObject *source;          /* the last source seen, and its bytes */
     PyObject *source_bytes;
-    adexp_buf buf;
+    adexp_buf buf;             /* one message's rows, before the warnings cell */
+    adexp_buf rows;            /* the rows to cut into the columns */
     adexp_arena arena;         /* the findings of the message validated */
     adexp_findings findings;
 } pa_table;
@@ -153,6 +154,7 @@ static void table_dealloc(PyObject *self)
     Py_XDECREF(t->source);
     Py_XDECREF(t->source_bytes);
     adexp_buf_free(&t->buf);
+    adexp_buf_free(&t->rows);
     adexp_arena_free(&t->arena);
     Py_TYPE(self)->tp_free(self);
 }
@@ -222,6 +224,7 @@ static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     t->sel = sel;
     t->validate = validate;
     adexp_buf_init(&t->buf, NULL);
+    adexp_buf_init(&t->rows, NULL);
     adexp_arena_init(&t->arena, NULL);
     adexp_findings_init(&t->findings);
     t->findings.dictionary = d;
@@ -229,7 +232,6 @@ static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     if (!(t->columns = columns_of(sel, validate)))
         goto fail;
     t->ncols = (size_t)PyTuple_GET_SIZE(t->columns);
-    t->ncsv = t->ncols - (size_t)validate;
     if (!(t->cols = calloc(t->ncols, sizeof *t->cols))) {
         PyErr_NoMemory();
         goto fail;
@@ -408,16 +410,13 @@ static int put_cell(pa_table *t, size_t i, const char *s, size_t n)
     return PyList_Append(c->list, v);
 }
 
-/* Cuts the rows in t->buf into the columns; each row also gets the
- * warnings cell w (NULL: no warnings column). Returns the rows, or -1. */
-static Py_ssize_t cut_rows(pa_table *t, const char *w, size_t wlen)
+/* Cuts the rows of rows[0..len) into the columns. Returns 0, or -1. */
+static int cut_rows(pa_table *t, const char *rows, size_t len)
 {
-    const char *p = t->buf.data, *end = p + t->buf.len;
-    Py_ssize_t rows = 0;
+    const char *p = rows, *end = p + len;
     while (p < end) {
-        for (size_t i = 0; i < t->ncsv; i++) {
-            const char *stop = i + 1 < t->ncsv ? "\t" : "\n";
-            const char *e = memchr(p, *stop, (size_t)(end - p));
+        for (size_t i = 0; i < t->ncols; i++) {
+            const char *e = memchr(p, i + 1 < t->ncols ? '\t' : '\n', (size_t)(end - p));
             if (!e) {
                 PyErr_SetString(PyExc_RuntimeError, "a TSV row with too few cells");
                 return -1;
@@ -426,11 +425,52 @@ static Py_ssize_t cut_rows(pa_table *t, const char *w, size_t wlen)
                 return -1;
             p = e + 1;
         }
-        if (w && put_cell(t, t->ncsv, w, wlen) != 0)
-            return -1;
-        rows++;
     }
-    return rows;
+    return 0;
+}
+
+int pa_table_cut(PyObject *self, const char *rows, size_t len)
+{
+    return cut_rows((pa_table *)self, rows, len);
+}
+
+const adexp_select *pa_table_select(PyObject *self, int *validate)
+{
+    *validate = ((pa_table *)self)->validate;
+    return ((pa_table *)self)->sel;
+}
+
+/* Appends w[0..wlen) as the last cell of each row in t->buf to out. */
+static int put_with_cell(const pa_table *t, adexp_buf *out, const char *w, size_t wlen)
+{
+    const char *p = t->buf.data, *end = p + t->buf.len;
+    while (p < end) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e || !adexp_buf_put(out, p, (size_t)(e - p)) || !adexp_buf_put(out, "\t", 1) ||
+            !adexp_buf_put(out, w, wlen) || !adexp_buf_put(out, "\n", 1))
+            return -1;
+        p = e + 1;
+    }
+    return 0;
+}
+
+int pa_table_rows(PyObject *self, const adexp_msg *m, const char *source, adexp_buf *out)
+{
+    pa_table *t = (pa_table *)self;
+    if (!adexp_select_keeps(t->sel, m))
+        return 0;
+    if (!t->validate)
+        return adexp_csv_write(out, m, source, t->sel, '\t') == ADEXP_OK ? 1 : -1;
+    t->buf.len = 0;
+    if (adexp_csv_write(&t->buf, m, source, t->sel, '\t') != ADEXP_OK)
+        return -1;
+    adexp_status st = adexp_validate(m, &t->arena, &t->findings);
+    size_t wlen = 0;
+    char *w = st == ADEXP_OK ? batch_warnings_cell(&t->findings, &wlen) : NULL;
+    adexp_arena_reset(&t->arena);
+    int rc = w && put_with_cell(t, out, w, wlen) == 0 ? 1 : -1;
+    free(w);
+    return rc;
 }
 
 /* The source as the CLI writes it: the path's bytes. */
@@ -450,30 +490,16 @@ static const char *source_of(pa_table *t, PyObject *source)
 /* The message's rows, if the selection keeps its title. */
 static int add_message(pa_table *t, pa_message *m)
 {
-    if (!adexp_select_keeps(t->sel, &m->msg))
-        return 0;
     const char *source = source_of(t, m->source);
     if (!source)
         return -1;
-    t->buf.len = 0;
-    if (adexp_csv_write(&t->buf, &m->msg, source, t->sel, '\t') != ADEXP_OK) {
+    t->rows.len = 0;
+    int rc = pa_table_rows((PyObject *)t, &m->msg, source, &t->rows);
+    if (rc < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    char *w = NULL;
-    size_t wlen = 0;
-    if (t->validate) {
-        adexp_status st = adexp_validate(&m->msg, &t->arena, &t->findings);
-        w = st == ADEXP_OK ? batch_warnings_cell(&t->findings, &wlen) : NULL;
-        adexp_arena_reset(&t->arena);
-        if (!w) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
-    Py_ssize_t rows = cut_rows(t, t->validate ? w : NULL, wlen);
-    free(w);
-    return rows < 0 ? -1 : 0;
+    return rc ? cut_rows(t, t->rows.data, t->rows.len) : 0;
 }
 
 static PyObject *table_add(PyObject *self, PyObject *messages)
@@ -580,6 +606,14 @@ static PyMethodDef table_methods[] = {
     {"add", table_add, METH_O,
      "add(messages): the CSV rows of each Message of the iterable whose title\n"
      "the selection keeps."},
+    {"add_files", (PyCFunction)(void (*)(void))pa_table_add_files, METH_VARARGS | METH_KEYWORDS,
+     "add_files(inputs, jobs=None, *, errors='raise', include=None, messages=None,\n"
+     "**limits) -> int: the CSV rows of every message of the inputs (as\n"
+     "parse_files takes them) whose title the selection keeps, written by the\n"
+     "batch and cut into the columns without a Message made. A failed input\n"
+     "raises adexp.FileError (nothing of the run is added), or with\n"
+     "errors='skip' is passed over. messages: the rows of the first so many\n"
+     "messages only. Returns the number of messages parsed."},
     {"take", table_take, METH_NOARGS,
      "take() -> list: the cells of each column so far: for text a list of str\n"
      "(None: empty); for the others (values, na): a bytearray of 8 bytes a\n"

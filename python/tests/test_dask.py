@@ -101,6 +101,13 @@ def test_to_dataframe_with_a_dictionary(client, root, tmp_path):
     assert df.astype(object).equals(adexp.to_pandas([str(tmp_path)], **sel).astype(object))
     with pytest.raises(TypeError, match="paths"):
         adexp.dask.to_dataframe([str(tmp_path)], dictionary=adexp.load_dictionary(ext))
+    (tmp_path / "sam.adexp").write_bytes(b"".join(
+        b"-TITLE SAM -ARCID A%d -TTO -PTID P%d -FL F%03d\n" % (i, i, i) for i in range(300)))
+    ddf = adexp.dask.to_dataframe([str(tmp_path)], blocksize=500, **sel)
+    assert ddf.npartitions > 10
+    df = ddf.compute().reset_index(drop=True)
+    assert df.astype(object).equals(adexp.to_pandas([str(tmp_path)], **sel).astype(object))
+    assert df["TTO.FL_ft"].tolist() == [i * 100 for i in range(300)]
 
 
 # ---------------------------------------------------------------- blocksize
@@ -157,6 +164,38 @@ def test_blocksize_through_fsspec(mixed):
     assert [dict(d, source=str(mixed)) for d in got] == want
 
 
+@pytest.mark.parametrize("sel", [{}, {"rows": "RTEPTS", "validate": True,
+                                     "fields": ["ARCID", "RTEPTS.PTID", "RTEPTS.ETO_utc"]}])
+def test_to_dataframe_blocksize_equals_to_pandas(client, mixed, sel):
+    """Ranges of one file made into tables: the whole file's rows, its
+    indexes and the lines and columns in its errors cells."""
+    local = adexp.to_pandas([str(mixed)], **sel)
+    assert local["errors"].str.contains(" at ").sum() > 10
+    for blocksize in (200, "4KiB"):
+        ddf = adexp.dask.to_dataframe([str(mixed)], blocksize=blocksize, **sel)
+        assert ddf.npartitions > 10
+        assert dict(ddf.dtypes.astype(str)) == dict(local.dtypes.astype(str))
+        df = ddf.compute().reset_index(drop=True)
+        pandas.testing.assert_frame_equal(df.astype(object), local.astype(object))
+
+
+def test_to_dataframe_blocksize_through_fsspec(mixed, monkeypatch):
+    """Through fsspec, and with a range's tail read short at first (read
+    again, longer, until the next message starts in it)."""
+    import dask
+    monkeypatch.setattr(adexp.dask, "_TAIL", 16)
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/adexp-table/mixed.adexp", mixed.read_bytes())
+    local = adexp.to_pandas([str(mixed)]).drop(columns="source")
+    with dask.config.set(scheduler="threads"):     # memory:// lives in this process
+        ddf = adexp.dask.to_dataframe(["memory://adexp-table/"], blocksize="4KiB")
+        df = ddf.compute().reset_index(drop=True)
+    assert ddf.npartitions > 10
+    assert set(df["source"]) == {"memory://adexp-table/mixed.adexp"}
+    pandas.testing.assert_frame_equal(df.drop(columns="source").astype(object),
+                                      local.astype(object))
+
+
 def test_big_file_spreads_over_workers(client, tmp_path):
     """About 100 MB in 16 MiB ranges: several partitions on two worker
     processes, adexp-parse's messages in order (their digests)."""
@@ -176,3 +215,15 @@ def test_big_file_spreads_over_workers(client, tmp_path):
     got = bag.map(line_digest).compute()
     assert len(got) == len(want) == 68000
     assert got == want
+
+
+def test_line_breaks_rule():
+    """_line_breaks: LF, CRLF and a lone CR each one break, as the parser counts them."""
+    import random
+    rng = random.Random(5)
+    for _ in range(2000):
+        d = bytes(rng.choice(b"ab\r\n") for _ in range(rng.randrange(30)))
+        end = rng.randrange(len(d) + 1)
+        n = d.count(b"\n", 0, end) + d.count(b"\r", 0, end) - d.count(b"\r\n", 0, end)
+        bol = max(d.rfind(b"\n", 0, end), d.rfind(b"\r", 0, end)) + 1
+        assert adexp._adexp._line_breaks(d, end) == (n, bol), (d, end)
