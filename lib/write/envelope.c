@@ -38,8 +38,9 @@ enum { SOH = 1, STX = 2, ETX = 3 };
  * ends nothing, nor does a SOH after it: the end search's rule); and,
  * for a part of one line (or one word), a line end or STX (or any
  * separator). head: s is a garbled heading as it stood, which may start
- * with ZCZC or SOH. */
-static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head)
+ * with ZCZC or SOH; text: s is the text after a whole heading. */
+static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head,
+                   int text)
 {
     if (lexer_next_title(s.ptr, s.len, 0) < s.len)
         return 0;
@@ -49,7 +50,10 @@ static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, in
             return 0;
         if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
             continue;
-        if (c == SOH || c == ETX || (c == STX && !(i && i + 1 == s.len)))
+        /* an STX at a line's start may end a heading; in the text after a
+         * whole heading it is text */
+        int stx_ends = c == STX && !(i && i + 1 == s.len) && !(text && !head);
+        if (c == SOH || c == ETX || stx_ends)
             return 0;
         if (lexer_signal_word(s.ptr, s.len, i, "ZCZC") ||
             lexer_signal_word(s.ptr, s.len, i, "NNNN"))
@@ -112,7 +116,8 @@ const char *write_envelope_check(const adexp_envelope *env)
         while (i == 7 && whole_heading(env) && s.len && s.ptr[0] == STX)
             s.ptr++, s.len--;
         if (s.len && !part_ok(s, i < 4 || i == 5 || i == 6, i < 4,
-                              i == 1 || i == 2 || i == 7, i == 7 && head))
+                              i == 1 || i == 2 || i == 7, i == 7 && head,
+                              i == 7 && whole_heading(env)))
             return names[i];
     }
     return NULL;
