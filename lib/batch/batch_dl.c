@@ -10,33 +10,43 @@
 _Static_assert(sizeof(void *) == sizeof(void (*)(void)),
                "dlsym's pointers hold functions");
 
-static int fail(const char *lib, const char *file, const char *what, char *failure,
-                size_t cap)
+static void fail(batch_dl_lib *l, const char *file, const char *what)
 {
     const char *e = dlerror();
-    snprintf(failure, cap, "needs %s (%s), which %s: %s", lib, file, what,
-             e ? e : "unknown error");
-    return -1;
+    snprintf(l->failure, sizeof l->failure, "needs %s (%s), which %s: %s", l->name, file,
+             what, e ? e : "unknown error");
 }
 
-int batch_dl_open(const char *env, const char *soname, const char *lib,
-                  const batch_dl_entry *entries, size_t n, void *table,
-                  char *failure, size_t cap)
+static void open_lib(batch_dl_lib *l)
 {
-    const char *file = secure_getenv(env);
+    const char *file = secure_getenv(l->env);
     if (!file || !*file)
-        file = soname;
+        file = l->soname;
     void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        return fail(lib, file, "cannot be loaded", failure, cap);
-    for (size_t i = 0; i < n; i++) {
-        void *f = dlsym(h, entries[i].symbol);
-        if (!f) {
-            fail(lib, file, "lacks a function", failure, cap);
-            dlclose(h);
-            return -1;
-        }
-        memcpy((char *)table + entries[i].at, &f, sizeof f);
+    if (!h) {
+        fail(l, file, "cannot be loaded");
+        return;
     }
-    return 0;
+    for (size_t i = 0; i < l->n; i++) {
+        void *f = dlsym(h, l->entries[i].symbol);
+        if (!f) {
+            fail(l, file, "lacks a function");
+            dlclose(h);
+            return;
+        }
+        memcpy((char *)l->table + l->entries[i].at, &f, sizeof f);
+    }
+    l->loaded = 1;             /* h stays open for the life of the process */
+}
+
+int batch_dl_load(batch_dl_lib *l, const char **why)
+{
+    pthread_mutex_lock(&l->mu);
+    if (!l->tried)
+        open_lib(l);
+    l->tried = 1;
+    int loaded = l->loaded;
+    pthread_mutex_unlock(&l->mu);
+    *why = l->failure;
+    return loaded ? 0 : -1;
 }

@@ -1,5 +1,4 @@
 /* Batch driver: libarchive opened with dlopen, once (see batch_libarchive.h). */
-#include <pthread.h>
 #include <stddef.h>
 
 #include "batch_dl.h"
@@ -25,21 +24,11 @@ _Static_assert(sizeof entries / sizeof *entries ==
                sizeof(batch_libarchive) / sizeof(void *),
                "every function of batch_libarchive has its symbol");
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 batch_libarchive batch_la;
-static int loaded;
-static char failure[512];
-
-static void load(void)
-{
-    loaded = batch_dl_open("ADEXP_LIBARCHIVE", ADEXP_LIBARCHIVE_SONAME, "libarchive",
-                           entries, sizeof entries / sizeof *entries, &batch_la,
-                           failure, sizeof failure) == 0;
-}
+static batch_dl_lib lib = BATCH_DL_LIB("ADEXP_LIBARCHIVE", ADEXP_LIBARCHIVE_SONAME, "libarchive",
+                                        entries, batch_la);
 
 int batch_libarchive_load(const char **why)
 {
-    pthread_once(&once, load);
-    *why = failure;
-    return loaded ? 0 : -1;
+    return batch_dl_load(&lib, why);
 }

@@ -1,6 +1,5 @@
 /* Batch driver: libsqlite3 opened with dlopen, once (see batch_libsqlite.h). */
 #ifdef HAVE_SQLITE3
-#include <pthread.h>
 #include <stddef.h>
 
 #include "batch_dl.h"
@@ -22,22 +21,12 @@ _Static_assert(sizeof entries / sizeof *entries ==
                sizeof(batch_libsqlite) / sizeof(void *),
                "every function of batch_libsqlite has its symbol");
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 batch_libsqlite batch_sq;
-static int loaded;
-static char failure[512];
-
-static void load(void)
-{
-    loaded = batch_dl_open("ADEXP_LIBSQLITE", ADEXP_LIBSQLITE_SONAME, "libsqlite3",
-                           entries, sizeof entries / sizeof *entries, &batch_sq,
-                           failure, sizeof failure) == 0;
-}
+static batch_dl_lib lib = BATCH_DL_LIB("ADEXP_LIBSQLITE", ADEXP_LIBSQLITE_SONAME, "libsqlite3",
+                                        entries, batch_sq);
 
 int batch_libsqlite_load(const char **why)
 {
-    pthread_once(&once, load);
-    *why = failure;
-    return loaded ? 0 : -1;
+    return batch_dl_load(&lib, why);
 }
 #endif
