@@ -642,6 +642,19 @@ def test_nul_in_message(tmp):
     check("a NUL past the first 4 KiB: its message's NUL_BYTE error",
           len(head) > 4096 and rc == 1 and len(out.splitlines()) == 60 and
           f"{far}:{line}:21: error: NUL_BYTE" in err, err[-300:])
+    # a mapped file (over 1 MiB) parsed whole by one worker: each message
+    # with a NUL gets its error, near the start and far past the probe
+    big = os.path.join(d, "big.adexp")
+    nul_msg = b"-TITLE IFPL -ARCID X\0Y -ADEP EDDM\n"
+    many = "".join(GOOD.format(n=i) for i in range(1, 8000)).encode()
+    write(big, nul_msg + many + nul_msg + many)
+    rc, out, err = run("-j", "1", big)
+    second = 1 + many.count(b"\n") + 1
+    check("a mapped file at -j 1: each message with a NUL has its NUL_BYTE error",
+          len(many) > 1 << 20 and rc == 1 and err.count("NUL_BYTE") == 2 and
+          f"{big}:1:21: error: NUL_BYTE" in err and
+          f"{big}:{second}:21: error: NUL_BYTE" in err and
+          counts(err)["msg_failed"] == 2, err[-300:])
     # CR and CRLF end lines for the NUL as for parse errors: line 3 here
     cr = os.path.join(d, "cr.adexp")
     text = b"-TITLE IFPL\r-ARCID ABC\r\n-ADEP ED\0DM -ADES EDDH\r-EOBT 0746\r"

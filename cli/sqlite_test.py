@@ -169,6 +169,27 @@ def test_refusals(d):
           open(other, "rb").read() == b"not a database\n" * 100, r.stderr)
 
 
+def test_library_loaded(d):
+    """libsqlite3 is opened with dlopen by --format sqlite alone: the other
+    formats do not pay for its dynamic linking; when it cannot be loaded
+    (ADEXP_LIBSQLITE names a file that does not exist) the run fails,
+    naming it and the loader's error, and writes nothing."""
+    needed = subprocess.run(["readelf", "-d", EXE], capture_output=True).stdout
+    check("adexp-parse is not linked against libsqlite3",
+          b"NEEDED" in needed and b"libsqlite3" not in needed)
+    db = os.path.join(d, "nolib.db")
+    env = dict(os.environ, ADEXP_LIBSQLITE="libadexp-no-such-library.so.0")
+    r = subprocess.run([EXE, "-q", "--format", "sqlite", "-o", db,
+                        os.path.join("messages", "IFPL-teivah-1.adexp")],
+                       cwd=TESTDATA, capture_output=True, env=env)
+    check("no libsqlite3: exit 1, the library and the loader's error named, nothing written",
+          r.returncode == 1 and b"needs libsqlite3 (libadexp-no-such-library.so.0), "
+          b"which cannot be loaded: " in r.stderr and
+          b"cannot open shared object file" in r.stderr and
+          (not os.path.exists(db) or os.path.getsize(db) == 0),
+          r.stderr[-300:])
+
+
 def test_walked(d):
     walked = os.path.join(d, "walked")
     shutil.copytree(os.path.join(TESTDATA, "messages"), walked,
@@ -320,6 +341,7 @@ def main():
         test_append(d, typed)
         test_jobs(d)
         test_refusals(d)
+        test_library_loaded(d)
         test_walked(d)
         test_live(d)
         test_doc_schema(typed)

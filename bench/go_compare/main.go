@@ -1,14 +1,16 @@
-// go_compare: libadexp against the two public Go ADEXP parsers of
-// teivah/golang-good-code-bad-code (packages good and bad), timed by turns
+// go_compare: libadexp against the public Go ADEXP parsers of
+// teivah/golang-good-code-bad-code (packages good and bad) and of its fork
+// Deleplace/forks-golang-good-code-bad-code (good of branches performance
+// and nogo, and the lexer and parser of branch lexerparser), timed by turns
 // in one process on the same message (see ../go_compare.sh, which builds
 // it with cgo against a build directory's libadexp.a).
 //
 //	go_compare MESSAGE_FILE [ROUNDS]
 //
-// Each round parses the message N times with each parser in turn (bad,
-// good, libadexp); the medians of the rounds' ns per message are printed
-// with the ratios. Wall-clock time for all three: the Go parsers spread a
-// message's lines over goroutines, so their CPU time is not one thread's.
+// Each round parses the message N times with each parser in turn; the
+// medians of the rounds' ns per message are printed with the ratios.
+// Wall-clock time for all: the good parsers spread a message's lines over
+// goroutines, so their CPU time is not one thread's.
 package main
 
 /*
@@ -62,6 +64,9 @@ import (
 	"unsafe"
 
 	"goadexp/bad"
+	dgood "goadexp/deleplace/good"
+	"goadexp/deleplace/lexerparser"
+	dnogo "goadexp/deleplace/nogo"
 	"goadexp/good"
 
 	log "github.com/sirupsen/logrus"
@@ -77,29 +82,47 @@ func slice(s C.adexp_slice) string {
 	return C.GoStringN(s.ptr, C.int(s.len))
 }
 
-// The three parsers agree on the fields both Go parsers read.
-func check(v *C.adexp_view, g good.Message, b bad.Message) error {
+// What the parsers read of a message, as strings to compare.
+func fields(title, arcid, adep, ades string, eetfir, speed, points, geo, estdata int) []string {
+	return []string{title, arcid, adep, ades, strconv.Itoa(eetfir), strconv.Itoa(speed),
+		strconv.Itoa(points), strconv.Itoa(geo), strconv.Itoa(estdata)}
+}
+
+var fieldNames = []string{"TITLE", "ARCID", "ADEP", "ADES", "EETFIR count", "SPEED count",
+	"RTEPTS points", "GEO count", "ESTDATA count"}
+
+// Every Go parser agrees with libadexp on the fields they read.
+func check(v *C.adexp_view, raw []byte) error {
 	if v == nil {
 		return fmt.Errorf("libadexp did not parse the message")
 	}
-	type row struct {
-		name    string
-		c, g, b string
+	c := fields(slice(v.title), slice(v.arcid), slice(v.adep), slice(v.ades), int(v.eetfir.n),
+		int(v.speed.n), int(v.n_rtepts), int(v.n_geo), int(v.n_estdata))
+	g, _ := good.ParseAdexpMessage(raw)
+	b, _ := bad.ParseAdexpMessage(string(raw))
+	dg, _ := dgood.ParseAdexpMessage(raw)
+	dn, _ := dnogo.ParseAdexpMessage(raw)
+	lp, err := parser.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("Deleplace lexerparser: %v", err)
 	}
-	rows := []row{
-		{"TITLE", slice(v.title), g.Title, b.Title},
-		{"ARCID", slice(v.arcid), g.Arcid, b.Arcid},
-		{"ADEP", slice(v.adep), g.Adep, b.Adep},
-		{"ADES", slice(v.ades), g.Ades, b.Ades},
-		{"EETFIR count", strconv.Itoa(int(v.eetfir.n)), strconv.Itoa(len(g.Eetfir)), strconv.Itoa(len(b.Eetfir))},
-		{"SPEED count", strconv.Itoa(int(v.speed.n)), strconv.Itoa(len(g.Speed)), strconv.Itoa(len(b.Speed))},
-		{"RTEPTS points", strconv.Itoa(int(v.n_rtepts)), strconv.Itoa(len(g.RoutePoints)), strconv.Itoa(len(b.RoutePoints))},
-		{"GEO count", strconv.Itoa(int(v.n_geo)), strconv.Itoa(len(g.Geo)), strconv.Itoa(len(b.Geo))},
-		{"ESTDATA count", strconv.Itoa(int(v.n_estdata)), strconv.Itoa(len(g.Estdata)), strconv.Itoa(len(b.Estdata))},
+	others := map[string][]string{
+		"teivah good": fields(g.Title, g.Arcid, g.Adep, g.Ades, len(g.Eetfir), len(g.Speed),
+			len(g.RoutePoints), len(g.Geo), len(g.Estdata)),
+		"teivah bad": fields(b.Title, b.Arcid, b.Adep, b.Ades, len(b.Eetfir), len(b.Speed),
+			len(b.RoutePoints), len(b.Geo), len(b.Estdata)),
+		"Deleplace good": fields(dg.Title, dg.Arcid, dg.Adep, dg.Ades, len(dg.Eetfir),
+			len(dg.Speed), len(dg.RoutePoints), len(dg.Geo), len(dg.Estdata)),
+		"Deleplace nogo": fields(dn.Title, dn.Arcid, dn.Adep, dn.Ades, len(dn.Eetfir),
+			len(dn.Speed), len(dn.RoutePoints), len(dn.Geo), len(dn.Estdata)),
+		"Deleplace lexerparser": fields(lp.Title, lp.Arcid, lp.Adep, lp.Ades, len(lp.Eetfir),
+			len(lp.Speed), len(lp.RoutePoints), len(lp.Geo), len(lp.Estdata)),
 	}
-	for _, r := range rows {
-		if r.c != r.g || r.c != r.b {
-			return fmt.Errorf("%s: libadexp %q, good %q, bad %q", r.name, r.c, r.g, r.b)
+	for name, o := range others {
+		for i := range c {
+			if o[i] != c[i] {
+				return fmt.Errorf("%s: libadexp %q, %s %q", fieldNames[i], c[i], name, o[i])
+			}
 		}
 	}
 	return nil
@@ -138,28 +161,49 @@ func main() {
 	defer C.free(cb)
 	cp, cn := (*C.char)(unsafe.Pointer(cb)), C.size_t(len(raw))
 
-	g, _ := good.ParseAdexpMessage(raw)
-	b, _ := bad.ParseAdexpMessage(str)
-	if err := check(C.c_parse(cp, cn), g, b); err != nil {
+	if err := check(C.c_parse(cp, cn), raw); err != nil {
 		fmt.Fprintln(os.Stderr, "the parsers disagree:", err)
 		os.Exit(1)
 	}
 
-	var tb, tg, tc []float64
+	gos := []struct {
+		name  string
+		reps  int
+		parse func()
+	}{
+		{"teivah bad (Go: strings, regexp, a goroutine per line)", 200,
+			func() { bad.ParseAdexpMessage(str) }},
+		{"teivah good (Go: []byte, regexp, a goroutine per line)", 500,
+			func() { good.ParseAdexpMessage(raw) }},
+		{"Deleplace good, branch performance (Go: a goroutine per line)", 1000,
+			func() { dgood.ParseAdexpMessage(raw) }},
+		{"Deleplace good, branch nogo (Go: no goroutines)", 1000,
+			func() { dnogo.ParseAdexpMessage(raw) }},
+		{"Deleplace lexer and parser, branch lexerparser (Go)", 5000,
+			func() { parser.Parse(raw) }},
+	}
+	times := make([][]float64, len(gos))
+	var tc []float64
 	for r := 0; r <= rounds; r++ { // round 0 warms up
-		xb := timeGo(200, func() { bad.ParseAdexpMessage(str) })
-		xg := timeGo(500, func() { good.ParseAdexpMessage(raw) })
+		for i, g := range gos {
+			x := timeGo(g.reps, g.parse)
+			if r > 0 {
+				times[i] = append(times[i], x)
+			}
+		}
 		xc := float64(C.c_time(cp, cn, 20000))
 		if r > 0 {
-			tb, tg, tc = append(tb, xb), append(tg, xg), append(tc, xc)
+			tc = append(tc, xc)
 		}
 	}
-	mb, mg, mc := median(tb), median(tg), median(tc)
+	mc := median(tc)
 	fmt.Printf("%s, %d bytes; GOMAXPROCS=%d; medians of %d rounds, wall clock\n\n",
 		os.Args[1], len(raw), runtime.GOMAXPROCS(0), rounds)
 	fmt.Println("| parser | ns/message | vs libadexp |")
 	fmt.Println("|---|---:|---:|")
-	fmt.Printf("| teivah bad (Go: strings, regexp, a goroutine per line) | %.0f | %.1fx |\n", mb, mb/mc)
-	fmt.Printf("| teivah good (Go: []byte, regexp, a goroutine per line) | %.0f | %.1fx |\n", mg, mg/mc)
+	for i, g := range gos {
+		m := median(times[i])
+		fmt.Printf("| %s | %.0f | %.1fx |\n", g.name, m, m/mc)
+	}
 	fmt.Printf("| libadexp (tree + typed view) | %.0f | 1.0x |\n", mc)
 }

@@ -194,8 +194,7 @@ static int load_file(batch_worker *w, const char *path, size_t *len,
 }
 
 /* The checks that make one clear line instead of a flood of parse errors.
- * Returns -1 (reported), else whether the first BATCH_BINARY_PROBE bytes
- * hold a NUL byte (all of a small file: batch_parse_input does not look again). */
+ * Returns -1 (reported), else 0. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len)
 {
     char why[96];
@@ -215,16 +214,7 @@ int batch_check_content(batch_worker *w, const char *path, const char *in, size_
     }
     if (!memchr(in, '-', len))
         return batch_fail(w, path, "not ADEXP: no '-' in the file"), -1;
-    return nul != NULL;
-}
-
-/* A NUL byte past the binary probe. Only where the file is parsed whole:
- * a big file's pieces look at their own messages, on every core, and a
- * scan of it all here would be done by one, before the others start. */
-static int nul_past_probe(const char *in, size_t len)
-{
-    size_t p = BATCH_BINARY_PROBE;
-    return len > p && batch_find_nul(in + p, len - p) != NULL;
+    return 0;
 }
 
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
@@ -246,9 +236,10 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 }
 
 /* Parse every message of in[0..len). The arena is reset after each
- * message: its chunks are kept, so steady state allocates nothing. */
-void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
-                     int has_nul)
+ * message: its chunks are kept, so steady state allocates nothing. Each
+ * message is looked at for a NUL byte just after its parse, while its bytes
+ * are in cache, rather than the whole input in a pass of its own first. */
+void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len)
 {
     uint64_t count = 0, bad = 0, shown = 0;   /* shown: messages told to progress */
     size_t shown_at = 0;
@@ -259,8 +250,7 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
         if (w->map && batch_map_lost(w->map, in, &m))
             break;             /* batch_do_entry reports it */
         count++;
-        if (has_nul)
-            batch_mark_nul(&w->arena, &lines, in, &m);
+        batch_mark_nul(&w->arena, &lines, in, &m);
         if (m.nerrors_total) {
             bad++;
             batch_report_errors(w, path, &m, NULL);
@@ -312,14 +302,13 @@ static void parse_named_stream(batch_worker *w, const char *path)
  * that pays, else by this worker. */
 void batch_parse_input(batch_worker *w, const char *path, const char *in, size_t len)
 {
-    int nul = batch_check_content(w, path, in, len);
-    if (nul < 0)
+    if (batch_check_content(w, path, in, len) < 0)
         return;
     if (batch_split_wanted(w, len)) {
         if (batch_turn(w) == 0)
             batch_split_parse(w, path, in, len);
     } else {
-        batch_parse_all(w, path, in, len, nul || nul_past_probe(in, len));
+        batch_parse_all(w, path, in, len);
     }
 }
 

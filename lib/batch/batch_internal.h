@@ -218,10 +218,8 @@ void batch_worker_fini(batch_worker *w);
 void batch_do_entry(batch_worker *w, const batch_entry *e);
 
 /* Parse every message of in[0..len) into w's buffers, flushing them at
- * FLUSH_BYTES when w holds the turn. has_nul: whether in may hold a NUL
- * byte (1 when not known: then each message is looked at). */
-void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len,
-                     int has_nul);
+ * FLUSH_BYTES when w holds the turn; a NUL byte in a message is its error. */
+void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len);
 /* Report m's errors into w->res.err; index_at: where the message's index was
  * printed, or NULL (batch_rebase.c patches it for a piece). */
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
@@ -234,8 +232,7 @@ void batch_pages_free(void *p, size_t cap);
 /* Make room in w->in for need bytes plus a spare one, keeping its bytes;
  * max: the most it will hold (the room does not double past it). */
 int batch_grow_in(batch_worker *w, size_t need, size_t max);
-/* -1: reported as failed; else whether in's first BATCH_BINARY_PROBE bytes
- * hold a NUL byte. */
+/* -1: reported as failed (too large, empty, binary, no '-'); else 0. */
 int batch_check_content(batch_worker *w, const char *path, const char *in, size_t len);
 void batch_fail(batch_worker *w, const char *path, const char *why);
 

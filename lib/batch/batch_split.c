@@ -391,7 +391,7 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
     batch_split *s = split_new(path, in, len, piece, o->jobs,
                                o->parser.envelope == ADEXP_ENVELOPE_AFTN);
     if (!s) {
-        batch_parse_all(w, path, in, len, 1);   /* 1: each message is looked at */
+        batch_parse_all(w, path, in, len);
         return;
     }
     s->map = w->map;

@@ -63,7 +63,7 @@ int batch_sqlite_close(batch_sqlite *s, int ok, uint64_t *messages, char *err, s
 }
 
 #else
-#include <sqlite3.h>
+#include "batch_libsqlite.h"
 
 #define MAX_CELLS 64
 
@@ -110,16 +110,16 @@ static int fail(batch_sqlite *s, const char *fmt, ...)
 
 static int fail_db(batch_sqlite *s, const char *what)
 {
-    return fail(s, "%s: %s", what, sqlite3_errmsg(s->db));
+    return fail(s, "%s: %s", what, batch_sq.errmsg(s->db));
 }
 
 static int exec(batch_sqlite *s, const char *sql)
 {
     char *msg = NULL;
-    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+    if (batch_sq.exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
         return 0;
-    fail(s, "%s", msg ? msg : sqlite3_errmsg(s->db));
-    sqlite3_free(msg);
+    fail(s, "%s", msg ? msg : batch_sq.errmsg(s->db));
+    batch_sq.free(msg);
     return -1;
 }
 
@@ -198,7 +198,7 @@ static int make_table(batch_sqlite *s, sqlbuf *q, table *t, const char *name)
          adexp_buf_put(&sql, q->params.data, q->params.len) && put_s(&sql, ")");
     if (rc == 0 && !ok)
         rc = fail(s, "out of memory");
-    if (rc == 0 && sqlite3_prepare_v2(s->db, sql.data, (int)sql.len, &t->insert, NULL))
+    if (rc == 0 && batch_sq.prepare_v2(s->db, sql.data, (int)sql.len, &t->insert, NULL))
         rc = fail_db(s, name);
     adexp_buf_free(&sql);
     return rc;
@@ -303,11 +303,11 @@ static const char indexes[] =
 static int query_int(batch_sqlite *s, const char *sql, int64_t *v)
 {
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK &&
-                     sqlite3_step(st) == SQLITE_ROW ? 0 : fail_db(s, sql);
+    int rc = batch_sq.prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK &&
+                     batch_sq.step(st) == SQLITE_ROW ? 0 : fail_db(s, sql);
     if (rc == 0)
-        *v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+        *v = batch_sq.column_int64(st, 0);
+    batch_sq.finalize(st);
     return rc;
 }
 
@@ -348,11 +348,11 @@ static int schema(batch_sqlite *s)
 
 static void finalize(batch_sqlite *s)
 {
-    sqlite3_finalize(s->msg.insert);
-    sqlite3_finalize(s->point.insert);
-    sqlite3_finalize(s->error.insert);
-    sqlite3_finalize(s->warning.insert);
-    sqlite3_close(s->db);
+    batch_sq.finalize(s->msg.insert);
+    batch_sq.finalize(s->point.insert);
+    batch_sq.finalize(s->error.insert);
+    batch_sq.finalize(s->warning.insert);
+    batch_sq.close(s->db);
     adexp_select_free(s->sel[0]);
     adexp_select_free(s->sel[1]);
     free(s);
@@ -360,6 +360,11 @@ static void finalize(batch_sqlite *s)
 
 batch_sqlite *batch_sqlite_open(const adexp_batch_options *o, char *err, size_t cap)
 {
+    const char *why;
+    if (batch_libsqlite_load(&why) != 0) {
+        snprintf(err, cap, "%s", why);
+        return NULL;
+    }
     batch_sqlite *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, cap, "out of memory");
@@ -369,7 +374,7 @@ batch_sqlite *batch_sqlite_open(const adexp_batch_options *o, char *err, size_t 
     s->sel[0] = adexp_select_new(MESSAGE_FIELDS, NULL, NULL, e, sizeof e);
     s->sel[1] = adexp_select_new(POINT_FIELDS, POINT_LIST, NULL, e, sizeof e);
     int rc = s->sel[0] && s->sel[1] ? 0 : fail(s, "%s", e);
-    if (rc == 0 && sqlite3_open_v2(o->db_path, &s->db, SQLITE_OPEN_READWRITE |
+    if (rc == 0 && batch_sq.open_v2(o->db_path, &s->db, SQLITE_OPEN_READWRITE |
                                    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         rc = s->db ? fail_db(s, "open") : fail(s, "out of memory");
     if (rc == 0)
@@ -415,7 +420,7 @@ static int split(const char *p, size_t n, cell *c, size_t max)
 static int bind_cell(sqlite3_stmt *st, int i, enum col_type type, cell c)
 {
     if (c.n == 0)
-        return sqlite3_bind_null(st, i);
+        return batch_sq.bind_null(st, i);
     const char *sp = type != COL_TEXT ? memchr(c.p, ' ', c.n) : NULL;
     if (sp)
         c.n = (size_t)(sp - c.p);
@@ -426,14 +431,14 @@ static int bind_cell(sqlite3_stmt *st, int i, enum col_type type, cell c)
         if (type == COL_INT) {
             long long v = strtoll(t, &e, 10);
             if (*e == '\0')
-                return sqlite3_bind_int64(st, i, v);
+                return batch_sq.bind_int64(st, i, v);
         } else {
             double v = strtod(t, &e);
             if (*e == '\0')
-                return sqlite3_bind_double(st, i, v);
+                return batch_sq.bind_double(st, i, v);
         }
     }
-    return sqlite3_bind_text(st, i, c.p, (int)c.n, SQLITE_STATIC);
+    return batch_sq.bind_text(st, i, c.p, (int)c.n, SQLITE_STATIC);
 }
 
 /* One row of t from the cells c[0..n), for message id (bound first). */
@@ -442,14 +447,14 @@ static int insert(batch_sqlite *s, table *t, const cell *c, size_t n, const char
     if (n != t->ncells)
         return fail(s, "%s: %zu cells where %zu were written", what, n, t->ncells);
     sqlite3_stmt *st = t->insert;
-    int rc = sqlite3_bind_int64(st, 1, s->id);
+    int rc = batch_sq.bind_int64(st, 1, s->id);
     for (size_t i = 0; rc == SQLITE_OK && i < n; i++)
         if (t->bind[i])
             rc = bind_cell(st, t->bind[i], (enum col_type)t->type[i], c[i]);
     if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
+        rc = batch_sq.step(st);
+    batch_sq.reset(st);
+    batch_sq.clear_bindings(st);
     return rc == SQLITE_DONE ? 0 : fail_db(s, what);
 }
 
