@@ -449,10 +449,12 @@ static void copy_head(cw *w, size_t from, size_t n)
  *   HEAD,k,PT,,PTID,FL,FL_ft,ETO,ETO_utc,,,,,,,,,  then the row's end,
  * written in one reservation: HEAD is the message's cells, copied from
  * offset head (head_len bytes) unless they are in place already (first).
- * Returns 0, committing nothing, for any other point. */
+ * The level's feet and the day's "YYYY-MM-" come from the message's memo
+ * (dw_point_memo) when its last point had the same. Returns 0, committing
+ * nothing, for any other point. */
 #define USUAL_ROW_FIXED 128
 static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size_t head_len,
-                     int first)
+                     int first, dw_point_memo *pm)
 {
     const adexp_field *ptid = NULL, *fl = NULL, *eto = NULL;
     if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0)
@@ -470,8 +472,8 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
             return 0;        /* met twice: joined by the columns' scan */
         *slot = c;
     }
-    if (!ptid || !fl || !eto || fl->value.len != 4 || (fl->value.ptr[0] != 'F' && fl->value.ptr[0] != 'A') ||
-        eto->value.len != 12 || !dw_datetime_ok(eto->value.ptr, 12) ||
+    if (!ptid || !fl || !eto || fl->value.len != 4 || eto->value.len != 12 ||
+        !dw_memo_decodes(fl->value.ptr, eto->value.ptr, pm) ||
         ptid->value.len > SIZE_MAX / 2 - head_len - USUAL_ROW_FIXED)
         return 0;
     adexp_buf *b = w->b;
@@ -494,12 +496,13 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     *o++ = sep;
     memcpy(o, fl->value.ptr, 4);
     o[4] = sep;
-    if (!(o = dw_feet(o + 5, fl->value.ptr)))
-        return 0;
+    memcpy(o + 5, &pm->feet, 8);
+    o += 5 + pm->feet_len;
     *o++ = sep;
     memcpy(o, eto->value.ptr, 12);
     o[12] = sep;
-    o = dw_iso12(o + 13, eto->value.ptr);
+    memcpy(o + 13, &pm->iso_head, 8);
+    o = dw_iso12_tail(o + 21, eto->value.ptr);
     /* TO, TO_utc, SFL, SFL_ft, LATTD, LATTD_deg, LONGTD, LONGTD_deg, errors */
     memset(o, sep, 9);
     o += 9;
@@ -526,13 +529,14 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
         message_cells(&w, msg, source, sel);
         size_t head_len = out->len - head;
         int usual = sel->usual_points && msg->nerrors_total == 0 && msg->nerrors == 0 && w.ok;
+        dw_point_memo pm = {0, 0, 0, 0, 0};
         out->len = head;
         for (const adexp_field *l = msg->fields; l && w.ok; l = l->next) {
             if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
                 continue;
             size_t k = 0;
             for (const adexp_field *item = l->child; item && w.ok; item = item->next, k++) {
-                if (usual && usual_row(&w, item, k, head, head_len, rows == 0)) {
+                if (usual && usual_row(&w, item, k, head, head_len, rows == 0, &pm)) {
                     rows++;
                     continue;
                 }

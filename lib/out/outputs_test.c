@@ -541,6 +541,13 @@ static void test_csv_usual_rows(void **state)
         "-PT -PTID W -FL F100 -ETO 240229235959 -PT -PTID W -FL F100 -ETO 230229235959\n"
         "-PT -PTID LONGNAMEOFAPOINT -FL F999 -ETO 691231235959 -END RTEPTS\n",
         "-TITLE IFPL -ARCID X2 -BEGIN RTEPTS -PT -PTID A -FL F100 -ETO 181023074600 -PT -PTID B\n",
+        /* the day and the level of the point before (the memo's), with a
+         * time or seconds that are not one, then a good point again */
+        "-TITLE IFPL -ARCID X3 -BEGIN RTEPTS -PT -PTID A -FL F100 -ETO 181023074600\n"
+        "-PT -PTID B -FL F100 -ETO 181023244600 -PT -PTID C -FL F100 -ETO 1810230746A0\n"
+        "-PT -PTID D -FL F100 -ETO 181023076000 -PT -PTID E -FL F100 -ETO 18102307466 \n"
+        "-PT -PTID F -FL F100 -ETO 181023235959 -PT -PTID G -FL A100 -ETO 181024000000\n"
+        "-PT -PTID H -FL F10 -ETO 181024000000 -PT -PTID I -FL A100 -ETO 181024000000 -END RTEPTS\n",
     };
     char fields[512] = "IFPLID,ARCID,ARCTYP,ADEP,ADES,EOBD,EOBT,EOBT_utc,RFL,RFL_ft";
     static const char *const items[] = {"PTID", "FL", "FL_ft", "ETO", "ETO_utc", "TO", "TO_utc",
