@@ -442,6 +442,21 @@ static void copy_head(cw *w, size_t from, size_t n)
     w->b->len += n;
 }
 
+/* An item's index at o: most are below 100, two digits at most written
+ * here; the others by adexp_json_u64_at. */
+static inline char *put_index(char *o, size_t k)
+{
+    if (k >= 100)
+        return adexp_json_u64_at(o, k);
+    if (k < 10) {
+        *o = (char)('0' + k);
+        return o + 1;
+    }
+    o[0] = (char)('0' + k / 10);
+    o[1] = (char)('0' + k % 10);
+    return o + 2;
+}
+
 /* The usual route point's row under the default item columns
  * (sel->usual_points): a PT of a PTID with a plain value, an F or A level
  * and a 12-digit date-time (nothing else the columns read), in a message
@@ -487,7 +502,7 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
         o += head_len;
     }
     *o++ = sep;
-    o = adexp_json_u64_at(o, k);
+    o = put_index(o, k);
     o[0] = sep, o[1] = 'P', o[2] = 'T', o[3] = sep, o[4] = sep;
     o += 5;
     if (!put_plain(o, ptid->value, sep))

@@ -561,10 +561,18 @@ static void test_csv_usual_rows(void **state)
     assert_non_null(named);
     assert_true(usual->usual_points);
     assert_false(named->usual_points);
-    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+    /* and an index of three digits: 120 points */
+    static char many[120 * 48 + 64];
+    size_t at = (size_t)snprintf(many, sizeof many, "-TITLE IFPL -ARCID X4 -BEGIN RTEPTS\n");
+    for (int i = 0; i < 120; i++)
+        at += (size_t)snprintf(many + at, sizeof many - at,
+                               "-PT -PTID P%d -FL F%03d -ETO 1810230%03d00\n", i, i, 100 + i);
+    snprintf(many + at, sizeof many - at, "-END RTEPTS\n");
+    size_t ntexts = sizeof texts / sizeof *texts;
+    for (size_t t = 0; t <= ntexts; t++)
         for (int tsv = 0; tsv < 2; tsv++) {
             parsed p;
-            parse(&p, texts[t]);
+            parse(&p, t < ntexts ? texts[t] : many);
             adexp_buf a, b;
             adexp_buf_init(&a, NULL);
             adexp_buf_init(&b, NULL);
