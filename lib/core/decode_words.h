@@ -190,4 +190,45 @@ static DW_INLINE char *dw_feet(char *o, const char *l)
     return o + n;
 }
 
+/* The last F or A level and the last day met in a message's route points,
+ * which mostly share their ETO's day and often their level, so that a
+ * point with the same bytes checks only its time (the view's and the rows'
+ * usual point): the level's 4 bytes | DW_MEMO_SET (or 0), its feet
+ * (dw_feet_word) and their length; the YYMMDD of a valid date-time |
+ * DW_MEMO_SET (or 0) and its "YYYY-MM-" (dw_iso_head). Start from {0}. */
+#define DW_MEMO_SET ((uint64_t)1 << 63)   /* never in an empty memo */
+typedef struct dw_point_memo {
+    uint64_t fl;
+    uint64_t feet;
+    uint64_t day;
+    uint64_t iso_head;
+    unsigned feet_len;
+} dw_point_memo;
+
+/* Whether the F or A level fl (4 bytes) and the date-time e (12 bytes)
+ * decode, checked against the memo, which they update. */
+static DW_INLINE int dw_memo_decodes(const char *fl, const char *e, dw_point_memo *pm)
+{
+    uint32_t l;
+    memcpy(&l, fl, 4);
+    if ((l | DW_MEMO_SET) != pm->fl) {
+        unsigned n;
+        if ((fl[0] != 'F' && fl[0] != 'A') || !(n = dw_feet_word(fl, &pm->feet)))
+            return 0;
+        pm->fl = l | DW_MEMO_SET;
+        pm->feet_len = n;
+    }
+    uint64_t day;
+    memcpy(&day, e, 8);
+    day = (day & 0xFFFFFFFFFFFFu) | DW_MEMO_SET;
+    if (day != pm->day) {
+        if (!dw_datetime_ok(e, 12))
+            return 0;
+        pm->day = day;
+        pm->iso_head = dw_iso_head(e);
+        return 1;
+    }
+    return dw_digits8(e + 4) && dw_clock_ok(e + 6) && e[10] <= '5';   /* its time */
+}
+
 #endif

@@ -445,6 +445,21 @@ static void copy_head(cw *w, size_t from, size_t n)
     w->b->len += n;
 }
 
+/* An item's index at o: most are below 100, two digits at most written
+ * here; the others by adexp_json_u64_at. */
+static inline char *put_index(char *o, size_t k)
+{
+    if (k >= 100)
+        return adexp_json_u64_at(o, k);
+    if (k < 10) {
+        *o = (char)('0' + k);
+        return o + 1;
+    }
+    o[0] = (char)('0' + k / 10);
+    o[1] = (char)('0' + k % 10);
+    return o + 2;
+}
+
 /* The usual route point's row under the default item columns
  * (sel->usual_points): a PT of a PTID with a plain value, an F or A level
  * and a 12-digit date-time (nothing else the columns read), in a message
@@ -452,10 +467,12 @@ static void copy_head(cw *w, size_t from, size_t n)
  *   HEAD,k,PT,,PTID,FL,FL_ft,ETO,ETO_utc,,,,,,,,,  then the row's end,
  * written in one reservation: HEAD is the message's cells, copied from
  * offset head (head_len bytes) unless they are in place already (first).
- * Returns 0, committing nothing, for any other point. */
+ * The level's feet and the day's "YYYY-MM-" come from the message's memo
+ * (dw_point_memo) when its last point had the same. Returns 0, committing
+ * nothing, for any other point. */
 #define USUAL_ROW_FIXED 128
 static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size_t head_len,
-                     int first)
+                     int first, dw_point_memo *pm)
 {
     const adexp_field *ptid = NULL, *fl = NULL, *eto = NULL;
     if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0)
@@ -473,8 +490,8 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
             return 0;        /* met twice: joined by the columns' scan */
         *slot = c;
     }
-    if (!ptid || !fl || !eto || fl->value.len != 4 || (fl->value.ptr[0] != 'F' && fl->value.ptr[0] != 'A') ||
-        eto->value.len != 12 || !dw_datetime_ok(eto->value.ptr, 12) ||
+    if (!ptid || !fl || !eto || fl->value.len != 4 || eto->value.len != 12 ||
+        !dw_memo_decodes(fl->value.ptr, eto->value.ptr, pm) ||
         ptid->value.len > SIZE_MAX / 2 - head_len - USUAL_ROW_FIXED)
         return 0;
     adexp_buf *b = w->b;
@@ -488,7 +505,7 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
         o += head_len;
     }
     *o++ = sep;
-    o = adexp_json_u64_at(o, k);
+    o = put_index(o, k);
     o[0] = sep, o[1] = 'P', o[2] = 'T', o[3] = sep, o[4] = sep;
     o += 5;
     if (!put_plain(o, ptid->value, sep))
@@ -497,12 +514,13 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     *o++ = sep;
     memcpy(o, fl->value.ptr, 4);
     o[4] = sep;
-    if (!(o = dw_feet(o + 5, fl->value.ptr)))
-        return 0;
+    memcpy(o + 5, &pm->feet, 8);
+    o += 5 + pm->feet_len;
     *o++ = sep;
     memcpy(o, eto->value.ptr, 12);
     o[12] = sep;
-    o = dw_iso12(o + 13, eto->value.ptr);
+    memcpy(o + 13, &pm->iso_head, 8);
+    o = dw_iso12_tail(o + 21, eto->value.ptr);
     /* TO, TO_utc, SFL, SFL_ft, LATTD, LATTD_deg, LONGTD, LONGTD_deg, errors */
     memset(o, sep, 9);
     o += 9;
@@ -529,13 +547,14 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
         message_cells(&w, msg, source, sel);
         size_t head_len = out->len - head;
         int usual = sel->usual_points && msg->nerrors_total == 0 && msg->nerrors == 0 && w.ok;
+        dw_point_memo pm = {0, 0, 0, 0, 0};
         out->len = head;
         for (const adexp_field *l = msg->fields; l && w.ok; l = l->next) {
             if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
                 continue;
             size_t k = 0;
             for (const adexp_field *item = l->child; item && w.ok; item = item->next, k++) {
-                if (usual && usual_row(&w, item, k, head, head_len, rows == 0)) {
+                if (usual && usual_row(&w, item, k, head, head_len, rows == 0, &pm)) {
                     rows++;
                     continue;
                 }

@@ -541,6 +541,13 @@ static void test_csv_usual_rows(void **state)
         "-PT -PTID W -FL F100 -ETO 240229235959 -PT -PTID W -FL F100 -ETO 230229235959\n"
         "-PT -PTID LONGNAMEOFAPOINT -FL F999 -ETO 691231235959 -END RTEPTS\n",
         "-TITLE IFPL -ARCID X2 -BEGIN RTEPTS -PT -PTID A -FL F100 -ETO 181023074600 -PT -PTID B\n",
+        /* the day and the level of the point before (the memo's), with a
+         * time or seconds that are not one, then a good point again */
+        "-TITLE IFPL -ARCID X3 -BEGIN RTEPTS -PT -PTID A -FL F100 -ETO 181023074600\n"
+        "-PT -PTID B -FL F100 -ETO 181023244600 -PT -PTID C -FL F100 -ETO 1810230746A0\n"
+        "-PT -PTID D -FL F100 -ETO 181023076000 -PT -PTID E -FL F100 -ETO 18102307466 \n"
+        "-PT -PTID F -FL F100 -ETO 181023235959 -PT -PTID G -FL A100 -ETO 181024000000\n"
+        "-PT -PTID H -FL F10 -ETO 181024000000 -PT -PTID I -FL A100 -ETO 181024000000 -END RTEPTS\n",
     };
     char fields[512] = "IFPLID,ARCID,ARCTYP,ADEP,ADES,EOBD,EOBT,EOBT_utc,RFL,RFL_ft";
     static const char *const items[] = {"PTID", "FL", "FL_ft", "ETO", "ETO_utc", "TO", "TO_utc",
@@ -554,10 +561,18 @@ static void test_csv_usual_rows(void **state)
     assert_non_null(named);
     assert_true(usual->usual_points);
     assert_false(named->usual_points);
-    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+    /* and an index of three digits: 120 points */
+    static char many[120 * 48 + 64];
+    size_t at = (size_t)snprintf(many, sizeof many, "-TITLE IFPL -ARCID X4 -BEGIN RTEPTS\n");
+    for (int i = 0; i < 120; i++)
+        at += (size_t)snprintf(many + at, sizeof many - at,
+                               "-PT -PTID P%d -FL F%03d -ETO 1810230%03d00\n", i, i, 100 + i);
+    snprintf(many + at, sizeof many - at, "-END RTEPTS\n");
+    size_t ntexts = sizeof texts / sizeof *texts;
+    for (size_t t = 0; t <= ntexts; t++)
         for (int tsv = 0; tsv < 2; tsv++) {
             parsed p;
-            parse(&p, texts[t]);
+            parse(&p, t < ntexts ? texts[t] : many);
             adexp_buf a, b;
             adexp_buf_init(&a, NULL);
             adexp_buf_init(&b, NULL);

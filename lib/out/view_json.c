@@ -92,6 +92,20 @@ static ALWAYS_INLINE char *put_val(char *o, adexp_slice s)
     return put_str(o, s);
 }
 
+/* put_val for values that often hold single spaces (ATSRT, DCT, EETFIR:
+ * words), 1 to 16 bytes checked in one vector with their spaces
+ * (plain_upto16) rather than twice. */
+static ALWAYS_INLINE char *put_words(char *o, adexp_slice s)
+{
+    size_t n = s.len;
+    if (VIEW_QUICK && n - 1 < 16 && plain_upto16((const unsigned char *)s.ptr, n, o + 1) > 0) {
+        o[0] = '"';
+        o[n + 1] = '"';
+        return o + n + 2;
+    }
+    return put_str(o, s);
+}
+
 /* s as a JSON string, folded: the library's one rule (json_string.h). */
 static void str(vw *w, adexp_slice s)
 {
@@ -405,46 +419,12 @@ static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
  * their companions decoded (which checks that they are digits). A
  * message's points mostly share their ETO's day and often their level: the
  * last level found valid and its feet, and the last day and its
- * "YYYY-MM-", are kept (point_memo), so that a point with the same bytes
+ * "YYYY-MM-", are kept (dw_point_memo), so that a point with the same bytes
  * checks only its time. Any other shape takes the members' path. */
 #define POINT_FIXED 128
-#define MEMO_SET ((uint64_t)1 << 63)   /* never in an empty memo */
-typedef struct point_memo {
-    uint64_t fl;               /* the level's 4 bytes | MEMO_SET, or 0 */
-    uint64_t feet;             /* its feet (dw_feet_word) */
-    uint64_t day;              /* the YYMMDD of a valid date-time | MEMO_SET, or 0 */
-    uint64_t iso_head;         /* its "YYYY-MM-" */
-    unsigned feet_len;
-} point_memo;
-
-/* Whether the F or A level fl (4 bytes) and the date-time e (12 bytes)
- * decode, checked against the memo, which they update. */
-static ALWAYS_INLINE int usual_decodes(const char *fl, const char *e, point_memo *pm)
-{
-    uint32_t l;
-    memcpy(&l, fl, 4);
-    if ((l | MEMO_SET) != pm->fl) {
-        unsigned n;
-        if ((fl[0] != 'F' && fl[0] != 'A') || !(n = dw_feet_word(fl, &pm->feet)))
-            return 0;
-        pm->fl = l | MEMO_SET;
-        pm->feet_len = n;
-    }
-    uint64_t day;
-    memcpy(&day, e, 8);
-    day = (day & 0xFFFFFFFFFFFFu) | MEMO_SET;
-    if (day != pm->day) {
-        if (!dw_datetime_ok(e, 12))
-            return 0;
-        pm->day = day;
-        pm->iso_head = dw_iso_head(e);
-        return 1;
-    }
-    return dw_digits8(e + 4) && dw_clock_ok(e + 6) && e[10] <= '5';   /* its time */
-}
 
 /* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
-static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const point_memo *pm)
+static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const dw_point_memo *pm)
 {
     memcpy(o, ",\"fl\":\"", 7);
     memcpy(o + 7, fl, 4);
@@ -454,7 +434,7 @@ static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const point_mem
 }
 
 /* ',"eto":"..","eto_utc":".."' of a date-time that decoded (the memo's). */
-static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const point_memo *pm)
+static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const dw_point_memo *pm)
 {
     memcpy(o, ",\"eto\":\"", 8);
     memcpy(o + 8, e, 12);
@@ -466,17 +446,17 @@ static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const point_mem
 }
 
 /* Whether p is a usual point whose level and date-time decode. */
-static ALWAYS_INLINE int usual_ok(const adexp_point *p, point_memo *pm)
+static ALWAYS_INLINE int usual_ok(const adexp_point *p, dw_point_memo *pm)
 {
     return p->ptid.ptr && !((p->fl.len ^ 4) | (p->eto.len ^ 12)) &&
            !((uintptr_t)p->to.ptr | (uintptr_t)p->sfl.ptr | (uintptr_t)p->lattd.ptr |
              (uintptr_t)p->longtd.ptr) &&
-           usual_decodes(p->fl.ptr, p->eto.ptr, pm);
+           dw_memo_decodes(p->fl.ptr, p->eto.ptr, pm);
 }
 
 /* The usual points from p[i] on (of n), the cursor in a local: the index
  * of the first point that is not one (n when the writer failed). */
-static size_t usual_points(vw *w, const adexp_point *p, size_t i, size_t n, point_memo *pm)
+static size_t usual_points(vw *w, const adexp_point *p, size_t i, size_t n, dw_point_memo *pm)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
@@ -508,10 +488,10 @@ static size_t usual_points(vw *w, const adexp_point *p, size_t i, size_t n, poin
 
 /* ESTDATA's usual item, {"ptid":..,"eto":..,"eto_utc":..,"fl":..,
  * "fl_ft":..}, as the usual point's: written, or 0 (nothing written). */
-static int usual_estdata(vw *w, const adexp_estdata *e, point_memo *pm)
+static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
 {
     if (!e->ptid.ptr || ((e->fl.len ^ 4) | (e->eto.len ^ 12)) || e->sfl.ptr ||
-        !usual_decodes(e->fl.ptr, e->eto.ptr, pm))
+        !dw_memo_decodes(e->fl.ptr, e->eto.ptr, pm))
         return 0;
     size_t need = json_string_room(e->ptid.len);
     char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, need + POINT_FIXED);
@@ -534,7 +514,7 @@ static void points(vw *w, const adexp_view *v)
 {
     if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
         return;
-    point_memo pm = {0, 0, 0, 0, 0};
+    dw_point_memo pm = {0, 0, 0, 0, 0};
     key(w, &k_rtepts);
     open_(w, "[");
     for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
@@ -559,7 +539,7 @@ static void estdata(vw *w, const adexp_view *v)
 {
     if (!v->n_estdata || !kept(w, KW("ESTDATA")))
         return;
-    point_memo pm = {0, 0, 0, 0, 0};
+    dw_point_memo pm = {0, 0, 0, 0, 0};
     key(w, &k_estdata);
     open_(w, "[");
     for (size_t i = 0; i < v->n_estdata; i++) {
@@ -841,7 +821,7 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
     o += 2;
     for (size_t i = 0; i < n; i++) {
         *o = ',';
-        o = put_val(o + (i > 0), v[i]->value);
+        o = put_words(o + (i > 0), v[i]->value);
     }
     *o++ = ']';
     commit(w, o);

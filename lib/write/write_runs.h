@@ -134,45 +134,51 @@ static ALWAYS_INLINE __m128i sse2_ctl(__m128i x)
                          _mm_cmplt_epi8(x, _mm_set1_epi8(14)));
 }
 
-/* write_swar_stops for 16 bytes, as a 16-bit mask. */
-static ALWAYS_INLINE unsigned write_sse2_stops(__m128i x, unsigned next, int fold)
+/* write_swar_stops for 16 bytes, as a 16-bit mask; ends: the lanes where
+ * a space stops the run with fold, as one before a space does (the
+ * value's first and last byte, or lane 15 when the byte after x is a
+ * space). */
+static ALWAYS_INLINE unsigned write_sse2_stops(__m128i x, unsigned ends, int fold)
 {
     __m128i stop = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
     if (!fold)
         return (unsigned)_mm_movemask_epi8(stop);
     stop = _mm_or_si128(stop, sse2_ctl(x));
     unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
-    return (unsigned)_mm_movemask_epi8(stop) | (sp & ((sp >> 1) | next << 15));
+    return (unsigned)_mm_movemask_epi8(stop) | (sp & ((sp >> 1) | ends));
 }
 
+/* With fold, a space at either end is one of the stops (its lanes in
+ * ends), tested in the vectors and not byte by byte. */
 static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *o, int fold)
 {
     if (n < 4)
         return write_run_tiny(p, n, o, fold);
     if (!fold && (write_is_sep(p[0]) || write_is_sep(p[n - 1])))
         return 0;
-    if (fold && (p[0] == ' ' || p[n - 1] == ' '))
-        return 0;
     __m128i x;
     if (n < 16) {
-        /* json_runs.h's two halves: no pair across the seam */
+        /* json_runs.h's two halves: no pair across the seam; the value's
+         * last byte is lane 2h - 1 */
         unsigned h;
         x = sse2_halves(p, n, o, &h);
         unsigned seam = 1u << (h - 1), valid = (1u << 2 * h) - 1;
-        return (write_sse2_stops(x, 0, fold) & ~seam & valid) == 0;
+        return (write_sse2_stops(x, 1u | 1u << (2 * h - 1), fold) & ~seam & valid) == 0;
     }
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
+    unsigned first = 1;                /* lane 0 of the first vector is p[0] */
+    for (; i + 16 <= n; i += 16, first = 0) {
         x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
         _mm_storeu_si128((__m128i *)(void *)(o + i), x);
-        if (write_sse2_stops(x, i + 16 == n || p[i + 16] == ' ', fold))
+        unsigned next = i + 16 == n || p[i + 16] == ' ';
+        if (write_sse2_stops(x, first | next << 15, fold))
             return 0;
     }
     if (i == n)
         return 1;
     x = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));   /* ends at n */
     _mm_storeu_si128((__m128i *)(void *)(o + n - 16), x);
-    return write_sse2_stops(x, 1, fold) == 0;
+    return write_sse2_stops(x, 1u << 15, fold) == 0;
 }
 #endif
 
