@@ -1065,6 +1065,7 @@ static const char *const usual_parts[] = {
     " -ETO 231130083000", " -ETO 231131095500", " -ETO 231130096000", " -ETO 2311300830",
     " -ETO 231130240000", " -ETO 231130000060", " -ETO 23113008300A", " -ETO 231130235959",
     " -ETO 231201000000", " -ETO 231200000000", " -ETO 2311300830000",
+    " -ETO 231130083060", " -ETO 23113008596A", " -ETO 231130086000", " -ETO 231130085959",
     " -GEOID GEO01", " -GEOID GEO1", " -LATTD 450000N", " -LATTD 915000N", " -LATTD 4500N",
     " -LONGTD 0100000E", " -LONGTD 1823000E", " -LONGTD 0100000N", " -SFL F200",
     " -XYZ 12", " -TO 0830", " -ETO", " -PTID",
@@ -1161,6 +1162,54 @@ static void usual_shapes_agree(void **state)
     same_findings(first, sizeof first - 1);
 }
 
+/* Runs of one field (a route's points, an ADDR's FACs, ATSRT, DCT and
+ * EETFIR lines, compounds, subfields and unknown fields repeated), a value
+ * or a place wrong anywhere in them, at the top, in lists and compounds:
+ * the library's walk, which visits a run's values in one loop, and the
+ * general one find the same. */
+static const char *const run_lines[] = {
+    "-FAC LFPGZQZX", "-FAC EDDFZPZX", "-FAC ABCDEFGHIJKLMNOPQRSTUVWXYZ01234", "-FAC",
+    "-FAC LF?GZQZX", "-ATSRT UN58 ZUROB GETEZ", "-ATSRT UN58 ZUROB", "-ATSRT UN58  ZUROB GETEZ",
+    "-DCT VENEF DLM", "-DCT VENEF", "-DCT VEN-EF DLM", "-EETFIR LGGG 0009", "-EETFIR LGGG 0070",
+    "-EETFIR LGGG  0009", "-PTID ABC", "-FL F350", "-XYZ 12", "-ESTDATA -PTID ABC -ETO "
+    "231130090000 -FL F350", "-ESTDATA -PTID ABC -ETO 231130096000 -FL F350",
+    "-PT -PTID ABC -FL F350 -ETO 231130083000", "-PT -PTID ABC -FL F350 -ETO 231130083060",
+    "-PT -PTID AB*C -FL F350 -ETO 231130083000", "-PT -PTID ABC -FL F35 -ETO 231130083000",
+    "-PT -PTID ABC -FL F350 -ETO 231130093000", "-PT -PTID A1 -FL A350 -ETO 231130093000",
+    "-PT -PTID ABC", "-PT -PTID ABC -FL F350 -ETO 231131093000 -SFL F200",
+};
+
+static void same_runs_agree(void **state)
+{
+    (void)state;
+    static const char *const lists[] = {NULL, "ADDR", "RTEPTS", "ESTDATA", "XYZLIST"};
+    uint64_t x = 88172645463325252u;
+    static char text[8192];
+    size_t findings = 0;
+    for (int m = 0; m < 3000; m++) {
+        size_t n = (size_t)snprintf(text, sizeof text, "-TITLE IFPL\n-ARCID ABC123\n");
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        const char *list = lists[x % 5];
+        if (list)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-BEGIN %s\n", list);
+        size_t usual = x / 5 % (sizeof run_lines / sizeof run_lines[0]);
+        for (int k = (int)(x / 160 % 8); k >= 0 && n + 200 < sizeof text; k--) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t i = x % 5 ? usual : x / 5 % (sizeof run_lines / sizeof run_lines[0]);
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s\n", run_lines[i]);
+        }
+        if (list)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-END %s\n", list);
+        same_findings(text, n);
+        run r;
+        validate_text(&r, text);
+        findings += r.f.n;
+        run_free(&r);
+        same_findings(text, (size_t)(x % n));
+    }
+    assert_true(findings > 1000);
+}
+
 /* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
 static int budget;
 static void *failing_alloc(void *ctx, size_t size)
@@ -1237,6 +1286,7 @@ int main(void)
         cmocka_unit_test(presence_fast_path),
         cmocka_unit_test(usual_shapes_hold),
         cmocka_unit_test(usual_shapes_agree),
+        cmocka_unit_test(same_runs_agree),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),
     };
