@@ -632,7 +632,7 @@ static inline __attribute__((always_inline)) int usual_point(const adexp_field *
     uint64_t pt = vf_load2(s) | vf_load2(s + n - 2) << 16 |
                   (uint64_t)(unsigned char)s[n >> 1] << 32 | 0x303030ull << 40;
     uint64_t fl = vf_load4(l), lv = (fl & ~0xFFull) | 0x3030303000000030ull;
-    if (vf_not_alnum(pt) | vf_not_digit(lv) | ((fl & 0xFF) ^ 'F') || c->value.len != 12)
+    if (!vf_alnum_digits(pt, lv) || (fl & 0xFF) != 'F' || c->value.len != 12)
         return 0;
     const char *t = c->value.ptr;
     uint64_t h = vf_load8(t);
@@ -745,7 +745,8 @@ same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb, unsigned id)
         SAME_RUN(pl->f = f; inner_compound(w, pl, id))
     switch ((wb >> VR_KIND_SHIFT) & VR_KIND_MASK) {
     case VK_TEXT:
-        SAME_VALUES(vf_text(wb, f->value.ptr, f->value.len))
+        SAME_VALUES(vf_usual_text(wb, f->value.ptr, f->value.len) ||
+                    vf_text(wb, f->value.ptr, f->value.len))
     case VK_ATSRT:
         SAME_VALUES(vwalk_atsrt(wb, f->value.ptr, f->value.len))
     case VK_DCT:

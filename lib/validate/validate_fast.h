@@ -117,12 +117,34 @@ VF_INLINE uint64_t vf_not_usual_text(uint64_t x)
            VF_HIGH;
 }
 
+#if SIMD_SSE2
+/* Whether the 16 bytes of x are all of the bytes of most texts
+ * (vf_not_usual_text's: A-Z, 0-9, space and '/'; signed compares, so that
+ * the bytes from 0x80 are not). */
+VF_INLINE int vf_usual_bytes(__m128i x)
+{
+    __m128i up = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
+                               _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
+    __m128i dg = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('/' - 1)),   /* '/' too */
+                               _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    __m128i sp = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
+    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(up, dg), sp)) == 0xFFFF;
+}
+#endif
+
 /* Whether the n bytes at s are all of LIM_CHAR (the ADEXP character set
  * but '-'): eight at a time, a word with any other byte than the usual
  * ones by the table. */
 VF_INLINE int vf_lim_chars(const char *s, size_t n)
 {
     size_t i = 0;
+#if SIMD_SSE2
+    for (; i + 16 <= n; i += 16)       /* sixteen usual bytes a step */
+        if (!vf_usual_bytes(_mm_loadu_si128((const __m128i *)(const void *)(s + i))))
+            for (size_t k = i; k < i + 16; k++)
+                if (!vlim_char[(unsigned char)s[k]])
+                    return 0;
+#endif
     for (; i + 8 <= n; i += 8)
         if (vf_not_usual_text(vf_load8(s + i)))
             for (size_t k = i; k < i + 8; k++)
@@ -143,6 +165,50 @@ VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
     if (n - 1 >= (wb >> VR_PARAM_SHIFT))
         return 0;
     return vf_lim_chars(s, n);
+}
+
+#if SIMD_SSE2
+/* Whether each byte of a is a letter or a digit and each of d a digit
+ * (both below 0x80 or not: signed compares), in one vector. */
+VF_INLINE int vf_alnum_digits(uint64_t a, uint64_t d)
+{
+    __m128i x = _mm_set_epi64x((long long)d, (long long)a);
+    __m128i up = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
+                               _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
+    __m128i dg = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                               _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    up = _mm_and_si128(up, _mm_set_epi64x(0, -1));
+    return _mm_movemask_epi8(_mm_or_si128(up, dg)) == 0xFFFF;
+}
+
+/* Whether s[0..n), 1 <= n <= 16, is all of the bytes of most texts
+ * (vf_not_usual_text's: A-Z, 0-9, space and '/'), in one vector; 0: the
+ * table is to say. */
+VF_INLINE int vf_usual_text16(const char *s, size_t n)
+{
+    uint64_t a, b;
+    vf_span(s, n, &a, &b);
+    return vf_usual_bytes(_mm_set_epi64x((long long)b, (long long)a));
+}
+#else
+VF_INLINE int vf_alnum_digits(uint64_t a, uint64_t d)
+{
+    return !(vf_not_alnum(a) | vf_not_digit(d));
+}
+
+VF_INLINE int vf_usual_text16(const char *s, size_t n)
+{
+    uint64_t a, b;
+    vf_span(s, n, &a, &b);
+    return !(vf_not_usual_text(a) | vf_not_usual_text(b));
+}
+#endif
+
+/* A text of 1 to 16 usual bytes (vf_usual_text16) that wb's VK_TEXT rule
+ * takes: 1; 0 means vf_text is to say. */
+VF_INLINE int vf_usual_text(uint32_t wb, const char *s, size_t n)
+{
+    return n - 1 < 16 && n - 1 < (wb >> VR_PARAM_SHIFT) && vf_usual_text16(s, n);
 }
 
 /* Two-digit numbers: each 16-bit lane of the digits d (one a byte, the

@@ -618,6 +618,35 @@ static void character_set(void **state)
     run_free(&r);
 }
 
+/* The text matchers (a word, a vector at a time) agree with the table of
+ * the character set: texts of 1 to 40 usual bytes, each byte value at each
+ * place; vf_usual_text (up to 16 bytes, by one vector) answers 1 only where
+ * vf_text does. */
+static void text_fast_paths(void **state)
+{
+    (void)state;
+    char text[40];
+    const uint32_t fac = vwalk[DICT_ID_FAC], route = vwalk[DICT_ID_ROUTE];
+    for (size_t n = 1; n <= sizeof text; n++)
+        for (size_t at = 0; at < n; at++)
+            for (unsigned c = 0; c < 256; c++) {
+                for (size_t i = 0; i < n; i++)
+                    text[i] = "AZ09 /Q7"[(i * 5 + n) % 8];
+                text[at] = (char)c;
+                int want = 1;
+                for (size_t i = 0; i < n; i++)
+                    want &= vlim_char[(unsigned char)text[i]];
+                assert_int_equal(vf_lim_chars(text, n), want);
+                assert_int_equal(vf_text(route, text, n), want);
+                assert_int_equal(vf_text(fac, text, n), want && n <= 30);
+                if (vf_usual_text(fac, text, n))
+                    assert_true(want && n <= 16);
+                if (vf_usual_text(route, text, n))
+                    assert_true(want && n <= 16);
+            }
+    assert_true(vf_usual_text(fac, "LFPGZQZX", 8) && vf_usual_text(route, "N0450F350 DCT/B", 15));
+}
+
 static void paths_and_positions(void **state)
 {
     (void)state;
@@ -1279,6 +1308,7 @@ int main(void)
         cmocka_unit_test(structure_checks),
         cmocka_unit_test(spec_forms),
         cmocka_unit_test(character_set),
+        cmocka_unit_test(text_fast_paths),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
         cmocka_unit_test(lines_back_and_forth),
