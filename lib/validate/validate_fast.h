@@ -118,17 +118,19 @@ VF_INLINE uint64_t vf_not_usual_text(uint64_t x)
 }
 
 #if SIMD_SSE2
+/* The bytes of x from lo to lo + n - 1 (0xFF each): x - lo moved so that
+ * lo is the lowest signed byte, one signed compare. */
+#define VF_IN(x, lo, n)                                                                    \
+    _mm_cmplt_epi8(_mm_add_epi8((x), _mm_set1_epi8((char)(-128 - (lo)))),                  \
+                   _mm_set1_epi8((char)(-128 + (n))))
+
 /* Whether the 16 bytes of x are all of the bytes of most texts
- * (vf_not_usual_text's: A-Z, 0-9, space and '/'; signed compares, so that
- * the bytes from 0x80 are not). */
+ * (vf_not_usual_text's: A-Z, 0-9, space and '/'). */
 VF_INLINE int vf_usual_bytes(__m128i x)
 {
-    __m128i up = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
-                               _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
-    __m128i dg = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('/' - 1)),   /* '/' too */
-                               _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-    __m128i sp = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
-    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(up, dg), sp)) == 0xFFFF;
+    __m128i ok = _mm_or_si128(_mm_or_si128(VF_IN(x, 'A', 26), VF_IN(x, '/', 11)),   /* '/' 0-9 */
+                              _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+    return _mm_movemask_epi8(ok) == 0xFFFF;
 }
 #endif
 
@@ -168,17 +170,13 @@ VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
 }
 
 #if SIMD_SSE2
-/* Whether each byte of a is a letter or a digit and each of d a digit
- * (both below 0x80 or not: signed compares), in one vector. */
+/* Whether each byte of a is a letter or a digit and each of d a digit, in
+ * one vector. */
 VF_INLINE int vf_alnum_digits(uint64_t a, uint64_t d)
 {
     __m128i x = _mm_set_epi64x((long long)d, (long long)a);
-    __m128i up = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
-                               _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
-    __m128i dg = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-                               _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-    up = _mm_and_si128(up, _mm_set_epi64x(0, -1));
-    return _mm_movemask_epi8(_mm_or_si128(up, dg)) == 0xFFFF;
+    __m128i up = _mm_and_si128(VF_IN(x, 'A', 26), _mm_set_epi64x(0, -1));
+    return _mm_movemask_epi8(_mm_or_si128(up, VF_IN(x, '0', 10))) == 0xFFFF;
 }
 
 /* Whether s[0..n), 1 <= n <= 16, is all of the bytes of most texts
