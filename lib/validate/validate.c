@@ -623,22 +623,19 @@ static inline __attribute__((always_inline)) int usual_point(const adexp_field *
     if (!VALIDATE_USUAL || f->value.len || !a || !(b = a->next) || !(c = b->next) || c->next ||
         !USUAL_IDS(a, b, c, PTID, FL, ETO))
         return 0;
-    const char *s = a->value.ptr, *l = b->value.ptr;
+    const char *s = a->value.ptr, *t = c->value.ptr;
     size_t n = a->value.len;
-    if (n - 2 > 3 || b->value.len != 4)
+    if (n - 2 > 3 || b->value.len != 4 || c->value.len != 12)
         return 0;
     /* the point's bytes 0, 1, n/2, n-2 and n-1 (each of them for n from 2 to
-     * 5), the rest '0'; the level's first byte made a '0' */
+     * 5), the rest '0'; the level, and the ETO's minutes and seconds */
     uint64_t pt = vf_load2(s) | vf_load2(s + n - 2) << 16 |
                   (uint64_t)(unsigned char)s[n >> 1] << 32 | 0x303030ull << 40;
-    uint64_t fl = vf_load4(l), lv = (fl & ~0xFFull) | 0x3030303000000030ull;
-    if (!vf_alnum_digits(pt, lv) || (fl & 0xFF) != 'F' || c->value.len != 12)
+    if (!vf_point_bytes(pt, vf_load4(b->value.ptr) | vf_load4(t + 8) << 32))
         return 0;
-    const char *t = c->value.ptr;
     uint64_t h = vf_load8(t);
     if (h == *head)
-        return !vf_bytes_outside(vf_load4(t + 8) | 0x3030303000000000ull, VF_BYTES("00000000"),
-                                 VF_BYTES("59599999"));
+        return 1;
     if (!vf_dt12(t, 12))
         return 0;
     *head = h;

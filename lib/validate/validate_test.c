@@ -647,6 +647,33 @@ static void text_fast_paths(void **state)
     assert_true(vf_usual_text(fac, "LFPGZQZX", 8) && vf_usual_text(route, "N0450F350 DCT/B", 15));
 }
 
+/* vf_point_bytes, byte by byte: each byte value at each of its 16 places,
+ * the others of a usual point (-PTID A1B2Z -FL F350, minutes and seconds
+ * 5909), against each place's classes. */
+static int point_byte_ok(unsigned i, unsigned c)
+{
+    if (i < 8)
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (i == 8)
+        return c == 'F';
+    if (i == 12 || i == 14)
+        return c >= '0' && c <= '5';
+    return c >= '0' && c <= '9';
+}
+
+static void point_bytes_sweep(void **state)
+{
+    (void)state;
+    static const char usual[16] = "A1B2Z000F3505909";
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned c = 0; c < 256; c++) {
+            char b[16];
+            memcpy(b, usual, 16);
+            b[i] = (char)c;
+            assert_int_equal(vf_point_bytes(vf_load8(b), vf_load8(b + 8)), point_byte_ok(i, c));
+        }
+}
+
 static void paths_and_positions(void **state)
 {
     (void)state;
@@ -1309,6 +1336,7 @@ int main(void)
         cmocka_unit_test(spec_forms),
         cmocka_unit_test(character_set),
         cmocka_unit_test(text_fast_paths),
+        cmocka_unit_test(point_bytes_sweep),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
         cmocka_unit_test(lines_back_and_forth),
