@@ -175,9 +175,15 @@ VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
  * table is to say. */
 VF_INLINE int vf_usual_text16(const char *s, size_t n)
 {
-    uint64_t a, b;
-    vf_span(s, n, &a, &b);
-    return vf_usual_bytes(_mm_set_epi64x((long long)b, (long long)a));
+    __m128i x;
+    if (n >= 8) {                      /* two loads that overlap, no word moved */
+        x = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)s),
+                               _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8)));
+    } else {
+        x = _mm_cvtsi64_si128((long long)vf_word(s, n));
+        x = _mm_unpacklo_epi64(x, x);
+    }
+    return vf_usual_bytes(x);
 }
 #else
 VF_INLINE int vf_usual_text16(const char *s, size_t n)
