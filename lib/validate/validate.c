@@ -602,6 +602,46 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
     return 1;
 }
 
+/* A field of dictionary entry id (vwalk word wb) in its place, and the
+ * siblings after it of the same entry (a route's points, an ADDR's FACs):
+ * its presence and place are theirs, so only their values and bodies are
+ * visited. Returns the last of them. */
+static const adexp_field *same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb,
+                                   unsigned id);
+
+/* A route point -PT -PTID -FL -ETO whose values are of their usual forms
+ * (a point of 2 to 5 letters and digits, a flight level F and three digits,
+ * a valid YYMMDDHHMMSS), tested together without a branch for each: 1
+ * means usual_shape would find nothing; 0, that it is to say. *head: the
+ * first eight bytes of the last ETO found valid (0: none), which a route's
+ * next points mostly share: vf_dt12's ranges read only those, so an ETO
+ * that starts with them needs only its minutes and seconds read. */
+static inline __attribute__((always_inline)) int usual_point(const adexp_field *f,
+                                                            uint64_t *head)
+{
+    const adexp_field *a = f->child, *b, *c;
+    if (!VALIDATE_USUAL || f->value.len || !a || !(b = a->next) || !(c = b->next) || c->next ||
+        !USUAL_IDS(a, b, c, PTID, FL, ETO))
+        return 0;
+    const char *s = a->value.ptr, *t = c->value.ptr;
+    size_t n = a->value.len;
+    if (n - 2 > 3 || b->value.len != 4 || c->value.len != 12)
+        return 0;
+    /* the point's bytes 0, 1, n/2, n-2 and n-1 (each of them for n from 2 to
+     * 5), the rest '0'; the level, and the ETO's minutes and seconds */
+    uint64_t pt = vf_load2(s) | vf_load2(s + n - 2) << 16 |
+                  (uint64_t)(unsigned char)s[n >> 1] << 32 | 0x303030ull << 40;
+    if (!vf_point_bytes(pt, vf_load4(b->value.ptr) | vf_load4(t + 8) << 32))
+        return 0;
+    uint64_t h = vf_load8(t);
+    if (h == *head)
+        return 1;
+    if (!vf_dt12(t, 12))
+        return 0;
+    *head = h;
+    return 1;
+}
+
 /* name(w, first, up, e, p): the fields of the compound or list e (not a
  * list of messages), from first on, up its place; p: the subfields met; a
  * compound among them visited by visit_structured. pl.f is set only where
@@ -632,6 +672,9 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
                 !(e->kind == ADEXP_COMPOUND && element_takes(up, wb & VR_SUBFIELD))) {      \
                 pl.f = f;                                                                   \
                 misplaced(w, &pl, e);                                                       \
+            } else if (VALIDATE_USUAL && f->next && f->next->dict_id == id) {               \
+                f = same_run(w, &pl, f, wb, id);                                            \
+                continue;                                                                   \
             }                                                                               \
             if (wb & VR_STRUCTURED) {                                                       \
                 pl.f = f;                                                                   \
@@ -669,6 +712,49 @@ DEFINE_VISIT_KIDS(visit_kids, visit_compound)
     }
 
 DEFINE_COMPOUND_BODY(inner_compound, visit_kids)
+
+/* The fields from f on while their entry is id: each visited by visit, its
+ * value refused or not by accepts (pl->f set where a finding is made). */
+#define SAME_RUN(visit)                                                                     \
+    for (;; f = f->next) {                                                                  \
+        visit;                                                                              \
+        if (!f->next || f->next->dict_id != id)                                             \
+            return f;                                                                       \
+    }
+#define SAME_VALUES(accepts)                                                                \
+    SAME_RUN(if (!(accepts)) {                                                              \
+        pl->f = f;                                                                          \
+        check_value(w, pl, &vrules[id]);                                                    \
+    })
+
+/* Out of line, one loop a kind: the kind's test is inlined there and its
+ * choice made once a run. */
+static __attribute__((noinline)) const adexp_field *
+same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb, unsigned id)
+{
+    uint64_t head = 0;
+    if (id == DICT_ID_PT)
+        SAME_RUN(if (!usual_point(f, &head)) {
+            pl->f = f;
+            inner_compound(w, pl, DICT_ID_PT);
+        })
+    if (wb & VR_STRUCTURED)
+        SAME_RUN(pl->f = f; inner_compound(w, pl, id))
+    switch ((wb >> VR_KIND_SHIFT) & VR_KIND_MASK) {
+    case VK_TEXT:
+        SAME_VALUES(vf_usual_text(wb, f->value.ptr, f->value.len) ||
+                    vf_text(wb, f->value.ptr, f->value.len))
+    case VK_ATSRT:
+        SAME_VALUES(vwalk_atsrt(wb, f->value.ptr, f->value.len))
+    case VK_DCT:
+        SAME_VALUES(vwalk_dct(wb, f->value.ptr, f->value.len))
+    case VK_FIRTIME:
+        SAME_VALUES(vwalk_accepts(wb | VK_FIRTIME << VR_KIND_SHIFT, id, f->value.ptr,
+                                  f->value.len))
+    default:
+        SAME_VALUES(vwalk_accepts(wb, id, f->value.ptr, f->value.len))
+    }
+}
 DEFINE_VISIT_KIDS(visit_kids_outer, inner_compound)
 DEFINE_COMPOUND_BODY(outer_compound, visit_kids_outer)
 
@@ -690,6 +776,10 @@ static void visit_top(walk *w, const adexp_field *first)
             continue;
         }
         uint32_t wb = vwalk[id];
+        if (VALIDATE_USUAL && !(wb & VR_SUBFIELD) && f->next && f->next->dict_id == id) {
+            f = same_run(w, &pl, f, wb, id);
+            continue;
+        }
         if (wb & (VR_STRUCTURED | VR_SUBFIELD)) {
             pl.f = f;
             if (wb & VR_SUBFIELD)

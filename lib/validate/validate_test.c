@@ -618,6 +618,62 @@ static void character_set(void **state)
     run_free(&r);
 }
 
+/* The text matchers (a word, a vector at a time) agree with the table of
+ * the character set: texts of 1 to 40 usual bytes, each byte value at each
+ * place; vf_usual_text (up to 16 bytes, by one vector) answers 1 only where
+ * vf_text does. */
+static void text_fast_paths(void **state)
+{
+    (void)state;
+    char text[40];
+    const uint32_t fac = vwalk[DICT_ID_FAC], route = vwalk[DICT_ID_ROUTE];
+    for (size_t n = 1; n <= sizeof text; n++)
+        for (size_t at = 0; at < n; at++)
+            for (unsigned c = 0; c < 256; c++) {
+                for (size_t i = 0; i < n; i++)
+                    text[i] = "AZ09 /Q7"[(i * 5 + n) % 8];
+                text[at] = (char)c;
+                int want = 1;
+                for (size_t i = 0; i < n; i++)
+                    want &= vlim_char[(unsigned char)text[i]];
+                assert_int_equal(vf_lim_chars(text, n), want);
+                assert_int_equal(vf_text(route, text, n), want);
+                assert_int_equal(vf_text(fac, text, n), want && n <= 30);
+                if (vf_usual_text(fac, text, n))
+                    assert_true(want && n <= 16);
+                if (vf_usual_text(route, text, n))
+                    assert_true(want && n <= 16);
+            }
+    assert_true(vf_usual_text(fac, "LFPGZQZX", 8) && vf_usual_text(route, "N0450F350 DCT/B", 15));
+}
+
+/* vf_point_bytes, byte by byte: each byte value at each of its 16 places,
+ * the others of a usual point (-PTID A1B2Z -FL F350, minutes and seconds
+ * 5909), against each place's classes. */
+static int point_byte_ok(unsigned i, unsigned c)
+{
+    if (i < 8)
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (i == 8)
+        return c == 'F';
+    if (i == 12 || i == 14)
+        return c >= '0' && c <= '5';
+    return c >= '0' && c <= '9';
+}
+
+static void point_bytes_sweep(void **state)
+{
+    (void)state;
+    static const char usual[16] = "A1B2Z000F3505909";
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned c = 0; c < 256; c++) {
+            char b[16];
+            memcpy(b, usual, 16);
+            b[i] = (char)c;
+            assert_int_equal(vf_point_bytes(vf_load8(b), vf_load8(b + 8)), point_byte_ok(i, c));
+        }
+}
+
 static void paths_and_positions(void **state)
 {
     (void)state;
@@ -1065,6 +1121,7 @@ static const char *const usual_parts[] = {
     " -ETO 231130083000", " -ETO 231131095500", " -ETO 231130096000", " -ETO 2311300830",
     " -ETO 231130240000", " -ETO 231130000060", " -ETO 23113008300A", " -ETO 231130235959",
     " -ETO 231201000000", " -ETO 231200000000", " -ETO 2311300830000",
+    " -ETO 231130083060", " -ETO 23113008596A", " -ETO 231130086000", " -ETO 231130085959",
     " -GEOID GEO01", " -GEOID GEO1", " -LATTD 450000N", " -LATTD 915000N", " -LATTD 4500N",
     " -LONGTD 0100000E", " -LONGTD 1823000E", " -LONGTD 0100000N", " -SFL F200",
     " -XYZ 12", " -TO 0830", " -ETO", " -PTID",
@@ -1161,6 +1218,54 @@ static void usual_shapes_agree(void **state)
     same_findings(first, sizeof first - 1);
 }
 
+/* Runs of one field (a route's points, an ADDR's FACs, ATSRT, DCT and
+ * EETFIR lines, compounds, subfields and unknown fields repeated), a value
+ * or a place wrong anywhere in them, at the top, in lists and compounds:
+ * the library's walk, which visits a run's values in one loop, and the
+ * general one find the same. */
+static const char *const run_lines[] = {
+    "-FAC LFPGZQZX", "-FAC EDDFZPZX", "-FAC ABCDEFGHIJKLMNOPQRSTUVWXYZ01234", "-FAC",
+    "-FAC LF?GZQZX", "-ATSRT UN58 ZUROB GETEZ", "-ATSRT UN58 ZUROB", "-ATSRT UN58  ZUROB GETEZ",
+    "-DCT VENEF DLM", "-DCT VENEF", "-DCT VEN-EF DLM", "-EETFIR LGGG 0009", "-EETFIR LGGG 0070",
+    "-EETFIR LGGG  0009", "-PTID ABC", "-FL F350", "-XYZ 12", "-ESTDATA -PTID ABC -ETO "
+    "231130090000 -FL F350", "-ESTDATA -PTID ABC -ETO 231130096000 -FL F350",
+    "-PT -PTID ABC -FL F350 -ETO 231130083000", "-PT -PTID ABC -FL F350 -ETO 231130083060",
+    "-PT -PTID AB*C -FL F350 -ETO 231130083000", "-PT -PTID ABC -FL F35 -ETO 231130083000",
+    "-PT -PTID ABC -FL F350 -ETO 231130093000", "-PT -PTID A1 -FL A350 -ETO 231130093000",
+    "-PT -PTID ABC", "-PT -PTID ABC -FL F350 -ETO 231131093000 -SFL F200",
+};
+
+static void same_runs_agree(void **state)
+{
+    (void)state;
+    static const char *const lists[] = {NULL, "ADDR", "RTEPTS", "ESTDATA", "XYZLIST"};
+    uint64_t x = 88172645463325252u;
+    static char text[8192];
+    size_t findings = 0;
+    for (int m = 0; m < 3000; m++) {
+        size_t n = (size_t)snprintf(text, sizeof text, "-TITLE IFPL\n-ARCID ABC123\n");
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        const char *list = lists[x % 5];
+        if (list)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-BEGIN %s\n", list);
+        size_t usual = x / 5 % (sizeof run_lines / sizeof run_lines[0]);
+        for (int k = (int)(x / 160 % 8); k >= 0 && n + 200 < sizeof text; k--) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t i = x % 5 ? usual : x / 5 % (sizeof run_lines / sizeof run_lines[0]);
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s\n", run_lines[i]);
+        }
+        if (list)
+            n += (size_t)snprintf(text + n, sizeof text - n, "-END %s\n", list);
+        same_findings(text, n);
+        run r;
+        validate_text(&r, text);
+        findings += r.f.n;
+        run_free(&r);
+        same_findings(text, (size_t)(x % n));
+    }
+    assert_true(findings > 1000);
+}
+
 /* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
 static int budget;
 static void *failing_alloc(void *ctx, size_t size)
@@ -1230,6 +1335,8 @@ int main(void)
         cmocka_unit_test(structure_checks),
         cmocka_unit_test(spec_forms),
         cmocka_unit_test(character_set),
+        cmocka_unit_test(text_fast_paths),
+        cmocka_unit_test(point_bytes_sweep),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
         cmocka_unit_test(lines_back_and_forth),
@@ -1237,6 +1344,7 @@ int main(void)
         cmocka_unit_test(presence_fast_path),
         cmocka_unit_test(usual_shapes_hold),
         cmocka_unit_test(usual_shapes_agree),
+        cmocka_unit_test(same_runs_agree),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),
     };
