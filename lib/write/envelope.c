@@ -46,7 +46,9 @@ static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, in
         return 0;
     for (size_t i = 0; i < s.len; i++) {
         char c = s.ptr[i];
-        if ((one_line && (is_line_end(c) || c == STX)) || (one_word && is_sep(c)))
+        /* a heading's line ends at LF, CR or STX only (VT and FF are its
+         * text, and start a line only for the signals checked below) */
+        if ((one_line && (c == '\n' || c == '\r' || c == STX)) || (one_word && is_sep(c)))
             return 0;
         if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
             continue;

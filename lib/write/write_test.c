@@ -853,7 +853,9 @@ static void test_envelope_written_back(void **state)
         "\001AAA008\r\nFF LKPREPWC\r\n170008 EUCHZMFP\002\002-TITLE CNL -ARCID A6\r\n\v\003"
         "ZCZC AAA009\nFF LKPREPWC\n170009 EUCHZMFP\002\002-TITLE CNL -ARCID A7\nNNNN\n"
         /* an STX at a line's start in the text after a whole heading is text */
-        "\001AAA010\r\nFF LKPREPWC\r\n170010 EUCHZMFP\r\nL\r\n\002F-TITLE CNL\r\n\v\003";
+        "\001AAA010\r\nFF LKPREPWC\r\n170010 EUCHZMFP\r\nL\r\n\002F-TITLE CNL\r\n\v\003"
+        /* a form feed in the heading line's text is text */
+        "ZCZC AAA011 \fX\nFF LKPREPWC\n170011 EUCHZMFP\n-TITLE CNL -ARCID A8\nNNNN\n";
     adexp_parser *p = adexp_parser_new(NULL, NULL);
     adexp_parser *back = adexp_parser_new(NULL, NULL);
     assert_non_null(p);
@@ -914,7 +916,7 @@ static void test_envelope_written_back(void **state)
             }
         n++;
     }
-    assert_int_equal(n, 8);
+    assert_int_equal(n, 9);
     /* parts that would read back as more than themselves are refused */
     parse(f, "ZCZC A1\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL -ARCID A1\nNNNN\n");
     adexp_write_options o = adexp_write_options_default();
@@ -930,6 +932,7 @@ static void test_envelope_written_back(void **state)
         {3, "X\n\003", "envelope.text"},
         {3, "X\n\001", "envelope.text"},
         {5, "A\nB", "envelope.text"},
+        {5, "X\fNNNN", "envelope.text"},        /* a signal after a form feed */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         adexp_msg m = f->msg;
