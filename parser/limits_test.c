@@ -201,6 +201,25 @@ static void test_max_message_size(void **state)
     assert_int_equal(next(f), ADEXP_END);
 }
 
+/* The next message's -TITLE ends this one, wherever its own value ends: a
+ * long next title is that message's SIZE_LIMIT, and this one is whole. */
+static void test_max_message_size_next_title(void **state)
+{
+    adexp_options o = adexp_options_default();
+    o.max_message_size = 30;
+    fixture *f = start_str(state, &o,
+                           "-TITLE A -ARCID X\n-TITLE B CCCCCCCCCCCCCCCCCCCCCCCCCCCCCC\n"
+                           "-TITLE D -ARCID Y\n");
+    assert_int_equal(next(f), ADEXP_OK);
+    assert_true(adexp_slice_eq(f->msg.view.title, "A"));
+    assert_int_equal(f->msg.length, 17);
+    assert_int_equal(next(f), ADEXP_E_SIZE_LIMIT);
+    assert_int_equal(f->msg.offset, 18);
+    assert_int_equal(next(f), ADEXP_OK);
+    assert_true(adexp_slice_eq(f->msg.view.title, "D"));
+    assert_int_equal(next(f), ADEXP_END);
+}
+
 static void test_max_keyword_len(void **state)
 {
     adexp_options o = adexp_options_default();
@@ -623,6 +642,7 @@ int main(void)
         cmocka_unit_test_teardown(test_max_fields, teardown),
         cmocka_unit_test_teardown(test_max_list_items, teardown),
         cmocka_unit_test_teardown(test_max_message_size, teardown),
+        cmocka_unit_test_teardown(test_max_message_size_next_title, teardown),
         cmocka_unit_test_teardown(test_max_keyword_len, teardown),
         cmocka_unit_test_teardown(test_max_errors, teardown),
         cmocka_unit_test_teardown(test_stop_after_max_errors, teardown),
