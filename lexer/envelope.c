@@ -478,7 +478,6 @@ static inline int all_upper(const char *b, size_t i, size_t n)
     return 1;
 }
 
-
 /* Addressee indicators (8 letters each) from c->i to end; 1 if all are. */
 static int addressees(cursor *c, size_t end)
 {

@@ -120,11 +120,11 @@ void parse_body(adexp_parser *p, frame *f)
         if (p->fatal)
             return;
         const ftok *t = p->tok;
-        /* the next message's -TITLE ends this one where it starts: its own
-         * value is that message's size, not this one's */
-        int next_title = t->kind == FT_FIELD && is_entry(t->entry, DICT_ID_TITLE) &&
-                         t->offset != p->msg->offset;
-        size_t reach = next_title ? t->offset : tok_end(t);
+        /* a -TITLE that closes this frame (the next message's) counts up to
+         * where it starts: its value is that message's size, not this one's */
+        int closing_title = t->kind == FT_FIELD && is_entry(t->entry, DICT_ID_TITLE) &&
+                            grammar_field(f, t->entry) == GR_CLOSE;
+        size_t reach = closing_title ? t->offset : tok_end(t);
         if (reach - p->msg->offset > p->opt.max_message_size) {
             fatal(p, ADEXP_E_SIZE_LIMIT, t->offset);
             return;

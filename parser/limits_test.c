@@ -220,6 +220,18 @@ static void test_max_message_size_next_title(void **state)
     assert_int_equal(next(f), ADEXP_END);
 }
 
+/* A framed message's own -TITLE is its own: past the limit, it is this
+ * message's SIZE_LIMIT (the message starts at its envelope, not its title). */
+static void test_max_message_size_framed_title(void **state)
+{
+    adexp_options o = adexp_options_default();
+    o.max_message_size = 60;
+    fixture *f = start_str(state, &o,
+                           "ZCZC A1\nFF LKPREPWC\n170001 EUCHZMFP\n"
+                           "-TITLE CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC\nNNNN\n");
+    assert_int_equal(next(f), ADEXP_E_SIZE_LIMIT);
+}
+
 static void test_max_keyword_len(void **state)
 {
     adexp_options o = adexp_options_default();
@@ -643,6 +655,7 @@ int main(void)
         cmocka_unit_test_teardown(test_max_list_items, teardown),
         cmocka_unit_test_teardown(test_max_message_size, teardown),
         cmocka_unit_test_teardown(test_max_message_size_next_title, teardown),
+        cmocka_unit_test_teardown(test_max_message_size_framed_title, teardown),
         cmocka_unit_test_teardown(test_max_keyword_len, teardown),
         cmocka_unit_test_teardown(test_max_errors, teardown),
         cmocka_unit_test_teardown(test_stop_after_max_errors, teardown),
