@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, summary
+
 EXE = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 GEN = os.path.join(ROOT, "testdata", "gen_corpus.py")
@@ -21,18 +23,6 @@ GOOD = ("-TITLE IFPL -ARCID ABC{n:04d} -ADEP EDDM -ADES EDDH -EOBT 0746\n"
 BAD_MSG = "-TITLE IFPL -ARCID BAD -BEGIN RTEPTS -PT -PTID X\n"   # list never closed
 SUMMARY = re.compile(r"(\d+) files \((\d+) ok, (\d+) failed\), (\d+) skipped, "
                      r"(\d+) messages \((\d+) failed\)")
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def run(*args, stdin=None, timeout=20):
@@ -954,8 +944,7 @@ def main():
                 check(t.__name__, False, repr(e))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -10,14 +10,9 @@ import shutil
 import subprocess
 import sys
 
+from checks import check, summary
+
 EXE, BASH_SCRIPT, ZSH_SCRIPT = (os.path.abspath(a) for a in sys.argv[1:4])
-failed = []
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else " " + repr(detail)))
-    if not cond:
-        failed.append(name)
 
 
 def complete(*words):
@@ -60,5 +55,4 @@ check("--list-fields: the dictionary's keywords, not BEGIN or END",
 if shutil.which("zsh"):
     p = subprocess.run(["zsh", "-n", ZSH_SCRIPT], capture_output=True, text=True)
     check("zsh -n accepts _adexp-parse", p.returncode == 0, p.stderr)
-print(f"{len(failed)} failed")
-sys.exit(1 if failed else 0)
+sys.exit(summary())

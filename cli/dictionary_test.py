@@ -8,24 +8,15 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, summary
+
 EXE, ROOT = sys.argv[1], sys.argv[2]
 WRITE = os.path.join(os.path.dirname(EXE), "adexp-write")
 EXT = os.path.join(ROOT, "lib", "dict", "extensions")
-failures = []
-passed = [0]
 
 
 def run(args, stdin=b""):
     return subprocess.run([EXE, "-q"] + args, input=stdin, capture_output=True)
-
-
-def check(name, cond, detail=""):
-    if not cond:
-        failures.append(name)
-        print("FAIL", name, detail)
-    else:
-        passed[0] += 1
-        print("ok", name)
 
 
 def fields(out):
@@ -145,5 +136,4 @@ with tempfile.TemporaryDirectory() as d:
 r = subprocess.run([EXE, "--help"], capture_output=True)
 check("--help names --dictionary", b"--dictionary FILE" in r.stdout)
 
-print("%d passed, %d failed" % (passed[0], len(failures)))
-sys.exit(1 if failures else 0)
+sys.exit(summary())

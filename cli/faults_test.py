@@ -23,21 +23,11 @@ import tempfile
 import zipfile
 import zlib
 
+from checks import check, summary
+
 EXE = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 GEN = os.path.join(ROOT, "testdata", "gen_corpus.py")
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {str(detail)[:2000]}")
 
 
 def run(*args, stdin=None, timeout=60):
@@ -317,8 +307,7 @@ def main():
                 check(t.__name__, False, repr(e))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -20,22 +20,12 @@ import tarfile
 import tempfile
 import time
 
+from checks import check, summary
+
 EXE = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 WRITE = os.path.abspath(sys.argv[3])
 FEEDS = os.path.join(ROOT, "testdata", "feeds")
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def run(*args, stdin=None):
@@ -290,8 +280,7 @@ def main():
                 check(t.__name__, False, repr(e))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -16,22 +16,12 @@ import tempfile
 import threading
 import time
 
+from checks import check, summary
+
 EXE = os.path.abspath(sys.argv[1])
 GOOD = ("-TITLE IFPL -ARCID ABC{n:04d} -ADEP EDDM -ADES EDDH -EOBT 0746 -RFL F350\n"
         "-BEGIN RTEPTS -PT -PTID EDDM -ETO 181023074618 -PT -PTID EDDH -ETO 181023085118\n"
         "-END RTEPTS\n")
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def run(*args, stdin=b"", timeout=30):
@@ -324,8 +314,7 @@ def main():
         for name, fn in sorted(globals().items()):
             if name.startswith("test_") and callable(fn):
                 fn(tmp)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -20,16 +20,11 @@ import shutil
 import subprocess
 import sys
 
+from checks import check, summary
+
 EXE, TESTDATA = (os.path.abspath(a) for a in sys.argv[1:3])
 DOCS = [os.path.abspath(a) for a in sys.argv[3:]]
 ENV = dict(os.environ, PATH=os.path.dirname(EXE) + os.pathsep + os.environ.get("PATH", ""))
-FAILED = []
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else "\n" + detail))
-    if not cond:
-        FAILED.append(name)
 
 
 def blocks_after(text, marker, lang):
@@ -118,8 +113,7 @@ def main():
         shell_examples(name, text)
     pandas_example(texts)
     help_copy(texts)
-    print(f"{len(FAILED)} failed")
-    return 1 if FAILED else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -20,21 +20,12 @@ import sys
 import tempfile
 import time
 
+from checks import check, summary
+
 EXE, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TESTDATA = os.path.join(ROOT, "testdata")
 DOC = os.path.join(ROOT, "doc", "sqlite.md")
 INPUTS = ["messages", "invalid"]
-failures = []
-passed = [0]
-
-
-def check(name, cond, detail=""):
-    if cond:
-        passed[0] += 1
-        print("ok", name)
-    else:
-        failures.append(name)
-        print("FAIL", name, detail)
 
 
 def run(*args, cwd=TESTDATA):
@@ -347,8 +338,7 @@ def main():
         test_doc_schema(typed)
         test_doc_queries(typed)
         test_postgresql(d, typed)
-    print(f"{passed[0]} passed, {len(failures)} failed")
-    sys.exit(1 if failures else 0)
+    sys.exit(summary())
 
 
 main()

@@ -17,18 +17,9 @@ import sys
 import tempfile
 import time
 
+from checks import check, summary
+
 EXE = sys.argv[1]
-failures = []
-passed = [0]
-
-
-def check(name, cond, detail=""):
-    if cond:
-        passed[0] += 1
-        print("ok", name)
-    else:
-        failures.append(name)
-        print("FAIL", name, detail)
 
 
 MSG = (b"-TITLE IFPL -ARCID AFR%06d -ADEP LFPG -ADES EGLL -EOBT 1005 "
@@ -71,5 +62,4 @@ for jobs, messages in ((1, 3000), (2, 12000)):
               0 < len(msgs) < messages and [m["index"] for m in msgs] == list(range(len(msgs))),
               f"{len(msgs)} of {messages}")
 
-print(f"{passed[0]} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+sys.exit(summary())

@@ -18,22 +18,12 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, summary
+
 PARSE = os.path.abspath(sys.argv[1])
 WRITE = os.path.abspath(sys.argv[2])
 ROOT = os.path.abspath(sys.argv[3])
 LAYOUTS = ("line", "ifps")
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def run(exe, *args, stdin=None):
@@ -331,8 +321,7 @@ def main():
                 check(t.__name__, False, repr(e))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
