@@ -776,18 +776,21 @@ static void visit_top(walk *w, const adexp_field *first)
             continue;
         }
         uint32_t wb = vwalk[id];
-        if (VALIDATE_USUAL && !(wb & VR_SUBFIELD) && f->next && f->next->dict_id == id) {
-            f = same_run(w, &pl, f, wb, id);
-            continue;
-        }
         if (wb & (VR_STRUCTURED | VR_SUBFIELD)) {
             pl.f = f;
             if (wb & VR_SUBFIELD)
                 misplaced(w, &pl, NULL);
+            else if (VALIDATE_USUAL && f->next && f->next->dict_id == id) {
+                f = same_run(w, &pl, f, wb, id);
+                continue;
+            }
             if (wb & VR_STRUCTURED) {
                 outer_compound(w, &pl, id);
                 continue;
             }
+        } else if (VALIDATE_USUAL && f->next && f->next->dict_id == id) {
+            f = same_run(w, &pl, f, wb, id);
+            continue;
         }
         if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len)) {
             pl.f = f;
