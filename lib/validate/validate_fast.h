@@ -141,11 +141,16 @@ VF_INLINE int vf_lim_chars(const char *s, size_t n)
 {
     size_t i = 0;
 #if SIMD_SSE2
-    for (; i + 16 <= n; i += 16)       /* sixteen usual bytes a step */
-        if (!vf_usual_bytes(_mm_loadu_si128((const __m128i *)(const void *)(s + i))))
-            for (size_t k = i; k < i + 16; k++)
-                if (!vlim_char[(unsigned char)s[k]])
+    /* sixteen usual bytes a step, the last step's overlapping the one before */
+    for (; n >= 16; i += 16) {
+        const char *p = i + 16 <= n ? s + i : s + n - 16;
+        if (!vf_usual_bytes(_mm_loadu_si128((const __m128i *)(const void *)p)))
+            for (size_t k = 0; k < 16; k++)
+                if (!vlim_char[(unsigned char)p[k]])
                     return 0;
+        if (i + 16 >= n)
+            return 1;
+    }
 #endif
     for (; i + 8 <= n; i += 8)
         if (vf_not_usual_text(vf_load8(s + i)))
