@@ -263,6 +263,18 @@ VF_INLINE int vf_usual_text16(const char *s, size_t n)
 }
 #endif
 
+/* Whether the eight bytes at a and the eight at b are all of the bytes of
+ * most texts (two texts of eight bytes, an ADDR's FACs, in one vector). */
+VF_INLINE int vf_usual_pair8(const char *a, const char *b)
+{
+#if SIMD_SSE2
+    return vf_usual_bytes(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)a),
+                                             _mm_loadl_epi64((const __m128i *)(const void *)b)));
+#else
+    return !(vf_not_usual_text(vf_load8(a)) | vf_not_usual_text(vf_load8(b)));
+#endif
+}
+
 /* A text of 1 to 16 usual bytes (vf_usual_text16) that wb's VK_TEXT rule
  * takes: 1; 0 means vf_text is to say. */
 VF_INLINE int vf_usual_text(uint32_t wb, const char *s, size_t n)

@@ -1269,6 +1269,25 @@ static const char *const run_lines[] = {
     "-PT -PTID ABC", "-PT -PTID ABC -FL F350 -ETO 231131093000 -SFL F200",
 };
 
+/* Two FACs of eight bytes in a row (tested in one vector), each byte value
+ * at each of their sixteen places: the findings are the general walk's. */
+static void text_pairs_agree(void **state)
+{
+    (void)state;
+    static const char head[] = "-TITLE IFPL\n-BEGIN ADDR\n-FAC ";
+    char text[80];
+    size_t at0 = sizeof head - 1, at1 = at0 + 14;
+    size_t n = (size_t)snprintf(text, sizeof text, "%sLFPGZQZX\n-FAC EDDF 2/X\n-FAC "
+                                "LIRRZQZA\n-END ADDR\n", head);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned c = 0; c < 256; c++) {
+            char t[80];
+            memcpy(t, text, n + 1);
+            t[i < 8 ? at0 + i : at1 + i - 8] = (char)c;
+            same_findings(t, n);
+        }
+}
+
 static void same_runs_agree(void **state)
 {
     (void)state;
@@ -1380,6 +1399,7 @@ int main(void)
         cmocka_unit_test(usual_shapes_hold),
         cmocka_unit_test(usual_shapes_agree),
         cmocka_unit_test(same_runs_agree),
+        cmocka_unit_test(text_pairs_agree),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),
     };
