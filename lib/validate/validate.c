@@ -760,10 +760,14 @@ same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb, unsigned id)
                      pl->f = f;
                      check_value(w, pl, &vrules[id]);
                  })
+    /* the usual words inlined in their loop; any other value by the call
+     * (its DFA: inlined, the DFA would cost the loop registers) */
     case VK_ATSRT:
-        SAME_VALUES(vwalk_atsrt(wb, f->value.ptr, f->value.len))
+        SAME_VALUES(vf_words(f->value.ptr, f->value.len, 3, 7) ||
+                    vwalk_atsrt(wb, f->value.ptr, f->value.len))
     case VK_DCT:
-        SAME_VALUES(vwalk_dct(wb, f->value.ptr, f->value.len))
+        SAME_VALUES(vf_words(f->value.ptr, f->value.len, 2, 5) ||
+                    vwalk_dct(wb, f->value.ptr, f->value.len))
     case VK_FIRTIME:
         SAME_VALUES(vwalk_accepts(wb | VK_FIRTIME << VR_KIND_SHIFT, id, f->value.ptr,
                                   f->value.len))
