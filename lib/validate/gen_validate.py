@@ -731,8 +731,9 @@ def fast_paths(c, rules):
 
 # Specialised matchers (lib/validate/validate_fast.h) for the most frequent value
 # classes, each the same language as the rule's DFA (validate_test.c checks
-# it on every rule that gets one): kind -> the C name. A run is found in the
-# DFA itself (lo to hi bytes of one class); the others by their expression.
+# it on every rule that gets one): kind -> the C name. A run (lo to hi bytes
+# of one class) and a text of any length (VK_CHARS) are found in the DFA
+# itself; the others by their expression.
 FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
               "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
               "VK_DT10", "VK_DDHHMM", "VK_FIRTIME", "VK_LEVEL_PT",

@@ -2,11 +2,12 @@
  * value classes (gen_validate.py's fast_kind: runs of one class; times,
  * dates and date-times, their ranges compared as two-digit numbers or, for
  * VK_DT12, as ASCII pairs; flight levels; coordinates; ATSRT's and DCT's
- * words) tested a word (or an SSE2 vector) at a time instead of a byte a
- * DFA step. Each accepts exactly what its rule's DFA accepts
- * (validate_test.c: fast_paths_agree_with_dfa, dt12_sweep, words_sweep); a
- * value any of them rejects goes to the matcher that says why. Values are
- * read only inside [s, s + n): two overlapping loads when n is not a word. */
+ * words; texts of any length) tested a word (or an SSE2 vector) at a time
+ * instead of a byte a DFA step. Each accepts exactly what its rule's DFA
+ * accepts (validate_test.c: fast_paths_agree_with_dfa, dt12_sweep,
+ * words_sweep, chars_sweep); a value any of them rejects goes to the
+ * matcher that says why. Values are read only inside [s, s + n): two
+ * overlapping loads when n is not a word. */
 #ifndef ADEXP_VALIDATE_FAST_H
 #define ADEXP_VALIDATE_FAST_H
 
