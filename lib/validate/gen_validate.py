@@ -731,13 +731,14 @@ def fast_paths(c, rules):
 
 # Specialised matchers (lib/validate/validate_fast.h) for the most frequent value
 # classes, each the same language as the rule's DFA (validate_test.c checks
-# it on every rule that gets one): kind -> the C name. A run is found in the
-# DFA itself (lo to hi bytes of one class); the others by their expression.
+# it on every rule that gets one): kind -> the C name. A run (lo to hi bytes
+# of one class) and a text of any length (VK_CHARS) are found in the DFA
+# itself; the others by their expression.
 FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
               "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
               "VK_DT10", "VK_DDHHMM", "VK_FIRTIME", "VK_LEVEL_PT",
               "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID", "VK_GEONAME", "VK_SSR",
-              "VK_LAT", "VK_LONG", "VK_ATSRT", "VK_DCT"]
+              "VK_LAT", "VK_LONG", "VK_ATSRT", "VK_DCT", "VK_CHARS"]
 FAST_TREES = {
     # digits whose pairs have ranges: a time, a date, a date and time
     repr(("ref", "timehhmm")): "VK_HHMM",                      # HHMM
@@ -808,6 +809,38 @@ def dfa_run(tables, start):
     return None
 
 
+# The unbounded texts whose DFA is found to be one of these classes:
+# (class, the parameter's bit for it).
+CHARS_CLASSES = [("LIM_CHAR", None), ("CHARACTER", "VR_CHARS_DASH")]
+
+
+def dfa_chars(tables, start):
+    """(class, lo) if the DFA from start accepts exactly the strings of at
+    least lo bytes (0 or 1) of one of CHARS_CLASSES' classes, else None: the
+    language compared with that text's automaton state by state, whatever
+    the DFA's own states (ERROR's optional code, for one)."""
+    for name, _bit in CHARS_CLASSES:
+        members = {tables.cls[b] for b in CLASSES[name]}
+        if any(tables.cls[b] in members for b in range(256) if b not in CLASSES[name]):
+            continue                   # a byte class half in it, half out
+        for lo in (0, 1):
+            # the text's states: 0 dead, 1 "lo bytes read", 2 "one byte to go"
+            seen, todo, same = set(), [(start, 1 if lo == 0 else 2)], True
+            while todo and same:
+                s, t = todo.pop()
+                if (s, t) in seen:
+                    continue
+                seen.add((s, t))
+                if tables.accept[s] != (t == 1):
+                    same = False
+                    break
+                for k in range(tables.ncls):
+                    todo.append((tables.trans[s][k], 1 if t and k in members else 0))
+            if same:
+                return name, lo
+    return None
+
+
 def fast_kind(rule, fp, tables):
     """(kind, parameter) of a rule's fast path: the parameter is the DFA's
     start (VK_DFA) or a run's length bounds, as C."""
@@ -828,6 +861,10 @@ def fast_kind(rule, fp, tables):
     run = dfa_run(tables, fp[0])
     if run:
         return run[0], "VR_RUN(%d, %d)" % (run[1], run[2])
+    chars = dfa_chars(tables, fp[0])
+    if chars:
+        bits = [dict(CHARS_CLASSES)[chars[0]], "VR_TEXT_EMPTY" if chars[1] == 0 else None]
+        return "VK_CHARS", " | ".join(b for b in bits if b)
     return "VK_DFA", "%du << VR_PARAM_SHIFT" % fp[0]
 
 
@@ -956,7 +993,8 @@ extern const vhook_at vhooks_at[];
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
-#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT: the empty value is valid too */
+#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT, VK_CHARS: the empty value is valid too */
+#define VR_CHARS_DASH 0x10000u     /* VK_CHARS: CHARACTER's bytes ('-' too), not LIM_CHAR's */
 #define VR_KIND_SHIFT 10
 #define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16

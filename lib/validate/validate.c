@@ -727,6 +727,17 @@ DEFINE_COMPOUND_BODY(inner_compound, visit_kids)
         check_value(w, pl, &vrules[id]);                                                    \
     })
 
+/* Whether f and the sibling after it are two texts of entry id (vwalk word
+ * wb, VK_TEXT) of eight usual bytes each (an ADDR's FACs), which its rule
+ * takes: both tested in one vector. */
+static inline __attribute__((always_inline)) int usual_text_pair(const adexp_field *f,
+                                                                uint32_t wb, unsigned id)
+{
+    const adexp_field *g = f->next;
+    return g && g->dict_id == id && f->value.len == 8 && g->value.len == 8 &&
+           (wb >> VR_PARAM_SHIFT) >= 8 && vf_usual_pair8(f->value.ptr, g->value.ptr);
+}
+
 /* Out of line, one loop a kind: the kind's test is inlined there and its
  * choice made once a run. */
 static __attribute__((noinline)) const adexp_field *
@@ -742,12 +753,21 @@ same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb, unsigned id)
         SAME_RUN(pl->f = f; inner_compound(w, pl, id))
     switch ((wb >> VR_KIND_SHIFT) & VR_KIND_MASK) {
     case VK_TEXT:
-        SAME_VALUES(vf_usual_text(wb, f->value.ptr, f->value.len) ||
-                    vf_text(wb, f->value.ptr, f->value.len))
+        SAME_RUN(if (usual_text_pair(f, wb, id))
+                     f = f->next;
+                 else if (!vf_usual_text(wb, f->value.ptr, f->value.len) &&
+                          !vf_text(wb, f->value.ptr, f->value.len)) {
+                     pl->f = f;
+                     check_value(w, pl, &vrules[id]);
+                 })
+    /* the usual words inlined in their loop; any other value by the call
+     * (its DFA: inlined, the DFA would cost the loop registers) */
     case VK_ATSRT:
-        SAME_VALUES(vwalk_atsrt(wb, f->value.ptr, f->value.len))
+        SAME_VALUES(vf_words(f->value.ptr, f->value.len, 3, 7) ||
+                    vwalk_atsrt(wb, f->value.ptr, f->value.len))
     case VK_DCT:
-        SAME_VALUES(vwalk_dct(wb, f->value.ptr, f->value.len))
+        SAME_VALUES(vf_words(f->value.ptr, f->value.len, 2, 5) ||
+                    vwalk_dct(wb, f->value.ptr, f->value.len))
     case VK_FIRTIME:
         SAME_VALUES(vwalk_accepts(wb | VK_FIRTIME << VR_KIND_SHIFT, id, f->value.ptr,
                                   f->value.len))
@@ -776,18 +796,21 @@ static void visit_top(walk *w, const adexp_field *first)
             continue;
         }
         uint32_t wb = vwalk[id];
-        if (VALIDATE_USUAL && !(wb & VR_SUBFIELD) && f->next && f->next->dict_id == id) {
-            f = same_run(w, &pl, f, wb, id);
-            continue;
-        }
         if (wb & (VR_STRUCTURED | VR_SUBFIELD)) {
             pl.f = f;
             if (wb & VR_SUBFIELD)
                 misplaced(w, &pl, NULL);
+            else if (VALIDATE_USUAL && f->next && f->next->dict_id == id) {
+                f = same_run(w, &pl, f, wb, id);
+                continue;
+            }
             if (wb & VR_STRUCTURED) {
                 outer_compound(w, &pl, id);
                 continue;
             }
+        } else if (VALIDATE_USUAL && f->next && f->next->dict_id == id) {
+            f = same_run(w, &pl, f, wb, id);
+            continue;
         }
         if (!vwalk_accepts(wb, id, f->value.ptr, f->value.len)) {
             pl.f = f;

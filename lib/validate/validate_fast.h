@@ -2,11 +2,12 @@
  * value classes (gen_validate.py's fast_kind: runs of one class; times,
  * dates and date-times, their ranges compared as two-digit numbers or, for
  * VK_DT12, as ASCII pairs; flight levels; coordinates; ATSRT's and DCT's
- * words) tested a word (or an SSE2 vector) at a time instead of a byte a
- * DFA step. Each accepts exactly what its rule's DFA accepts
- * (validate_test.c: fast_paths_agree_with_dfa, dt12_sweep, words_sweep); a
- * value any of them rejects goes to the matcher that says why. Values are
- * read only inside [s, s + n): two overlapping loads when n is not a word. */
+ * words; texts of any length) tested a word (or an SSE2 vector) at a time
+ * instead of a byte a DFA step. Each accepts exactly what its rule's DFA
+ * accepts (validate_test.c: fast_paths_agree_with_dfa, dt12_sweep,
+ * words_sweep, chars_sweep); a value any of them rejects goes to the
+ * matcher that says why. Values are read only inside [s, s + n): two
+ * overlapping loads when n is not a word. */
 #ifndef ADEXP_VALIDATE_FAST_H
 #define ADEXP_VALIDATE_FAST_H
 
@@ -141,11 +142,16 @@ VF_INLINE int vf_lim_chars(const char *s, size_t n)
 {
     size_t i = 0;
 #if SIMD_SSE2
-    for (; i + 16 <= n; i += 16)       /* sixteen usual bytes a step */
-        if (!vf_usual_bytes(_mm_loadu_si128((const __m128i *)(const void *)(s + i))))
-            for (size_t k = i; k < i + 16; k++)
-                if (!vlim_char[(unsigned char)s[k]])
+    /* sixteen usual bytes a step, the last step's overlapping the one before */
+    for (; n >= 16; i += 16) {
+        const char *p = i + 16 <= n ? s + i : s + n - 16;
+        if (!vf_usual_bytes(_mm_loadu_si128((const __m128i *)(const void *)p)))
+            for (size_t k = 0; k < 16; k++)
+                if (!vlim_char[(unsigned char)p[k]])
                     return 0;
+        if (i + 16 >= n)
+            return 1;
+    }
 #endif
     for (; i + 8 <= n; i += 8)
         if (vf_not_usual_text(vf_load8(s + i)))
@@ -167,6 +173,70 @@ VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
     if (n - 1 >= (wb >> VR_PARAM_SHIFT))
         return 0;
     return vf_lim_chars(s, n);
+}
+
+/* Whether byte c is of LIM_CHAR or, with dash, of CHARACTER (LIM_CHAR and
+ * '-'). */
+VF_INLINE unsigned vf_char_of(unsigned char c, int dash)
+{
+    return vlim_char[c] | (unsigned)(dash & (c == '-'));
+}
+
+/* Whether the n bytes at s are all of LIM_CHAR or, with dash, of
+ * CHARACTER, by the table. */
+VF_INLINE int vf_class_bytes(const char *s, size_t n, int dash)
+{
+    unsigned ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= vf_char_of((unsigned char)s[i], dash);
+    return (int)ok;
+}
+
+#if SIMD_SSE2
+/* Whether the 16 bytes of x are all of the usual bytes of long texts (A-Z,
+ * '+' to ':' (digits, '/', '.', ',', '-'), '\'' to ')', space, LF), none
+ * of them equal to the bytes of no ('-' where '-' is not of the class,
+ * else 0: a NUL is of neither class). */
+VF_INLINE int vf_long_text_bytes(__m128i x, __m128i no)
+{
+    __m128i ok = _mm_or_si128(_mm_or_si128(VF_IN(x, 'A', 26), VF_IN(x, '+', 16)),
+                              _mm_or_si128(VF_IN(x, '\'', 3), _mm_cmpeq_epi8(x, _mm_set1_epi8(' '))));
+    ok = _mm_or_si128(ok, _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+    return _mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(x, no), ok)) == 0xFFFF;
+}
+
+/* vf_class_bytes for n >= 8: sixteen bytes a step (the last step's
+ * overlapping the one before; below sixteen bytes, two loads that
+ * overlap), sixteen with other bytes than the usual ones by the table. */
+VF_INLINE int vf_class_chars(const char *s, size_t n, int dash)
+{
+    const __m128i no = dash ? _mm_setzero_si128() : _mm_set1_epi8('-');
+    if (n < 16) {
+        __m128i x = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)s),
+                                       _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8)));
+        return vf_long_text_bytes(x, no) || vf_class_bytes(s, n, dash);
+    }
+    for (size_t i = 0;; i += 16) {
+        const char *p = i + 16 <= n ? s + i : s + n - 16;
+        if (!vf_long_text_bytes(_mm_loadu_si128((const __m128i *)(const void *)p), no) &&
+            !vf_class_bytes(p, 16, dash))
+            return 0;
+        if (i + 16 >= n)
+            return 1;
+    }
+}
+#else
+#define vf_class_chars vf_class_bytes
+#endif
+
+/* VK_CHARS: any text of LIM_CHAR, with VR_CHARS_DASH of CHARACTER, of at
+ * least one byte (with VR_TEXT_EMPTY, of any length). */
+VF_INLINE int vf_chars(uint32_t wb, const char *s, size_t n)
+{
+    int dash = (wb & VR_CHARS_DASH) != 0;
+    if (n < 8)
+        return (n || (wb & VR_TEXT_EMPTY)) && vf_class_bytes(s, n, dash);
+    return vf_class_chars(s, n, dash);
 }
 
 #if SIMD_SSE2
@@ -193,6 +263,18 @@ VF_INLINE int vf_usual_text16(const char *s, size_t n)
     return !(vf_not_usual_text(a) | vf_not_usual_text(b));
 }
 #endif
+
+/* Whether the eight bytes at a and the eight at b are all of the bytes of
+ * most texts (two texts of eight bytes, an ADDR's FACs, in one vector). */
+VF_INLINE int vf_usual_pair8(const char *a, const char *b)
+{
+#if SIMD_SSE2
+    return vf_usual_bytes(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)a),
+                                             _mm_loadl_epi64((const __m128i *)(const void *)b)));
+#else
+    return !(vf_not_usual_text(vf_load8(a)) | vf_not_usual_text(vf_load8(b)));
+#endif
+}
 
 /* A text of 1 to 16 usual bytes (vf_usual_text16) that wb's VK_TEXT rule
  * takes: 1; 0 means vf_text is to say. */

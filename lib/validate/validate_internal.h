@@ -72,11 +72,13 @@ static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
  * inlined, their code would cost the walk's loop registers on every field. */
 int vwalk_atsrt(uint32_t wb, const char *s, size_t n);
 int vwalk_dct(uint32_t wb, const char *s, size_t n);
+/* VK_CHARS's (vf_chars), out of line as they are: long values, few fields. */
+int vwalk_chars(uint32_t wb, const char *s, size_t n);
 
 /* The fast path of dictionary entry id's value, wb its vwalk word: the
  * specialised matcher of its kind (validate_fast.h), else its DFA. 1:
  * valid (or not checked). */
-_Static_assert(VK_DCT == 22 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
+_Static_assert(VK_CHARS == 23 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
 
 static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsigned id,
                                                               const char *s, size_t n)
@@ -129,9 +131,11 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vwalk_atsrt(wb, s, n);
     case VK_DCT:
         return vwalk_dct(wb, s, n);
+    case VK_CHARS:
+        return vwalk_chars(wb, s, n);
     /* no such kind is generated: the cases cover every value of the mask,
      * so that the switch's table needs no bounds test */
-    case 23: case 24: case 25:
+    case 24: case 25:
     case 26: case 27: case 28: case 29: case 30: case 31:
         return vrule_ref_accepts(&vrules[id], s, n);
     }

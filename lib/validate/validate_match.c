@@ -348,3 +348,8 @@ int vwalk_dct(uint32_t wb, const char *s, size_t n)
 {
     return vf_words(s, n, 2, 5) || vdfa_accepts(wb >> VR_PARAM_SHIFT, s, n);
 }
+
+int vwalk_chars(uint32_t wb, const char *s, size_t n)
+{
+    return vf_chars(wb, s, n);
+}

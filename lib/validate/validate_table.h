@@ -82,7 +82,8 @@ extern const vhook_at vhooks_at[];
 #define VR_SUB_BIT 0xFFu
 #define VR_STRUCTURED 0x100u
 #define VR_SUBFIELD 0x200u
-#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT: the empty value is valid too */
+#define VR_TEXT_EMPTY 0x8000u      /* VK_TEXT, VK_CHARS: the empty value is valid too */
+#define VR_CHARS_DASH 0x10000u     /* VK_CHARS: CHARACTER's bytes ('-' too), not LIM_CHAR's */
 #define VR_KIND_SHIFT 10
 #define VR_KIND_MASK 0x1Fu
 #define VR_PARAM_SHIFT 16
@@ -110,7 +111,8 @@ enum vkind {
     VK_LAT,
     VK_LONG,
     VK_ATSRT,
-    VK_DCT
+    VK_DCT,
+    VK_CHARS
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 /* vwalk's words of the subfields of the usual compounds' shapes (validate.c's

@@ -647,6 +647,39 @@ static void text_fast_paths(void **state)
     assert_true(vf_usual_text(fac, "LFPGZQZX", 8) && vf_usual_text(route, "N0450F350 DCT/B", 15));
 }
 
+/* VK_CHARS's texts (ERROR of LIM_CHAR, MSGBODY and MSGTXT of CHARACTER,
+ * MSGTXT empty too) against their DFAs, byte by byte: each byte value at
+ * each place of texts of 0 to 70 usual bytes, each text at the end of an
+ * allocation of its size (a read past it is one past the allocation). */
+static void chars_sweep(void **state)
+{
+    (void)state;
+    static const unsigned ids[] = {DICT_ID_ERROR, DICT_ID_MSGBODY, DICT_ID_MSGTXT};
+    unsigned checked = 0;
+    for (size_t n = 0; n <= 70; n++) {
+        char *text = malloc(n ? n : 1);
+        assert_non_null(text);
+        for (size_t at = 0; at < (n ? n : 1); at++)
+            for (unsigned c = 0; c < (n ? 256u : 1u); c++) {
+                for (size_t i = 0; i < n; i++)
+                    text[i] = "(FPL-AB12/Z 09:'+,.)"[(i * 7 + n) % 20];
+                if (n)
+                    text[at] = (char)c;
+                for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+                    unsigned id = ids[k];
+                    assert_int_equal((vwalk[id] >> VR_KIND_SHIFT) & VR_KIND_MASK, VK_CHARS);
+                    int ref = vdfa_accepts(vrules[id].dfa, text, n);
+                    if (vrule_accepts(id, text, n) != ref)
+                        fail_msg("%s '%.*s': VK_CHARS says %d, DFA %d", dict_table[id].keyword,
+                                 (int)n, text, !ref, ref);
+                    checked++;
+                }
+            }
+        free(text);
+    }
+    assert_true(checked > 3 * 70 * 70 * 256 / 2);
+}
+
 /* vf_point_bytes, byte by byte: each byte value at each of its 16 places,
  * the others of a usual point (-PTID A1B2Z -FL F350, minutes and seconds
  * 5909), against each place's classes. */
@@ -810,7 +843,8 @@ static void fast_paths_agree_with_dfa(void **state)
                                 (1u << VK_DDHHMM) | (1u << VK_FIRTIME) | (1u << VK_LEVEL_PT) |
                                 (1u << VK_SPEED_PT) | (1u << VK_ACTYPE) | (1u << VK_IFPLID) |
                                 (1u << VK_GEONAME) | (1u << VK_SSR) | (1u << VK_LAT) |
-                                (1u << VK_LONG) | (1u << VK_ATSRT) | (1u << VK_DCT));
+                                (1u << VK_LONG) | (1u << VK_ATSRT) | (1u << VK_DCT) |
+                                (1u << VK_CHARS));
     char buf[16];
     for (int y = 0; y < 100; y++)                 /* ETO: yymmdd, mm < 20, dd < 40 */
         for (int md = 0; md < 2000; md++) {
@@ -1235,6 +1269,25 @@ static const char *const run_lines[] = {
     "-PT -PTID ABC", "-PT -PTID ABC -FL F350 -ETO 231131093000 -SFL F200",
 };
 
+/* Two FACs of eight bytes in a row (tested in one vector), each byte value
+ * at each of their sixteen places: the findings are the general walk's. */
+static void text_pairs_agree(void **state)
+{
+    (void)state;
+    static const char head[] = "-TITLE IFPL\n-BEGIN ADDR\n-FAC ";
+    char text[80];
+    size_t at0 = sizeof head - 1, at1 = at0 + 14;
+    size_t n = (size_t)snprintf(text, sizeof text, "%sLFPGZQZX\n-FAC EDDF 2/X\n-FAC "
+                                "LIRRZQZA\n-END ADDR\n", head);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned c = 0; c < 256; c++) {
+            char t[80];
+            memcpy(t, text, n + 1);
+            t[i < 8 ? at0 + i : at1 + i - 8] = (char)c;
+            same_findings(t, n);
+        }
+}
+
 static void same_runs_agree(void **state)
 {
     (void)state;
@@ -1337,6 +1390,7 @@ int main(void)
         cmocka_unit_test(character_set),
         cmocka_unit_test(text_fast_paths),
         cmocka_unit_test(point_bytes_sweep),
+        cmocka_unit_test(chars_sweep),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
         cmocka_unit_test(lines_back_and_forth),
@@ -1345,6 +1399,7 @@ int main(void)
         cmocka_unit_test(usual_shapes_hold),
         cmocka_unit_test(usual_shapes_agree),
         cmocka_unit_test(same_runs_agree),
+        cmocka_unit_test(text_pairs_agree),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),
     };
