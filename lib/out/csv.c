@@ -193,6 +193,18 @@ static void text_cell(cw *w, int first, adexp_slice s)
     plain_or_folded(w, first, s);
 }
 
+/* The day an EOBT's _utc joins: the message's first top-level EOBD, as the
+ * typed view holds it (msg->view.eobd), read from the fields so that the
+ * rows need not build the view (the driver builds its title alone). */
+static adexp_slice eobt_day(const sel_column *c, const adexp_msg *m)
+{
+    if (c->eobt)
+        for (const adexp_field *f = m->fields; f; f = f->next)
+            if (f->dict_id == DICT_ID_EOBD && f->value.ptr)
+                return f->value;
+    return (adexp_slice){0};
+}
+
 /* Appends field f's part of a cell (its value or its companion). */
 static void field_part(cw *w, const sel_column *c, const adexp_field *f, const adexp_msg *m,
                        int *any, int *quote)
@@ -205,7 +217,7 @@ static void field_part(cw *w, const sel_column *c, const adexp_field *f, const a
     }
     char buf[SEL_TEXT_BUF];
     char *end = sel_companion_at(buf, c->suffix, c->value_type, f->value,
-                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+                                 eobt_day(c, m));
     if (end) {
         if (*any)
             raw(w, " ", 1);
@@ -309,7 +321,7 @@ static void one_field_cell(cw *w, const sel_column *c, const adexp_field *f, con
         return;
     *o = w->sep;
     char *end = sel_companion_at(o + 1, c->suffix, c->value_type, f->value,
-                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+                                 eobt_day(c, m));
     b->len += end ? (size_t)(end - o) : 1;
 }
 
@@ -532,18 +544,19 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     return 1;
 }
 
-adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *source,
-                             const adexp_select *sel, char sep)
+adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *source,
+                            const adexp_select *sel, char sep, uint64_t *nrows)
 {
     cw w = {out, 1, sep};
-    size_t start = out->len;
+    size_t start = out->len, rows = 1;
     sel = sel_or_default(sel);
     if (!sel->rows) {
         message_cells(&w, msg, source, sel);
         row_end(&w, msg);
     } else {
         /* the message's cells once, then copied to the head of each row */
-        size_t rows = 0, head = out->len;
+        size_t head = out->len;
+        rows = 0;
         message_cells(&w, msg, source, sel);
         size_t head_len = out->len - head;
         int usual = sel->usual_points && msg->nerrors_total == 0 && msg->nerrors == 0 && w.ok;
@@ -572,11 +585,20 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
             message_cells(&w, msg, source, sel);
             item_cells(&w, sel, NULL, 0, msg);
             row_end(&w, msg);
+            rows = 1;
         }
     }
     if (!w.ok) {
         out->len = start;
         return ADEXP_E_NOMEM;
     }
+    *nrows += rows;
     return ADEXP_OK;
+}
+
+adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *source,
+                             const adexp_select *sel, char sep)
+{
+    uint64_t rows = 0;
+    return csv_write_rows(out, msg, source, sel, sep, &rows);
 }
