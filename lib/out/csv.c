@@ -544,12 +544,25 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     return 1;
 }
 
+/* Whether msg gets a row with --rows: an item of the list, or its errors. */
+static int has_rows(const adexp_msg *msg, const char *list)
+{
+    if (msg->nerrors_total)
+        return 1;
+    for (const adexp_field *l = msg->fields; l; l = l->next)
+        if (l->kind == ADEXP_LIST && l->child && adexp_slice_eq(l->keyword, list))
+            return 1;
+    return 0;
+}
+
 adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *source,
                             const adexp_select *sel, char sep, uint64_t *nrows)
 {
     cw w = {out, 1, sep};
     size_t start = out->len, rows = 1;
     sel = sel_or_default(sel);
+    if (sel->rows && !has_rows(msg, sel->rows))
+        return ADEXP_OK;    /* no row: not even the message's cells */
     if (!sel->rows) {
         message_cells(&w, msg, source, sel);
         row_end(&w, msg);
