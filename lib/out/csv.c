@@ -472,6 +472,37 @@ static inline char *put_index(char *o, size_t k)
     return o + 2;
 }
 
+#define USUAL_ROW_FIXED 128
+
+/* The PTID, FL and ETO subfields of point item, each met once, and none of
+ * the other item columns' (TO, SFL, LATTD, LONGTD): 1, or 0. The usual
+ * order, -PTID -FL -ETO and no more, is taken at once. */
+static ALWAYS_INLINE int point_parts(const adexp_field *item, const adexp_field **ptid,
+                                     const adexp_field **fl, const adexp_field **eto)
+{
+    const adexp_field *a = item->child, *b, *c;
+    if (a && (b = a->next) && (c = b->next) && !c->next && a->dict_id == DICT_ID_PTID &&
+        b->dict_id == DICT_ID_FL && c->dict_id == DICT_ID_ETO) {
+        *ptid = a, *fl = b, *eto = c;
+        return 1;
+    }
+    *ptid = *fl = *eto = NULL;
+    for (c = a; c; c = c->next) {
+        const adexp_field **slot;
+        switch (c->dict_id) {
+        case DICT_ID_PTID: slot = ptid; break;
+        case DICT_ID_FL: slot = fl; break;
+        case DICT_ID_ETO: slot = eto; break;
+        case DICT_ID_TO: case DICT_ID_SFL: case DICT_ID_LATTD: case DICT_ID_LONGTD: return 0;
+        default: continue;   /* not a column's */
+        }
+        if (*slot)
+            return 0;        /* met twice: joined by the columns' scan */
+        *slot = c;
+    }
+    return *ptid && *fl && *eto;
+}
+
 /* The usual route point's row under the default item columns
  * (sel->usual_points): a PT of a PTID with a plain value, an F or A level
  * and a 12-digit date-time (nothing else the columns read), in a message
@@ -482,27 +513,14 @@ static inline char *put_index(char *o, size_t k)
  * The level's feet and the day's "YYYY-MM-" come from the message's memo
  * (dw_point_memo) when its last point had the same. Returns 0, committing
  * nothing, for any other point. */
-#define USUAL_ROW_FIXED 128
 static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size_t head_len,
                      int first, dw_point_memo *pm)
 {
-    const adexp_field *ptid = NULL, *fl = NULL, *eto = NULL;
-    if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0)
+    const adexp_field *ptid, *fl, *eto;
+    if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0 ||
+        !point_parts(item, &ptid, &fl, &eto))
         return 0;
-    for (const adexp_field *c = item->child; c; c = c->next) {
-        const adexp_field **slot;
-        switch (c->dict_id) {
-        case DICT_ID_PTID: slot = &ptid; break;
-        case DICT_ID_FL: slot = &fl; break;
-        case DICT_ID_ETO: slot = &eto; break;
-        case DICT_ID_TO: case DICT_ID_SFL: case DICT_ID_LATTD: case DICT_ID_LONGTD: return 0;
-        default: continue;   /* not a column's */
-        }
-        if (*slot)
-            return 0;        /* met twice: joined by the columns' scan */
-        *slot = c;
-    }
-    if (!ptid || !fl || !eto || fl->value.len != 4 || eto->value.len != 12 ||
+    if (fl->value.len != 4 || eto->value.len != 12 ||
         !dw_memo_decodes(fl->value.ptr, eto->value.ptr, pm) ||
         ptid->value.len > SIZE_MAX / 2 - head_len - USUAL_ROW_FIXED)
         return 0;
