@@ -562,15 +562,14 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     return 1;
 }
 
-/* Whether msg gets a row with --rows: an item of the list, or its errors. */
-static int has_rows(const adexp_msg *msg, const char *list)
+/* The first top-level list of keyword list with items, or NULL: the rows
+ * of --rows start there. */
+static const adexp_field *first_rows(const adexp_msg *msg, const char *list)
 {
-    if (msg->nerrors_total)
-        return 1;
     for (const adexp_field *l = msg->fields; l; l = l->next)
         if (l->kind == ADEXP_LIST && l->child && adexp_slice_eq(l->keyword, list))
-            return 1;
-    return 0;
+            return l;
+    return NULL;
 }
 
 adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *source,
@@ -579,7 +578,8 @@ adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *so
     cw w = {out, 1, sep};
     size_t start = out->len, rows = 1;
     sel = sel_or_default(sel);
-    if (sel->rows && !has_rows(msg, sel->rows))
+    const adexp_field *lists = sel->rows ? first_rows(msg, sel->rows) : NULL;
+    if (sel->rows && !lists && !msg->nerrors_total)
         return ADEXP_OK;    /* no row: not even the message's cells */
     if (!sel->rows) {
         message_cells(&w, msg, source, sel);
@@ -593,7 +593,7 @@ adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *so
         int usual = sel->usual_points && msg->nerrors_total == 0 && msg->nerrors == 0 && w.ok;
         dw_point_memo pm = {0, 0, 0, 0, 0};
         out->len = head;
-        for (const adexp_field *l = msg->fields; l && w.ok; l = l->next) {
+        for (const adexp_field *l = lists; l && w.ok; l = l->next) {
             if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
                 continue;
             size_t k = 0;
