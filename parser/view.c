@@ -270,7 +270,7 @@ static inline void add_single(adexp_view *v, const adexp_field *f, unsigned a)
 
 /* A field of a repeated kind (0 < a < ACT_ARRAYS) into its array, the
  * cursor moving past what it wrote. */
-static void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
+static inline void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
 {
     if (a <= ACT_REGUL) {
         *w->slices[a]++ = f->value;
