@@ -93,8 +93,7 @@ adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
         if (out == ADEXP_OK && (f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV))
             out = batch_row_warnings(w, from, f == ADEXP_BATCH_CSV ? ',' : '\t');
     }
-    /* CSV and TSV count their rows; the other formats write a line a message */
-    w->res.lines += rows ? rows : (uint64_t)(w->res.out.len > from);
+    w->res.lines += batch_rows_each(w->b) ? rows : w->res.out.len > from;
     return st != ADEXP_OK ? st : out;
 }
 
