@@ -305,7 +305,7 @@ static inline const adexp_field *add_singles(adexp_view *v, const adexp_field *f
  * repeated kinds an upper bound of their items, 1 + nchildren per field (a
  * list's items are its children, some maybe of another kind; an ESTDATA or
  * GEO gets room for its children too, which costs less than a branch). The
- * repeated fields are kept in rep (the first cap of them), so that filling
+ * repeated fields are kept in rep (the first REPEATS of them), so that filling
  * them walks only them. Returns their count. */
 #define REPEATS 64
 static size_t bound_arrays(adexp_view *v, size_t *bound, const adexp_field *f,
