@@ -522,6 +522,20 @@ def test_output_safety(tmp):
               int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data), err)
         check(f"full output, {fmt}: every line it holds is whole JSON",
               all(json.loads(l) for l in data.splitlines()))
+    # CSV and TSV rows are counted as the writer makes them: the count must
+    # be the rows the file holds after its header (written before them).
+    for fmt in ("csv", "tsv"):
+        args = ["--format", fmt, "--rows", "RTEPTS"]
+        p = subprocess.run([EXE, *args, "-o", limited, big], capture_output=True,
+                           preexec_fn=small_files, timeout=20)
+        err = p.stderr.decode()
+        data = open(limited, "rb").read()
+        head = data.index(b"\n") + 1
+        m = re.search(r"output stopped after (\d+) lines \((\d+) bytes", err)
+        check(f"full output (RLIMIT_FSIZE), {' '.join(args)}: ends at its last complete row, "
+              "counted", p.returncode == 1 and m and data.endswith(b"\n") and
+              int(m.group(1)) == data.count(b"\n") - 1 > 0 and
+              int(m.group(2)) == len(data) - head, err)
     # The same through a big file cut across workers (its pieces written by
     # writev) and through a .gz parsed as a stream.
     import gzip

@@ -528,8 +528,9 @@ static void test_decoders(void **state)
 }
 
 /* The view with many repeated fields (40 EETFIR, GEO and ESTDATA, two
- * RTEPTS and ADDR lists) and the cases around them: repeated single fields,
- * lists with other items, a compound SENDER. */
+ * RTEPTS and ADDR lists: more than the build keeps aside, so its arrays are
+ * filled by a second walk) and the cases around them: repeated single
+ * fields, lists with other items, a compound SENDER. */
 static void test_view_many_repeated_fields(void **state)
 {
     fixture *f = *state;

@@ -3,10 +3,11 @@
  * become arrays in the arena.
  *
  * The top-level fields before the first of a repeated kind are read once;
- * from there, one walk bounds the arrays' sizes (an upper bound, so a list is
- * sized by its nchildren without looking at its items) and one fills the
- * view. A field's part in the view comes from a table by dict_id rather than
- * a switch per keyword. */
+ * from there, one walk fills the single fields and bounds the arrays' sizes
+ * (an upper bound, so a list is sized by its nchildren without looking at
+ * its items), keeping the repeated fields, which then fill the arrays. A
+ * field's part in the view comes from a table by dict_id rather than a
+ * switch per keyword. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -269,7 +270,7 @@ static inline void add_single(adexp_view *v, const adexp_field *f, unsigned a)
 
 /* A field of a repeated kind (0 < a < ACT_ARRAYS) into its array, the
  * cursor moving past what it wrote. */
-static void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
+static inline void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
 {
     if (a <= ACT_REGUL) {
         *w->slices[a]++ = f->value;
@@ -286,32 +287,43 @@ static void add_repeated(view_arrays *w, const adexp_field *f, unsigned a)
     }
 }
 
-/* The single fields from f on, up to the first field of a repeated kind if
- * stop is set. Returns that field, NULL at the end. */
-static inline const adexp_field *add_singles(adexp_view *v, const adexp_field *f, int stop)
+/* The single fields from f on, up to the first field of a repeated kind:
+ * that field, or NULL at the end. */
+static inline const adexp_field *add_singles(adexp_view *v, const adexp_field *f)
 {
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
         if (a >= ACT_ARRAYS)
             add_single(v, f, a);
-        else if (a != ACT_NONE && stop)
+        else if (a != ACT_NONE)
             return f;
     }
     return NULL;
 }
 
-/* An upper bound of the items of each repeated kind: 1 + nchildren per field
- * (a list's items are its children, some maybe of another kind; an ESTDATA
- * or GEO gets room for its children too, which costs less than a branch).
- * Fields the view does not use add to bound[ACT_NONE], which is unused: one
- * test fewer than skipping them. */
-static void bound_arrays(size_t *bound, const adexp_field *f)
+/* The fields from f on: the single ones into the view, and for the
+ * repeated kinds an upper bound of their items, 1 + nchildren per field (a
+ * list's items are its children, some maybe of another kind; an ESTDATA or
+ * GEO gets room for its children too, which costs less than a branch). The
+ * repeated fields are kept in rep (the first REPEATS of them), so that filling
+ * them walks only them. Returns their count. */
+#define REPEATS 64
+static size_t bound_arrays(adexp_view *v, size_t *bound, const adexp_field *f,
+                           const adexp_field **rep)
 {
+    size_t n = 0;
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
-        if (a < ACT_ARRAYS)
+        if (a >= ACT_ARRAYS) {
+            add_single(v, f, a);
+        } else if (a != ACT_NONE) {
             bound[a] += 1 + (size_t)f->nchildren;
+            if (n < REPEATS)
+                rep[n] = f;
+            n++;
+        }
     }
+    return n;
 }
 
 /* One block for all the arrays, not zeroed: every item is written whole.
@@ -334,16 +346,19 @@ static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
     return 1;
 }
 
-/* Every field from f on into the view. */
-static void fill_view(adexp_view *v, view_arrays *w, const adexp_field *f)
+/* The n repeated fields into their arrays: those kept in rep, or when there
+ * were more, those found again from f on. */
+static void fill_arrays(view_arrays *w, const adexp_field *const *rep, size_t n,
+                        const adexp_field *f)
 {
+    if (n <= REPEATS) {
+        for (size_t i = 0; i < n; i++)
+            add_repeated(w, rep[i], BY_ID(view_action, rep[i]));
+        return;
+    }
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
-        if (a == ACT_NONE)
-            continue;
-        if (a >= ACT_ARRAYS)
-            add_single(v, f, a);
-        else
+        if (a != ACT_NONE && a < ACT_ARRAYS)
             add_repeated(w, f, a);
     }
 }
@@ -371,24 +386,23 @@ static void set_arrays(adexp_view *v, const view_arrays *s, const view_arrays *e
 
 /* msg->view is zero on entry: adexp_parser_next clears the whole msg. The
  * fields before the first of a repeated kind need no arrays; from there, one
- * walk sizes the arrays and one fills. If the arena runs out, the arrays are
- * left empty (the single fields are filled). */
+ * walk fills the single fields and sizes the arrays, and the repeated
+ * fields fill them. If the arena runs out, the arrays are left empty (the
+ * single fields are filled). */
 int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
 {
     adexp_view *v = &msg->view;
-    const adexp_field *first = add_singles(v, msg->fields, 1);
+    const adexp_field *first = add_singles(v, msg->fields), *rep[REPEATS];
     if (!first)
         return 1;
     size_t bound[ACT_ARRAYS] = {0};
-    bound_arrays(bound, first);
+    size_t n = bound_arrays(v, bound, first, rep);
     /* the bounds add up to at most msg->nfields, so the sizes cannot wrap */
     view_arrays start, cur;
-    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, bound, arena)) {
-        add_singles(v, first, 0);
+    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, bound, arena))
         return 0;
-    }
     cur = start;
-    fill_view(v, &cur, first);
+    fill_arrays(&cur, rep, n, first);
     set_arrays(v, &start, &cur);
     return 1;
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "batch_internal.h"
+#include "csv.h"
 #include "json_out.h"
 
 /* A message the writer refuses (only one the parser flagged: the text of a
@@ -25,7 +26,10 @@ static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_ms
     return m->nerrors_total ? ADEXP_OK : st;
 }
 
-static adexp_status emit_format(batch_worker *w, const char *path, const adexp_msg *m)
+/* Writes m in the batch's format; *rows gets the CSV and TSV rows written
+ * (the other formats leave it). */
+static adexp_status emit_format(batch_worker *w, const char *path, const adexp_msg *m,
+                                uint64_t *rows)
 {
     const adexp_select *sel = w->b->o.select;
     switch (w->b->o.format) {
@@ -46,9 +50,9 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
         return src.ptr ? adexp_view_json_write_quoted(&w->res.out, m, src, sel) : ADEXP_E_NOMEM;
     }
     case ADEXP_BATCH_CSV:
-        return adexp_csv_write(&w->res.out, m, path, sel, ',');
+        return csv_write_rows(&w->res.out, m, path, sel, ',', rows);
     case ADEXP_BATCH_TSV:
-        return adexp_csv_write(&w->res.out, m, path, sel, '\t');
+        return csv_write_rows(&w->res.out, m, path, sel, '\t', rows);
     case ADEXP_BATCH_SQLITE:
         return batch_sqlite_rows(w, path, m);
     case ADEXP_BATCH_SUMMARY:
@@ -80,7 +84,8 @@ adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
         st = batch_validate(w, path, m, base);
     if (base && w->b->o.format != ADEXP_BATCH_JSON)
         batch_rebase_fields(m, base->offset);
-    out = emit_format(w, path, m);
+    uint64_t rows = 0;
+    out = emit_format(w, path, m, &rows);
     if (w->b->o.validate) {
         int f = w->b->o.format;
         if (out == ADEXP_OK && (f == ADEXP_BATCH_JSON || f == ADEXP_BATCH_VIEW))
@@ -88,7 +93,7 @@ adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
         if (out == ADEXP_OK && (f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV))
             out = batch_row_warnings(w, from, f == ADEXP_BATCH_CSV ? ',' : '\t');
     }
-    w->res.lines += w->res.out.len > from;
+    w->res.lines += batch_rows_each(w->b) ? rows : w->res.out.len > from;
     return st != ADEXP_OK ? st : out;
 }
 
@@ -96,6 +101,14 @@ adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
 int batch_line_each(const adexp_batch *b)
 {
     return b->o.format == ADEXP_BATCH_JSON || b->o.format == ADEXP_BATCH_VIEW;
+}
+
+/* CSV and TSV fold every value, so a row ends at its only newline; the
+ * warnings cell of --validate is left to the count as written. */
+int batch_rows_each(const adexp_batch *b)
+{
+    return (b->o.format == ADEXP_BATCH_CSV || b->o.format == ADEXP_BATCH_TSV) &&
+           !b->o.validate;
 }
 
 int batch_emit_header(const adexp_batch *b)

@@ -56,13 +56,12 @@ void batch_str_free(batch_str *s)
     s->len = s->cap = 0;
 }
 
-/* The formats that write the typed view's members (json, summary and
- * adexp read the fields, and the title for --title). */
+/* The formats that write the typed view's members (json, summary, adexp,
+ * csv and tsv read the fields, and the title for --title). */
 static int reads_view(const adexp_batch_options *o)
 {
     adexp_batch_format f = o->format;
-    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_CSV || f == ADEXP_BATCH_TSV ||
-           f == ADEXP_BATCH_SQLITE || o->on_item;
+    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_SQLITE || o->on_item;
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)

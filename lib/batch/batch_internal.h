@@ -63,7 +63,8 @@ typedef struct batch_str {
 typedef struct batch_result {
     adexp_buf out;             /* the messages' output; with on_item, the
                                   adexp_batch_item structs (batch_items.c) */
-    uint64_t lines;            /* messages written into out (batch_emit) */
+    uint64_t lines;            /* lines written into out (batch_emit): its
+                                  messages, or with batch_rows_each its rows */
     batch_str err;             /* diagnostics */
     adexp_arena keep;          /* on_item: what the items point to */
     int keep_ready;            /* keep is initialised */
@@ -347,6 +348,9 @@ adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
  * message's: then a block's newlines are its messages (out_lines), not
  * counted again as it is written. */
 int batch_line_each(const adexp_batch *b);
+/* Whether a block's lines (batch_result's) are its rows, which are its
+ * newlines (CSV and TSV, as batch_emit counts them). */
+int batch_rows_each(const adexp_batch *b);
 /* What the output starts with (the CSV header row), written to out_fd
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);

@@ -193,6 +193,18 @@ static void text_cell(cw *w, int first, adexp_slice s)
     plain_or_folded(w, first, s);
 }
 
+/* The day an EOBT's _utc joins: the message's first top-level EOBD, as the
+ * typed view holds it (msg->view.eobd), read from the fields so that the
+ * rows need not build the view (the driver builds its title alone). */
+static adexp_slice eobt_day(const sel_column *c, const adexp_msg *m)
+{
+    if (c->eobt)
+        for (const adexp_field *f = m->fields; f; f = f->next)
+            if (f->dict_id == DICT_ID_EOBD && f->value.ptr)
+                return f->value;
+    return (adexp_slice){0};
+}
+
 /* Appends field f's part of a cell (its value or its companion). */
 static void field_part(cw *w, const sel_column *c, const adexp_field *f, const adexp_msg *m,
                        int *any, int *quote)
@@ -205,7 +217,7 @@ static void field_part(cw *w, const sel_column *c, const adexp_field *f, const a
     }
     char buf[SEL_TEXT_BUF];
     char *end = sel_companion_at(buf, c->suffix, c->value_type, f->value,
-                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+                                 eobt_day(c, m));
     if (end) {
         if (*any)
             raw(w, " ", 1);
@@ -309,7 +321,7 @@ static void one_field_cell(cw *w, const sel_column *c, const adexp_field *f, con
         return;
     *o = w->sep;
     char *end = sel_companion_at(o + 1, c->suffix, c->value_type, f->value,
-                                 c->eobt ? m->view.eobd : (adexp_slice){0});
+                                 eobt_day(c, m));
     b->len += end ? (size_t)(end - o) : 1;
 }
 
@@ -460,6 +472,37 @@ static inline char *put_index(char *o, size_t k)
     return o + 2;
 }
 
+#define USUAL_ROW_FIXED 128
+
+/* The PTID, FL and ETO subfields of point item, each met once, and none of
+ * the other item columns' (TO, SFL, LATTD, LONGTD): 1, or 0. The usual
+ * order, -PTID -FL -ETO and no more, is taken at once. */
+static ALWAYS_INLINE int point_parts(const adexp_field *item, const adexp_field **ptid,
+                                     const adexp_field **fl, const adexp_field **eto)
+{
+    const adexp_field *a = item->child, *b, *c;
+    if (a && (b = a->next) && (c = b->next) && !c->next && a->dict_id == DICT_ID_PTID &&
+        b->dict_id == DICT_ID_FL && c->dict_id == DICT_ID_ETO) {
+        *ptid = a, *fl = b, *eto = c;
+        return 1;
+    }
+    *ptid = *fl = *eto = NULL;
+    for (c = a; c; c = c->next) {
+        const adexp_field **slot;
+        switch (c->dict_id) {
+        case DICT_ID_PTID: slot = ptid; break;
+        case DICT_ID_FL: slot = fl; break;
+        case DICT_ID_ETO: slot = eto; break;
+        case DICT_ID_TO: case DICT_ID_SFL: case DICT_ID_LATTD: case DICT_ID_LONGTD: return 0;
+        default: continue;   /* not a column's */
+        }
+        if (*slot)
+            return 0;        /* met twice: joined by the columns' scan */
+        *slot = c;
+    }
+    return *ptid && *fl && *eto;
+}
+
 /* The usual route point's row under the default item columns
  * (sel->usual_points): a PT of a PTID with a plain value, an F or A level
  * and a 12-digit date-time (nothing else the columns read), in a message
@@ -470,27 +513,14 @@ static inline char *put_index(char *o, size_t k)
  * The level's feet and the day's "YYYY-MM-" come from the message's memo
  * (dw_point_memo) when its last point had the same. Returns 0, committing
  * nothing, for any other point. */
-#define USUAL_ROW_FIXED 128
 static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size_t head_len,
                      int first, dw_point_memo *pm)
 {
-    const adexp_field *ptid = NULL, *fl = NULL, *eto = NULL;
-    if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0)
+    const adexp_field *ptid, *fl, *eto;
+    if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0 ||
+        !point_parts(item, &ptid, &fl, &eto))
         return 0;
-    for (const adexp_field *c = item->child; c; c = c->next) {
-        const adexp_field **slot;
-        switch (c->dict_id) {
-        case DICT_ID_PTID: slot = &ptid; break;
-        case DICT_ID_FL: slot = &fl; break;
-        case DICT_ID_ETO: slot = &eto; break;
-        case DICT_ID_TO: case DICT_ID_SFL: case DICT_ID_LATTD: case DICT_ID_LONGTD: return 0;
-        default: continue;   /* not a column's */
-        }
-        if (*slot)
-            return 0;        /* met twice: joined by the columns' scan */
-        *slot = c;
-    }
-    if (!ptid || !fl || !eto || fl->value.len != 4 || eto->value.len != 12 ||
+    if (fl->value.len != 4 || eto->value.len != 12 ||
         !dw_memo_decodes(fl->value.ptr, eto->value.ptr, pm) ||
         ptid->value.len > SIZE_MAX / 2 - head_len - USUAL_ROW_FIXED)
         return 0;
@@ -532,24 +562,38 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     return 1;
 }
 
-adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *source,
-                             const adexp_select *sel, char sep)
+/* The first top-level list of keyword list with items, or NULL: the rows
+ * of --rows start there. */
+static const adexp_field *first_rows(const adexp_msg *msg, const char *list)
+{
+    for (const adexp_field *l = msg->fields; l; l = l->next)
+        if (l->kind == ADEXP_LIST && l->child && adexp_slice_eq(l->keyword, list))
+            return l;
+    return NULL;
+}
+
+adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *source,
+                            const adexp_select *sel, char sep, uint64_t *nrows)
 {
     cw w = {out, 1, sep};
-    size_t start = out->len;
+    size_t start = out->len, rows = 1;
     sel = sel_or_default(sel);
+    const adexp_field *lists = sel->rows ? first_rows(msg, sel->rows) : NULL;
+    if (sel->rows && !lists && !msg->nerrors_total)
+        return ADEXP_OK;    /* no row: not even the message's cells */
     if (!sel->rows) {
         message_cells(&w, msg, source, sel);
         row_end(&w, msg);
     } else {
         /* the message's cells once, then copied to the head of each row */
-        size_t rows = 0, head = out->len;
+        size_t head = out->len;
+        rows = 0;
         message_cells(&w, msg, source, sel);
         size_t head_len = out->len - head;
         int usual = sel->usual_points && msg->nerrors_total == 0 && msg->nerrors == 0 && w.ok;
         dw_point_memo pm = {0, 0, 0, 0, 0};
         out->len = head;
-        for (const adexp_field *l = msg->fields; l && w.ok; l = l->next) {
+        for (const adexp_field *l = lists; l && w.ok; l = l->next) {
             if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
                 continue;
             size_t k = 0;
@@ -572,11 +616,20 @@ adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *s
             message_cells(&w, msg, source, sel);
             item_cells(&w, sel, NULL, 0, msg);
             row_end(&w, msg);
+            rows = 1;
         }
     }
     if (!w.ok) {
         out->len = start;
         return ADEXP_E_NOMEM;
     }
+    *nrows += rows;
     return ADEXP_OK;
+}
+
+adexp_status adexp_csv_write(adexp_buf *out, const adexp_msg *msg, const char *source,
+                             const adexp_select *sel, char sep)
+{
+    uint64_t rows = 0;
+    return csv_write_rows(out, msg, source, sel, sep, &rows);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "csv.h"
 #include "select.h"
 
 /* The view writer again, with its quick paths off: the general path that
@@ -619,6 +620,60 @@ static void test_csv_failed_message(void **state)
     adexp_arena_free(&p.arena);
 }
 
+/* EOBT_utc joins the message's first EOBD from its fields: a parser that
+ * builds the view's title alone (as adexp-parse does for csv) writes the
+ * same cell. */
+static void test_csv_eobt_without_view(void **state)
+{
+    (void)state;
+    parsed p;
+    parse(&p, "-TITLE IFPL -EOBT 0930 -EOBD 250803 -EOBD 250804\n");
+    p.msg.view = (adexp_view){.title = p.msg.view.title};
+    adexp_buf out;
+    adexp_buf_init(&out, NULL);
+    adexp_select *sel = adexp_select_new("EOBT_utc", NULL, NULL, NULL, 0);
+    assert_non_null(sel);
+    assert_int_equal(adexp_csv_write(&out, &p.msg, "s", sel, ','), ADEXP_OK);
+    expect_output(out.data, out.len, "s,0,IFPL,2025-08-03T09:30:00Z,\r\n");
+    adexp_select_free(sel);
+    adexp_buf_free(&out);
+    adexp_arena_free(&p.arena);
+}
+
+/* csv_write_rows counts the rows it writes: the output's newlines, for a
+ * message's row, one row a point, a failed message without its list and a
+ * message without the list (none). */
+static void test_csv_row_count(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "-TITLE IFPL -ARCID A1 -BEGIN RTEPTS -PT -PTID EDDM -FL F000 -ETO 250803093000\n"
+        "-PT -PTID INPUD -FL F280 -ETO 250803094000 -PT -PTID X -FL FL280 -END RTEPTS\n",
+        "-TITLE IFPL -ARCID X1 -BEGIN ADDR -FAC A\n",
+        "-TITLE IFPL -ARCID X1\n",
+    };
+    adexp_select *rows = adexp_select_new("ARCID", "RTEPTS", NULL, NULL, 0);
+    assert_non_null(rows);
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        for (int r = 0; r < 2; r++) {
+            parsed p;
+            parse(&p, texts[t]);
+            adexp_buf out;
+            adexp_buf_init(&out, NULL);
+            uint64_t n = 7;
+            assert_int_equal(csv_write_rows(&out, &p.msg, "s", r ? rows : NULL, r ? '\t' : ',',
+                                            &n), ADEXP_OK);
+            uint64_t nl = 0;
+            for (size_t i = 0; i < out.len; i++)
+                nl += out.data[i] == '\n';
+            assert_int_equal(n - 7, nl);
+            adexp_buf_free(&out);
+            adexp_arena_free(&p.arena);
+        }
+    }
+    adexp_select_free(rows);
+}
+
 static void test_select_errors(void **state)
 {
     (void)state;
@@ -895,7 +950,8 @@ int main(void)
         cmocka_unit_test(test_when),        cmocka_unit_test(test_dict),
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_select_errors),
+        cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_csv_eobt_without_view),
+        cmocka_unit_test(test_csv_row_count), cmocka_unit_test(test_select_errors),
         cmocka_unit_test(test_select_names), cmocka_unit_test(test_csv_envelope),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),
         cmocka_unit_test(test_companion_words),

@@ -302,9 +302,9 @@ static adexp_slice single_value(const adexp_view *v, const single *e)
  * head, a member always has its comma. Inlined with a constant e (see
  * put_singles), its key, its decoding and its slice's place are constants. */
 static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const single *e,
-                                         adexp_slice val)
+                                         adexp_slice val, int trim)
 {
-    if (!val.ptr || !kept(w, e->kw))
+    if (!val.ptr || (trim && !sel_keeps_keyword(w->sel, e->kw)))
         return o;
     size_t r = value_room(val.len, e->dec);
     if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
@@ -353,16 +353,25 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
 }
 
 /* The single fields, in singles' order, each by its own single_member
- * (unrolled: an absent field costs a test), the cursor in a local. */
-static void put_singles(vw *w, const adexp_view *v)
+ * (unrolled: an absent field costs a test), the cursor in a local; trim is
+ * a constant in each of the two copies. */
+static ALWAYS_INLINE void put_singles_trim(vw *w, const adexp_view *v, int trim)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
 #pragma GCC unroll 32
     for (size_t i = 0; i < NSINGLES; i++)
-        if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i]))))
+        if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i]), trim)))
             return;
     commit(w, o);
+}
+
+static void put_singles(vw *w, const adexp_view *v)
+{
+    if (w->trim)
+        put_singles_trim(w, v, 1);
+    else
+        put_singles_trim(w, v, 0);
 }
 
 /* The subfields' keys, one table for all the view's objects. */
