@@ -126,12 +126,17 @@ const char *write_envelope_check(const adexp_envelope *env)
 }
 
 /* The heading line's start: "ZCZC" and a space before the transmission
- * id, or SOH right before it. */
+ * id, or SOH right before it; but SOH and "ZCZC " before an id that is
+ * the word ZCZC, which right after SOH the parser reads as the signal
+ * some gateways write there. */
 static int put_start(adexp_buf *out, const adexp_envelope *env, int fold)
 {
+    adexp_slice id = env->transmission_id;
     if (env->form == ADEXP_FORM_IA5)
         return adexp_buf_put(out, "\001", 1) &&
-               (!env->transmission_id.len || put(out, env->transmission_id, fold));
+               (!lexer_signal_word(id.ptr, id.len, 0, "ZCZC") ||
+                adexp_buf_put(out, "ZCZC ", 5)) &&
+               (!id.len || put(out, id, fold));
     return adexp_buf_put(out, "ZCZC", 4) && put_word(out, env->transmission_id, fold);
 }
 
