@@ -401,7 +401,7 @@ static size_t line_end(const cursor *c)
 #if SIMD_AVX2
     /* the heading's last line ends at len, the text's -TITLE, with fewer
      * than 32 bytes left: the step reads on into the text (readable) */
-    if (c->readable - i >= 32 && i < c->len && cpu_has_avx2()) {
+    if (i + 32 <= c->readable && i < c->len && cpu_has_avx2()) {
         size_t k = line_end_avx2(c->b + i);
         if (k < 32 || i + 32 >= c->len)
             return i + k < c->len ? i + k : c->len;
@@ -411,6 +411,55 @@ static size_t line_end(const cursor *c)
     while (i < c->len && !(heading_class[(unsigned char)c->b[i]] & HC_LINE))
         i++;
     return i;
+}
+
+/* A heading line's bytes by class, one bit a byte (bit k: the line's
+ * k-th byte): the common shapes of the three lines are told from these
+ * whole, against their form, and only a line of another shape is read
+ * word by word. */
+typedef struct line_bits {
+    unsigned upper, digit, blank, end;
+} line_bits;
+
+#if SIMD_AVX2
+/* The bytes of x in [lo, lo + n), as a byte mask. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i in_range(__m256i x, char lo, char n)
+{
+    __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8((char)(n - 1))), d);
+}
+
+__attribute__((target(AVX2_TARGET))) static void line_bits_avx2(const char *p, line_bits *m)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i end = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')),
+                        _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))),
+        _mm256_cmpeq_epi8(x, _mm256_set1_epi8(STX)));
+    __m256i blank = _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(' ')),
+                                    _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\t')));
+    m->upper = (unsigned)_mm256_movemask_epi8(in_range(x, 'A', 26));
+    m->digit = (unsigned)_mm256_movemask_epi8(in_range(x, '0', 10));
+    m->blank = (unsigned)_mm256_movemask_epi8(blank);
+    m->end = (unsigned)_mm256_movemask_epi8(end);
+}
+#endif
+
+/* The classes of the 32 bytes at c->i, and in *n the length of its line
+ * (up to its LF, CR or STX, as line_end's): 1 when the line ends within
+ * them and before the heading's end; 0 when it does not, or without AVX2. */
+static int line_bits_at(const cursor *c, line_bits *m, size_t *n)
+{
+#if SIMD_AVX2
+    if (c->i + 32 <= c->readable && c->i < c->len && cpu_has_avx2()) {
+        line_bits_avx2(c->b + c->i, m);
+        *n = m->end ? (size_t)__builtin_ctz(m->end) : 32;
+        return *n < 32 && c->i + *n < c->len;
+    }
+#endif
+    (void)m;
+    (void)n;
+    return 0;
 }
 
 /* On from the line ending at end to the next line that is not blank
@@ -494,6 +543,29 @@ static int addressees(cursor *c, size_t end)
     return ok;
 }
 
+/* The heading line's common shape after its signal: blanks, the
+ * transmission id (letters and digits) and blanks and the rest of the line;
+ * 1 when it is, its parts read (as heading_line's words would). */
+static int heading_line_quick(cursor *c, adexp_envelope *env)
+{
+    line_bits m;
+    size_t n;
+    if (!line_bits_at(c, &m, &n))
+        return 0;
+    /* the line's end is no blank, letter or digit: both runs stop at n */
+    unsigned lead = (unsigned)__builtin_ctz(~m.blank);
+    unsigned w = (unsigned)__builtin_ctz(~((m.upper | m.digit) >> lead));
+    if (w == 0 || !(((m.blank | m.end) >> (lead + w)) & 1))
+        return 0;              /* no id, or a byte that is not of a word */
+    size_t at = c->i + lead, end = c->i + n;
+    env->transmission_id = slice(c, at, at + w);
+    c->i = at + w;
+    skip_blanks(c, end);
+    env->text[0] = slice(c, c->i, end);
+    next_line(c, end);
+    return 1;
+}
+
 /* Heading line: [SOH] [ZCZC] transmission id, then any more of the line. */
 static void heading_line(cursor *c, adexp_envelope *env)
 {
@@ -501,6 +573,8 @@ static void heading_line(cursor *c, adexp_envelope *env)
         c->i++;
     if (signal_at(c->b, c->len, c->i, "ZCZC"))
         c->i += 4;
+    if (heading_line_quick(c, env))
+        return;
     size_t end = line_end(c);
     skip_blanks(c, end);
     unsigned all;
@@ -514,25 +588,49 @@ static void heading_line(cursor *c, adexp_envelope *env)
     next_line(c, end);
 }
 
+/* The address line's common shape: the priority indicator and one to
+ * three addressees, one blank before each; 1 and its end in *end when it
+ * is. */
+static int address_line_quick(cursor *c, size_t *end)
+{
+    /* letters but at 2, 11, 20 and 29, where a blank is */
+    const unsigned spaces = 1u << 2 | 1u << 11 | 1u << 20 | 1u << 29;
+    line_bits m;
+    size_t n;
+    if (!line_bits_at(c, &m, &n) || n < 11 || n > 29 || (n - 2) % 9 != 0)
+        return 0;
+    unsigned all = (1u << n) - 1;
+    if ((m.upper & all) != (~spaces & all) || (m.blank & all) != (spaces & all))
+        return 0;
+    *end = c->i + n;
+    return 1;
+}
+
 /* Address line(s): priority indicator, addressees; then lines of more
  * addressees, up to the origin line (which starts with a digit). The
  * parts are kept from whole lines only: a garbled line is the envelope's
  * text from its start (fail), so nothing is held twice. */
 static void address_lines(cursor *c, adexp_envelope *env)
 {
-    size_t end = line_end(c), at = c->i;
-    if (end - at < 2 || !all_upper(c->b, at, 2) ||
-        (end - at > 2 && !is_blank((unsigned char)c->b[at + 2]))) {
-        fail(c, at);
-        return;
+    size_t end, at = c->i, first, last;
+    if (address_line_quick(c, &end)) {
+        first = at + 3;
+    } else {
+        end = line_end(c);
+        if (end - at < 2 || !all_upper(c->b, at, 2) ||
+            (end - at > 2 && !is_blank((unsigned char)c->b[at + 2]))) {
+            fail(c, at);
+            return;
+        }
+        c->i += 2;
+        skip_blanks(c, end);
+        first = c->i;
+        if (!addressees(c, end)) {
+            fail(c, c->i);
+            return;
+        }
     }
-    c->i += 2;
-    skip_blanks(c, end);
-    size_t first = c->i, last = end;
-    if (!addressees(c, end)) {
-        fail(c, c->i);
-        return;
-    }
+    last = end;
     env->priority = slice(c, at, at + 2);
     next_line(c, end);
     while (c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
@@ -547,10 +645,33 @@ static void address_lines(cursor *c, adexp_envelope *env)
     env->addressees = slice(c, first, last);
 }
 
+/* The origin line's common shape: six digits, one blank, eight letters,
+ * then the line's end or blanks and the rest; 1 when it is, its parts
+ * read (as origin_line's words would). */
+static int origin_line_quick(cursor *c, adexp_envelope *env)
+{
+    line_bits m;
+    size_t n;
+    if (!line_bits_at(c, &m, &n) || n < 15 || (m.digit & 0x7fu) != 0x3fu ||
+        !(m.blank >> 6 & 1) || (m.upper >> 7 & 0xffu) != 0xffu ||
+        !((m.blank | m.end) >> 15 & 1))
+        return 0;
+    size_t at = c->i, end = at + n;
+    env->filing_time = slice(c, at, at + 6);
+    env->originator = slice(c, at + 7, at + 15);
+    c->i = at + 15;
+    skip_blanks(c, end);
+    env->text[1] = slice(c, c->i, end);
+    next_line(c, end);
+    return 1;
+}
+
 /* Origin line: filing time DDHHMM, originator, then any more of the line;
  * its parts kept only when both are of their form (as address_lines'). */
 static void origin_line(cursor *c, adexp_envelope *env)
 {
+    if (origin_line_quick(c, env))
+        return;
     size_t end = line_end(c), at = c->i;
     unsigned all;
     if (word(c, end, &all) != 6 || !(all & HC_DIGIT)) {
