@@ -413,55 +413,6 @@ static size_t line_end(const cursor *c)
     return i;
 }
 
-/* A heading line's bytes by class, one bit a byte (bit k: the line's
- * k-th byte): the common shapes of the three lines are told from these
- * whole, against their form, and only a line of another shape is read
- * word by word. */
-typedef struct line_bits {
-    unsigned upper, digit, blank, end;
-} line_bits;
-
-#if SIMD_AVX2
-/* The bytes of x in [lo, lo + n), as a byte mask. */
-__attribute__((target(AVX2_TARGET))) static inline __m256i in_range(__m256i x, char lo, char n)
-{
-    __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
-    return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8((char)(n - 1))), d);
-}
-
-__attribute__((target(AVX2_TARGET))) static void line_bits_avx2(const char *p, line_bits *m)
-{
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i end = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')),
-                        _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))),
-        _mm256_cmpeq_epi8(x, _mm256_set1_epi8(STX)));
-    __m256i blank = _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(' ')),
-                                    _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\t')));
-    m->upper = (unsigned)_mm256_movemask_epi8(in_range(x, 'A', 26));
-    m->digit = (unsigned)_mm256_movemask_epi8(in_range(x, '0', 10));
-    m->blank = (unsigned)_mm256_movemask_epi8(blank);
-    m->end = (unsigned)_mm256_movemask_epi8(end);
-}
-#endif
-
-/* The classes of the 32 bytes at c->i, and in *n the length of its line
- * (up to its LF, CR or STX, as line_end's): 1 when the line ends within
- * them and before the heading's end; 0 when it does not, or without AVX2. */
-static int line_bits_at(const cursor *c, line_bits *m, size_t *n)
-{
-#if SIMD_AVX2
-    if (c->i + 32 <= c->readable && c->i < c->len && cpu_has_avx2()) {
-        line_bits_avx2(c->b + c->i, m);
-        *n = m->end ? (size_t)__builtin_ctz(m->end) : 32;
-        return *n < 32 && c->i + *n < c->len;
-    }
-#endif
-    (void)m;
-    (void)n;
-    return 0;
-}
-
 /* On from the line ending at end to the next line that is not blank
  * (spaces, VT, FF). */
 static void next_line(cursor *c, size_t end)
@@ -543,38 +494,19 @@ static int addressees(cursor *c, size_t end)
     return ok;
 }
 
-/* The heading line's common shape after its signal: blanks, the
- * transmission id (letters and digits) and blanks and the rest of the line;
- * 1 when it is, its parts read (as heading_line's words would). */
-static int heading_line_quick(cursor *c, adexp_envelope *env)
-{
-    line_bits m;
-    size_t n;
-    if (!line_bits_at(c, &m, &n))
-        return 0;
-    /* the line's end is no blank, letter or digit: both runs stop at n */
-    unsigned lead = (unsigned)__builtin_ctz(~m.blank);
-    unsigned w = (unsigned)__builtin_ctz(~((m.upper | m.digit) >> lead));
-    if (w == 0 || !(((m.blank | m.end) >> (lead + w)) & 1))
-        return 0;              /* no id, or a byte that is not of a word */
-    size_t at = c->i + lead, end = c->i + n;
-    env->transmission_id = slice(c, at, at + w);
-    c->i = at + w;
-    skip_blanks(c, end);
-    env->text[0] = slice(c, c->i, end);
-    next_line(c, end);
-    return 1;
-}
-
-/* Heading line: [SOH] [ZCZC] transmission id, then any more of the line. */
-static void heading_line(cursor *c, adexp_envelope *env)
+/* The heading line's start: [SOH] [ZCZC]. */
+static void heading_start(cursor *c)
 {
     if (c->i < c->len && c->b[c->i] == SOH)
         c->i++;
     if (signal_at(c->b, c->len, c->i, "ZCZC"))
         c->i += 4;
-    if (heading_line_quick(c, env))
-        return;
+}
+
+/* Heading line, after its start: transmission id, then any more of the
+ * line. */
+static void heading_line(cursor *c, adexp_envelope *env)
+{
     size_t end = line_end(c);
     skip_blanks(c, end);
     unsigned all;
@@ -588,49 +520,25 @@ static void heading_line(cursor *c, adexp_envelope *env)
     next_line(c, end);
 }
 
-/* The address line's common shape: the priority indicator and one to
- * three addressees, one blank before each; 1 and its end in *end when it
- * is. */
-static int address_line_quick(cursor *c, size_t *end)
-{
-    /* letters but at 2, 11, 20 and 29, where a blank is */
-    const unsigned spaces = 1u << 2 | 1u << 11 | 1u << 20 | 1u << 29;
-    line_bits m;
-    size_t n;
-    if (!line_bits_at(c, &m, &n) || n < 11 || n > 29 || (n - 2) % 9 != 0)
-        return 0;
-    unsigned all = (1u << n) - 1;
-    if ((m.upper & all) != (~spaces & all) || (m.blank & all) != (spaces & all))
-        return 0;
-    *end = c->i + n;
-    return 1;
-}
-
 /* Address line(s): priority indicator, addressees; then lines of more
  * addressees, up to the origin line (which starts with a digit). The
  * parts are kept from whole lines only: a garbled line is the envelope's
  * text from its start (fail), so nothing is held twice. */
 static void address_lines(cursor *c, adexp_envelope *env)
 {
-    size_t end, at = c->i, first, last;
-    if (address_line_quick(c, &end)) {
-        first = at + 3;
-    } else {
-        end = line_end(c);
-        if (end - at < 2 || !all_upper(c->b, at, 2) ||
-            (end - at > 2 && !is_blank((unsigned char)c->b[at + 2]))) {
-            fail(c, at);
-            return;
-        }
-        c->i += 2;
-        skip_blanks(c, end);
-        first = c->i;
-        if (!addressees(c, end)) {
-            fail(c, c->i);
-            return;
-        }
+    size_t end = line_end(c), at = c->i;
+    if (end - at < 2 || !all_upper(c->b, at, 2) ||
+        (end - at > 2 && !is_blank((unsigned char)c->b[at + 2]))) {
+        fail(c, at);
+        return;
     }
-    last = end;
+    c->i += 2;
+    skip_blanks(c, end);
+    size_t first = c->i, last = end;
+    if (!addressees(c, end)) {
+        fail(c, c->i);
+        return;
+    }
     env->priority = slice(c, at, at + 2);
     next_line(c, end);
     while (c->i < c->len && !is_digit((unsigned char)c->b[c->i])) {
@@ -645,33 +553,10 @@ static void address_lines(cursor *c, adexp_envelope *env)
     env->addressees = slice(c, first, last);
 }
 
-/* The origin line's common shape: six digits, one blank, eight letters,
- * then the line's end or blanks and the rest; 1 when it is, its parts
- * read (as origin_line's words would). */
-static int origin_line_quick(cursor *c, adexp_envelope *env)
-{
-    line_bits m;
-    size_t n;
-    if (!line_bits_at(c, &m, &n) || n < 15 || (m.digit & 0x7fu) != 0x3fu ||
-        !(m.blank >> 6 & 1) || (m.upper >> 7 & 0xffu) != 0xffu ||
-        !((m.blank | m.end) >> 15 & 1))
-        return 0;
-    size_t at = c->i, end = at + n;
-    env->filing_time = slice(c, at, at + 6);
-    env->originator = slice(c, at + 7, at + 15);
-    c->i = at + 15;
-    skip_blanks(c, end);
-    env->text[1] = slice(c, c->i, end);
-    next_line(c, end);
-    return 1;
-}
-
 /* Origin line: filing time DDHHMM, originator, then any more of the line;
  * its parts kept only when both are of their form (as address_lines'). */
 static void origin_line(cursor *c, adexp_envelope *env)
 {
-    if (origin_line_quick(c, env))
-        return;
     size_t end = line_end(c), at = c->i;
     unsigned all;
     if (word(c, end, &all) != 6 || !(all & HC_DIGIT)) {
@@ -689,17 +574,144 @@ static void origin_line(cursor *c, adexp_envelope *env)
     next_line(c, end);
 }
 
+/* ------------------------------------------------ the heading's common shape */
+
+/* The common heading, after its start, told whole from the classes of its
+ * 64 bytes (one bit a byte) against its form: blanks, the transmission id
+ * (letters and digits), blanks and any text; a line of the priority and
+ * one to three addressees, one blank before each; a line of the filing
+ * time (six digits), one blank, the originator (eight letters), and
+ * blanks and any text. Each line ends before the heading's end, and
+ * within the 64 bytes. Any other heading is read word by word (the lines'
+ * own functions), which reads this one the same. */
+typedef struct heading_bits {
+    uint64_t upper, digit, blank, end;
+} heading_bits;
+
+#if SIMD_AVX2
+/* The bytes of x in [lo, lo + n), as a byte mask. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i in_range(__m256i x, char lo, char n)
+{
+    __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8((char)(n - 1))), d);
+}
+
+/* The classes of the 32 bytes at p, put at bit `at` of m's masks. */
+__attribute__((target(AVX2_TARGET))) static inline void half_bits(const char *p,
+                                                                 heading_bits *m, int at)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i end = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')),
+                        _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))),
+        _mm256_cmpeq_epi8(x, _mm256_set1_epi8(STX)));
+    __m256i blank = _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(' ')),
+                                    _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\t')));
+    m->upper |= (uint64_t)(uint32_t)_mm256_movemask_epi8(in_range(x, 'A', 26)) << at;
+    m->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(in_range(x, '0', 10)) << at;
+    m->blank |= (uint64_t)(uint32_t)_mm256_movemask_epi8(blank) << at;
+    m->end |= (uint64_t)(uint32_t)_mm256_movemask_epi8(end) << at;
+}
+
+/* The length of the line at k of m's bytes (up to its LF, CR or STX), or
+ * 64 when it does not end within them. */
+static inline size_t line_len(const heading_bits *m, size_t k)
+{
+    uint64_t e = k < 64 ? m->end >> k : 0;
+    return e ? (size_t)__builtin_ctzll(e) : 64;
+}
+
+/* Past the blanks at k of m's bytes (k < 64). */
+static inline size_t past_blanks(const heading_bits *m, size_t k)
+{
+    return k + (size_t)__builtin_ctzll(~(m->blank >> k));
+}
+
+__attribute__((target(AVX2_TARGET))) static int heading_quick_avx2(cursor *c,
+                                                                  adexp_envelope *env)
+{
+    heading_bits m = {0, 0, 0, 0};
+    half_bits(c->b + c->i, &m, 0);
+    half_bits(c->b + c->i + 32, &m, 32);
+    size_t base = c->i, room = c->len - base;   /* each line ends before c->len */
+    /* the heading line: its end is no blank, letter or digit, so both
+     * runs stop at it */
+    size_t n = line_len(&m, 0);
+    if (n >= 64 || n >= room)
+        return 0;
+    size_t id = past_blanks(&m, 0);
+    size_t w = (size_t)__builtin_ctzll(~((m.upper | m.digit) >> id));
+    if (w == 0 || !((m.blank | m.end) >> (id + w) & 1))
+        return 0;
+    size_t t0 = past_blanks(&m, id + w), e0 = n;
+    c->i = base + e0;
+    next_line(c, base + e0);
+    /* the address line: letters, and a blank at 2, 11, 20 and 29 */
+    size_t a = c->i - base;
+    n = line_len(&m, a);
+    const uint64_t spaces = 1u << 2 | 1u << 11 | 1u << 20 | 1u << 29;
+    uint64_t all = ((uint64_t)1 << (n & 63)) - 1;
+    if (n < 11 || n > 29 || (n - 2) % 9 != 0 || a + n >= 64 || a + n >= room ||
+        (m.upper >> a & all) != (~spaces & all) || (m.blank >> a & all) != (spaces & all))
+        return 0;
+    size_t e1 = a + n;
+    c->i = base + e1;
+    next_line(c, base + e1);
+    /* the origin line (no more lines of addressees before it) */
+    size_t o = c->i - base;
+    n = line_len(&m, o);
+    if (n < 15 || n >= 64 || o + n >= 64 || o + n >= room || (m.digit >> o & 0x7fu) != 0x3fu ||
+        !(m.blank >> (o + 6) & 1) || (m.upper >> (o + 7) & 0xffu) != 0xffu ||
+        !((m.blank | m.end) >> (o + 15) & 1))
+        return 0;
+    size_t e2 = o + n, t1 = past_blanks(&m, o + 15);
+    /* the words end with a letter or digit: nothing to trim but the texts */
+    const char *b = c->b + base;
+    env->transmission_id = (adexp_slice){b + id, w};
+    env->text[0] = slice(c, base + t0, base + e0);
+    env->priority = (adexp_slice){b + a, 2};
+    env->addressees = (adexp_slice){b + a + 3, e1 - (a + 3)};
+    env->filing_time = (adexp_slice){b + o, 6};
+    env->originator = (adexp_slice){b + o + 7, 8};
+    env->text[1] = slice(c, base + t1, base + e2);
+    c->i = base + e2;
+    next_line(c, base + e2);
+    return 1;
+}
+#endif
+
+/* 1 when the heading at c->i (after its start) is of the common shape,
+ * its parts read and c->i past it; 0 with c and env as they were. */
+static int heading_quick(cursor *c, adexp_envelope *env)
+{
+#if SIMD_AVX2
+    if (c->i + 64 <= c->readable && c->i < c->len && cpu_has_avx2()) {
+        size_t at = c->i, from = c->from;
+        if (heading_quick_avx2(c, env))
+            return 1;
+        c->i = at;
+        c->from = from;
+    }
+#endif
+    (void)c;
+    (void)env;
+    return 0;
+}
+
 size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
                               adexp_envelope *env, size_t *bad)
 {
     cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable};
     env->present = 1;
     env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
-    heading_line(&c, env);
-    if (c.bad == (size_t)-1)
-        address_lines(&c, env);
-    if (c.bad == (size_t)-1)
-        origin_line(&c, env);
+    heading_start(&c);
+    if (!heading_quick(&c, env)) {
+        heading_line(&c, env);
+        if (c.bad == (size_t)-1)
+            address_lines(&c, env);
+        if (c.bad == (size_t)-1)
+            origin_line(&c, env);
+    }
     if (c.bad != (size_t)-1) {
         c.i = c.rest;          /* the rest is the envelope's text */
     } else if (c.i < len && b[c.i] == STX) {

@@ -461,9 +461,9 @@ static void test_text_title(void **state)
     }
 }
 
-/* A heading read with its lines' common shapes told whole (32 bytes
- * loadable past each line) is the heading read word by word (nothing
- * loadable past the input): every part, the end and the first bad byte, on
+/* A heading read whole against its common shape (64 bytes loadable from
+ * its first line) is the heading read word by word (nothing loadable):
+ * every part, the end and the first bad byte, on
  * headings of the common shapes and of shapes near them (tabs, blanks
  * doubled, four addressees, a lower-case letter, a part one byte short or
  * long, lines cut by the heading's end). */
