@@ -132,15 +132,18 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
  * start a signal (N, Z, SOH, ETX). */
 __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_xy(__m256i x, __m256i y)
 {
-    const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
     /* y is N (0x4E), Z (0x5A), SOH or ETX when it equals the entry of set
      * that its low 4 bits pick: those four differ in their low 4 bits, and
      * no byte equals another entry (1) that it picks; a byte of 0x80 or
-     * more picks 0 */
+     * more picks 0. x is a break the same way: LF, VT, FF and CR are 0x0A
+     * to 0x0D, and the other entries (0x80) equal no byte that picks them */
     const __m256i set = _mm256_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1,
                                          1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1);
-    __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
-    __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
+    const char o = (char)0x80;
+    const __m256i breaks = _mm256_setr_epi8(o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f', '\r',
+                                            o, o, o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f',
+                                            '\r', o, o);
+    __m256i brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(breaks, x), x);
     __m256i start = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(set, y), y);
     return _mm256_and_si256(brk, start);
 }

@@ -417,12 +417,14 @@ static void test_last_value_filter(void **state)
     }
 }
 
-/* lexer_may_hold_envelope against the plain pairs, on bytes that share a
- * signal byte's low or high 4 bits (its vector test picks by them). */
+/* lexer_may_hold_envelope against the plain pairs, and lexer_envelope_end
+ * against the rule, on bytes that share a signal byte's or a break's low
+ * or high 4 bits (their vector tests pick by them). */
 static void test_envelope_filter(void **state)
 {
     (void)state;
-    static const char alphabet[] = "aN\n\r\v\fZ\001\003\x4a\x5e\xce\x81\x83\x11\x13\x0eJ^ ";
+    static const char alphabet[] = "aN\n\r\v\fZ\001\003\x4a\x5e\xce\x81\x83\x11\x13\x0eJ^ "
+                                   "\x1a\x8a\xfd\x2c\x9b\x09NNNN";
     unsigned seed = 4242;
     for (int round = 0; round < 3000; round++) {
         size_t len = 1 + round % 200;
@@ -434,8 +436,14 @@ static void test_envelope_filter(void **state)
             if (round % 2 && (b[i] == 'N' || b[i] == 'Z' || b[i] == 1 || b[i] == 3))
                 b[i] = 'a';        /* few candidates, or none */
         }
-        for (size_t from = 0; from < len; from += 1 + from / 3)
+        for (size_t from = 0; from < len; from += 1 + from / 3) {
             assert_int_equal(lexer_may_hold_envelope(b, from, len), plain_pairs(b, from, len));
+            size_t want;
+            lexer_signal sig;
+            int has = reference_end(b, len, from, &want);
+            assert_int_equal(lexer_envelope_end(b, len, from, &sig), want);
+            assert_int_equal(sig != LEX_SIGNAL_NONE, has);
+        }
         free(b);
     }
 }
