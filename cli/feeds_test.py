@@ -269,11 +269,41 @@ def test_write_back(tmp):
     check("--adexp-envelope needs --format adexp", rc == 2 and "--format adexp" in err, err)
 
 
+def test_written_envelope_reads_back(tmp):
+    """--format adexp --adexp-envelope (no verify) never writes an envelope
+    that reads back as another: an IA-5 transmission id that is the word
+    ZCZC is written after SOH ZCZC; an envelope part the writer cannot put
+    back is refused, the message named, and the others still written."""
+    path = os.path.join(tmp, "zczc-id.adexp")
+    with open(path, "wb") as f:
+        f.write(b"\x01ZCZC ZCZC B\r\nFF LKPREPWC\r\n170012 EUCHZMFP\r\n"
+                b"\x02-TITLE CNL -ARCID A9\r\n\v\x03")
+    _, out, _ = run(path)
+    for layout in ("line", "ifps"):
+        rc, text, err = run("--format", "adexp", "--adexp-envelope", "--layout", layout, path)
+        back = os.path.join(tmp, "back.adexp")
+        with open(back, "w") as f:
+            f.write(text)
+        _, out2, _ = run(back)
+        check(f"IA-5 transmission id ZCZC, --layout {layout}: exit 0, read back the same",
+              rc == 0 and same_parts(records(out2)) == same_parts(records(out)), out2 + err)
+    # a garbled IA-5 heading whose text holds an STX at a line's start (the
+    # text of a heading cut short at its address line): refused
+    path = os.path.join(tmp, "refused.adexp")
+    with open(path, "wb") as f:
+        f.write(b"-TITLE CNL -ARCID A0\n\x01ABC124 QTA\r\nDD X\r\n\x02F\r\n\v\x03"
+                b"-TITLE CNL -ARCID A2\n")
+    rc, text, err = run("--format", "adexp", "--adexp-envelope", path)
+    check("an envelope that cannot be written back: refused, the message named, exit 1",
+          rc == 1 and "message 1 not written as ADEXP: WRITE_VALUE at envelope.text" in err and
+          "-ARCID A0" in text and "-ARCID A2" in text and "ABC124" not in text, text + err)
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
         for t in (test_good_feed, test_broken_feed, test_plain_unchanged, test_signals_linear,
-                  test_write_back):
+                  test_write_back, test_written_envelope_reads_back):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

@@ -132,15 +132,18 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
  * start a signal (N, Z, SOH, ETX). */
 __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_xy(__m256i x, __m256i y)
 {
-    const __m256i ten = _mm256_set1_epi8(10), three = _mm256_set1_epi8(3);
     /* y is N (0x4E), Z (0x5A), SOH or ETX when it equals the entry of set
      * that its low 4 bits pick: those four differ in their low 4 bits, and
      * no byte equals another entry (1) that it picks; a byte of 0x80 or
-     * more picks 0 */
+     * more picks 0. x is a break the same way: LF, VT, FF and CR are 0x0A
+     * to 0x0D, and the other entries (0x80) equal no byte that picks them */
     const __m256i set = _mm256_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1,
                                          1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1);
-    __m256i d = _mm256_sub_epi8(x, ten);          /* LF, VT, FF, CR: 0 to 3 */
-    __m256i brk = _mm256_cmpeq_epi8(_mm256_min_epu8(d, three), d);
+    const char o = (char)0x80;
+    const __m256i breaks = _mm256_setr_epi8(o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f', '\r',
+                                            o, o, o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f',
+                                            '\r', o, o);
+    __m256i brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(breaks, x), x);
     __m256i start = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(set, y), y);
     return _mm256_and_si256(brk, start);
 }
@@ -401,7 +404,7 @@ static size_t line_end(const cursor *c)
 #if SIMD_AVX2
     /* the heading's last line ends at len, the text's -TITLE, with fewer
      * than 32 bytes left: the step reads on into the text (readable) */
-    if (c->readable - i >= 32 && i < c->len && cpu_has_avx2()) {
+    if (i + 32 <= c->readable && i < c->len && cpu_has_avx2()) {
         size_t k = line_end_avx2(c->b + i);
         if (k < 32 || i + 32 >= c->len)
             return i + k < c->len ? i + k : c->len;
@@ -494,13 +497,19 @@ static int addressees(cursor *c, size_t end)
     return ok;
 }
 
-/* Heading line: [SOH] [ZCZC] transmission id, then any more of the line. */
-static void heading_line(cursor *c, adexp_envelope *env)
+/* The heading line's start: [SOH] [ZCZC]. */
+static void heading_start(cursor *c)
 {
     if (c->i < c->len && c->b[c->i] == SOH)
         c->i++;
     if (signal_at(c->b, c->len, c->i, "ZCZC"))
         c->i += 4;
+}
+
+/* Heading line, after its start: transmission id, then any more of the
+ * line. */
+static void heading_line(cursor *c, adexp_envelope *env)
+{
     size_t end = line_end(c);
     skip_blanks(c, end);
     unsigned all;
@@ -568,17 +577,144 @@ static void origin_line(cursor *c, adexp_envelope *env)
     next_line(c, end);
 }
 
+/* ------------------------------------------------ the heading's common shape */
+
+/* The common heading, after its start, told whole from the classes of its
+ * 64 bytes (one bit a byte) against its form: blanks, the transmission id
+ * (letters and digits), blanks and any text; a line of the priority and
+ * one to three addressees, one blank before each; a line of the filing
+ * time (six digits), one blank, the originator (eight letters), and
+ * blanks and any text. Each line ends before the heading's end, and
+ * within the 64 bytes. Any other heading is read word by word (the lines'
+ * own functions), which reads this one the same. */
+typedef struct heading_bits {
+    uint64_t upper, digit, blank, end;
+} heading_bits;
+
+#if SIMD_AVX2
+/* The bytes of x in [lo, lo + n), as a byte mask. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i in_range(__m256i x, char lo, char n)
+{
+    __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8((char)(n - 1))), d);
+}
+
+/* The classes of the 32 bytes at p, put at bit `at` of m's masks. */
+__attribute__((target(AVX2_TARGET))) static inline void half_bits(const char *p,
+                                                                 heading_bits *m, int at)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i end = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')),
+                        _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))),
+        _mm256_cmpeq_epi8(x, _mm256_set1_epi8(STX)));
+    __m256i blank = _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(' ')),
+                                    _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\t')));
+    m->upper |= (uint64_t)(uint32_t)_mm256_movemask_epi8(in_range(x, 'A', 26)) << at;
+    m->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(in_range(x, '0', 10)) << at;
+    m->blank |= (uint64_t)(uint32_t)_mm256_movemask_epi8(blank) << at;
+    m->end |= (uint64_t)(uint32_t)_mm256_movemask_epi8(end) << at;
+}
+
+/* The length of the line at k of m's bytes (up to its LF, CR or STX), or
+ * 64 when it does not end within them. */
+static inline size_t line_len(const heading_bits *m, size_t k)
+{
+    uint64_t e = k < 64 ? m->end >> k : 0;
+    return e ? (size_t)__builtin_ctzll(e) : 64;
+}
+
+/* Past the blanks at k of m's bytes (k < 64). */
+static inline size_t past_blanks(const heading_bits *m, size_t k)
+{
+    return k + (size_t)__builtin_ctzll(~(m->blank >> k));
+}
+
+__attribute__((target(AVX2_TARGET))) static int heading_quick_avx2(cursor *c,
+                                                                  adexp_envelope *env)
+{
+    heading_bits m = {0, 0, 0, 0};
+    half_bits(c->b + c->i, &m, 0);
+    half_bits(c->b + c->i + 32, &m, 32);
+    size_t base = c->i, room = c->len - base;   /* each line ends before c->len */
+    /* the heading line: its end is no blank, letter or digit, so both
+     * runs stop at it */
+    size_t n = line_len(&m, 0);
+    if (n >= 64 || n >= room)
+        return 0;
+    size_t id = past_blanks(&m, 0);
+    size_t w = (size_t)__builtin_ctzll(~((m.upper | m.digit) >> id));
+    if (w == 0 || !((m.blank | m.end) >> (id + w) & 1))
+        return 0;
+    size_t t0 = past_blanks(&m, id + w), e0 = n;
+    c->i = base + e0;
+    next_line(c, base + e0);
+    /* the address line: letters, and a blank at 2, 11, 20 and 29 */
+    size_t a = c->i - base;
+    n = line_len(&m, a);
+    const uint64_t spaces = 1u << 2 | 1u << 11 | 1u << 20 | 1u << 29;
+    uint64_t all = ((uint64_t)1 << (n & 63)) - 1;
+    if (n < 11 || n > 29 || (n - 2) % 9 != 0 || a + n >= 64 || a + n >= room ||
+        (m.upper >> a & all) != (~spaces & all) || (m.blank >> a & all) != (spaces & all))
+        return 0;
+    size_t e1 = a + n;
+    c->i = base + e1;
+    next_line(c, base + e1);
+    /* the origin line (no more lines of addressees before it) */
+    size_t o = c->i - base;
+    n = line_len(&m, o);
+    if (n < 15 || n >= 64 || o + n >= 64 || o + n >= room || (m.digit >> o & 0x7fu) != 0x3fu ||
+        !(m.blank >> (o + 6) & 1) || (m.upper >> (o + 7) & 0xffu) != 0xffu ||
+        !((m.blank | m.end) >> (o + 15) & 1))
+        return 0;
+    size_t e2 = o + n, t1 = past_blanks(&m, o + 15);
+    /* the words end with a letter or digit: nothing to trim but the texts */
+    const char *b = c->b + base;
+    env->transmission_id = (adexp_slice){b + id, w};
+    env->text[0] = slice(c, base + t0, base + e0);
+    env->priority = (adexp_slice){b + a, 2};
+    env->addressees = (adexp_slice){b + a + 3, e1 - (a + 3)};
+    env->filing_time = (adexp_slice){b + o, 6};
+    env->originator = (adexp_slice){b + o + 7, 8};
+    env->text[1] = slice(c, base + t1, base + e2);
+    c->i = base + e2;
+    next_line(c, base + e2);
+    return 1;
+}
+#endif
+
+/* 1 when the heading at c->i (after its start) is of the common shape,
+ * its parts read and c->i past it; 0 with c and env as they were. */
+static int heading_quick(cursor *c, adexp_envelope *env)
+{
+#if SIMD_AVX2
+    if (c->i + 64 <= c->readable && c->i < c->len && cpu_has_avx2()) {
+        size_t at = c->i, from = c->from;
+        if (heading_quick_avx2(c, env))
+            return 1;
+        c->i = at;
+        c->from = from;
+    }
+#endif
+    (void)c;
+    (void)env;
+    return 0;
+}
+
 size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
                               adexp_envelope *env, size_t *bad)
 {
     cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable};
     env->present = 1;
     env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
-    heading_line(&c, env);
-    if (c.bad == (size_t)-1)
-        address_lines(&c, env);
-    if (c.bad == (size_t)-1)
-        origin_line(&c, env);
+    heading_start(&c);
+    if (!heading_quick(&c, env)) {
+        heading_line(&c, env);
+        if (c.bad == (size_t)-1)
+            address_lines(&c, env);
+        if (c.bad == (size_t)-1)
+            origin_line(&c, env);
+    }
     if (c.bad != (size_t)-1) {
         c.i = c.rest;          /* the rest is the envelope's text */
     } else if (c.i < len && b[c.i] == STX) {

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,12 +417,14 @@ static void test_last_value_filter(void **state)
     }
 }
 
-/* lexer_may_hold_envelope against the plain pairs, on bytes that share a
- * signal byte's low or high 4 bits (its vector test picks by them). */
+/* lexer_may_hold_envelope against the plain pairs, and lexer_envelope_end
+ * against the rule, on bytes that share a signal byte's or a break's low
+ * or high 4 bits (their vector tests pick by them). */
 static void test_envelope_filter(void **state)
 {
     (void)state;
-    static const char alphabet[] = "aN\n\r\v\fZ\001\003\x4a\x5e\xce\x81\x83\x11\x13\x0eJ^ ";
+    static const char alphabet[] = "aN\n\r\v\fZ\001\003\x4a\x5e\xce\x81\x83\x11\x13\x0eJ^ "
+                                   "\x1a\x8a\xfd\x2c\x9b\x09NNNN";
     unsigned seed = 4242;
     for (int round = 0; round < 3000; round++) {
         size_t len = 1 + round % 200;
@@ -433,8 +436,14 @@ static void test_envelope_filter(void **state)
             if (round % 2 && (b[i] == 'N' || b[i] == 'Z' || b[i] == 1 || b[i] == 3))
                 b[i] = 'a';        /* few candidates, or none */
         }
-        for (size_t from = 0; from < len; from += 1 + from / 3)
+        for (size_t from = 0; from < len; from += 1 + from / 3) {
             assert_int_equal(lexer_may_hold_envelope(b, from, len), plain_pairs(b, from, len));
+            size_t want;
+            lexer_signal sig;
+            int has = reference_end(b, len, from, &want);
+            assert_int_equal(lexer_envelope_end(b, len, from, &sig), want);
+            assert_int_equal(sig != LEX_SIGNAL_NONE, has);
+        }
         free(b);
     }
 }
@@ -460,11 +469,70 @@ static void test_text_title(void **state)
     }
 }
 
+/* A heading read whole against its common shape (64 bytes loadable from
+ * its first line) is the heading read word by word (nothing loadable):
+ * every part, the end and the first bad byte, on
+ * headings of the common shapes and of shapes near them (tabs, blanks
+ * doubled, four addressees, a lower-case letter, a part one byte short or
+ * long, lines cut by the heading's end). */
+static int same_slice(adexp_slice a, adexp_slice b)
+{
+    return a.ptr == b.ptr && a.len == b.len;
+}
+
+static void test_heading_shapes(void **state)
+{
+    (void)state;
+    static const char *const starts[] = {"ZCZC", "\001", "\001ZCZC", "ZCZC "};
+    static const char *const heads[] = {" A00001 170001", " A00001", "A00001", "  AB1\tX Y ",
+                                        " a0001", " A0-01", " ", " A00001\t", "\tA1 \v"};
+    static const char *const addrs[] = {"FF LKPREPWC EUCHZMFP", "FF LKPREPWC", "GG\tLKPREPWC",
+                                        "FF LKPREPWC EUCHZMFP EDDFZQZX",
+                                        "FF LKPREPWC EUCHZMFP EDDFZQZ", "FF  LKPREPWC", "FF",
+                                        "FF LKPREPWc", "F LKPREPWC", "FF LKPREPWC ",
+                                        "FF LKPREPWC EUCHZMFP LSZHZQZX EDDFZQZX"};
+    static const char *const more[] = {"", "EDDFZQZX\n", "EDDFZQZX X\n"};
+    static const char *const origins[] = {"170001 EUCHZMFP", "170001 EUCHZMFP TEXT",
+                                          "170001\tEUCHZMFP", "17000X EUCHZMFP",
+                                          "170001 EUCHZMF", "170001 EUCHZMFPX", "1700011 EUCHZMFP",
+                                          "170001  EUCHZMFP", "170001 EUCHZMFP\t"};
+    static const char *const ends[] = {"\n", "\r\n", "\002", "\r\n\002", "\n\n"};
+    char b[256 + 64];
+    unsigned seed = 2929;
+    for (int round = 0; round < 20000; round++) {
+        unsigned r[6];
+        for (int k = 0; k < 6; k++) {
+            seed = seed * 1103515245u + 12345u;
+            r[k] = seed >> 16;
+        }
+        const char *e = ends[r[5] % 5];
+        int n = snprintf(b, 256, "%s%s%s%s%s%s%s%s-TITLE X", starts[r[0] % 4],
+                         heads[r[1] % 9], e, addrs[r[2] % 11], e, more[r[3] % 3],
+                         origins[r[4] % 9], e);
+        size_t len = (size_t)n - 8 + (r[5] >> 4) % 9;   /* the heading's end: -TITLE, or near */
+        memset(b + n, 'x', 64);
+        adexp_envelope whole = {0}, words = {0};
+        size_t bad_whole, bad_words;
+        size_t at_whole = lexer_envelope_heading(b, len, sizeof b, 0, &whole, &bad_whole);
+        size_t at_words = lexer_envelope_heading(b, len, 0, 0, &words, &bad_words);
+        assert_int_equal(at_whole, at_words);
+        assert_int_equal(bad_whole, bad_words);
+        assert_true(same_slice(whole.transmission_id, words.transmission_id));
+        assert_true(same_slice(whole.priority, words.priority));
+        assert_true(same_slice(whole.addressees, words.addressees));
+        assert_true(same_slice(whole.filing_time, words.filing_time));
+        assert_true(same_slice(whole.originator, words.originator));
+        for (int k = 0; k < 3; k++)
+            assert_true(same_slice(whole.text[k], words.text[k]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic_fields),
         cmocka_unit_test(test_text_title),
+        cmocka_unit_test(test_heading_shapes),
         cmocka_unit_test(test_envelope_filter),
         cmocka_unit_test(test_ff_vt_and_bom),
         cmocka_unit_test(test_separators_after_dash),

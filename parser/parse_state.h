@@ -68,6 +68,8 @@ struct adexp_parser {
     lexer lx;
     ftok *tok;                 /* the current token, not consumed yet (in
                                   the lexer's batch: valid until advance) */
+    ftok heading;              /* the token of an envelope's start that
+                                  follows an envelope (parser.c, at_heading) */
     const char *buf;
     size_t len;
     adexp_arena *arena;

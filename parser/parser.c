@@ -189,6 +189,18 @@ static size_t trim_back(const adexp_parser *p, size_t from, size_t end)
     return end;
 }
 
+/* The next message starts with an envelope at i: its first token, text,
+ * made here and not lexed (parse_framed reads the heading from the bytes
+ * and lexes the text from the heading's end; the value is not read, and
+ * is left empty: the lexer's would be the text up to the next '-'), so a
+ * framed feed is lexed once a message, not twice. */
+static void at_heading(adexp_parser *p, size_t i)
+{
+    p->heading = (ftok){.kind = FT_TEXT, .code = ADEXP_OK, .value = {p->buf + i, 0},
+                        .offset = i, .value_offset = i};
+    p->tok = &p->heading;
+}
+
 /* The envelope's end at `at` (sig): the message ends past its signal, and
  * the input is lexed on from there, up to the next envelope if one starts
  * there. NNNN missing (the next envelope or the input's end came first)
@@ -205,7 +217,10 @@ static void end_envelope(adexp_parser *p, adexp_msg *msg, size_t at, lexer_signa
     size_t i = after;
     while (i < p->len && is_sep((unsigned char)p->buf[i]))
         i++;
-    lex_from(p, after, p->len, lexer_envelope_at(p->buf, p->len, i));
+    if (lexer_envelope_at(p->buf, p->len, i))
+        at_heading(p, i);
+    else
+        lex_from(p, after, p->len, 0);
 }
 
 /* An envelope's text [from, end) with no -TITLE in it: when it does not

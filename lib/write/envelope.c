@@ -13,6 +13,7 @@
  * stands: the parser keeps its parts from the lines before the garbled
  * one, and that line on as text[2], so each line present is written and
  * the rest follows as text. */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -30,27 +31,55 @@ static int is_line_end(char c)
 
 enum { SOH = 1, STX = 2, ETX = 3 };
 
-/* Whether s holds text the parser would read as more than this part: a
- * -TITLE (the message's start, by the lexer's own rule) anywhere; a
- * signal at a line's start (at s's start too when s starts a line,
- * line_start): ZCZC or NNNN as a word, SOH, STX (but as the last byte of
- * a garbled IA-5 heading, which ends with it) or ETX (an ETX elsewhere
- * ends nothing, nor does a SOH after it: the end search's rule); and,
- * for a part of one line (or one word), a line end or STX (or any
- * separator). head: s is a garbled heading as it stood, which may start
+/* An envelope's part, where the writer puts it: what it may not hold
+ * besides a -TITLE and the signals (part_ok). */
+typedef struct part_kind {
+    const char *name;          /* as err->path gives it */
+    size_t at;                 /* the part's slice in adexp_envelope */
+    unsigned char one_line;    /* within a line: no line end, nor STX */
+    unsigned char one_word;    /* one word: no separator either */
+    unsigned char line_start;  /* written at a line's start */
+    unsigned char before_text; /* text[2]: the garbled heading as it stood,
+                                  or the text after a whole heading */
+} part_kind;
+
+#define PART(name, field, line, word, start, last) \
+    {"envelope." name, offsetof(adexp_envelope, field), line, word, start, last}
+static const part_kind part_kinds[] = {
+    PART("transmission_id", transmission_id, 1, 1, 0, 0),
+    PART("priority", priority, 1, 1, 1, 0),
+    PART("filing_time", filing_time, 1, 1, 1, 0),
+    PART("originator", originator, 1, 1, 0, 0),
+    PART("addressees", addressees, 0, 0, 0, 0),
+    PART("text", text[0], 1, 0, 0, 0),
+    PART("text", text[1], 1, 0, 0, 0),
+    PART("text", text[2], 0, 0, 1, 1),
+};
+#undef PART
+
+/* Whether s, a part of kind k, holds text the parser would read as more
+ * than this part: a -TITLE (the message's start, by the lexer's own rule)
+ * anywhere; a signal at a line's start (at s's start too when k starts a
+ * line): ZCZC or NNNN as a word, SOH, STX (but as the last byte of a
+ * garbled IA-5 heading, which ends with it) or ETX (an ETX elsewhere ends
+ * nothing, nor does a SOH after it: the end search's rule); and, for a
+ * part of one line (or one word), a line end or STX (or any separator).
+ * For text[2], head: s is a garbled heading as it stood, which may start
  * with ZCZC or SOH; text: s is the text after a whole heading. */
-static int part_ok(adexp_slice s, int one_line, int one_word, int line_start, int head,
-                   int text)
+static int part_ok(adexp_slice s, const part_kind *k, int head, int text)
 {
+    head = head && k->before_text;
+    text = text && k->before_text;
     if (lexer_next_title(s.ptr, s.len, 0) < s.len)
         return 0;
     for (size_t i = 0; i < s.len; i++) {
         char c = s.ptr[i];
         /* a heading's line ends at LF, CR or STX only (VT and FF are its
          * text, and start a line only for the signals checked below) */
-        if ((one_line && (c == '\n' || c == '\r' || c == STX)) || (one_word && is_sep(c)))
+        if ((k->one_line && (c == '\n' || c == '\r' || c == STX)) ||
+            (k->one_word && is_sep(c)))
             return 0;
-        if (!(i ? is_line_end(s.ptr[i - 1]) : line_start && !head))
+        if (!(i ? is_line_end(s.ptr[i - 1]) : k->line_start && !head))
             continue;
         /* an STX at a line's start may end a heading; in the text after a
          * whole heading it is text */
@@ -101,37 +130,34 @@ static int whole_heading(const adexp_envelope *env)
 
 const char *write_envelope_check(const adexp_envelope *env)
 {
-    static const char *const names[] = {
-        "envelope.transmission_id", "envelope.priority", "envelope.filing_time",
-        "envelope.originator", "envelope.addressees", "envelope.text",
-        "envelope.text", "envelope.text"};
-    const adexp_slice parts[] = {env->transmission_id, env->priority, env->filing_time,
-                                 env->originator, env->addressees, env->text[0],
-                                 env->text[1], env->text[2]};
     int head = !env->transmission_id.len && starts_heading(env->text[2]);
-    for (int i = 0; i < 8; i++) {
-        adexp_slice s = parts[i];
+    for (size_t i = 0; i < sizeof part_kinds / sizeof *part_kinds; i++) {
+        const part_kind *k = &part_kinds[i];
+        adexp_slice s = *(const adexp_slice *)(const void *)((const char *)env + k->at);
         /* after a whole heading the parser takes one STX as its end: one
          * is written before text[2] (IA-5's own, or one for an ITA-2 text
          * that starts with STX), so an STX that starts text[2] reads back
          * as text */
-        while (i == 7 && whole_heading(env) && s.len && s.ptr[0] == STX)
+        while (k->before_text && whole_heading(env) && s.len && s.ptr[0] == STX)
             s.ptr++, s.len--;
-        if (s.len && !part_ok(s, i < 4 || i == 5 || i == 6, i < 4,
-                              i == 1 || i == 2 || i == 7, i == 7 && head,
-                              i == 7 && whole_heading(env)))
-            return names[i];
+        if (s.len && !part_ok(s, k, head, whole_heading(env)))
+            return k->name;
     }
     return NULL;
 }
 
 /* The heading line's start: "ZCZC" and a space before the transmission
- * id, or SOH right before it. */
+ * id, or SOH right before it; but SOH and "ZCZC " before an id that is
+ * the word ZCZC, which right after SOH the parser reads as the signal
+ * some gateways write there. */
 static int put_start(adexp_buf *out, const adexp_envelope *env, int fold)
 {
+    adexp_slice id = env->transmission_id;
     if (env->form == ADEXP_FORM_IA5)
         return adexp_buf_put(out, "\001", 1) &&
-               (!env->transmission_id.len || put(out, env->transmission_id, fold));
+               (!lexer_signal_word(id.ptr, id.len, 0, "ZCZC") ||
+                adexp_buf_put(out, "ZCZC ", 5)) &&
+               (!id.len || put(out, id, fold));
     return adexp_buf_put(out, "ZCZC", 4) && put_word(out, env->transmission_id, fold);
 }
 
