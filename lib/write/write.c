@@ -395,6 +395,65 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
     return p;
 }
 
+/* The most common compound, a route point as the parser makes most of
+ * them, in the line layout: -PT of no value, its subfields exactly -PTID,
+ * -FL and -ETO, none with children, each value of 1 to POINT_VALUE bytes
+ * and one run. Its text but the values is fixed: " -PT -PTID ", " -FL "
+ * and " -ETO ", each one move, in one room check, the keywords compared in
+ * one or two words each (their bytes decide, as in put_fast: the dict_id
+ * only picks the candidates). Without the dictionary's extension only,
+ * which may change these entries. NULL if f is not such a point: what was
+ * written is written over by the caller's path. */
+#define POINT_VALUE 16
+#if SWAR_RUNS
+#define POINT_RUN(p, n, o, fold) write_plain16(p, n, o)
+#else
+#define POINT_RUN WRITE_RUN
+#endif
+#define POINT_ROOM (16 + POINT_VALUE + 8 + POINT_VALUE + 8 + POINT_VALUE + WRITE_RUN_SLACK)
+
+/* Whether keyword f's k bytes (2 to 4) are kw's, in two words that overlap. */
+static ALWAYS_INLINE int point_keyword(const adexp_field *f, const char *kw, size_t k)
+{
+    uint16_t a, b, x, y;
+    if (f->keyword.len != k)
+        return 0;
+    memcpy(&a, f->keyword.ptr, 2), memcpy(&b, f->keyword.ptr + k - 2, 2);
+    memcpy(&x, kw, 2), memcpy(&y, kw + k - 2, 2);
+    return ((a ^ x) | (b ^ y)) == 0;
+}
+
+static ALWAYS_INLINE int is_point_sub(const adexp_field *f, const char *kw, size_t k)
+{
+    return f && f->kind != ADEXP_LIST && !f->child && point_keyword(f, kw, k) &&
+           f->value.len - 1 < POINT_VALUE;
+}
+
+static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field *f, int fold)
+{
+    (void)fold;                        /* POINT_RUN's, where it is WRITE_RUN */
+    const adexp_field *a = f->child, *b, *c;
+    if (w->end - o < (ptrdiff_t)POINT_ROOM || !point_keyword(f, "PT", 2) || f->value.len || f->kind == ADEXP_LIST ||
+        !is_point_sub(a, "PTID", 4) || !is_point_sub(b = a->next, "FL", 2) ||
+        !is_point_sub(c = b->next, "ETO", 3) || c->next)
+        return NULL;
+    memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
+    o += 11;
+    if (!POINT_RUN((const unsigned char *)a->value.ptr, a->value.len, o, fold))
+        return NULL;
+    o += a->value.len;
+    memcpy(o, " -FL \0\0\0", 8);
+    o += 5;
+    if (!POINT_RUN((const unsigned char *)b->value.ptr, b->value.len, o, fold))
+        return NULL;
+    o += b->value.len;
+    memcpy(o, " -ETO \0\0", 8);
+    o += 6;
+    if (!POINT_RUN((const unsigned char *)c->value.ptr, c->value.len, o, fold))
+        return NULL;
+    return o + c->value.len;
+}
+
 /* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
  * bracket ends any ICAO text. */
 static char *put_bracket(writer *w, char *o, const char *word, size_t n,
@@ -452,6 +511,11 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
     lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
     lead l = lines ? own : next;
     for (; f; f = f->next) {
+        char *p;
+        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w, o, f, fold))) {
+            o = p;
+            continue;
+        }
         if (f->kind == ADEXP_LIST) {
             if (!(o = put_list(w, o, f, depth, own)))
                 return NULL;

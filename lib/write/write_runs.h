@@ -191,6 +191,47 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
 #define WRITE_RUN write_run_bytes
 #endif
 
+/* ---------------------------------------------------------- plain words
+ *
+ * Whether p[0..n), 1 <= n <= 16, holds no byte below '!' and no '-': a
+ * test that suffices for one run, kept or folded, and the whole of most
+ * short values (a route point's). Its two words are p[0..8) and
+ * p[n-8..n), which overlap (n >= 8), or the halves p[0..4) and
+ * p[n-4..n) in one word (n >= 4), or p[0], p[n/2] and p[n-1] with 'A's;
+ * copied to o (up to 16 bytes stored), no byte outside p[0..n) read. */
+#if SWAR_RUNS
+/* The high bit of each byte of x below '!' or '-' may be set, and some
+ * one is if there is such a byte (a borrow goes up from the lowest). */
+static ALWAYS_INLINE uint64_t write_word_stops(uint64_t x)
+{
+    uint64_t d = x ^ (ONES * '-');
+    return (((x - ONES * '!') & ~x) | ((d - ONES) & ~d)) & HIGHS;
+}
+
+static ALWAYS_INLINE int write_plain16(const unsigned char *p, size_t n, char *o)
+{
+    uint64_t x, y;
+    if (n >= 8) {
+        memcpy(&x, p, 8);
+        memcpy(&y, p + n - 8, 8);
+        memcpy(o, &x, 8);
+        memcpy(o + n - 8, &y, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+        x = y = a | (uint64_t)b << 32;
+    } else {
+        unsigned char a = p[0], b = p[n >> 1], c = p[n - 1];
+        o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
+        x = y = a | (uint64_t)b << 8 | (uint64_t)c << 16 | 0x4141414141000000u;
+    }
+    return (write_word_stops(x) | write_word_stops(y)) == 0;
+}
+#endif
+
 /* ---------------------------------------------------------- fold runs
  *
  * Folding a value that is not folded already (fold_into, write.c): the
