@@ -397,8 +397,8 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
 
 /* The most common compound, a route point as the parser makes most of
  * them, in the line layout: -PT of no value, its subfields exactly -PTID,
- * -FL and -ETO, none with children, each value of 1 to POINT_VALUE bytes
- * and one run. Its text but the values is fixed: " -PT -PTID ", " -FL "
+ * -FL and -ETO, none with children, each value plain (write_runs.h), so
+ * one run folded or not. Its text but the values is fixed: " -PT -PTID ", " -FL "
  * and " -ETO ", each one move, in one room check, the keywords compared in
  * one or two words each (their bytes decide, as in put_fast: the dict_id
  * only picks the candidates). Without the dictionary's extension only,
@@ -429,29 +429,25 @@ static ALWAYS_INLINE int is_point_sub(const adexp_field *f, const char *kw, size
            f->value.len - 1 < POINT_VALUE;
 }
 
-static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field *f, int fold)
+static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field *f)
 {
-    (void)fold;                        /* POINT_RUN's, where it is WRITE_RUN */
     const adexp_field *a = f->child, *b, *c;
-    if (w->end - o < (ptrdiff_t)POINT_ROOM || !point_keyword(f, "PT", 2) || f->value.len || f->kind == ADEXP_LIST ||
-        !is_point_sub(a, "PTID", 4) || !is_point_sub(b = a->next, "FL", 2) ||
-        !is_point_sub(c = b->next, "ETO", 3) || c->next)
+    if (w->end - o < (ptrdiff_t)POINT_ROOM || !point_keyword(f, "PT", 2) || f->value.len ||
+        f->kind == ADEXP_LIST || !is_point_sub(a, "PTID", 4) ||
+        !is_point_sub(b = a->next, "FL", 2) || !is_point_sub(c = b->next, "ETO", 3) || c->next)
         return NULL;
     memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
     o += 11;
-    if (!POINT_RUN((const unsigned char *)a->value.ptr, a->value.len, o, fold))
-        return NULL;
+    write_stops s = write_plain_stops((const unsigned char *)a->value.ptr, a->value.len, o);
     o += a->value.len;
     memcpy(o, " -FL \0\0\0", 8);
     o += 5;
-    if (!POINT_RUN((const unsigned char *)b->value.ptr, b->value.len, o, fold))
-        return NULL;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)b->value.ptr, b->value.len, o));
     o += b->value.len;
     memcpy(o, " -ETO \0\0", 8);
     o += 6;
-    if (!POINT_RUN((const unsigned char *)c->value.ptr, c->value.len, o, fold))
-        return NULL;
-    return o + c->value.len;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)c->value.ptr, c->value.len, o));
+    return write_stops_none(s) ? o + c->value.len : NULL;
 }
 
 /* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
@@ -512,7 +508,7 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
     lead l = lines ? own : next;
     for (; f; f = f->next) {
         char *p;
-        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w, o, f, fold))) {
+        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w, o, f))) {
             o = p;
             continue;
         }
