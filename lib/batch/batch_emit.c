@@ -6,6 +6,7 @@
 
 #include "batch_internal.h"
 #include "json_out.h"
+#include "write_parsed.h"
 
 /* A message the writer refuses (only one the parser flagged: the text of a
  * message parsed without error always reads back) is left out, said so with
@@ -13,7 +14,7 @@
 static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_msg *m)
 {
     adexp_write_error err;
-    adexp_status st = adexp_write(&w->res.out, m, &w->b->o.adexp, &err);
+    adexp_status st = write_parsed(&w->res.out, m, &w->b->o.adexp, &err);
     if (st == ADEXP_OK || st == ADEXP_E_NOMEM)
         return st;
     batch_put_head(w, path, 0, 0, BATCH_ERROR);
