@@ -99,6 +99,16 @@ int batch_line_each(const adexp_batch *b)
     return b->o.format == ADEXP_BATCH_JSON || b->o.format == ADEXP_BATCH_VIEW;
 }
 
+/* ADEXP in the line layout, values folded and no envelope, is a message a
+ * line too: folding takes every line end out of its values (its index is
+ * not written, so it has no mark). */
+int batch_line_a_message(const adexp_batch *b)
+{
+    const adexp_write_options *a = &b->o.adexp;
+    return batch_line_each(b) || (b->o.format == ADEXP_BATCH_ADEXP &&
+                                  a->layout == ADEXP_LAYOUT_LINE && a->fold && !a->envelope);
+}
+
 int batch_emit_header(const adexp_batch *b)
 {
     int f = b->o.format;
