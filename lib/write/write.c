@@ -367,8 +367,9 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
  * two overlapping words, so that a tree with any dict_id is written as its
  * keyword says; ext: and that entry not changed by the dictionary's
  * extension), no ICAO text open before it (w->end), a lead of at most
- * LEAD_MAX bytes, and a value that is one run (write_runs.h): plain, the
- * most, or else by WRITE_RUN. The rest is
+ * LEAD_MAX bytes, and a value that is one run (write_runs.h): with fold
+ * plain, the most, or else by WRITE_RUN (kept, WRITE_RUN's test is the
+ * shorter). The rest is
  * put_field's. trust: the tree is the parser's (write_parsed.h), whose
  * dict_id names its keyword, not compared then. fold, ext, ifps and trust
  * are constants where this is inlined (in the line layout l is one
@@ -396,7 +397,7 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
     if (v) {
         p++;
         const unsigned char *s = (const unsigned char *)f->value.ptr;
-        if (!(v <= 16 && write_stops_none(write_plain_stops(s, v, p))) &&
+        if (!(fold && v <= 16 && write_stops_none(write_plain_stops(s, v, p))) &&
             !WRITE_RUN(s, v, p, fold))
             return put_field(w, o, f, l);
         p += v;
