@@ -368,12 +368,11 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
  * keyword says; ext: and that entry not changed by the dictionary's
  * extension), no ICAO text open before it (w->end), a lead of at most
  * LEAD_MAX bytes, and a value that is one run (write_runs.h): with fold
- * plain, the most, or else by WRITE_RUN (kept, WRITE_RUN's test is the
- * shorter). The rest is
- * put_field's. trust: the tree is the parser's (write_parsed.h), whose
- * dict_id names its keyword, not compared then. fold, ext, ifps and trust
- * are constants where this is inlined (in the line layout l is one
- * space). */
+ * plain, as most are, or else by WRITE_RUN (kept, WRITE_RUN's test is the
+ * shorter). The rest is put_field's. trust: the tree is the parser's
+ * (write_parsed.h), whose dict_id names its keyword, not compared then.
+ * fold, ext, ifps and trust are constants where this is inlined (in the
+ * line layout l is one space). */
 static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, lead l, int fold,
                                     int ext, int ifps, int trust)
 {
@@ -408,19 +407,14 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
 /* The most common compound, a route point as the parser makes most of
  * them, in the line layout: -PT of no value, its subfields exactly -PTID,
  * -FL and -ETO, none with children, each value plain (write_runs.h), so
- * one run folded or not. Its text but the values is fixed: " -PT -PTID ", " -FL "
- * and " -ETO ", each one move, in one room check, the keywords compared in
- * one or two words each (their bytes decide, as in put_fast: the dict_id
- * only picks the candidates), or with trust their dict_ids (as put_fast's
- * trust). Without the dictionary's extension only,
- * which may change these entries. NULL if f is not such a point: what was
- * written is written over by the caller's path. */
+ * one run folded or not. Its text but the values is fixed: " -PT -PTID ",
+ * " -FL " and " -ETO ", each one move, in one room check, the keywords
+ * compared in one or two words each (their bytes decide, as in put_fast:
+ * the dict_id only picks the candidates), or with trust their dict_ids (as
+ * put_fast's trust). Without the dictionary's extension only, which may
+ * change these entries. NULL if f is not such a point: what was written
+ * is written over by the caller's path. */
 #define POINT_VALUE 16
-#if SWAR_RUNS
-#define POINT_RUN(p, n, o, fold) write_plain16(p, n, o)
-#else
-#define POINT_RUN WRITE_RUN
-#endif
 #define POINT_ROOM (16 + POINT_VALUE + 8 + POINT_VALUE + 8 + POINT_VALUE + WRITE_RUN_SLACK)
 
 /* Whether keyword f's k bytes (2 to 4) are kw's, in two words that overlap. */
@@ -452,7 +446,8 @@ static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field
 {
     const adexp_field *a = f->child, *b, *c;
     if (w->end - o < (ptrdiff_t)POINT_ROOM || !point_field(f, DICT_ID_PT, "PT", 2, trust) ||
-        f->value.len || f->kind == ADEXP_LIST || !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
+        f->value.len || f->kind == ADEXP_LIST ||
+        !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
         !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
         !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next)
         return NULL;

@@ -661,9 +661,9 @@ static adexp_field *rpoint(rtree *t)
     int n = off == 2 ? rand() % 3 : off == 3 ? 4 : 3;
     for (int i = 0; i < n; i++) {
         int odd = off == 4 && rand() % 2;
-        adexp_field *x = rnode(t, odd ? near[rand() % 6] : subs[i % 3],
-                               off == 5 && rand() % 2 ? values[rand() % (sizeof values / sizeof *values)]
-                                                      : good[rand() % (sizeof good / sizeof *good)],
+        const char *v = off == 5 && rand() % 2 ? values[rand() % (sizeof values / sizeof *values)]
+                                               : good[rand() % (sizeof good / sizeof *good)];
+        adexp_field *x = rnode(t, odd ? near[rand() % 6] : subs[i % 3], v,
                                off == 6 && rand() % 2 ? ADEXP_LIST : ADEXP_BASIC);
         const dict_entry *e = dict_lookup(subs[i % 3], strlen(subs[i % 3]));
         x->dict_id = dict_id(e);
