@@ -1,6 +1,7 @@
 /* Runs for the ADEXP writer (write.c), each decided 16 bytes (SSE2),
  * 8 bytes (SWAR) or one byte at a time: whether a value that is not ICAO
- * text is written exactly as it is (WRITE_RUN, copied as it is tested);
+ * text is written exactly as it is (WRITE_RUN, copied as it is tested),
+ * and the shorter test that suffices for most short values (plain words);
  * the prefix of a value that folding keeps (fold runs, for fold_into); and
  * whether an ICAO text surely reads back as itself (WRITE_TEXT_CLOSED).
  * Most values are one run: write.c takes its byte loops (has_dash,
