@@ -509,9 +509,10 @@ def test_output_safety(tmp):
     def small_files():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (50000, 50000))
-    # Blocks of JSON and view lines are counted by their messages, not read
-    # again: the count must still be the lines the file holds.
-    for fmt in ("json", "view"):
+    # Blocks of JSON and view lines, and of ADEXP's line layout, are counted
+    # by their messages, not read again: the count must still be the lines
+    # the file holds.
+    for fmt in ("json", "view", "adexp"):
         p = subprocess.run([EXE, "--format", fmt, "-o", limited, big], capture_output=True,
                            preexec_fn=small_files, timeout=20)
         err = p.stderr.decode()
@@ -520,8 +521,12 @@ def test_output_safety(tmp):
         check(f"full output (RLIMIT_FSIZE), {fmt}: ends at its last complete line, counted",
               p.returncode == 1 and m and data.endswith(b"\n") and
               int(m.group(1)) == data.count(b"\n") > 0 and int(m.group(2)) == len(data), err)
-        check(f"full output, {fmt}: every line it holds is whole JSON",
-              all(json.loads(l) for l in data.splitlines()))
+        if fmt == "adexp":
+            check("full output, adexp: every line it holds is a whole message",
+                  all(l.startswith(b"-TITLE ") for l in data.splitlines()))
+        else:
+            check(f"full output, {fmt}: every line it holds is whole JSON",
+                  all(json.loads(l) for l in data.splitlines()))
     # CSV and TSV rows are counted as the writer makes them: the count must
     # be the rows the file holds after its header (written before them).
     for fmt in ("csv", "tsv"):

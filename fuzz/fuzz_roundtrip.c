@@ -9,9 +9,20 @@
  * writer cannot put back where the parser took it from is refused
  * (WRITE_VALUE at envelope.*, or WRITE_SHAPE), never written otherwise.
  * Messages with errors are written too: the writer may refuse them, but
- * then it leaves the output as it was. */
+ * then it leaves the output as it was. Every message is written by
+ * write_parsed too, the batch driver's: the same status, the same text. */
 #include "fuzz_common.h"
 #include "fuzz_envelope.h"
+#include "write_parsed.h"
+
+static void same_as_parsed(const adexp_msg *m, adexp_buf *out, adexp_buf *out2,
+                           const adexp_write_options *o)
+{
+    out2->len = 0;
+    adexp_status st = write_parsed(out2, m, o, NULL);
+    FUZZ_CHECK((st == ADEXP_OK) == (out->len > 0) && out->len == out2->len &&
+               (out->len == 0 || memcmp(out->data, out2->data, out->len) == 0));
+}
 
 static void round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *arena,
                        adexp_buf *out, const adexp_write_options *o)
@@ -48,8 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     adexp_arena arena, arena2;
     adexp_arena_init(&arena, NULL);
     adexp_arena_init(&arena2, NULL);
-    adexp_buf out;
+    adexp_buf out, out2;
     adexp_buf_init(&out, NULL);
+    adexp_buf_init(&out2, NULL);
     adexp_parser_reset(p, buf, size);
     adexp_msg m;
     for (size_t n = 0; n <= size + 1 && adexp_parser_next(p, &arena, &m) != ADEXP_END; n++) {
@@ -67,10 +79,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (adexp_write(&out, &m, &o, NULL) != ADEXP_OK)
                     FUZZ_CHECK(out.len == 0);
             }
+            same_as_parsed(&m, &out, &out2, &o);
         }
         adexp_arena_reset(&arena);
     }
     adexp_buf_free(&out);
+    adexp_buf_free(&out2);
     adexp_arena_free(&arena);
     adexp_arena_free(&arena2);
     adexp_parser_free(p);

@@ -7,6 +7,7 @@
 #include "batch_internal.h"
 #include "csv.h"
 #include "json_out.h"
+#include "write_parsed.h"
 
 /* A message the writer refuses (only one the parser flagged: the text of a
  * message parsed without error always reads back) is left out, said so with
@@ -14,7 +15,7 @@
 static adexp_status emit_adexp(batch_worker *w, const char *path, const adexp_msg *m)
 {
     adexp_write_error err;
-    adexp_status st = adexp_write(&w->res.out, m, &w->b->o.adexp, &err);
+    adexp_status st = write_parsed(&w->res.out, m, &w->b->o.adexp, &err);
     if (st == ADEXP_OK || st == ADEXP_E_NOMEM)
         return st;
     batch_put_head(w, path, 0, 0, BATCH_ERROR);
@@ -109,6 +110,16 @@ int batch_rows_each(const adexp_batch *b)
 {
     return (b->o.format == ADEXP_BATCH_CSV || b->o.format == ADEXP_BATCH_TSV) &&
            !b->o.validate;
+}
+
+/* ADEXP in the line layout, values folded and no envelope, is a message a
+ * line too: folding takes every line end out of its values (its index is
+ * not written, so it has no mark). */
+int batch_line_a_message(const adexp_batch *b)
+{
+    const adexp_write_options *a = &b->o.adexp;
+    return batch_line_each(b) || (b->o.format == ADEXP_BATCH_ADEXP &&
+                                  a->layout == ADEXP_LAYOUT_LINE && a->fold && !a->envelope);
 }
 
 int batch_emit_header(const adexp_batch *b)

@@ -346,8 +346,12 @@ adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
                         const batch_base *base);
 /* Whether each message written is one line of the output and each line one
  * message's: then a block's newlines are its messages (out_lines), not
- * counted again as it is written. */
+ * counted again as it is written. batch_line_each: and each line holds its
+ * index mark, which a patched block's lines are counted by;
+ * batch_line_a_message: counted by the messages only (ADEXP's line layout
+ * too). */
 int batch_line_each(const adexp_batch *b);
+int batch_line_a_message(const adexp_batch *b);
 /* Whether a block's lines (batch_result's) are its rows, which are its
  * newlines (CSV and TSV, as batch_emit counts them). */
 int batch_rows_each(const adexp_batch *b);

@@ -1,7 +1,8 @@
 /* Round trips: for every message that parses without error, in every layout
  * and with values kept or folded, parse(write(parse(x))) has the same tree
  * as parse(x), compared node by node (keyword, value, kind, every flag,
- * children in order), and the writer never refuses such a message.
+ * children in order), and the writer never refuses such a message. For
+ * every message, flagged ones too, write_parsed gives adexp_write's text.
  *
  *   roundtrip_test TESTDATA N    the .adexp files of TESTDATA's folders
  *                                and N generated messages (ref_gen_corpus) */
@@ -17,6 +18,7 @@
 
 #include "adexp.h"
 #include "ref.h"
+#include "write_parsed.h"
 
 static const char *testdata;
 static size_t generated = 2000;
@@ -68,6 +70,21 @@ static void check_one(const adexp_msg *m, const adexp_write_options *o, const ch
     adexp_arena_reset(arena2);
 }
 
+/* write_parsed and adexp_write of m in layout o: the same status, the
+ * same text. */
+static void check_parsed_same(const adexp_msg *m, const adexp_write_options *o,
+                              const char *name, adexp_buf *a, adexp_buf *b)
+{
+    a->len = b->len = 0;
+    adexp_status sa = adexp_write(a, m, o, NULL), sb = write_parsed(b, m, o, NULL);
+    if (sa != sb || a->len != b->len || (a->len && memcmp(a->data, b->data, a->len) != 0)) {
+        print_error("%s message %zu layout %d fold %d: write_parsed differs\n%.*s\n%.*s\n",
+                    name, m->index, (int)o->layout, o->fold, (int)a->len, a->data,
+                    (int)b->len, b->data);
+        fail();
+    }
+}
+
 /* Every message of buf[0..len) that parses without error. */
 static void check_buffer(const char *buf, size_t len, const char *name, counts *c)
 {
@@ -77,13 +94,16 @@ static void check_buffer(const char *buf, size_t len, const char *name, counts *
     adexp_parser *p = adexp_parser_new(NULL, NULL), *p2 = adexp_parser_new(NULL, NULL);
     assert_non_null(p);
     assert_non_null(p2);
-    adexp_buf out;
+    adexp_buf out, out2;
     adexp_buf_init(&out, NULL);
+    adexp_buf_init(&out2, NULL);
     size_t nl;
     const adexp_write_options *o = layouts(&nl);
     adexp_msg m;
     adexp_parser_reset(p, buf, len);
     while (adexp_parser_next(p, &arena, &m) != ADEXP_END) {
+        for (size_t i = 0; i < nl; i++)
+            check_parsed_same(&m, &o[i], name, &out, &out2);
         if (m.nerrors_total == 0) {
             for (size_t i = 0; i < nl; i++)
                 check_one(&m, &o[i], name, &out, &arena2, p2);
@@ -94,6 +114,7 @@ static void check_buffer(const char *buf, size_t len, const char *name, counts *
         adexp_arena_reset(&arena);
     }
     adexp_buf_free(&out);
+    adexp_buf_free(&out2);
     adexp_parser_free(p);
     adexp_parser_free(p2);
     adexp_arena_free(&arena);

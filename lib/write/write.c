@@ -23,6 +23,7 @@
 #include "json_out.h"
 #include "lexer.h"
 #include "write_envelope.h"
+#include "write_parsed.h"
 #include "write_runs.h"
 
 #if defined(__GNUC__)
@@ -309,7 +310,10 @@ typedef struct fast_name {
     char text[16];
 } fast_name;
 
-_Static_assert(DICT_COUNT <= FAST_IDS, "FAST_IDS must cover the dictionary's ids");
+/* ADEXP_DICT_NONE's slot, the last, is no entry's: a parsed tree's ids
+ * are the dictionary's or that one (put_fast's trust). */
+_Static_assert(DICT_COUNT < FAST_IDS && (ADEXP_DICT_NONE & (FAST_IDS - 1)) == FAST_IDS - 1,
+               "FAST_IDS must cover the dictionary's ids and leave ADEXP_DICT_NONE's slot empty");
 
 static _Alignas(16) fast_name fast_names[FAST_IDS];
 static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
@@ -363,17 +367,20 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
  * two overlapping words, so that a tree with any dict_id is written as its
  * keyword says; ext: and that entry not changed by the dictionary's
  * extension), no ICAO text open before it (w->end), a lead of at most
- * LEAD_MAX bytes, and a value that is one run (write_runs.h). The rest is
- * put_field's. fold, ext and ifps are constants where this is inlined (in
- * the line layout l is one space). */
+ * LEAD_MAX bytes, and a value that is one run (write_runs.h): with fold
+ * plain, as most are, or else by WRITE_RUN (kept, WRITE_RUN's test is the
+ * shorter). The rest is put_field's. trust: the tree is the parser's
+ * (write_parsed.h), whose dict_id names its keyword, not compared then.
+ * fold, ext, ifps and trust are constants where this is inlined (in the
+ * line layout l is one space). */
 static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, lead l, int fold,
-                                    int ext, int ifps)
+                                    int ext, int ifps, int trust)
 {
     size_t k = f->keyword.len, v = f->value.len;
     size_t id = f->dict_id & (FAST_IDS - 1);
     const fast_name *nm = &fast_names[id];
     if ((unsigned char)nm->text[15] != k || (ifps && l.n > LEAD_MAX) ||
-        differ_short(f->keyword.ptr, nm->text + 1, k) ||
+        (!trust && differ_short(f->keyword.ptr, nm->text + 1, k)) ||
         (ext && w->dict->changed[id]) ||       /* id < dict_count here */
         w->end - o < (ptrdiff_t)(FAST_ROOM + v))
         return put_field(w, o, f, l);
@@ -388,11 +395,74 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
     p += 1 + k;
     if (v) {
         p++;
-        if (!WRITE_RUN((const unsigned char *)f->value.ptr, v, p, fold))
+        const unsigned char *s = (const unsigned char *)f->value.ptr;
+        if (!(fold && v <= 16 && write_stops_none(write_plain_stops(s, v, p))) &&
+            !WRITE_RUN(s, v, p, fold))
             return put_field(w, o, f, l);
         p += v;
     }
     return p;
+}
+
+/* The most common compound, a route point as the parser makes most of
+ * them, in the line layout: -PT of no value, its subfields exactly -PTID,
+ * -FL and -ETO, none with children, each value plain (write_runs.h), so
+ * one run folded or not. Its text but the values is fixed: " -PT -PTID ",
+ * " -FL " and " -ETO ", each one move, in one room check, the keywords
+ * compared in one or two words each (their bytes decide, as in put_fast:
+ * the dict_id only picks the candidates), or with trust their dict_ids (as
+ * put_fast's trust). Without the dictionary's extension only, which may
+ * change these entries. NULL if f is not such a point: what was written
+ * is written over by the caller's path. */
+#define POINT_VALUE 16
+#define POINT_ROOM (16 + POINT_VALUE + 8 + POINT_VALUE + 8 + POINT_VALUE + WRITE_RUN_SLACK)
+
+/* Whether keyword f's k bytes (2 to 4) are kw's, in two words that overlap. */
+static ALWAYS_INLINE int point_keyword(const adexp_field *f, const char *kw, size_t k)
+{
+    uint16_t a, b, x, y;
+    if (f->keyword.len != k)
+        return 0;
+    memcpy(&a, f->keyword.ptr, 2), memcpy(&b, f->keyword.ptr + k - 2, 2);
+    memcpy(&x, kw, 2), memcpy(&y, kw + k - 2, 2);
+    return ((a ^ x) | (b ^ y)) == 0;
+}
+
+/* Whether f is the point's field of dict_id id and keyword kw (k bytes). */
+static ALWAYS_INLINE int point_field(const adexp_field *f, uint16_t id, const char *kw, size_t k,
+                                     int trust)
+{
+    return trust ? f->dict_id == id : point_keyword(f, kw, k);
+}
+
+static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const char *kw,
+                                      size_t k, int trust)
+{
+    return f && f->kind != ADEXP_LIST && !f->child && point_field(f, id, kw, k, trust) &&
+           f->value.len - 1 < POINT_VALUE;
+}
+
+static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field *f, int trust)
+{
+    const adexp_field *a = f->child, *b, *c;
+    if (w->end - o < (ptrdiff_t)POINT_ROOM || !point_field(f, DICT_ID_PT, "PT", 2, trust) ||
+        f->value.len || f->kind == ADEXP_LIST ||
+        !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
+        !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
+        !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next)
+        return NULL;
+    memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
+    o += 11;
+    write_stops s = write_plain_stops((const unsigned char *)a->value.ptr, a->value.len, o);
+    o += a->value.len;
+    memcpy(o, " -FL \0\0\0", 8);
+    o += 5;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)b->value.ptr, b->value.len, o));
+    o += b->value.len;
+    memcpy(o, " -ETO \0\0", 8);
+    o += 6;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)c->value.ptr, c->value.len, o));
+    return write_stops_none(s) ? o + c->value.len : NULL;
 }
 
 /* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
@@ -447,18 +517,23 @@ static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, 
  * for a list and the field after it. sub: the instance for the children. */
 static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
                                        unsigned depth, int lines, int fold, int ext, int ifps,
-                                       chain_fn *sub)
+                                       int trust, chain_fn *sub)
 {
     lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
     lead l = lines ? own : next;
     for (; f; f = f->next) {
+        char *p;
+        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w, o, f, trust))) {
+            o = p;
+            continue;
+        }
         if (f->kind == ADEXP_LIST) {
             if (!(o = put_list(w, o, f, depth, own)))
                 return NULL;
             l = own;                   /* the field after a list: on its own line */
             continue;
         }
-        if (!(o = put_fast(w, o, f, l, fold, ext, ifps)))
+        if (!(o = put_fast(w, o, f, l, fold, ext, ifps, trust)))
             return NULL;
         if (f->child && !(o = sub(w, o, f->child, depth + 1)))
             return NULL;
@@ -469,28 +544,32 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
 }
 
 /* The instances: in the line layout one for all chains (every lead is a
- * space); in the IFPS layout one for lines, one for subfields. */
-#define CHAIN(name, sub, lines, fold, ext, ifps)                                       \
+ * space); in the IFPS layout one for lines, one for subfields; and the
+ * line layout's for a parsed tree without the extension (trust). */
+#define CHAIN(name, sub, lines, fold, ext, ifps, trust)                                \
     static char *name(writer *w, char *o, const adexp_field *f, unsigned depth)        \
     {                                                                                  \
-        return write_chain(w, o, f, depth, lines, fold, ext, ifps, sub);               \
+        return write_chain(w, o, f, depth, lines, fold, ext, ifps, trust, sub);        \
     }
 #define CHAINS(line, ifps_lines, ifps_sub, fold, ext)                                  \
     static chain_fn ifps_sub;                                                          \
-    CHAIN(line, line, 1, fold, ext, 0)                                                 \
-    CHAIN(ifps_lines, ifps_sub, 1, fold, ext, 1)                                       \
-    CHAIN(ifps_sub, ifps_sub, 0, fold, ext, 1)
+    CHAIN(line, line, 1, fold, ext, 0, 0)                                              \
+    CHAIN(ifps_lines, ifps_sub, 1, fold, ext, 1, 0)                                    \
+    CHAIN(ifps_sub, ifps_sub, 0, fold, ext, 1, 0)
 CHAINS(line, ifps_lines, ifps_sub, 0, 0)
 CHAINS(line_fold, ifps_lines_fold, ifps_sub_fold, 1, 0)
 CHAINS(line_ext, ifps_lines_ext, ifps_sub_ext, 0, 1)
 CHAINS(line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext, 1, 1)
+CHAIN(line_parsed, line_parsed, 1, 0, 0, 0, 1)
+CHAIN(line_fold_parsed, line_fold_parsed, 1, 1, 0, 0, 1)
 
-/* [ext][fold]: line, IFPS lines, IFPS subfields */
+/* [ext][fold]: line, IFPS lines, IFPS subfields; [fold]: line, parsed */
 static chain_fn *const chains[2][2][3] = {
     {{line, ifps_lines, ifps_sub}, {line_fold, ifps_lines_fold, ifps_sub_fold}},
     {{line_ext, ifps_lines_ext, ifps_sub_ext},
      {line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext}},
 };
+static chain_fn *const parsed_lines[2] = {line_parsed, line_fold_parsed};
 
 /* The message's fields at o. Each is written after its lead, the first
  * too: the message's lead (one byte at depth 0, in both layouts) goes over
@@ -555,8 +634,8 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
     return same;
 }
 
-adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
-                         const adexp_write_options *o, adexp_write_error *err)
+static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
+                              const adexp_write_options *o, adexp_write_error *err, int parsed)
 {
     adexp_write_options def = adexp_write_options_default();
     writer w;
@@ -568,6 +647,8 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
     int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
     w.lines = c[ifps];
     w.subfields = c[2 * ifps];
+    if (parsed && !w.dict && !ifps)
+        w.lines = w.subfields = parsed_lines[w.fold];
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
     w.keep_unclosed = w.unclosed = w.left_open = 0;
@@ -610,4 +691,16 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
             snprintf(err->path, sizeof err->path, "%s", bad_part);
     }
     return w.code;
+}
+
+adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
+                         const adexp_write_options *o, adexp_write_error *err)
+{
+    return write_msg(out, msg, o, err, 0);
+}
+
+adexp_status write_parsed(adexp_buf *out, const adexp_msg *msg, const adexp_write_options *o,
+                          adexp_write_error *err)
+{
+    return write_msg(out, msg, o, err, 1);
 }

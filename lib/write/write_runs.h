@@ -1,6 +1,7 @@
 /* Runs for the ADEXP writer (write.c), each decided 16 bytes (SSE2),
  * 8 bytes (SWAR) or one byte at a time: whether a value that is not ICAO
- * text is written exactly as it is (WRITE_RUN, copied as it is tested);
+ * text is written exactly as it is (WRITE_RUN, copied as it is tested),
+ * and the shorter test that suffices for most short values (plain words);
  * the prefix of a value that folding keeps (fold runs, for fold_into); and
  * whether an ICAO text surely reads back as itself (WRITE_TEXT_CLOSED).
  * Most values are one run: write.c takes its byte loops (has_dash,
@@ -189,6 +190,84 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
 #define WRITE_RUN write_run_swar
 #else
 #define WRITE_RUN write_run_bytes
+#endif
+
+/* ---------------------------------------------------------- plain words
+ *
+ * A plain value: p[0..n), 1 <= n <= 16, without a byte below '!' and
+ * without '-'. It is one run, kept or folded, and so are most short
+ * values (a route point's). write_plain_stops copies p[0..n) to o (up to
+ * 16 bytes stored, no byte outside p[0..n) read) and returns its stops,
+ * none (write_stops_none) if it is plain; the stops of several values are
+ * joined (write_stops_or) and tested once. The loads: p[0..8) and
+ * p[n-8..n), which overlap (n >= 8), or the halves p[0..4) and p[n-4..n)
+ * (n >= 4), or p[0], p[n/2] and p[n-1]; the lanes left are 'A's. */
+#if JSON_STRING_SSE2
+typedef __m128i write_stops;        /* the lanes that are not plain */
+
+static ALWAYS_INLINE __m128i write_plain_lanes(uint64_t x)
+{
+    return _mm_set_epi64x(0x4141414141414141, (long long)x);
+}
+
+static ALWAYS_INLINE write_stops write_plain_stops(const unsigned char *p, size_t n, char *o)
+{
+    __m128i x;
+    if (n >= 8) {
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8));
+        _mm_storel_epi64((__m128i *)(void *)o, a);
+        _mm_storel_epi64((__m128i *)(void *)(o + n - 8), b);
+        x = _mm_unpacklo_epi64(a, b);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+        x = write_plain_lanes(a | (uint64_t)b << 32);
+    } else {
+        unsigned char a = p[0], b = p[n >> 1], c = p[n - 1];
+        o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
+        x = write_plain_lanes(a | (uint64_t)b << 8 | (uint64_t)c << 16 | 0x4141414141000000u);
+    }
+    /* signed: the bytes from 0x80 are stops too, which only costs them the
+     * faster path */
+    return _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8('!')),
+                        _mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
+}
+
+static ALWAYS_INLINE write_stops write_stops_or(write_stops a, write_stops b)
+{
+    return _mm_or_si128(a, b);
+}
+
+static ALWAYS_INLINE int write_stops_none(write_stops s)
+{
+    return _mm_movemask_epi8(s) == 0;
+}
+#else
+typedef int write_stops;            /* whether a byte is not plain */
+
+static inline write_stops write_plain_stops(const unsigned char *p, size_t n, char *o)
+{
+    int stops = 0;
+    for (size_t i = 0; i < n; i++) {
+        stops |= p[i] <= ' ' || p[i] == '-';
+        o[i] = (char)p[i];
+    }
+    return stops;
+}
+
+static inline write_stops write_stops_or(write_stops a, write_stops b)
+{
+    return a | b;
+}
+
+static inline int write_stops_none(write_stops s)
+{
+    return !s;
+}
 #endif
 
 /* ---------------------------------------------------------- fold runs
