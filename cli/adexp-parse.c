@@ -253,18 +253,22 @@ static int is(const char *a, const char *short_, const char *long_)
  * them as they are. */
 static void set_layout(adexp_write_options *o, int ifps)
 {
-    int envelope = o->envelope;   /* --adexp-envelope may come first */
+    int envelope = o->envelope;   /* --adexp-envelope and --dictionary may come first */
+    const struct adexp_dictionary *dictionary = o->dictionary;
     *o = adexp_write_options_default();
     o->layout = ifps ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
     o->fold = !ifps;
     o->envelope = envelope;
+    o->dictionary = dictionary;
 }
 
-/* --dictionary FILE: FILE extends the dictionary so far. */
+/* --dictionary FILE: FILE extends the dictionary so far, for the parser
+ * and for --format adexp's writer, which looks keywords up in it. */
 static int load_dictionary(cli *c, const char *path)
 {
     int rc = cli_load_dictionary("adexp-parse", &c->dict, path);
     c->o.parser.dictionary = c->dict;
+    c->o.adexp.dictionary = c->dict;
     return rc;
 }
 

@@ -52,6 +52,18 @@ check("three points, ISPASS known in each", r.returncode == 0 and len(pts) == 3 
       [["PTID", "FL", "ETO", "ISPASS"], ["PTID", "FL", "ETO", "ISPASS"], ["PTID", "ETO"]]
       and "unknown" not in json.dumps(rte), rte)
 
+# ADEXP written with the extensions reads back with them as the same fields,
+# in both layouts (the writer is given the dictionary the parser read with).
+DICTS = ["--dictionary", os.path.join(EXT, "etfms.tsv"),
+         "--dictionary", os.path.join(EXT, "local-route-points.tsv")]
+for layout in ("line", "ifps"):
+    first = run(DICTS + ["-"], SAM + IFPL)
+    written = run(DICTS + ["--format", "adexp", "--layout", layout, "-"], SAM + IFPL)
+    again = run(DICTS + ["-"], written.stdout)
+    check(f"--format adexp --layout {layout} with extensions reads back the same",
+          written.returncode == 0 and again.returncode == 0 and
+          fields(again.stdout) == fields(first.stdout), (written, again))
+
 # A broken file: exit 2, its path, line and column.
 with tempfile.TemporaryDirectory() as d:
     bad = os.path.join(d, "bad.tsv")
