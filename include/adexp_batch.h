@@ -76,8 +76,10 @@ typedef int (*adexp_batch_item_fn)(void *ctx, const adexp_batch_item *item);
 /* The same items a run at a time (a chunk's, a piece's), in input order,
  * never by two threads at once: items[0..n) live until the call returns;
  * what they point to (messages, sources, whys) lives in *keep, which the
- * callee may take over by moving the struct out and adexp_arena_init'ing
- * *keep: it is then the callee's to free, and no message is copied again.
+ * callee may take over by moving the struct out and leaving an empty arena
+ * in *keep (adexp_arena_init, hooks and chunk_size its choice) for the
+ * items that follow: the one taken is then the callee's to free, and no
+ * message is copied again.
  * Return as on_item does. */
 typedef int (*adexp_batch_items_fn)(void *ctx, const adexp_batch_item *items, size_t n,
                                     adexp_arena *keep);

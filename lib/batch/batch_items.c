@@ -88,10 +88,8 @@ int batch_items_deliver(const adexp_batch *b, batch_result *res)
     int err = 0;
     if (b->o.on_items) {
         err = b->o.on_items(b->o.item_ctx, v, n, keep_of(res)) != 0 ? ECANCELED : 0;
-        if (!res->keep.head) {     /* taken over: a new one for the next items */
-            res->keep_ready = 0;
+        if (!res->keep.head)       /* taken over: the one left is for the next items */
             res->last_source = NULL;
-        }
         return err;
     }
     for (size_t i = 0; i < n && !err; i++)

@@ -24,6 +24,12 @@
 #include <unistd.h>
 
 #define MAX_JOBS 256
+/* A big input's pieces, in input bytes: a piece's messages kept as items
+ * take about 7 times its bytes (the fields' structs), and a piece that
+ * holds more than the batch lets one hold is parsed on by the owner alone,
+ * while the other workers wait: at 1 MiB (the CLI's) most did. */
+#define ITEM_PIECE ((size_t)256 << 10)
+#define KEEP_CHUNK ((size_t)256 << 10)    /* the chunks of the arenas left to the batch */
 #define WINDOW_MIN ((size_t)16 << 20)     /* blocks queued at most, in bytes */
 #define WINDOW_PER_JOB ((size_t)4 << 20)
 
@@ -106,7 +112,7 @@ static block *block_new(const adexp_batch_item *v, size_t n, adexp_arena *keep)
         if (v[i].msg)
             b->bytes += v[i].msg->length + v[i].msg->nfields * sizeof(adexp_field);
     b->arena = *keep;
-    adexp_arena_init(keep, NULL);
+    pa_pool_arena_init(keep, KEEP_CHUNK);
     return b;
 }
 
@@ -236,6 +242,7 @@ static int files_start(pa_files *f, PyObject *inputs, unsigned jobs, PyObject *i
     o.err_fd = -1;             /* the failures come as items */
     o.out_fd = -1;
     o.on_items = on_items;
+    o.piece_size = ITEM_PIECE;
     o.item_ctx = f;
     if (include && include != Py_None) {
         PyObject *fs = NULL;
@@ -366,6 +373,11 @@ static void files_dealloc(PyObject *self)
     pthread_mutex_destroy(&f->mu);
     pthread_cond_destroy(&f->items_cv);
     pthread_cond_destroy(&f->space_cv);
+    pthread_mutex_lock(&live_mu);
+    int last = live == NULL;
+    pthread_mutex_unlock(&live_mu);
+    if (last)                  /* what the Messages still alive free is kept again */
+        pa_pool_drain();
     Py_TYPE(self)->tp_free(self);
 }
 
