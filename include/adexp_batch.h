@@ -143,7 +143,8 @@ typedef struct adexp_batch_options {
     const char *db_path;       /* ADEXP_BATCH_SQLITE: the database file */
     adexp_batch_output_fn on_output;   /* non-NULL: the output goes to it
                                           instead of to out_fd (not with
-                                          on_item, nor ADEXP_BATCH_SQLITE) */
+                                          on_item or on_items, nor
+                                          ADEXP_BATCH_SQLITE) */
     void *output_ctx;          /* on_output's ctx */
 } adexp_batch_options;
 
