@@ -110,7 +110,8 @@ static block *block_new(const adexp_batch_item *v, size_t n, adexp_arena *keep)
     b->bytes = n * sizeof *v;
     for (size_t i = 0; i < n; i++)
         if (v[i].msg)
-            b->bytes += v[i].msg->length + v[i].msg->nfields * sizeof(adexp_field);
+            b->bytes += sizeof(adexp_msg) + v[i].msg->length +
+                        v[i].msg->nfields * sizeof(adexp_field);
     b->arena = *keep;
     pa_pool_arena_init(keep, KEEP_CHUNK);
     return b;
