@@ -3,6 +3,7 @@
 
   bench_python.py ADEXP_PARSE SOURCE_ROOT CACHE_DIR [--runs N] [--files N] [--jobs N]
   bench_python.py ADEXP_PARSE SOURCE_ROOT CACHE_DIR --scaling FILE [--runs N]
+  bench_python.py ADEXP_PARSE SOURCE_ROOT CACHE_DIR --marshal FILE [--runs N]
 
 On the corpus of bench_cli.py (testdata/gen_corpus.py --files N --seed 1,
 default 20,000 one-message files), times by turns, RUNS times each:
@@ -15,6 +16,10 @@ With --scaling, parse_files([FILE], jobs) + to_dict() (and the Messages
 alone) with jobs=1 and jobs=2 by turns: wall, the process's CPU and the
 calling thread's, which makes the Messages and dicts (a jobs=2 run can go
 no faster than that thread).
+With --marshal, what a flat encoding written on the workers would leave to
+the calling thread: marshal.loads of each message's dict, marshalled
+beforehand, against to_dict() of the same Messages, by turns (the best of
+RUNS, each message's result dropped at once as the --scaling loop does).
 The module must be importable (PYTHONPATH=build/python).
 """
 import argparse
@@ -85,6 +90,31 @@ def scaling(path, runs):
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
+def flat(path, runs):
+    import marshal
+    msgs = list(adexp.parse_files([path], 1))
+    blobs = [marshal.dumps(m.to_dict()) for m in msgs]
+
+    def dicts():
+        for m in msgs:
+            m.to_dict()
+
+    def loads():
+        for b in blobs:
+            marshal.loads(b)
+
+    best = {dicts: [], loads: []}
+    for _ in range(runs):
+        for fn, v in best.items():
+            t = time.thread_time()
+            fn()
+            v.append(time.thread_time() - t)
+    print(f"{path}: {len(msgs)} messages, {sum(map(len, blobs)) / len(blobs):.0f} marshal "
+          f"bytes each, load average {os.getloadavg()[0]:.1f}")
+    print(f"| to_dict() | {min(best[dicts]):.3f} s |")
+    print(f"| marshal.loads | {min(best[loads]):.3f} s |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("exe")
@@ -94,9 +124,12 @@ def main():
     ap.add_argument("--files", type=int, default=20000)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scaling", metavar="FILE")
+    ap.add_argument("--marshal", metavar="FILE")
     a = ap.parse_args()
     if a.scaling:
         return scaling(a.scaling, a.runs)
+    if a.marshal:
+        return flat(a.marshal, a.runs)
     d = corpus(a.root, a.cache, a.files)
     files = list(adexp.expand_paths([d]))
     # Both routes give the same dicts (and the page cache is warm). The

@@ -73,6 +73,17 @@ typedef struct adexp_batch_item {
  * output_error is then ECANCELED). */
 typedef int (*adexp_batch_item_fn)(void *ctx, const adexp_batch_item *item);
 
+/* The same items a run at a time (a chunk's, a piece's), in input order,
+ * never by two threads at once: items[0..n) live until the call returns;
+ * what they point to (messages, sources, whys) lives in *keep, which the
+ * callee may take over by moving the struct out and leaving an empty arena
+ * in *keep (adexp_arena_init, hooks and chunk_size its choice) for the
+ * items that follow: the one taken is then the callee's to free, and no
+ * message is copied again.
+ * Return as on_item does. */
+typedef int (*adexp_batch_items_fn)(void *ctx, const adexp_batch_item *items, size_t n,
+                                    adexp_arena *keep);
+
 /* Called with the output's bytes, in the order they would be written to
  * out_fd (the CSV or TSV header row first), never by two threads at once.
  * Return 0 to go on; nonzero stops the run as a failed write does (the
@@ -125,11 +136,15 @@ typedef struct adexp_batch_options {
                                      and validate do not apply); the
                                      diagnostics still go to err_fd (-1:
                                      nowhere) */
-    void *item_ctx;            /* on_item's ctx */
+    adexp_batch_items_fn on_items;   /* non-NULL: the items go to it, a run
+                                        at a time, instead (on_item is not
+                                        called) */
+    void *item_ctx;            /* on_item's or on_items' ctx */
     const char *db_path;       /* ADEXP_BATCH_SQLITE: the database file */
     adexp_batch_output_fn on_output;   /* non-NULL: the output goes to it
                                           instead of to out_fd (not with
-                                          on_item, nor ADEXP_BATCH_SQLITE) */
+                                          on_item or on_items, nor
+                                          ADEXP_BATCH_SQLITE) */
     void *output_ctx;          /* on_output's ctx */
 } adexp_batch_options;
 

@@ -199,7 +199,7 @@ static void emit(run *r, batch_result *res)
         pthread_mutex_unlock(&r->err_mu);
         err->len = 0;
     }
-    if (out->len && !atomic_load(&r->stop) && r->b->o.on_item) {
+    if (out->len && !atomic_load(&r->stop) && batch_gives_items(&r->b->o)) {
         int e = batch_items_deliver(r->b, res);
         r->b->output.lines += res->lines;
         if (e) {

@@ -68,7 +68,7 @@ static adexp_status emit_format(batch_worker *w, const char *path, const adexp_m
 adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
                         const batch_base *base)
 {
-    if (w->b->o.on_item) {     /* the items' messages carry every offset */
+    if (batch_gives_items(&w->b->o)) {     /* the items' messages carry every offset */
         if (base)
             batch_rebase_fields(m, base->offset);
         return batch_item_message(w, path, m);
@@ -125,7 +125,7 @@ int batch_line_a_message(const adexp_batch *b)
 int batch_emit_header(const adexp_batch *b)
 {
     int f = b->o.format;
-    if ((f != ADEXP_BATCH_CSV && f != ADEXP_BATCH_TSV) || b->o.on_item)
+    if ((f != ADEXP_BATCH_CSV && f != ADEXP_BATCH_TSV) || batch_gives_items(&b->o))
         return 0;
     adexp_buf out;
     adexp_buf_init(&out, NULL);

@@ -61,7 +61,7 @@ void batch_str_free(batch_str *s)
 static int reads_view(const adexp_batch_options *o)
 {
     adexp_batch_format f = o->format;
-    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_SQLITE || o->on_item;
+    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_SQLITE || batch_gives_items(o);
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)
@@ -103,7 +103,7 @@ void batch_fail(batch_worker *w, const char *path, const char *why)
     batch_str_printf(&w->res.err, "%s\n", why);
     w->files_failed++;
     w->inputs_failed++;
-    if (w->b->o.on_item)
+    if (batch_gives_items(&w->b->o))
         batch_item_input(w, ADEXP_BATCH_ITEM_FAILED, path, why);
 }
 
@@ -393,6 +393,6 @@ void batch_note(batch_worker *w, const char *path, const char *note)
 {
     batch_put_head(w, path, 0, 0, BATCH_NOTE);
     batch_str_printf(&w->res.err, "%s\n", note);
-    if (w->b->o.on_item)
+    if (batch_gives_items(&w->b->o))
         batch_item_input(w, ADEXP_BATCH_ITEM_SKIPPED, path, note);
 }

@@ -126,6 +126,12 @@ struct adexp_batch {
                                       while run runs */
 };
 
+/* The items go to the caller (on_item or on_items), not to an output. */
+static inline int batch_gives_items(const adexp_batch_options *o)
+{
+    return o->on_item || o->on_items;
+}
+
 static inline const batch_entry *batch_entry_at(const adexp_batch *b, size_t i)
 {
     return &b->seg[i >> BATCH_SEG_BITS][i & (BATCH_SEG_SIZE - 1)];

@@ -1,11 +1,12 @@
-/* Batch driver: the items of adexp_batch_options.on_item.
+/* Batch driver: the items of adexp_batch_options.on_item and on_items.
  *
  * A worker keeps each item of a chunk (a message copied with
  * adexp_msg_copy, a failed or skipped input) in its result: the item
  * structs in res.out, where the output's bytes would be, and what they
  * point to in res.keep, an arena that does not move. The result is then
  * parked and handed over in order like any output (batch.c), and the
- * writer calls on_item for each item instead of writing bytes; a big
+ * writer calls on_item for each item (or on_items once for the result's
+ * items, which may take res.keep over) instead of writing bytes; a big
  * input's pieces have their messages' indexes moved on first, as the JSON
  * lines of the pieces have theirs patched. */
 #include <errno.h>
@@ -85,6 +86,12 @@ int batch_items_deliver(const adexp_batch *b, batch_result *res)
     const adexp_batch_item *v = (const adexp_batch_item *)(const void *)res->out.data;
     size_t n = res->out.len / sizeof *v;
     int err = 0;
+    if (b->o.on_items) {
+        err = b->o.on_items(b->o.item_ctx, v, n, keep_of(res)) != 0 ? ECANCELED : 0;
+        if (!res->keep.head)       /* taken over: the one left is for the next items */
+            res->last_source = NULL;
+        return err;
+    }
     for (size_t i = 0; i < n && !err; i++)
         if (b->o.on_item(b->o.item_ctx, &v[i]) != 0)
             err = ECANCELED;

@@ -111,6 +111,43 @@ static int on_item(void *ctx, const adexp_batch_item *it)
     return s->stop_after && s->nmsg == s->stop_after;
 }
 
+/* on_items: the runs of items kept, with the arenas taken over, and read
+ * only after the batch is over. */
+typedef struct taken {
+    adexp_batch_item *v;
+    size_t n, cap;
+    adexp_arena *arenas;
+    size_t narenas;
+} taken;
+
+static int on_items(void *ctx, const adexp_batch_item *v, size_t n, adexp_arena *keep)
+{
+    taken *t = ctx;
+    assert_true(n > 0);
+    if (t->n + n > t->cap) {
+        t->cap = (t->n + n) * 2;
+        t->v = realloc(t->v, t->cap * sizeof *t->v);
+        assert_non_null(t->v);
+    }
+    memcpy(t->v + t->n, v, n * sizeof *v);
+    t->n += n;
+    t->arenas = realloc(t->arenas, (t->narenas + 1) * sizeof *t->arenas);
+    assert_non_null(t->arenas);
+    t->arenas[t->narenas++] = *keep;
+    adexp_arena_init(keep, NULL);
+    return 0;
+}
+
+static void taken_replay(taken *t, seen *s)
+{
+    for (size_t i = 0; i < t->n; i++)
+        on_item(s, &t->v[i]);
+    for (size_t i = 0; i < t->narenas; i++)
+        adexp_arena_free(&t->arenas[i]);
+    free(t->v);
+    free(t->arenas);
+}
+
 static char *slurp(FILE *f, size_t *len)
 {
     fflush(f);
@@ -142,7 +179,8 @@ static void input_lines(const char *err, char *out, size_t cap)
     }
 }
 
-static void compare(unsigned jobs, size_t piece)
+/* With runs: on_items, its arenas taken over, instead of on_item. */
+static void compare(unsigned jobs, size_t piece, int runs)
 {
     adexp_batch_options o = adexp_batch_options_default();
     o.jobs = jobs;
@@ -163,8 +201,15 @@ static void compare(unsigned jobs, size_t piece)
     seen s;
     memset(&s, 0, sizeof s);
     adexp_buf_init(&s.json, NULL);
-    o.on_item = on_item;
-    o.item_ctx = &s;
+    taken t;
+    memset(&t, 0, sizeof t);
+    if (runs) {
+        o.on_items = on_items;
+        o.item_ctx = &t;
+    } else {
+        o.on_item = on_item;
+        o.item_ctx = &s;
+    }
     o.err_fd = -1;
     o.out_fd = -1;
     b = adexp_batch_new(&o);
@@ -172,6 +217,10 @@ static void compare(unsigned jobs, size_t piece)
     adexp_batch_stats st;
     assert_int_equal(adexp_batch_run(b, &st), 1);
     adexp_batch_free(b);
+    if (runs) {
+        assert_true(t.narenas > 1 || jobs == 1);
+        taken_replay(&t, &s);
+    }
 
     assert_int_equal(s.json.len, want_len);
     assert_memory_equal(s.json.data, want, want_len);
@@ -197,14 +246,24 @@ static void compare(unsigned jobs, size_t piece)
 static void test_one_worker(void **state)
 {
     (void)state;
-    compare(1, 0);
+    compare(1, 0, 0);
 }
 
 static void test_workers_and_pieces(void **state)
 {
     (void)state;
-    compare(4, 4096);          /* f.adexp is cut into pieces: indexes moved on */
-    compare(3, 0);
+    compare(4, 4096, 0);       /* f.adexp is cut into pieces: indexes moved on */
+    compare(3, 0, 0);
+}
+
+/* on_items: the same items, a run at a time, whose arenas the caller
+ * takes over and reads after the run. */
+static void test_runs_taken_over(void **state)
+{
+    (void)state;
+    compare(1, 0, 1);
+    compare(4, 4096, 1);
+    compare(2, 0, 1);
 }
 
 /* A stream: a pipe given as a descriptor, packed or not. */
@@ -397,6 +456,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_worker),
         cmocka_unit_test(test_workers_and_pieces),
+        cmocka_unit_test(test_runs_taken_over),
         cmocka_unit_test(test_descriptor),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_on_output),

@@ -139,7 +139,7 @@ int batch_map_report(batch_worker *w, const char *path, const batch_map *m)
     batch_put_head(w, path, 0, 0, BATCH_ERROR);
     batch_str_printf(&w->res.err, "%s\n", why);
     w->inputs_failed++;
-    if (w->b->o.on_item)
+    if (batch_gives_items(&w->b->o))
         batch_item_input(w, ADEXP_BATCH_ITEM_FAILED, path, why);
     return 1;
 }

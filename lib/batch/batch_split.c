@@ -141,7 +141,7 @@ static uint64_t line_at(batch_split *s, size_t k, size_t x)
 static int mark_indexes(batch_worker *w, piece *pc, size_t from, uint64_t index)
 {
     const adexp_buf *out = &w->res.out;
-    if (w->b->o.on_item)
+    if (batch_gives_items(&w->b->o))
         return 0;              /* the items' indexes move on as they are handed over */
     switch (w->b->o.format) {
     case ADEXP_BATCH_JSON:
@@ -201,7 +201,7 @@ static void parse_piece(batch_worker *w, batch_split *s, piece *pc)
     w->res = pc->res;
     batch_result_clear(&w->res);
     size_t room = JSON_PIECE_ROOM(s->cut[pc->k] - pc->start);
-    if (w->b->o.format == ADEXP_BATCH_JSON && !w->b->o.on_item)
+    if (w->b->o.format == ADEXP_BATCH_JSON && !batch_gives_items(&w->b->o))
         adexp_buf_room(&w->res.out, room < PIECE_HOLD ? room : PIECE_HOLD);
     pc->out_index.n = pc->err_index.n = 0;
     pc->count = pc->bad = 0;
@@ -287,7 +287,7 @@ static int write_piece(batch_worker *w, piece *pc, uint64_t index)
         batch_write(w, &diag);
         pc->res.err.len = 0;
     }
-    if (w->b->o.on_item) {
+    if (batch_gives_items(&w->b->o)) {
         batch_items_add_index(&pc->res, index);
         return batch_write(w, &pc->res);
     }

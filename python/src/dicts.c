@@ -21,19 +21,34 @@ static const struct {
     {ADEXP_FIELD_MISPLACED, &pa_k.misplaced},
 };
 
-static PyObject *children_list(const adexp_field *first)
+static Py_ssize_t count(const adexp_field *first)
 {
     Py_ssize_t n = 0;
     for (const adexp_field *f = first; f; f = f->next)
         n++;
+    return n;
+}
+
+/* The dicts of first and its siblings; n: how many there are, or -1. A
+ * parent's nchildren saves the walk that counts them (its first loads
+ * are the misses of lines a worker wrote), and is checked on the way. */
+static PyObject *children_list(const adexp_field *first, Py_ssize_t n)
+{
+    if (n < 0)
+        n = count(first);
     PyObject *list = PyList_New(n);
     Py_ssize_t i = 0;
-    for (const adexp_field *f = first; list && f; f = f->next, i++) {
+    const adexp_field *f = first;
+    for (; list && f && i < n; f = f->next, i++) {
         PyObject *d = pa_field_dict(f);
         if (!d)
             Py_CLEAR(list);
         else
             PyList_SET_ITEM(list, i, d);
+    }
+    if (list && (f || i < n)) {    /* n was not their number */
+        Py_DECREF(list);
+        return children_list(first, count(first));
     }
     return list;
 }
@@ -49,7 +64,7 @@ PyObject *pa_field_dict(const adexp_field *f)
     if (ok && !list && (f->kind == ADEXP_BASIC || f->value.len > 0))
         ok = set(d, pa_k.value, pa_str(f->value, 1)) == 0;
     if (ok && (list || sub))
-        ok = set(d, list ? pa_k.items : pa_k.fields, children_list(f->child)) == 0;
+        ok = set(d, list ? pa_k.items : pa_k.fields, children_list(f->child, f->nchildren)) == 0;
     for (size_t i = 0; ok && i < sizeof field_flags / sizeof field_flags[0]; i++)
         if (f->flags & field_flags[i].flag)
             ok = PyDict_SetItem(d, *field_flags[i].key, Py_True) == 0;
@@ -157,7 +172,7 @@ PyObject *pa_message_dict(const adexp_msg *m, PyObject *source)
         set(d, pa_k.index, PyLong_FromSize_t(m->index)) ||
         set(d, pa_k.offset, PyLong_FromSize_t(m->offset)) ||
         set(d, pa_k.title, t.ptr ? pa_str(t, 1) : new_ref(Py_None)) ||
-        set(d, pa_k.fields, children_list(m->fields)) ||
+        set(d, pa_k.fields, children_list(m->fields, -1)) ||
         set(d, pa_k.errors, error_dicts(m)) ||
         (m->envelope.present && set_str(d, "envelope", pa_envelope_dict(&m->envelope))))
         Py_CLEAR(d);

@@ -4,9 +4,10 @@
  * messages handed out in the CLI's order with the CLI's sources and
  * failures.
  *
- * adexp_batch_run runs on a thread of its own. Its on_item callback (the
- * batch's writer, in input order) copies each message into the open
- * block's arena; the consumer (__next__, with the GIL) takes whole blocks
+ * adexp_batch_run runs on a thread of its own. Its on_items callback (the
+ * batch's writer, in input order, once per chunk or piece) queues the
+ * items as a block with the arena that holds their messages, taken over
+ * from the batch; the consumer (__next__, with the GIL) takes whole blocks
  * and wraps their items into Messages that keep the block's arena alive.
  * The callback waits while the blocks queued hold WINDOW bytes or more:
  * the batch then waits too, so memory stays bounded whatever the input.
@@ -23,27 +24,25 @@
 #include <unistd.h>
 
 #define MAX_JOBS 256
-#define BLOCK_BYTES ((size_t)256 << 10)   /* a block is handed over at this size */
-#define BLOCK_CHUNK ((size_t)32 << 10)    /* its arena's chunks: a block taken early is small */
+/* A big input's pieces, in input bytes: a piece's messages kept as items
+ * take about 7 times its bytes (the fields' structs), and a piece that
+ * holds more than the batch lets one hold is parsed on by the owner alone,
+ * while the other workers wait: at 1 MiB (the CLI's) most did. */
+#define ITEM_PIECE ((size_t)256 << 10)
+#define KEEP_CHUNK ((size_t)256 << 10)    /* the chunks of the arenas left to the batch */
 #define WINDOW_MIN ((size_t)16 << 20)     /* blocks queued at most, in bytes */
 #define WINDOW_PER_JOB ((size_t)4 << 20)
 
 PyObject *pa_FileError;
 
-typedef struct item {
-    adexp_batch_item_kind kind;
-    const char *source;        /* in the block's arena */
-    const char *why;
-    adexp_msg msg;
-} item;
-
+/* A run of the batch's items and the arena they point into, taken over
+ * from the batch as it is handed out: no message is copied again here. */
 typedef struct block {
     struct block *next;
-    adexp_arena arena;         /* the items and their messages */
-    item **v;
-    size_t n, cap;
+    adexp_arena arena;
+    adexp_batch_item *v;
+    size_t n;
     size_t bytes;              /* about what the block holds */
-    const char *last_source;
 } block;
 
 typedef struct pa_files {
@@ -59,8 +58,7 @@ typedef struct pa_files {
     int started, joined;
     pthread_mutex_t mu;
     pthread_cond_t items_cv, space_cv;
-    block *head, *tail;        /* full blocks, oldest first */
-    block *open;               /* the block being filled */
+    block *head, *tail;        /* blocks not taken yet, oldest first */
     size_t queued, window;     /* bytes in the blocks not consumed */
     int done, stop, nomem;
     struct pa_files *prev_live, *next_live;   /* the live ones (live_mu) */
@@ -97,13 +95,25 @@ static void live_remove(pa_files *f)
     pthread_mutex_unlock(&live_mu);
 }
 
-static block *block_new(void)
+/* The items, copied, and *keep, taken over; NULL when out of memory. */
+static block *block_new(const adexp_batch_item *v, size_t n, adexp_arena *keep)
 {
     block *b = calloc(1, sizeof *b);
-    if (b) {
-        adexp_arena_init(&b->arena, NULL);
-        b->arena.chunk_size = BLOCK_CHUNK;
+    if (b && !(b->v = malloc(n * sizeof *v))) {
+        free(b);
+        b = NULL;
     }
+    if (!b)
+        return NULL;
+    memcpy(b->v, v, n * sizeof *v);
+    b->n = n;
+    b->bytes = n * sizeof *v;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].msg)
+            b->bytes += sizeof(adexp_msg) + v[i].msg->length +
+                        v[i].msg->nfields * sizeof(adexp_field);
+    b->arena = *keep;
+    pa_pool_arena_init(keep, KEEP_CHUNK);
     return b;
 }
 
@@ -114,74 +124,25 @@ static void block_free(block *b)
     free(b);
 }
 
-static const char *keep_str(block *b, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = adexp_arena_alloc(&b->arena, n);
-    return p ? memcpy(p, s, n) : NULL;
-}
-
-/* Append it to b; 0, or -1 when out of memory. */
-static int block_add(block *b, const adexp_batch_item *it)
-{
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        item **v = realloc(b->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        b->v = v, b->cap = cap;
-    }
-    item *x = adexp_arena_alloc(&b->arena, sizeof *x);
-    if (!x)
-        return -1;
-    memset(x, 0, sizeof *x);
-    x->kind = it->kind;
-    if (!b->last_source || strcmp(b->last_source, it->source) != 0)
-        b->last_source = keep_str(b, it->source);
-    x->source = b->last_source;
-    x->why = it->why ? keep_str(b, it->why) : NULL;
-    if (!x->source || (it->why && !x->why))
-        return -1;
-    if (it->msg && adexp_msg_copy(it->msg, &b->arena, &x->msg) != ADEXP_OK)
-        return -1;
-    b->v[b->n++] = x;
-    b->bytes += sizeof *x + (it->msg ? it->msg->length + it->msg->nfields * sizeof(adexp_field)
-                                     : 0);
-    return 0;
-}
-
-static void queue_open(pa_files *f)
-{
-    if (!f->open || f->open->n == 0)
-        return;
-    if (f->tail)
-        f->tail->next = f->open;
-    else
-        f->head = f->open;
-    f->tail = f->open;
-    f->open = NULL;
-    pthread_cond_signal(&f->items_cv);
-}
-
 /* The batch's writer, in input order: no GIL here. */
-static int on_item(void *ctx, const adexp_batch_item *it)
+static int on_items(void *ctx, const adexp_batch_item *v, size_t n, adexp_arena *keep)
 {
     pa_files *f = ctx;
     pthread_mutex_lock(&f->mu);
     while (!f->stop && f->queued >= f->window)
         pthread_cond_wait(&f->space_cv, &f->mu);
     int stop = f->stop;
-    if (!stop && !f->open && !(f->open = block_new()))
+    block *b = stop || n == 0 ? NULL : block_new(v, n, keep);
+    if (!stop && n && !b)
         stop = f->nomem = 1;
-    if (!stop) {
-        size_t before = f->open->bytes;
-        if (block_add(f->open, it) != 0)
-            stop = f->nomem = 1;
-        f->queued += f->open->bytes - before;
-        if (f->open->bytes >= BLOCK_BYTES)
-            queue_open(f);
+    if (b) {
+        if (f->tail)
+            f->tail->next = b;
         else
-            pthread_cond_signal(&f->items_cv);   /* it may take the open block */
+            f->head = b;
+        f->tail = b;
+        f->queued += b->bytes;
+        pthread_cond_signal(&f->items_cv);
     }
     pthread_mutex_unlock(&f->mu);
     return stop;
@@ -193,7 +154,6 @@ static void *run_batch(void *arg)
     int rc = adexp_batch_run(f->batch, &f->stats);
     pthread_mutex_lock(&f->mu);
     f->rc = rc;
-    queue_open(f);
     f->done = 1;
     pthread_cond_broadcast(&f->items_cv);
     pthread_mutex_unlock(&f->mu);
@@ -282,7 +242,8 @@ static int files_start(pa_files *f, PyObject *inputs, unsigned jobs, PyObject *i
     o.parser = *opts;
     o.err_fd = -1;             /* the failures come as items */
     o.out_fd = -1;
-    o.on_item = on_item;
+    o.on_items = on_items;
+    o.piece_size = ITEM_PIECE;
     o.item_ctx = f;
     if (include && include != Py_None) {
         PyObject *fs = NULL;
@@ -405,8 +366,6 @@ static void files_dealloc(PyObject *self)
         next = b->next;
         block_free(b);
     }
-    if (f->open)
-        block_free(f->open);
     adexp_batch_free(f->batch);
     free(f->include);
     Py_XDECREF(f->inputs);
@@ -415,6 +374,11 @@ static void files_dealloc(PyObject *self)
     pthread_mutex_destroy(&f->mu);
     pthread_cond_destroy(&f->items_cv);
     pthread_cond_destroy(&f->space_cv);
+    pthread_mutex_lock(&live_mu);
+    int last = live == NULL;
+    pthread_mutex_unlock(&live_mu);
+    if (last)                  /* what the Messages still alive free is kept again */
+        pa_pool_drain();
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -464,10 +428,8 @@ static int take(pa_files *f)
     block *b = NULL;
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&f->mu);
-    while (!f->head && !(f->open && f->open->n) && !f->done)
+    while (!f->head && !f->done)
         pthread_cond_wait(&f->items_cv, &f->mu);
-    if (!f->head)
-        queue_open(f);
     if ((b = f->head) != NULL) {
         f->head = b->next;
         if (!f->head)
@@ -511,12 +473,12 @@ static PyObject *files_next(PyObject *self)
             if (rc <= 0)
                 return NULL;
         }
-        item *x = f->cur->v[f->pos++];
+        const adexp_batch_item *x = &f->cur->v[f->pos++];
         PyObject *src = source_of(f, x->source);
         if (!src)
             return NULL;
         if (x->kind == ADEXP_BATCH_ITEM_MESSAGE)
-            return pa_message_new(&x->msg, f->owner, src);
+            return pa_message_new(x->msg, f->owner, src);
         if (x->kind == ADEXP_BATCH_ITEM_FAILED && !f->skip_errors)
             return pa_file_error(pa_errno_of(x->why), x->why, src);
     }

@@ -63,6 +63,14 @@ PyObject *pa_arena_new(adexp_arena *a, PyObject *base);
 adexp_arena *pa_arena_of(PyObject *arena_obj);
 extern PyTypeObject pa_ArenaType;
 
+/* ---------------------------------------------------------------- chunks.c */
+
+/* An arena of chunk_size chunks whose freed chunks are kept for the next
+ * such arena (up to a bound), on any thread; pa_pool_drain frees those
+ * kept. All such arenas share one chunk size. */
+void pa_pool_arena_init(adexp_arena *a, size_t chunk_size);
+void pa_pool_drain(void);
+
 /* ---------------------------------------------------------------- message.c */
 
 typedef struct pa_message {

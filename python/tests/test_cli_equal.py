@@ -28,6 +28,22 @@ def test_parse_files_equals_cli_on_all_files_at_once(files):
     assert len(got) > 100
 
 
+def test_big_file_in_pieces_equals_cli(files, tmp_path):
+    """Every test file's bytes over and over, about 2 MB: parse_files(jobs=2)
+    parses it in pieces side by side, whose messages (indexes, offsets,
+    errors' lines and columns, none of them the piece's) come out as the
+    CLI's and parse()'s, and its Messages outlive the iterator."""
+    blob = b"\n".join(open(p, "rb").read() for p in files)
+    big = tmp_path / "big.adexp"
+    big.write_bytes(blob * (2_000_000 // len(blob) + 1))
+    want = cli_dicts([str(big)])
+    assert len(want) > 1000
+    kept = list(adexp.parse_files([big], jobs=2))
+    assert [m.to_dict() for m in kept] == want
+    assert [m.to_dict() for m in adexp.parse_files([big], jobs=1)] == want
+    assert parse_dicts(str(big)) == want
+
+
 def test_parse_files_walks_directories_like_cli(root):
     dirs = [str(root / "testdata/messages"), str(root / "testdata/invalid")]
     want = cli_dicts(["--include", "*.adexp", *dirs])
