@@ -166,10 +166,14 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
     size_t start = out->len;
     int ok = 1;
     /* the heading line; without a transmission id (garbled) the heading is
-     * in text[2] as it stood, when it starts there */
-    if (env->transmission_id.len || !starts_heading(env->text[2]))
+     * in text[2] as it stood, when it starts there: its lines are kept,
+     * folded or not (joined, they could read back as a whole heading) */
+    int as_stood = !env->transmission_id.len && starts_heading(env->text[2]);
+    if (!as_stood)
         ok = put_start(out, env, fold) && put_word(out, env->text[0], fold) &&
              adexp_buf_put(out, "\n", 1);
+    else if (env->form == ADEXP_FORM_IA5)   /* its own SOH, which text[2] never holds */
+        ok = adexp_buf_put(out, "\001", 1);
     if (ok && env->priority.len)
         ok = put(out, env->priority, fold) && put_word(out, env->addressees, fold) &&
              adexp_buf_put(out, "\n", 1);
@@ -185,7 +189,7 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
                         (env->text[2].len && env->text[2].ptr[0] == STX)))
         ok = adexp_buf_put(out, "\002", 1);
     if (ok && env->text[2].len)
-        ok = put(out, env->text[2], fold) && adexp_buf_put(out, "\n", 1);
+        ok = put(out, env->text[2], fold && !as_stood) && adexp_buf_put(out, "\n", 1);
     if (!ok) {
         out->len = start;
         return ADEXP_E_NOMEM;
@@ -235,21 +239,65 @@ static adexp_slice text_piece(const adexp_envelope *env, int k)
     return (adexp_slice){NULL, 0};
 }
 
-int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
+/* The name of the first part of a that b does not have the same (as
+ * write_envelope_same compares them), or NULL. */
+static const char *other_part(const adexp_envelope *a, const adexp_envelope *b)
 {
-    if (a->present != b->present || a->closed != b->closed ||
-        (a->present && a->form != b->form))
-        return 0;
+    if (a->present != b->present || a->closed != b->closed)
+        return "envelope";
+    if (a->present && a->form != b->form)
+        return "envelope.form";
     const adexp_slice pa[] = {a->transmission_id, a->priority, a->addressees, a->filing_time,
                               a->originator};
     const adexp_slice pb[] = {b->transmission_id, b->priority, b->addressees, b->filing_time,
                               b->originator};
+    static const char *const names[] = {"envelope.transmission_id", "envelope.priority",
+                                        "envelope.addressees", "envelope.filing_time",
+                                        "envelope.originator"};
     for (int i = 0; i < 5; i++)
         if (!same_words(pa[i], pb[i]))
-            return 0;
+            return names[i];
     /* the text as the JSON object's list: its pieces that hold words */
     for (int k = 0; k < 3; k++)
         if (!same_words(text_piece(a, k), text_piece(b, k)))
-            return 0;
-    return 1;
+            return "envelope.text";
+    return NULL;
+}
+
+int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
+{
+    return other_part(a, b) == NULL;
+}
+
+static int has_envelope_error(const adexp_msg *m)
+{
+    for (size_t i = 0; i < m->nerrors; i++)
+        if (m->errors[i].code == ADEXP_E_ENVELOPE)
+            return 1;
+    return 0;
+}
+
+adexp_status write_envelope_reread(adexp_buf *out, size_t from, const adexp_msg *msg,
+                                   const char **part)
+{
+    *part = NULL;
+    if (!has_envelope_error(msg))
+        return ADEXP_OK;
+    adexp_arena arena;
+    adexp_arena_init(&arena, &out->a);
+    adexp_parser *p = adexp_parser_new(NULL, &out->a);
+    if (!p)
+        return ADEXP_E_NOMEM;
+    adexp_parser_reset(p, out->data + from, out->len - from);
+    adexp_msg back;
+    adexp_status st = adexp_parser_next(p, &arena, &back);
+    if (st != ADEXP_E_NOMEM) {
+        *part = other_part(&msg->envelope, &back.envelope);
+        if (!*part && !has_envelope_error(&back))
+            *part = "envelope";
+        st = ADEXP_OK;
+    }
+    adexp_parser_free(p);
+    adexp_arena_free(&arena);
+    return st;
 }

@@ -596,6 +596,10 @@ adexp_status adexp_write(adexp_buf *out, const adexp_msg *msg,
                 fail(&w, ADEXP_E_NOMEM, NULL);
             else if (w.o->verify)
                 verify(&w, msg, start);
+            else if (w.framed && write_envelope_reread(out, start, msg, &bad_part) != ADEXP_OK)
+                fail(&w, ADEXP_E_NOMEM, NULL);
+            else if (bad_part)
+                fail(&w, ADEXP_E_WRITE_VALUE, NULL);
         }
     }
     if (w.code != ADEXP_OK)
