@@ -303,7 +303,8 @@ def test_garbled_reads_back(tmp):
     """--format adexp --adexp-envelope writes a garbled heading so that it
     reads back with the same envelope and ENVELOPE error, folded or not: an
     IA-5 heading's text that starts with ZCZC or a second SOH keeps its own
-    SOH before it, a heading's lines stay lines."""
+    SOH before it, a heading's lines stay lines; what would read back as
+    another envelope or none is left out, the others written."""
     path = os.path.join(tmp, "garbled.adexp")
     with open(path, "wb") as f:
         f.write(b"\x01ZCZC\n-TITLE CNL -ARCID A1\n\v\x03"
@@ -323,6 +324,13 @@ def test_garbled_reads_back(tmp):
               [(r.get("envelope"), [e["code"] for e in r["errors"]]) for r in records(out2)] ==
               [(r.get("envelope"), [e["code"] for e in r["errors"]]) for r in recs],
               out + out2 + err)
+    # an NNNN after text that was no field would read back as nothing
+    with open(path, "wb") as f:
+        f.write(b"X\nNNNN\n-TITLE CNL -ARCID A2\n")
+    rc, text, err = run("--format", "adexp", "--adexp-envelope", path)
+    check("an NNNN after no field: refused, the message named, the next written, exit 1",
+          rc == 1 and "message 0 not written as ADEXP: WRITE_VALUE at envelope:" in err and
+          text == "-TITLE CNL -ARCID A2\n", text + err)
 
 
 def main():

@@ -12,7 +12,9 @@
  * the text gives the same envelope. A garbled heading is written as it
  * stands: the parser keeps its parts from the lines before the garbled
  * one, and that line on as text[2], so each line present is written and
- * the rest follows as text. */
+ * the rest follows as text (after IA-5's SOH, which text[2] does not
+ * hold). What still would not read back the same is refused
+ * (write_envelope_reread). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -291,7 +293,10 @@ adexp_status write_envelope_reread(adexp_buf *out, size_t from, const adexp_msg 
     adexp_parser_reset(p, out->data + from, out->len - from);
     adexp_msg back;
     adexp_status st = adexp_parser_next(p, &arena, &back);
-    if (st != ADEXP_E_NOMEM) {
+    if (st == ADEXP_END) {   /* an NNNN after text that was no field */
+        *part = "envelope";
+        st = ADEXP_OK;
+    } else if (st != ADEXP_E_NOMEM) {
         *part = other_part(&msg->envelope, &back.envelope);
         if (!*part && !has_envelope_error(&back))
             *part = "envelope";

@@ -971,7 +971,7 @@ static void parse_garbled(fixture *f, adexp_parser *p, const char *text)
  * or not, in both layouts: an IA-5 heading keeps its own SOH (which the
  * parser does not keep in the text), before a text that starts with ZCZC
  * or with another SOH; its lines are kept when folded. What would read
- * back as another envelope is refused. */
+ * back as another envelope, or as none, is refused. */
 static void test_garbled_envelope_reads_back(void **state)
 {
     fixture *f = *state;
@@ -1021,6 +1021,16 @@ static void test_garbled_envelope_reads_back(void **state)
     f->out.len = 0;
     assert_int_equal(adexp_write(&f->out, &m, &o, &f->err), ADEXP_E_WRITE_VALUE);
     assert_string_equal(f->err.path, "envelope.transmission_id");
+    assert_int_equal(f->out.len, 0);
+    /* an NNNN after text that was no field: the message alone would read
+     * back as nothing */
+    adexp_arena_reset(&f->arena);
+    adexp_parser_reset(p, "X\nNNNN\n", 7);
+    assert_int_equal(adexp_parser_next(p, &f->arena, &f->msg), ADEXP_E_NO_TITLE);
+    assert_true(f->msg.envelope.closed);
+    f->out.len = 0;
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_E_WRITE_VALUE);
+    assert_string_equal(f->err.path, "envelope");
     assert_int_equal(f->out.len, 0);
     adexp_arena_free(&arena);
     adexp_buf_free(&ja);
