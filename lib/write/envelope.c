@@ -206,23 +206,31 @@ adexp_status write_envelope_tail(adexp_buf *out, const adexp_envelope *env)
     return ok ? ADEXP_OK : ADEXP_E_NOMEM;
 }
 
-/* The next word of s from *i (separators skipped), or len 0 at the end. */
-static adexp_slice next_word(adexp_slice s, size_t *i)
+/* The separators the JSON object folds a part's text at: not VT nor FF,
+ * which the lexer's separators are besides. */
+static int is_fold_space(char c)
 {
-    while (*i < s.len && is_sep(s.ptr[*i]))
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The next word of s from *i (separators skipped: the lexer's, or with
+ * fold_only the JSON object's fold), or len 0 at the end. */
+static adexp_slice next_word(adexp_slice s, size_t *i, int fold_only)
+{
+    while (*i < s.len && (fold_only ? is_fold_space(s.ptr[*i]) : is_sep(s.ptr[*i])))
         (*i)++;
     size_t from = *i;
-    while (*i < s.len && !is_sep(s.ptr[*i]))
+    while (*i < s.len && !(fold_only ? is_fold_space(s.ptr[*i]) : is_sep(s.ptr[*i])))
         (*i)++;
     return (adexp_slice){s.ptr ? s.ptr + from : NULL, *i - from};
 }
 
 /* Whether a and b are the same words (what folding leaves of them). */
-static int same_words(adexp_slice a, adexp_slice b)
+static int same_words(adexp_slice a, adexp_slice b, int fold_only)
 {
     size_t i = 0, j = 0;
     for (;;) {
-        adexp_slice x = next_word(a, &i), y = next_word(b, &j);
+        adexp_slice x = next_word(a, &i, fold_only), y = next_word(b, &j, fold_only);
         if (x.len != y.len || (x.len && memcmp(x.ptr, y.ptr, x.len) != 0))
             return 0;
         if (!x.len)
@@ -230,20 +238,23 @@ static int same_words(adexp_slice a, adexp_slice b)
     }
 }
 
-/* The k-th piece of the envelope's text that holds a word, or len 0. */
-static adexp_slice text_piece(const adexp_envelope *env, int k)
+/* The k-th piece of the envelope's text that holds a word (or, with
+ * json, that is there at all, as the JSON object lists them), or len 0. */
+static adexp_slice text_piece(const adexp_envelope *env, int k, int json)
 {
     for (int i = 0; i < 3; i++) {
         size_t at = 0;
-        if (next_word(env->text[i], &at).len && k-- == 0)
+        if ((json ? env->text[i].ptr != NULL : next_word(env->text[i], &at, 0).len != 0) &&
+            k-- == 0)
             return env->text[i];
     }
     return (adexp_slice){NULL, 0};
 }
 
-/* The name of the first part of a that b does not have the same (as
- * write_envelope_same compares them), or NULL. */
-static const char *other_part(const adexp_envelope *a, const adexp_envelope *b)
+/* The name of the first part of a that b does not have the same, or NULL:
+ * word for word (as write_envelope_same compares them), or with json as
+ * the JSON object shows them (null or not, folded at its separators). */
+static const char *other_part(const adexp_envelope *a, const adexp_envelope *b, int json)
 {
     if (a->present != b->present || a->closed != b->closed)
         return "envelope";
@@ -257,18 +268,21 @@ static const char *other_part(const adexp_envelope *a, const adexp_envelope *b)
                                         "envelope.addressees", "envelope.filing_time",
                                         "envelope.originator"};
     for (int i = 0; i < 5; i++)
-        if (!same_words(pa[i], pb[i]))
+        if (!same_words(pa[i], pb[i], json && i != 2) ||
+            (json && i != 2 && !pa[i].ptr != !pb[i].ptr))
             return names[i];
     /* the text as the JSON object's list: its pieces that hold words */
-    for (int k = 0; k < 3; k++)
-        if (!same_words(text_piece(a, k), text_piece(b, k)))
+    for (int k = 0; k < 3; k++) {
+        adexp_slice x = text_piece(a, k, json), y = text_piece(b, k, json);
+        if (!same_words(x, y, json) || !x.ptr != !y.ptr)
             return "envelope.text";
+    }
     return NULL;
 }
 
 int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
 {
-    return other_part(a, b) == NULL;
+    return other_part(a, b, 0) == NULL;
 }
 
 static int has_envelope_error(const adexp_msg *m)
@@ -297,7 +311,7 @@ adexp_status write_envelope_reread(adexp_buf *out, size_t from, const adexp_msg 
         *part = "envelope";
         st = ADEXP_OK;
     } else if (st != ADEXP_E_NOMEM) {
-        *part = other_part(&msg->envelope, &back.envelope);
+        *part = other_part(&msg->envelope, &back.envelope, 1);
         if (!*part && !has_envelope_error(&back))
             *part = "envelope";
         st = ADEXP_OK;
