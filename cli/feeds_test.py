@@ -299,11 +299,45 @@ def test_written_envelope_reads_back(tmp):
           "-ARCID A0" in text and "-ARCID A2" in text and "ABC124" not in text, text + err)
 
 
+def test_garbled_reads_back(tmp):
+    """--format adexp --adexp-envelope writes a garbled heading so that it
+    reads back with the same envelope and ENVELOPE error, folded or not: an
+    IA-5 heading's text that starts with ZCZC or a second SOH keeps its own
+    SOH before it, a heading's lines stay lines; what would read back as
+    another envelope or none is left out, the others written."""
+    path = os.path.join(tmp, "garbled.adexp")
+    with open(path, "wb") as f:
+        f.write(b"\x01ZCZC\n-TITLE CNL -ARCID A1\n\v\x03"
+                b"\x01\x01X\n-TITLE CNL -ARCID A2\n\v\x03"
+                b"ZCZC\n\t GON\n-TITLE CNL -ARCID A3\nNNNN\n")
+    _, out, _ = run(path)
+    recs = records(out)
+    for layout in ("line", "ifps"):
+        rc, text, err = run("--format", "adexp", "--adexp-envelope", "--layout", layout, path)
+        back = os.path.join(tmp, "back.adexp")
+        with open(back, "w") as f:
+            f.write(text)
+        _, out2, _ = run(back)
+        check(f"garbled headings, --layout {layout}: all written, the same envelopes and "
+              "error codes",
+              len(recs) == 3 and "not written" not in err and
+              [(r.get("envelope"), [e["code"] for e in r["errors"]]) for r in records(out2)] ==
+              [(r.get("envelope"), [e["code"] for e in r["errors"]]) for r in recs],
+              out + out2 + err)
+    # an NNNN after text that was no field would read back as nothing
+    with open(path, "wb") as f:
+        f.write(b"X\nNNNN\n-TITLE CNL -ARCID A2\n")
+    rc, text, err = run("--format", "adexp", "--adexp-envelope", path)
+    check("an NNNN after no field: refused, the message named, the next written, exit 1",
+          rc == 1 and "message 0 not written as ADEXP: WRITE_VALUE at envelope:" in err and
+          text == "-TITLE CNL -ARCID A2\n", text + err)
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
         for t in (test_good_feed, test_broken_feed, test_plain_unchanged, test_signals_linear,
-                  test_write_back, test_written_envelope_reads_back):
+                  test_write_back, test_written_envelope_reads_back, test_garbled_reads_back):
             try:
                 t(tmp)
             except Exception as e:      # a crash or timeout is one failure

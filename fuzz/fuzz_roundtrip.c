@@ -9,8 +9,11 @@
  * writer cannot put back where the parser took it from is refused
  * (WRITE_VALUE at envelope.*, or WRITE_SHAPE), never written otherwise.
  * Messages with errors are written too: the writer may refuse them, but
- * then it leaves the output as it was. Every message is written by
- * write_parsed too, the batch driver's: the same status, the same text. */
+ * then it leaves the output as it was. One with an ENVELOPE error (a
+ * garbled heading, NNNN missing) written in its envelope with verify off
+ * (the CLI's way) reads back with the same envelope and an ENVELOPE error,
+ * or is refused at envelope.*. Every message is written by write_parsed
+ * too, the batch driver's: the same status, the same text. */
 #include "fuzz_common.h"
 #include "fuzz_envelope.h"
 #include "write_parsed.h"
@@ -50,6 +53,32 @@ static void round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *aren
     FUZZ_CHECK(adexp_parser_next(back, arena, &b) == ADEXP_END);
 }
 
+static int has_envelope_error(const adexp_msg *m)
+{
+    for (size_t i = 0; i < m->nerrors; i++)
+        if (m->errors[i].code == ADEXP_E_ENVELOPE)
+            return 1;
+    return 0;
+}
+
+/* m, with an ENVELOPE error, written in its envelope without verify. */
+static void garbled_round_trip(const adexp_msg *m, adexp_parser *back, adexp_arena *arena,
+                               adexp_buf *out, const adexp_write_options *o)
+{
+    out->len = 0;
+    adexp_status st = adexp_write(out, m, o, NULL);
+    if (st != ADEXP_OK) {   /* at envelope.*, or for its fields */
+        FUZZ_CHECK(out->len == 0);
+        return;
+    }
+    adexp_parser_reset(back, out->data, out->len);
+    adexp_msg b;
+    adexp_arena_reset(arena);
+    adexp_parser_next(back, arena, &b);
+    fuzz_same_envelope(m, &b);
+    FUZZ_CHECK(has_envelope_error(&b));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     adexp_options opt = fuzz_options(&data, &size);
@@ -74,6 +103,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                       7: IFPS folded, no verify (the CLI's) */
             if (m.nerrors_total == 0) {
                 round_trip(&m, back, &arena2, &out, &o);
+            } else if (o.envelope && !o.verify && (m.envelope.present || m.envelope.closed) &&
+                       has_envelope_error(&m)) {
+                garbled_round_trip(&m, back, &arena2, &out, &o);
             } else {
                 out.len = 0;
                 if (adexp_write(&out, &m, &o, NULL) != ADEXP_OK)

@@ -474,7 +474,11 @@ typedef struct adexp_write_options {
                                   origin line, text, NNNN; parts folded with
                                   fold), as it stands: NNNN only when the
                                   message ended with one (closed), a garbled
-                                  heading as it was; 0: the message alone */
+                                  heading as it was; one with an ENVELOPE
+                                  error that would not read back with the
+                                  same envelope and error is refused
+                                  (ADEXP_E_WRITE_VALUE at envelope*), verify
+                                  or not; 0: the message alone */
 } adexp_write_options;
 
 /* Line layout, values kept, indent 2, no verify, no envelope. */

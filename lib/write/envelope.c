@@ -12,7 +12,9 @@
  * the text gives the same envelope. A garbled heading is written as it
  * stands: the parser keeps its parts from the lines before the garbled
  * one, and that line on as text[2], so each line present is written and
- * the rest follows as text. */
+ * the rest follows as text (after IA-5's SOH, which text[2] does not
+ * hold). What still would not read back the same is refused
+ * (write_envelope_reread). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -166,10 +168,14 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
     size_t start = out->len;
     int ok = 1;
     /* the heading line; without a transmission id (garbled) the heading is
-     * in text[2] as it stood, when it starts there */
-    if (env->transmission_id.len || !starts_heading(env->text[2]))
+     * in text[2] as it stood, when it starts there: its lines are kept,
+     * folded or not (joined, they could read back as a whole heading) */
+    int as_stood = !env->transmission_id.len && starts_heading(env->text[2]);
+    if (!as_stood)
         ok = put_start(out, env, fold) && put_word(out, env->text[0], fold) &&
              adexp_buf_put(out, "\n", 1);
+    else if (env->form == ADEXP_FORM_IA5)   /* its own SOH, which text[2] never holds */
+        ok = adexp_buf_put(out, "\001", 1);
     if (ok && env->priority.len)
         ok = put(out, env->priority, fold) && put_word(out, env->addressees, fold) &&
              adexp_buf_put(out, "\n", 1);
@@ -185,7 +191,7 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
                         (env->text[2].len && env->text[2].ptr[0] == STX)))
         ok = adexp_buf_put(out, "\002", 1);
     if (ok && env->text[2].len)
-        ok = put(out, env->text[2], fold) && adexp_buf_put(out, "\n", 1);
+        ok = put(out, env->text[2], fold && !as_stood) && adexp_buf_put(out, "\n", 1);
     if (!ok) {
         out->len = start;
         return ADEXP_E_NOMEM;
@@ -200,23 +206,31 @@ adexp_status write_envelope_tail(adexp_buf *out, const adexp_envelope *env)
     return ok ? ADEXP_OK : ADEXP_E_NOMEM;
 }
 
-/* The next word of s from *i (separators skipped), or len 0 at the end. */
-static adexp_slice next_word(adexp_slice s, size_t *i)
+/* The separators the JSON object folds a part's text at: not VT nor FF,
+ * which the lexer's separators are besides. */
+static int is_fold_space(char c)
 {
-    while (*i < s.len && is_sep(s.ptr[*i]))
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The next word of s from *i (separators skipped: the lexer's, or with
+ * fold_only the JSON object's fold), or len 0 at the end. */
+static adexp_slice next_word(adexp_slice s, size_t *i, int fold_only)
+{
+    while (*i < s.len && (fold_only ? is_fold_space(s.ptr[*i]) : is_sep(s.ptr[*i])))
         (*i)++;
     size_t from = *i;
-    while (*i < s.len && !is_sep(s.ptr[*i]))
+    while (*i < s.len && !(fold_only ? is_fold_space(s.ptr[*i]) : is_sep(s.ptr[*i])))
         (*i)++;
     return (adexp_slice){s.ptr ? s.ptr + from : NULL, *i - from};
 }
 
 /* Whether a and b are the same words (what folding leaves of them). */
-static int same_words(adexp_slice a, adexp_slice b)
+static int same_words(adexp_slice a, adexp_slice b, int fold_only)
 {
     size_t i = 0, j = 0;
     for (;;) {
-        adexp_slice x = next_word(a, &i), y = next_word(b, &j);
+        adexp_slice x = next_word(a, &i, fold_only), y = next_word(b, &j, fold_only);
         if (x.len != y.len || (x.len && memcmp(x.ptr, y.ptr, x.len) != 0))
             return 0;
         if (!x.len)
@@ -224,32 +238,85 @@ static int same_words(adexp_slice a, adexp_slice b)
     }
 }
 
-/* The k-th piece of the envelope's text that holds a word, or len 0. */
-static adexp_slice text_piece(const adexp_envelope *env, int k)
+/* The k-th piece of the envelope's text that holds a word (or, with
+ * json, that is there at all, as the JSON object lists them), or len 0. */
+static adexp_slice text_piece(const adexp_envelope *env, int k, int json)
 {
     for (int i = 0; i < 3; i++) {
         size_t at = 0;
-        if (next_word(env->text[i], &at).len && k-- == 0)
+        if ((json ? env->text[i].ptr != NULL : next_word(env->text[i], &at, 0).len != 0) &&
+            k-- == 0)
             return env->text[i];
     }
     return (adexp_slice){NULL, 0};
 }
 
-int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
+/* The name of the first part of a that b does not have the same, or NULL:
+ * word for word (as write_envelope_same compares them), or with json as
+ * the JSON object shows them (null or not, folded at its separators). */
+static const char *other_part(const adexp_envelope *a, const adexp_envelope *b, int json)
 {
-    if (a->present != b->present || a->closed != b->closed ||
-        (a->present && a->form != b->form))
-        return 0;
+    if (a->present != b->present || a->closed != b->closed)
+        return "envelope";
+    if (a->present && a->form != b->form)
+        return "envelope.form";
     const adexp_slice pa[] = {a->transmission_id, a->priority, a->addressees, a->filing_time,
                               a->originator};
     const adexp_slice pb[] = {b->transmission_id, b->priority, b->addressees, b->filing_time,
                               b->originator};
+    static const char *const names[] = {"envelope.transmission_id", "envelope.priority",
+                                        "envelope.addressees", "envelope.filing_time",
+                                        "envelope.originator"};
     for (int i = 0; i < 5; i++)
-        if (!same_words(pa[i], pb[i]))
-            return 0;
+        if (!same_words(pa[i], pb[i], json && i != 2) ||
+            (json && i != 2 && !pa[i].ptr != !pb[i].ptr))
+            return names[i];
     /* the text as the JSON object's list: its pieces that hold words */
-    for (int k = 0; k < 3; k++)
-        if (!same_words(text_piece(a, k), text_piece(b, k)))
-            return 0;
-    return 1;
+    for (int k = 0; k < 3; k++) {
+        adexp_slice x = text_piece(a, k, json), y = text_piece(b, k, json);
+        if (!same_words(x, y, json) || !x.ptr != !y.ptr)
+            return "envelope.text";
+    }
+    return NULL;
+}
+
+int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b)
+{
+    return other_part(a, b, 0) == NULL;
+}
+
+static int has_envelope_error(const adexp_msg *m)
+{
+    for (size_t i = 0; i < m->nerrors; i++)
+        if (m->errors[i].code == ADEXP_E_ENVELOPE)
+            return 1;
+    return 0;
+}
+
+adexp_status write_envelope_reread(adexp_buf *out, size_t from, const adexp_msg *msg,
+                                   const char **part)
+{
+    *part = NULL;
+    if (!has_envelope_error(msg))
+        return ADEXP_OK;
+    adexp_arena arena;
+    adexp_arena_init(&arena, &out->a);
+    adexp_parser *p = adexp_parser_new(NULL, &out->a);
+    if (!p)
+        return ADEXP_E_NOMEM;
+    adexp_parser_reset(p, out->data + from, out->len - from);
+    adexp_msg back;
+    adexp_status st = adexp_parser_next(p, &arena, &back);
+    if (st == ADEXP_END) {   /* an NNNN after text that was no field */
+        *part = "envelope";
+        st = ADEXP_OK;
+    } else if (st != ADEXP_E_NOMEM) {
+        *part = other_part(&msg->envelope, &back.envelope, 1);
+        if (!*part && !has_envelope_error(&back))
+            *part = "envelope";
+        st = ADEXP_OK;
+    }
+    adexp_parser_free(p);
+    adexp_arena_free(&arena);
+    return st;
 }

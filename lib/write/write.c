@@ -677,6 +677,10 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
                 fail(&w, ADEXP_E_NOMEM, NULL);
             else if (w.o->verify)
                 verify(&w, msg, start);
+            else if (w.framed && write_envelope_reread(out, start, msg, &bad_part) != ADEXP_OK)
+                fail(&w, ADEXP_E_NOMEM, NULL);
+            else if (bad_part)
+                fail(&w, ADEXP_E_WRITE_VALUE, NULL);
         }
     }
     if (w.code != ADEXP_OK)

@@ -1005,6 +1005,86 @@ static void test_envelope_written_back(void **state)
     adexp_parser_free(back);
 }
 
+/* The first message of text, with its ENVELOPE error, into f->msg. */
+static void parse_garbled(fixture *f, adexp_parser *p, const char *text)
+{
+    adexp_arena_reset(&f->arena);
+    adexp_parser_reset(p, text, strlen(text));
+    assert_int_equal(adexp_parser_next(p, &f->arena, &f->msg), ADEXP_E_ENVELOPE);
+}
+
+/* A garbled heading written in its envelope with verify off (adexp-parse's
+ * way) reads back with the same envelope and its ENVELOPE error, folded
+ * or not, in both layouts: an IA-5 heading keeps its own SOH (which the
+ * parser does not keep in the text), before a text that starts with ZCZC
+ * or with another SOH; its lines are kept when folded. What would read
+ * back as another envelope, or as none, is refused. */
+static void test_garbled_envelope_reads_back(void **state)
+{
+    fixture *f = *state;
+    static const char *const garbled[] = {
+        "\001ZCZC\n-TITLE CNL -ARCID A1\n\v\003",      /* read back as ITA-2 */
+        "\001\001X\n-TITLE CNL -ARCID A1\n\v\003",     /* X as the transmission id */
+        "ZCZC\n\t GON\n-TITLE CNL -ARCID A1\nNNNN\n", /* GON as the transmission id */
+    };
+    adexp_parser *p = adexp_parser_new(NULL, NULL);
+    assert_non_null(p);
+    adexp_buf ja, jb;
+    adexp_buf_init(&ja, NULL);
+    adexp_buf_init(&jb, NULL);
+    adexp_arena arena;
+    adexp_arena_init(&arena, NULL);
+    for (size_t i = 0; i < sizeof garbled / sizeof *garbled; i++) {
+        for (int layout = 0; layout < 2; layout++)
+            for (int fold = 0; fold < 2; fold++) {
+                parse_garbled(f, p, garbled[i]);
+                adexp_write_options o = adexp_write_options_default();
+                o.layout = (adexp_layout)layout;
+                o.fold = fold;
+                o.envelope = 1;
+                o.verify = 0;
+                f->out.len = 0;
+                assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_OK);
+                envelope_json(&f->msg, &ja);
+                adexp_arena_reset(&arena);
+                adexp_msg m;
+                adexp_parser_reset(p, f->out.data, f->out.len);
+                assert_int_equal(adexp_parser_next(p, &arena, &m), ADEXP_E_ENVELOPE);
+                envelope_json(&m, &jb);
+                if (ja.len != jb.len || memcmp(ja.data, jb.data, ja.len) != 0)
+                    fail_msg("garbled %zu, layout %d, fold %d:\n%.*s\nread back as\n%.*s", i,
+                             layout, fold, (int)ja.len, ja.data, (int)jb.len, jb.data);
+            }
+    }
+    /* a heading in the text that would read back whole: refused, not
+     * written as another envelope */
+    parse_garbled(f, p, "ZCZC A1\n-TITLE CNL -ARCID A1\n");   /* NNNN missing */
+    adexp_msg m = f->msg;
+    m.envelope.transmission_id = (adexp_slice){NULL, 0};
+    m.envelope.text[2] = (adexp_slice){"ZCZC B1", 7};
+    adexp_write_options o = adexp_write_options_default();
+    o.envelope = 1;
+    o.verify = 0;
+    f->out.len = 0;
+    assert_int_equal(adexp_write(&f->out, &m, &o, &f->err), ADEXP_E_WRITE_VALUE);
+    assert_string_equal(f->err.path, "envelope.transmission_id");
+    assert_int_equal(f->out.len, 0);
+    /* an NNNN after text that was no field: the message alone would read
+     * back as nothing */
+    adexp_arena_reset(&f->arena);
+    adexp_parser_reset(p, "X\nNNNN\n", 7);
+    assert_int_equal(adexp_parser_next(p, &f->arena, &f->msg), ADEXP_E_NO_TITLE);
+    assert_true(f->msg.envelope.closed);
+    f->out.len = 0;
+    assert_int_equal(adexp_write(&f->out, &f->msg, &o, &f->err), ADEXP_E_WRITE_VALUE);
+    assert_string_equal(f->err.path, "envelope");
+    assert_int_equal(f->out.len, 0);
+    adexp_arena_free(&arena);
+    adexp_buf_free(&ja);
+    adexp_buf_free(&jb);
+    adexp_parser_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1024,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_writer_against_the_rule),
         cmocka_unit_test_setup_teardown(test_extension_text_is_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_envelope_written_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_garbled_envelope_reads_back, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
