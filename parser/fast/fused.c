@@ -284,28 +284,43 @@ static ALWAYS_INLINE int same_start(const char *a, const char *b)
 
 /* scan_field_avx2 for a keyword that no hot slot holds (k bytes, 1 to kmax,
  * ended by a separator or '-'; k is 32 only with no '-' in the window,
- * which is refused): looked up in the dictionary, and taken if it is there
- * and no text field, with its value and the next '-' in the 32 bytes at p, as the lexer's general state reads it (a keyword equal to an
- * entry's is all alphanumeric, right after the '-'). Real traffic holds
- * many such keywords, which the hot ones, chosen on generated messages,
- * miss: -NUM, -FLBLOCK, -AIRROUTE, -ORGN, -ATA, -VALPERIOD, -NETWORKTYPE.
- * Out of line: it is tried only where the loop's scan refused a field,
- * which the lexer would read at a higher cost. */
+ * which is refused), or one after separators (`- TITLE FSA`, as some
+ * sources write every field; fewer than 8, the next '-' within 28 bytes
+ * of the keyword, so that fused_repeats reads within the 32 bytes at p):
+ * looked up in the dictionary, and taken if it is there and no text field,
+ * with its value and the next '-' in the 32 bytes at p, as the lexer's
+ * general state reads it (a keyword equal to an entry's is all
+ * alphanumeric). Real traffic holds many such keywords, which the hot
+ * ones, chosen on generated messages, miss: -NUM, -FLBLOCK, -AIRROUTE,
+ * -ORGN, -ATA, -VALPERIOD, -NETWORKTYPE. fs's start and end count from the
+ * keyword, its de from p. Returns 0, or 1 + the separators before the
+ * keyword. Out of line: it is tried only where the loop's scan refused a
+ * field, which the lexer would read at a higher cost. */
 __attribute__((target(AVX2_TARGET), noinline)) static int
 scan_cold_keyword(const char *p, unsigned kmax, field_scan *fs)
 {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
+    unsigned skip = _tzcnt_u32(~sep);
+    if (skip) {
+        /* the masks from the keyword on: the bytes past the window read
+         * as no separator and no '-' */
+        if (skip >= 8)
+            return 0;
+        sep >>= skip;
+        dm >>= skip;
+    }
     unsigned k = _tzcnt_u32(sep | dm);
-    if (k - 1 >= kmax || !dm)
+    if (k - 1 >= kmax || !dm || (skip && _tzcnt_u32(dm) + 2 * skip >= 28))
         return 0;
-    const dict_entry *e = dict_lookup(p, k);
+    const dict_entry *e = dict_lookup(p + skip, k);
     if (!e || is_text(e))
         return 0;
     scan_short_value(sep, dm, k, k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> k), fs);
+    fs->de += skip;
     fs->id = dict_id(e);
     fs->e = e;
-    return 1;
+    return 1 + (int)skip;
 }
 
 /* scan_field_avx2 for a field whose value may run to the input's end, the
@@ -603,8 +618,10 @@ fused_cold_field(fused_cursor *k, int in_compound, int at_tail)
         return 0;
     const char *kw = k->b + k->dash + 1;
     field_scan t;
-    if (!scan_cold_keyword(kw, k->p->opt.max_keyword_len, &t) || is_bracket(t.e))
+    int at = scan_cold_keyword(kw, k->p->opt.max_keyword_len, &t);
+    if (!at || is_bracket(t.e))
         return 0;
+    kw += at - 1;      /* the keyword, after the separators */
     if (k->c) {
         if (!is_basic(t.e) || !row_allows(k->crow, t.e))
             return 0;
