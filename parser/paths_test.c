@@ -426,6 +426,9 @@ static void test_paths_cold_keywords(void **state)
         " -END RTEPTS" MORE,
         "-ATA 0938 -ADA 250303 -ORGN EDDLZPZX",
         "-ORGN EDDLZPZX -PART -NUM 1",
+        "-REFATSRTE A -REFATSRTA 57 -REFATSRTE B -REFATSRTEX C -VALPERIODS 1 -VALPERIOD 2",
+        "-BEGIN L -NUM -REFATSRTE-REFATSRTA 57 -RFLFL -RFL" MORE,
+        "-BEGIN L -NUM -REFATSRTE A -REFATSRTA 57 -REFATSRTEX 1 -VALPERIOD 1 -VALPERIODX 2" MORE,
         "-NUM",
     };
     same_cases(cases, sizeof cases / sizeof cases[0]);

@@ -253,7 +253,10 @@ fused_same(fused_cursor *k, const char *kw, const field_scan *first)
     uint64_t key;
     memcpy(&key, kw, 8);       /* of the 32 bytes the scan read at kw */
     key = _bzhi_u64(key, 8 * x.k);
-    if (x.id == DICT_ID_TITLE) /* a second one starts the next message */
+    /* a second -TITLE starts the next message; a keyword longer than the
+     * key's eight bytes (a cold one in a list: -REFATSRTE) is not told from
+     * another that starts the same (-REFATSRTA) */
+    if (x.id == DICT_ID_TITLE || x.k > 8)
         return;
     while (k->lim > k->dash + 32 && k->ptr != k->plim) {
         const char *p = k->b + k->dash + 1;
