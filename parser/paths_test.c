@@ -426,10 +426,51 @@ static void test_paths_cold_keywords(void **state)
         " -END RTEPTS" MORE,
         "-ATA 0938 -ADA 250303 -ORGN EDDLZPZX",
         "-ORGN EDDLZPZX -PART -NUM 1",
+        "-REFATSRTE A -REFATSRTA 57 -REFATSRTE B -REFATSRTEX C -VALPERIODS 1 -VALPERIOD 2",
+        "-BEGIN L -NUM -REFATSRTE-REFATSRTA 57 -RFLFL -RFL" MORE,
+        "-BEGIN L -NUM -REFATSRTE A -REFATSRTA 57 -REFATSRTEX 1 -VALPERIOD 1 -VALPERIODX 2" MORE,
         "-NUM",
     };
     same_cases(cases, sizeof cases / sizeof cases[0]);
 #undef MORE
+}
+
+/* Separators between a field's '-' and its keyword (`- TITLE FSA`, as some
+ * sources write every field), which run_fused reads out of its loop
+ * (scan_cold_keyword) when they are fewer than 8 and the field ends within
+ * 28 bytes: hot and cold keywords, basic fields, compounds and their
+ * subfields, route points, repeats, in the message and in lists; and what
+ * it leaves to the lexer: 8 separators or more, long values, unknown, text
+ * and list keywords, -TITLE; under every limit set, and cut at every byte
+ * of the last 60. */
+static void test_paths_space_after_dash(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "- ARCID DLH9CE - ADEP EDDL - ATA 0938 - ADA 250303 - ORGN EDDLZPZX",
+        "-  ARCID A\n-\tADES B\n- \r\n ATA 1\n-       ORGN C\n-        ATA 2 -ATA 3",
+        "- REFDATA - SENDER - FAC A - RECVR -FAC C - ORGN B - SEQNUM 001 - ATA 1",
+        "- BEGIN RTEPTS - PT - PTID A - FL F100 - ETO 1 -PT -PTID B - END RTEPTS",
+        "-BEGIN RTEPTS -PT - PTID A - FL F100 -PT -PTID B -FL F1 -ETO 2 -END RTEPTS",
+        "- EETFIR A 1 - EETFIR B 2 -EETFIR C 3 - EETFIR D 4 -EETFIR E 5",
+        "- BEGIN ADDR - FAC A - FAC B -FAC C - END ADDR - ATA 1",
+        "- ATA 0123456789012345678 - ATA 01234567890123456789 - ATA 012345678901234567890",
+        "-   ATA 012345678901234 -   ATA 0123456789012345 - ATA A B C D E F G H I J K L",
+        "- ISPASS 1 - CLEARED 2 - MSGTXT (A-B) - COMMENT X - OLDMSG (C-D) - ATA 1",
+        "- VALPERIOD 1 2 - REFATSRTE A B - MESVALPERIOD 5 6 - NETWORKTYPE X",
+        "- AIRROUTE - NUM 001 - FLBLOCK - FL F1 - FL F2 - VALPERIOD 1 2 - ATA 1",
+        "- GEOID X - LATTD 1 - ATA 1 - TITLE IFPL - ARCID B",
+        "- - ATA 1 -  - ATA 2 - -ATA 3 -ATA- ATA 4",
+    };
+    same_cases(cases, sizeof cases / sizeof cases[0]);
+    char in[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int n = snprintf(in, sizeof in, "- TITLE FSA - ARCID ABC123 %s\n- ADES EGLL", cases[i]);
+        assert_true(n > 0 && (size_t)n < sizeof in);
+        same_all_limits(in, (size_t)n);
+        for (int cut = n > 60 ? n - 60 : 0; cut < n; cut++)
+            same_messages(in, (size_t)cut, (size_t)cut % NSETS, 1);
+    }
 }
 
 /* A last field whose value runs to the input's end past the 32-byte scan
@@ -676,6 +717,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_repeats),
         cmocka_unit_test(test_paths_long_keywords),
         cmocka_unit_test(test_paths_cold_keywords),
+        cmocka_unit_test(test_paths_space_after_dash),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }

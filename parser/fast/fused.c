@@ -253,7 +253,10 @@ fused_same(fused_cursor *k, const char *kw, const field_scan *first)
     uint64_t key;
     memcpy(&key, kw, 8);       /* of the 32 bytes the scan read at kw */
     key = _bzhi_u64(key, 8 * x.k);
-    if (x.id == DICT_ID_TITLE) /* a second one starts the next message */
+    /* a second -TITLE starts the next message; a keyword longer than the
+     * key's eight bytes (a cold one in a list: -REFATSRTE) is not told from
+     * another that starts the same (-REFATSRTA) */
+    if (x.id == DICT_ID_TITLE || x.k > 8)
         return;
     while (k->lim > k->dash + 32 && k->ptr != k->plim) {
         const char *p = k->b + k->dash + 1;
@@ -282,20 +285,51 @@ static ALWAYS_INLINE int same_start(const char *a, const char *b)
     return x == y;
 }
 
+/* scan_cold_keyword for a keyword after separators (`- TITLE FSA`, as some
+ * sources write every field): fewer than 8, the next '-' within 28 bytes
+ * of the keyword, so that fused_repeats reads within the 32 bytes at p.
+ * The masks are taken from the keyword on, the bytes past the window read
+ * as no separator and no '-'. */
+__attribute__((target(AVX2_TARGET), noinline)) static int
+scan_spaced_keyword(const char *p, uint32_t sep, uint32_t dm, unsigned kmax, field_scan *fs)
+{
+    unsigned skip = _tzcnt_u32(~sep);
+    if (skip >= 8 || _tzcnt_u32(dm >> skip) + 2 * skip >= 28)
+        return 0;
+    sep >>= skip;
+    dm >>= skip;
+    unsigned k = _tzcnt_u32(sep | dm);
+    if (k - 1 >= kmax)
+        return 0;
+    const dict_entry *e = dict_lookup(p + skip, k);
+    if (!e || is_text(e))
+        return 0;
+    scan_short_value(sep, dm, k, k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> k), fs);
+    fs->de += skip;
+    fs->id = dict_id(e);
+    fs->e = e;
+    return 1 + (int)skip;
+}
+
 /* scan_field_avx2 for a keyword that no hot slot holds (k bytes, 1 to kmax,
  * ended by a separator or '-'; k is 32 only with no '-' in the window,
- * which is refused): looked up in the dictionary, and taken if it is there
- * and no text field, with its value and the next '-' in the 32 bytes at p, as the lexer's general state reads it (a keyword equal to an
- * entry's is all alphanumeric, right after the '-'). Real traffic holds
- * many such keywords, which the hot ones, chosen on generated messages,
- * miss: -NUM, -FLBLOCK, -AIRROUTE, -ORGN, -ATA, -VALPERIOD, -NETWORKTYPE.
- * Out of line: it is tried only where the loop's scan refused a field,
- * which the lexer would read at a higher cost. */
+ * which is refused), or one after separators (scan_spaced_keyword): looked
+ * up in the dictionary, and taken if it is there and no text field, with
+ * its value and the next '-' in the 32 bytes at p, as the lexer's general
+ * state reads it (a keyword equal to an entry's is all alphanumeric). Real
+ * traffic holds many such keywords, which the hot ones, chosen on
+ * generated messages, miss: -NUM, -FLBLOCK, -AIRROUTE, -ORGN, -ATA,
+ * -VALPERIOD, -NETWORKTYPE. fs's start and end count from the keyword, its
+ * de from p. Returns 0, or 1 + the separators before the keyword. Out of
+ * line: it is tried only where the loop's scan refused a field, which the
+ * lexer would read at a higher cost. */
 __attribute__((target(AVX2_TARGET), noinline)) static int
 scan_cold_keyword(const char *p, unsigned kmax, field_scan *fs)
 {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
+    if (__builtin_expect(sep & 1, 0))
+        return scan_spaced_keyword(p, sep, dm, kmax, fs);
     unsigned k = _tzcnt_u32(sep | dm);
     if (k - 1 >= kmax || !dm)
         return 0;
@@ -603,8 +637,10 @@ fused_cold_field(fused_cursor *k, int in_compound, int at_tail)
         return 0;
     const char *kw = k->b + k->dash + 1;
     field_scan t;
-    if (!scan_cold_keyword(kw, k->p->opt.max_keyword_len, &t) || is_bracket(t.e))
+    int at = scan_cold_keyword(kw, k->p->opt.max_keyword_len, &t);
+    if (!at || is_bracket(t.e))
         return 0;
+    kw += at - 1;      /* the keyword, after the separators */
     if (k->c) {
         if (!is_basic(t.e) || !row_allows(k->crow, t.e))
             return 0;
