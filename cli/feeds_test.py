@@ -33,6 +33,16 @@ def run(*args, stdin=None):
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
+def written_and_back(tmp, path, layout):
+    """path written with --format adexp --adexp-envelope in layout, and that
+    text parsed again: (exit status, text, stderr, the text's JSON lines)."""
+    rc, text, err = run("--format", "adexp", "--adexp-envelope", "--layout", layout, path)
+    back = os.path.join(tmp, "back.adexp")
+    with open(back, "w") as f:
+        f.write(text)
+    return rc, text, err, run(back)[1]
+
+
 def records(out):
     """The JSON lines, less their source (which names the input)."""
     recs = []
@@ -219,11 +229,7 @@ def test_write_back(tmp):
         good = [r for r in recs
                 if not any(e["code"] in ("ENVELOPE", "NO_TITLE") for e in r["errors"])]
         for layout in ("line", "ifps"):
-            rc1, text, _ = run("--format", "adexp", "--adexp-envelope", "--layout", layout, path)
-            back = os.path.join(tmp, "back.adexp")
-            with open(back, "w") as f:
-                f.write(text)
-            _, out2, _ = run(back)
+            rc1, text, _, out2 = written_and_back(tmp, path, layout)
             if name == "aftn-broken.adexp":   # garbled headings as they stood
                 check(f"{name} --format adexp --adexp-envelope --layout {layout}: the same "
                       "envelopes and error codes",
@@ -280,11 +286,7 @@ def test_written_envelope_reads_back(tmp):
                 b"\x02-TITLE CNL -ARCID A9\r\n\v\x03")
     _, out, _ = run(path)
     for layout in ("line", "ifps"):
-        rc, text, err = run("--format", "adexp", "--adexp-envelope", "--layout", layout, path)
-        back = os.path.join(tmp, "back.adexp")
-        with open(back, "w") as f:
-            f.write(text)
-        _, out2, _ = run(back)
+        rc, text, err, out2 = written_and_back(tmp, path, layout)
         check(f"IA-5 transmission id ZCZC, --layout {layout}: exit 0, read back the same",
               rc == 0 and same_parts(records(out2)) == same_parts(records(out)), out2 + err)
     # a garbled IA-5 heading whose text holds an STX at a line's start (the
@@ -313,11 +315,7 @@ def test_garbled_reads_back(tmp):
     _, out, _ = run(path)
     recs = records(out)
     for layout in ("line", "ifps"):
-        rc, text, err = run("--format", "adexp", "--adexp-envelope", "--layout", layout, path)
-        back = os.path.join(tmp, "back.adexp")
-        with open(back, "w") as f:
-            f.write(text)
-        _, out2, _ = run(back)
+        rc, text, err, out2 = written_and_back(tmp, path, layout)
         check(f"garbled headings, --layout {layout}: all written, the same envelopes and "
               "error codes",
               len(recs) == 3 and "not written" not in err and

@@ -209,9 +209,8 @@ static void emit(run *r, batch_result *res)
     } else if (out->len && !atomic_load(&r->stop)) {
         int e = r->b->sqlite ? put_sqlite(r, res)
                              : batch_output_write(&r->b->output, out->data, out->len,
-                                                  batch_line_a_message(r->b) || batch_rows_each(r->b)
-                                                      ? res->lines
-                                                      : BATCH_LINES_UNKNOWN);
+                                                  batch_lines_known(r->b) ? res->lines
+                                                                          : BATCH_LINES_UNKNOWN);
         if (e) {
             r->out_errno = e;
             atomic_store(&r->stop, 1);

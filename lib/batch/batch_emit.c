@@ -112,14 +112,16 @@ int batch_rows_each(const adexp_batch *b)
            !b->o.validate;
 }
 
-/* ADEXP in the line layout, values folded and no envelope, is a message a
- * line too: folding takes every line end out of its values (its index is
- * not written, so it has no mark). */
-int batch_line_a_message(const adexp_batch *b)
+/* A block's lines are res->lines: JSON and the view's (a message a line),
+ * CSV and TSV rows, and ADEXP in the line layout, values folded and no
+ * envelope, which is a message a line too (folding takes every line end out
+ * of its values; its index is not written, so it has no mark). */
+int batch_lines_known(const adexp_batch *b)
 {
     const adexp_write_options *a = &b->o.adexp;
-    return batch_line_each(b) || (b->o.format == ADEXP_BATCH_ADEXP &&
-                                  a->layout == ADEXP_LAYOUT_LINE && a->fold && !a->envelope);
+    return batch_line_each(b) || batch_rows_each(b) ||
+           (b->o.format == ADEXP_BATCH_ADEXP && a->layout == ADEXP_LAYOUT_LINE && a->fold &&
+            !a->envelope);
 }
 
 int batch_emit_header(const adexp_batch *b)

@@ -350,17 +350,15 @@ int batch_patch_numbers(adexp_buf *out, const char *data, size_t len,
  * batch_rebase_msg), or NULL for a whole input. */
 adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
                         const batch_base *base);
-/* Whether each message written is one line of the output and each line one
- * message's: then a block's newlines are its messages (out_lines), not
- * counted again as it is written. batch_line_each: and each line holds its
- * index mark, which a patched block's lines are counted by;
- * batch_line_a_message: counted by the messages only (ADEXP's line layout
- * too). */
+/* Whether each message written is one line of the output holding its
+ * index mark (JSON, the view), which a patched block's lines are counted by. */
 int batch_line_each(const adexp_batch *b);
-int batch_line_a_message(const adexp_batch *b);
 /* Whether a block's lines (batch_result's) are its rows, which are its
  * newlines (CSV and TSV, as batch_emit counts them). */
 int batch_rows_each(const adexp_batch *b);
+/* Whether a block's newlines are its batch_result lines, so that they are
+ * not counted again as it is written (batch_output_write). */
+int batch_lines_known(const adexp_batch *b);
 /* What the output starts with (the CSV header row), written to out_fd
  * before the workers start. Returns 0, or an errno. */
 int batch_emit_header(const adexp_batch *b);
