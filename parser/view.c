@@ -28,9 +28,10 @@ _Static_assert(DICT_COUNT < ID_TABLE && (ADEXP_DICT_NONE & (ID_TABLE - 1)) >= DI
  * so that their bounds fit an array indexed by the action. */
 enum view_action {
     ACT_NONE = 0,
-    ACT_EETFIR, ACT_SPEED, ACT_REGUL, ACT_ESTDATA, ACT_GEO,
-    ACT_ADDR, ACT_RTEPTS,      /* lists: their FAC or PT items */
-    ACT_ARRAYS,                /* end of the repeated kinds */
+    ACT_EETFIR = VIEW_EETFIR, ACT_SPEED = VIEW_SPEED, ACT_REGUL = VIEW_REGUL,
+    ACT_ESTDATA = VIEW_ESTDATA, ACT_GEO = VIEW_GEO,
+    ACT_ADDR = VIEW_ADDR, ACT_RTEPTS = VIEW_RTEPTS,   /* lists: their FAC or PT items */
+    ACT_ARRAYS = VIEW_KINDS,   /* end of the repeated kinds */
     ACT_REFDATA = ACT_ARRAYS, ACT_MSGREF, ACT_COORDATA, ACT_CFL,
     ACT_SINGLE                 /* ACT_SINGLE + k: the view member at 8 * k */
 };
@@ -41,6 +42,7 @@ enum view_action {
 _Static_assert(offsetof(adexp_view, altnz) == 26 * sizeof(adexp_slice),
                "the single fields are the view's first 27 slices");
 _Static_assert(SINGLE(altnz) <= UINT8_MAX, "actions fit a byte");
+_Static_assert(VIEW_REPEATS < VIEW_END, "a kept field's index fits a byte");
 
 static const uint8_t view_action[ID_TABLE] = {
     [DICT_ID_TITLE] = SINGLE(title), [DICT_ID_ARCID] = SINGLE(arcid),
@@ -305,25 +307,67 @@ static inline const adexp_field *add_singles(adexp_view *v, const adexp_field *f
  * repeated kinds an upper bound of their items, 1 + nchildren per field (a
  * list's items are its children, some maybe of another kind; an ESTDATA or
  * GEO gets room for its children too, which costs less than a branch). The
- * repeated fields are kept in rep (the first REPEATS of them), so that filling
- * them walks only them. Returns their count. */
-#define REPEATS 64
-static size_t bound_arrays(adexp_view *v, size_t *bound, const adexp_field *f,
-                           const adexp_field **rep)
+ * repeated fields are kept in r (the first VIEW_REPEATS of them), so that
+ * filling them walks only them. */
+static void bound_arrays(adexp_view *v, adexp_view_fields *r, const adexp_field *f)
 {
     size_t n = 0;
+    unsigned kinds = 0;
+    unsigned char last[ACT_ARRAYS];   /* read where kinds has the kind */
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
         if (a >= ACT_ARRAYS) {
             add_single(v, f, a);
         } else if (a != ACT_NONE) {
-            bound[a] += 1 + (size_t)f->nchildren;
-            if (n < REPEATS)
-                rep[n] = f;
+            r->bound[a] += 1 + (size_t)f->nchildren;
+            if (n < VIEW_REPEATS) {
+                r->rep[n] = f;
+                r->next[n] = VIEW_END;
+                if (kinds >> a & 1)
+                    r->next[last[a]] = (unsigned char)n;
+                else
+                    r->head[a] = (unsigned char)n;
+                last[a] = (unsigned char)n;
+            }
+            kinds |= 1u << a;
             n++;
         }
     }
-    return n;
+    r->n = n;
+    r->kinds = kinds;
+}
+
+void adexp_view_walk(adexp_view *v, const adexp_field *fields, adexp_view_fields *r)
+{
+    const adexp_field *first = add_singles(v, fields);
+    r->first = first;
+    memset(r->bound, 0, sizeof r->bound);
+    r->n = 0;
+    r->kinds = 0;
+    if (first)
+        bound_arrays(v, r, first);
+}
+
+unsigned adexp_view_kind(const adexp_field *f)
+{
+    unsigned a = BY_ID(view_action, f);
+    return a < ACT_ARRAYS ? a : ACT_NONE;
+}
+
+void adexp_view_point(adexp_point *pt, const adexp_field *item)
+{
+    if (!fill_usual_point(pt, item))
+        fill_point(pt, item->child);
+}
+
+void adexp_view_estdata(adexp_estdata *e, const adexp_field *f)
+{
+    fill_estdata(e, f);
+}
+
+void adexp_view_geo(adexp_geo *g, const adexp_field *f)
+{
+    fill_geo(g, f);
 }
 
 /* One block for all the arrays, not zeroed: every item is written whole.
@@ -346,17 +390,16 @@ static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
     return 1;
 }
 
-/* The n repeated fields into their arrays: those kept in rep, or when there
- * were more, those found again from f on. */
-static void fill_arrays(view_arrays *w, const adexp_field *const *rep, size_t n,
-                        const adexp_field *f)
+/* The repeated fields into their arrays: those kept in r, or when there
+ * were more, those found again from r->first on. */
+static void fill_arrays(view_arrays *w, const adexp_view_fields *r)
 {
-    if (n <= REPEATS) {
-        for (size_t i = 0; i < n; i++)
-            add_repeated(w, rep[i], BY_ID(view_action, rep[i]));
+    if (r->n <= VIEW_REPEATS) {
+        for (size_t i = 0; i < r->n; i++)
+            add_repeated(w, r->rep[i], BY_ID(view_action, r->rep[i]));
         return;
     }
-    for (; f; f = f->next) {
+    for (const adexp_field *f = r->first; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
         if (a != ACT_NONE && a < ACT_ARRAYS)
             add_repeated(w, f, a);
@@ -392,17 +435,16 @@ static void set_arrays(adexp_view *v, const view_arrays *s, const view_arrays *e
 int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
 {
     adexp_view *v = &msg->view;
-    const adexp_field *first = add_singles(v, msg->fields), *rep[REPEATS];
-    if (!first)
+    adexp_view_fields r;
+    adexp_view_walk(v, msg->fields, &r);
+    if (!r.n)
         return 1;
-    size_t bound[ACT_ARRAYS] = {0};
-    size_t n = bound_arrays(v, bound, first, rep);
     /* the bounds add up to at most msg->nfields, so the sizes cannot wrap */
     view_arrays start, cur;
-    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, bound, arena))
+    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, r.bound, arena))
         return 0;
     cur = start;
-    fill_arrays(&cur, rep, n, first);
+    fill_arrays(&cur, &r);
     set_arrays(v, &start, &cur);
     return 1;
 }

@@ -56,12 +56,12 @@ void batch_str_free(batch_str *s)
     s->len = s->cap = 0;
 }
 
-/* The formats that write the typed view's members (json, summary, adexp,
- * csv and tsv read the fields, and the title for --title). */
+/* The formats that read the typed view's members (json, summary, adexp,
+ * csv and tsv read the fields, and the title for --title; so does the
+ * view's writer, which takes what it writes from the fields). */
 static int reads_view(const adexp_batch_options *o)
 {
-    adexp_batch_format f = o->format;
-    return f == ADEXP_BATCH_VIEW || f == ADEXP_BATCH_SQLITE || batch_gives_items(o);
+    return o->format == ADEXP_BATCH_SQLITE || batch_gives_items(o);
 }
 
 int batch_worker_init(batch_worker *w, const adexp_batch *b)

@@ -12,4 +12,35 @@ int adexp_view_build(adexp_msg *msg, adexp_arena *arena);
 /* msg->view.title alone, as adexp_view_build sets it. */
 void adexp_view_title(adexp_msg *msg);
 
+/* The view's arrays, by the kind of top-level field that fills them. */
+enum { VIEW_EETFIR = 1, VIEW_SPEED, VIEW_REGUL, VIEW_ESTDATA, VIEW_GEO, VIEW_ADDR, VIEW_RTEPTS,
+       VIEW_KINDS };
+
+/* The top-level fields of the view's repeated kinds, as adexp_view_walk
+ * finds them: the first VIEW_REPEATS are kept, each kind's chained in
+ * list order from head[kind] by next (VIEW_END ends a chain); past that
+ * many, the others are found again from first on. */
+#define VIEW_REPEATS 64
+#define VIEW_END 0xFF
+typedef struct adexp_view_fields {
+    const adexp_field *first;  /* the first of them, or NULL */
+    size_t n;                  /* their count */
+    unsigned kinds;            /* bit k: a field of kind k is there */
+    size_t bound[VIEW_KINDS];  /* an upper bound of each array's items */
+    const adexp_field *rep[VIEW_REPEATS];
+    unsigned char head[VIEW_KINDS], next[VIEW_REPEATS];   /* read where kinds has k */
+} adexp_view_fields;
+
+/* The view's single fields of the top-level list fields into v (zero on
+ * entry), and its repeated fields into r: what adexp_view_build fills
+ * msg->view from, and what the view's writer reads without the arrays. */
+void adexp_view_walk(adexp_view *v, const adexp_field *fields, adexp_view_fields *r);
+/* The kind of top-level field f (0: none of the arrays'). */
+unsigned adexp_view_kind(const adexp_field *f);
+/* A route point from its -PT item, an ESTDATA or a GEO from its field, as
+ * the view's arrays hold them. */
+void adexp_view_point(adexp_point *pt, const adexp_field *item);
+void adexp_view_estdata(adexp_estdata *e, const adexp_field *f);
+void adexp_view_geo(adexp_geo *g, const adexp_field *f);
+
 #endif

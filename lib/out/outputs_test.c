@@ -640,6 +640,63 @@ static void test_csv_eobt_without_view(void **state)
     adexp_arena_free(&p.arena);
 }
 
+/* The view's line is read from the fields, msg->view unread: a message
+ * with more fields of the arrays' kinds than the walk keeps (EETFIR,
+ * SPEED, two RTEPTS lists and ADDR lists, interleaved) writes each array
+ * whole and in order, and the same line with its view cleared (as
+ * adexp-parse parses for --format view: the title alone). */
+static void test_view_from_fields(void **state)
+{
+    (void)state;
+    static char text[1 << 14];
+    char eetfir[1024] = "\"eetfir\":[", speed[1024] = "\"speed\":[", addr[512] = "\"addr\":[";
+    char pts[4096] = "\"rtepts\":[";
+    size_t at = (size_t)snprintf(text, sizeof text, "-TITLE IFPL -ARCID A1\n");
+    for (int i = 0; i < 40; i++) {
+        const char *c = i ? "," : "";
+        at += (size_t)snprintf(text + at, sizeof text - at, "-EETFIR E%02d -SPEED N%02d\n", i, i);
+        snprintf(eetfir + strlen(eetfir), sizeof eetfir - strlen(eetfir), "%s\"E%02d\"", c, i);
+        snprintf(speed + strlen(speed), sizeof speed - strlen(speed), "%s\"N%02d\"", c, i);
+        if (i % 20 == 0) {
+            at += (size_t)snprintf(text + at, sizeof text - at,
+                                   "-BEGIN ADDR -FAC F%02d -FAC G%02d -END ADDR\n"
+                                   "-BEGIN RTEPTS -PT -PTID P%02d -FL F350 -ETO 181023074600"
+                                   " -PT -PTID Q%02d -TO 0746 -END RTEPTS\n", i, i, i, i);
+            snprintf(addr + strlen(addr), sizeof addr - strlen(addr), "%s\"F%02d\",\"G%02d\"", c,
+                     i, i);
+            snprintf(pts + strlen(pts), sizeof pts - strlen(pts),
+                     "%s{\"ptid\":\"P%02d\",\"fl\":\"F350\",\"fl_ft\":35000,"
+                     "\"eto\":\"181023074600\",\"eto_utc\":\"2018-10-23T07:46:00Z\"},"
+                     "{\"ptid\":\"Q%02d\",\"to\":\"0746\",\"to_utc\":\"07:46\"}", c, i, i);
+        }
+    }
+    strcat(eetfir, "]");
+    strcat(speed, "]");
+    strcat(addr, "]");
+    strcat(pts, "]");
+    parsed p;
+    parse(&p, text);
+    assert_int_equal(p.msg.nerrors, 0);
+    adexp_buf a, b;
+    adexp_buf_init(&a, NULL);
+    adexp_buf_init(&b, NULL);
+    static char line[1 << 15];
+    assert_int_equal(adexp_view_json_write(&a, &p.msg, "s", NULL), ADEXP_OK);
+    assert_true(a.len < sizeof line);
+    memcpy(line, a.data, a.len);
+    line[a.len] = 0;
+    const char *want[] = {eetfir, speed, addr, pts};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(line, want[i]))
+            fail_msg("no %s in\n%s", want[i], line);
+    p.msg.view = (adexp_view){.title = p.msg.view.title};
+    assert_int_equal(adexp_view_json_write(&b, &p.msg, "s", NULL), ADEXP_OK);
+    expect_output(b.data, b.len, line);
+    adexp_buf_free(&a);
+    adexp_buf_free(&b);
+    adexp_arena_free(&p.arena);
+}
+
 /* csv_write_rows counts the rows it writes: the output's newlines, for a
  * message's row, one row a point, a failed message without its list and a
  * message without the list (none). */
@@ -951,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_csv_eobt_without_view),
+        cmocka_unit_test(test_view_from_fields),
         cmocka_unit_test(test_csv_row_count), cmocka_unit_test(test_select_errors),
         cmocka_unit_test(test_select_names), cmocka_unit_test(test_csv_envelope),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),

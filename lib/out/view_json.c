@@ -2,12 +2,14 @@
  * fields under lower-case keys, raw values folded as in the tree, decoded
  * companions beside them (_ft, _m, _utc, _deg), and every other top-level
  * field under "other". The table of doc/json.md's "Typed view" is the schema. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adexp.h"
 #include "decode_words.h"
 #include "dict_ids.h"
+#include "internal.h"
 #include "json_names.h"
 #include "json_out.h"
 #include "json_runs.h"
@@ -392,34 +394,108 @@ static const key_text
     k_errors = KT(",\"errors\":"), k_value = KT(",\"value\":");
 #define KW(lit) ((adexp_slice){lit, sizeof(lit) - 1})
 
-static void strings(vw *w, const key_text *k, adexp_slice kw, adexp_slices s)
+/* The top-level fields of kind k, in order, one a call (NULL at the end):
+ * the chain of those the walk kept, or when there were more, those found
+ * again. */
+typedef struct kind_iter {
+    const adexp_view_fields *r;
+    unsigned k, i;
+    const adexp_field *f;
+} kind_iter;
+
+static kind_iter kinds_of(const adexp_view_fields *r, unsigned k)
 {
-    if (!s.n || !kept(w, kw))
-        return;
-    char *o = room(w, KEY_ROOM + 1);
-    if (!o)
-        return;
-    o = put_key(w, o, k);
-    *o++ = '[';
-    adexp_buf *b = w->b;
-    char *end = b->data + b->cap;
-    for (size_t i = 0; i < s.n; i++) {   /* each string, its comma and a ']' */
-        size_t r = json_string_room(s.v[i].len);
-        if (r > SIZE_MAX - 2) {
-            w->ok = 0;
-            return;
-        }
-        if ((size_t)(end - o) < r + 2) {
-            commit(w, o);
-            if (!(o = room(w, r + 2)))
-                return;
-            end = b->data + b->cap;
-        }
-        *o = ',';
-        o = put_val(o + (i > 0), s.v[i]);
+    return (kind_iter){r, k, r->kinds >> k & 1 ? r->head[k] : VIEW_END, r->first};
+}
+
+static inline const adexp_field *next_of(kind_iter *it)
+{
+    const adexp_view_fields *r = it->r;
+    if (r->n <= VIEW_REPEATS) {
+        if (it->i == VIEW_END)
+            return NULL;
+        const adexp_field *f = r->rep[it->i];
+        it->i = r->next[it->i];
+        return f;
     }
-    *o++ = ']';
-    commit(w, o);
+    for (const adexp_field *f = it->f; f; f = f->next)
+        if (adexp_view_kind(f) == it->k) {
+            it->f = f->next;
+            return f;
+        }
+    return it->f = NULL;
+}
+
+/* Whether the fields hold a kind k, and the selection keeps it. */
+static int has_kind(const vw *w, const adexp_view_fields *r, unsigned k, adexp_slice kw)
+{
+    return (r->kinds >> k & 1) && kept(w, kw);
+}
+
+/* A list of strings being written: the cursor in a local, the key and
+ * its '[' written before the first. */
+typedef struct str_list {
+    char *o, *end;
+    const key_text *k;
+    int open;
+} str_list;
+
+/* s as the list's next string, its comma and room for the ']': 0 when
+ * the writer failed. */
+static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s)
+{
+    size_t r = json_string_room(s.len);
+    if (r > SIZE_MAX - KEY_ROOM - 2) {
+        w->ok = 0;
+        return 0;
+    }
+    if ((size_t)(l->end - l->o) < r + KEY_ROOM + 2) {
+        commit(w, l->o);
+        if (!(l->o = room(w, r + KEY_ROOM + 2)))
+            return 0;
+        l->end = w->b->data + w->b->cap;
+    }
+    char *o = l->o;
+    if (l->open) {
+        *o++ = ',';
+    } else {
+        o = put_key(w, o, l->k);
+        *o++ = '[';
+        l->open = 1;
+    }
+    l->o = put_val(o, s);
+    return 1;
+}
+
+/* The values of the fields of kind k (EETFIR, SPEED, REGUL), or for ADDR
+ * its lists' FAC items, as a list of strings: the view's arrays, read
+ * from the fields. */
+static void strings_of(vw *w, const key_text *k, const adexp_view_fields *r, unsigned kind)
+{
+    adexp_buf *b = w->b;
+    str_list l = {b->data + b->len, b->data + b->cap, k, 0};
+    kind_iter it = kinds_of(r, kind);
+    for (const adexp_field *f; (f = next_of(&it));) {
+        if (kind != VIEW_ADDR) {
+            if (!str_item(w, &l, f->value))
+                return;
+            continue;
+        }
+        for (const adexp_field *c = f->child; c; c = c->next)
+            if (c->dict_id == DICT_ID_FAC && !str_item(w, &l, c->value))
+                return;
+    }
+    if (l.open)
+        *l.o++ = ']';
+    commit(w, l.o);
+}
+
+/* strings_of, if the fields hold the kind (the call only then). */
+static inline void strings(vw *w, const key_text *k, adexp_slice kw, const adexp_view_fields *r,
+                           unsigned kind)
+{
+    if (has_kind(w, r, kind, kw))
+        strings_of(w, k, r, kind);
 }
 
 /* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
@@ -454,45 +530,61 @@ static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const dw_point_
     return o;
 }
 
-/* Whether p is a usual point whose level and date-time decode. */
-static ALWAYS_INLINE int usual_ok(const adexp_point *p, dw_point_memo *pm)
+/* The subfields of a usual -PT item, -PTID -FL -ETO (the shape the view's
+ * build takes at once, adexp_view_point), in s, if its level (4 bytes) and
+ * date-time (12) decode; else 0. */
+static ALWAYS_INLINE int usual_item(const adexp_field *item, const adexp_field *s[3],
+                                    dw_point_memo *pm)
 {
-    return p->ptid.ptr && !((p->fl.len ^ 4) | (p->eto.len ^ 12)) &&
-           !((uintptr_t)p->to.ptr | (uintptr_t)p->sfl.ptr | (uintptr_t)p->lattd.ptr |
-             (uintptr_t)p->longtd.ptr) &&
-           dw_memo_decodes(p->fl.ptr, p->eto.ptr, pm);
+    const adexp_field *a = item->child, *b, *c;
+    if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
+        a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL || c->dict_id != DICT_ID_ETO ||
+        !a->value.ptr || ((b->value.len ^ 4) | (c->value.len ^ 12)) ||
+        !dw_memo_decodes(b->value.ptr, c->value.ptr, pm))
+        return 0;
+    s[0] = a;
+    s[1] = b;
+    s[2] = c;
+    return 1;
 }
 
-/* The usual points from p[i] on (of n), the cursor in a local: the index
- * of the first point that is not one (n when the writer failed). */
-static size_t usual_points(vw *w, const adexp_point *p, size_t i, size_t n, dw_point_memo *pm)
+/* The usual points from item on, of one RTEPTS list, the cursor in a
+ * local: the first -PT item that is not one, or NULL at the list's end
+ * (and when the writer failed). */
+static const adexp_field *usual_points(vw *w, const adexp_field *item, dw_point_memo *pm)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
     unsigned comma = (unsigned)w->comma;
-    for (; i < n && usual_ok(&p[i], pm); i++) {
-        size_t need = json_string_room(p[i].ptid.len);
+    const adexp_field *s[3];
+    for (; item; item = item->next) {
+        if (item->dict_id != DICT_ID_PT)
+            continue;
+        if (!usual_item(item, s, pm))
+            break;
+        adexp_slice ptid = s[0]->value;
+        size_t need = json_string_room(ptid.len);
         if (need > SIZE_MAX - POINT_FIXED) {
             w->ok = 0;
-            return n;
+            return NULL;
         }
         if ((size_t)(end - o) < need + POINT_FIXED) {
             commit(w, o);
             if (!(o = room(w, need + POINT_FIXED)))
-                return n;
+                return NULL;
             end = b->data + b->cap;
         }
         *o = ',';
         o += comma;
         comma = 1;
         memcpy(o, "{\"ptid\":", 8);
-        o = put_val(o + 8, p[i].ptid);
-        o = put_usual_eto(put_usual_fl(o, p[i].fl.ptr, pm), p[i].eto.ptr, pm);
+        o = put_val(o + 8, ptid);
+        o = put_usual_eto(put_usual_fl(o, s[1]->value.ptr, pm), s[2]->value.ptr, pm);
         *o++ = '}';
     }
     commit(w, o);
     w->comma = (int)comma;
-    return i;
+    return item;
 }
 
 /* ESTDATA's usual item, {"ptid":..,"eto":..,"eto_utc":..,"fl":..,
@@ -519,66 +611,82 @@ static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
     return 1;
 }
 
-static void points(vw *w, const adexp_view *v)
+/* The -PT items of the RTEPTS lists, each as a point (adexp_view_point). */
+static void points(vw *w, const adexp_view_fields *r)
 {
-    if (!v->n_rtepts || !kept(w, KW("RTEPTS")))
+    if (!has_kind(w, r, VIEW_RTEPTS, KW("RTEPTS")))
         return;
     dw_point_memo pm = {0, 0, 0, 0, 0};
-    key(w, &k_rtepts);
-    open_(w, "[");
-    for (size_t i = 0; i < v->n_rtepts && w->ok; i++) {
-        if (VIEW_QUICK && (i = usual_points(w, v->rtepts, i, v->n_rtepts, &pm)) == v->n_rtepts)
-            break;
-        const adexp_point *p = &v->rtepts[i];
-        sep(w);
-        open_(w, "{");
-        SUB(w, K_PTID, p->ptid, D_NONE);
-        SUB(w, K_FL, p->fl, D_LEVEL);
-        SUB(w, K_ETO, p->eto, D_DATETIME);
-        SUB(w, K_TO, p->to, D_TIME);
-        SUB(w, K_SFL, p->sfl, D_SFL);
-        SUB(w, K_LATTD, p->lattd, D_COORD);
-        SUB(w, K_LONGTD, p->longtd, D_COORD);
-        close_(w, "}");
+    int open = 0;
+    kind_iter it = kinds_of(r, VIEW_RTEPTS);
+    for (const adexp_field *f; w->ok && (f = next_of(&it));) {
+        for (const adexp_field *item = f->child; item && w->ok; item = item->next) {
+            if (item->dict_id != DICT_ID_PT)
+                continue;
+            if (!open) {
+                key(w, &k_rtepts);
+                open_(w, "[");
+                open = 1;
+            }
+            if (VIEW_QUICK && !(item = usual_points(w, item, &pm)))
+                break;
+            adexp_point p;
+            adexp_view_point(&p, item);
+            sep(w);
+            open_(w, "{");
+            SUB(w, K_PTID, p.ptid, D_NONE);
+            SUB(w, K_FL, p.fl, D_LEVEL);
+            SUB(w, K_ETO, p.eto, D_DATETIME);
+            SUB(w, K_TO, p.to, D_TIME);
+            SUB(w, K_SFL, p.sfl, D_SFL);
+            SUB(w, K_LATTD, p.lattd, D_COORD);
+            SUB(w, K_LONGTD, p.longtd, D_COORD);
+            close_(w, "}");
+        }
     }
-    close_(w, "]");
+    if (open)
+        close_(w, "]");
 }
 
-static void estdata(vw *w, const adexp_view *v)
+static void estdata(vw *w, const adexp_view_fields *r)
 {
-    if (!v->n_estdata || !kept(w, KW("ESTDATA")))
+    if (!has_kind(w, r, VIEW_ESTDATA, KW("ESTDATA")))
         return;
     dw_point_memo pm = {0, 0, 0, 0, 0};
     key(w, &k_estdata);
     open_(w, "[");
-    for (size_t i = 0; i < v->n_estdata; i++) {
-        const adexp_estdata *e = &v->estdata[i];
-        if (VIEW_QUICK && usual_estdata(w, e, &pm))
+    kind_iter it = kinds_of(r, VIEW_ESTDATA);
+    for (const adexp_field *f; (f = next_of(&it));) {
+        adexp_estdata e;
+        adexp_view_estdata(&e, f);
+        if (VIEW_QUICK && usual_estdata(w, &e, &pm))
             continue;
         sep(w);
         open_(w, "{");
-        SUB(w, K_PTID, e->ptid, D_NONE);
-        SUB(w, K_ETO, e->eto, D_DATETIME);
-        SUB(w, K_FL, e->fl, D_LEVEL);
-        SUB(w, K_SFL, e->sfl, D_SFL);
+        SUB(w, K_PTID, e.ptid, D_NONE);
+        SUB(w, K_ETO, e.eto, D_DATETIME);
+        SUB(w, K_FL, e.fl, D_LEVEL);
+        SUB(w, K_SFL, e.sfl, D_SFL);
         close_(w, "}");
     }
     close_(w, "]");
 }
 
-static void geo(vw *w, const adexp_view *v)
+static void geo(vw *w, const adexp_view_fields *r)
 {
-    if (!v->n_geo || !kept(w, KW("GEO")))
+    if (!has_kind(w, r, VIEW_GEO, KW("GEO")))
         return;
     key(w, &k_geo);
     open_(w, "[");
-    for (size_t i = 0; i < v->n_geo; i++) {
-        const adexp_geo *g = &v->geo[i];
+    kind_iter it = kinds_of(r, VIEW_GEO);
+    for (const adexp_field *f; (f = next_of(&it));) {
+        adexp_geo g;
+        adexp_view_geo(&g, f);
         sep(w);
         open_(w, "{");
-        SUB(w, K_GEOID, g->geoid, D_NONE);
-        SUB(w, K_LATTD, g->lattd, D_COORD);
-        SUB(w, K_LONGTD, g->longtd, D_COORD);
+        SUB(w, K_GEOID, g.geoid, D_NONE);
+        SUB(w, K_LATTD, g.lattd, D_COORD);
+        SUB(w, K_LONGTD, g.longtd, D_COORD);
         close_(w, "}");
     }
     close_(w, "]");
@@ -1165,9 +1273,8 @@ static void errors(vw *w, const adexp_msg *m)
 
 /* source, index, offset, title: in one reservation, as json.c's head. The
  * source is a name (src) or, quoted, its JSON string already written. */
-static void head(vw *w, const adexp_msg *m, adexp_slice src, int quoted)
+static void head(vw *w, const adexp_msg *m, adexp_slice title, adexp_slice src, int quoted)
 {
-    adexp_slice title = m->view.title;
     size_t ns = quoted ? src.len : json_string_room(src.len), nt = json_string_room(title.len);
     char *o = ns == SIZE_MAX || nt == SIZE_MAX || ns + nt > SIZE_MAX - 128 ? NULL
               : room(w, ns + nt + 128);
@@ -1191,27 +1298,34 @@ static void head(vw *w, const adexp_msg *m, adexp_slice src, int quoted)
     w->comma = 1;
 }
 
+/* The view is read from the fields (msg->view is not read): its single
+ * fields and the fields of its arrays by one walk, the arrays' items
+ * straight from those fields. */
 static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice src,
                                int quoted, const adexp_select *sel)
 {
     const adexp_field *stack[SCRATCH];
     scratch s = {stack, 0, SCRATCH, out->a};
-    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, msg->view.eobd};
+    adexp_view v;              /* the walk fills its single fields, no array */
+    memset(&v, 0, offsetof(adexp_view, addr));
+    memset(&v.refdata, 0, sizeof v - offsetof(adexp_view, refdata));
+    adexp_view_fields r;
+    adexp_view_walk(&v, msg->fields, &r);
+    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, v.eobd};
     size_t start = out->len;
-    const adexp_view *v = &msg->view;
-    head(&w, msg, src, quoted);
-    put_singles(&w, v);
-    strings(&w, &k_addr, KW("ADDR"), v->addr);
-    strings(&w, &k_eetfir, KW("EETFIR"), v->eetfir);
-    strings(&w, &k_speed, KW("SPEED"), v->speed);
-    strings(&w, &k_regul, KW("REGUL"), v->regul);
-    points(&w, v);
-    estdata(&w, v);
-    geo(&w, v);
-    ref(&w, &k_refdata, KW("REFDATA"), v->has_refdata, &v->refdata);
-    ref(&w, &k_msgref, KW("MSGREF"), v->has_msgref, &v->msgref);
-    coordata(&w, v);
-    cfl(&w, v);
+    head(&w, msg, v.title, src, quoted);
+    put_singles(&w, &v);
+    strings(&w, &k_addr, KW("ADDR"), &r, VIEW_ADDR);
+    strings(&w, &k_eetfir, KW("EETFIR"), &r, VIEW_EETFIR);
+    strings(&w, &k_speed, KW("SPEED"), &r, VIEW_SPEED);
+    strings(&w, &k_regul, KW("REGUL"), &r, VIEW_REGUL);
+    points(&w, &r);
+    estdata(&w, &r);
+    geo(&w, &r);
+    ref(&w, &k_refdata, KW("REFDATA"), v.has_refdata, &v.refdata);
+    ref(&w, &k_msgref, KW("MSGREF"), v.has_msgref, &v.msgref);
+    coordata(&w, &v);
+    cfl(&w, &v);
     other(&w, msg, &s);
     errors(&w, msg);
     if (!w.ok) {
