@@ -289,16 +289,48 @@ static inline void add_repeated(view_arrays *w, const adexp_field *f, unsigned a
     }
 }
 
+/* Whether f, of single action a, is a later occurrence of its kind
+ * (which goes to the rest, as the view holds the first): the kinds met
+ * are bits of *seen. */
+_Static_assert(SINGLE(altnz) - ACT_ARRAYS < 64, "the single kinds are bits of a word");
+static inline int met_before(uint64_t *seen, unsigned a)
+{
+    uint64_t bit = (uint64_t)1 << (a - ACT_ARRAYS);
+    int met = (*seen & bit) != 0;
+    *seen |= bit;
+    return met;
+}
+
+/* f into the rest (counted; the first VIEW_REST kept). */
+static inline void add_rest(adexp_view_fields *r, const adexp_field *f)
+{
+    if (r->nrest < VIEW_REST)
+        r->rest[r->nrest] = f;
+    r->nrest++;
+}
+
+/* A single field: into the view, and a later occurrence into the rest. */
+static inline void take_single(adexp_view *v, adexp_view_fields *r, const adexp_field *f,
+                               unsigned a)
+{
+    if (met_before(&r->seen, a))
+        add_rest(r, f);
+    add_single(v, f, a);
+}
+
 /* The single fields from f on, up to the first field of a repeated kind:
  * that field, or NULL at the end. */
-static inline const adexp_field *add_singles(adexp_view *v, const adexp_field *f)
+static inline const adexp_field *add_singles(adexp_view *v, adexp_view_fields *r,
+                                             const adexp_field *f)
 {
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
         if (a >= ACT_ARRAYS)
-            add_single(v, f, a);
+            take_single(v, r, f, a);
         else if (a != ACT_NONE)
             return f;
+        else
+            add_rest(r, f);
     }
     return NULL;
 }
@@ -317,8 +349,10 @@ static void bound_arrays(adexp_view *v, adexp_view_fields *r, const adexp_field 
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
         if (a >= ACT_ARRAYS) {
-            add_single(v, f, a);
-        } else if (a != ACT_NONE) {
+            take_single(v, r, f, a);
+        } else if (a == ACT_NONE) {
+            add_rest(r, f);
+        } else {
             r->bound[a] += 1 + (size_t)f->nchildren;
             if (n < VIEW_REPEATS) {
                 r->rep[n] = f;
@@ -339,13 +373,25 @@ static void bound_arrays(adexp_view *v, adexp_view_fields *r, const adexp_field 
 
 void adexp_view_walk(adexp_view *v, const adexp_field *fields, adexp_view_fields *r)
 {
-    const adexp_field *first = add_singles(v, fields);
+    r->seen = 0;
+    r->nrest = 0;
+    const adexp_field *first = add_singles(v, r, fields);
     r->first = first;
     memset(r->bound, 0, sizeof r->bound);
     r->n = 0;
     r->kinds = 0;
     if (first)
         bound_arrays(v, r, first);
+}
+
+void adexp_view_rest(const adexp_field *fields, const adexp_field **v)
+{
+    uint64_t seen = 0;
+    for (const adexp_field *f = fields; f; f = f->next) {
+        unsigned a = BY_ID(view_action, f);
+        if (a == ACT_NONE || (a >= ACT_ARRAYS && met_before(&seen, a)))
+            *v++ = f;
+    }
 }
 
 unsigned adexp_view_kind(const adexp_field *f)

@@ -2,6 +2,8 @@
 #ifndef ADEXP_INTERNAL_H
 #define ADEXP_INTERNAL_H
 
+#include <stdint.h>
+
 #include "adexp.h"
 
 /* malloc and free behind the adexp_allocator interface. */
@@ -19,22 +21,32 @@ enum { VIEW_EETFIR = 1, VIEW_SPEED, VIEW_REGUL, VIEW_ESTDATA, VIEW_GEO, VIEW_ADD
 /* The top-level fields of the view's repeated kinds, as adexp_view_walk
  * finds them: the first VIEW_REPEATS are kept, each kind's chained in
  * list order from head[kind] by next (VIEW_END ends a chain); past that
- * many, the others are found again from first on. */
+ * many, the others are found again from first on. And the rest, the
+ * fields the view does not hold (of no member's keyword, or a single
+ * member's after its first): the first VIEW_REST of them, in list order;
+ * past that many, adexp_view_rest finds them all. */
 #define VIEW_REPEATS 64
 #define VIEW_END 0xFF
+#define VIEW_REST 64
 typedef struct adexp_view_fields {
     const adexp_field *first;  /* the first of them, or NULL */
     size_t n;                  /* their count */
     unsigned kinds;            /* bit k: a field of kind k is there */
+    uint64_t seen;             /* the single kinds met (the walk's) */
     size_t bound[VIEW_KINDS];  /* an upper bound of each array's items */
     const adexp_field *rep[VIEW_REPEATS];
     unsigned char head[VIEW_KINDS], next[VIEW_REPEATS];   /* read where kinds has k */
+    size_t nrest;              /* the count of the rest */
+    const adexp_field *rest[VIEW_REST];
 } adexp_view_fields;
 
 /* The view's single fields of the top-level list fields into v (zero on
- * entry), and its repeated fields into r: what adexp_view_build fills
- * msg->view from, and what the view's writer reads without the arrays. */
+ * entry), and its repeated fields and the rest into r: what
+ * adexp_view_build fills msg->view from, and what the view's writer reads
+ * without the arrays. */
 void adexp_view_walk(adexp_view *v, const adexp_field *fields, adexp_view_fields *r);
+/* The rest of fields (as adexp_view_walk counts them: r->nrest) into v. */
+void adexp_view_rest(const adexp_field *fields, const adexp_field **v);
 /* The kind of top-level field f (0: none of the arrays'). */
 unsigned adexp_view_kind(const adexp_field *f);
 /* A route point from its -PT item, an ESTDATA or a GEO from its field, as

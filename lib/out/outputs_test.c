@@ -642,19 +642,24 @@ static void test_csv_eobt_without_view(void **state)
 
 /* The view's line is read from the fields, msg->view unread: a message
  * with more fields of the arrays' kinds than the walk keeps (EETFIR,
- * SPEED, two RTEPTS lists and ADDR lists, interleaved) writes each array
- * whole and in order, and the same line with its view cleared (as
- * adexp-parse parses for --format view: the title alone). */
+ * SPEED, two RTEPTS lists and ADDR lists, interleaved), and more for
+ * "other" (SRC, and ARCID after its first), writes each array whole and
+ * in order, and the same line with its view cleared (as adexp-parse
+ * parses for --format view: the title alone). */
 static void test_view_from_fields(void **state)
 {
     (void)state;
     static char text[1 << 14];
     char eetfir[1024] = "\"eetfir\":[", speed[1024] = "\"speed\":[", addr[512] = "\"addr\":[";
     char pts[4096] = "\"rtepts\":[";
+    char arcid[1024] = "\"ARCID\":[", src[1024] = "\"SRC\":[";
     size_t at = (size_t)snprintf(text, sizeof text, "-TITLE IFPL -ARCID A1\n");
     for (int i = 0; i < 40; i++) {
         const char *c = i ? "," : "";
-        at += (size_t)snprintf(text + at, sizeof text - at, "-EETFIR E%02d -SPEED N%02d\n", i, i);
+        at += (size_t)snprintf(text + at, sizeof text - at,
+                               "-EETFIR E%02d -SPEED N%02d -SRC S%02d -ARCID B%02d\n", i, i, i, i);
+        snprintf(arcid + strlen(arcid), sizeof arcid - strlen(arcid), "%s\"B%02d\"", c, i);
+        snprintf(src + strlen(src), sizeof src - strlen(src), "%s\"S%02d\"", c, i);
         snprintf(eetfir + strlen(eetfir), sizeof eetfir - strlen(eetfir), "%s\"E%02d\"", c, i);
         snprintf(speed + strlen(speed), sizeof speed - strlen(speed), "%s\"N%02d\"", c, i);
         if (i % 20 == 0) {
@@ -674,6 +679,8 @@ static void test_view_from_fields(void **state)
     strcat(speed, "]");
     strcat(addr, "]");
     strcat(pts, "]");
+    strcat(arcid, "]");
+    strcat(src, "]");
     parsed p;
     parse(&p, text);
     assert_int_equal(p.msg.nerrors, 0);
@@ -685,7 +692,7 @@ static void test_view_from_fields(void **state)
     assert_true(a.len < sizeof line);
     memcpy(line, a.data, a.len);
     line[a.len] = 0;
-    const char *want[] = {eetfir, speed, addr, pts};
+    const char *want[] = {eetfir, speed, addr, pts, "\"arcid\":\"A1\"", arcid, src};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         if (!strstr(line, want[i]))
             fail_msg("no %s in\n%s", want[i], line);

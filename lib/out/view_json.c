@@ -736,33 +736,6 @@ static void cfl(vw *w, const adexp_view *v)
 
 /* ------------------------------------------------------------ other */
 
-/* What the view takes of a top-level field, by dict_id: the first
- * occurrence of a single field (its bit in a mask, plus 2), or every
- * occurrence. Tables have 1024 entries: ADEXP_DICT_NONE masks to a zero
- * one past DICT_COUNT. */
-enum { TAKES_ALL = 1, TAKES_FIRST = 2 };
-#define ID_TABLE 1024u
-_Static_assert(DICT_COUNT < ID_TABLE && (ADEXP_DICT_NONE & (ID_TABLE - 1)) >= DICT_COUNT,
-               "unknown fields look up a zero entry");
-#define F(n) (TAKES_FIRST + (n))
-static const uint8_t takes[ID_TABLE] = {
-    [DICT_ID_TITLE] = F(0), [DICT_ID_ARCID] = F(1), [DICT_ID_ADEP] = F(2),
-    [DICT_ID_ADES] = F(3), [DICT_ID_ARCTYP] = F(4), [DICT_ID_EOBT] = F(5),
-    [DICT_ID_EOBD] = F(6), [DICT_ID_IFPLID] = F(7), [DICT_ID_SSRCODE] = F(8),
-    [DICT_ID_FLTRUL] = F(9), [DICT_ID_FLTTYP] = F(10), [DICT_ID_WKTRC] = F(11),
-    [DICT_ID_CEQPT] = F(12), [DICT_ID_SEQPT] = F(13), [DICT_ID_RFL] = F(14),
-    [DICT_ID_ROUTE] = F(15), [DICT_ID_ALTRNT1] = F(16), [DICT_ID_ALTRNT2] = F(17),
-    [DICT_ID_REG] = F(18), [DICT_ID_OPR] = F(19), [DICT_ID_PBN] = F(20),
-    [DICT_ID_MSGTXT] = F(21), [DICT_ID_COMMENT] = F(22), [DICT_ID_FILTIM] = F(23),
-    [DICT_ID_ORGNID] = F(24), [DICT_ID_CTOT] = F(25), [DICT_ID_ALTNZ] = F(26),
-    [DICT_ID_REFDATA] = F(27), [DICT_ID_MSGREF] = F(28), [DICT_ID_COORDATA] = F(29),
-    [DICT_ID_CFL] = F(30),
-    [DICT_ID_EETFIR] = TAKES_ALL, [DICT_ID_SPEED] = TAKES_ALL,
-    [DICT_ID_REGUL] = TAKES_ALL, [DICT_ID_ESTDATA] = TAKES_ALL,
-    [DICT_ID_GEO] = TAKES_ALL, [DICT_ID_ADDR] = TAKES_ALL, [DICT_ID_RTEPTS] = TAKES_ALL,
-};
-#undef F
-
 /* Pointer windows for grouping siblings by keyword: a stack block, and a
  * heap block for a level that does not fit. */
 #define SCRATCH 256
@@ -1086,40 +1059,6 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
     }
 }
 
-/* Whether top-level field f goes under "other": the view does not hold
- * it (all of its keyword, or its first: *seen marks the firsts met) and
- * the selection keeps it. */
-static inline int in_other(const vw *w, const adexp_field *f, uint64_t *seen)
-{
-    unsigned t = takes[f->dict_id & (ID_TABLE - 1)];
-    if (t == TAKES_ALL)
-        return 0;
-    if (t >= TAKES_FIRST) {
-        uint64_t bit = (uint64_t)1 << (t - TAKES_FIRST);
-        if (!(*seen & bit)) {
-            *seen |= bit;
-            return 0;
-        }
-    }
-    return kept(w, f->keyword);
-}
-
-/* The top-level fields the view does not hold (and the selection keeps)
- * into v[0..n): their count, or SIZE_MAX if there are more than n. */
-static size_t collect_other(const vw *w, const adexp_msg *m, const adexp_field **v, size_t n)
-{
-    size_t k = 0;
-    uint64_t seen = 0;
-    for (const adexp_field *f = m->fields; f; f = f->next) {
-        if (!in_other(w, f, &seen))
-            continue;
-        if (k == n)
-            return SIZE_MAX;
-        v[k++] = f;
-    }
-    return k;
-}
-
 /* "other" in the usual case: at most QUICK_OTHER fields, all of built-in
  * dictionary keywords (a keyword's fields in list order by offset). They
  * are sorted by one pass: each id's bit set in a bitmap of the dictionary
@@ -1139,16 +1078,18 @@ static int one_string(const adexp_field *f)
     return f->kind != ADEXP_LIST && !(f->kind == ADEXP_COMPOUND && f->child);
 }
 
-static int quick_other(vw *w, const adexp_msg *m, scratch *s)
+static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
 {
     const adexp_field *v[QUICK_OTHER];
     uint8_t first[DICT_COUNT], last[DICT_COUNT], next[QUICK_OTHER];   /* read where set */
     uint64_t ids[ID_WORDS] = {0};
     size_t k = 0;
-    uint64_t seen = 0;
-    for (const adexp_field *f = m->fields; f; f = f->next) {
+    if (r->nrest > VIEW_REST)
+        return 0;
+    for (size_t j = 0; j < r->nrest; j++) {
+        const adexp_field *f = r->rest[j];
         unsigned id = f->dict_id;
-        if (!in_other(w, f, &seen))
+        if (!kept(w, f->keyword))
             continue;
         if (id >= DICT_COUNT || k == QUICK_OTHER || json_names[id].len != f->keyword.len + 10)
             return 0;
@@ -1202,28 +1143,27 @@ static int quick_other(vw *w, const adexp_msg *m, scratch *s)
     return 1;
 }
 
-/* The top-level fields the view does not hold, under "other": collected
- * into the scratch's free room, or when they do not fit there, into a
- * window of the count of the message's fields. */
-static void other(vw *w, const adexp_msg *m, scratch *s)
+/* The top-level fields the view does not hold (the walk's rest) and the
+ * selection keeps, under "other": in the scratch's free room, or when they
+ * do not fit there, in a window of their count. */
+static void other(vw *w, const adexp_msg *m, const adexp_view_fields *r, scratch *s)
 {
-    if (VIEW_QUICK && quick_other(w, m, s))
+    if (VIEW_QUICK && quick_other(w, r, s))
         return;
     int own;
-    size_t n = s->cap - s->used;
+    size_t n = r->nrest, k = 0;
     const adexp_field **v = window(s, n, &own);
-    size_t k = collect_other(w, m, v, n);
-    if (k == SIZE_MAX) {
-        release(s, v, n, own);
-        n = 0;
-        for (const adexp_field *f = m->fields; f; f = f->next)
-            n++;
-        if (!(v = window(s, n, &own))) {
-            w->ok = 0;
-            return;
-        }
-        k = collect_other(w, m, v, n);
+    if (!v) {
+        w->ok = 0;
+        return;
     }
+    if (n <= VIEW_REST)
+        memcpy(v, r->rest, n * sizeof *v);
+    else
+        adexp_view_rest(m->fields, v);
+    for (size_t i = 0; i < n; i++)
+        if (kept(w, v[i]->keyword))
+            v[k++] = v[i];
     if (!own) {   /* the scratch past the fields is for the compounds' windows */
         s->used -= n - k;
         n = k;
@@ -1326,7 +1266,7 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     ref(&w, &k_msgref, KW("MSGREF"), v.has_msgref, &v.msgref);
     coordata(&w, &v);
     cfl(&w, &v);
-    other(&w, msg, &s);
+    other(&w, msg, &r, &s);
     errors(&w, msg);
     if (!w.ok) {
         out->len = start;
