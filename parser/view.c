@@ -2,12 +2,13 @@
  * message is parsed. Single fields keep their first occurrence; repeated ones
  * become arrays in the arena.
  *
- * The top-level fields before the first of a repeated kind are read once;
- * from there, one walk fills the single fields and bounds the arrays' sizes
- * (an upper bound, so a list is sized by its nchildren without looking at
- * its items), keeping the repeated fields, which then fill the arrays. A
- * field's part in the view comes from a table by dict_id rather than a
- * switch per keyword. */
+ * One walk of the top-level fields (adexp_view_walk) fills the single
+ * fields and bounds the arrays' sizes (an upper bound, so a list is sized
+ * by its nchildren without looking at its items), keeping the repeated
+ * fields, which then fill the arrays, and the rest (what the view does not
+ * hold, the view writer's "other"). The view writer reads the walk and the
+ * items' rules without the arrays. A field's part in the view comes from a
+ * table by dict_id rather than a switch per keyword. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -248,8 +249,8 @@ typedef struct view_arrays {
 } view_arrays;
 
 /* A single field (a >= ACT_ARRAYS): the first occurrence is kept, and for
- * REFDATA, MSGREF, COORDATA and CFL the occurrences are counted. Inline (as
- * add_singles): gcc keeps it out of line for its callers, a call per field. */
+ * REFDATA, MSGREF, COORDATA and CFL the occurrences are counted. Inline:
+ * gcc keeps it out of line, a call per field. */
 static inline void add_single(adexp_view *v, const adexp_field *f, unsigned a)
 {
     if (a >= ACT_SINGLE) {
@@ -301,57 +302,35 @@ static inline int met_before(uint64_t *seen, unsigned a)
     return met;
 }
 
-/* f into the rest (counted; the first VIEW_REST kept). */
-static inline void add_rest(adexp_view_fields *r, const adexp_field *f)
+/* One walk of the top-level fields: the single ones into the view (a
+ * later occurrence into the rest too), the others into the rest, and for
+ * the repeated kinds an upper bound of their items, 1 + nchildren per
+ * field (a list's items are its children, some maybe of another kind; an
+ * ESTDATA or GEO gets room for its children too, which costs less than a
+ * branch). The repeated fields are kept in r (the first VIEW_REPEATS of
+ * them), so that filling them walks only them. The counts in locals: the
+ * stores to r may alias them for the compiler. */
+void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
 {
-    if (r->nrest < VIEW_REST)
-        r->rest[r->nrest] = f;
-    r->nrest++;
-}
-
-/* A single field: into the view, and a later occurrence into the rest. */
-static inline void take_single(adexp_view *v, adexp_view_fields *r, const adexp_field *f,
-                               unsigned a)
-{
-    if (met_before(&r->seen, a))
-        add_rest(r, f);
-    add_single(v, f, a);
-}
-
-/* The single fields from f on, up to the first field of a repeated kind:
- * that field, or NULL at the end. */
-static inline const adexp_field *add_singles(adexp_view *v, adexp_view_fields *r,
-                                             const adexp_field *f)
-{
-    for (; f; f = f->next) {
-        unsigned a = BY_ID(view_action, f);
-        if (a >= ACT_ARRAYS)
-            take_single(v, r, f, a);
-        else if (a != ACT_NONE)
-            return f;
-        else
-            add_rest(r, f);
-    }
-    return NULL;
-}
-
-/* The fields from f on: the single ones into the view, and for the
- * repeated kinds an upper bound of their items, 1 + nchildren per field (a
- * list's items are its children, some maybe of another kind; an ESTDATA or
- * GEO gets room for its children too, which costs less than a branch). The
- * repeated fields are kept in r (the first VIEW_REPEATS of them), so that
- * filling them walks only them. */
-static void bound_arrays(adexp_view *v, adexp_view_fields *r, const adexp_field *f)
-{
-    size_t n = 0;
+    size_t n = 0, nrest = 0;
     unsigned kinds = 0;
+    uint64_t seen = 0;
     unsigned char last[ACT_ARRAYS];   /* read where kinds has the kind */
+    memset(r->bound, 0, sizeof r->bound);
+    r->first = NULL;
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
         if (a >= ACT_ARRAYS) {
-            take_single(v, r, f, a);
+            if (met_before(&seen, a)) {
+                if (nrest < VIEW_REST)
+                    r->rest[nrest] = f;
+                nrest++;
+            }
+            add_single(v, f, a);
         } else if (a == ACT_NONE) {
-            add_rest(r, f);
+            if (nrest < VIEW_REST)
+                r->rest[nrest] = f;
+            nrest++;
         } else {
             r->bound[a] += 1 + (size_t)f->nchildren;
             if (n < VIEW_REPEATS) {
@@ -363,25 +342,15 @@ static void bound_arrays(adexp_view *v, adexp_view_fields *r, const adexp_field 
                     r->head[a] = (unsigned char)n;
                 last[a] = (unsigned char)n;
             }
+            if (!n)
+                r->first = f;
             kinds |= 1u << a;
             n++;
         }
     }
     r->n = n;
+    r->nrest = nrest;
     r->kinds = kinds;
-}
-
-void adexp_view_walk(adexp_view *v, const adexp_field *fields, adexp_view_fields *r)
-{
-    r->seen = 0;
-    r->nrest = 0;
-    const adexp_field *first = add_singles(v, r, fields);
-    r->first = first;
-    memset(r->bound, 0, sizeof r->bound);
-    r->n = 0;
-    r->kinds = 0;
-    if (first)
-        bound_arrays(v, r, first);
 }
 
 void adexp_view_rest(const adexp_field *fields, const adexp_field **v)

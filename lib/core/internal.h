@@ -2,8 +2,6 @@
 #ifndef ADEXP_INTERNAL_H
 #define ADEXP_INTERNAL_H
 
-#include <stdint.h>
-
 #include "adexp.h"
 
 /* malloc and free behind the adexp_allocator interface. */
@@ -32,7 +30,6 @@ typedef struct adexp_view_fields {
     const adexp_field *first;  /* the first of them, or NULL */
     size_t n;                  /* their count */
     unsigned kinds;            /* bit k: a field of kind k is there */
-    uint64_t seen;             /* the single kinds met (the walk's) */
     size_t bound[VIEW_KINDS];  /* an upper bound of each array's items */
     const adexp_field *rep[VIEW_REPEATS];
     unsigned char head[VIEW_KINDS], next[VIEW_REPEATS];   /* read where kinds has k */
