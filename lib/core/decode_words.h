@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "simd.h"
+
 #if defined(__GNUC__)
 #define DW_INLINE inline __attribute__((always_inline))
 #else
@@ -205,9 +207,9 @@ typedef struct dw_point_memo {
     unsigned feet_len;
 } dw_point_memo;
 
-/* Whether the F or A level fl (4 bytes) and the date-time e (12 bytes)
- * decode, checked against the memo, which they update. */
-static DW_INLINE int dw_memo_decodes(const char *fl, const char *e, dw_point_memo *pm)
+/* Whether the F or A level fl (4 bytes) decodes, checked against the
+ * memo, which it updates. */
+static DW_INLINE int dw_memo_level(const char *fl, dw_point_memo *pm)
 {
     uint32_t l;
     memcpy(&l, fl, 4);
@@ -218,17 +220,75 @@ static DW_INLINE int dw_memo_decodes(const char *fl, const char *e, dw_point_mem
         pm->fl = l | DW_MEMO_SET;
         pm->feet_len = n;
     }
+    return 1;
+}
+
+/* The date-time e (12 bytes) against the memo's day: 1 if its YYMMDD is
+ * the memo's (its time is left to check: dw_time12_ok), 2 if it is a
+ * valid date-time of another day, which the memo takes, 0 if neither. */
+static DW_INLINE int dw_memo_day(const char *e, dw_point_memo *pm)
+{
     uint64_t day;
     memcpy(&day, e, 8);
     day = (day & 0xFFFFFFFFFFFFu) | DW_MEMO_SET;
-    if (day != pm->day) {
-        if (!dw_datetime_ok(e, 12))
-            return 0;
-        pm->day = day;
-        pm->iso_head = dw_iso_head(e);
+    if (day == pm->day)
         return 1;
-    }
-    return dw_digits8(e + 4) && dw_clock_ok(e + 6) && e[10] <= '5';   /* its time */
+    if (!dw_datetime_ok(e, 12))
+        return 0;
+    pm->day = day;
+    pm->iso_head = dw_iso_head(e);
+    return 2;
 }
 
+/* Whether the time of the date-time e (12 bytes), of a valid day, is
+ * valid: DDhhmmss digits, hh <= 23, mm and ss <= 59 (as dw_datetime_ok). */
+static DW_INLINE int dw_time12_ok(const char *e)
+{
+    return dw_digits8(e + 4) && dw_clock_ok(e + 6) && e[10] <= '5';
+}
+
+/* Whether the F or A level fl (4 bytes) and the date-time e (12 bytes)
+ * decode, checked against the memo, which they update. */
+static DW_INLINE int dw_memo_decodes(const char *fl, const char *e, dw_point_memo *pm)
+{
+    if (!dw_memo_level(fl, pm))
+        return 0;
+    int d = dw_memo_day(e, pm);
+    return d == 2 || (d == 1 && dw_time12_ok(e));
+}
+
+#if SIMD_AVX2
+/* The date-time e (12 bytes) in a vector, for the two below: e[0..8) in
+ * lanes 0 to 7, e[4..12) in lanes 8 to 15. */
+AVX2_INLINE __m128i dw_datetime_vec(const char *e)
+{
+    return _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)e),
+                              _mm_loadl_epi64((const __m128i *)(const void *)(e + 4)));
+}
+
+/* dw_time12_ok of x (dw_datetime_vec(e)): its DDhhmmss, lanes 8 to 15,
+ * digits with m and s tens at most 5, in one compare each way (signed: a
+ * byte from 0x80 is below '0'); hh by its pair. */
+AVX2_INLINE int dw_time12_ok_avx2(__m128i x, const char *e)
+{
+    const __m128i lo = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, '0' - 1, '0' - 1, '0' - 1, '0' - 1,
+                                     '0' - 1, '0' - 1, '0' - 1, '0' - 1);
+    const __m128i hi = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, '9' + 1, '9' + 1, '9' + 1, '9' + 1,
+                                     '5' + 1, '9' + 1, '5' + 1, '9' + 1);
+    __m128i in = _mm_and_si128(_mm_cmpgt_epi8(x, lo), _mm_cmpgt_epi8(hi, x));
+    return (_mm_movemask_epi8(in) & 0xFF00) == 0xFF00 && dw_pair(e + 6) <= DW_PAIR('2', '3');
+}
+
+/* dw_iso12_tail of x (dw_datetime_vec of a checked date-time) by one byte
+ * shuffle, at o (room: 16). */
+AVX2_INLINE char *dw_iso12_tail_avx2(char *o, __m128i x)
+{
+    const __m128i from = _mm_setr_epi8(8, 9, -1, 10, 11, -1, 12, 13, -1, 14, 15, -1, -1, -1,
+                                       -1, -1);
+    const __m128i marks = _mm_setr_epi8(0, 0, 'T', 0, 0, ':', 0, 0, ':', 0, 0, 'Z', 0, 0, 0, 0);
+    __m128i t = _mm_or_si128(_mm_shuffle_epi8(x, from), marks);
+    _mm_storeu_si128((__m128i *)(void *)o, t);
+    return o + 12;
+}
+#endif
 #endif

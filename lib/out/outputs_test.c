@@ -203,6 +203,59 @@ static void test_datetime_words(void **state)
     }
 }
 
+#if SIMD_AVX2
+/* dw_time12_ok_avx2 and dw_iso12_tail_avx2 of s: the answer, and the
+ * tail at o when it is 1. */
+__attribute__((target(AVX2_TARGET))) static int time12_avx2(const char *s, char *o)
+{
+    __m128i x = dw_datetime_vec(s);
+    if (!dw_time12_ok_avx2(x, s))
+        return 0;
+    dw_iso12_tail_avx2(o, x);
+    return 1;
+}
+#endif
+
+/* The view's usual point checks its date-time's time in a vector where the
+ * CPU has AVX2 and shuffles its ISO text from it: the same answers and
+ * text as the word rule (dw_time12_ok, dw_iso12_tail), for every byte at
+ * every place of a date-time and for random digits. */
+static void test_time12_vector(void **state)
+{
+    (void)state;
+#if SIMD_AVX2
+    if (!cpu_has_avx2())
+        skip();
+    char a[16], b[16];
+    for (size_t i = 0; i < 12; i++)
+        for (int c = 0; c < 256; c++) {
+            char s[12];
+            memcpy(s, "181023235959", 12);
+            s[i] = (char)c;
+            int want = dw_time12_ok(s);
+            assert_int_equal(time12_avx2(s, a), want);
+            if (want) {
+                dw_iso12_tail(b, s);
+                assert_memory_equal(a, b, 12);
+            }
+        }
+    srand(29);
+    for (int r = 0; r < 20000; r++) {
+        char s[12];
+        for (size_t i = 0; i < 12; i++)
+            s[i] = (char)('0' + rand() % 10);
+        int want = dw_time12_ok(s);
+        assert_int_equal(time12_avx2(s, a), want);
+        if (want) {
+            dw_iso12_tail(b, s);
+            assert_memory_equal(a, b, 12);
+        }
+    }
+#else
+    skip();
+#endif
+}
+
 /* The companions written a word at a time (decode_words.h) against the
  * decoders and adexp_when_format: every F and A level, and date-times. */
 static void test_companion_words(void **state)
@@ -1016,6 +1069,7 @@ int main(void)
         cmocka_unit_test(test_other_nested), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_csv_failed_message), cmocka_unit_test(test_csv_eobt_without_view),
         cmocka_unit_test(test_view_from_fields),
+        cmocka_unit_test(test_time12_vector),
         cmocka_unit_test(test_csv_row_count), cmocka_unit_test(test_select_errors),
         cmocka_unit_test(test_select_names), cmocka_unit_test(test_csv_envelope),
         cmocka_unit_test(test_csv_rows_scan), cmocka_unit_test(test_datetime_words),

@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "json_names.h"
 #include "json_out.h"
+#include "json_avx2.h"
 #include "json_runs.h"
 #include "json_string.h"
 #include "select.h"
@@ -531,8 +532,8 @@ static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const dw_point_
 }
 
 /* The subfields of a usual -PT item, -PTID -FL -ETO (the shape the view's
- * build takes at once, adexp_view_point), in s, if its level (4 bytes) and
- * date-time (12) decode; else 0. */
+ * build takes at once, adexp_view_point), in s, if its level (4 bytes)
+ * decodes and its date-time is of 12 bytes; else 0. */
 static ALWAYS_INLINE int usual_item(const adexp_field *item, const adexp_field *s[3],
                                     dw_point_memo *pm)
 {
@@ -540,7 +541,7 @@ static ALWAYS_INLINE int usual_item(const adexp_field *item, const adexp_field *
     if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
         a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL || c->dict_id != DICT_ID_ETO ||
         !a->value.ptr || ((b->value.len ^ 4) | (c->value.len ^ 12)) ||
-        !dw_memo_decodes(b->value.ptr, c->value.ptr, pm))
+        !dw_memo_level(b->value.ptr, pm))
         return 0;
     s[0] = a;
     s[1] = b;
@@ -548,10 +549,57 @@ static ALWAYS_INLINE int usual_item(const adexp_field *item, const adexp_field *
     return 1;
 }
 
+/* The pieces of the usual point that differ by CPU: its PTID's string,
+ * and ',"eto":"..","eto_utc":".."' of a date-time that decodes (checked
+ * against the memo, which it updates: NULL if not). */
+typedef char *ptid_fn(char *o, adexp_slice s);
+typedef char *eto_fn(char *o, const char *e, dw_point_memo *pm);
+
+static ALWAYS_INLINE char *put_eto(char *o, const char *e, dw_point_memo *pm)
+{
+    int d = dw_memo_day(e, pm);
+    if (!d || (d == 1 && !dw_time12_ok(e)))
+        return NULL;
+    return put_usual_eto(o, e, pm);
+}
+
+#if JSON_AVX2
+/* put_val's string by json.c's quick value (the same bytes). */
+AVX2_INLINE char *put_ptid_avx2(char *o, adexp_slice s)
+{
+    if (plain_upto16_avx2((const unsigned char *)s.ptr, s.len, o + 1) == 1) {
+        o[0] = '"';
+        o[s.len + 1] = '"';
+        return o + s.len + 2;
+    }
+    return put_val(o, s);
+}
+
+/* put_eto with the date-time in one vector: its time checked and its ISO
+ * text shuffled from it. */
+AVX2_INLINE char *put_eto_avx2(char *o, const char *e, dw_point_memo *pm)
+{
+    int d = dw_memo_day(e, pm);
+    __m128i x = dw_datetime_vec(e);
+    if (!d || (d == 1 && !dw_time12_ok_avx2(x, e)))
+        return NULL;
+    memcpy(o, ",\"eto\":\"", 8);
+    memcpy(o + 8, e, 12);
+    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
+    memcpy(o + 33, &pm->iso_head, 8);
+    o = dw_iso12_tail_avx2(o + 41, x);
+    *o++ = '"';
+    return o;
+}
+#endif
+
 /* The usual points from item on, of one RTEPTS list, the cursor in a
  * local: the first -PT item that is not one, or NULL at the list's end
- * (and when the writer failed). */
-static const adexp_field *usual_points(vw *w, const adexp_field *item, dw_point_memo *pm)
+ * (and when the writer failed). A point whose date-time does not decode
+ * is written over by the members' path. */
+static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_field *item,
+                                                          dw_point_memo *pm, ptid_fn *ptid,
+                                                          eto_fn *eto)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
@@ -562,8 +610,7 @@ static const adexp_field *usual_points(vw *w, const adexp_field *item, dw_point_
             continue;
         if (!usual_item(item, s, pm))
             break;
-        adexp_slice ptid = s[0]->value;
-        size_t need = json_string_room(ptid.len);
+        size_t need = json_string_room(s[0]->value.len);
         if (need > SIZE_MAX - POINT_FIXED) {
             w->ok = 0;
             return NULL;
@@ -574,17 +621,44 @@ static const adexp_field *usual_points(vw *w, const adexp_field *item, dw_point_
                 return NULL;
             end = b->data + b->cap;
         }
+        char *at = o, *e;
         *o = ',';
         o += comma;
-        comma = 1;
         memcpy(o, "{\"ptid\":", 8);
-        o = put_val(o + 8, ptid);
-        o = put_usual_eto(put_usual_fl(o, s[1]->value.ptr, pm), s[2]->value.ptr, pm);
+        o = put_usual_fl(ptid(o + 8, s[0]->value), s[1]->value.ptr, pm);
+        if (!(e = eto(o, s[2]->value.ptr, pm))) {
+            o = at;
+            break;
+        }
+        o = e;
         *o++ = '}';
+        comma = 1;
     }
     commit(w, o);
     w->comma = (int)comma;
     return item;
+}
+
+static const adexp_field *usual_points_sse2(vw *w, const adexp_field *item, dw_point_memo *pm)
+{
+    return usual_points_with(w, item, pm, put_val, put_eto);
+}
+
+#if JSON_AVX2
+__attribute__((target(AVX2_TARGET))) static const adexp_field *
+usual_points_avx2(vw *w, const adexp_field *item, dw_point_memo *pm)
+{
+    return usual_points_with(w, item, pm, put_ptid_avx2, put_eto_avx2);
+}
+#endif
+
+static const adexp_field *usual_points(vw *w, const adexp_field *item, dw_point_memo *pm)
+{
+#if JSON_AVX2
+    if (cpu_has_avx2())
+        return usual_points_avx2(w, item, pm);
+#endif
+    return usual_points_sse2(w, item, pm);
 }
 
 /* ESTDATA's usual item, {"ptid":..,"eto":..,"eto_utc":..,"fl":..,
