@@ -961,7 +961,8 @@ static size_t put_text(char *buf, size_t at, size_t cap, const char *fmt, const 
 }
 
 /* A random message: single fields (some twice), members of "other" of
- * known and unknown keywords (some repeated, some compounds and lists),
+ * known and unknown keywords (some repeated, some compounds and lists, a
+ * list's items of one string and not),
  * ESTDATA and route points of every shape, their days and levels often
  * repeated. */
 static void random_message(char *buf, size_t cap, unsigned *r)
@@ -978,6 +979,9 @@ static void random_message(char *buf, size_t cap, unsigned *r)
                           PICK(r, any_values));
         else if (k == 1)
             at = put_text(buf, at, cap, "-BEGIN ADDR -FAC %s -FAC %s -END ADDR\n",
+                          PICK(r, any_values), PICK(r, any_values));
+        else if (k == 2)   /* a list of "other", its items one string or not */
+            at = put_text(buf, at, cap, "-BEGIN EQCST -EQPT %s -ORIGIN -FAC %s -END EQCST\n",
                           PICK(r, any_values), PICK(r, any_values));
         else
             at = put_text(buf, at, cap, "-%s %s\n", PICK(r, other_keywords), PICK(r, any_values));

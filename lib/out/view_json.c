@@ -109,13 +109,14 @@ static ALWAYS_INLINE char *put_words(char *o, adexp_slice s)
     return put_str(o, s);
 }
 
-/* s as a JSON string, folded: the library's one rule (json_string.h). */
+/* s as a JSON string, folded: the library's one rule (json_string.h), by
+ * put_val's quick paths first. */
 static void str(vw *w, adexp_slice s)
 {
     size_t need = json_string_room(s.len);
     char *o = need == SIZE_MAX ? NULL : room(w, need);
     if (o)
-        commit(w, put_str(o, s));
+        commit(w, put_val(o, s));
     else
         w->ok = 0;
 }
@@ -928,6 +929,12 @@ static int same_keyword(const adexp_field *a, const adexp_field *b)
 
 static void put_value(vw *w, const adexp_field *f, scratch *s);
 
+/* Whether f is one string: not a list, not a compound with subfields. */
+static int one_string(const adexp_field *f)
+{
+    return f->kind != ADEXP_LIST && !(f->kind == ADEXP_COMPOUND && f->child);
+}
+
 static void kw_key(vw *w, adexp_slice kw)
 {
     sep(w);
@@ -940,7 +947,7 @@ static void kw_key(vw *w, adexp_slice kw)
  * "other". Returns 0, writing nothing, for the others. */
 static int one_value(vw *w, const adexp_field *f)
 {
-    if (f->kind == ADEXP_LIST || (f->kind == ADEXP_COMPOUND && f->child))
+    if (!one_string(f))
         return 0;
     size_t nk = json_string_room(f->keyword.len), nv = json_string_room(f->value.len);
     char *o = nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 2 - nv ? NULL
@@ -966,7 +973,7 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
     size_t need = json_string_room(v[0]->keyword.len);
     for (size_t i = 0; i < n; i++) {
         const adexp_field *f = v[i];
-        if (f->kind == ADEXP_LIST || (f->kind == ADEXP_COMPOUND && f->child))
+        if (!one_string(f))
             return 0;
         size_t r = json_string_room(f->value.len);
         if (need == SIZE_MAX || r == SIZE_MAX || need > SIZE_MAX - 8 - r) {
@@ -1112,6 +1119,31 @@ static void put_compound(vw *w, const adexp_field *f, scratch *s)
     release(s, v, f->nchildren, own);
 }
 
+/* A list's item {"KEYWORD":"value"} of a field that is one string, in one
+ * reservation (one_value's). Returns 0, writing nothing, for the others. */
+static int one_item(vw *w, const adexp_field *f)
+{
+    if (!one_string(f))
+        return 0;
+    size_t nk = json_string_room(f->keyword.len), nv = json_string_room(f->value.len);
+    char *o = nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 4 - nv ? NULL
+              : room(w, nk + nv + 4);
+    if (!o) {
+        w->ok = 0;
+        return 1;
+    }
+    if (w->comma)
+        *o++ = ',';
+    *o++ = '{';
+    o = put_val(o, f->keyword);
+    *o++ = ':';
+    o = put_val(o, f->value);
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 /* A basic field's value; a compound's object; a list's items, each a
  * one-member object {KEYWORD: value}. */
 static void put_value(vw *w, const adexp_field *f, scratch *s)
@@ -1119,6 +1151,8 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
     if (f->kind == ADEXP_LIST) {
         open_(w, "[");
         for (const adexp_field *c = f->child; c && w->ok; c = c->next) {
+            if (VIEW_QUICK && one_item(w, c))
+                continue;
             sep(w);
             open_(w, "{");
             kw_key(w, c->keyword);
@@ -1146,11 +1180,6 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
 #define KW_COPY (JSON_NAME_SIZE - 8)   /* '"KW"' and the padding after it */
 _Static_assert(DICT_MAX_KEYWORD_LEN + 2 <= KW_COPY,
                "a keyword's quotes are copied from json_names at once");
-
-static int one_string(const adexp_field *f)
-{
-    return f->kind != ADEXP_LIST && !(f->kind == ADEXP_COMPOUND && f->child);
-}
 
 static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
 {
