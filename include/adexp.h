@@ -822,7 +822,10 @@ ADEXP_API adexp_status adexp_select_trim(const adexp_select *sel, const adexp_ms
 
 /* Append the typed view of msg as one JSON line (see doc/json.md's "Typed
  * view" table), trimmed to the selection's fields when sel names some
- * (sel may be NULL). Returns ADEXP_OK or ADEXP_E_NOMEM (out unchanged). */
+ * (sel may be NULL). The view is read from msg's fields, as the parser
+ * fills msg->view, which is not read (a message parsed with
+ * view_title_only writes the same line). Returns ADEXP_OK or
+ * ADEXP_E_NOMEM (out unchanged). */
 ADEXP_API adexp_status adexp_view_json_write(adexp_buf *out, const adexp_msg *msg,
                                              const char *source,
                                              const adexp_select *sel);

@@ -980,6 +980,8 @@ static void random_message(char *buf, size_t cap, unsigned *r)
         else if (k == 1)
             at = put_text(buf, at, cap, "-BEGIN ADDR -FAC %s -FAC %s -END ADDR\n",
                           PICK(r, any_values), PICK(r, any_values));
+        else if (k == 3)   /* ORIGIN of no subfield: one string beside those of some */
+            at = put_text(buf, at, cap, "-ORIGIN %s%s\n", PICK(r, any_values), "");
         else if (k == 2)   /* a list of "other", its items one string or not */
             at = put_text(buf, at, cap, "-BEGIN EQCST -EQPT %s -ORIGIN -FAC %s -END EQCST\n",
                           PICK(r, any_values), PICK(r, any_values));

@@ -966,33 +966,42 @@ static int one_value(vw *w, const adexp_field *f)
 }
 
 /* "KEYWORD":["value",...] of n > 1 fields of one keyword that are each
- * one string (ATSRT, DCT repeated), in one reservation. Returns 0, writing
- * nothing, if any of them is not. */
+ * one string (ATSRT, DCT repeated), in one pass, the room checked a value
+ * at a time. Returns 0, having written nothing, if any of them is not. */
 static int one_array(vw *w, const adexp_field *const *v, size_t n)
 {
-    size_t need = json_string_room(v[0]->keyword.len);
-    for (size_t i = 0; i < n; i++) {
-        const adexp_field *f = v[i];
-        if (!one_string(f))
-            return 0;
-        size_t r = json_string_room(f->value.len);
-        if (need == SIZE_MAX || r == SIZE_MAX || need > SIZE_MAX - 8 - r) {
-            w->ok = 0;
-            return 1;
-        }
-        need += r + 1;
-    }
-    char *o = room(w, need + 8);
-    if (!o)
+    adexp_buf *b = w->b;
+    size_t start = b->len, nk = json_string_room(v[0]->keyword.len);
+    char *o = nk > SIZE_MAX - 8 ? NULL : room(w, nk + 8);
+    if (!o) {
+        w->ok = 0;
         return 1;
+    }
     if (w->comma)
         *o++ = ',';
     o = put_val(o, v[0]->keyword);
     o[0] = ':', o[1] = '[';
     o += 2;
-    for (size_t i = 0; i < n; i++) {
+    char *end = b->data + b->cap;
+    for (size_t i = 0; i < n; i++) {   /* each value, its comma and the ']' */
+        const adexp_field *f = v[i];
+        if (!one_string(f)) {
+            b->len = start;
+            return 0;
+        }
+        size_t r = json_string_room(f->value.len);
+        if (r > SIZE_MAX - 2) {
+            w->ok = 0;
+            return 1;
+        }
+        if ((size_t)(end - o) < r + 2) {
+            commit(w, o);
+            if (!(o = room(w, r + 2)))
+                return 1;
+            end = b->data + b->cap;
+        }
         *o = ',';
-        o = put_words(o + (i > 0), v[i]->value);
+        o = put_words(o + (i > 0), f->value);
     }
     *o++ = ']';
     commit(w, o);
