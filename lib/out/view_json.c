@@ -510,24 +510,36 @@ static inline void strings(vw *w, const key_text *k, adexp_slice kw, const adexp
  * checks only its time. Any other shape takes the members' path. */
 #define POINT_FIXED 128
 
+/* The usual point's fixed text, each piece copied whole (32 bytes, one or
+ * two moves) with its values then stored over it. */
+static const char fl_text[32] = ",\"fl\":\"....\",\"fl_ft\":";
+static const char eto_text[32] = ",\"eto\":\"............\",\"eto_utc\":";
+_Static_assert(sizeof ",\"eto\":\"............\",\"eto_utc\":" == 33, "eto_text is full");
+
 /* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
 static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const dw_point_memo *pm)
 {
-    memcpy(o, ",\"fl\":\"", 7);
+    memcpy(o, fl_text, 32);
     memcpy(o + 7, fl, 4);
-    memcpy(o + 11, "\",\"fl_ft\":", 10);
     memcpy(o + 21, &pm->feet, 8);
     return o + 21 + pm->feet_len;
+}
+
+/* ',"eto":"..","eto_utc":"' and the memo's "YYYY-MM-" of a date-time that
+ * decoded: the end, where its "DDThh:mm:ssZ" goes. */
+static ALWAYS_INLINE char *put_eto_head(char *o, const char *e, const dw_point_memo *pm)
+{
+    memcpy(o, eto_text, 32);
+    memcpy(o + 8, e, 12);
+    o[32] = '"';
+    memcpy(o + 33, &pm->iso_head, 8);
+    return o + 41;
 }
 
 /* ',"eto":"..","eto_utc":".."' of a date-time that decoded (the memo's). */
 static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const dw_point_memo *pm)
 {
-    memcpy(o, ",\"eto\":\"", 8);
-    memcpy(o + 8, e, 12);
-    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-    memcpy(o + 33, &pm->iso_head, 8);
-    o = dw_iso12_tail(o + 41, e);
+    o = dw_iso12_tail(put_eto_head(o, e, pm), e);
     *o++ = '"';
     return o;
 }
@@ -584,11 +596,7 @@ AVX2_INLINE char *put_eto_avx2(char *o, const char *e, dw_point_memo *pm)
     __m128i x = dw_datetime_vec(e);
     if (!d || (d == 1 && !dw_time12_ok_avx2(x, e)))
         return NULL;
-    memcpy(o, ",\"eto\":\"", 8);
-    memcpy(o + 8, e, 12);
-    memcpy(o + 20, "\",\"eto_utc\":\"", 13);
-    memcpy(o + 33, &pm->iso_head, 8);
-    o = dw_iso12_tail_avx2(o + 41, x);
+    o = dw_iso12_tail_avx2(put_eto_head(o, e, pm), x);
     *o++ = '"';
     return o;
 }
