@@ -139,6 +139,13 @@ typedef struct key_text {
 #define KT(lit) {lit, sizeof(lit) - 1}
 _Static_assert(sizeof(",\"sender_fac_deg\":") <= KEY_ROOM, "the longest key fits");
 
+/* Most values are short: one of at most SHORT_ITEM bytes is given the
+ * room of the longest such (with a key and two bytes more), so that its
+ * room is one compare with a constant, json_string_room's arithmetic
+ * left to the longer ones. */
+#define SHORT_ITEM 16
+#define SHORT_ITEM_ROOM (json_string_room(SHORT_ITEM) + KEY_ROOM + 2)
+
 /* The key at o (room: KEY_ROOM), with its comma when one is due. */
 static inline char *put_key(vw *w, char *o, const key_text *k)
 {
@@ -305,22 +312,29 @@ static adexp_slice single_value(const adexp_view *v, const single *e)
  * up to *end checked: o, its end, or NULL when out of memory. After the
  * head, a member always has its comma. Inlined with a constant e (see
  * put_singles), its key, its decoding and its slice's place are constants. */
+/* The room of any member of at most SHORT_SINGLE bytes (its key, its
+ * value, an RFL's twice for its point, and its companions), which a short
+ * value checks at once. */
+#define SHORT_SINGLE 64
+#define SHORT_SINGLE_ROOM (KEY_ROOM + COMPANION_ROOM + value_room(SHORT_SINGLE, D_RFL))
 static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const single *e,
                                          adexp_slice val, int trim)
 {
     if (!val.ptr || (trim && !sel_keeps_keyword(w->sel, e->kw)))
         return o;
-    size_t r = value_room(val.len, e->dec);
-    if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
-        w->ok = 0;
-        return NULL;
-    }
-    r += KEY_ROOM + COMPANION_ROOM;
-    if ((size_t)(*end - o) < r) {
-        commit(w, o);
-        if (!(o = room(w, r)))
+    if (val.len > SHORT_SINGLE || (size_t)(*end - o) < SHORT_SINGLE_ROOM) {
+        size_t r = value_room(val.len, e->dec);
+        if (r > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
+            w->ok = 0;
             return NULL;
-        *end = w->b->data + w->b->cap;
+        }
+        r += KEY_ROOM + COMPANION_ROOM;
+        if ((size_t)(*end - o) < r) {
+            commit(w, o);
+            if (!(o = room(w, r)))
+                return NULL;
+            *end = w->b->data + w->b->cap;
+        }
     }
     memcpy(o, e->ks.k[0].s, KEY_ROOM);
     o = put_val(o + e->ks.k[0].len, val);
@@ -446,16 +460,18 @@ typedef struct str_list {
  * the writer failed. */
 static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s)
 {
-    size_t r = json_string_room(s.len);
-    if (r > SIZE_MAX - KEY_ROOM - 2) {
-        w->ok = 0;
-        return 0;
-    }
-    if ((size_t)(l->end - l->o) < r + KEY_ROOM + 2) {
-        commit(w, l->o);
-        if (!(l->o = room(w, r + KEY_ROOM + 2)))
+    if (s.len > SHORT_ITEM || (size_t)(l->end - l->o) < SHORT_ITEM_ROOM) {
+        size_t r = json_string_room(s.len);
+        if (r > SIZE_MAX - KEY_ROOM - 2) {
+            w->ok = 0;
             return 0;
-        l->end = w->b->data + w->b->cap;
+        }
+        if ((size_t)(l->end - l->o) < r + KEY_ROOM + 2) {
+            commit(w, l->o);
+            if (!(l->o = room(w, r + KEY_ROOM + 2)))
+                return 0;
+            l->end = w->b->data + w->b->cap;
+        }
     }
     char *o = l->o;
     if (l->open) {
@@ -619,16 +635,19 @@ static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_fie
             continue;
         if (!usual_item(item, s, pm))
             break;
-        size_t need = json_string_room(s[0]->value.len);
-        if (need > SIZE_MAX - POINT_FIXED) {
-            w->ok = 0;
-            return NULL;
-        }
-        if ((size_t)(end - o) < need + POINT_FIXED) {
-            commit(w, o);
-            if (!(o = room(w, need + POINT_FIXED)))
+        if (s[0]->value.len > SHORT_ITEM ||
+            (size_t)(end - o) < json_string_room(SHORT_ITEM) + POINT_FIXED) {
+            size_t need = json_string_room(s[0]->value.len);
+            if (need > SIZE_MAX - POINT_FIXED) {
+                w->ok = 0;
                 return NULL;
-            end = b->data + b->cap;
+            }
+            if ((size_t)(end - o) < need + POINT_FIXED) {
+                commit(w, o);
+                if (!(o = room(w, need + POINT_FIXED)))
+                    return NULL;
+                end = b->data + b->cap;
+            }
         }
         char *at = o, *e;
         *o = ',';
@@ -997,16 +1016,18 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
             b->len = start;
             return 0;
         }
-        size_t r = json_string_room(f->value.len);
-        if (r > SIZE_MAX - 2) {
-            w->ok = 0;
-            return 1;
-        }
-        if ((size_t)(end - o) < r + 2) {
-            commit(w, o);
-            if (!(o = room(w, r + 2)))
+        if (f->value.len > SHORT_ITEM || (size_t)(end - o) < SHORT_ITEM_ROOM) {
+            size_t r = json_string_room(f->value.len);
+            if (r > SIZE_MAX - 2) {
+                w->ok = 0;
                 return 1;
-            end = b->data + b->cap;
+            }
+            if ((size_t)(end - o) < r + 2) {
+                commit(w, o);
+                if (!(o = room(w, r + 2)))
+                    return 1;
+                end = b->data + b->cap;
+            }
         }
         *o = ',';
         o = put_words(o + (i > 0), f->value);
