@@ -145,6 +145,16 @@ static DW_INLINE char *dw_iso_date(char *o, const char *s)
     return o + 10;
 }
 
+/* hh:mm of a checked time hhmm at s, at o (room: 8): one word. */
+static DW_INLINE char *dw_iso_clock(char *o, const char *s)
+{
+    uint32_t t;
+    memcpy(&t, s, 4);          /* h h m m */
+    uint64_t w = (t & 0xFFFF) | (uint64_t)':' << 16 | (uint64_t)(t >> 16) << 24;
+    memcpy(o, &w, 8);
+    return o + 5;
+}
+
 /* YYYY-MM-DDThh:mm:00Z of a checked date YYMMDD at d and a checked time
  * hhmm at t (EOBT on its EOBD's day), at o (room: 20). */
 static DW_INLINE char *dw_iso_day_time(char *o, const char *d, const char *t)

@@ -145,5 +145,7 @@ char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice
     if (suffix == SUF_UTC && v.len == 4 && type == ADEXP_VALUE_TIME && eobd.len == 6 &&
         dw_time_ok(v.ptr) && dw_date_ok(eobd.ptr))   /* EOBT on its EOBD's day */
         return dw_iso_day_time(o, eobd.ptr, v.ptr);
+    if (suffix == SUF_UTC && v.len == 4 && type == ADEXP_VALUE_TIME && !eobd.ptr)   /* TO */
+        return dw_time_ok(v.ptr) ? dw_iso_clock(o, v.ptr) : NULL;
     return other_companion(o, suffix, type, v, eobd);
 }

@@ -322,6 +322,15 @@ static void test_companion_words(void **state)
                 assert_int_equal(e - buf, n);
                 assert_memory_equal(buf, want, n);
             }
+            /* a time of no day (TO, STO, CTOT) */
+            e = sel_companion_at(buf, SUF_UTC, ADEXP_VALUE_TIME, (adexp_slice){s + 6, 4},
+                                 (adexp_slice){0});
+            assert_true(okt ? e != NULL : e == NULL);
+            if (okt) {
+                size_t n = adexp_when_format(ADEXP_WHEN_TIME, &t, want);
+                assert_int_equal(e - buf, n);
+                assert_memory_equal(buf, want, n);
+            }
         }
 }
 
