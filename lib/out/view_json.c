@@ -260,7 +260,7 @@ static void member(vw *w, const keys *ks, adexp_slice v, int dec)
 {
     if (!v.ptr)
         return;
-    size_t need = value_room(v.len, dec);
+    size_t need = v.len <= SHORT_ITEM ? value_room(SHORT_ITEM, D_RFL) : value_room(v.len, dec);
     if (need > SIZE_MAX - KEY_ROOM - COMPANION_ROOM) {
         w->ok = 0;
         return;
