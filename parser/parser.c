@@ -248,9 +248,8 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
     size_t end = lexer_envelope_end(p->buf, p->len, msg->offset + 1, &sig);
     /* the heading ends before the first -TITLE: a garbled one never takes
      * a message's text (which may end the message before the envelope) */
-    size_t first = lexer_text_title(p->buf, end, msg->offset + 1);
-    size_t bad, head = lexer_envelope_heading(p->buf, first, p->len, msg->offset, env,
-                                                  &bad);
+    size_t first, bad;
+    size_t head = lexer_envelope_text(p->buf, end, p->len, msg->offset, env, &bad, &first);
     /* the heading ends at first or before it, and no -TITLE is before
      * first: the text's -TITLE is first (not looked for again) */
     size_t text = first;
