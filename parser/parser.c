@@ -343,9 +343,9 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     p->fatal = 0;
     msg->index = p->index++;
     msg->offset = p->tok->offset;
-    /* at_heading's token starts an envelope (told where it was made) */
-    if (p->tok == &p->heading ||
-        (p->tok->kind == FT_TEXT && framing(p) && lexer_envelope_at(p->buf, p->len, msg->offset))) {
+    /* at_heading's token (text) starts an envelope: told where it was made */
+    if (p->tok->kind == FT_TEXT &&
+        (p->tok == &p->heading || (framing(p) && lexer_envelope_at(p->buf, p->len, msg->offset)))) {
         parse_framed(p, msg);
     } else {
         parse_plain(p, msg);
