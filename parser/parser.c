@@ -270,9 +270,8 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
     size_t end = lexer_envelope_end(p->buf, p->len, msg->offset + 1, &sig);
     /* the heading ends before the first -TITLE: a garbled one never takes
      * a message's text (which may end the message before the envelope) */
-    size_t first = lexer_text_title(p->buf, end, msg->offset + 1);
-    size_t bad, head = lexer_envelope_heading(p->buf, first, p->len, msg->offset, env,
-                                                  &bad);
+    size_t first, bad;
+    size_t head = lexer_envelope_text(p->buf, end, p->len, msg->offset, env, &bad, &first);
     /* the heading ends at first or before it, and no -TITLE is before
      * first: the text's -TITLE is first (not looked for again) */
     size_t text = first;
@@ -367,7 +366,9 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     msg->index = p->index++;
     msg->offset = p->tok->offset;
     prefetch_ahead(p, msg->offset);
-    if (p->tok->kind == FT_TEXT && framing(p) && lexer_envelope_at(p->buf, p->len, msg->offset)) {
+    /* at_heading's token (text) starts an envelope: told where it was made */
+    if (p->tok->kind == FT_TEXT &&
+        (p->tok == &p->heading || (framing(p) && lexer_envelope_at(p->buf, p->len, msg->offset)))) {
         parse_framed(p, msg);
     } else {
         parse_plain(p, msg);
