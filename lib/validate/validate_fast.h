@@ -402,7 +402,8 @@ VF_INLINE uint64_t vf_bytes_outside(uint64_t x, uint64_t lo, uint64_t hi)
 #if SIMD_SSE2
 #define VF_BIAS(lo) ((char)(-128 - (lo)))
 #define VF_TOP(n) ((char)(-128 + (n)))
-VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
+/* The lanes of pt and lt in their ranges, as bits (0xFFFF: all). */
+VF_INLINE unsigned vf_point_lanes(uint64_t pt, uint64_t lt)
 {
     __m128i x = _mm_set_epi64x((long long)lt, (long long)pt);
 #define VF_8(v) v, v, v, v, v, v, v, v
@@ -419,7 +420,21 @@ VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
         _mm_setr_epi8(VF_8(VF_TOP(10)), VF_TOP(1), VF_TOP(10), VF_TOP(10), VF_TOP(10),
                       VF_TOP(6), VF_TOP(10), VF_TOP(6), VF_TOP(10)));
 #undef VF_8
-    return _mm_movemask_epi8(_mm_or_si128(r1, r2)) == 0xFFFF;
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(r1, r2));
+}
+
+VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
+{
+    return vf_point_lanes(pt, lt) == 0xFFFF;
+}
+
+/* vf_point_bytes for pt a point's first eight bytes as they stand in its
+ * text: only the first n (2 <= n <= 5) are tested (lanes n to 7 taken as
+ * in range). */
+VF_INLINE int vf_point_bytes_n(uint64_t pt, uint64_t lt, size_t n)
+{
+    static const uint8_t past[6] = {0, 0, 0xFC, 0xF8, 0xF0, 0xE0};
+    return (vf_point_lanes(pt, lt) | past[n]) == 0xFFFF;
 }
 #else
 VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
@@ -428,6 +443,12 @@ VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
     return (lt & 0xFF) == 'F' && !(vf_not_alnum(pt) | vf_not_digit(digits)) &&
            !vf_bytes_outside((lt & 0xFFFFFFFF00000000ull) | 0x30303030u, VF_BYTES("00000000"),
                              VF_BYTES("99995959"));
+}
+
+VF_INLINE int vf_point_bytes_n(uint64_t pt, uint64_t lt, size_t n)
+{
+    uint64_t keep = ~0ull >> (64 - 8 * n);
+    return vf_point_bytes((pt & keep) | (0x3030303030303030ull & ~keep), lt);
 }
 #endif
 

@@ -165,7 +165,8 @@ point_at(const char *w, size_t d, adexp_field *n)
     n->child = n + 1;
     n->next = NULL;
     n->offset = d;
-    uint64_t pt8 = (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)DICT_ID_PT << 48;
+    uint64_t pt8 = (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)ADEXP_FIELD_USUAL_POINT << 40 |
+                   (uint64_t)DICT_ID_PT << 48;
     memcpy(&n->nchildren, &pt8, sizeof pt8);
     point_node(n + 1, w, d + 4, 5, 4, nsep, f, DICT_ID_PTID, ADEXP_BASIC);
     point_node(n + 2, w, d + f, f + 1, 2, nsep, e, DICT_ID_FL, ADEXP_BASIC);
