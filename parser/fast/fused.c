@@ -116,7 +116,9 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
  * one separator after it (so that the -PT's value is empty and -PTID's
  * '-' is at 4: one compare of eight bytes; and each value starts at a
  * fixed place from its keyword, and is not empty), its four nodes at n
- * (the -PT's children linked, the last ones' next NULL), and the bit of
+ * (the -PT's children linked, the last ones' next NULL, the -PT flagged
+ * ADEXP_FIELD_USUAL_POINT at no cost: its last eight bytes are one
+ * constant; parser/usual_point.h says what the flag claims), and the bit of
  * the '-' after it; else 0, with nothing written (the fused loop then
  * reads the point field by field). No '-' is in a keyword, so the three
  * '-' after bit 4 are those of the last two subfields and the next field,
