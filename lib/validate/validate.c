@@ -651,12 +651,11 @@ usual_point_values(const adexp_field *a, const adexp_field *b, const adexp_field
      * bytes where the parser read it whole (its level and ETO are after
      * it in the same text), else its bytes 0, 1, n/2, n-2 and n-1 (each of
      * them for n from 2 to 5), the rest '0' */
-    uint64_t lt = vf_load4(b->value.ptr) | vf_load4(t + 8) << 32;
-    if (whole ? !vf_point_bytes_n(vf_load8(s), lt, n)
+    if (whole ? !vf_point_bytes_n(s, b->value.ptr, t + 8, n)
               : !vf_point_bytes(vf_load2(s) | vf_load2(s + n - 2) << 16 |
                                     (uint64_t)(unsigned char)s[n >> 1] << 32 |
                                     0x303030ull << 40,
-                                lt))
+                                vf_load4(b->value.ptr) | vf_load4(t + 8) << 32))
         return 0;
     uint64_t h = vf_load8(t);
     if (h == *head)

@@ -403,9 +403,8 @@ VF_INLINE uint64_t vf_bytes_outside(uint64_t x, uint64_t lo, uint64_t hi)
 #define VF_BIAS(lo) ((char)(-128 - (lo)))
 #define VF_TOP(n) ((char)(-128 + (n)))
 /* The lanes of pt and lt in their ranges, as bits (0xFFFF: all). */
-VF_INLINE unsigned vf_point_lanes(uint64_t pt, uint64_t lt)
+VF_INLINE unsigned vf_point_lanes_of(__m128i x)
 {
-    __m128i x = _mm_set_epi64x((long long)lt, (long long)pt);
 #define VF_8(v) v, v, v, v, v, v, v, v
     __m128i r1 = _mm_cmplt_epi8(
         _mm_add_epi8(x, _mm_setr_epi8(VF_8(VF_BIAS('A')), VF_BIAS('F'), VF_BIAS('0'),
@@ -423,6 +422,11 @@ VF_INLINE unsigned vf_point_lanes(uint64_t pt, uint64_t lt)
     return (unsigned)_mm_movemask_epi8(_mm_or_si128(r1, r2));
 }
 
+VF_INLINE unsigned vf_point_lanes(uint64_t pt, uint64_t lt)
+{
+    return vf_point_lanes_of(_mm_set_epi64x((long long)lt, (long long)pt));
+}
+
 VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
 {
     return vf_point_lanes(pt, lt) == 0xFFFF;
@@ -431,10 +435,13 @@ VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
 /* vf_point_bytes for pt a point's first eight bytes as they stand in its
  * text: only the first n (2 <= n <= 5) are tested (lanes n to 7 taken as
  * in range). */
-VF_INLINE int vf_point_bytes_n(uint64_t pt, uint64_t lt, size_t n)
+VF_INLINE int vf_point_bytes_n(const char *pt, const char *fl, const char *mmss, size_t n)
 {
     static const uint8_t past[6] = {0, 0, 0xFC, 0xF8, 0xF0, 0xE0};
-    return (vf_point_lanes(pt, lt) | past[n]) == 0xFFFF;
+    __m128i lt = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)vf_load4(fl)),
+                                    _mm_cvtsi32_si128((int)vf_load4(mmss)));
+    __m128i x = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)pt), lt);
+    return (vf_point_lanes_of(x) | past[n]) == 0xFFFF;
 }
 #else
 VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
@@ -445,10 +452,11 @@ VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
                              VF_BYTES("99995959"));
 }
 
-VF_INLINE int vf_point_bytes_n(uint64_t pt, uint64_t lt, size_t n)
+VF_INLINE int vf_point_bytes_n(const char *s, const char *fl, const char *mmss, size_t n)
 {
     uint64_t keep = ~0ull >> (64 - 8 * n);
-    return vf_point_bytes((pt & keep) | (0x3030303030303030ull & ~keep), lt);
+    return vf_point_bytes((vf_load8(s) & keep) | (0x3030303030303030ull & ~keep),
+                          vf_load4(fl) | vf_load4(mmss) << 32);
 }
 #endif
 
