@@ -611,7 +611,8 @@ static const adexp_field *same_run(walk *w, place *pl, const adexp_field *f, uin
 
 /* Whether the parser read route point f whole (ADEXP_FIELD_USUAL_POINT) and
  * its three subfields are all it has: they are then -PTID, -FL and -ETO,
- * f->child[0..2], and f's value is empty (the flag's claim, which
+ * f->child[0..2], not empty, their values in that order in one text, and
+ * f's value is empty (the flag's claim, parser/usual_point.h, which
  * paths_test and fuzz_paths check against the general parser's tree). One
  * compare of the node's last eight bytes: nchildren 3, kind, flags, dict_id. */
 static inline int read_whole(const adexp_field *f)
