@@ -9,10 +9,10 @@
 #include "adexp.h"
 #include "dict_ids.h"
 
-static inline int usual_point_sub(const adexp_field *x, unsigned id, const adexp_field *next)
+static inline int usual_point_sub(const adexp_field *n, unsigned id, const adexp_field *next)
 {
-    return x->kind == ADEXP_BASIC && x->flags == 0 && x->dict_id == id && !x->child &&
-           x->nchildren == 0 && x->value.len >= 1 && x->next == next;
+    return n->kind == ADEXP_BASIC && n->flags == 0 && n->dict_id == id && !n->child &&
+           n->nchildren == 0 && n->value.len >= 1 && n->next == next;
 }
 
 /* Whether f, flagged, is a -PT of no value whose first subfields are -PTID,
