@@ -428,41 +428,87 @@ static ALWAYS_INLINE int point_keyword(const adexp_field *f, const char *kw, siz
     return ((a ^ x) | (b ^ y)) == 0;
 }
 
-/* Whether f is the point's field of dict_id id and keyword kw (k bytes). */
+/* A field's kind and dict_id as one word, its flags (which the writer
+ * does not write) masked out: one load where the three are neighbours in
+ * this order (adexp.h's layout, little-endian), as json.c's kind_flags_id. */
+#define KIND_ID(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
+
+static ALWAYS_INLINE uint32_t kind_id(const adexp_field *f)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
+                       offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2,
+                   "kind, flags and dict_id are neighbours");
+    uint32_t x;
+    memcpy(&x, (const char *)f + offsetof(adexp_field, kind), sizeof x);
+    return x & 0xFFFF00FFu;
+#else
+    return KIND_ID(f->kind, f->dict_id);
+#endif
+}
+
+/* Whether f is the point's field of dict_id id and keyword kw (k bytes),
+ * not a list: with trust by its kind and dict_id in one word (a basic
+ * field, or a compound that has no children here), else by its bytes. */
 static ALWAYS_INLINE int point_field(const adexp_field *f, uint16_t id, const char *kw, size_t k,
                                      int trust)
 {
-    return trust ? f->dict_id == id : point_keyword(f, kw, k);
+    if (trust)
+        return (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) == KIND_ID(ADEXP_BASIC, id);
+    return f->kind != ADEXP_LIST && point_keyword(f, kw, k);
 }
 
 static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const char *kw,
                                       size_t k, int trust)
 {
-    return f && f->kind != ADEXP_LIST && !f->child && point_field(f, id, kw, k, trust) &&
-           f->value.len - 1 < POINT_VALUE;
+    return f && point_field(f, id, kw, k, trust) && !f->child && f->value.len - 1 < POINT_VALUE;
 }
 
-static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field *f, int trust)
+/* end: where the room ends (w->end, in a local: the stores may alias it
+ * for the compiler). */
+static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field *f, int trust)
 {
     const adexp_field *a = f->child, *b, *c;
-    if (w->end - o < (ptrdiff_t)POINT_ROOM || !point_field(f, DICT_ID_PT, "PT", 2, trust) ||
-        f->value.len || f->kind == ADEXP_LIST ||
+    if (end - o < (ptrdiff_t)POINT_ROOM || f->value.len ||
+        (trust ? (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) != KIND_ID(ADEXP_BASIC, DICT_ID_PT)
+               : f->kind == ADEXP_LIST || !point_keyword(f, "PT", 2)) ||
         !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
         !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
         !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next)
         return NULL;
+    /* read before the stores, which may alias them for the compiler */
+    adexp_slice va = a->value, vb = b->value, vc = c->value;
     memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
     o += 11;
-    write_stops s = write_plain_stops((const unsigned char *)a->value.ptr, a->value.len, o);
-    o += a->value.len;
+    write_stops s = write_plain_stops((const unsigned char *)va.ptr, va.len, o);
+    o += va.len;
     memcpy(o, " -FL \0\0\0", 8);
     o += 5;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)b->value.ptr, b->value.len, o));
-    o += b->value.len;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)vb.ptr, vb.len, o));
+    o += vb.len;
     memcpy(o, " -ETO \0\0", 8);
     o += 6;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)c->value.ptr, c->value.len, o));
-    return write_stops_none(s) ? o + c->value.len : NULL;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)vc.ptr, vc.len, o));
+    return write_stops_none(s) ? o + vc.len : NULL;
+}
+
+/* s[0..k) to o: a list's name, most often short, in two words that
+ * overlap (no byte outside s[0..k) read), not a call. */
+static ALWAYS_INLINE void copy_name(char *o, const char *s, size_t k)
+{
+    if (k - 4 <= 12) {
+        if (k >= 8) {
+            uint64_t a, b;
+            memcpy(&a, s, 8), memcpy(&b, s + k - 8, 8);
+            memcpy(o, &a, 8), memcpy(o + k - 8, &b, 8);
+        } else {
+            uint32_t a, b;
+            memcpy(&a, s, 4), memcpy(&b, s + k - 4, 4);
+            memcpy(o, &a, 4), memcpy(o + k - 4, &b, 4);
+        }
+    } else {
+        memcpy(o, s, k);
+    }
 }
 
 /* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
@@ -481,7 +527,7 @@ static char *put_bracket(writer *w, char *o, const char *word, size_t n,
         return NULL;
     o = put_lead(o, l);
     memcpy(o, word, 8);
-    memcpy(o + n, list->keyword.ptr, k);
+    copy_name(o + n, list->keyword.ptr, k);
     return o + n + k;
 }
 
@@ -498,9 +544,12 @@ static int left_open(const writer *w, const adexp_field *f)
     return 0;
 }
 
-static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, lead l)
+/* trust: the tree is the parser's, whose dict_id names the keyword: a
+ * name of the dictionary is one by its id. */
+static ALWAYS_INLINE char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth,
+                                    lead l, int trust)
 {
-    if (!keyword_ok(f->keyword))
+    if (!(trust && f->dict_id < dict_count) && !keyword_ok(f->keyword))
         return fail(w, ADEXP_E_WRITE_KEYWORD, f);
     if (!(o = put_bracket(w, o, "-BEGIN  ", 7, f, l)) ||
         !(o = w->lines(w, o, f->child, depth + 1)))
@@ -523,12 +572,17 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
     lead l = lines ? own : next;
     for (; f; f = f->next) {
         char *p;
-        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w, o, f, trust))) {
-            o = p;
-            continue;
+        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w->end, o, f, trust))) {
+            const char *end = w->end;
+            do {                       /* a route point is most often followed by another */
+                o = p;
+                f = f->next;
+            } while (f && f->dict_id == DICT_ID_PT && (p = put_point(end, o, f, trust)));
+            if (!f)
+                break;
         }
         if (f->kind == ADEXP_LIST) {
-            if (!(o = put_list(w, o, f, depth, own)))
+            if (!(o = put_list(w, o, f, depth, own, trust)))
                 return NULL;
             l = own;                   /* the field after a list: on its own line */
             continue;
@@ -589,7 +643,7 @@ static char *put_message(writer *w, char *o, const adexp_field *f)
     }
     lead none = {spaces, 0};
     if (f->kind == ADEXP_LIST)
-        o = put_list(w, o, f, 0, none);
+        o = put_list(w, o, f, 0, none, 0);
     else if ((o = put_field(w, o, f, none)) && f->child)
         o = w->subfields(w, o, f->child, 1);
     return o ? w->lines(w, o, f->next, 0) : NULL;
