@@ -405,9 +405,10 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
 }
 
 /* The most common compound, a route point as the parser makes most of
- * them, in the line layout: -PT of no value, its subfields exactly -PTID,
- * -FL and -ETO, none with children, each value plain (write_runs.h), so
- * one run folded or not. Its text but the values is fixed: " -PT -PTID ",
+ * them: -PT of no value, its subfields exactly -PTID, -FL and -ETO, none
+ * with children, each value plain (write_runs.h), so one run folded or
+ * not. Its text but the values is fixed: its lead (in the line layout a
+ * space, in the IFPS layout one of at most LEAD_MAX bytes), "-PT -PTID ",
  * " -FL " and " -ETO ", each one move, in one room check, the keywords
  * compared in one or two words each (their bytes decide, as in put_fast:
  * the dict_id only picks the candidates), or with trust their dict_ids (as
@@ -415,7 +416,8 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
  * change these entries. NULL if f is not such a point: what was written
  * is written over by the caller's path. */
 #define POINT_VALUE 16
-#define POINT_ROOM (16 + POINT_VALUE + 8 + POINT_VALUE + 8 + POINT_VALUE + WRITE_RUN_SLACK)
+#define POINT_ROOM                                                                        \
+    (LEAD_MAX + 16 + POINT_VALUE + 8 + POINT_VALUE + 8 + POINT_VALUE + WRITE_RUN_SLACK)
 
 /* Whether keyword f's k bytes (2 to 4) are kw's, in two words that overlap. */
 static ALWAYS_INLINE int point_keyword(const adexp_field *f, const char *kw, size_t k)
@@ -466,10 +468,11 @@ static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const c
 
 /* end: where the room ends (w->end, in a local: the stores may alias it
  * for the compiler). */
-static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field *f, int trust)
+static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field *f, lead l,
+                                     int ifps, int trust)
 {
     const adexp_field *a = f->child, *b, *c;
-    if (end - o < (ptrdiff_t)POINT_ROOM || f->value.len ||
+    if (end - o < (ptrdiff_t)POINT_ROOM || (ifps && l.n > LEAD_MAX) || f->value.len ||
         (trust ? (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) != KIND_ID(ADEXP_BASIC, DICT_ID_PT)
                : f->kind == ADEXP_LIST || !point_keyword(f, "PT", 2)) ||
         !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
@@ -478,8 +481,15 @@ static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field
         return NULL;
     /* read before the stores, which may alias them for the compiler */
     adexp_slice va = a->value, vb = b->value, vc = c->value;
-    memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
-    o += 11;
+    if (ifps) {
+        memcpy(o, l.s, LEAD_MAX);
+        o += l.n;
+        memcpy(o, "-PT -PTID \0\0\0\0\0\0", 16);
+        o += 10;
+    } else {
+        memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
+        o += 11;
+    }
     write_stops s = write_plain_stops((const unsigned char *)va.ptr, va.len, o);
     o += va.len;
     memcpy(o, " -FL \0\0\0", 8);
@@ -572,12 +582,15 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
     lead l = lines ? own : next;
     for (; f; f = f->next) {
         char *p;
-        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w->end, o, f, trust))) {
+        if (!ext && f->dict_id == DICT_ID_PT && (p = put_point(w->end, o, f, l, ifps, trust))) {
             const char *end = w->end;
             do {                       /* a route point is most often followed by another */
                 o = p;
                 f = f->next;
-            } while (f && f->dict_id == DICT_ID_PT && (p = put_point(end, o, f, trust)));
+                if (!lines)
+                    l = next;
+            } while (f && f->dict_id == DICT_ID_PT &&
+                     (p = put_point(end, o, f, l, ifps, trust)));
             if (!f)
                 break;
         }
@@ -599,7 +612,7 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
 
 /* The instances: in the line layout one for all chains (every lead is a
  * space); in the IFPS layout one for lines, one for subfields; and the
- * line layout's for a parsed tree without the extension (trust). */
+ * same for a parsed tree without the extension (trust). */
 #define CHAIN(name, sub, lines, fold, ext, ifps, trust)                                \
     static char *name(writer *w, char *o, const adexp_field *f, unsigned depth)        \
     {                                                                                  \
@@ -614,16 +627,25 @@ CHAINS(line, ifps_lines, ifps_sub, 0, 0)
 CHAINS(line_fold, ifps_lines_fold, ifps_sub_fold, 1, 0)
 CHAINS(line_ext, ifps_lines_ext, ifps_sub_ext, 0, 1)
 CHAINS(line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext, 1, 1)
-CHAIN(line_parsed, line_parsed, 1, 0, 0, 0, 1)
-CHAIN(line_fold_parsed, line_fold_parsed, 1, 1, 0, 0, 1)
+#define PARSED_CHAINS(line, ifps_lines, ifps_sub, fold)                                 \
+    static chain_fn ifps_sub;                                                          \
+    CHAIN(line, line, 1, fold, 0, 0, 1)                                                \
+    CHAIN(ifps_lines, ifps_sub, 1, fold, 0, 1, 1)                                      \
+    CHAIN(ifps_sub, ifps_sub, 0, fold, 0, 1, 1)
+PARSED_CHAINS(line_parsed, ifps_lines_parsed, ifps_sub_parsed, 0)
+PARSED_CHAINS(line_fold_parsed, ifps_lines_fold_parsed, ifps_sub_fold_parsed, 1)
 
-/* [ext][fold]: line, IFPS lines, IFPS subfields; [fold]: line, parsed */
+/* [ext][fold]: line, IFPS lines, IFPS subfields; and for a parsed tree
+ * without the extension [fold] */
 static chain_fn *const chains[2][2][3] = {
     {{line, ifps_lines, ifps_sub}, {line_fold, ifps_lines_fold, ifps_sub_fold}},
     {{line_ext, ifps_lines_ext, ifps_sub_ext},
      {line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext}},
 };
-static chain_fn *const parsed_lines[2] = {line_parsed, line_fold_parsed};
+static chain_fn *const parsed_chains[2][3] = {
+    {line_parsed, ifps_lines_parsed, ifps_sub_parsed},
+    {line_fold_parsed, ifps_lines_fold_parsed, ifps_sub_fold_parsed},
+};
 
 /* The message's fields at o. Each is written after its lead, the first
  * too: the message's lead (one byte at depth 0, in both layouts) goes over
@@ -697,12 +719,10 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
     w.o = o ? o : &def;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
-    chain_fn *const *c = chains[w.dict != NULL][w.fold];
+    chain_fn *const *c = parsed && !w.dict ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
     int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
     w.lines = c[ifps];
     w.subfields = c[2 * ifps];
-    if (parsed && !w.dict && !ifps)
-        w.lines = w.subfields = parsed_lines[w.fold];
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
     w.keep_unclosed = w.unclosed = w.left_open = 0;
