@@ -13,16 +13,50 @@
 #include <unistd.h>
 
 #include "batch_internal.h"
+#include "simd.h"
+
+/* The newlines in p[0..n): 64 bytes a turn, the compares summed in byte
+ * lanes (at most 4 a turn, 63 turns, then added up, as lines.c does), not
+ * a memchr a line, which the many short lines of an output that is not a
+ * line a message (ADEXP's IFPS layout) make the most of its cost. */
+static uint64_t newlines(const char *p, size_t n)
+{
+    uint64_t k = 0;
+    size_t i = 0;
+#if SIMD_SSE2
+    const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (i + 64 <= n) {
+        size_t stop = n - i > 64 * 63 ? i + 64 * 63 : n;
+        __m128i acc = zero;
+        for (; i + 64 <= stop; i += 64) {
+            __m128i a = _mm_add_epi8(_mm_cmpeq_epi8(simd_load16(p + i), lf),
+                                     _mm_cmpeq_epi8(simd_load16(p + i + 16), lf));
+            __m128i b = _mm_add_epi8(_mm_cmpeq_epi8(simd_load16(p + i + 32), lf),
+                                     _mm_cmpeq_epi8(simd_load16(p + i + 48), lf));
+            acc = _mm_sub_epi8(acc, _mm_add_epi8(a, b));
+        }
+        __m128i sum = _mm_sad_epu8(acc, zero);
+        k += (uint64_t)_mm_cvtsi128_si64(sum) +
+             (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+    }
+#endif
+    for (; i < n; i++)
+        k += p[i] == '\n';
+    return k;
+}
 
 static void count(batch_output *o, const char *p, size_t n)
 {
-    const char *end = p + n, *nl;
-    while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        o->lines++;
-        o->partial = 0;
-        p = nl + 1;
+    uint64_t k = newlines(p, n);
+    if (k) {
+        size_t after = 0;          /* the bytes after the last newline, read back */
+        while (p[n - 1 - after] != '\n')
+            after++;
+        o->lines += k;
+        o->partial = after;
+    } else {
+        o->partial += n;
     }
-    o->partial += (size_t)(end - p);
     o->bytes += n;
 }
 
