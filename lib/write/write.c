@@ -526,11 +526,19 @@ static ALWAYS_INLINE void copy_name(char *o, const char *s, size_t k)
 static char *put_bracket(writer *w, char *o, const char *word, size_t n,
                          const adexp_field *list, lead l)
 {
+    size_t k = list->keyword.len;
+    /* the usual bracket: a name of at most 16 bytes after a short lead, in
+     * the fast path's room (w->end: no ICAO text open before it) */
+    if (k <= 16 && l.n <= LEAD_MAX && w->end - o >= (ptrdiff_t)(LEAD_MAX + 8 + 16)) {
+        o = put_lead(o, l);
+        memcpy(o, word, 8);
+        copy_name(o + n, list->keyword.ptr, k);
+        return o + n + k;
+    }
     if (w->unclosed)
         return fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
     if (w->open_text)
         set_open_text(w, NULL);
-    size_t k = list->keyword.len;
     if (k > SIZE_MAX / 4 || l.n > SIZE_MAX / 4)
         return fail(w, ADEXP_E_NOMEM, NULL);
     if (!(o = room(w, o, lead_room(l) + 8 + k)))
