@@ -75,6 +75,8 @@ struct writer {
     int left_open;                 /* a list was written without its -END */
     int fold;                      /* o->fold */
     int framed;                    /* the message is written in its envelope */
+    int trust;                     /* the tree is the parser's, without the extension
+                                      (write_parsed): its dict_ids are the lookups */
 };
 
 adexp_write_options adexp_write_options_default(void)
@@ -248,9 +250,11 @@ static int text_value_ok(writer *w, const adexp_field *f, const char *dash, cons
 /* The dictionary entry of f's keyword, or NULL. The node's dict_id (the
  * parser's and the builder's) is taken when it names that keyword's
  * built-in entry, unchanged by the extension: a compare instead of a
- * lookup. */
+ * lookup; in a parsed tree (trust) it is the parser's lookup itself. */
 static const dict_entry *entry_of(const writer *w, const adexp_field *f)
 {
+    if (w->trust)
+        return f->dict_id < dict_count ? &dict_table[f->dict_id] : NULL;
     if (f->dict_id < dict_count && !(w->dict && w->dict->changed[f->dict_id])) {
         const dict_entry *e = &dict_table[f->dict_id];
         size_t i = 0;
@@ -739,6 +743,7 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
     /* as it stands: a heading without its NNNN, or an NNNN without heading */
     w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
+    w.trust = parsed && !w.dict;
     pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
     const char *bad_part = w.framed ? write_envelope_check(&msg->envelope) : NULL;
