@@ -380,10 +380,11 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
 static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, lead l, int fold,
                                     int ext, int ifps, int trust)
 {
-    size_t k = f->keyword.len, v = f->value.len;
+    size_t v = f->value.len;
     size_t id = f->dict_id & (FAST_IDS - 1);
     const fast_name *nm = &fast_names[id];
-    if ((unsigned char)nm->text[15] != k || (ifps && l.n > LEAD_MAX) ||
+    size_t k = trust ? (unsigned char)nm->text[15] : f->keyword.len;   /* trust: the entry's */
+    if ((trust ? k == 0 : (unsigned char)nm->text[15] != k) || (ifps && l.n > LEAD_MAX) ||
         (!trust && differ_short(f->keyword.ptr, nm->text + 1, k)) ||
         (ext && w->dict->changed[id]) ||       /* id < dict_count here */
         w->end - o < (ptrdiff_t)(FAST_ROOM + v))
