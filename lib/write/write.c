@@ -465,9 +465,14 @@ static ALWAYS_INLINE int point_field(const adexp_field *f, uint16_t id, const ch
     return f->kind != ADEXP_LIST && point_keyword(f, kw, k);
 }
 
+/* With trust a basic subfield has no children: the parser makes a field
+ * with children a compound (as json.c's writer has it, which writes none
+ * of a basic field's). */
 static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const char *kw,
                                       size_t k, int trust)
 {
+    if (trust)
+        return f && kind_id(f) == KIND_ID(ADEXP_BASIC, id) && f->value.len - 1 < POINT_VALUE;
     return f && point_field(f, id, kw, k, trust) && !f->child && f->value.len - 1 < POINT_VALUE;
 }
 
