@@ -377,8 +377,30 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
  * (write_parsed.h), whose dict_id names its keyword, not compared then.
  * fold, ext, ifps and trust are constants where this is inlined (in the
  * line layout l is one space). */
+/* The last cursor at which a field with a value of at most 16 bytes has
+ * put_fast's room: one compare a field. Below the buffer's start when
+ * there is none (w->end at the start, while an ICAO text is open: every
+ * cursor is past it). The caller's copy is made again after whatever may
+ * move w->end. */
+#define FAST_SPAN (FAST_ROOM + 16)
+
+static ALWAYS_INLINE uintptr_t fast_last(const writer *w)
+{
+    uintptr_t e = (uintptr_t)w->end;
+    return e > FAST_SPAN ? e - FAST_SPAN : 0;
+}
+
+/* put_field, and *last made again (it may move w->end). */
+static ALWAYS_INLINE char *put_slow(writer *w, char *o, const adexp_field *f, lead l,
+                                    uintptr_t *last)
+{
+    o = put_field(w, o, f, l);
+    *last = fast_last(w);
+    return o;
+}
+
 static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, lead l, int fold,
-                                    int ext, int ifps, int trust)
+                                    int ext, int ifps, int trust, uintptr_t *last)
 {
     size_t v = f->value.len;
     size_t id = f->dict_id & (FAST_IDS - 1);
@@ -387,8 +409,8 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
     if ((trust ? k == 0 : (unsigned char)nm->text[15] != k) || (ifps && l.n > LEAD_MAX) ||
         (!trust && differ_short(f->keyword.ptr, nm->text + 1, k)) ||
         (ext && w->dict->changed[id]) ||       /* id < dict_count here */
-        w->end - o < (ptrdiff_t)(FAST_ROOM + v))
-        return put_field(w, o, f, l);
+        (v <= 16 ? (uintptr_t)o > *last : w->end - o < (ptrdiff_t)(FAST_ROOM + v)))
+        return put_slow(w, o, f, l, last);
     char *p = o;
     if (ifps) {
         memcpy(p, l.s, LEAD_MAX);
@@ -403,7 +425,7 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
         const unsigned char *s = (const unsigned char *)f->value.ptr;
         if (!(fold && v <= 16 && write_stops_none(write_plain_stops(s, v, p))) &&
             !WRITE_RUN(s, v, p, fold))
-            return put_field(w, o, f, l);
+            return put_slow(w, o, f, l, last);
         p += v;
     }
     return p;
@@ -598,6 +620,7 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
 {
     lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
     lead l = lines ? own : next;
+    uintptr_t last = fast_last(w);
     for (; f; f = f->next) {
         char *p;
         if (!ext && f->dict_id == DICT_ID_PT && (p = put_point(w->end, o, f, l, ifps, trust))) {
@@ -615,13 +638,17 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
         if (f->kind == ADEXP_LIST) {
             if (!(o = put_list(w, o, f, depth, own, trust)))
                 return NULL;
+            last = fast_last(w);
             l = own;                   /* the field after a list: on its own line */
             continue;
         }
-        if (!(o = put_fast(w, o, f, l, fold, ext, ifps, trust)))
+        if (!(o = put_fast(w, o, f, l, fold, ext, ifps, trust, &last)))
             return NULL;
-        if (f->child && !(o = sub(w, o, f->child, depth + 1)))
-            return NULL;
+        if (f->child) {
+            if (!(o = sub(w, o, f->child, depth + 1)))
+                return NULL;
+            last = fast_last(w);
+        }
         if (!lines)
             l = next;
     }
