@@ -79,10 +79,11 @@ struct writer {
                                       (write_parsed): its dict_ids are the lookups */
 };
 
+static const adexp_write_options default_options = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL, 0};
+
 adexp_write_options adexp_write_options_default(void)
 {
-    adexp_write_options o = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL, 0};
-    return o;
+    return default_options;
 }
 
 static char *fail(writer *w, adexp_status code, const adexp_field *f)
@@ -321,6 +322,7 @@ _Static_assert(DICT_COUNT < FAST_IDS && (ADEXP_DICT_NONE & (FAST_IDS - 1)) == FA
 
 static _Alignas(16) fast_name fast_names[FAST_IDS];
 static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
+static int fast_ready;             /* set (release) once fast_names is made */
 
 static void fast_names_init(void)
 {
@@ -334,6 +336,7 @@ static void fast_names_init(void)
         t[1 + e->len] = ' ';
         t[15] = (char)e->len;
     }
+    __atomic_store_n(&fast_ready, 1, __ATOMIC_RELEASE);
 }
 
 /* Whether a[0..n) and b[0..n), n <= 16, differ (n 0: they do), in words
@@ -758,10 +761,9 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
 static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
                               const adexp_write_options *o, adexp_write_error *err, int parsed)
 {
-    adexp_write_options def = adexp_write_options_default();
     writer w;
     w.out = out;
-    w.o = o ? o : &def;
+    w.o = o ? o : &default_options;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
     chain_fn *const *c = parsed && !w.dict ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
@@ -777,7 +779,8 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
     /* as it stands: a heading without its NNNN, or an NNNN without heading */
     w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
     w.trust = parsed && !w.dict;
-    pthread_once(&fast_once, fast_names_init);
+    if (!__atomic_load_n(&fast_ready, __ATOMIC_ACQUIRE))   /* a load, not a call, a message */
+        pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
     const char *bad_part = w.framed ? write_envelope_check(&msg->envelope) : NULL;
     char *p = NULL;
