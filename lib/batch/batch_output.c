@@ -41,7 +41,8 @@ __attribute__((target(AVX2_TARGET))) static uint64_t newlines_avx2(const char *p
         }
         __m256i sum = _mm256_sad_epu8(acc, zero);
         __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-        k += (uint64_t)_mm_cvtsi128_si64(s2) + (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(s2, s2));
+        k += (uint64_t)_mm_cvtsi128_si64(s2) +
+             (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(s2, s2));
     }
     *at = i;
     return k;

@@ -369,17 +369,6 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
  * value's run's slack. */
 #define FAST_ROOM (LEAD_MAX + 16 + WRITE_RUN_SLACK)
 
-/* l, then -KEYWORD value, most fields in one room check: a field whose
- * dict_id names its keyword's entry in fast_names (the keyword compared in
- * two overlapping words, so that a tree with any dict_id is written as its
- * keyword says; ext: and that entry not changed by the dictionary's
- * extension), no ICAO text open before it (w->end), a lead of at most
- * LEAD_MAX bytes, and a value that is one run (write_runs.h): with fold
- * plain, as most are, or else by WRITE_RUN (kept, WRITE_RUN's test is the
- * shorter). The rest is put_field's. trust: the tree is the parser's
- * (write_parsed.h), whose dict_id names its keyword, not compared then.
- * fold, ext, ifps and trust are constants where this is inlined (in the
- * line layout l is one space). */
 /* The last cursor at which a field with a value of at most 16 bytes has
  * put_fast's room: one compare a field. Below the buffer's start when
  * there is none (w->end at the start, while an ICAO text is open: every
@@ -402,6 +391,17 @@ static ALWAYS_INLINE char *put_slow(writer *w, char *o, const adexp_field *f, le
     return o;
 }
 
+/* l, then -KEYWORD value, most fields in one room check: a field whose
+ * dict_id names its keyword's entry in fast_names (the keyword compared in
+ * two overlapping words, so that a tree with any dict_id is written as its
+ * keyword says; ext: and that entry not changed by the dictionary's
+ * extension), no ICAO text open before it (w->end), a lead of at most
+ * LEAD_MAX bytes, and a value that is one run (write_runs.h): with fold
+ * plain, as most are, or else by WRITE_RUN (kept, WRITE_RUN's test is the
+ * shorter). The rest is put_field's. trust: the tree is the parser's
+ * (write_parsed.h), whose dict_id names its keyword, not compared then.
+ * fold, ext, ifps and trust are constants where this is inlined (in the
+ * line layout l is one space). */
 static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, lead l, int fold,
                                     int ext, int ifps, int trust, uintptr_t *last)
 {
@@ -479,26 +479,19 @@ static ALWAYS_INLINE uint32_t kind_id(const adexp_field *f)
 #endif
 }
 
-/* Whether f is the point's field of dict_id id and keyword kw (k bytes),
- * not a list: with trust by its kind and dict_id in one word (a basic
- * field, or a compound that has no children here), else by its bytes. */
-static ALWAYS_INLINE int point_field(const adexp_field *f, uint16_t id, const char *kw, size_t k,
-                                     int trust)
-{
-    if (trust)
-        return (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) == KIND_ID(ADEXP_BASIC, id);
-    return f->kind != ADEXP_LIST && point_keyword(f, kw, k);
-}
-
-/* With trust a basic subfield has no children: the parser makes a field
- * with children a compound (as json.c's writer has it, which writes none
- * of a basic field's). */
+/* Whether f is a route point's subfield of dict_id id and keyword kw (k
+ * bytes): no list, no children, a value of 1 to POINT_VALUE bytes. With
+ * trust a basic field by its kind and dict_id in one word (a basic field
+ * of a parsed tree has no children: the parser makes a field with children
+ * a compound, as json.c's writer has it, which writes none of a basic
+ * field's); else by its keyword's bytes. */
 static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const char *kw,
                                       size_t k, int trust)
 {
     if (trust)
         return f && kind_id(f) == KIND_ID(ADEXP_BASIC, id) && f->value.len - 1 < POINT_VALUE;
-    return f && point_field(f, id, kw, k, trust) && !f->child && f->value.len - 1 < POINT_VALUE;
+    return f && f->kind != ADEXP_LIST && point_keyword(f, kw, k) && !f->child &&
+           f->value.len - 1 < POINT_VALUE;
 }
 
 /* end: where the room ends (w->end, in a local: the stores may alias it
@@ -766,7 +759,8 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
     w.o = o ? o : &default_options;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
-    chain_fn *const *c = parsed && !w.dict ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
+    chain_fn *const *c =
+        parsed && !w.dict ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
     int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
     w.lines = c[ifps];
     w.subfields = c[2 * ifps];
