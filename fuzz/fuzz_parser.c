@@ -16,6 +16,7 @@
  *    subfields added to PT). */
 #include "fuzz_common.h"
 #include "lexer.h"
+#include "usual_point.h"
 
 typedef struct ctx {
     const char *buf;
@@ -90,7 +91,8 @@ static void check_fields(ctx *c, const adexp_field *f, size_t after, uint32_t de
         if (f->value.len)
             FUZZ_CHECK((size_t)(f->value.ptr - c->buf) > f->offset);
         FUZZ_CHECK(!(f->flags & ~(ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_TEXT |
-                                   ADEXP_FIELD_MISPLACED)));
+                                   ADEXP_FIELD_MISPLACED | ADEXP_FIELD_USUAL_POINT)));
+        FUZZ_CHECK(!(f->flags & ADEXP_FIELD_USUAL_POINT) || usual_point_holds(f));
         if (f->kind != ADEXP_LIST)
             FUZZ_CHECK(!(f->flags & ADEXP_FIELD_UNKNOWN) == (f->dict_id != ADEXP_DICT_NONE));
         if (f->kind == ADEXP_BASIC)

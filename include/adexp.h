@@ -130,8 +130,16 @@ typedef enum adexp_kind {
 enum {
     ADEXP_FIELD_UNKNOWN = 1u << 0,   /* keyword not in the dictionary */
     ADEXP_FIELD_TEXT = 1u << 1,      /* value read as ICAO text (may hold '-') */
-    ADEXP_FIELD_MISPLACED = 1u << 2  /* a known subfield where no open compound
+    ADEXP_FIELD_MISPLACED = 1u << 2, /* a known subfield where no open compound
                                         or list has a place for it (kept) */
+    ADEXP_FIELD_USUAL_POINT = 1u << 3 /* set by the parser alone, on a -PT it
+                                        read as -PT -PTID x -FL y -ETO z: its
+                                        first subfields are child[0], [1] and
+                                        [2], in that order, as are their values
+                                        in the input (all of its subfields if
+                                        nchildren is 3); adexp_validate relies
+                                        on it. Clear it in a point whose
+                                        subfields you change or move. */
 };
 
 typedef struct adexp_field adexp_field;
@@ -425,7 +433,8 @@ ADEXP_API adexp_status adexp_json_write(adexp_buf *out, const adexp_msg *msg,
 enum {
     ADEXP_SAME_FOLD = 1u << 0,      /* compare values folded (adexp_fold_copy) */
     ADEXP_SAME_ALL_FLAGS = 1u << 1  /* compare every flag, not only UNKNOWN
-                                       and TEXT */
+                                       and TEXT (but USUAL_POINT, which says
+                                       how the parser read a field) */
 };
 
 /* Whether the trees from a and from b (first fields of two sibling chains)

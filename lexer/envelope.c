@@ -363,6 +363,9 @@ typedef struct cursor {
                                   a line before is never text too (a heading
                                   cut short within its first line) */
     size_t readable;           /* the buffer's bytes that may be loaded */
+    int titled;                /* the common shape is taken only when the
+                                  text's -TITLE follows it (title_at) */
+    size_t title_at;
 } cursor;
 
 /* The heading's byte classes, one load a byte: what ends a line (LF,
@@ -588,7 +591,7 @@ static void origin_line(cursor *c, adexp_envelope *env)
  * within the 64 bytes. Any other heading is read word by word (the lines'
  * own functions), which reads this one the same. */
 typedef struct heading_bits {
-    uint64_t upper, digit, blank, end;
+    uint64_t upper, digit, blank, end, dash;
 } heading_bits;
 
 #if SIMD_AVX2
@@ -614,6 +617,24 @@ __attribute__((target(AVX2_TARGET))) static inline void half_bits(const char *p,
     m->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(in_range(x, '0', 10)) << at;
     m->blank |= (uint64_t)(uint32_t)_mm256_movemask_epi8(blank) << at;
     m->end |= (uint64_t)(uint32_t)_mm256_movemask_epi8(end) << at;
+    m->dash |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')))
+               << at;
+}
+
+/* Whether the heading whose lines end at e of m's bytes (from base)
+ * holds no '-' and the first '-' after it, among those bytes, starts the
+ * text's -TITLE: the envelope's first '-', the -TITLE lexer_text_title
+ * finds (whatever lies between is the parser's to keep as text), which is
+ * then c->title_at. */
+static int title_follows(cursor *c, const heading_bits *m, size_t base, size_t e)
+{
+    if (!m->dash)
+        return 0;
+    size_t d = (size_t)__builtin_ctzll(m->dash), i = base + d;
+    if (d < e || i >= c->len || !lexer_title_end(c->b, c->len, i))
+        return 0;
+    c->title_at = i;
+    return 1;
 }
 
 /* The length of the line at k of m's bytes (up to its LF, CR or STX), or
@@ -633,7 +654,7 @@ static inline size_t past_blanks(const heading_bits *m, size_t k)
 __attribute__((target(AVX2_TARGET))) static int heading_quick_avx2(cursor *c,
                                                                   adexp_envelope *env)
 {
-    heading_bits m = {0, 0, 0, 0};
+    heading_bits m = {0, 0, 0, 0, 0};
     half_bits(c->b + c->i, &m, 0);
     half_bits(c->b + c->i + 32, &m, 32);
     size_t base = c->i, room = c->len - base;   /* each line ends before c->len */
@@ -668,6 +689,8 @@ __attribute__((target(AVX2_TARGET))) static int heading_quick_avx2(cursor *c,
         !((m.blank | m.end) >> (o + 15) & 1))
         return 0;
     size_t e2 = o + n, t1 = past_blanks(&m, o + 15);
+    if (c->titled && !title_follows(c, &m, base, e2))
+        return 0;
     /* the words end with a letter or digit: nothing to trim but the texts */
     const char *b = c->b + base;
     env->transmission_id = (adexp_slice){b + id, w};
@@ -704,7 +727,7 @@ static int heading_quick(cursor *c, adexp_envelope *env)
 size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
                               adexp_envelope *env, size_t *bad)
 {
-    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable, 0, 0};
     env->present = 1;
     env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
     heading_start(&c);
@@ -722,4 +745,24 @@ size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t
     }
     *bad = c.bad;
     return c.i;
+}
+
+size_t lexer_envelope_text(const char *b, size_t end, size_t readable, size_t start,
+                           adexp_envelope *env, size_t *bad, size_t *first)
+{
+    /* the common heading followed by the text's -TITLE: both from one
+     * classification of its bytes, not a search for the '-' as well */
+    cursor c = {b, end, start, start, (size_t)-1, (size_t)-1, start, readable, 1, 0};
+    heading_start(&c);
+    if (heading_quick(&c, env)) {
+        env->present = 1;
+        env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
+        if (c.i < end && b[c.i] == STX)
+            c.i++;
+        *bad = (size_t)-1;
+        *first = c.title_at;
+        return c.i;
+    }
+    *first = lexer_text_title(b, end, start + 1);
+    return lexer_envelope_heading(b, *first, readable, start, env, bad);
 }

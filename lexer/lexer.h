@@ -171,6 +171,12 @@ size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t
 /* lexer_next_title for the text after a heading, whose lines hold no '-'
  * as a rule: the same offset, found for less. */
 size_t lexer_text_title(const char *b, size_t len, size_t from);
+/* The heading at start of an envelope whose text ends at end, and the
+ * text's first -TITLE: *first is lexer_text_title(b, end, start + 1), and
+ * the rest lexer_envelope_heading(b, *first, readable, start, env, bad)'s,
+ * for less where the heading is of the common shape. */
+size_t lexer_envelope_text(const char *b, size_t end, size_t readable, size_t start,
+                           adexp_envelope *env, size_t *bad, size_t *first);
 /* Lex on from pos, the input ending at limit (<= the buffer's length): a
  * framed message's text ends at its envelope's end. The next fill makes
  * one token only when `one` is set (the caller restores lx->batch). */

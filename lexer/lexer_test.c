@@ -474,7 +474,8 @@ static void test_text_title(void **state)
  * every part, the end and the first bad byte, on
  * headings of the common shapes and of shapes near them (tabs, blanks
  * doubled, four addressees, a lower-case letter, a part one byte short or
- * long, lines cut by the heading's end). */
+ * long, lines cut by the heading's end, a '-' in a line, text or another
+ * field before the -TITLE). */
 static int same_slice(adexp_slice a, adexp_slice b)
 {
     return a.ptr == b.ptr && a.len == b.len;
@@ -497,6 +498,7 @@ static void test_heading_shapes(void **state)
                                           "170001 EUCHZMF", "170001 EUCHZMFPX", "1700011 EUCHZMFP",
                                           "170001  EUCHZMFP", "170001 EUCHZMFP\t"};
     static const char *const ends[] = {"\n", "\r\n", "\002", "\r\n\002", "\n\n"};
+    static const char *const texts[] = {"", "", "", " ", "\n\n", "X ", "-ARCID A ", "-TITLEX "};
     char b[256 + 64];
     unsigned seed = 2929;
     for (int round = 0; round < 20000; round++) {
@@ -506,9 +508,9 @@ static void test_heading_shapes(void **state)
             r[k] = seed >> 16;
         }
         const char *e = ends[r[5] % 5];
-        int n = snprintf(b, 256, "%s%s%s%s%s%s%s%s-TITLE X", starts[r[0] % 4],
+        int n = snprintf(b, 256, "%s%s%s%s%s%s%s%s%s-TITLE X", starts[r[0] % 4],
                          heads[r[1] % 9], e, addrs[r[2] % 11], e, more[r[3] % 3],
-                         origins[r[4] % 9], e);
+                         origins[r[4] % 9], e, texts[(r[3] >> 4) % 8]);
         size_t len = (size_t)n - 8 + (r[5] >> 4) % 9;   /* the heading's end: -TITLE, or near */
         memset(b + n, 'x', 64);
         adexp_envelope whole = {0}, words = {0};
@@ -524,6 +526,24 @@ static void test_heading_shapes(void **state)
         assert_true(same_slice(whole.originator, words.originator));
         for (int k = 0; k < 3; k++)
             assert_true(same_slice(whole.text[k], words.text[k]));
+        /* an envelope's text ending at len: its heading and first -TITLE
+         * found together are the -TITLE found first, then the heading up to it */
+        adexp_envelope both = {0}, apart = {0};
+        size_t bad_both, bad_apart, first_both;
+        size_t at_both = lexer_envelope_text(b, len, sizeof b, 0, &both, &bad_both, &first_both);
+        size_t first_apart = lexer_text_title(b, len, 1);
+        size_t at_apart = lexer_envelope_heading(b, first_apart, sizeof b, 0, &apart, &bad_apart);
+        assert_int_equal(first_both, first_apart);
+        assert_int_equal(at_both, at_apart);
+        assert_int_equal(bad_both, bad_apart);
+        assert_int_equal(both.form, apart.form);
+        assert_true(same_slice(both.transmission_id, apart.transmission_id));
+        assert_true(same_slice(both.priority, apart.priority));
+        assert_true(same_slice(both.addressees, apart.addressees));
+        assert_true(same_slice(both.filing_time, apart.filing_time));
+        assert_true(same_slice(both.originator, apart.originator));
+        for (int k = 0; k < 3; k++)
+            assert_true(same_slice(both.text[k], apart.text[k]));
     }
 }
 

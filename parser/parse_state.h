@@ -81,6 +81,8 @@ struct adexp_parser {
                                   max_keyword_len allows all hot keywords) */
     adexp_error *errors;       /* opt.max_errors + STOP_SLOTS of them */
     lines_cursor lc;           /* of the last error: errors come in order */
+    size_t prefetched;         /* the input is prefetched up to here
+                                  (parser.c, prefetch_ahead) */
 };
 
 /* The places kept past max_errors for the errors that cut a message, so

@@ -826,6 +826,42 @@ static void test_envelope_ia5(void **state)
     assert_int_equal(next(f, &m), ADEXP_END);
 }
 
+/* A heading of the common shape told whole (its 64 bytes in the input),
+ * then what follows it: a '-' in the heading line's text, text before the
+ * -TITLE, NNNN before the -TITLE (the envelope ends there: its text holds
+ * no message), a field before the -TITLE (the envelope's text). */
+static void test_envelope_heading_then_text(void **state)
+{
+    fixture *f = *state;
+    adexp_msg m;
+    const char *src = "ZCZC A00001 170001 -X\nFF LKPREPWC EUCHZMFP\n170001 EUCHZMFP\n"
+                      "-TITLE CNL -ARCID F1\nNNNN\n"
+                      "ZCZC A00002 170001\nFF LKPREPWC EUCHZMFP\n170001 EUCHZMFP\nSVC X\n"
+                      "-TITLE CNL -ARCID F2\nNNNN\n"
+                      "ZCZC A00003 170001\nFF LKPREPWC EUCHZMFP\n170001 EUCHZMFP\nNNNN\n"
+                      "ZCZC A00004 170001\nFF LKPREPWC EUCHZMFP\n170001 EUCHZMFP\n"
+                      "-ARCID F4 -TITLE CNL -ARCID F5\nNNNN\n";
+    start(f, src, strlen(src));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "F1", "ARCID", "F1");
+    assert_true(adexp_slice_eq(m.envelope.transmission_id, "A00001"));
+    assert_true(adexp_slice_eq(m.envelope.text[0], "170001 -X"));
+    assert_true(adexp_slice_eq(m.envelope.originator, "EUCHZMFP"));
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "F2", "ARCID", "F2");
+    assert_true(adexp_slice_eq(m.envelope.text[2], "SVC X"));
+    assert_int_equal(next(f, &m), ADEXP_E_NO_TITLE);
+    assert_int_equal(m.nfields, 0);
+    assert_error(&m, 0, ADEXP_E_NO_TITLE, 15, 1);   /* at the NNNN */
+    assert_true(adexp_slice_eq(m.envelope.transmission_id, "A00003"));
+    assert_true(m.envelope.closed);
+    assert_int_equal(next(f, &m), ADEXP_OK);
+    assert_cnl(&m, "F5", "ARCID", "F5");
+    assert_true(adexp_slice_eq(m.envelope.text[2], "-ARCID F4"));
+    assert_true(adexp_slice_eq(m.envelope.filing_time, "170001"));
+    assert_int_equal(next(f, &m), ADEXP_END);
+}
+
 /* NNNN missing before the next ZCZC, a garbled origin line, NNNN with no
  * heading: each an ENVELOPE error of its message, the next one found. */
 static void test_envelope_broken(void **state)
@@ -1022,6 +1058,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_decoders),
         T(test_envelope_ita2),
         T(test_envelope_ia5),
+        T(test_envelope_heading_then_text),
         T(test_envelope_broken), T(test_envelope_garbled_parts),
         T(test_envelope_not_adexp),
         T(test_envelope_after_plain),

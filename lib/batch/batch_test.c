@@ -209,6 +209,43 @@ static void test_buffers(void **state)
     free(out1), free(err1), free(out2), free(err2);
 }
 
+/* An output of many lines a message (ADEXP's IFPS layout) has its lines
+ * counted as written: every newline, over blocks of any length. */
+static void test_lines_counted_as_written(void **state)
+{
+    (void)state;
+    static char in[1 << 20];
+    size_t n = 0;
+    for (int m = 0; m < 400; m++) {
+        n += (size_t)snprintf(in + n, sizeof in - n, "-TITLE IFPL -ARCID X%d -BEGIN RTEPTS", m);
+        for (int i = 0; i < m % 97; i++)
+            n += (size_t)snprintf(in + n, sizeof in - n, " -PT -PTID P%d -FL F%03d -ETO 1200",
+                                  i, i % 400);
+        n += (size_t)snprintf(in + n, sizeof in - n, " -END RTEPTS\n\n");
+    }
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = 1;
+    o.format = ADEXP_BATCH_ADEXP;
+    o.adexp.layout = ADEXP_LAYOUT_IFPS;
+    o.out_fd = fileno(fo);
+    o.err_fd = fileno(fe);
+    adexp_batch *b = adexp_batch_new(&o);
+    assert_non_null(b);
+    assert_int_equal(adexp_batch_add_buffer(b, "ifps", in, n), 0);
+    adexp_batch_stats st;
+    assert_int_equal(adexp_batch_run(b, &st), 0);
+    adexp_batch_free(b);
+    char *out = read_back(fo), *err = read_back(fe);
+    uint64_t lines = 0;
+    for (const char *c = out; *c; c++)
+        lines += *c == '\n';
+    assert_true(lines > 20000);
+    assert_int_equal(st.messages_written, lines);
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_summary_format),
         cmocka_unit_test(test_missing_and_limit),
         cmocka_unit_test(test_buffers),
+        cmocka_unit_test(test_lines_counted_as_written),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

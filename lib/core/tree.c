@@ -55,7 +55,7 @@ static int slice_same(adexp_slice a, adexp_slice b, unsigned how)
 
 static int node_same(const adexp_field *a, const adexp_field *b, unsigned how)
 {
-    unsigned mask = how & ADEXP_SAME_ALL_FLAGS ? 0xFFu
+    unsigned mask = how & ADEXP_SAME_ALL_FLAGS ? 0xFFu & ~(unsigned)ADEXP_FIELD_USUAL_POINT
                                                : ADEXP_FIELD_UNKNOWN | ADEXP_FIELD_TEXT;
     return a->kind == b->kind && ((a->flags ^ b->flags) & mask) == 0 &&
            slice_same(a->keyword, b->keyword, 0) && slice_same(a->value, b->value, how);

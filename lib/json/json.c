@@ -293,7 +293,8 @@ static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint32_t kfi, size_t
 static ALWAYS_INLINE char *put_point(char *o, const adexp_field *f, head_fn *head,
                                      value_fn *value)
 {
-    if ((kind_flags_id(f) & ALL_BUT_TEXT) != KFI_OF(ADEXP_COMPOUND, DICT_ID_PT) ||
+    if ((kind_flags_id(f) & ALL_BUT_TEXT & ~((uint32_t)ADEXP_FIELD_USUAL_POINT << 8)) !=
+            KFI_OF(ADEXP_COMPOUND, DICT_ID_PT) ||
         f->keyword.len != 2 || f->value.len)
         return NULL;
     const adexp_field *a = f->child;

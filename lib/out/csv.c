@@ -473,6 +473,7 @@ static inline char *put_index(char *o, size_t k)
 }
 
 #define USUAL_ROW_FIXED 128
+#define USUAL_PTID 64
 
 /* The PTID, FL and ETO subfields of point item, each met once, and none of
  * the other item columns' (TO, SFL, LATTD, LONGTD): 1, or 0. The usual
@@ -520,9 +521,10 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     if (item->value.len || item->keyword.len != 2 || memcmp(item->keyword.ptr, "PT", 2) != 0 ||
         !point_parts(item, &ptid, &fl, &eto))
         return 0;
-    if (fl->value.len != 4 || eto->value.len != 12 ||
-        !dw_memo_decodes(fl->value.ptr, eto->value.ptr, pm) ||
-        ptid->value.len > SIZE_MAX / 2 - head_len - USUAL_ROW_FIXED)
+    /* a PTID of at most USUAL_PTID bytes: n below cannot overflow (the
+     * head is in memory) */
+    if (fl->value.len != 4 || eto->value.len != 12 || ptid->value.len > USUAL_PTID ||
+        !dw_memo_decodes(fl->value.ptr, eto->value.ptr, pm))
         return 0;
     adexp_buf *b = w->b;
     size_t at = first ? head + head_len : b->len;
@@ -562,12 +564,19 @@ static int usual_row(cw *w, const adexp_field *item, size_t k, size_t head, size
     return 1;
 }
 
-/* The first top-level list of keyword list with items, or NULL: the rows
- * of --rows start there. */
-static const adexp_field *first_rows(const adexp_msg *msg, const char *list)
+/* Whether f is a list named list (n bytes, n > 0: adexp_select_new
+ * refuses an empty name, so a keyword of n bytes has them). */
+static ALWAYS_INLINE int is_rows_list(const adexp_field *f, const char *list, size_t n)
+{
+    return f->kind == ADEXP_LIST && f->keyword.len == n && memcmp(f->keyword.ptr, list, n) == 0;
+}
+
+/* The first top-level list of keyword list (n bytes) with items, or NULL:
+ * the rows of --rows start there. */
+static const adexp_field *first_rows(const adexp_msg *msg, const char *list, size_t n)
 {
     for (const adexp_field *l = msg->fields; l; l = l->next)
-        if (l->kind == ADEXP_LIST && l->child && adexp_slice_eq(l->keyword, list))
+        if (l->child && is_rows_list(l, list, n))
             return l;
     return NULL;
 }
@@ -578,7 +587,8 @@ adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *so
     cw w = {out, 1, sep};
     size_t start = out->len, rows = 1;
     sel = sel_or_default(sel);
-    const adexp_field *lists = sel->rows ? first_rows(msg, sel->rows) : NULL;
+    size_t rows_len = sel->rows ? strlen(sel->rows) : 0;
+    const adexp_field *lists = sel->rows ? first_rows(msg, sel->rows, rows_len) : NULL;
     if (sel->rows && !lists && !msg->nerrors_total)
         return ADEXP_OK;    /* no row: not even the message's cells */
     if (!sel->rows) {
@@ -594,14 +604,20 @@ adexp_status csv_write_rows(adexp_buf *out, const adexp_msg *msg, const char *so
         dw_point_memo pm = {0, 0, 0, 0, 0};
         out->len = head;
         for (const adexp_field *l = lists; l && w.ok; l = l->next) {
-            if (l->kind != ADEXP_LIST || !adexp_slice_eq(l->keyword, sel->rows))
+            if (!is_rows_list(l, sel->rows, rows_len))
                 continue;
             size_t k = 0;
             for (const adexp_field *item = l->child; item && w.ok; item = item->next, k++) {
-                if (usual && usual_row(&w, item, k, head, head_len, rows == 0, &pm)) {
+                /* the usual rows in a loop of their own (usual_row does not
+                 * fail w) */
+                while (usual && usual_row(&w, item, k, head, head_len, rows == 0, &pm)) {
                     rows++;
-                    continue;
+                    k++;
+                    if (!(item = item->next))
+                        break;
                 }
+                if (!item)
+                    break;
                 if (rows)   /* the first row's head is in place already */
                     copy_head(&w, head, head_len);
                 else

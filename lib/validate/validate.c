@@ -609,29 +609,54 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
 static const adexp_field *same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb,
                                    unsigned id);
 
-/* A route point -PT -PTID -FL -ETO whose values are of their usual forms
- * (a point of 2 to 5 letters and digits, a flight level F and three digits,
- * a valid YYMMDDHHMMSS), tested together without a branch for each: 1
- * means usual_shape would find nothing; 0, that it is to say. *head: the
- * first eight bytes of the last ETO found valid (0: none), which a route's
- * next points mostly share: vf_dt12's ranges read only those, so an ETO
- * that starts with them needs only its minutes and seconds read. */
-static inline __attribute__((always_inline)) int usual_point(const adexp_field *f,
-                                                            uint64_t *head)
+/* Whether the parser read route point f whole (ADEXP_FIELD_USUAL_POINT) and
+ * its three subfields are all it has: they are then -PTID, -FL and -ETO,
+ * f->child[0..2], not empty, their values in that order in one text, and
+ * f's value is empty (the flag's claim, parser/usual_point.h, which
+ * paths_test and fuzz_paths check against the general parser's tree). One
+ * compare of the node's last eight bytes: nchildren 3, kind, flags, dict_id. */
+static inline int read_whole(const adexp_field *f)
 {
-    const adexp_field *a = f->child, *b, *c;
-    if (!VALIDATE_USUAL || f->value.len || !a || !(b = a->next) || !(c = b->next) || c->next ||
-        !USUAL_IDS(a, b, c, PTID, FL, ETO))
-        return 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(adexp_field, kind) == offsetof(adexp_field, nchildren) + 4 &&
+                       offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
+                       offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2,
+                   "nchildren, kind, flags and dict_id are neighbours, in that order");
+    uint64_t t;
+    memcpy(&t, &f->nchildren, sizeof t);
+    return t == (3u | (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)ADEXP_FIELD_USUAL_POINT << 40 |
+                 (uint64_t)DICT_ID_PT << 48);
+#else
+    return f->nchildren == 3 && f->kind == ADEXP_COMPOUND &&
+           f->flags == ADEXP_FIELD_USUAL_POINT && f->dict_id == DICT_ID_PT;
+#endif
+}
+
+/* The subfields a (-PTID), b (-FL) and c (-ETO) of a route point, their
+ * values of their usual forms (a point of 2 to 5 letters and digits, a
+ * flight level F and three digits, a valid YYMMDDHHMMSS), tested together
+ * without a branch for each: 1 means usual_shape would find nothing; 0,
+ * that it is to say. *head: the first eight bytes of the last ETO found
+ * valid (0: none), which a route's next points mostly share: vf_dt12's
+ * ranges read only those, so an ETO that starts with them needs only its
+ * minutes and seconds read. */
+static inline __attribute__((always_inline)) int
+usual_point_values(const adexp_field *a, const adexp_field *b, const adexp_field *c,
+                   uint64_t *head, int whole)
+{
     const char *s = a->value.ptr, *t = c->value.ptr;
     size_t n = a->value.len;
     if (n - 2 > 3 || b->value.len != 4 || c->value.len != 12)
         return 0;
-    /* the point's bytes 0, 1, n/2, n-2 and n-1 (each of them for n from 2 to
-     * 5), the rest '0'; the level, and the ETO's minutes and seconds */
-    uint64_t pt = vf_load2(s) | vf_load2(s + n - 2) << 16 |
-                  (uint64_t)(unsigned char)s[n >> 1] << 32 | 0x303030ull << 40;
-    if (!vf_point_bytes(pt, vf_load4(b->value.ptr) | vf_load4(t + 8) << 32))
+    /* the level, and the ETO's minutes and seconds; the point's first eight
+     * bytes where the parser read it whole (its level and ETO are after
+     * it in the same text), else its bytes 0, 1, n/2, n-2 and n-1 (each of
+     * them for n from 2 to 5), the rest '0' */
+    if (whole ? !vf_point_bytes_n(s, b->value.ptr, t + 8, n)
+              : !vf_point_bytes(vf_load2(s) | vf_load2(s + n - 2) << 16 |
+                                    (uint64_t)(unsigned char)s[n >> 1] << 32 |
+                                    0x303030ull << 40,
+                                vf_load4(b->value.ptr) | vf_load4(t + 8) << 32))
         return 0;
     uint64_t h = vf_load8(t);
     if (h == *head)
@@ -640,6 +665,18 @@ static inline __attribute__((always_inline)) int usual_point(const adexp_field *
         return 0;
     *head = h;
     return 1;
+}
+
+/* A route point -PT -PTID -FL -ETO whose values are of their usual forms
+ * (usual_point_values). */
+static inline __attribute__((always_inline)) int usual_point(const adexp_field *f,
+                                                            uint64_t *head)
+{
+    const adexp_field *a = f->child, *b, *c;
+    if (!VALIDATE_USUAL || f->value.len || !a || !(b = a->next) || !(c = b->next) || c->next ||
+        !USUAL_IDS(a, b, c, PTID, FL, ETO))
+        return 0;
+    return usual_point_values(a, b, c, head, 0);
 }
 
 /* name(w, first, up, e, p): the fields of the compound or list e (not a
@@ -713,6 +750,31 @@ DEFINE_VISIT_KIDS(visit_kids, visit_compound)
 
 DEFINE_COMPOUND_BODY(inner_compound, visit_kids)
 
+/* A route point of no usual shape or values: the general walk, out of
+ * line. */
+static __attribute__((noinline)) void visit_point(walk *w, place *pl, const adexp_field *f)
+{
+    pl->f = f;
+    inner_compound(w, pl, DICT_ID_PT);
+}
+
+/* same_run's loop for a run of route points: a point the parser read whole
+ * (read_whole) has its values tested with no look at its tree, any other
+ * its shape first. Returns the last. */
+static __attribute__((noinline)) const adexp_field *point_run(walk *w, place *pl,
+                                                               const adexp_field *f)
+{
+    uint64_t head = 0;
+    for (;; f = f->next) {
+        const adexp_field *a = f->child;
+        if (!(VALIDATE_USUAL && read_whole(f) ? usual_point_values(a, a + 1, a + 2, &head, 1)
+                                              : usual_point(f, &head)))
+            visit_point(w, pl, f);
+        if (!f->next || f->next->dict_id != DICT_ID_PT)
+            return f;
+    }
+}
+
 /* The fields from f on while their entry is id: each visited by visit, its
  * value refused or not by accepts (pl->f set where a finding is made). */
 #define SAME_RUN(visit)                                                                     \
@@ -743,12 +805,8 @@ static inline __attribute__((always_inline)) int usual_text_pair(const adexp_fie
 static __attribute__((noinline)) const adexp_field *
 same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb, unsigned id)
 {
-    uint64_t head = 0;
     if (id == DICT_ID_PT)
-        SAME_RUN(if (!usual_point(f, &head)) {
-            pl->f = f;
-            inner_compound(w, pl, DICT_ID_PT);
-        })
+        return point_run(w, pl, f);
     if (wb & VR_STRUCTURED)
         SAME_RUN(pl->f = f; inner_compound(w, pl, id))
     switch ((wb >> VR_KIND_SHIFT) & VR_KIND_MASK) {

@@ -7,7 +7,8 @@
  * accepts (validate_test.c: fast_paths_agree_with_dfa, dt12_sweep,
  * words_sweep, chars_sweep); a value any of them rejects goes to the
  * matcher that says why. Values are read only inside [s, s + n): two
- * overlapping loads when n is not a word. */
+ * overlapping loads when n is not a word (but for a route point the parser
+ * read whole, vf_point_bytes_n). */
 #ifndef ADEXP_VALIDATE_FAST_H
 #define ADEXP_VALIDATE_FAST_H
 
@@ -398,13 +399,17 @@ VF_INLINE uint64_t vf_bytes_outside(uint64_t x, uint64_t lo, uint64_t hi)
  * 2 to 5 bytes and '0's, all letters or digits; lt, a flight level F and
  * three digits, then the last four bytes of an ETO, minutes 00-59 and
  * seconds 00-59. One vector, two ranges a byte (the same twice where a byte
- * has one). */
+ * has one). vf_point_bytes_n: the same for a point of n bytes at s (2 <= n
+ * <= 5), the level's four at fl and the minutes and seconds at mmss; it
+ * reads s[0..8), past the point's value, for a point the parser read whole
+ * (ADEXP_FIELD_USUAL_POINT: its level and ETO follow it in the same text),
+ * and tests only its first n. */
 #if SIMD_SSE2
 #define VF_BIAS(lo) ((char)(-128 - (lo)))
 #define VF_TOP(n) ((char)(-128 + (n)))
-VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
+/* The lanes of x (pt, lt) in their ranges, as bits (0xFFFF: all). */
+VF_INLINE unsigned vf_point_lanes(__m128i x)
 {
-    __m128i x = _mm_set_epi64x((long long)lt, (long long)pt);
 #define VF_8(v) v, v, v, v, v, v, v, v
     __m128i r1 = _mm_cmplt_epi8(
         _mm_add_epi8(x, _mm_setr_epi8(VF_8(VF_BIAS('A')), VF_BIAS('F'), VF_BIAS('0'),
@@ -419,7 +424,21 @@ VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
         _mm_setr_epi8(VF_8(VF_TOP(10)), VF_TOP(1), VF_TOP(10), VF_TOP(10), VF_TOP(10),
                       VF_TOP(6), VF_TOP(10), VF_TOP(6), VF_TOP(10)));
 #undef VF_8
-    return _mm_movemask_epi8(_mm_or_si128(r1, r2)) == 0xFFFF;
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(r1, r2));
+}
+
+VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
+{
+    return vf_point_lanes(_mm_set_epi64x((long long)lt, (long long)pt)) == 0xFFFF;
+}
+
+VF_INLINE int vf_point_bytes_n(const char *s, const char *fl, const char *mmss, size_t n)
+{
+    static const uint8_t past[6] = {0, 0, 0xFC, 0xF8, 0xF0, 0xE0};  /* lanes n to 7 */
+    __m128i lt = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)vf_load4(fl)),
+                                    _mm_cvtsi32_si128((int)vf_load4(mmss)));
+    __m128i x = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)s), lt);
+    return (vf_point_lanes(x) | past[n]) == 0xFFFF;
 }
 #else
 VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
@@ -428,6 +447,13 @@ VF_INLINE int vf_point_bytes(uint64_t pt, uint64_t lt)
     return (lt & 0xFF) == 'F' && !(vf_not_alnum(pt) | vf_not_digit(digits)) &&
            !vf_bytes_outside((lt & 0xFFFFFFFF00000000ull) | 0x30303030u, VF_BYTES("00000000"),
                              VF_BYTES("99995959"));
+}
+
+VF_INLINE int vf_point_bytes_n(const char *s, const char *fl, const char *mmss, size_t n)
+{
+    uint64_t keep = ~0ull >> (64 - 8 * n);
+    return vf_point_bytes((vf_load8(s) & keep) | (0x3030303030303030ull & ~keep),
+                          vf_load4(fl) | vf_load4(mmss) << 32);
 }
 #endif
 

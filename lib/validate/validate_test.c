@@ -707,6 +707,23 @@ static void point_bytes_sweep(void **state)
         }
 }
 
+/* vf_point_bytes_n the same way, for points of 2 to 5 bytes: a byte at
+ * places n to 7, which are no longer the point's, changes nothing. */
+static void point_bytes_n_sweep(void **state)
+{
+    (void)state;
+    static const char usual[16] = "A1B2ZQ-FF3505909";
+    for (size_t n = 2; n <= 5; n++)
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned c = 0; c < 256; c++) {
+                char b[16];
+                memcpy(b, usual, 16);
+                b[i] = (char)c;
+                assert_int_equal(vf_point_bytes_n(b, b + 8, b + 12, n),
+                                 (i >= n && i < 8) || point_byte_ok(i, c));
+            }
+}
+
 static void paths_and_positions(void **state)
 {
     (void)state;
@@ -1319,6 +1336,109 @@ static void same_runs_agree(void **state)
     assert_true(findings > 1000);
 }
 
+/* Route points as the parser reads them (flagged ADEXP_FIELD_USUAL_POINT,
+ * which the walk trusts) and the same trees with the flag cleared, and the
+ * general walk: the same findings. Each byte value at each place of each
+ * value of a point, with lengths around each bound (-PTID 1 to 6 bytes,
+ * -FL 3 to 5, -ETO 11 to 13), the point in the middle of a route or its
+ * last; returns how many points were flagged. */
+static size_t clear_usual_points(adexp_field *f)
+{
+    size_t n = 0;
+    for (; f; f = f->next) {
+        n += (f->flags & ADEXP_FIELD_USUAL_POINT) != 0;
+        f->flags &= (uint8_t)~ADEXP_FIELD_USUAL_POINT;
+        n += clear_usual_points(f->child);
+    }
+    return n;
+}
+
+static void same_finding(const adexp_finding *p, const adexp_finding *q)
+{
+    assert_int_equal(p->code, q->code);
+    assert_string_equal(p->field, q->field);
+    assert_string_equal(p->message, q->message);
+    assert_string_equal(p->expected, q->expected);
+    assert_int_equal(p->value.len, q->value.len);
+    assert_ptr_equal(p->value.ptr, q->value.ptr);
+    assert_int_equal(p->offset, q->offset);
+    assert_int_equal(p->line, q->line);
+    assert_int_equal(p->column, q->column);
+}
+
+static size_t point_both_ways(const char *text, size_t len)
+{
+    run r;
+    adexp_findings plain, general;
+    assert_int_equal(validate_len(&r, text, len, adexp_validate), ADEXP_OK);
+    adexp_findings_init(&general);
+    assert_int_equal(general_validate(&r.msg, &r.arena, &general), ADEXP_OK);
+    size_t flagged = clear_usual_points(r.msg.fields);
+    adexp_findings_init(&plain);
+    assert_int_equal(adexp_validate(&r.msg, &r.arena, &plain), ADEXP_OK);
+    if (r.f.n != plain.n || r.f.n != general.n)
+        fail_msg("%zu findings, %zu unflagged, %zu by the general walk: %.*s", r.f.n, plain.n,
+                 general.n, (int)len, text);
+    for (size_t i = 0; i < r.f.n; i++) {
+        same_finding(&r.f.v[i], &plain.v[i]);
+        same_finding(&r.f.v[i], &general.v[i]);
+    }
+    run_free(&r);
+    return flagged;
+}
+
+/* s[0..n) at *o, moved on. */
+static void put_bytes(char **o, const char *s, size_t n)
+{
+    memcpy(*o, s, n);
+    *o += n;
+}
+
+static void usual_points_both_ways(void **state)
+{
+    (void)state;
+    /* the longest of each value, cut shorter; the fields before the route
+     * and after it keep its points out of the lexer's first tokens and the
+     * input's last bytes, which the fused loop does not read */
+    static const char *const longest[3] = {"A1B2ZQ", "F3500", "2311300900001"};
+    static const size_t lens[3][2] = {{1, 6}, {3, 5}, {11, 13}};
+    static const char *const before[3] = {"-PT -PTID ", " -FL ", " -ETO "};
+    static const char head[] = "-TITLE IFPL\n-ARCID ABC123\n-ADEP EDDF\n-ADES LFPG\n"
+                               "-EOBT 0830\n-BEGIN RTEPTS\n"
+                               "-PT -PTID EDDF -FL F000 -ETO 231130083000\n";
+    static const char next[] = "-PT -PTID LFPG -FL F350 -ETO 231130093000\n";
+    static const char end[] = "-END RTEPTS\n-EOBD 231130\n-RFL F350\n-SSRCODE A1234\n"
+                              "-ROUTE N0450F350 DCT ABC\n";
+    size_t flagged = 0, texts = 0;
+    for (unsigned v = 0; v < 3; v++)
+        for (size_t n = lens[v][0]; n <= lens[v][1]; n++)
+            for (size_t i = 0; i < n; i++)
+                for (unsigned c = 0; c < 256; c++)
+                    for (int last = 0; last < 2; last++) {
+                        char val[3][16], text[320], *o = text;
+                        size_t l[3] = {5, 4, 12};
+                        l[v] = n;
+                        for (unsigned k = 0; k < 3; k++)
+                            memcpy(val[k], longest[k], l[k]);
+                        val[v][i] = (char)c;
+                        put_bytes(&o, head, sizeof head - 1);
+                        for (unsigned k = 0; k < 3; k++) {
+                            put_bytes(&o, before[k], strlen(before[k]));
+                            put_bytes(&o, val[k], l[k]);
+                        }
+                        put_bytes(&o, "\n", 1);
+                        if (!last)
+                            put_bytes(&o, next, sizeof next - 1);
+                        put_bytes(&o, end, sizeof end - 1);
+                        flagged += point_both_ways(text, (size_t)(o - text));
+                        texts++;
+                    }
+    /* where the CPU runs the fused loop, the first point and the others
+     * when usual are read whole */
+    if (cpu_has_avx2())
+        assert_true(flagged > texts * 2);
+}
+
 /* Every arena allocation may fail: ADEXP_E_NOMEM, never a crash. */
 static int budget;
 static void *failing_alloc(void *ctx, size_t size)
@@ -1390,6 +1510,7 @@ int main(void)
         cmocka_unit_test(character_set),
         cmocka_unit_test(text_fast_paths),
         cmocka_unit_test(point_bytes_sweep),
+        cmocka_unit_test(point_bytes_n_sweep),
         cmocka_unit_test(chars_sweep),
         cmocka_unit_test(paths_and_positions),
         cmocka_unit_test(separators_and_lines),
@@ -1399,6 +1520,7 @@ int main(void)
         cmocka_unit_test(usual_shapes_hold),
         cmocka_unit_test(usual_shapes_agree),
         cmocka_unit_test(same_runs_agree),
+        cmocka_unit_test(usual_points_both_ways),
         cmocka_unit_test(text_pairs_agree),
         cmocka_unit_test(out_of_memory),
         cmocka_unit_test(budget_runs_out),

@@ -23,15 +23,19 @@
 static const char *testdata;
 static size_t generated = 2000;
 
+/* Both layouts, kept and folded; and the IFPS layout with an indent whose
+ * leads pass the fast paths' 32 bytes from depth 2 on. */
 static const adexp_write_options *layouts(size_t *n)
 {
-    static adexp_write_options o[4];
-    for (int i = 0; i < 4; i++) {
+    static adexp_write_options o[6];
+    for (int i = 0; i < 6; i++) {
         o[i] = adexp_write_options_default();
-        o[i].layout = i & 1 ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
-        o[i].fold = i >> 1;
+        o[i].layout = i & 1 || i >= 4 ? ADEXP_LAYOUT_IFPS : ADEXP_LAYOUT_LINE;
+        o[i].fold = i < 4 ? i >> 1 : i & 1;
+        if (i >= 4)
+            o[i].indent = 16;
     }
-    *n = 4;
+    *n = 6;
     return o;
 }
 
@@ -148,7 +152,7 @@ static void test_testdata_round_trips(void **state)
     check_dir("messages", &c);
     check_dir("invalid", &c);
     check_dir("regress", &c);
-    print_message("testdata: %zu messages round-trip in 4 layouts, %zu with errors left out\n",
+    print_message("testdata: %zu messages round-trip in 6 layouts, %zu with errors left out\n",
                   c.messages, c.skipped_with_errors);
     assert_true(c.messages > 100);
 }
@@ -161,7 +165,7 @@ static void test_generated_round_trips(void **state)
     assert_int_equal(ref_gen_corpus(19, generated, &buf, &len, &offs), 0);
     counts c = {0, 0};
     check_buffer(buf, len, "generated", &c);
-    print_message("generated: %zu messages round-trip in 4 layouts\n", c.messages);
+    print_message("generated: %zu messages round-trip in 6 layouts\n", c.messages);
     assert_int_equal(c.messages, generated);
     free(buf);
     free(offs);

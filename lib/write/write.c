@@ -75,12 +75,15 @@ struct writer {
     int left_open;                 /* a list was written without its -END */
     int fold;                      /* o->fold */
     int framed;                    /* the message is written in its envelope */
+    int trust;                     /* the tree is the parser's, without the extension
+                                      (write_parsed): its dict_ids are the lookups */
 };
+
+static const adexp_write_options default_options = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL, 0};
 
 adexp_write_options adexp_write_options_default(void)
 {
-    adexp_write_options o = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL, 0};
-    return o;
+    return default_options;
 }
 
 static char *fail(writer *w, adexp_status code, const adexp_field *f)
@@ -248,9 +251,11 @@ static int text_value_ok(writer *w, const adexp_field *f, const char *dash, cons
 /* The dictionary entry of f's keyword, or NULL. The node's dict_id (the
  * parser's and the builder's) is taken when it names that keyword's
  * built-in entry, unchanged by the extension: a compare instead of a
- * lookup. */
+ * lookup; in a parsed tree (trust) it is the parser's lookup itself. */
 static const dict_entry *entry_of(const writer *w, const adexp_field *f)
 {
+    if (w->trust)
+        return f->dict_id < dict_count ? &dict_table[f->dict_id] : NULL;
     if (f->dict_id < dict_count && !(w->dict && w->dict->changed[f->dict_id])) {
         const dict_entry *e = &dict_table[f->dict_id];
         size_t i = 0;
@@ -317,6 +322,7 @@ _Static_assert(DICT_COUNT < FAST_IDS && (ADEXP_DICT_NONE & (FAST_IDS - 1)) == FA
 
 static _Alignas(16) fast_name fast_names[FAST_IDS];
 static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
+static int fast_ready;             /* set (release) once fast_names is made */
 
 static void fast_names_init(void)
 {
@@ -330,6 +336,7 @@ static void fast_names_init(void)
         t[1 + e->len] = ' ';
         t[15] = (char)e->len;
     }
+    __atomic_store_n(&fast_ready, 1, __ATOMIC_RELEASE);
 }
 
 /* Whether a[0..n) and b[0..n), n <= 16, differ (n 0: they do), in words
@@ -362,6 +369,28 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
  * value's run's slack. */
 #define FAST_ROOM (LEAD_MAX + 16 + WRITE_RUN_SLACK)
 
+/* The last cursor at which a field with a value of at most 16 bytes has
+ * put_fast's room: one compare a field. Below the buffer's start when
+ * there is none (w->end at the start, while an ICAO text is open: every
+ * cursor is past it). The caller's copy is made again after whatever may
+ * move w->end. */
+#define FAST_SPAN (FAST_ROOM + 16)
+
+static ALWAYS_INLINE uintptr_t fast_last(const writer *w)
+{
+    uintptr_t e = (uintptr_t)w->end;
+    return e > FAST_SPAN ? e - FAST_SPAN : 0;
+}
+
+/* put_field, and *last made again (it may move w->end). */
+static ALWAYS_INLINE char *put_slow(writer *w, char *o, const adexp_field *f, lead l,
+                                    uintptr_t *last)
+{
+    o = put_field(w, o, f, l);
+    *last = fast_last(w);
+    return o;
+}
+
 /* l, then -KEYWORD value, most fields in one room check: a field whose
  * dict_id names its keyword's entry in fast_names (the keyword compared in
  * two overlapping words, so that a tree with any dict_id is written as its
@@ -374,16 +403,17 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
  * fold, ext, ifps and trust are constants where this is inlined (in the
  * line layout l is one space). */
 static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, lead l, int fold,
-                                    int ext, int ifps, int trust)
+                                    int ext, int ifps, int trust, uintptr_t *last)
 {
-    size_t k = f->keyword.len, v = f->value.len;
+    size_t v = f->value.len;
     size_t id = f->dict_id & (FAST_IDS - 1);
     const fast_name *nm = &fast_names[id];
-    if ((unsigned char)nm->text[15] != k || (ifps && l.n > LEAD_MAX) ||
+    size_t k = trust ? (unsigned char)nm->text[15] : f->keyword.len;   /* trust: the entry's */
+    if ((trust ? k == 0 : (unsigned char)nm->text[15] != k) || (ifps && l.n > LEAD_MAX) ||
         (!trust && differ_short(f->keyword.ptr, nm->text + 1, k)) ||
         (ext && w->dict->changed[id]) ||       /* id < dict_count here */
-        w->end - o < (ptrdiff_t)(FAST_ROOM + v))
-        return put_field(w, o, f, l);
+        (v <= 16 ? (uintptr_t)o > *last : w->end - o < (ptrdiff_t)(FAST_ROOM + v)))
+        return put_slow(w, o, f, l, last);
     char *p = o;
     if (ifps) {
         memcpy(p, l.s, LEAD_MAX);
@@ -398,16 +428,17 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
         const unsigned char *s = (const unsigned char *)f->value.ptr;
         if (!(fold && v <= 16 && write_stops_none(write_plain_stops(s, v, p))) &&
             !WRITE_RUN(s, v, p, fold))
-            return put_field(w, o, f, l);
+            return put_slow(w, o, f, l, last);
         p += v;
     }
     return p;
 }
 
 /* The most common compound, a route point as the parser makes most of
- * them, in the line layout: -PT of no value, its subfields exactly -PTID,
- * -FL and -ETO, none with children, each value plain (write_runs.h), so
- * one run folded or not. Its text but the values is fixed: " -PT -PTID ",
+ * them: -PT of no value, its subfields exactly -PTID, -FL and -ETO, none
+ * with children, each value plain (write_runs.h), so one run folded or
+ * not. Its text but the values is fixed: its lead (in the line layout a
+ * space, in the IFPS layout one of at most LEAD_MAX bytes), "-PT -PTID ",
  * " -FL " and " -ETO ", each one move, in one room check, the keywords
  * compared in one or two words each (their bytes decide, as in put_fast:
  * the dict_id only picks the candidates), or with trust their dict_ids (as
@@ -415,7 +446,8 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
  * change these entries. NULL if f is not such a point: what was written
  * is written over by the caller's path. */
 #define POINT_VALUE 16
-#define POINT_ROOM (16 + POINT_VALUE + 8 + POINT_VALUE + 8 + POINT_VALUE + WRITE_RUN_SLACK)
+#define POINT_ROOM                                                                        \
+    (LEAD_MAX + 16 + POINT_VALUE + 8 + POINT_VALUE + 8 + POINT_VALUE + WRITE_RUN_SLACK)
 
 /* Whether keyword f's k bytes (2 to 4) are kw's, in two words that overlap. */
 static ALWAYS_INLINE int point_keyword(const adexp_field *f, const char *kw, size_t k)
@@ -428,41 +460,93 @@ static ALWAYS_INLINE int point_keyword(const adexp_field *f, const char *kw, siz
     return ((a ^ x) | (b ^ y)) == 0;
 }
 
-/* Whether f is the point's field of dict_id id and keyword kw (k bytes). */
-static ALWAYS_INLINE int point_field(const adexp_field *f, uint16_t id, const char *kw, size_t k,
-                                     int trust)
+/* A field's kind and dict_id as one word, its flags (which the writer
+ * does not write) masked out: one load where the three are neighbours in
+ * this order (adexp.h's layout, little-endian), as json.c's kind_flags_id. */
+#define KIND_ID(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
+
+static ALWAYS_INLINE uint32_t kind_id(const adexp_field *f)
 {
-    return trust ? f->dict_id == id : point_keyword(f, kw, k);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
+                       offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2,
+                   "kind, flags and dict_id are neighbours");
+    uint32_t x;
+    memcpy(&x, (const char *)f + offsetof(adexp_field, kind), sizeof x);
+    return x & 0xFFFF00FFu;
+#else
+    return KIND_ID(f->kind, f->dict_id);
+#endif
 }
 
+/* Whether f is a route point's subfield of dict_id id and keyword kw (k
+ * bytes): no list, no children, a value of 1 to POINT_VALUE bytes. With
+ * trust a basic field by its kind and dict_id in one word (a basic field
+ * of a parsed tree has no children: the parser makes a field with children
+ * a compound, as json.c's writer has it, which writes none of a basic
+ * field's); else by its keyword's bytes. */
 static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const char *kw,
                                       size_t k, int trust)
 {
-    return f && f->kind != ADEXP_LIST && !f->child && point_field(f, id, kw, k, trust) &&
+    if (trust)
+        return f && kind_id(f) == KIND_ID(ADEXP_BASIC, id) && f->value.len - 1 < POINT_VALUE;
+    return f && f->kind != ADEXP_LIST && point_keyword(f, kw, k) && !f->child &&
            f->value.len - 1 < POINT_VALUE;
 }
 
-static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field *f, int trust)
+/* end: where the room ends (w->end, in a local: the stores may alias it
+ * for the compiler). */
+static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field *f, lead l,
+                                     int ifps, int trust)
 {
     const adexp_field *a = f->child, *b, *c;
-    if (w->end - o < (ptrdiff_t)POINT_ROOM || !point_field(f, DICT_ID_PT, "PT", 2, trust) ||
-        f->value.len || f->kind == ADEXP_LIST ||
+    if (end - o < (ptrdiff_t)POINT_ROOM || (ifps && l.n > LEAD_MAX) || f->value.len ||
+        (trust ? (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) != KIND_ID(ADEXP_BASIC, DICT_ID_PT)
+               : f->kind == ADEXP_LIST || !point_keyword(f, "PT", 2)) ||
         !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
         !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
         !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next)
         return NULL;
-    memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
-    o += 11;
-    write_stops s = write_plain_stops((const unsigned char *)a->value.ptr, a->value.len, o);
-    o += a->value.len;
+    /* read before the stores, which may alias them for the compiler */
+    adexp_slice va = a->value, vb = b->value, vc = c->value;
+    if (ifps) {
+        memcpy(o, l.s, LEAD_MAX);
+        o += l.n;
+        memcpy(o, "-PT -PTID \0\0\0\0\0\0", 16);
+        o += 10;
+    } else {
+        memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
+        o += 11;
+    }
+    write_stops s = write_plain_stops((const unsigned char *)va.ptr, va.len, o);
+    o += va.len;
     memcpy(o, " -FL \0\0\0", 8);
     o += 5;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)b->value.ptr, b->value.len, o));
-    o += b->value.len;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)vb.ptr, vb.len, o));
+    o += vb.len;
     memcpy(o, " -ETO \0\0", 8);
     o += 6;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)c->value.ptr, c->value.len, o));
-    return write_stops_none(s) ? o + c->value.len : NULL;
+    s = write_stops_or(s, write_plain_stops((const unsigned char *)vc.ptr, vc.len, o));
+    return write_stops_none(s) ? o + vc.len : NULL;
+}
+
+/* s[0..k) to o: a list's name, most often short, in two words that
+ * overlap (no byte outside s[0..k) read), not a call. */
+static ALWAYS_INLINE void copy_name(char *o, const char *s, size_t k)
+{
+    if (k - 4 <= 12) {
+        if (k >= 8) {
+            uint64_t a, b;
+            memcpy(&a, s, 8), memcpy(&b, s + k - 8, 8);
+            memcpy(o, &a, 8), memcpy(o + k - 8, &b, 8);
+        } else {
+            uint32_t a, b;
+            memcpy(&a, s, 4), memcpy(&b, s + k - 4, 4);
+            memcpy(o, &a, 4), memcpy(o + k - 4, &b, 4);
+        }
+    } else {
+        memcpy(o, s, k);
+    }
 }
 
 /* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
@@ -470,18 +554,26 @@ static ALWAYS_INLINE char *put_point(const writer *w, char *o, const adexp_field
 static char *put_bracket(writer *w, char *o, const char *word, size_t n,
                          const adexp_field *list, lead l)
 {
+    size_t k = list->keyword.len;
+    /* the usual bracket: a name of at most 16 bytes after a short lead, in
+     * the fast path's room (w->end: no ICAO text open before it) */
+    if (k <= 16 && l.n <= LEAD_MAX && w->end - o >= (ptrdiff_t)(LEAD_MAX + 8 + 16)) {
+        o = put_lead(o, l);
+        memcpy(o, word, 8);
+        copy_name(o + n, list->keyword.ptr, k);
+        return o + n + k;
+    }
     if (w->unclosed)
         return fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
     if (w->open_text)
         set_open_text(w, NULL);
-    size_t k = list->keyword.len;
     if (k > SIZE_MAX / 4 || l.n > SIZE_MAX / 4)
         return fail(w, ADEXP_E_NOMEM, NULL);
     if (!(o = room(w, o, lead_room(l) + 8 + k)))
         return NULL;
     o = put_lead(o, l);
     memcpy(o, word, 8);
-    memcpy(o + n, list->keyword.ptr, k);
+    copy_name(o + n, list->keyword.ptr, k);
     return o + n + k;
 }
 
@@ -498,9 +590,12 @@ static int left_open(const writer *w, const adexp_field *f)
     return 0;
 }
 
-static char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth, lead l)
+/* trust: the tree is the parser's, whose dict_id names the keyword: a
+ * name of the dictionary is one by its id. */
+static ALWAYS_INLINE char *put_list(writer *w, char *o, const adexp_field *f, unsigned depth,
+                                    lead l, int trust)
 {
-    if (!keyword_ok(f->keyword))
+    if (!(trust && f->dict_id < dict_count) && !keyword_ok(f->keyword))
         return fail(w, ADEXP_E_WRITE_KEYWORD, f);
     if (!(o = put_bracket(w, o, "-BEGIN  ", 7, f, l)) ||
         !(o = w->lines(w, o, f->child, depth + 1)))
@@ -521,22 +616,35 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
 {
     lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
     lead l = lines ? own : next;
+    uintptr_t last = fast_last(w);
     for (; f; f = f->next) {
         char *p;
-        if (!ifps && !ext && f->dict_id == DICT_ID_PT && (p = put_point(w, o, f, trust))) {
-            o = p;
-            continue;
+        if (!ext && f->dict_id == DICT_ID_PT && (p = put_point(w->end, o, f, l, ifps, trust))) {
+            const char *end = w->end;
+            do {                       /* a route point is most often followed by another */
+                o = p;
+                f = f->next;
+                if (!lines)
+                    l = next;
+            } while (f && f->dict_id == DICT_ID_PT &&
+                     (p = put_point(end, o, f, l, ifps, trust)));
+            if (!f)
+                break;
         }
         if (f->kind == ADEXP_LIST) {
-            if (!(o = put_list(w, o, f, depth, own)))
+            if (!(o = put_list(w, o, f, depth, own, trust)))
                 return NULL;
+            last = fast_last(w);
             l = own;                   /* the field after a list: on its own line */
             continue;
         }
-        if (!(o = put_fast(w, o, f, l, fold, ext, ifps, trust)))
+        if (!(o = put_fast(w, o, f, l, fold, ext, ifps, trust, &last)))
             return NULL;
-        if (f->child && !(o = sub(w, o, f->child, depth + 1)))
-            return NULL;
+        if (f->child) {
+            if (!(o = sub(w, o, f->child, depth + 1)))
+                return NULL;
+            last = fast_last(w);
+        }
         if (!lines)
             l = next;
     }
@@ -545,7 +653,7 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
 
 /* The instances: in the line layout one for all chains (every lead is a
  * space); in the IFPS layout one for lines, one for subfields; and the
- * line layout's for a parsed tree without the extension (trust). */
+ * same for a parsed tree without the extension (trust). */
 #define CHAIN(name, sub, lines, fold, ext, ifps, trust)                                \
     static char *name(writer *w, char *o, const adexp_field *f, unsigned depth)        \
     {                                                                                  \
@@ -560,16 +668,25 @@ CHAINS(line, ifps_lines, ifps_sub, 0, 0)
 CHAINS(line_fold, ifps_lines_fold, ifps_sub_fold, 1, 0)
 CHAINS(line_ext, ifps_lines_ext, ifps_sub_ext, 0, 1)
 CHAINS(line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext, 1, 1)
-CHAIN(line_parsed, line_parsed, 1, 0, 0, 0, 1)
-CHAIN(line_fold_parsed, line_fold_parsed, 1, 1, 0, 0, 1)
+#define PARSED_CHAINS(line, ifps_lines, ifps_sub, fold)                                 \
+    static chain_fn ifps_sub;                                                          \
+    CHAIN(line, line, 1, fold, 0, 0, 1)                                                \
+    CHAIN(ifps_lines, ifps_sub, 1, fold, 0, 1, 1)                                      \
+    CHAIN(ifps_sub, ifps_sub, 0, fold, 0, 1, 1)
+PARSED_CHAINS(line_parsed, ifps_lines_parsed, ifps_sub_parsed, 0)
+PARSED_CHAINS(line_fold_parsed, ifps_lines_fold_parsed, ifps_sub_fold_parsed, 1)
 
-/* [ext][fold]: line, IFPS lines, IFPS subfields; [fold]: line, parsed */
+/* [ext][fold]: line, IFPS lines, IFPS subfields; and for a parsed tree
+ * without the extension [fold] */
 static chain_fn *const chains[2][2][3] = {
     {{line, ifps_lines, ifps_sub}, {line_fold, ifps_lines_fold, ifps_sub_fold}},
     {{line_ext, ifps_lines_ext, ifps_sub_ext},
      {line_fold_ext, ifps_lines_fold_ext, ifps_sub_fold_ext}},
 };
-static chain_fn *const parsed_lines[2] = {line_parsed, line_fold_parsed};
+static chain_fn *const parsed_chains[2][3] = {
+    {line_parsed, ifps_lines_parsed, ifps_sub_parsed},
+    {line_fold_parsed, ifps_lines_fold_parsed, ifps_sub_fold_parsed},
+};
 
 /* The message's fields at o. Each is written after its lead, the first
  * too: the message's lead (one byte at depth 0, in both layouts) goes over
@@ -589,7 +706,7 @@ static char *put_message(writer *w, char *o, const adexp_field *f)
     }
     lead none = {spaces, 0};
     if (f->kind == ADEXP_LIST)
-        o = put_list(w, o, f, 0, none);
+        o = put_list(w, o, f, 0, none, 0);
     else if ((o = put_field(w, o, f, none)) && f->child)
         o = w->subfields(w, o, f->child, 1);
     return o ? w->lines(w, o, f->next, 0) : NULL;
@@ -637,18 +754,16 @@ static int verify(writer *w, const adexp_msg *msg, size_t start)
 static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
                               const adexp_write_options *o, adexp_write_error *err, int parsed)
 {
-    adexp_write_options def = adexp_write_options_default();
     writer w;
     w.out = out;
-    w.o = o ? o : &def;
+    w.o = o ? o : &default_options;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
-    chain_fn *const *c = chains[w.dict != NULL][w.fold];
+    chain_fn *const *c =
+        parsed && !w.dict ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
     int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
     w.lines = c[ifps];
     w.subfields = c[2 * ifps];
-    if (parsed && !w.dict && !ifps)
-        w.lines = w.subfields = parsed_lines[w.fold];
     w.code = ADEXP_OK;
     w.bad = w.open_text = NULL;
     w.keep_unclosed = w.unclosed = w.left_open = 0;
@@ -657,7 +772,9 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
     /* as it stands: a heading without its NNNN, or an NNNN without heading */
     w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
-    pthread_once(&fast_once, fast_names_init);
+    w.trust = parsed && !w.dict;
+    if (!__atomic_load_n(&fast_ready, __ATOMIC_ACQUIRE))   /* a load, not a call, a message */
+        pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
     const char *bad_part = w.framed ? write_envelope_check(&msg->envelope) : NULL;
     char *p = NULL;

@@ -201,14 +201,9 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
  * none (write_stops_none) if it is plain; the stops of several values are
  * joined (write_stops_or) and tested once. The loads: p[0..8) and
  * p[n-8..n), which overlap (n >= 8), or the halves p[0..4) and p[n-4..n)
- * (n >= 4), or p[0], p[n/2] and p[n-1]; the lanes left are 'A's. */
+ * (n >= 4), or p[0], p[n/2] and p[n-1], repeated over the lanes. */
 #if JSON_STRING_SSE2
-typedef __m128i write_stops;        /* the lanes that are not plain */
-
-static ALWAYS_INLINE __m128i write_plain_lanes(uint64_t x)
-{
-    return _mm_set_epi64x(0x4141414141414141, (long long)x);
-}
+typedef __m128i write_stops;        /* not 0 in the lanes that are not plain */
 
 static ALWAYS_INLINE write_stops write_plain_stops(const unsigned char *p, size_t n, char *o)
 {
@@ -225,15 +220,16 @@ static ALWAYS_INLINE write_stops write_plain_stops(const unsigned char *p, size_
         memcpy(&b, p + n - 4, 4);
         memcpy(o, &a, 4);
         memcpy(o + n - 4, &b, 4);
-        x = write_plain_lanes(a | (uint64_t)b << 32);
+        x = _mm_cvtsi64_si128((long long)(a | (uint64_t)b << 32));
+        x = _mm_unpacklo_epi64(x, x);  /* the 8 bytes twice: every lane is the value's */
     } else {
-        unsigned char a = p[0], b = p[n >> 1], c = p[n - 1];
+        unsigned a = p[0], b = p[n >> 1], c = p[n - 1];
         o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
-        x = write_plain_lanes(a | (uint64_t)b << 8 | (uint64_t)c << 16 | 0x4141414141000000u);
+        x = _mm_set1_epi32((int)(a | b << 8 | c << 16 | c << 24));
     }
-    /* signed: the bytes from 0x80 are stops too, which only costs them the
-     * faster path */
-    return _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8('!')),
+    /* '!' - x, saturated, is not 0 below '!' (one instruction; the bytes
+     * from 0x80 pass, as plain as the rule has them) */
+    return _mm_or_si128(_mm_subs_epu8(_mm_set1_epi8('!'), x),
                         _mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
 }
 
@@ -244,7 +240,7 @@ static ALWAYS_INLINE write_stops write_stops_or(write_stops a, write_stops b)
 
 static ALWAYS_INLINE int write_stops_none(write_stops s)
 {
-    return _mm_movemask_epi8(s) == 0;
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(s, _mm_setzero_si128())) == 0xFFFF;
 }
 #else
 typedef int write_stops;            /* whether a byte is not plain */

@@ -116,7 +116,9 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
  * one separator after it (so that the -PT's value is empty and -PTID's
  * '-' is at 4: one compare of eight bytes; and each value starts at a
  * fixed place from its keyword, and is not empty), its four nodes at n
- * (the -PT's children linked, the last ones' next NULL), and the bit of
+ * (the -PT's children linked, the last ones' next NULL, the -PT flagged
+ * ADEXP_FIELD_USUAL_POINT at no cost: its last eight bytes are one
+ * constant; parser/usual_point.h says what the flag claims), and the bit of
  * the '-' after it; else 0, with nothing written (the fused loop then
  * reads the point field by field). No '-' is in a keyword, so the three
  * '-' after bit 4 are those of the last two subfields and the next field,
@@ -165,7 +167,8 @@ point_at(const char *w, size_t d, adexp_field *n)
     n->child = n + 1;
     n->next = NULL;
     n->offset = d;
-    uint64_t pt8 = (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)DICT_ID_PT << 48;
+    uint64_t pt8 = (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)ADEXP_FIELD_USUAL_POINT << 40 |
+                   (uint64_t)DICT_ID_PT << 48;
     memcpy(&n->nchildren, &pt8, sizeof pt8);
     point_node(n + 1, w, d + 4, 5, 4, nsep, f, DICT_ID_PTID, ADEXP_BASIC);
     point_node(n + 2, w, d + f, f + 1, 2, nsep, e, DICT_ID_FL, ADEXP_BASIC);
