@@ -971,23 +971,30 @@ static void kw_key(vw *w, adexp_slice kw)
 
 /* "KEYWORD":"value" of a field that is one string (not a list, not a
  * compound with subfields), in one reservation: the usual member of
- * "other". Returns 0, writing nothing, for the others. */
-static int one_value(vw *w, const adexp_field *f)
+ * "other"; braced, the list item {"KEYWORD":"value"} (inlined: braced
+ * is a constant at each call). Returns 0, writing nothing, for others. */
+static ALWAYS_INLINE int one_member(vw *w, const adexp_field *f, int braced)
 {
     if (!one_string(f))
         return 0;
+    size_t extra = braced ? 4 : 2;
     size_t nk = json_string_room(f->keyword.len), nv = json_string_room(f->value.len);
-    char *o = nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 2 - nv ? NULL
-              : room(w, nk + nv + 2);
+    char *o = nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - extra - nv ? NULL
+              : room(w, nk + nv + extra);
     if (!o) {
         w->ok = 0;
         return 1;
     }
     if (w->comma)
         *o++ = ',';
+    if (braced)
+        *o++ = '{';
     o = put_val(o, f->keyword);
     *o++ = ':';
-    commit(w, put_val(o, f->value));
+    o = put_val(o, f->value);
+    if (braced)
+        *o++ = '}';
+    commit(w, o);
     w->comma = 1;
     return 1;
 }
@@ -1042,7 +1049,7 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
  * an array of values. */
 static void put_group(vw *w, const adexp_field *const *v, size_t n, scratch *s)
 {
-    if (n == 1 ? one_value(w, v[0]) : one_array(w, v, n))
+    if (n == 1 ? one_member(w, v[0], 0) : one_array(w, v, n))
         return;
     kw_key(w, v[0]->keyword);
     if (n > 1)
@@ -1157,31 +1164,6 @@ static void put_compound(vw *w, const adexp_field *f, scratch *s)
     release(s, v, f->nchildren, own);
 }
 
-/* A list's item {"KEYWORD":"value"} of a field that is one string, in one
- * reservation (one_value's). Returns 0, writing nothing, for the others. */
-static int one_item(vw *w, const adexp_field *f)
-{
-    if (!one_string(f))
-        return 0;
-    size_t nk = json_string_room(f->keyword.len), nv = json_string_room(f->value.len);
-    char *o = nk == SIZE_MAX || nv == SIZE_MAX || nk > SIZE_MAX - 4 - nv ? NULL
-              : room(w, nk + nv + 4);
-    if (!o) {
-        w->ok = 0;
-        return 1;
-    }
-    if (w->comma)
-        *o++ = ',';
-    *o++ = '{';
-    o = put_val(o, f->keyword);
-    *o++ = ':';
-    o = put_val(o, f->value);
-    *o++ = '}';
-    commit(w, o);
-    w->comma = 1;
-    return 1;
-}
-
 /* A basic field's value; a compound's object; a list's items, each a
  * one-member object {KEYWORD: value}. */
 static void put_value(vw *w, const adexp_field *f, scratch *s)
@@ -1189,7 +1171,7 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
     if (f->kind == ADEXP_LIST) {
         open_(w, "[");
         for (const adexp_field *c = f->child; c && w->ok; c = c->next) {
-            if (VIEW_QUICK && one_item(w, c))
+            if (VIEW_QUICK && one_member(w, c, 1))
                 continue;
             sep(w);
             open_(w, "{");
