@@ -481,6 +481,18 @@ static int same_slice(adexp_slice a, adexp_slice b)
     return a.ptr == b.ptr && a.len == b.len;
 }
 
+/* The same parts of an envelope, at the same bytes. */
+static void assert_same_parts(const adexp_envelope *a, const adexp_envelope *b)
+{
+    assert_true(same_slice(a->transmission_id, b->transmission_id));
+    assert_true(same_slice(a->priority, b->priority));
+    assert_true(same_slice(a->addressees, b->addressees));
+    assert_true(same_slice(a->filing_time, b->filing_time));
+    assert_true(same_slice(a->originator, b->originator));
+    for (int k = 0; k < 3; k++)
+        assert_true(same_slice(a->text[k], b->text[k]));
+}
+
 static void test_heading_shapes(void **state)
 {
     (void)state;
@@ -519,13 +531,7 @@ static void test_heading_shapes(void **state)
         size_t at_words = lexer_envelope_heading(b, len, 0, 0, &words, &bad_words);
         assert_int_equal(at_whole, at_words);
         assert_int_equal(bad_whole, bad_words);
-        assert_true(same_slice(whole.transmission_id, words.transmission_id));
-        assert_true(same_slice(whole.priority, words.priority));
-        assert_true(same_slice(whole.addressees, words.addressees));
-        assert_true(same_slice(whole.filing_time, words.filing_time));
-        assert_true(same_slice(whole.originator, words.originator));
-        for (int k = 0; k < 3; k++)
-            assert_true(same_slice(whole.text[k], words.text[k]));
+        assert_same_parts(&whole, &words);
         /* an envelope's text ending at len: its heading and first -TITLE
          * found together are the -TITLE found first, then the heading up to it */
         adexp_envelope both = {0}, apart = {0};
@@ -537,13 +543,7 @@ static void test_heading_shapes(void **state)
         assert_int_equal(at_both, at_apart);
         assert_int_equal(bad_both, bad_apart);
         assert_int_equal(both.form, apart.form);
-        assert_true(same_slice(both.transmission_id, apart.transmission_id));
-        assert_true(same_slice(both.priority, apart.priority));
-        assert_true(same_slice(both.addressees, apart.addressees));
-        assert_true(same_slice(both.filing_time, apart.filing_time));
-        assert_true(same_slice(both.originator, apart.originator));
-        for (int k = 0; k < 3; k++)
-            assert_true(same_slice(both.text[k], apart.text[k]));
+        assert_same_parts(&both, &apart);
     }
 }
 
