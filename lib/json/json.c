@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "adexp.h"
+#include "field_word.h"
 #include "internal.h"
 #include "json_avx2.h"
 #include "json_names.h"
@@ -121,24 +122,6 @@ static char *put_end(char *o, const adexp_field *f)
     return LIT(o, "},");
 }
 
-/* A field's kind, flags and dict_id as one word, kind lowest: "basic
- * (or a compound), no flag the output shows, an entry of the dictionary"
- * is two tests. One load where the three are neighbours in this order
- * (adexp.h's layout, little-endian). */
-static ALWAYS_INLINE uint32_t kind_flags_id(const adexp_field *f)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    _Static_assert(offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
-                       offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2,
-                   "kind, flags and dict_id are neighbours");
-    uint32_t kfi;
-    memcpy(&kfi, (const char *)f + offsetof(adexp_field, kind), sizeof kfi);
-    return kfi;
-#else
-    return f->kind | (uint32_t)f->flags << 8 | (uint32_t)f->dict_id << 16;
-#endif
-}
-
 /* The most common fields: basic ones of the dictionary without flags
  * the output shows, with a value of at most 16 bytes, written by a loop
  * of their own with few registers live. A head is one copy of
@@ -151,7 +134,7 @@ typedef struct quick_run {
     const adexp_field *f;      /* the first field not written */
 } quick_run;
 
-/* A quick field's kind_flags_id: kind BASIC, no flag but TEXT (which the
+/* A quick field's field_word: kind BASIC, no flag but TEXT (which the
  * output does not show) and dict_id < DICT_COUNT. With the other bits of
  * kind and flags zero, kfi >> HEAD_SHIFT is the entry's offset in
  * json_heads (the TEXT bit shifted out), and in json_opens (of the same
@@ -187,7 +170,7 @@ static ALWAYS_INLINE quick_run put_quick_run(char *o, const char *last, const ad
                                              head_fn *head, value_fn *value, rest_fn *rest)
 {
     while (f) {
-        uint32_t kfi = kind_flags_id(f);
+        uint32_t kfi = field_word(f);
         size_t n = f->value.len;
         if ((kfi & NOT_TEXT) != ADEXP_BASIC || kfi >= (uint32_t)DICT_COUNT << 16 || o > last)
             break;
@@ -241,7 +224,7 @@ _Static_assert(_Alignof(adexp_field) >= 2, "a field's address has a free bit 0")
 static ALWAYS_INLINE char *put_quick_open(char *o, const adexp_field *f,
                                           const adexp_field **child, head_fn *head)
 {
-    uint32_t kfi = kind_flags_id(f);
+    uint32_t kfi = field_word(f);
     *child = f->child;         /* read before the copy, which may alias it for the compiler */
     if ((kfi & NOT_TEXT) != ADEXP_COMPOUND || kfi >= (uint32_t)DICT_COUNT << 16 ||
         f->value.len || !*child)
@@ -281,19 +264,19 @@ _Static_assert(POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + 32 <= POINT_ROOM &&
                    POINT_OPEN_LEN + 16 + POINT_FL_LEN + 16 + POINT_ETO_LEN + 16 + 8 <= POINT_ROOM,
                "a route point's pieces fit in POINT_ROOM");
 
-/* kind_flags_id without the TEXT flag (& ALL_BUT_TEXT), as a point's
+/* field_word without the TEXT flag (& ALL_BUT_TEXT), as a point's
  * fields have it. */
 #define KFI_OF(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
 
 static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint32_t kfi, size_t kwlen)
 {
-    return f && (kind_flags_id(f) & ALL_BUT_TEXT) == kfi && f->keyword.len == kwlen;
+    return f && (field_word(f) & ALL_BUT_TEXT) == kfi && f->keyword.len == kwlen;
 }
 
 static ALWAYS_INLINE char *put_point(char *o, const adexp_field *f, head_fn *head,
                                      value_fn *value)
 {
-    if ((kind_flags_id(f) & ALL_BUT_TEXT & ~((uint32_t)ADEXP_FIELD_USUAL_POINT << 8)) !=
+    if ((field_word(f) & ALL_BUT_TEXT & ~((uint32_t)ADEXP_FIELD_USUAL_POINT << 8)) !=
             KFI_OF(ADEXP_COMPOUND, DICT_ID_PT) ||
         f->keyword.len != 2 || f->value.len)
         return NULL;

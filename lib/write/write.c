@@ -20,6 +20,7 @@
 #include "dict.h"
 #include "dict_ext.h"
 #include "dict_ids.h"
+#include "field_word.h"
 #include "json_out.h"
 #include "lexer.h"
 #include "write_envelope.h"
@@ -460,23 +461,13 @@ static ALWAYS_INLINE int point_keyword(const adexp_field *f, const char *kw, siz
     return ((a ^ x) | (b ^ y)) == 0;
 }
 
-/* A field's kind and dict_id as one word, its flags (which the writer
- * does not write) masked out: one load where the three are neighbours in
- * this order (adexp.h's layout, little-endian), as json.c's kind_flags_id. */
-#define KIND_ID(kind, id) ((uint32_t)(kind) | (uint32_t)(id) << 16)
+/* A field's kind and dict_id as one word (field_word.h), its flags
+ * (which the writer does not write) masked out. */
+#define KIND_ID(kind, id) FIELD_WORD(kind, 0, id)
 
 static ALWAYS_INLINE uint32_t kind_id(const adexp_field *f)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    _Static_assert(offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
-                       offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2,
-                   "kind, flags and dict_id are neighbours");
-    uint32_t x;
-    memcpy(&x, (const char *)f + offsetof(adexp_field, kind), sizeof x);
-    return x & 0xFFFF00FFu;
-#else
-    return KIND_ID(f->kind, f->dict_id);
-#endif
+    return field_word(f) & ~FIELD_WORD_FLAGS;
 }
 
 /* Whether f is a route point's subfield of dict_id id and keyword kw (k
