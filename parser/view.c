@@ -302,6 +302,13 @@ static inline int met_before(uint64_t *seen, unsigned a)
     return met;
 }
 
+/* Whether f, of action a, goes to the rest: of no member's keyword, or a
+ * single member's after its first. */
+static inline int to_rest(uint64_t *seen, unsigned a)
+{
+    return a == ACT_NONE || (a >= ACT_ARRAYS && met_before(seen, a));
+}
+
 /* One walk of the top-level fields: the single ones into the view (a
  * later occurrence into the rest too), the others into the rest, and for
  * the repeated kinds an upper bound of their items, 1 + nchildren per
@@ -321,17 +328,10 @@ void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
         if (a >= ACT_ARRAYS) {
-            if (met_before(&seen, a)) {
-                if (nrest < VIEW_REST)
-                    r->rest[nrest] = f;
-                nrest++;
-            }
             add_single(v, f, a);
-        } else if (a == ACT_NONE) {
-            if (nrest < VIEW_REST)
-                r->rest[nrest] = f;
-            nrest++;
-        } else {
+            if (!met_before(&seen, a))
+                continue;
+        } else if (a != ACT_NONE) {
             r->bound[a] += 1 + (size_t)f->nchildren;
             if (n < VIEW_REPEATS) {
                 r->rep[n] = f;
@@ -346,7 +346,11 @@ void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
                 r->first = f;
             kinds |= 1u << a;
             n++;
+            continue;
         }
+        if (nrest < VIEW_REST)         /* the rest, as to_rest tells it */
+            r->rest[nrest] = f;
+        nrest++;
     }
     r->n = n;
     r->nrest = nrest;
@@ -357,8 +361,7 @@ void adexp_view_rest(const adexp_field *fields, const adexp_field **v)
 {
     uint64_t seen = 0;
     for (const adexp_field *f = fields; f; f = f->next) {
-        unsigned a = BY_ID(view_action, f);
-        if (a == ACT_NONE || (a >= ACT_ARRAYS && met_before(&seen, a)))
+        if (to_rest(&seen, BY_ID(view_action, f)))
             *v++ = f;
     }
 }
