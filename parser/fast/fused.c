@@ -870,9 +870,9 @@ again:
     }
     /* the cases out of the loop (gcc told that they read the field: it then
      * keeps the loop's registers best, measured) */
-    if (__builtin_expect(fused_cold_field(&k, in_compound, at_tail), 1))
-        goto again;
     if (__builtin_expect(fused_msgtxt(&k, in_compound, at_tail), 1))
+        goto again;
+    if (__builtin_expect(fused_cold_field(&k, in_compound, at_tail), 1))
         goto again;
     if (__builtin_expect(fused_last_value(&k, in_compound, at_tail), 1))
         goto again;
