@@ -206,6 +206,7 @@ static int run_select(cli *c);
 static void print_version(void)
 {
     printf("adexp-parse %s\n", ADEXP_VERSION);
+    printf("vector code: %s\n", adexp_vector_code());
 #ifdef HAVE_JEMALLOC
     /* Linked is not enough (sanitizers and valgrind replace malloc): ask
      * jemalloc whether a malloc() of 64 KiB went through it. */

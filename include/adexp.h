@@ -791,6 +791,13 @@ ADEXP_API const adexp_field *adexp_msg_find(const adexp_msg *msg, const char *pa
  * ADEXP_VERSION a program was compiled with. */
 ADEXP_API const char *adexp_version(void);
 
+/* The vector code this process's parser and writers run: "avx2" (with
+ * BMI1, BMI2 and POPCNT, as glibc reports them usable), "sse2" on an x86-64
+ * CPU without them, "none" elsewhere. Each path gives the same results;
+ * glibc's tunable GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2 turns the first
+ * off, as on a CPU without it. */
+ADEXP_API const char *adexp_vector_code(void);
+
 /* ---------------------------------------------------------------- outputs for data */
 
 /* What to keep and how to lay it out: built once from option strings,

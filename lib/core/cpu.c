@@ -8,6 +8,7 @@
  * time, measured). glibc has read the CPU already, as its loader starts:
  * its answer is asked where the header is there (glibc 2.33 on), and the
  * few cpuid leaves needed are read here elsewhere. */
+#include "adexp.h"
 #include "simd.h"
 
 #if SIMD_AVX2
@@ -60,4 +61,9 @@ unsigned adexp_cpu_probe(void)
 #endif
     __atomic_store_n(&adexp_cpu_flags, f, __ATOMIC_RELAXED);
     return f;
+}
+
+const char *adexp_vector_code(void)
+{
+    return cpu_has_avx2() ? "avx2" : SIMD_SSE2 ? "sse2" : "none";
 }
