@@ -314,13 +314,14 @@ static size_t signal_in_text(const adexp_parser *p, lexer_signal *sig)
     return at < to ? at : (size_t)-1;
 }
 
-/* Where the message just read (up to the current token) holds a signal in
- * its last value (the bytes after its last '-'): an envelope's end without
- * its start (NNNN), or the next message's heading; else (size_t)-1. */
+/* Where the message just read (up to the current token, its length set)
+ * holds a signal in its last value (the bytes after its last '-'): an
+ * envelope's end without its start (NNNN), or the next message's heading;
+ * else (size_t)-1. */
 static size_t signal_in_last_value(const adexp_parser *p, const adexp_msg *msg,
                                    lexer_signal *sig)
 {
-    size_t end = p->tok->offset, last = trim_back(p, msg->offset, end);
+    size_t end = p->tok->offset, last = msg->offset + msg->length;   /* trimmed */
     /* a signal starts a line, and a line end before it lies in the bytes
      * from the last '-' to the last byte that is not a separator */
     size_t from;
