@@ -768,6 +768,26 @@ def gen_table_c(entries):
             "    return h;",
             "}",
             "",
+            "/* Whether the n bytes (1..16) at a and b are the same: two loads that",
+            " * overlap from each, no byte outside [0, n) read, not a call of memcmp",
+            " * (a quarter of a cold keyword's lookup, measured). */",
+            "static inline int same_bytes(const char *a, const char *b, size_t n)",
+            "{",
+            "    if (n >= 8) {",
+            "        uint64_t x, y, u, v;",
+            "        memcpy(&x, a, 8), memcpy(&y, a + n - 8, 8);",
+            "        memcpy(&u, b, 8), memcpy(&v, b + n - 8, 8);",
+            "        return ((x ^ u) | (y ^ v)) == 0;",
+            "    }",
+            "    if (n >= 4) {",
+            "        uint32_t x, y, u, v;",
+            "        memcpy(&x, a, 4), memcpy(&y, a + n - 4, 4);",
+            "        memcpy(&u, b, 4), memcpy(&v, b + n - 4, 4);",
+            "        return ((x ^ u) | (y ^ v)) == 0;",
+            "    }",
+            "    return a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1];",
+            "}",
+            "",
             "const dict_entry *dict_lookup(const char *keyword, size_t len)",
             "{",
             "    if (keyword == NULL || len == 0 || len > DICT_MAX_KEYWORD_LEN)",
@@ -778,7 +798,7 @@ def gen_table_c(entries):
             "    if (idx == DICT_EMPTY)",
             "        return NULL;",
             "    const dict_entry *e = &dict_table[idx];",
-            "    if (e->len != len || memcmp(e->keyword, keyword, len) != 0)",
+            "    if (e->len != len || !same_bytes(e->keyword, keyword, len))",
             "        return NULL;",
             "    return e;",
             "}",
@@ -794,6 +814,8 @@ def gen_table_c(entries):
         raise SystemExit("too many subfields of one keyword for uint8_t nsub")
     if maxlen > 255:
         raise SystemExit("keyword too long for uint8_t len")
+    if maxlen > 16:
+        raise SystemExit("keyword longer than same_bytes compares")
     if hp["bbits"] == 0:
         raise SystemExit("table too small for the bucket scheme")
     return "\n".join(out)
