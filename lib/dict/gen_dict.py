@@ -534,48 +534,28 @@ def read_tsv(path):
 # ----------------------------------------------------------------- hashing
 
 M32 = 0xFFFFFFFF
-HASH_MUL = 0x01000193      # FNV-1a prime
-LEN_MUL = 0x9E3779B1
-FIN_MUL = 0x85EBCA6B
+M64 = 0xFFFFFFFFFFFFFFFF
+WORD_MUL = 0x9E3779B97F4A7C15
+MIX_MUL = 0xC2B2AE3D27D4EB4F
 
 
-def _positions(length, eighths):
-    """Byte offsets read by the hash: 0, len-1, and (len*c)>>3 for each
-    chosen c in 1..7 (all < len for len >= 1)."""
-    return [0, length - 1] + [(length * c) >> 3 for c in eighths]
-
-
-def _hash(key, eighths, seed):
+def _words(key):
+    """The two words dict_hash and same_bytes load (little-endian): the
+    first and last 8 bytes (they overlap), 4 for a keyword of 4 to 7, or
+    the bytes at 0, len/2 and len-1 packed. Together they hold every byte."""
     n = len(key)
-    h = (seed ^ (n * LEN_MUL)) & M32
-    for p in _positions(n, eighths):
-        h = ((h ^ key[p]) * HASH_MUL) & M32
-    h ^= h >> 16
-    h = (h * FIN_MUL) & M32
-    h ^= h >> 13
-    return h
+    w = 8 if n >= 8 else 4 if n >= 4 else 0
+    if w:
+        return (int.from_bytes(key[:w], "little"),
+                int.from_bytes(key[n - w:], "little"))
+    return key[0] | key[n >> 1] << 8 | key[n - 1] << 16, 0
 
 
-def _choose_positions(keys):
-    """Smallest set of extra byte positions for which (len, chosen bytes)
-    tells every keyword apart."""
-    def dups(eighths):
-        seen = set()
-        d = 0
-        for k in keys:
-            f = (len(k),) + tuple(k[p] for p in _positions(len(k), eighths))
-            if f in seen:
-                d += 1
-            seen.add(f)
-        return d
-    chosen = []
-    while dups(chosen):
-        best = min((c for c in range(1, 8) if c not in chosen),
-                   key=lambda c: (dups(chosen + [c]), c))
-        if dups(chosen + [best]) >= dups(chosen):
-            raise SystemExit("no byte positions tell the keywords apart")
-        chosen.append(best)
-    return sorted(chosen)
+def _hash(key, seed):
+    a, b = _words(key)
+    x = ((a ^ (seed * WORD_MUL & M64)) * WORD_MUL) & M64
+    x = ((x ^ b ^ len(key)) * MIX_MUL) & M64
+    return x >> 32
 
 
 def build_hash(keys):
@@ -583,14 +563,13 @@ def build_hash(keys):
     mod table size.  Tries seeds 1, 2, ... until every keyword gets its own
     slot; the result is deterministic."""
     keys = [k.encode("ascii") for k in keys]
-    eighths = _choose_positions(keys)
     size = 1                        # power of two, load factor <= 0.8
     while size * 4 < len(keys) * 5:
         size <<= 1
     nbuckets = max(1, size // 4)
     bbits = nbuckets.bit_length() - 1
     for seed in range(1, 100000):
-        hs = [_hash(k, eighths, seed) for k in keys]
+        hs = [_hash(k, seed) for k in keys]
         buckets = {}
         for i, h in enumerate(hs):
             buckets.setdefault(h >> (32 - bbits) if bbits else 0, []).append(i)
@@ -616,7 +595,7 @@ def build_hash(keys):
                 ok = False
                 break
         if ok:
-            return dict(seed=seed, eighths=eighths, size=size,
+            return dict(seed=seed, size=size,
                         nbuckets=nbuckets, bbits=bbits, slots=slots,
                         disp=disp)
     raise SystemExit("no perfect hash found")
@@ -736,11 +715,11 @@ def gen_table_c(entries):
             "               \"dict_ids.h and dict_table.c disagree\");",
             "",
             "/* Perfect hash (hash and displace), found by gen_dict.py:",
-            " *   h      = mix(len and the bytes at 0, len-1%s)" % "".join(
-                ", len*%d/8" % c for c in hp["eighths"]),
+            " *   h      = two multiplies of the keyword's two words (keyword_words)",
+            " *            and its length",
             " *   bucket = top %d bits of h" % hp["bbits"],
             " *   slot   = (h + dict_disp[bucket]) mod %d" % hp["size"],
-            " * Every keyword has its own slot; one memcmp confirms a hit. */",
+            " * Every keyword has its own slot; same_bytes confirms a hit. */",
             "#define DICT_HASH_SEED 0x%08Xu" % hp["seed"],
             "#define DICT_SLOTS %d" % hp["size"],
             "#define DICT_BUCKET_SHIFT %d" % (32 - hp["bbits"]),
@@ -754,18 +733,59 @@ def gen_table_c(entries):
             _wrap(["0x%04X" % s for s in hp["slots"]]),
             "};",
             "",
+            "/* The 8 or 4 bytes at p as a little-endian word: the hash is the",
+            " * generator's on every host. */",
+            "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__",
+            "static inline uint64_t load_le8(const unsigned char *p)",
+            "{",
+            "    uint64_t w;",
+            "    memcpy(&w, p, 8);",
+            "    return w;",
+            "}",
+            "",
+            "static inline uint64_t load_le4(const unsigned char *p)",
+            "{",
+            "    uint32_t w;",
+            "    memcpy(&w, p, 4);",
+            "    return w;",
+            "}",
+            "#else",
+            "static inline uint64_t load_le_bytes(const unsigned char *p, size_t n)",
+            "{",
+            "    uint64_t w = 0;",
+            "    for (size_t i = n; i-- > 0;)",
+            "        w = w << 8 | p[i];",
+            "    return w;",
+            "}",
+            "#define load_le8(p) load_le_bytes(p, 8)",
+            "#define load_le4(p) load_le_bytes(p, 4)",
+            "#endif",
+            "",
+            "/* The keyword's two words: its first and last 8 bytes (they overlap),",
+            " * 4 for one of 4 to 7, or the bytes at 0, len/2 and len-1 packed; every",
+            " * byte is in one (len is 1..DICT_MAX_KEYWORD_LEN, at most 16). */",
+            "static inline void keyword_words(const unsigned char *k, size_t len, uint64_t *a,",
+            "                                 uint64_t *b)",
+            "{",
+            "    if (len >= 8) {",
+            "        *a = load_le8(k);",
+            "        *b = load_le8(k + len - 8);",
+            "    } else if (len >= 4) {",
+            "        *a = load_le4(k);",
+            "        *b = load_le4(k + len - 4);",
+            "    } else {",
+            "        *a = k[0] | (uint64_t)k[len >> 1] << 8 | (uint64_t)k[len - 1] << 16;",
+            "        *b = 0;",
+            "    }",
+            "}",
+            "",
             "static uint32_t dict_hash(const unsigned char *k, size_t len)",
             "{",
-            "    /* len is 1..DICT_MAX_KEYWORD_LEN: every offset read is < len. */",
-            "    uint32_t h = DICT_HASH_SEED ^ ((uint32_t)len * 0x%08Xu);" % LEN_MUL,
-            "    h = (h ^ k[0]) * 0x%08Xu;" % HASH_MUL,
-            "    h = (h ^ k[len - 1]) * 0x%08Xu;" % HASH_MUL]
-    for c in hp["eighths"]:
-        out.append("    h = (h ^ k[(len * %d) >> 3]) * 0x%08Xu;" % (c, HASH_MUL))
-    out += ["    h ^= h >> 16;",
-            "    h *= 0x%08Xu;" % FIN_MUL,
-            "    h ^= h >> 13;",
-            "    return h;",
+            "    uint64_t a, b;",
+            "    keyword_words(k, len, &a, &b);",
+            "    uint64_t x = (a ^ (uint64_t)DICT_HASH_SEED * 0x%016Xu) * 0x%016Xu;" % (WORD_MUL, WORD_MUL),
+            "    x = (x ^ b ^ len) * 0x%016Xu;" % MIX_MUL,
+            "    return (uint32_t)(x >> 32);",
             "}",
             "",
             "/* Whether the n bytes (1..16) at a and b are the same: two loads that",
