@@ -440,6 +440,51 @@ static void test_paths_cold_keywords(void **state)
 #undef MORE
 }
 
+/* Cold keywords where the run's frame is a compound (run_fused_in: the
+ * general code opened it, here after an unknown keyword, a long value or a
+ * text in it), and where one ends the compound open (-VALPERIOD after
+ * -FLBLOCK's subfields, in -AIRSPACE): fused_cold_field reads them in the
+ * frame's cases as the loop reads a hot field; a compound in the compound
+ * open, a field the frame does not allow and a keyword that ends the frame
+ * stay the lexer's. */
+static void test_paths_cold_in_compounds(void **state)
+{
+    (void)state;
+#define MORE " -EOBD 250101 -EOBT 1200 -ADES EGLL -ARCTYP A320"
+#define LONG " A B C D E F G H I J K L M N O P Q R S T U V W X Y Z"
+    static const char *const cases[] = {
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -ZZZ 1 -NUM 001 -AIRSPDES EDTSA205 -FLBLOCK"
+        " -FL F100 -FL F245 -VALPERIOD 202503140800 202503141200 -RESPUNIT EDGG"
+        " -REMARK LIVE FIRING -AIRSPACE -NUM 002 -END LATSA" MORE,
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -NUM 001 -REMARK" LONG " -AIRSPDES EDR305A"
+        " -FLBLOCK -FL A025 -FL F100 -VALPERIOD 1 2 -RESPUNIT EDMM -END LATSA" MORE,
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -MSGTXT (A-B) -NUM 001 -AIRSPDES X -RESPUNIT Y"
+        " -END LATSA" MORE,
+        "-TITLE CRAM -BEGIN LACDR -AIRROUTE -ZZZ 1 -NUM 001 -REFATSRTE T721 ABGAS ED"
+        " -FLBLOCK -FL F105 -FL F245 -VALPERIOD 202503140600 202503150600 -AIRROUTE"
+        " -NUM 002 -END LACDR" MORE,
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -ZZZ 1 -FLBLOCK -FL F1 -NUM 3 -FLBLOCK -FL F2"
+        " -AIRSPDES Z -END LATSA" MORE,
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -ZZZ 1 -NUM 1 -ORGN X -ATA 2 -NUM 4 -END LATSA" MORE,
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -ZZZ 1 -NUM 1 -TITLE AUP -NUM 2" MORE,
+        "-TITLE AUP -BEGIN LATSA -AIRSPACE -ZZZ 1 -NUM 1 -BEGIN X -END X -END LATSA" MORE,
+        "-TITLE ARR -REFDATA -SENDER -ZZZ 1 -FAC A -ORGN B -NUM 1 -RECVR -FAC C" MORE,
+        "-TITLE AUP -PART -ZZZ 1 -NUM 001 -LASTNUM 002 -FILTIM 131510" MORE,
+        "-TITLE AUP -PART -ZZZ 1 -NUM 001 -LASTNUM 002 -NUM 3 -LASTNUM",
+        /* long values of cold keywords: on to their '-' past the window */
+        "-TITLE CRAM -BEGIN LACDR -AIRROUTE -NUM 001 -REFATSRTE T721 ABGAS ED ERNAS ED"
+        LONG " -FLBLOCK -FL F105 -VALPERIOD 1" LONG " -END LACDR" MORE,
+        "-TITLE AUP -MESVALPERIOD 202503140600 202503150600 202503160600 -FILTIM 1" MORE,
+        "-TITLE AUP -ORGN" LONG LONG LONG LONG " -ATA 1" MORE,
+        "-TITLE AUP -ORGN" LONG,
+        "-TITLE AUP -ORGN" LONG " -",
+        "-TITLE AUP -ORGN" LONG " -TITLE AUP -ORGN" LONG,
+    };
+    same_cases(cases, sizeof cases / sizeof cases[0]);
+#undef LONG
+#undef MORE
+}
+
 /* Separators between a field's '-' and its keyword (`- TITLE FSA`, as some
  * sources write every field), which run_fused reads out of its loop
  * (scan_cold_keyword) when they are fewer than 8 and the field ends within
@@ -722,6 +767,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_repeats),
         cmocka_unit_test(test_paths_long_keywords),
         cmocka_unit_test(test_paths_cold_keywords),
+        cmocka_unit_test(test_paths_cold_in_compounds),
         cmocka_unit_test(test_paths_space_after_dash),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);

@@ -315,10 +315,11 @@ scan_spaced_keyword(const char *p, uint32_t sep, uint32_t dm, unsigned kmax, fie
 }
 
 /* scan_field_avx2 for a keyword that no hot slot holds (k bytes, 1 to kmax,
- * ended by a separator or '-'; k is 32 only with no '-' in the window,
- * which is refused), or one after separators (scan_spaced_keyword): looked
- * up in the dictionary, and taken if it is there and no text field, with
- * its value and the next '-' in the 32 bytes at p, as the lexer's general
+ * ended by a separator or '-' in the 32 bytes at p), or one after
+ * separators (scan_spaced_keyword): looked up in the dictionary, and taken
+ * if it is there and no text field, with its value and the next '-' in the
+ * 32 bytes at p, or for a keyword right after the '-' further on within the
+ * avail bytes readable from p (scan_long_value), as the lexer's general
  * state reads it (a keyword equal to an entry's is all alphanumeric). Real
  * traffic holds many such keywords, which the hot ones, chosen on
  * generated messages, miss: -NUM, -FLBLOCK, -AIRROUTE, -ORGN, -ATA,
@@ -327,18 +328,22 @@ scan_spaced_keyword(const char *p, uint32_t sep, uint32_t dm, unsigned kmax, fie
  * line: it is tried only where the loop's scan refused a field, which the
  * lexer would read at a higher cost. */
 __attribute__((target(AVX2_TARGET), noinline)) static int
-scan_cold_keyword(const char *p, unsigned kmax, field_scan *fs)
+scan_cold_keyword(const char *p, size_t avail, unsigned kmax, field_scan *fs)
 {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     uint32_t sep = avx2_sep_mask(x), dm = avx2_byte_mask(x, '-');
     if (__builtin_expect(sep & 1, 0))
         return scan_spaced_keyword(p, sep, dm, kmax, fs);
     unsigned k = _tzcnt_u32(sep | dm);
-    if (k - 1 >= kmax || !dm)
+    if (k - 1 >= kmax || k == 32)
         return 0;
     const dict_entry *e = dict_lookup(p, k);
     if (!e || is_text(e))
         return 0;
+    if (!dm) {         /* a long value: on to its '-' as a hot keyword's */
+        const hot_slot hs = {0, e, k, dict_id(e)};
+        return scan_long_value(p, avail, 0, sep, k, &hs, fs);
+    }
     scan_short_value(sep, dm, k, k + (unsigned)_tzcnt_u64(~(uint64_t)sep >> k), fs);
     fs->id = dict_id(e);
     fs->e = e;
@@ -626,37 +631,42 @@ fused_plain_child(fused_cursor *k, const field_scan *x, const char *kw, int in_c
     return 1;
 }
 
-/* A field whose keyword is no hot one (scan_cold_keyword) in the message
- * or a list: read here as the loop would read it if it is a basic subfield
- * of the compound open, a basic primary field with none open, or a plain
- * child of the frame (fused_plain_child: a compound opens); anything else
- * is for the token path. Out of the loop, which then scans on from the next
- * field (a call in the loop would make it keep its state on the stack).
- * Returns 1 if it is read. */
+/* A field whose keyword is no hot one (scan_cold_keyword): read here as
+ * the loop reads a hot one, in the frame's cases (fused_plain_child, row
+ * the frame's if it is a compound): a basic subfield of the compound open,
+ * or a field that ends that compound (fused_ends_compound) and is then a
+ * basic primary field or a plain child of the frame (a compound opens);
+ * anything else is for the token path. Out of the loop, which then scans on
+ * from the next field (a call in the loop would make it keep its state on
+ * the stack). Returns 1 if it is read. */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
-fused_cold_field(fused_cursor *k, int in_compound, int at_tail)
+fused_cold_field(fused_cursor *k, int in_compound, const uint64_t *row, int at_tail)
 {
-    if (in_compound || at_tail || k->ptr == k->plim || k->lim <= k->dash + 32)
+    if (at_tail || k->ptr == k->plim || k->lim <= k->dash + 32)
         return 0;
     const char *kw = k->b + k->dash + 1;
     field_scan t;
-    int at = scan_cold_keyword(kw, k->p->opt.max_keyword_len, &t);
+    int at = scan_cold_keyword(kw, k->lim - k->dash - 1, k->p->opt.max_keyword_len, &t);
     if (!at || is_bracket(t.e))
         return 0;
     kw += at - 1;      /* the keyword, after the separators */
     if (k->c) {
-        if (!is_basic(t.e) || !row_allows(k->crow, t.e))
+        if (row_allows(k->crow, t.e)) {
+            if (!is_basic(t.e))
+                return 0;
+            fused_subfield(k, &t, kw);
+            return 1;
+        }
+        if (!fused_ends_compound(k, &t, NULL, in_compound, 0))
             return 0;
-        fused_subfield(k, &t, kw);
-        return 1;
     }
-    if (grammar_plain_basic(t.e, t.id)) {
+    if (!in_compound && grammar_plain_basic(t.e, t.id)) {
         fused_node(&k->ptr, &k->tail, kw, &t, k->dash, ADEXP_BASIC);
         k->items++;
         k->dash += 1 + t.de;
         return 1;
     }
-    return fused_plain_child(k, &t, kw, 0, NULL, 0);
+    return fused_plain_child(k, &t, kw, in_compound, row, 0);
 }
 
 /* A -MSGTXT (ICAO text, which may hold '-'): its node here if its value is
@@ -872,7 +882,7 @@ again:
      * keeps the loop's registers best, measured) */
     if (__builtin_expect(fused_msgtxt(&k, in_compound, at_tail), 1))
         goto again;
-    if (__builtin_expect(fused_cold_field(&k, in_compound, at_tail), 1))
+    if (__builtin_expect(fused_cold_field(&k, in_compound, row, at_tail), 1))
         goto again;
     if (__builtin_expect(fused_last_value(&k, in_compound, at_tail), 1))
         goto again;
