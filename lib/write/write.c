@@ -518,19 +518,49 @@ static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const c
            f->value.len - 1 < POINT_VALUE;
 }
 
+/* Whether the parser read route point f whole (ADEXP_FIELD_USUAL_POINT)
+ * and its three subfields are all it has: they are then -PTID, -FL and
+ * -ETO, basic, of no flag, not empty, at f->child[0..2], and f's value is
+ * empty (the flag's claim, parser/usual_point.h, which paths_test and
+ * fuzz_paths hold the parser to). One compare of the node's last eight
+ * bytes: nchildren 3, kind, flags and dict_id (as validate.c's
+ * read_whole). */
+static ALWAYS_INLINE int read_whole(const adexp_field *f)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(adexp_field, kind) == offsetof(adexp_field, nchildren) + 4,
+                   "nchildren is before kind, flags and dict_id (field_word.h)");
+    uint64_t t;
+    memcpy(&t, &f->nchildren, sizeof t);
+    return t == (3u | (uint64_t)FIELD_WORD(ADEXP_COMPOUND, ADEXP_FIELD_USUAL_POINT, DICT_ID_PT)
+                          << 32);
+#else
+    return f->nchildren == 3 &&
+           field_word(f) == FIELD_WORD(ADEXP_COMPOUND, ADEXP_FIELD_USUAL_POINT, DICT_ID_PT);
+#endif
+}
+
 /* end: where the room ends (w->end, in a local: the stores may alias it
- * for the compiler). */
+ * for the compiler). With trust, a point read whole needs only its
+ * values' lengths tested. */
 static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field *f, lead l,
                                      int ifps, int trust)
 {
     const adexp_field *a = f->child, *b, *c;
-    if (end - o < (ptrdiff_t)POINT_ROOM || (ifps && l.n > LEAD_MAX) || f->value.len ||
-        (trust ? (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) != KIND_ID(ADEXP_BASIC, DICT_ID_PT)
-               : f->kind == ADEXP_LIST || !point_keyword(f, "PT", 2)) ||
-        !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
-        !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
-        !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next)
+    if (end - o < (ptrdiff_t)POINT_ROOM || (ifps && l.n > LEAD_MAX))
         return NULL;
+    if (trust && read_whole(f)) {
+        b = a + 1, c = a + 2;
+        if (((a->value.len - 1) | (b->value.len - 1) | (c->value.len - 1)) >= POINT_VALUE)
+            return NULL;
+    } else if (f->value.len ||
+               (trust ? (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) != KIND_ID(ADEXP_BASIC, DICT_ID_PT)
+                      : f->kind == ADEXP_LIST || !point_keyword(f, "PT", 2)) ||
+               !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
+               !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
+               !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next) {
+        return NULL;
+    }
     /* read before the stores, which may alias them for the compiler */
     adexp_slice va = a->value, vb = b->value, vc = c->value;
     if (ifps) {
