@@ -76,8 +76,11 @@ struct writer {
     int left_open;                 /* a list was written without its -END */
     int fold;                      /* o->fold */
     int framed;                    /* the message is written in its envelope */
-    int trust;                     /* the tree is the parser's, without the extension
-                                      (write_parsed): its dict_ids are the lookups */
+    int trust;                     /* the tree is the parser's, of a message without
+                                      errors, without the extension (write_parsed):
+                                      its dict_ids are the lookups, and the values
+                                      of the fields that are not ICAO text hold no
+                                      '-' (the parser ended them there) */
 };
 
 static const adexp_write_options default_options = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL, 0};
@@ -461,7 +464,7 @@ static ALWAYS_INLINE char *put_quick(char *o, uintptr_t last, const adexp_field 
     o += 1 + k;
     if (v) {
         o++;
-        if (!(fold && write_stops_none(write_plain_stops(s, v, o))) && !WRITE_RUN(s, v, o, fold))
+        if (!write_dashless_none(write_dashless_stops(s, v, o)) && !WRITE_RUN(s, v, o, fold))
             return NULL;
         o += v;
     }
@@ -540,6 +543,14 @@ static ALWAYS_INLINE int read_whole(const adexp_field *f)
 #endif
 }
 
+/* A point's value v copied to o, and its stops: with trust, a clean
+ * parsed tree's, whose values here hold no '-' (write_runs.h). */
+static ALWAYS_INLINE write_stops point_value(adexp_slice v, char *o, int trust)
+{
+    const unsigned char *p = (const unsigned char *)v.ptr;
+    return trust ? write_dashless_stops(p, v.len, o) : write_plain_stops(p, v.len, o);
+}
+
 /* end: where the room ends (w->end, in a local: the stores may alias it
  * for the compiler). With trust, a point read whole needs only its
  * values' lengths tested. */
@@ -572,16 +583,16 @@ static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field
         memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
         o += 11;
     }
-    write_stops s = write_plain_stops((const unsigned char *)va.ptr, va.len, o);
+    write_stops s = point_value(va, o, trust);
     o += va.len;
     memcpy(o, " -FL \0\0\0", 8);
     o += 5;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)vb.ptr, vb.len, o));
+    s = write_stops_or(s, point_value(vb, o, trust));
     o += vb.len;
     memcpy(o, " -ETO \0\0", 8);
     o += 6;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)vc.ptr, vc.len, o));
-    return write_stops_none(s) ? o + vc.len : NULL;
+    s = write_stops_or(s, point_value(vc, o, trust));
+    return (trust ? write_dashless_none(s) : write_stops_none(s)) ? o + vc.len : NULL;
 }
 
 /* s[0..k) to o: a list's name, most often short, in two words that
@@ -718,7 +729,8 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
 
 /* The instances: in the line layout one for all chains (every lead is a
  * space); in the IFPS layout one for lines, one for subfields; and the
- * same for a parsed tree without the extension (trust). */
+ * same for a parsed tree of a message without errors, without the
+ * extension (trust). */
 #define CHAIN(name, sub, lines, fold, ext, ifps, trust)                                \
     static char *name(writer *w, char *o, const adexp_field *f, unsigned depth)        \
     {                                                                                  \
@@ -824,8 +836,8 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
     w.o = o ? o : &default_options;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
-    chain_fn *const *c =
-        parsed && !w.dict ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
+    chain_fn *const *c = parsed && !w.dict && msg->nerrors == 0 ? parsed_chains[w.fold]
+                                                                 : chains[w.dict != NULL][w.fold];
     int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
     w.lines = c[ifps];
     w.subfields = c[2 * ifps];
@@ -837,7 +849,7 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
     /* as it stands: a heading without its NNNN, or an NNNN without heading */
     w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
-    w.trust = parsed && !w.dict;
+    w.trust = parsed && !w.dict && msg->nerrors == 0;
     if (!__atomic_load_n(&fast_ready, __ATOMIC_ACQUIRE))   /* a load, not a call, a message */
         pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
