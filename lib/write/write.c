@@ -33,15 +33,17 @@
 #define NOINLINE
 #endif
 
-/* What comes before a token: s[0..n), of which 32 bytes are readable
- * (n > 32: s[0] then n - 1 spaces). The message's fields: a space, or in
- * the IFPS layout a new line indented; a compound's subfields: a space. */
+/* What comes before a token: s[0..n), of which LEAD_MAX bytes are
+ * readable (n > LEAD_MAX: s[0] then n - 1 spaces). The message's fields: a
+ * space, or in the IFPS layout a new line indented; a compound's
+ * subfields: a space. The fast paths store LEAD_MAX bytes, one move: a
+ * lead as deep as 8 levels of 2 spaces (n 17) takes put_field's. */
 typedef struct lead {
     const char *s;
     size_t n;
 } lead;
 
-#define LEAD_MAX 32
+#define LEAD_MAX 16
 
 static const char nl_spaces[64] = "\n                                                              ";
 static const char spaces[32] = "                               ";
