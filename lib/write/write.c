@@ -616,20 +616,11 @@ static ALWAYS_INLINE void copy_name(char *o, const char *s, size_t k)
     }
 }
 
-/* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
- * bracket ends any ICAO text. */
-static char *put_bracket(writer *w, char *o, const char *word, size_t n,
-                         const adexp_field *list, lead l)
+/* put_bracket but the usual case. */
+static NOINLINE char *put_bracket_slow(writer *w, char *o, const char *word, size_t n,
+                                       const adexp_field *list, lead l)
 {
     size_t k = list->keyword.len;
-    /* the usual bracket: a name of at most 16 bytes after a short lead, in
-     * the fast path's room (w->end: no ICAO text open before it) */
-    if (k <= 16 && l.n <= LEAD_MAX && w->end - o >= (ptrdiff_t)(LEAD_MAX + 8 + 16)) {
-        o = put_lead(o, l);
-        memcpy(o, word, 8);
-        copy_name(o + n, list->keyword.ptr, k);
-        return o + n + k;
-    }
     if (w->unclosed)
         return fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
     if (w->open_text)
@@ -638,6 +629,22 @@ static char *put_bracket(writer *w, char *o, const char *word, size_t n,
         return fail(w, ADEXP_E_NOMEM, NULL);
     if (!(o = room(w, o, lead_room(l) + 8 + k)))
         return NULL;
+    o = put_lead(o, l);
+    memcpy(o, word, 8);
+    copy_name(o + n, list->keyword.ptr, k);
+    return o + n + k;
+}
+
+/* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
+ * bracket ends any ICAO text. The usual one, here: a name of at most 16
+ * bytes after a short lead, in the fast path's room (w->end: no ICAO text
+ * open before it). */
+static ALWAYS_INLINE char *put_bracket(writer *w, char *o, const char *word, size_t n,
+                                       const adexp_field *list, lead l)
+{
+    size_t k = list->keyword.len;
+    if (k > 16 || l.n > LEAD_MAX || w->end - o < (ptrdiff_t)(LEAD_MAX + 8 + 16))
+        return put_bracket_slow(w, o, word, n, list, l);
     o = put_lead(o, l);
     memcpy(o, word, 8);
     copy_name(o + n, list->keyword.ptr, k);
@@ -681,10 +688,11 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
                                        unsigned depth, int lines, int fold, int ext, int ifps,
                                        int trust, chain_fn *sub)
 {
-    lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
-    lead l = lines ? own : next;
+    /* own: the lead of a line at depth, in a compound's subfields only
+     * after a list (made there) */
+    lead next = {spaces, 1}, own = lines && ifps ? line_lead(w, depth) : next, l = own;
     uintptr_t last = fast_last(w);
-    int quick = trust && !(ifps && own.n > LEAD_MAX);
+    int quick = trust && own.n <= LEAD_MAX;
     for (; f; f = f->next) {
         char *p;
         if (quick && (p = put_quick(o, last, f, l, fold, ifps))) {
@@ -710,6 +718,10 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
                 break;
         }
         if (f->kind == ADEXP_LIST) {
+            if (!lines && ifps) {
+                own = line_lead(w, depth);
+                quick = quick && own.n <= LEAD_MAX;
+            }
             if (!(o = put_list(w, o, f, depth, own, trust)))
                 return NULL;
             last = fast_last(w);
