@@ -62,6 +62,7 @@ typedef char *chain_fn(writer *w, char *o, const adexp_field *f, unsigned depth)
 struct writer {
     adexp_buf *out;
     char *end;
+    uintptr_t last;                /* FAST_SPAN before end, or 0 (set_end) */
     const adexp_write_options *o;
     const adexp_dictionary *dict;  /* o->dictionary */
     chain_fn *lines, *subfields;   /* this call's instances of write_chain */
@@ -101,9 +102,19 @@ static char *fail(writer *w, adexp_status code, const adexp_field *f)
     return NULL;
 }
 
+/* Bytes put_fast may store: its lead, the 16 bytes of "-KEYWORD ", and the
+ * value's run's slack; and with a value of at most 16 bytes. */
+#define FAST_ROOM (LEAD_MAX + 16 + WRITE_RUN_SLACK)
+#define FAST_SPAN (FAST_ROOM + 16)
+
+/* w->end, and w->last: FAST_SPAN before it, or below the buffer's start
+ * when there is none (w->end at the start, while an ICAO text is open:
+ * every cursor is past it). */
 static void set_end(writer *w)
 {
     w->end = w->out->data + (w->open_text ? 0 : w->out->cap);
+    uintptr_t e = (uintptr_t)w->end;
+    w->last = e > FAST_SPAN ? e - FAST_SPAN : 0;
 }
 
 static void set_open_text(writer *w, const adexp_field *f)
@@ -371,21 +382,12 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
     return n == 1 ? (uint64_t)(a[0] ^ b[0]) : 1;
 }
 
-/* Bytes put_fast may store: its lead, the 16 bytes of "-KEYWORD ", and the
- * value's run's slack. */
-#define FAST_ROOM (LEAD_MAX + 16 + WRITE_RUN_SLACK)
-
 /* The last cursor at which a field with a value of at most 16 bytes has
- * put_fast's room: one compare a field. Below the buffer's start when
- * there is none (w->end at the start, while an ICAO text is open: every
- * cursor is past it). The caller's copy is made again after whatever may
- * move w->end. */
-#define FAST_SPAN (FAST_ROOM + 16)
-
+ * put_fast's room (w->last, made with w->end): one compare a field. The
+ * caller's copy is made again after whatever may move w->end. */
 static ALWAYS_INLINE uintptr_t fast_last(const writer *w)
 {
-    uintptr_t e = (uintptr_t)w->end;
-    return e > FAST_SPAN ? e - FAST_SPAN : 0;
+    return w->last;
 }
 
 /* put_field, and *last made again (it may move w->end). */
