@@ -732,8 +732,14 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
         }
         if (!(o = put_fast(w, o, f, l, fold, ext, ifps, trust, &last)))
             return NULL;
-        if (f->child) {
-            if (!(o = sub(w, o, f->child, depth + 1)))
+        const adexp_field *c = f->child;
+        if (quick)                     /* a compound's first subfields, most often all */
+            while (c && (p = put_quick(o, last, c, next, fold, ifps))) {
+                o = p;
+                c = c->next;
+            }
+        if (c) {
+            if (!(o = sub(w, o, c, depth + 1)))
                 return NULL;
             last = fast_last(w);
         }
@@ -770,7 +776,7 @@ PARSED_CHAINS(line_parsed, ifps_lines_parsed, ifps_sub_parsed, 0)
 PARSED_CHAINS(line_fold_parsed, ifps_lines_fold_parsed, ifps_sub_fold_parsed, 1)
 
 /* [ext][fold]: line, IFPS lines, IFPS subfields; and for a parsed tree
- * without the extension [fold] */
+ * of a message without errors, without the extension (trust) [fold] */
 static chain_fn *const chains[2][2][3] = {
     {{line, ifps_lines, ifps_sub}, {line_fold, ifps_lines_fold, ifps_sub_fold}},
     {{line_ext, ifps_lines_ext, ifps_sub_ext},
@@ -852,8 +858,8 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
     w.o = o ? o : &default_options;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
-    chain_fn *const *c = parsed && !w.dict && msg->nerrors == 0 ? parsed_chains[w.fold]
-                                                                 : chains[w.dict != NULL][w.fold];
+    w.trust = parsed && !w.dict && msg->nerrors == 0;
+    chain_fn *const *c = w.trust ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
     int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
     w.lines = c[ifps];
     w.subfields = c[2 * ifps];
@@ -865,7 +871,6 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
     /* as it stands: a heading without its NNNN, or an NNNN without heading */
     w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
-    w.trust = parsed && !w.dict && msg->nerrors == 0;
     if (!__atomic_load_n(&fast_ready, __ATOMIC_ACQUIRE))   /* a load, not a call, a message */
         pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;
