@@ -525,28 +525,6 @@ static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const c
            f->value.len - 1 < POINT_VALUE;
 }
 
-/* Whether the parser read route point f whole (ADEXP_FIELD_USUAL_POINT)
- * and its three subfields are all it has: they are then -PTID, -FL and
- * -ETO, basic, of no flag, not empty, at f->child[0..2], and f's value is
- * empty (the flag's claim, parser/usual_point.h, which paths_test and
- * fuzz_paths hold the parser to). One compare of the node's last eight
- * bytes: nchildren 3, kind, flags and dict_id (as validate.c's
- * read_whole). */
-static ALWAYS_INLINE int read_whole(const adexp_field *f)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    _Static_assert(offsetof(adexp_field, kind) == offsetof(adexp_field, nchildren) + 4,
-                   "nchildren is before kind, flags and dict_id (field_word.h)");
-    uint64_t t;
-    memcpy(&t, &f->nchildren, sizeof t);
-    return t == (3u | (uint64_t)FIELD_WORD(ADEXP_COMPOUND, ADEXP_FIELD_USUAL_POINT, DICT_ID_PT)
-                          << 32);
-#else
-    return f->nchildren == 3 &&
-           field_word(f) == FIELD_WORD(ADEXP_COMPOUND, ADEXP_FIELD_USUAL_POINT, DICT_ID_PT);
-#endif
-}
-
 /* A point's value v copied to o, and its stops: with trust, a clean
  * parsed tree's, whose values here hold no '-' (write_runs.h). */
 static ALWAYS_INLINE write_stops point_value(adexp_slice v, char *o, int trust)
@@ -556,15 +534,15 @@ static ALWAYS_INLINE write_stops point_value(adexp_slice v, char *o, int trust)
 }
 
 /* end: where the room ends (w->end, in a local: the stores may alias it
- * for the compiler). With trust, a point read whole needs only its
- * values' lengths tested. */
+ * for the compiler). With trust, a point the parser read whole
+ * (field_point_whole) needs only its values' lengths tested. */
 static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field *f, lead l,
                                      int ifps, int trust)
 {
     const adexp_field *a = f->child, *b, *c;
     if (end - o < (ptrdiff_t)POINT_ROOM || (ifps && l.n > LEAD_MAX))
         return NULL;
-    if (trust && read_whole(f)) {
+    if (trust && field_point_whole(f)) {
         b = a + 1, c = a + 2;
         if (((a->value.len - 1) | (b->value.len - 1) | (c->value.len - 1)) >= POINT_VALUE)
             return NULL;
