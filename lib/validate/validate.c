@@ -10,6 +10,7 @@
 #include "dict.h"
 #include "dict_ids.h"
 #include "dict_ext.h"
+#include "field_word.h"
 #include "validate_internal.h"
 #include "validate_table.h"
 
@@ -609,29 +610,6 @@ static inline __attribute__((always_inline)) int usual_shape(walk *w, const plac
 static const adexp_field *same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb,
                                    unsigned id);
 
-/* Whether the parser read route point f whole (ADEXP_FIELD_USUAL_POINT) and
- * its three subfields are all it has: they are then -PTID, -FL and -ETO,
- * f->child[0..2], not empty, their values in that order in one text, and
- * f's value is empty (the flag's claim, parser/usual_point.h, which
- * paths_test and fuzz_paths check against the general parser's tree). One
- * compare of the node's last eight bytes: nchildren 3, kind, flags, dict_id. */
-static inline int read_whole(const adexp_field *f)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    _Static_assert(offsetof(adexp_field, kind) == offsetof(adexp_field, nchildren) + 4 &&
-                       offsetof(adexp_field, flags) == offsetof(adexp_field, kind) + 1 &&
-                       offsetof(adexp_field, dict_id) == offsetof(adexp_field, kind) + 2,
-                   "nchildren, kind, flags and dict_id are neighbours, in that order");
-    uint64_t t;
-    memcpy(&t, &f->nchildren, sizeof t);
-    return t == (3u | (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)ADEXP_FIELD_USUAL_POINT << 40 |
-                 (uint64_t)DICT_ID_PT << 48);
-#else
-    return f->nchildren == 3 && f->kind == ADEXP_COMPOUND &&
-           f->flags == ADEXP_FIELD_USUAL_POINT && f->dict_id == DICT_ID_PT;
-#endif
-}
-
 /* The subfields a (-PTID), b (-FL) and c (-ETO) of a route point, their
  * values of their usual forms (a point of 2 to 5 letters and digits, a
  * flight level F and three digits, a valid YYMMDDHHMMSS), tested together
@@ -759,7 +737,7 @@ static __attribute__((noinline)) void visit_point(walk *w, place *pl, const adex
 }
 
 /* same_run's loop for a run of route points: a point the parser read whole
- * (read_whole) has its values tested with no look at its tree, any other
+ * (field_point_whole) has its values tested with no look at its tree, any other
  * its shape first. Returns the last. */
 static __attribute__((noinline)) const adexp_field *point_run(walk *w, place *pl,
                                                                const adexp_field *f)
@@ -767,7 +745,7 @@ static __attribute__((noinline)) const adexp_field *point_run(walk *w, place *pl
     uint64_t head = 0;
     for (;; f = f->next) {
         const adexp_field *a = f->child;
-        if (!(VALIDATE_USUAL && read_whole(f) ? usual_point_values(a, a + 1, a + 2, &head, 1)
+        if (!(VALIDATE_USUAL && field_point_whole(f) ? usual_point_values(a, a + 1, a + 2, &head, 1)
                                               : usual_point(f, &head)))
             visit_point(w, pl, f);
         if (!f->next || f->next->dict_id != DICT_ID_PT)

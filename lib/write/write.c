@@ -33,15 +33,17 @@
 #define NOINLINE
 #endif
 
-/* What comes before a token: s[0..n), of which 32 bytes are readable
- * (n > 32: s[0] then n - 1 spaces). The message's fields: a space, or in
- * the IFPS layout a new line indented; a compound's subfields: a space. */
+/* What comes before a token: s[0..n), of which LEAD_MAX bytes are
+ * readable (n > LEAD_MAX: s[0] then n - 1 spaces). The message's fields: a
+ * space, or in the IFPS layout a new line indented; a compound's
+ * subfields: a space. The fast paths store LEAD_MAX bytes, one move: a
+ * lead as deep as 8 levels of 2 spaces (n 17) takes put_field's. */
 typedef struct lead {
     const char *s;
     size_t n;
 } lead;
 
-#define LEAD_MAX 32
+#define LEAD_MAX 16
 
 static const char nl_spaces[64] = "\n                                                              ";
 static const char spaces[32] = "                               ";
@@ -60,6 +62,7 @@ typedef char *chain_fn(writer *w, char *o, const adexp_field *f, unsigned depth)
 struct writer {
     adexp_buf *out;
     char *end;
+    uintptr_t last;                /* FAST_SPAN before end, or 0 (set_end) */
     const adexp_write_options *o;
     const adexp_dictionary *dict;  /* o->dictionary */
     chain_fn *lines, *subfields;   /* this call's instances of write_chain */
@@ -76,8 +79,11 @@ struct writer {
     int left_open;                 /* a list was written without its -END */
     int fold;                      /* o->fold */
     int framed;                    /* the message is written in its envelope */
-    int trust;                     /* the tree is the parser's, without the extension
-                                      (write_parsed): its dict_ids are the lookups */
+    int trust;                     /* the tree is the parser's, of a message without
+                                      errors, without the extension (write_parsed):
+                                      its dict_ids are the lookups, and the values
+                                      of the fields that are not ICAO text hold no
+                                      '-' (the parser ended them there) */
 };
 
 static const adexp_write_options default_options = {ADEXP_LAYOUT_LINE, 0, 2, 0, NULL, 0};
@@ -96,9 +102,19 @@ static char *fail(writer *w, adexp_status code, const adexp_field *f)
     return NULL;
 }
 
+/* Bytes put_fast may store: its lead, the 16 bytes of "-KEYWORD ", and the
+ * value's run's slack; and with a value of at most 16 bytes. */
+#define FAST_ROOM (LEAD_MAX + 16 + WRITE_RUN_SLACK)
+#define FAST_SPAN (FAST_ROOM + 16)
+
+/* w->end, and w->last: FAST_SPAN before it, or below the buffer's start
+ * when there is none (w->end at the start, while an ICAO text is open:
+ * every cursor is past it). */
 static void set_end(writer *w)
 {
     w->end = w->out->data + (w->open_text ? 0 : w->out->cap);
+    uintptr_t e = (uintptr_t)w->end;
+    w->last = e > FAST_SPAN ? e - FAST_SPAN : 0;
 }
 
 static void set_open_text(writer *w, const adexp_field *f)
@@ -366,21 +382,12 @@ static ALWAYS_INLINE uint64_t differ_short(const char *a, const char *b, size_t 
     return n == 1 ? (uint64_t)(a[0] ^ b[0]) : 1;
 }
 
-/* Bytes put_fast may store: its lead, the 16 bytes of "-KEYWORD ", and the
- * value's run's slack. */
-#define FAST_ROOM (LEAD_MAX + 16 + WRITE_RUN_SLACK)
-
 /* The last cursor at which a field with a value of at most 16 bytes has
- * put_fast's room: one compare a field. Below the buffer's start when
- * there is none (w->end at the start, while an ICAO text is open: every
- * cursor is past it). The caller's copy is made again after whatever may
- * move w->end. */
-#define FAST_SPAN (FAST_ROOM + 16)
-
+ * put_fast's room (w->last, made with w->end): one compare a field. The
+ * caller's copy is made again after whatever may move w->end. */
 static ALWAYS_INLINE uintptr_t fast_last(const writer *w)
 {
-    uintptr_t e = (uintptr_t)w->end;
-    return e > FAST_SPAN ? e - FAST_SPAN : 0;
+    return w->last;
 }
 
 /* put_field, and *last made again (it may move w->end). */
@@ -435,6 +442,39 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
     return p;
 }
 
+/* put_fast for the commonest field of a parsed tree (trust), tested
+ * first and in fewer steps: a basic field (in a parsed tree it has no
+ * children) with an entry in fast_names and a value of at most 16 bytes
+ * that is one run, at a cursor at most last. NULL if f is not one: what
+ * was written is written over by the caller's path. ifps: l.n is at most
+ * LEAD_MAX (the caller's test). */
+static ALWAYS_INLINE char *put_quick(char *o, uintptr_t last, const adexp_field *f, lead l,
+                                     int fold, int ifps)
+{
+    uint32_t word = field_word(f);
+    size_t v = f->value.len;
+    const fast_name *nm = &fast_names[(word >> 16) & (FAST_IDS - 1)];
+    size_t k = (unsigned char)nm->text[15];
+    if ((word & 0xFFu) != ADEXP_BASIC || k == 0 || v > 16 || (uintptr_t)o > last)
+        return NULL;
+    const unsigned char *s = (const unsigned char *)f->value.ptr;
+    if (ifps) {
+        memcpy(o, l.s, LEAD_MAX);
+        o += l.n;
+    } else {
+        *o++ = ' ';
+    }
+    memcpy(o, nm->text, 16);
+    o += 1 + k;
+    if (v) {
+        o++;
+        if (!write_dashless_none(write_dashless_stops(s, v, o)) && !WRITE_RUN(s, v, o, fold))
+            return NULL;
+        o += v;
+    }
+    return o;
+}
+
 /* The most common compound, a route point as the parser makes most of
  * them: -PT of no value, its subfields exactly -PTID, -FL and -ETO, none
  * with children, each value plain (write_runs.h), so one run folded or
@@ -485,19 +525,35 @@ static ALWAYS_INLINE int is_point_sub(const adexp_field *f, uint16_t id, const c
            f->value.len - 1 < POINT_VALUE;
 }
 
+/* A point's value v copied to o, and its stops: with trust, a clean
+ * parsed tree's, whose values here hold no '-' (write_runs.h). */
+static ALWAYS_INLINE write_stops point_value(adexp_slice v, char *o, int trust)
+{
+    const unsigned char *p = (const unsigned char *)v.ptr;
+    return trust ? write_dashless_stops(p, v.len, o) : write_plain_stops(p, v.len, o);
+}
+
 /* end: where the room ends (w->end, in a local: the stores may alias it
- * for the compiler). */
+ * for the compiler). With trust, a point the parser read whole
+ * (field_point_whole) needs only its values' lengths tested. */
 static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field *f, lead l,
                                      int ifps, int trust)
 {
     const adexp_field *a = f->child, *b, *c;
-    if (end - o < (ptrdiff_t)POINT_ROOM || (ifps && l.n > LEAD_MAX) || f->value.len ||
-        (trust ? (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) != KIND_ID(ADEXP_BASIC, DICT_ID_PT)
-               : f->kind == ADEXP_LIST || !point_keyword(f, "PT", 2)) ||
-        !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
-        !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
-        !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next)
+    if (end - o < (ptrdiff_t)POINT_ROOM || (ifps && l.n > LEAD_MAX))
         return NULL;
+    if (trust && field_point_whole(f)) {
+        b = a + 1, c = a + 2;
+        if (((a->value.len - 1) | (b->value.len - 1) | (c->value.len - 1)) >= POINT_VALUE)
+            return NULL;
+    } else if (f->value.len ||
+               (trust ? (kind_id(f) & ~(uint32_t)ADEXP_COMPOUND) != KIND_ID(ADEXP_BASIC, DICT_ID_PT)
+                      : f->kind == ADEXP_LIST || !point_keyword(f, "PT", 2)) ||
+               !is_point_sub(a, DICT_ID_PTID, "PTID", 4, trust) ||
+               !is_point_sub(b = a->next, DICT_ID_FL, "FL", 2, trust) ||
+               !is_point_sub(c = b->next, DICT_ID_ETO, "ETO", 3, trust) || c->next) {
+        return NULL;
+    }
     /* read before the stores, which may alias them for the compiler */
     adexp_slice va = a->value, vb = b->value, vc = c->value;
     if (ifps) {
@@ -509,16 +565,16 @@ static ALWAYS_INLINE char *put_point(const char *end, char *o, const adexp_field
         memcpy(o, " -PT -PTID \0\0\0\0\0", 16);
         o += 11;
     }
-    write_stops s = write_plain_stops((const unsigned char *)va.ptr, va.len, o);
+    write_stops s = point_value(va, o, trust);
     o += va.len;
     memcpy(o, " -FL \0\0\0", 8);
     o += 5;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)vb.ptr, vb.len, o));
+    s = write_stops_or(s, point_value(vb, o, trust));
     o += vb.len;
     memcpy(o, " -ETO \0\0", 8);
     o += 6;
-    s = write_stops_or(s, write_plain_stops((const unsigned char *)vc.ptr, vc.len, o));
-    return write_stops_none(s) ? o + vc.len : NULL;
+    s = write_stops_or(s, point_value(vc, o, trust));
+    return (trust ? write_dashless_none(s) : write_stops_none(s)) ? o + vc.len : NULL;
 }
 
 /* s[0..k) to o: a list's name, most often short, in two words that
@@ -540,20 +596,11 @@ static ALWAYS_INLINE void copy_name(char *o, const char *s, size_t k)
     }
 }
 
-/* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
- * bracket ends any ICAO text. */
-static char *put_bracket(writer *w, char *o, const char *word, size_t n,
-                         const adexp_field *list, lead l)
+/* put_bracket but the usual case. */
+static NOINLINE char *put_bracket_slow(writer *w, char *o, const char *word, size_t n,
+                                       const adexp_field *list, lead l)
 {
     size_t k = list->keyword.len;
-    /* the usual bracket: a name of at most 16 bytes after a short lead, in
-     * the fast path's room (w->end: no ICAO text open before it) */
-    if (k <= 16 && l.n <= LEAD_MAX && w->end - o >= (ptrdiff_t)(LEAD_MAX + 8 + 16)) {
-        o = put_lead(o, l);
-        memcpy(o, word, 8);
-        copy_name(o + n, list->keyword.ptr, k);
-        return o + n + k;
-    }
     if (w->unclosed)
         return fail(w, ADEXP_E_WRITE_VALUE, w->open_text);
     if (w->open_text)
@@ -562,6 +609,22 @@ static char *put_bracket(writer *w, char *o, const char *word, size_t n,
         return fail(w, ADEXP_E_NOMEM, NULL);
     if (!(o = room(w, o, lead_room(l) + 8 + k)))
         return NULL;
+    o = put_lead(o, l);
+    memcpy(o, word, 8);
+    copy_name(o + n, list->keyword.ptr, k);
+    return o + n + k;
+}
+
+/* -BEGIN name or -END name (word, n bytes, 8 readable) after l. A list
+ * bracket ends any ICAO text. The usual one, here: a name of at most 16
+ * bytes after a short lead, in the fast path's room (w->end: no ICAO text
+ * open before it). */
+static ALWAYS_INLINE char *put_bracket(writer *w, char *o, const char *word, size_t n,
+                                       const adexp_field *list, lead l)
+{
+    size_t k = list->keyword.len;
+    if (k > 16 || l.n > LEAD_MAX || w->end - o < (ptrdiff_t)(LEAD_MAX + 8 + 16))
+        return put_bracket_slow(w, o, word, n, list, l);
     o = put_lead(o, l);
     memcpy(o, word, 8);
     copy_name(o + n, list->keyword.ptr, k);
@@ -605,11 +668,23 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
                                        unsigned depth, int lines, int fold, int ext, int ifps,
                                        int trust, chain_fn *sub)
 {
-    lead own = ifps ? line_lead(w, depth) : (lead){spaces, 1}, next = {spaces, 1};
-    lead l = lines ? own : next;
+    /* own: the lead of a line at depth, in a compound's subfields only
+     * after a list (made there) */
+    lead next = {spaces, 1}, own = lines && ifps ? line_lead(w, depth) : next, l = own;
     uintptr_t last = fast_last(w);
+    int quick = trust && own.n <= LEAD_MAX;
     for (; f; f = f->next) {
         char *p;
+        if (quick && (p = put_quick(o, last, f, l, fold, ifps))) {
+            do {                       /* most often followed by another */
+                o = p;
+                f = f->next;
+                if (!lines)
+                    l = next;
+            } while (f && (p = put_quick(o, last, f, l, fold, ifps)));
+            if (!f)
+                break;
+        }
         if (!ext && f->dict_id == DICT_ID_PT && (p = put_point(w->end, o, f, l, ifps, trust))) {
             const char *end = w->end;
             do {                       /* a route point is most often followed by another */
@@ -623,6 +698,10 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
                 break;
         }
         if (f->kind == ADEXP_LIST) {
+            if (!lines && ifps) {
+                own = line_lead(w, depth);
+                quick = quick && own.n <= LEAD_MAX;
+            }
             if (!(o = put_list(w, o, f, depth, own, trust)))
                 return NULL;
             last = fast_last(w);
@@ -631,8 +710,14 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
         }
         if (!(o = put_fast(w, o, f, l, fold, ext, ifps, trust, &last)))
             return NULL;
-        if (f->child) {
-            if (!(o = sub(w, o, f->child, depth + 1)))
+        const adexp_field *c = f->child;
+        if (quick)                     /* a compound's first subfields, most often all */
+            while (c && (p = put_quick(o, last, c, next, fold, ifps))) {
+                o = p;
+                c = c->next;
+            }
+        if (c) {
+            if (!(o = sub(w, o, c, depth + 1)))
                 return NULL;
             last = fast_last(w);
         }
@@ -644,7 +729,8 @@ static ALWAYS_INLINE char *write_chain(writer *w, char *o, const adexp_field *f,
 
 /* The instances: in the line layout one for all chains (every lead is a
  * space); in the IFPS layout one for lines, one for subfields; and the
- * same for a parsed tree without the extension (trust). */
+ * same for a parsed tree of a message without errors, without the
+ * extension (trust). */
 #define CHAIN(name, sub, lines, fold, ext, ifps, trust)                                \
     static char *name(writer *w, char *o, const adexp_field *f, unsigned depth)        \
     {                                                                                  \
@@ -668,7 +754,7 @@ PARSED_CHAINS(line_parsed, ifps_lines_parsed, ifps_sub_parsed, 0)
 PARSED_CHAINS(line_fold_parsed, ifps_lines_fold_parsed, ifps_sub_fold_parsed, 1)
 
 /* [ext][fold]: line, IFPS lines, IFPS subfields; and for a parsed tree
- * without the extension [fold] */
+ * of a message without errors, without the extension (trust) [fold] */
 static chain_fn *const chains[2][2][3] = {
     {{line, ifps_lines, ifps_sub}, {line_fold, ifps_lines_fold, ifps_sub_fold}},
     {{line_ext, ifps_lines_ext, ifps_sub_ext},
@@ -750,8 +836,8 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
     w.o = o ? o : &default_options;
     w.dict = w.o->dictionary;
     w.fold = w.o->fold != 0;
-    chain_fn *const *c =
-        parsed && !w.dict ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
+    w.trust = parsed && !w.dict && msg->nerrors == 0;
+    chain_fn *const *c = w.trust ? parsed_chains[w.fold] : chains[w.dict != NULL][w.fold];
     int ifps = w.o->layout == ADEXP_LAYOUT_IFPS;
     w.lines = c[ifps];
     w.subfields = c[2 * ifps];
@@ -763,7 +849,6 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
         w.keep_unclosed |= msg->errors[i].code == ADEXP_E_TEXT_UNCLOSED;
     /* as it stands: a heading without its NNNN, or an NNNN without heading */
     w.framed = w.o->envelope && (msg->envelope.present || msg->envelope.closed);
-    w.trust = parsed && !w.dict;
     if (!__atomic_load_n(&fast_ready, __ATOMIC_ACQUIRE))   /* a load, not a call, a message */
         pthread_once(&fast_once, fast_names_init);
     size_t start = out->len;

@@ -201,11 +201,20 @@ static ALWAYS_INLINE int write_run_sse2(const unsigned char *p, size_t n, char *
  * none (write_stops_none) if it is plain; the stops of several values are
  * joined (write_stops_or) and tested once. The loads: p[0..8) and
  * p[n-8..n), which overlap (n >= 8), or the halves p[0..4) and p[n-4..n)
- * (n >= 4), or p[0], p[n/2] and p[n-1], repeated over the lanes. */
+ * (n >= 4), or p[0], p[n/2] and p[n-1], repeated over the lanes.
+ *
+ * A value known to hold no '-' (the value of a field that is not ICAO
+ * text, in a message the parser read without errors: it ended at the
+ * '-'; write_parsed.h) is one run, kept or folded, when its bytes are all
+ * from '!' to 0x7F: write_dashless_stops tests that alone, its stops
+ * joined by write_stops_or too and tested by write_dashless_none. A byte
+ * from 0x80 stops it too (one signed compare): such a value takes the
+ * run's path. */
 #if JSON_STRING_SSE2
 typedef __m128i write_stops;        /* not 0 in the lanes that are not plain */
 
-static ALWAYS_INLINE write_stops write_plain_stops(const unsigned char *p, size_t n, char *o)
+/* p[0..n) copied to o, in a vector whose every lane is one of its bytes. */
+static ALWAYS_INLINE __m128i write_load_word(const unsigned char *p, size_t n, char *o)
 {
     __m128i x;
     if (n >= 8) {
@@ -227,6 +236,12 @@ static ALWAYS_INLINE write_stops write_plain_stops(const unsigned char *p, size_
         o[0] = (char)a, o[n >> 1] = (char)b, o[n - 1] = (char)c;
         x = _mm_set1_epi32((int)(a | b << 8 | c << 16 | c << 24));
     }
+    return x;
+}
+
+static ALWAYS_INLINE write_stops write_plain_stops(const unsigned char *p, size_t n, char *o)
+{
+    __m128i x = write_load_word(p, n, o);
     /* '!' - x, saturated, is not 0 below '!' (one instruction; the bytes
      * from 0x80 pass, as plain as the rule has them) */
     return _mm_or_si128(_mm_subs_epu8(_mm_set1_epi8('!'), x),
@@ -241,6 +256,18 @@ static ALWAYS_INLINE write_stops write_stops_or(write_stops a, write_stops b)
 static ALWAYS_INLINE int write_stops_none(write_stops s)
 {
     return _mm_movemask_epi8(_mm_cmpeq_epi8(s, _mm_setzero_si128())) == 0xFFFF;
+}
+
+/* The stops of a value that holds no '-': 0xFF in the lanes of the bytes
+ * below '!' and from 0x80 (signed: one compare); none is a mask's test. */
+static ALWAYS_INLINE write_stops write_dashless_stops(const unsigned char *p, size_t n, char *o)
+{
+    return _mm_cmpgt_epi8(_mm_set1_epi8('!'), write_load_word(p, n, o));
+}
+
+static ALWAYS_INLINE int write_dashless_none(write_stops s)
+{
+    return _mm_movemask_epi8(s) == 0;
 }
 #else
 typedef int write_stops;            /* whether a byte is not plain */
@@ -261,6 +288,21 @@ static inline write_stops write_stops_or(write_stops a, write_stops b)
 }
 
 static inline int write_stops_none(write_stops s)
+{
+    return !s;
+}
+
+static inline write_stops write_dashless_stops(const unsigned char *p, size_t n, char *o)
+{
+    int stops = 0;
+    for (size_t i = 0; i < n; i++) {
+        stops |= p[i] <= ' ' || p[i] >= 0x80;
+        o[i] = (char)p[i];
+    }
+    return stops;
+}
+
+static inline int write_dashless_none(write_stops s)
 {
     return !s;
 }

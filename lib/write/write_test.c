@@ -390,6 +390,19 @@ static void check_runs(const unsigned char *s, size_t n)
             assert_true(run_reference(in, n, 0) && run_reference(in, n, 1));
             assert_memory_equal(o, in, n);
         }
+        /* without '-' (a clean parsed tree's value): exactly the bytes
+         * from '!' to 0x7F, and then a run */
+        if (!memchr(in, '-', n)) {
+            memset(o, 0, n);
+            int graphic = 1;
+            for (size_t i = 0; i < n; i++)
+                graphic &= in[i] > ' ' && in[i] < 0x80;
+            none = write_dashless_none(write_dashless_stops(in, n, o));
+            assert_int_equal(none, graphic);
+            assert_memory_equal(o, in, n);
+            if (none)
+                assert_true(run_reference(in, n, 0) && run_reference(in, n, 1));
+        }
     }
     free(o);
 }
