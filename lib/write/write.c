@@ -224,10 +224,11 @@ static int has_dash(adexp_slice v)
 }
 
 /* Whether the value of a field that is not ICAO text reads back as itself:
- * it ends at the next '-', and the parser trims its ends. */
+ * it ends at the next '-', and the parser trims its ends. A parsed
+ * message's without errors (trust) does: the parser ended it so. */
 static int plain_value_ok(const writer *w, adexp_slice v)
 {
-    if (v.len == 0)
+    if (v.len == 0 || w->trust)
         return 1;
     if (has_dash(v))
         return 0;
@@ -239,12 +240,17 @@ static int plain_value_ok(const writer *w, adexp_slice v)
  * value at [voff, end): most texts, a group in brackets, by
  * WRITE_TEXT_CLOSED; the others by the lexer itself, reading the field
  * alone. Bracket-less text also needs the next token to end it
- * (ends_open_text). */
+ * (ends_open_text). In a parsed message without errors (trust) a group in
+ * brackets is one the lexer matched there (else TEXT_UNCLOSED): the same
+ * bytes, or the same folded (folding keeps where separators are, and the
+ * lexer's matching and -TITLE test see a run of them as one), match again,
+ * as fuzz_roundtrip checks. */
 static int text_value_ok(writer *w, const adexp_field *f, const char *dash, const char *voff,
                          const char *end)
 {
     size_t vlen = (size_t)(end - voff);
-    if (vlen && voff[0] == '(' && WRITE_TEXT_CLOSED((const unsigned char *)voff, vlen))
+    if (vlen && voff[0] == '(' &&
+        (w->trust || WRITE_TEXT_CLOSED((const unsigned char *)voff, vlen)))
         return 1;
     lexer lx;
     lexer_init(&lx, dash, (size_t)(end - dash), UINT32_MAX);
