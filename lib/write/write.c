@@ -405,6 +405,23 @@ static ALWAYS_INLINE char *put_slow(writer *w, char *o, const adexp_field *f, le
     return o;
 }
 
+/* The fast paths' l (one space in the line layout; in the IFPS layout at
+ * most LEAD_MAX bytes, stored in one move) and "-KEYWORD" of entry nm (k
+ * bytes, its 16 bytes stored at once): the end, where the separator and
+ * value go. */
+static ALWAYS_INLINE char *put_lead_name(char *o, lead l, const fast_name *nm, size_t k,
+                                         int ifps)
+{
+    if (ifps) {
+        memcpy(o, l.s, LEAD_MAX);
+        o += l.n;
+    } else {
+        *o++ = ' ';
+    }
+    memcpy(o, nm->text, 16);
+    return o + 1 + k;
+}
+
 /* l, then -KEYWORD value, most fields in one room check: a field whose
  * dict_id names its keyword's entry in fast_names (the keyword compared in
  * two overlapping words, so that a tree with any dict_id is written as its
@@ -428,15 +445,7 @@ static ALWAYS_INLINE char *put_fast(writer *w, char *o, const adexp_field *f, le
         (ext && w->dict->changed[id]) ||       /* id < dict_count here */
         (v <= 16 ? (uintptr_t)o > *last : w->end - o < (ptrdiff_t)(FAST_ROOM + v)))
         return put_slow(w, o, f, l, last);
-    char *p = o;
-    if (ifps) {
-        memcpy(p, l.s, LEAD_MAX);
-        p += l.n;
-    } else {
-        *p++ = ' ';
-    }
-    memcpy(p, nm->text, 16);
-    p += 1 + k;
+    char *p = put_lead_name(o, l, nm, k, ifps);
     if (v) {
         p++;
         const unsigned char *s = (const unsigned char *)f->value.ptr;
@@ -464,14 +473,7 @@ static ALWAYS_INLINE char *put_quick(char *o, uintptr_t last, const adexp_field 
     if ((word & 0xFFu) != ADEXP_BASIC || k == 0 || v > 16 || (uintptr_t)o > last)
         return NULL;
     const unsigned char *s = (const unsigned char *)f->value.ptr;
-    if (ifps) {
-        memcpy(o, l.s, LEAD_MAX);
-        o += l.n;
-    } else {
-        *o++ = ' ';
-    }
-    memcpy(o, nm->text, 16);
-    o += 1 + k;
+    o = put_lead_name(o, l, nm, k, ifps);
     if (v) {
         o++;
         if (!write_dashless_none(write_dashless_stops(s, v, o)) && !WRITE_RUN(s, v, o, fold))
