@@ -9,6 +9,7 @@
 #include "adexp.h"
 #include "decode_words.h"
 #include "dict_ids.h"
+#include "field_word.h"
 #include "internal.h"
 #include "json_names.h"
 #include "json_out.h"
@@ -567,10 +568,14 @@ static ALWAYS_INLINE int usual_item(const adexp_field *item, const adexp_field *
                                     dw_point_memo *pm)
 {
     const adexp_field *a = item->child, *b, *c;
-    if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
-        a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL || c->dict_id != DICT_ID_ETO ||
-        !a->value.ptr || ((b->value.len ^ 4) | (c->value.len ^ 12)) ||
-        !dw_memo_level(b->value.ptr, pm))
+    if (VIEW_QUICK && field_point_whole(item)) {   /* the parser's word for the shape */
+        b = a + 1;
+        c = a + 2;
+    } else if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
+               a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL ||
+               c->dict_id != DICT_ID_ETO || !a->value.ptr)
+        return 0;
+    if (((b->value.len ^ 4) | (c->value.len ^ 12)) || !dw_memo_level(b->value.ptr, pm))
         return 0;
     s[0] = a;
     s[1] = b;
