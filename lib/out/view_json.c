@@ -63,9 +63,15 @@ static inline void raw(vw *w, const char *s, size_t n)
 #define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
 
 /* json_string folded, its first run inline (as json.c writes values): most
- * of the view's strings are one run. */
+ * of the view's strings are one run. A long one (a route, a text) is
+ * written 32 bytes at a time where the CPU can, as json.c writes it. */
+#define LONG_STRING 32
 static ALWAYS_INLINE char *put_str(char *o, adexp_slice s)
 {
+#if JSON_AVX2
+    if (VIEW_QUICK && s.len >= LONG_STRING && cpu_has_avx2())
+        return json_string_avx2(o, s, 1);
+#endif
     return string_first(o, s, 1, JSON_RUN, json_string_rest);
 }
 
@@ -458,8 +464,8 @@ typedef struct str_list {
 } str_list;
 
 /* s as the list's next string, its comma and room for the ']': 0 when
- * the writer failed. */
-static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s)
+ * the writer failed. words: s often holds single spaces (put_words). */
+static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s, int words)
 {
     if (s.len > SHORT_ITEM || (size_t)(l->end - l->o) < SHORT_ITEM_ROOM) {
         size_t r = json_string_room(s.len);
@@ -482,7 +488,7 @@ static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s)
         *o++ = '[';
         l->open = 1;
     }
-    l->o = put_val(o, s);
+    l->o = words ? put_words(o, s) : put_val(o, s);
     return 1;
 }
 
@@ -496,12 +502,12 @@ static void strings_of(vw *w, const key_text *k, const adexp_view_fields *r, uns
     kind_iter it = kinds_of(r, kind);
     for (const adexp_field *f; (f = next_of(&it));) {
         if (kind != VIEW_ADDR) {
-            if (!str_item(w, &l, f->value))
+            if (!str_item(w, &l, f->value, kind == VIEW_EETFIR))
                 return;
             continue;
         }
         for (const adexp_field *c = f->child; c; c = c->next)
-            if (c->dict_id == DICT_ID_FAC && !str_item(w, &l, c->value))
+            if (c->dict_id == DICT_ID_FAC && !str_item(w, &l, c->value, 0))
                 return;
     }
     if (l.open)
