@@ -1041,7 +1041,8 @@ static ALWAYS_INLINE int one_member(vw *w, const adexp_field *f, int braced)
 /* "KEYWORD":["value",...] of n > 1 fields of one keyword that are each
  * one string (ATSRT, DCT repeated), in one pass, the room checked a value
  * at a time. Returns 0, having written nothing, if any of them is not. */
-static int one_array(vw *w, const adexp_field *const *v, size_t n)
+static ALWAYS_INLINE int one_array_with(vw *w, const adexp_field *const *v, size_t n,
+                                         str_fn *words)
 {
     adexp_buf *b = w->b;
     size_t start = b->len, nk = json_string_room(v[0]->keyword.len);
@@ -1076,12 +1077,35 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
             }
         }
         *o = ',';
-        o = put_words(o + (i > 0), f->value);
+        o = words(o + (i > 0), f->value);
     }
     *o++ = ']';
     commit(w, o);
     w->comma = 1;
     return 1;
+}
+
+static int one_array_sse2(vw *w, const adexp_field *const *v, size_t n)
+{
+    return one_array_with(w, v, n, put_words);
+}
+
+#if JSON_AVX2
+__attribute__((target(AVX2_TARGET))) static int one_array_avx2(vw *w, const adexp_field *const *v,
+                                                               size_t n)
+{
+    return one_array_with(w, v, n, put_words_avx2);
+}
+#endif
+
+/* one_array by the CPU's best copy. */
+static int one_array(vw *w, const adexp_field *const *v, size_t n)
+{
+#if JSON_AVX2
+    if (VIEW_QUICK && cpu_has_avx2())
+        return one_array_avx2(w, v, n);
+#endif
+    return one_array_sse2(w, v, n);
 }
 
 /* One keyword's fields v[0..n) as a member: one occurrence a value, more
