@@ -1365,9 +1365,9 @@ static void other(vw *w, const adexp_msg *m, const adexp_view_fields *r, scratch
 
 /* ------------------------------------------------------------ the line */
 
-/* The errors, the envelope and the line's end of a message that has
- * either (out of line: write_view's body stays within what the compiler
- * inlines whole). */
+/* The errors, the envelope and the line's end of any line but the usual
+ * one (errors() writes that): out of line, so that write_view's body stays
+ * within what the compiler inlines whole. */
 __attribute__((noinline)) static void errors_of(vw *w, const adexp_msg *m)
 {
     key(w, &k_errors);
