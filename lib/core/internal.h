@@ -7,6 +7,10 @@
 /* malloc and free behind the adexp_allocator interface. */
 adexp_allocator adexp_default_allocator(void);
 
+/* adexp_decode_coord's degrees in millionths, rounded to the nearest, in
+ * integers: the companions' _deg. */
+int adexp_decode_coord_micro(adexp_slice s, long *micro);
+
 /* Fill msg->view from msg->fields. Returns 0 if the arena ran out. */
 int adexp_view_build(adexp_msg *msg, adexp_arena *arena);
 /* msg->view.title alone, as adexp_view_build sets it. */

@@ -6,6 +6,7 @@
 
 #include "adexp.h"
 #include "decode_words.h"
+#include "internal.h"
 #include "json_out.h"
 #include "select.h"
 
@@ -16,14 +17,15 @@ static char *put_long(char *o, long v)
     return adexp_json_u64_at(o, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
 }
 
-/* Degrees with at most 6 decimals, trailing zeros dropped: 50.5, -6. */
-static char *put_deg(char *o, double deg)
+/* Degrees of micro millionths with at most 6 decimals, trailing zeros
+ * dropped: 50.5, -6. */
+static char *put_deg(char *o, long micro)
 {
-    long micro = (long)((deg < 0 ? -deg : deg) * 1e6 + 0.5);
-    if (deg < 0 && micro)
+    if (micro < 0)
         *o++ = '-';
-    o = put_long(o, micro / 1000000);
-    long frac = micro % 1000000;
+    unsigned long u = micro < 0 ? 0UL - (unsigned long)micro : (unsigned long)micro;
+    o = adexp_json_u64_at(o, u / 1000000);
+    unsigned long frac = u % 1000000;
     if (frac) {
         int digits = 6;
         while (frac % 10 == 0)
@@ -118,14 +120,14 @@ static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice
                                       adexp_slice eobd)
 {
     adexp_level l;
-    double deg;
+    long micro;
     switch (suffix) {
     case SUF_FT:
         return level_of(type, v, &l) ? put_long(o, adexp_level_feet(l)) : NULL;
     case SUF_M:
         return level_of(type, v, &l) ? put_long(o, adexp_level_metres(l)) : NULL;
     case SUF_DEG:
-        return adexp_decode_coord(v, &deg) ? put_deg(o, deg) : NULL;
+        return adexp_decode_coord_micro(v, &micro) ? put_deg(o, micro) : NULL;
     case SUF_UTC:
         return when(o, type, v, eobd);
     default:

@@ -119,6 +119,62 @@ static void test_coords(void **state)
     assert_false(adexp_decode_coord(SL("N"), &d));
 }
 
+/* A coordinate's degrees as the _deg companion has always printed them:
+ * from adexp_decode_coord's double, rounded to millionths, trailing zeros
+ * dropped. The reference that test_coord_degrees holds the writer to. */
+static size_t deg_by_double(char *o, adexp_slice v)
+{
+    double deg;
+    if (!adexp_decode_coord(v, &deg))
+        return 0;
+    long micro = (long)((deg < 0 ? -deg : deg) * 1e6 + 0.5);
+    int n = snprintf(o, 32, "%s%ld", deg < 0 && micro ? "-" : "", micro / 1000000);
+    long frac = micro % 1000000;
+    if (frac) {
+        int digits = 6;
+        while (frac % 10 == 0)
+            frac /= 10, digits--;
+        n += snprintf(o + n, 32, ".%0*ld", digits, frac);
+    }
+    return (size_t)n;
+}
+
+/* Every latitude and longitude of degrees, minutes and seconds (and of
+ * degrees and minutes), each hemisphere: the companion's text is the
+ * double rule's; a value out of range or of another shape has none. */
+static void test_coord_degrees(void **state)
+{
+    (void)state;
+    static const char hemi[] = "NSEW";
+    char v[16], want[32], got[64];
+    for (int h = 0; h < 4; h++) {
+        int dd = h < 2 ? 2 : 3, top = h < 2 ? 91 : 181;
+        for (int d = 0; d <= top; d++)
+            for (int m = 0; m <= 60; m++)
+                for (int sec = -1; sec <= 60; sec++) {
+                    int n = sec < 0 ? snprintf(v, sizeof v, "%0*d%02d%c", dd, d, m, hemi[h])
+                                    : snprintf(v, sizeof v, "%0*d%02d%02d%c", dd, d, m, sec,
+                                               hemi[h]);
+                    adexp_slice s = {v, (size_t)n};
+                    size_t nw = deg_by_double(want, s);
+                    char *e = sel_companion_at(got, SUF_DEG, 0, s, (adexp_slice){0});
+                    if (!nw) {
+                        assert_null(e);
+                        continue;
+                    }
+                    assert_non_null(e);
+                    if ((size_t)(e - got) != nw || memcmp(got, want, nw) != 0)
+                        fail_msg("%s: %.*s, want %.*s", v, (int)(e - got), got, (int)nw, want);
+                }
+    }
+    static const char *const bad[] = {"49000N",  "490000E", "4900000N", "49A000N",
+                                      "49:000N", "4/0000N", "N",        "0500000N",
+                                      "0500W",   "4900 0N", "490060N",  "496000N"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_null(sel_companion_at(got, SUF_DEG, 0, (adexp_slice){bad[i], strlen(bad[i])},
+                                     (adexp_slice){0}));
+}
+
 static void test_when(void **state)
 {
     (void)state;
@@ -1078,6 +1134,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels),      cmocka_unit_test(test_coords),
+        cmocka_unit_test(test_coord_degrees),
         cmocka_unit_test(test_sfl_rfl),     cmocka_unit_test(test_view_levels),
         cmocka_unit_test(test_when),        cmocka_unit_test(test_dict),
         cmocka_unit_test(test_paths),       cmocka_unit_test(test_view_json),

@@ -9,6 +9,7 @@
 #include "adexp.h"
 #include "decode_words.h"
 #include "dict_ids.h"
+#include "field_word.h"
 #include "internal.h"
 #include "json_names.h"
 #include "json_out.h"
@@ -62,9 +63,15 @@ static inline void raw(vw *w, const char *s, size_t n)
 #define RAW(w, lit) raw((w), (lit), sizeof(lit) - 1)
 
 /* json_string folded, its first run inline (as json.c writes values): most
- * of the view's strings are one run. */
+ * of the view's strings are one run. A long one (a route, a text) is
+ * written 32 bytes at a time where the CPU can, as json.c writes it. */
+#define LONG_STRING 32
 static ALWAYS_INLINE char *put_str(char *o, adexp_slice s)
 {
+#if JSON_AVX2
+    if (VIEW_QUICK && s.len >= LONG_STRING && cpu_has_avx2())
+        return json_string_avx2(o, s, 1);
+#endif
     return string_first(o, s, 1, JSON_RUN, json_string_rest);
 }
 
@@ -108,6 +115,20 @@ static ALWAYS_INLINE char *put_words(char *o, adexp_slice s)
     }
     return put_str(o, s);
 }
+
+#if JSON_AVX2
+/* put_words by json.c's quick value (the same bytes), 1 to 16 bytes with
+ * their spaces checked in one vector by a shuffle. */
+AVX2_INLINE char *put_words_avx2(char *o, adexp_slice s)
+{
+    if (plain_upto16_avx2((const unsigned char *)s.ptr, s.len, o + 1) == 1) {
+        o[0] = '"';
+        o[s.len + 1] = '"';
+        return o + s.len + 2;
+    }
+    return put_val(o, s);
+}
+#endif
 
 /* s as a JSON string, folded: the library's one rule (json_string.h), by
  * put_val's quick paths first. */
@@ -456,9 +477,12 @@ typedef struct str_list {
     int open;
 } str_list;
 
-/* s as the list's next string, its comma and room for the ']': 0 when
- * the writer failed. */
-static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s)
+/* A string's writer: put_val, put_words or their AVX2 kin. */
+typedef char *str_fn(char *o, adexp_slice s);
+
+/* s as the list's next string by put, its comma and room for the ']': 0
+ * when the writer failed. */
+static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s, str_fn *put)
 {
     if (s.len > SHORT_ITEM || (size_t)(l->end - l->o) < SHORT_ITEM_ROOM) {
         size_t r = json_string_room(s.len);
@@ -481,26 +505,28 @@ static ALWAYS_INLINE int str_item(vw *w, str_list *l, adexp_slice s)
         *o++ = '[';
         l->open = 1;
     }
-    l->o = put_val(o, s);
+    l->o = put(o, s);
     return 1;
 }
 
 /* The values of the fields of kind k (EETFIR, SPEED, REGUL), or for ADDR
  * its lists' FAC items, as a list of strings: the view's arrays, read
- * from the fields. */
-static void strings_of(vw *w, const key_text *k, const adexp_view_fields *r, unsigned kind)
+ * from the fields. EETFIR's values, which hold spaces, by words, the
+ * others by val. */
+static ALWAYS_INLINE void strings_with(vw *w, const key_text *k, const adexp_view_fields *r,
+                                       unsigned kind, str_fn *words, str_fn *val)
 {
     adexp_buf *b = w->b;
     str_list l = {b->data + b->len, b->data + b->cap, k, 0};
     kind_iter it = kinds_of(r, kind);
     for (const adexp_field *f; (f = next_of(&it));) {
         if (kind != VIEW_ADDR) {
-            if (!str_item(w, &l, f->value))
+            if (!str_item(w, &l, f->value, kind == VIEW_EETFIR ? words : val))
                 return;
             continue;
         }
         for (const adexp_field *c = f->child; c; c = c->next)
-            if (c->dict_id == DICT_ID_FAC && !str_item(w, &l, c->value))
+            if (c->dict_id == DICT_ID_FAC && !str_item(w, &l, c->value, val))
                 return;
     }
     if (l.open)
@@ -508,12 +534,32 @@ static void strings_of(vw *w, const key_text *k, const adexp_view_fields *r, uns
     commit(w, l.o);
 }
 
-/* strings_of, if the fields hold the kind (the call only then). */
+static void strings_of_sse2(vw *w, const key_text *k, const adexp_view_fields *r, unsigned kind)
+{
+    strings_with(w, k, r, kind, put_words, put_val);
+}
+
+#if JSON_AVX2
+__attribute__((target(AVX2_TARGET))) static void
+strings_of_avx2(vw *w, const key_text *k, const adexp_view_fields *r, unsigned kind)
+{
+    strings_with(w, k, r, kind, put_words_avx2, put_words_avx2);
+}
+#endif
+
+/* The list of kind k, if the fields hold it (the call only then). */
 static inline void strings(vw *w, const key_text *k, adexp_slice kw, const adexp_view_fields *r,
                            unsigned kind)
 {
-    if (has_kind(w, r, kind, kw))
-        strings_of(w, k, r, kind);
+    if (!has_kind(w, r, kind, kw))
+        return;
+#if JSON_AVX2
+    if (VIEW_QUICK && cpu_has_avx2()) {
+        strings_of_avx2(w, k, r, kind);
+        return;
+    }
+#endif
+    strings_of_sse2(w, k, r, kind);
 }
 
 /* The usual route point, {"ptid":..,"fl":"F390","fl_ft":39000,"eto":..,
@@ -567,10 +613,14 @@ static ALWAYS_INLINE int usual_item(const adexp_field *item, const adexp_field *
                                     dw_point_memo *pm)
 {
     const adexp_field *a = item->child, *b, *c;
-    if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
-        a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL || c->dict_id != DICT_ID_ETO ||
-        !a->value.ptr || ((b->value.len ^ 4) | (c->value.len ^ 12)) ||
-        !dw_memo_level(b->value.ptr, pm))
+    if (VIEW_QUICK && field_point_whole(item)) {   /* the parser's word for the shape */
+        b = a + 1;
+        c = a + 2;
+    } else if (item->nchildren != 3 || !a || !(b = a->next) || !(c = b->next) ||
+               a->dict_id != DICT_ID_PTID || b->dict_id != DICT_ID_FL ||
+               c->dict_id != DICT_ID_ETO || !a->value.ptr)
+        return 0;
+    if (((b->value.len ^ 4) | (c->value.len ^ 12)) || !dw_memo_level(b->value.ptr, pm))
         return 0;
     s[0] = a;
     s[1] = b;
@@ -593,17 +643,6 @@ static ALWAYS_INLINE char *put_eto(char *o, const char *e, dw_point_memo *pm)
 }
 
 #if JSON_AVX2
-/* put_val's string by json.c's quick value (the same bytes). */
-AVX2_INLINE char *put_ptid_avx2(char *o, adexp_slice s)
-{
-    if (plain_upto16_avx2((const unsigned char *)s.ptr, s.len, o + 1) == 1) {
-        o[0] = '"';
-        o[s.len + 1] = '"';
-        return o + s.len + 2;
-    }
-    return put_val(o, s);
-}
-
 /* put_eto with the date-time in one vector: its time checked and its ISO
  * text shuffled from it. */
 AVX2_INLINE char *put_eto_avx2(char *o, const char *e, dw_point_memo *pm)
@@ -676,7 +715,7 @@ static const adexp_field *usual_points_sse2(vw *w, const adexp_field *item, dw_p
 __attribute__((target(AVX2_TARGET))) static const adexp_field *
 usual_points_avx2(vw *w, const adexp_field *item, dw_point_memo *pm)
 {
-    return usual_points_with(w, item, pm, put_ptid_avx2, put_eto_avx2);
+    return usual_points_with(w, item, pm, put_words_avx2, put_eto_avx2);
 }
 #endif
 
@@ -1002,7 +1041,8 @@ static ALWAYS_INLINE int one_member(vw *w, const adexp_field *f, int braced)
 /* "KEYWORD":["value",...] of n > 1 fields of one keyword that are each
  * one string (ATSRT, DCT repeated), in one pass, the room checked a value
  * at a time. Returns 0, having written nothing, if any of them is not. */
-static int one_array(vw *w, const adexp_field *const *v, size_t n)
+static ALWAYS_INLINE int one_array_with(vw *w, const adexp_field *const *v, size_t n,
+                                         str_fn *words)
 {
     adexp_buf *b = w->b;
     size_t start = b->len, nk = json_string_room(v[0]->keyword.len);
@@ -1037,12 +1077,35 @@ static int one_array(vw *w, const adexp_field *const *v, size_t n)
             }
         }
         *o = ',';
-        o = put_words(o + (i > 0), f->value);
+        o = words(o + (i > 0), f->value);
     }
     *o++ = ']';
     commit(w, o);
     w->comma = 1;
     return 1;
+}
+
+static int one_array_sse2(vw *w, const adexp_field *const *v, size_t n)
+{
+    return one_array_with(w, v, n, put_words);
+}
+
+#if JSON_AVX2
+__attribute__((target(AVX2_TARGET))) static int one_array_avx2(vw *w, const adexp_field *const *v,
+                                                               size_t n)
+{
+    return one_array_with(w, v, n, put_words_avx2);
+}
+#endif
+
+/* one_array by the CPU's best copy. */
+static int one_array(vw *w, const adexp_field *const *v, size_t n)
+{
+#if JSON_AVX2
+    if (VIEW_QUICK && cpu_has_avx2())
+        return one_array_avx2(w, v, n);
+#endif
+    return one_array_sse2(w, v, n);
 }
 
 /* One keyword's fields v[0..n) as a member: one occurrence a value, more
@@ -1302,13 +1365,11 @@ static void other(vw *w, const adexp_msg *m, const adexp_view_fields *r, scratch
 
 /* ------------------------------------------------------------ the line */
 
-/* The errors and the line's end. */
-static void errors(vw *w, const adexp_msg *m)
+/* The errors, the envelope and the line's end of any line but the usual
+ * one (errors() writes that): out of line, so that write_view's body stays
+ * within what the compiler inlines whole. */
+__attribute__((noinline)) static void errors_of(vw *w, const adexp_msg *m)
 {
-    if (m->nerrors == 0 && w->comma && !m->envelope.present) {   /* the usual line's end */
-        RAW(w, ",\"errors\":[]}\n");
-        return;
-    }
     key(w, &k_errors);
     open_(w, "[");
     for (size_t i = 0; i < m->nerrors; i++) {
@@ -1331,6 +1392,16 @@ static void errors(vw *w, const adexp_msg *m)
     if (m->envelope.present && adexp_json_put_envelope(w->b, &m->envelope) != 0)
         w->ok = 0;
     RAW(w, "}\n");
+}
+
+/* The errors and the line's end: the usual end inline, any other out of
+ * line. */
+static inline void errors(vw *w, const adexp_msg *m)
+{
+    if (m->nerrors == 0 && w->comma && !m->envelope.present)
+        RAW(w, ",\"errors\":[]}\n");
+    else
+        errors_of(w, m);
 }
 
 
