@@ -5,7 +5,8 @@
  *    (lexer_envelope_text, which tells a common heading from one
  *    classification of its bytes) are the -TITLE found first, then the
  *    heading read up to it, whole (64 bytes loadable) and word by word: the
- *    same parts, the same end, the same first bad byte;
+ *    same parts, the same end, the same first bad byte; and read again
+ *    from the shape of the input's last common heading before it, the same;
  *  - each message parsed with recognition on: its envelope's parts lie in
  *    its span and before its first field, so that no field holds envelope
  *    text. */
@@ -29,13 +30,14 @@ static void same_parts(const adexp_envelope *a, const adexp_envelope *b)
         FUZZ_CHECK(same_slice(a->text[k], b->text[k]));
 }
 
-static void check_heading(const char *b, size_t len, size_t start)
+static void check_heading(const char *b, size_t len, size_t start, lexer_heading_shape *seen)
 {
     lexer_signal sig;
     size_t end = lexer_envelope_end(b, len, start + 1, &sig);
     adexp_envelope both = {0}, whole = {0}, words = {0};
     size_t bad_both, bad_whole, bad_words, first_both;
-    size_t at_both = lexer_envelope_text(b, end, len, start, &both, &bad_both, &first_both);
+    size_t at_both =
+        lexer_envelope_text(b, end, len, start, &both, &bad_both, &first_both, NULL);
     size_t first = lexer_text_title(b, end, start + 1);
     FUZZ_CHECK(first_both == first);
     size_t at_whole = lexer_envelope_heading(b, first, len, start, &whole, &bad_whole);
@@ -45,6 +47,13 @@ static void check_heading(const char *b, size_t len, size_t start)
     FUZZ_CHECK(at_both <= first && first <= end);
     same_parts(&both, &whole);
     same_parts(&whole, &words);
+    /* read from the input's last common heading's shape: the same */
+    adexp_envelope known = {0};
+    size_t bad_known, first_known;
+    size_t at_known =
+        lexer_envelope_text(b, end, len, start, &known, &bad_known, &first_known, seen);
+    FUZZ_CHECK(at_known == at_both && bad_known == bad_both && first_known == first_both);
+    same_parts(&known, &both);
 }
 
 /* The part s lies in the message's span, before its first field. */
@@ -90,9 +99,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *b = (const char *)data;
     int starts = 0;
+    lexer_heading_shape seen = {0};
     for (size_t i = 0; i < size && starts < 64; i++) {
         if (lexer_envelope_at(b, size, i)) {
-            check_heading(b, size, i);
+            check_heading(b, size, i, &seen);
             starts++;
         }
     }

@@ -366,6 +366,7 @@ typedef struct cursor {
     int titled;                /* the common shape is taken only when the
                                   text's -TITLE follows it (title_at) */
     size_t title_at;
+    lexer_heading_shape *seen; /* the last common heading's, or NULL */
 } cursor;
 
 /* The heading's byte classes, one load a byte: what ends a line (LF,
@@ -591,7 +592,7 @@ static void origin_line(cursor *c, adexp_envelope *env)
  * within the 64 bytes. Any other heading is read word by word (the lines'
  * own functions), which reads this one the same. */
 typedef struct heading_bits {
-    uint64_t upper, digit, blank, end, dash;
+    uint64_t upper, digit, blank, end, sep, dash;
 } heading_bits;
 
 #if SIMD_AVX2
@@ -617,6 +618,8 @@ __attribute__((target(AVX2_TARGET))) static inline void half_bits(const char *p,
     m->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(in_range(x, '0', 10)) << at;
     m->blank |= (uint64_t)(uint32_t)_mm256_movemask_epi8(blank) << at;
     m->end |= (uint64_t)(uint32_t)_mm256_movemask_epi8(end) << at;
+    __m256i sep = _mm256_or_si256(in_range(x, '\t', 5), _mm256_cmpeq_epi8(x, _mm256_set1_epi8(' ')));
+    m->sep |= (uint64_t)(uint32_t)_mm256_movemask_epi8(sep) << at;
     m->dash |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')))
                << at;
 }
@@ -651,57 +654,118 @@ static inline size_t past_blanks(const heading_bits *m, size_t k)
     return k + (size_t)__builtin_ctzll(~(m->blank >> k));
 }
 
-__attribute__((target(AVX2_TARGET))) static int heading_quick_avx2(cursor *c,
-                                                                  adexp_envelope *env)
+/* The part of n bytes at from (of the heading at b), NULL when empty. */
+static adexp_slice part(const char *b, size_t from, size_t n)
 {
-    heading_bits m = {0, 0, 0, 0, 0};
-    half_bits(c->b + c->i, &m, 0);
-    half_bits(c->b + c->i + 32, &m, 32);
-    size_t base = c->i, room = c->len - base;   /* each line ends before c->len */
+    adexp_slice s = {n ? b + from : NULL, n};
+    return s;
+}
+
+/* The parts of the heading at base where sh puts them. */
+static void heading_parts(const char *b, adexp_envelope *env, const lexer_heading_shape *sh)
+{
+    env->transmission_id = part(b, sh->id, sh->id_len);
+    env->text[0] = part(b, sh->text0, sh->text0_len);
+    env->priority = part(b, sh->addr, 2);
+    env->addressees = part(b, sh->addr + 3u, (size_t)(sh->addr_end - sh->addr - 3));
+    env->filing_time = part(b, sh->origin, 6);
+    env->originator = part(b, sh->origin + 7u, 8);
+    env->text[1] = part(b, sh->text1, sh->text1_len);
+}
+
+/* The bytes a common heading's form and places are told from: up to its
+ * next line's first byte (what follows, the text, is the -TITLE's to tell,
+ * title_follows). */
+static inline uint64_t shape_span(size_t next)
+{
+    return ((uint64_t)2 << next) - 1;
+}
+
+static int same_classes(const heading_bits *m, const lexer_heading_shape *s)
+{
+    return (((m->upper ^ s->upper) | (m->digit ^ s->digit) | (m->blank ^ s->blank) |
+             (m->end ^ s->end) | (m->sep ^ s->sep)) &
+            shape_span(s->next)) == 0;
+}
+
+/* The common heading's form checked on m's bytes from base (each line
+ * ending before room), its parts' places into *sh; 0 if not of the form. */
+static int heading_shape_of(cursor *c, const heading_bits *m, size_t base, size_t room,
+                            lexer_heading_shape *sh)
+{
     /* the heading line: its end is no blank, letter or digit, so both
      * runs stop at it */
-    size_t n = line_len(&m, 0);
+    size_t n = line_len(m, 0);
     if (n >= 64 || n >= room)
         return 0;
-    size_t id = past_blanks(&m, 0);
-    size_t w = (size_t)__builtin_ctzll(~((m.upper | m.digit) >> id));
-    if (w == 0 || !((m.blank | m.end) >> (id + w) & 1))
+    size_t id = past_blanks(m, 0);
+    size_t w = (size_t)__builtin_ctzll(~((m->upper | m->digit) >> id));
+    if (w == 0 || !((m->blank | m->end) >> (id + w) & 1))
         return 0;
-    size_t t0 = past_blanks(&m, id + w), e0 = n;
-    c->i = base + e0;
+    size_t t0 = past_blanks(m, id + w), e0 = n;
     next_line(c, base + e0);
     /* the address line: letters, and a blank at 2, 11, 20 and 29 */
     size_t a = c->i - base;
-    n = line_len(&m, a);
+    n = line_len(m, a);
     const uint64_t spaces = 1u << 2 | 1u << 11 | 1u << 20 | 1u << 29;
     uint64_t all = ((uint64_t)1 << (n & 63)) - 1;
     if (n < 11 || n > 29 || (n - 2) % 9 != 0 || a + n >= 64 || a + n >= room ||
-        (m.upper >> a & all) != (~spaces & all) || (m.blank >> a & all) != (spaces & all))
+        (m->upper >> a & all) != (~spaces & all) || (m->blank >> a & all) != (spaces & all))
         return 0;
     size_t e1 = a + n;
-    c->i = base + e1;
     next_line(c, base + e1);
     /* the origin line (no more lines of addressees before it) */
     size_t o = c->i - base;
-    n = line_len(&m, o);
-    if (n < 15 || n >= 64 || o + n >= 64 || o + n >= room || (m.digit >> o & 0x7fu) != 0x3fu ||
-        !(m.blank >> (o + 6) & 1) || (m.upper >> (o + 7) & 0xffu) != 0xffu ||
-        !((m.blank | m.end) >> (o + 15) & 1))
+    n = line_len(m, o);
+    if (n < 15 || n >= 64 || o + n >= 64 || o + n >= room || (m->digit >> o & 0x7fu) != 0x3fu ||
+        !(m->blank >> (o + 6) & 1) || (m->upper >> (o + 7) & 0xffu) != 0xffu ||
+        !((m->blank | m->end) >> (o + 15) & 1))
         return 0;
-    size_t e2 = o + n, t1 = past_blanks(&m, o + 15);
-    if (c->titled && !title_follows(c, &m, base, e2))
-        return 0;
-    /* the words end with a letter or digit: nothing to trim but the texts */
-    const char *b = c->b + base;
-    env->transmission_id = (adexp_slice){b + id, w};
-    env->text[0] = slice(c, base + t0, base + e0);
-    env->priority = (adexp_slice){b + a, 2};
-    env->addressees = (adexp_slice){b + a + 3, e1 - (a + 3)};
-    env->filing_time = (adexp_slice){b + o, 6};
-    env->originator = (adexp_slice){b + o + 7, 8};
-    env->text[1] = slice(c, base + t1, base + e2);
-    c->i = base + e2;
+    size_t e2 = o + n, t1 = past_blanks(m, o + 15);
     next_line(c, base + e2);
+    /* the words end with a letter or digit: nothing to trim but the texts */
+    adexp_slice t[2] = {slice(c, base + t0, base + e0), slice(c, base + t1, base + e2)};
+    *sh = (lexer_heading_shape){
+        .id = (uint8_t)id, .id_len = (uint8_t)w, .text0 = (uint8_t)t0,
+        .text0_len = (uint8_t)t[0].len, .addr = (uint8_t)a, .addr_end = (uint8_t)e1,
+        .origin = (uint8_t)o, .text1 = (uint8_t)t1, .text1_len = (uint8_t)t[1].len,
+        .lines_end = (uint8_t)e2};
+    return 1;
+}
+
+__attribute__((target(AVX2_TARGET))) static int heading_quick_avx2(cursor *c,
+                                                                  adexp_envelope *env)
+{
+    heading_bits m = {0, 0, 0, 0, 0, 0};
+    half_bits(c->b + c->i, &m, 0);
+    half_bits(c->b + c->i + 32, &m, 32);
+    size_t base = c->i, room = c->len - base;   /* each line ends before c->len */
+    lexer_heading_shape sh, *seen = c->seen;
+    /* the same classes as the last's, up to its next line (a zeroed one has
+     * no letters, which a heading has): the same form, the same places, as
+     * its next line is a byte that is no separator before room (so were its
+     * lines' ends and the next lines' starts) */
+    int known = seen && seen->upper && same_classes(&m, seen) && seen->next < room;
+    size_t next;
+    if (known) {
+        sh = *seen;
+        next = sh.next;
+    } else if (heading_shape_of(c, &m, base, room, &sh)) {
+        next = c->i - base;
+    } else {
+        return 0;
+    }
+    if (c->titled && !title_follows(c, &m, base, sh.lines_end))
+        return 0;
+    if (!known && seen && next < 64 && !(m.sep >> next & 1)) {
+        *seen = sh;
+        seen->next = (uint8_t)next;
+        uint64_t span = shape_span(next);
+        seen->upper = m.upper & span, seen->digit = m.digit & span;
+        seen->blank = m.blank & span, seen->end = m.end & span, seen->sep = m.sep & span;
+    }
+    heading_parts(c->b + base, env, &sh);
+    c->i = c->from = base + next;
     return 1;
 }
 #endif
@@ -727,7 +791,7 @@ static int heading_quick(cursor *c, adexp_envelope *env)
 size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
                               adexp_envelope *env, size_t *bad)
 {
-    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable, 0, 0};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, readable, 0, 0, NULL};
     env->present = 1;
     env->form = b[start] == SOH ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
     heading_start(&c);
@@ -748,11 +812,12 @@ size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t
 }
 
 size_t lexer_envelope_text(const char *b, size_t end, size_t readable, size_t start,
-                           adexp_envelope *env, size_t *bad, size_t *first)
+                           adexp_envelope *env, size_t *bad, size_t *first,
+                           lexer_heading_shape *seen)
 {
     /* the common heading followed by the text's -TITLE: both from one
      * classification of its bytes, not a search for the '-' as well */
-    cursor c = {b, end, start, start, (size_t)-1, (size_t)-1, start, readable, 1, 0};
+    cursor c = {b, end, start, start, (size_t)-1, (size_t)-1, start, readable, 1, 0, seen};
     heading_start(&c);
     if (heading_quick(&c, env)) {
         env->present = 1;

@@ -171,12 +171,25 @@ size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t
 /* lexer_next_title for the text after a heading, whose lines hold no '-'
  * as a rule: the same offset, found for less. */
 size_t lexer_text_title(const char *b, size_t len, size_t from);
+/* The last heading of the common shape read, for the next: the classes of
+ * its 64 bytes (letters, digits, blanks, line ends, separators) and where
+ * its parts lie from its start. A heading whose bytes are of the same
+ * classes is of the same form with its parts in the same places (a feed's
+ * headings mostly are): read from these, not checked line by line again.
+ * Zeroed: none yet. */
+typedef struct lexer_heading_shape {
+    uint64_t upper, digit, blank, end, sep;
+    uint8_t id, id_len, text0, text0_len, addr, addr_end, origin, text1, text1_len, lines_end,
+        next;
+} lexer_heading_shape;
 /* The heading at start of an envelope whose text ends at end, and the
  * text's first -TITLE: *first is lexer_text_title(b, end, start + 1), and
  * the rest lexer_envelope_heading(b, *first, readable, start, env, bad)'s,
- * for less where the heading is of the common shape. */
+ * for less where the heading is of the common shape (and less again where
+ * it is of *seen's classes; seen may be NULL). */
 size_t lexer_envelope_text(const char *b, size_t end, size_t readable, size_t start,
-                           adexp_envelope *env, size_t *bad, size_t *first);
+                           adexp_envelope *env, size_t *bad, size_t *first,
+                           lexer_heading_shape *seen);
 /* Lex on from pos, the input ending at limit (<= the buffer's length): a
  * framed message's text ends at its envelope's end. The next fill makes
  * one token only when `one` is set (the caller restores lx->batch). */

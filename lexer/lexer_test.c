@@ -513,6 +513,7 @@ static void test_heading_shapes(void **state)
     static const char *const texts[] = {"", "", "", " ", "\n\n", "X ", "-ARCID A ", "-TITLEX "};
     char b[256 + 64];
     unsigned seed = 2929;
+    lexer_heading_shape seen = {0};   /* the last common heading's, kept across rounds */
     for (int round = 0; round < 20000; round++) {
         unsigned r[6];
         for (int k = 0; k < 6; k++) {
@@ -525,6 +526,20 @@ static void test_heading_shapes(void **state)
                          origins[r[4] % 9], e, texts[(r[3] >> 4) % 8]);
         size_t len = (size_t)n - 8 + (r[5] >> 4) % 9;   /* the heading's end: -TITLE, or near */
         memset(b + n, 'x', 64);
+        /* every other round, the heading's letters and digits changed for
+         * others (its classes kept): a heading of the last one's classes
+         * with other words */
+        size_t head = strlen(starts[r[0] % 4]);
+        for (size_t k = head; r[1] & 1 && k + 8 < (size_t)n; k++) {
+            unsigned char ch = (unsigned char)b[k];
+            if (ch == '-')
+                break;
+            seed = seed * 1103515245u + 12345u;
+            if (ch >= 'A' && ch <= 'Z')
+                b[k] = (char)('A' + (seed >> 16) % 26);
+            else if (ch >= '0' && ch <= '9')
+                b[k] = (char)('0' + (seed >> 16) % 10);
+        }
         adexp_envelope whole = {0}, words = {0};
         size_t bad_whole, bad_words;
         size_t at_whole = lexer_envelope_heading(b, len, sizeof b, 0, &whole, &bad_whole);
@@ -536,7 +551,8 @@ static void test_heading_shapes(void **state)
          * found together are the -TITLE found first, then the heading up to it */
         adexp_envelope both = {0}, apart = {0};
         size_t bad_both, bad_apart, first_both;
-        size_t at_both = lexer_envelope_text(b, len, sizeof b, 0, &both, &bad_both, &first_both);
+        size_t at_both =
+            lexer_envelope_text(b, len, sizeof b, 0, &both, &bad_both, &first_both, NULL);
         size_t first_apart = lexer_text_title(b, len, 1);
         size_t at_apart = lexer_envelope_heading(b, first_apart, sizeof b, 0, &apart, &bad_apart);
         assert_int_equal(first_both, first_apart);
@@ -544,6 +560,15 @@ static void test_heading_shapes(void **state)
         assert_int_equal(bad_both, bad_apart);
         assert_int_equal(both.form, apart.form);
         assert_same_parts(&both, &apart);
+        /* and read from the last common heading's shape: the same */
+        adexp_envelope known = {0};
+        size_t bad_known, first_known;
+        size_t at_known =
+            lexer_envelope_text(b, len, sizeof b, 0, &known, &bad_known, &first_known, &seen);
+        assert_int_equal(at_known, at_both);
+        assert_int_equal(bad_known, bad_both);
+        assert_int_equal(first_known, first_both);
+        assert_same_parts(&known, &both);
     }
 }
 

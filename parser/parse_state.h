@@ -70,6 +70,8 @@ struct adexp_parser {
                                   the lexer's batch: valid until advance) */
     ftok heading;              /* the token of an envelope's start that
                                   follows an envelope (parser.c, at_heading) */
+    lexer_heading_shape heading_seen;   /* the last common heading's
+                                  (lexer_envelope_text) */
     const char *buf;
     size_t len;
     adexp_arena *arena;

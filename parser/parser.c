@@ -271,7 +271,8 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
     /* the heading ends before the first -TITLE: a garbled one never takes
      * a message's text (which may end the message before the envelope) */
     size_t first, bad;
-    size_t head = lexer_envelope_text(p->buf, end, p->len, msg->offset, env, &bad, &first);
+    size_t head = lexer_envelope_text(p->buf, end, p->len, msg->offset, env, &bad, &first,
+                                      &p->heading_seen);
     /* the heading ends at first or before it, and no -TITLE is before
      * first: the text's -TITLE is first (not looked for again) */
     size_t text = first;
