@@ -12,6 +12,10 @@ off=GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2
 on_code=$("$dir/adexp-parse" --version | sed -n 's/^vector code: //p')
 off_code=$(env "$off" "$dir/adexp-parse" --version | sed -n 's/^vector code: //p')
 echo "vector code: $on_code, with $off: $off_code"
+if [ -z "$on_code" ] || [ -z "$off_code" ]; then
+    echo "adexp-parse --version says no vector code" >&2
+    exit 1
+fi
 if [ "$on_code" = avx2 ] && [ "$off_code" = avx2 ]; then
     echo "the tunable did not turn AVX2 off" >&2
     exit 1
