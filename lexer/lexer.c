@@ -646,42 +646,73 @@ static state_fn basic_value(lexer *lx, field_token *t)
 }
 
 #if AVX2_SCAN
-/* match_paren's search 32 bytes a step, from *at with *depth open: it stops
- * only at '(', ')' and a '-' followed by 'T' or a separator (lexer_title_at's
- * first test), and passes the quoted title at `quoted`. Returns 1 if it has
- * the answer (*res, and *at where it ended), 0 to leave the rest (under 33
- * bytes) from *at to the byte loop. */
+/* The bytes match_paren stops at among the 32 at p (33 readable), as a byte
+ * mask: '(', ')' and a '-' followed by 'T' or a separator (lexer_title_at's
+ * first test). */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline __m256i
+paren_stops_avx2(const char *p)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(p + 1));
+    __m256i parens = _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('(')),
+                                     _mm256_cmpeq_epi8(x, _mm256_set1_epi8(')')));
+    __m256i next = _mm256_or_si256(_mm256_cmpeq_epi8(y, _mm256_set1_epi8('T')), avx2_sep_bytes(y));
+    return _mm256_or_si256(parens,
+                           _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')), next));
+}
+
+/* match_paren's step at the stops m (bit k: byte i + k), with *depth open:
+ * 1 when it has the answer (*res, and *at where it ended). */
+static inline __attribute__((always_inline)) int paren_step(const lexer *lx, size_t i, uint64_t m, size_t quoted,
+                                    size_t *at, size_t *depth, size_t *res)
+{
+    for (; m; m = m & (m - 1)) {
+        size_t j = i + (size_t)__builtin_ctzll(m);
+        char c = lx->buf[j];
+        if (c == '(') {
+            ++*depth;
+        } else if (c == ')') {
+            if (--*depth == 0) {
+                *at = j;
+                *res = j + 1;
+                return 1;
+            }
+        } else if (j != quoted && lexer_title_at(lx->buf, lx->len, j)) {
+            *at = j;
+            *res = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* match_paren's search 64 bytes a step while they are there, then 32: it
+ * stops only at paren_stops_avx2's bytes, and passes the quoted title at
+ * `quoted`. Returns 1 if it has the answer (*res, and *at where it ended),
+ * 0 to leave the rest (under 33 bytes) from *at to the byte loop. An ICAO
+ * text's bytes are mostly none of these: a step is mostly one test. */
 __attribute__((target(AVX2_TARGET))) static int
 match_paren_avx2(const lexer *lx, size_t end, size_t quoted, size_t *at, size_t *depth,
                  size_t *res)
 {
     const char *b = lx->buf;
-    size_t i = *at, d = *depth;
+    size_t i = *at;
+    for (; end - i >= 64 && lx->len - i > 64; i += 64) {
+        __m256i lo = paren_stops_avx2(b + i), hi = paren_stops_avx2(b + i + 32);
+        __m256i any = _mm256_or_si256(lo, hi);
+        if (_mm256_testz_si256(any, any))
+            continue;
+        uint64_t m = (uint32_t)_mm256_movemask_epi8(lo) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+        if (paren_step(lx, i, m, quoted, at, depth, res))
+            return 1;
+    }
     for (; end - i >= 32 && lx->len - i > 32; i += 32) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
-        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + i + 1));
-        uint32_t open = avx2_byte_mask(x, '('), close = avx2_byte_mask(x, ')');
-        uint32_t dash = avx2_byte_mask(x, '-');
-        uint32_t next = avx2_byte_mask(y, 'T') | avx2_sep_mask(y);   /* the byte after */
-        for (uint32_t m = open | close | (dash & next); m; m = _blsr_u32(m)) {
-            size_t j = i + _tzcnt_u32(m);
-            if (open >> (j - i) & 1) {
-                d++;
-            } else if (close >> (j - i) & 1) {
-                if (--d == 0) {
-                    *at = j;
-                    *res = j + 1;
-                    return 1;
-                }
-            } else if (j != quoted && lexer_title_at(lx->buf, lx->len, j)) {
-                *at = j;
-                *res = 0;
-                return 1;
-            }
-        }
+        uint32_t m = (uint32_t)_mm256_movemask_epi8(paren_stops_avx2(b + i));
+        if (paren_step(lx, i, m, quoted, at, depth, res))
+            return 1;
     }
     *at = i;
-    *depth = d;
     return 0;
 }
 #endif

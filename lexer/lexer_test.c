@@ -165,6 +165,73 @@ static void test_oldmsg_lines_starting_with_dash(void **state)
           FIELD("TITLE", 49, "X", 56), END_OF(57));
 }
 
+/* The group's end by the rule's own words: the ')' that closes the '('
+ * at open, never past a -TITLE (but a quoted message's, right after the
+ * '('); 0 when there is none. */
+static size_t group_end_by_bytes(const char *b, size_t len, size_t open)
+{
+    size_t q = open + 1, depth = 0;
+    while (q < len && (b[q] == ' ' || b[q] == '\n'))
+        q++;
+    for (size_t i = open; i < len; i++) {
+        if (b[i] == '(') {
+            depth++;
+        } else if (b[i] == ')') {
+            if (--depth == 0)
+                return i + 1;
+        } else if (b[i] == '-' && i != q && lexer_title_at(b, len, i)) {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* A group's brackets and a -TITLE in it at every place of texts up to 200
+ * bytes, so that each falls at every place of the search's 64- and 32-byte
+ * steps and of the bytes after them: the lexer's group against the rule. */
+static void test_text_group_at_every_place(void **state)
+{
+    (void)state;
+    static const char *const marks[] = {"(", ")", "-TITLE", "- TITLE", "-TITLEX", "-T",
+                                        "-", "()", "-ADEP"};
+    for (size_t n = 0; n <= 200; n++) {
+        for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
+            for (size_t at = 0; at <= n; at += (n > 40 ? 3 : 1)) {
+                char text[320];
+                memset(text, 'A', sizeof text);
+                for (size_t i = 7; i < n; i += 11)
+                    text[i] = '-';             /* dashes that start no title */
+                size_t ml = strlen(marks[m]);
+                memcpy(text + at, marks[m], ml);
+                size_t tl = n + ml;
+                int head = snprintf(NULL, 0, "-MSGTXT (");
+                size_t len = (size_t)head + tl + strlen(") -ADEP X");
+                char *buf = malloc(len);
+                assert_non_null(buf);
+                memcpy(buf, "-MSGTXT (", (size_t)head);
+                memcpy(buf + head, text, tl);
+                memcpy(buf + head + tl, ") -ADEP X", len - head - tl);
+                lexer lx;
+                lexer_init(&lx, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
+                size_t start, end, next;
+                int got = lexer_text_group(&lx, 7, &start, &end, &next);
+                size_t want = group_end_by_bytes(buf, len, 8);
+                if (want) {    /* the value goes on to the next '-', trimmed */
+                    const char *d = memchr(buf + want, '-', len - want);
+                    size_t e = d ? (size_t)(d - buf) : len;
+                    while (e > want && buf[e - 1] == ' ')
+                        e--;
+                    want = e;
+                }
+                if (got != (want != 0) || (got && end != want))
+                    fail_msg("text of %zu bytes, '%s' at %zu: group %d end %zu, want end %zu",
+                             n, marks[m], at, got, got ? end : 0, want);
+                free(buf);
+            }
+        }
+    }
+}
+
 static void test_unclosed_bracket_stops_at_primary_keyword(void **state)
 {
     (void)state;
@@ -590,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_text_before_first_field),
         cmocka_unit_test(test_msgtxt_brackets_keep_hyphens),
         cmocka_unit_test(test_oldmsg_lines_starting_with_dash),
+        cmocka_unit_test(test_text_group_at_every_place),
         cmocka_unit_test(test_unclosed_bracket_stops_at_primary_keyword),
         cmocka_unit_test(test_unclosed_bracket_then_closed_one),
         cmocka_unit_test(test_text_without_bracket),

@@ -77,16 +77,23 @@ static inline const dict_entry *hot_hit(uint64_t key, unsigned k)
 }
 
 #if AVX2_SCAN
-/* The separators (space, TAB, LF, VT, FF, CR) among the 32 bytes of x, as a bit
+/* The separators (space, TAB, LF, VT, FF, CR) among the 32 bytes of x, as a byte
  * mask: one byte shuffle, as a byte is a separator if it equals the entry
  * of its low nibble in this table. */
-__attribute__((target(AVX2_TARGET), always_inline)) static inline uint32_t
-avx2_sep_mask(__m256i x)
+__attribute__((target(AVX2_TARGET), always_inline)) static inline __m256i
+avx2_sep_bytes(__m256i x)
 {
     const __m256i seps = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', '\v',
                                           '\f', '\r', 0, 0, ' ', 0, 0, 0, 0, 0, 0, 0, 0,
                                           '\t', '\n', '\v', '\f', '\r', 0, 0);
-    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x));
+    return _mm256_cmpeq_epi8(_mm256_shuffle_epi8(seps, x), x);
+}
+
+/* The same as a bit mask. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline uint32_t
+avx2_sep_mask(__m256i x)
+{
+    return (uint32_t)_mm256_movemask_epi8(avx2_sep_bytes(x));
 }
 
 /* The bytes equal to c among the 32 bytes of x, as a bit mask. */
