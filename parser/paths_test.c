@@ -748,6 +748,88 @@ static void test_paths_repeats(void **state)
     }
 }
 
+/* The compounds read whole besides route points (three_at): -ESTDATA
+ * -PTID x -ETO y -FL z and -GEO -GEOID x -LATTD y -LONGTD z, and all that
+ * should stop that: other separators and lengths (the window is 64
+ * bytes), a fourth, missing and reordered subfields, look-alike and glued
+ * keywords, empty values, values with separators or '-' in them, a value of
+ * the compound, an unknown field; at the top, in a list and after a
+ * compound of the other kind, under every limit set and cut at every byte
+ * of the last 70. */
+static const char *const three_odd[] = {
+    "-ESTDATA -PTID A -ETO 1 -FL F1 -SFL F2",   "-ESTDATA -PTID A -FL F1 -ETO 1",
+    "-ESTDATA -PTID A -ETO 1",                  "-ESTDATA-PTID A -ETO 1 -FL F1",
+    "-ESTDATA -PTID A-ETO 1 -FL F1",            "-ESTDATA -PTIDX A -ETO 1 -FL F1",
+    "-ESTDATA -PTI A -ETO 1 -FL F1",            "-ESTDATA -PTID A -ETOX 1 -FL F1",
+    "-ESTDATA -PTID A -ETO 1 -FLX F1",          "-ESTDATA -PTID -ETO -FL",
+    "-ESTDATA -PTID A B -ETO 1 2 -FL F 1 ",     "-ESTDATA X -PTID A -ETO 1 -FL F1",
+    "-ESTDATAX -PTID A -ETO 1 -FL F1",          "-ESTDATA -PTID A -ZZZ 1 -ETO 1 -FL F1",
+    "-ESTDATA -PTID A -ETO 1 -FL F1 -",         "-ESTDATA -PTID A -ETO 1 -FL -ESTDATA",
+    "-ESTDATA  -PTID A -ETO 1 -FL F1",          "-ESTDATA -PTID  A -ETO 1 -FL F1",
+    "-ESTDATA\n-PTID A\n-ETO 1\n-FL F1",        "-ESTDATA --PTID A -ETO 1 -FL F1",
+    "-ESTDATA--PTID A -ETO 1 -FL F1",           "-GEO--GEOID A -LATTD 1 -LONGTD 2",
+    "-ESTDATA -GEOID A -LATTD 1 -LONGTD 2",     "-GEO -GEOID A -LATTD 1 -LONGTD 2 -PTID B",
+    "-GEO -GEOID A -LONGTD 2 -LATTD 1",         "-GEO -GEOID A -LATTD 1",
+    "-GEO-GEOID A -LATTD 1 -LONGTD 2",          "-GEO -GEOIDX A -LATTD 1 -LONGTD 2",
+    "-GEO -GEOID A -LATTDX 1 -LONGTD 2",        "-GEO -GEOID A -LATTD 1 -LONGT 2",
+    "-GEO -GEOID -LATTD -LONGTD",               "-GEO G -GEOID A -LATTD 1 -LONGTD 2",
+    "-GEO -GEOID A -LATTD 1 -LONGTD 2-X",       "-GEO -GEOID A\t-LATTD 1\t-LONGTD 2",
+    "-GEO -PTID A -ETO 1 -FL F1",               "-GEOX -GEOID A -LATTD 1 -LONGTD 2",
+    "-geo -GEOID A -LATTD 1 -LONGTD 2",         "-GEO -GEOID A -LATTD 1 -LONGTD",
+    "-GEO -GEOID A -ADEP B -LATTD 1 -LONGTD 2", "- GEO -GEOID A -LATTD 1 -LONGTD 2",
+};
+#define NTHREE_ODD (sizeof three_odd / sizeof three_odd[0])
+
+/* A word of n letters or digits into w. */
+static void some_word(char *w, size_t n, uint64_t *s)
+{
+    for (size_t i = 0; i < n; i++)
+        w[i] = (char)(rnd(s) % 3 ? 'A' + rnd(s) % 26 : '0' + rnd(s) % 10);
+    w[n] = '\0';
+}
+
+/* A compound of the two into out: mostly the usual one with values of
+ * every length up to past the window, sometimes an odd one. */
+static int usual_three(char *out, size_t cap, uint64_t *s)
+{
+    if (rnd(s) % 5 == 0)
+        return snprintf(out, cap, "%s", three_odd[rnd(s) % NTHREE_ODD]);
+    char x[48], y[48], z[48];
+    some_word(x, 1 + rnd(s) % 20, s);
+    some_word(y, 1 + rnd(s) % (rnd(s) % 4 ? 14 : 30), s);
+    some_word(z, 1 + rnd(s) % 12, s);
+    const char *a = point_seps[rnd(s) % 4 ? 0 : rnd(s) % NPOINT_SEPS];
+    const char *b = point_seps[rnd(s) % 4 ? 0 : rnd(s) % NPOINT_SEPS];
+    if (rnd(s) % 2)
+        return snprintf(out, cap, "-ESTDATA%s-PTID%s%s%s-ETO %s%s-FL %s", a, b, x, a, y, b, z);
+    return snprintf(out, cap, "-GEO%s-GEOID%s%s%s-LATTD %s%s-LONGTD %s", a, b, x, a, y, b, z);
+}
+
+static void test_paths_usual_compounds(void **state)
+{
+    (void)state;
+    static const char *const opens[] = {"", "-BEGIN RTEPTS", "-BEGIN ADDR", "-REFDATA -SENDER -FAC X"};
+    static const char *const closes[] = {"", "-END RTEPTS", "-END ADDR", ""};
+    static char in[1 << 13];
+    uint64_t s = 91;
+    for (int iter = 0; iter < 600; iter++) {
+        size_t kind = iter % 4 == 3 ? rnd(&s) % 4 : 0, nc = 1 + rnd(&s) % 12;
+        int n = snprintf(in, sizeof in, "-TITLE IFPL -ARCID ABC123 -ADEP LFPG %s", opens[kind]);
+        for (size_t i = 0; i < nc; i++) {
+            const char *sep = point_seps[rnd(&s) % 3 ? 3 : rnd(&s) % NPOINT_SEPS];
+            n += snprintf(in + n, sizeof in - (size_t)n, "%s", sep);
+            n += rnd(&s) % 6 ? usual_three(in + n, sizeof in - (size_t)n, &s)
+                             : route_point(in + n, sizeof in - (size_t)n, &s);
+        }
+        n += snprintf(in + n, sizeof in - (size_t)n, "\n%s\n-ADES EGLL\n", closes[kind]);
+        assert_true(n > 0 && (size_t)n < sizeof in);
+        same_all_limits(in, (size_t)n);
+        if (iter % 10 == 0)
+            for (int cut = n > 70 ? n - 70 : 0; cut < n; cut++)
+                same_messages(in, (size_t)cut, (size_t)cut % NSETS, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -764,6 +846,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_long_last_values),
         cmocka_unit_test(test_paths_nested_compounds),
         cmocka_unit_test(test_paths_route_points),
+        cmocka_unit_test(test_paths_usual_compounds),
         cmocka_unit_test(test_paths_repeats),
         cmocka_unit_test(test_paths_long_keywords),
         cmocka_unit_test(test_paths_cold_keywords),

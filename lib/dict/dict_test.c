@@ -306,6 +306,15 @@ static void test_kinds_and_relations(void **state)
     assert_allows("GEO", "GEOID");
     assert_allows("GEO", "LATTD");
     assert_allows("GEO", "LONGTD");
+    /* what the parser reads of -ESTDATA and -GEO without the dictionary
+     * (three_at): compounds, their three usual subfields basic, none text */
+    static const char *const three_subs[] = {"PTID", "ETO", "FL", "GEOID", "LATTD", "LONGTD"};
+    assert_false(get("ESTDATA")->flags & DICT_TEXT);
+    assert_false(e->flags & DICT_TEXT);
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(get(three_subs[i])->kind, ADEXP_BASIC);
+        assert_false(get(three_subs[i])->flags & DICT_TEXT);
+    }
 
     e = get("ORIGIN");
     assert_allows("ORIGIN", "NETWORKTYPE");

@@ -177,6 +177,103 @@ point_at(const char *w, size_t d, adexp_field *n)
     return z;
 }
 
+/* A compound of three basic subfields in their usual order, -ESTDATA
+ * -PTID x -ETO y -FL z or -GEO -GEOID x -LATTD y -LONGTD z (several in a
+ * flight plan), read from one 64-byte window as point_at reads a route
+ * point: each keyword whole with one separator after it, each value not
+ * empty, the next field's '-' within the window. Its keywords packed, the
+ * compound's length and the subfields', their ids. */
+typedef struct usual_three {
+    uint64_t key[3];
+    unsigned k0, k[3], id[3];
+} usual_three;
+
+static const usual_three estdata_three = {
+    {PACK8('P', 'T', 'I', 'D', 0, 0, 0, 0), PACK8('E', 'T', 'O', 0, 0, 0, 0, 0),
+     PACK8('F', 'L', 0, 0, 0, 0, 0, 0)},
+    7, {4, 3, 2}, {DICT_ID_PTID, DICT_ID_ETO, DICT_ID_FL}};
+static const usual_three geo_three = {
+    {PACK8('G', 'E', 'O', 'I', 'D', 0, 0, 0), PACK8('L', 'A', 'T', 'T', 'D', 0, 0, 0),
+     PACK8('L', 'O', 'N', 'G', 'T', 'D', 0, 0)},
+    3, {5, 5, 6}, {DICT_ID_GEOID, DICT_ID_LATTD, DICT_ID_LONGTD}};
+
+/* Whether the k bytes at p are keyword key (packed). */
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int keyword_is(const char *p, uint64_t key,
+                                                                    unsigned k)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return _bzhi_u64(w ^ key, 8 * k) == 0;
+}
+
+/* The compound u whose '-' is at bit 0 of the 64-byte window w (at offset
+ * d), its keyword and the separator after it read already (its node at n,
+ * with no value): if its subfields are u's, in u's shape, their three
+ * nodes after n (n's children; the last one's next NULL), each as the
+ * fused loop would make it, and the bit of the '-' after them; else 0,
+ * with nothing written. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
+three_at(const char *w, size_t d, adexp_field *n, const usual_three *u)
+{
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
+    uint64_t sep = avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32;
+    uint64_t dm = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
+    unsigned a = u->k0 + 2;                     /* the first subfield's '-' */
+    if (!(dm >> a & 1))
+        return 0;
+    uint64_t m = dm >> (a + 1) << (a + 1);      /* the '-' after it */
+    unsigned f = (unsigned)_tzcnt_u64(m);       /* the second's; 64 if none */
+    m = _blsr_u64(m);
+    unsigned e = (unsigned)_tzcnt_u64(m);       /* the third's */
+    m = _blsr_u64(m);
+    if (!m)
+        return 0;
+    unsigned z = (unsigned)_tzcnt_u64(m);       /* the next field's */
+    /* each value's first byte before the next '-' (so every bit below is
+     * in the window), each keyword whole: a separator after it, and no
+     * separator nor '-' after that */
+    if (a + u->k[0] + 2 >= f || f + u->k[1] + 2 >= e || e + u->k[2] + 2 >= z ||
+        !keyword_is(w + a + 1, u->key[0], u->k[0]) || !keyword_is(w + f + 1, u->key[1], u->k[1]) ||
+        !keyword_is(w + e + 1, u->key[2], u->k[2]))
+        return 0;
+    uint64_t own = (uint64_t)1 << (u->k0 + 1);  /* the compound's, before a */
+    uint64_t after = (uint64_t)1 << (a + 1 + u->k[0]) | (uint64_t)1 << (f + 1 + u->k[1]) |
+                     (uint64_t)1 << (e + 1 + u->k[2]);
+    if (((after | own) & ~sep) | ((after << 1) & (sep | dm)))
+        return 0;
+    uint64_t nsep = ~sep;
+    n->child = n + 1;
+    point_node(n + 1, w, d + a, a + 1, u->k[0], nsep, f, u->id[0], ADEXP_BASIC);
+    point_node(n + 2, w, d + f, f + 1, u->k[1], nsep, e, u->id[1], ADEXP_BASIC);
+    point_node(n + 3, w, d + e, e + 1, u->k[2], nsep, z, u->id[2], ADEXP_BASIC);
+    n[3].next = NULL;
+    return z;
+}
+
+/* three_at for each compound, each with its constants folded in. */
+__attribute__((target(AVX2_TARGET), noinline)) static unsigned estdata_at(const char *w,
+                                                                         size_t d,
+                                                                         adexp_field *n)
+{
+    return three_at(w, d, n, &estdata_three);
+}
+
+__attribute__((target(AVX2_TARGET), noinline)) static unsigned geo_at(const char *w, size_t d,
+                                                                     adexp_field *n)
+{
+    return three_at(w, d, n, &geo_three);
+}
+
+/* The usual -ESTDATA or -GEO just opened as compound c, its '-' at d:
+ * the '-' after its three subfields, read whole (three_at), or 0. */
+__attribute__((target(AVX2_TARGET), noinline)) static size_t
+fused_three(const char *b, size_t d, adexp_field *c)
+{
+    unsigned z = c->dict_id == DICT_ID_GEO ? geo_at(b + d, d, c) : estdata_at(b + d, d, c);
+    return z ? d + z : 0;
+}
+
 /* What fused_points read: the last point (still open: a subfield may
  * follow; each point after the first is four nodes after the one before),
  * and the '-' after it. */
@@ -577,18 +674,24 @@ fused_list_bracket(fused_cursor *k, const field_scan *x, const char *kw,
     return 1;
 }
 
-/* The route point: the -PT of known field e just opened as compound c, its
- * usual subfields read at once, and the points after it in a route (a list
- * whose ELEMENT it is: fused_points); the last point stays open for more
- * subfields. Returns 0, with nothing changed, if it is no usual point. */
+/* A compound read whole: the -PT, -ESTDATA or -GEO of known field e
+ * just opened as compound c, its usual subfields read at once, and for a
+ * -PT the points after it in a route (a list whose ELEMENT it is:
+ * fused_points); the last compound stays open for more subfields. Returns
+ * 0, with nothing changed, if its subfields are not the usual ones. */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
-fused_route_point(fused_cursor *k, const dict_entry *e)
+fused_usual_compound(fused_cursor *k, const dict_entry *e)
 {
     size_t room = (size_t)(k->plim - k->ptr) / sizeof(adexp_field);
     point_run pr;
-    if (k->lim >= k->dash + POINT_READ && room >= 3 &&
-        (pr = fused_points(k->b, k->dash, k->lim, k->c, room,
-                           k->fr->kind == FR_LIST && list_holds(k->fr, e))).dash) {
+    if (k->lim < k->dash + POINT_READ || room < 3)
+        return 0;
+    if (k->c->dict_id == DICT_ID_PT)
+        pr = fused_points(k->b, k->dash, k->lim, k->c, room,
+                          k->fr->kind == FR_LIST && list_holds(k->fr, e));
+    else
+        pr = (point_run){k->c, fused_three(k->b, k->dash, k->c)};
+    if (pr.dash) {
         k->items += 1 + (uint32_t)(pr.c - k->c) / 4;
         k->c = pr.c;
         k->ptr = (char *)(void *)(k->c + 4);
@@ -599,10 +702,17 @@ fused_route_point(fused_cursor *k, const dict_entry *e)
     return 0;
 }
 
+/* Whether compounds of dictionary id id are read whole when usual
+ * (fused_usual_compound). */
+static ALWAYS_INLINE int read_whole(unsigned id)
+{
+    return id == DICT_ID_PT || id == DICT_ID_ESTDATA || id == DICT_ID_GEO;
+}
+
 /* Any other field x (at kw) as the run reads it: a plain child of the frame
  * (grammar_plain_child; in a compound frame whose row is row, its subfield),
- * a basic field or a compound, which opens (a -PT with the route point's
- * usual subfields); 0 for the token path. */
+ * a basic field or a compound, which opens (a -PT, -ESTDATA or -GEO with
+ * its usual subfields read whole); 0 for the token path. */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
 fused_plain_child(fused_cursor *k, const field_scan *x, const char *kw, int in_compound,
                   const uint64_t *row, int at_tail)
@@ -624,7 +734,7 @@ fused_plain_child(fused_cursor *k, const field_scan *x, const char *kw, int in_c
     k->c = fused_node(&k->ptr, &k->tail, kw, x, k->dash, ADEXP_COMPOUND);
     k->crow = subfield_row(e);
     k->tail = &k->c->child;
-    if (!in_compound && !at_tail && x->id == DICT_ID_PT && fused_route_point(k, e))
+    if (!in_compound && !at_tail && read_whole(x->id) && fused_usual_compound(k, e))
         return 1;
     k->items++;
     k->dash += 1 + x->de;
@@ -818,7 +928,7 @@ static ALWAYS_INLINE void fused_leave(const fused_cursor *k)
  * is open (fused_subfield, fused_ends_compound, and a compound in it:
  * fused_nested), the hot basic field, the start and end of a list opened
  * here (fused_list_bracket), a plain child (fused_plain_child, and
- * fused_route_point for a -PT); out of the main loop, a keyword that is
+ * fused_usual_compound for a -PT, -ESTDATA or -GEO); out of the main loop, a keyword that is
  * no hot one (fused_cold_field), a -MSGTXT group and a last value that
  * runs to the input's end. Each case reads the field or leaves it,
  * unchanged, to the token path (goto scanned). The
