@@ -184,18 +184,20 @@ point_at(const char *w, size_t d, adexp_field *n)
  * empty, the next field's '-' within the window. Its keywords packed, the
  * compound's length and the subfields', their ids. */
 typedef struct usual_three {
-    uint64_t key[3];
-    unsigned k0, k[3], id[3];
+    uint64_t key0, key[3];
+    unsigned k0, k[3], id0, id[3];
 } usual_three;
 
 static const usual_three estdata_three = {
+    PACK8('E', 'S', 'T', 'D', 'A', 'T', 'A', 0),
     {PACK8('P', 'T', 'I', 'D', 0, 0, 0, 0), PACK8('E', 'T', 'O', 0, 0, 0, 0, 0),
      PACK8('F', 'L', 0, 0, 0, 0, 0, 0)},
-    7, {4, 3, 2}, {DICT_ID_PTID, DICT_ID_ETO, DICT_ID_FL}};
+    7, {4, 3, 2}, DICT_ID_ESTDATA, {DICT_ID_PTID, DICT_ID_ETO, DICT_ID_FL}};
 static const usual_three geo_three = {
+    PACK8('G', 'E', 'O', 0, 0, 0, 0, 0),
     {PACK8('G', 'E', 'O', 'I', 'D', 0, 0, 0), PACK8('L', 'A', 'T', 'T', 'D', 0, 0, 0),
      PACK8('L', 'O', 'N', 'G', 'T', 'D', 0, 0)},
-    3, {5, 5, 6}, {DICT_ID_GEOID, DICT_ID_LATTD, DICT_ID_LONGTD}};
+    3, {5, 5, 6}, DICT_ID_GEO, {DICT_ID_GEOID, DICT_ID_LATTD, DICT_ID_LONGTD}};
 
 /* Whether the k bytes at p are keyword key (packed). */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int keyword_is(const char *p, uint64_t key,
@@ -206,12 +208,11 @@ __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int keyword_is(const c
     return _bzhi_u64(w ^ key, 8 * k) == 0;
 }
 
-/* The compound u whose '-' is at bit 0 of the 64-byte window w (at offset
- * d), its keyword and the separator after it read already (its node at n,
- * with no value): if its subfields are u's, in u's shape, their three
- * nodes after n (n's children; the last one's next NULL), each as the
- * fused loop would make it, and the bit of the '-' after them; else 0,
- * with nothing written. */
+/* The field whose '-' is at bit 0 of the 64-byte window w (at offset d):
+ * if it is compound u with u's subfields in u's shape, its node at n (no
+ * value, next NULL) and its subfields' three nodes after it (n's children,
+ * the last one's next NULL), each as the fused loop would make it, and the
+ * bit of the '-' after them; else 0, with nothing written. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
 three_at(const char *w, size_t d, adexp_field *n, const usual_three *u)
 {
@@ -234,7 +235,7 @@ three_at(const char *w, size_t d, adexp_field *n, const usual_three *u)
      * in the window), each keyword whole: a separator after it, and no
      * separator nor '-' after that */
     if (a + u->k[0] + 2 >= f || f + u->k[1] + 2 >= e || e + u->k[2] + 2 >= z ||
-        !keyword_is(w + a + 1, u->key[0], u->k[0]) || !keyword_is(w + f + 1, u->key[1], u->k[1]) ||
+        !keyword_is(w + 1, u->key0, u->k0) || !keyword_is(w + a + 1, u->key[0], u->k[0]) || !keyword_is(w + f + 1, u->key[1], u->k[1]) ||
         !keyword_is(w + e + 1, u->key[2], u->k[2]))
         return 0;
     uint64_t own = (uint64_t)1 << (u->k0 + 1);  /* the compound's, before a */
@@ -243,7 +244,15 @@ three_at(const char *w, size_t d, adexp_field *n, const usual_three *u)
     if (((after | own) & ~sep) | ((after << 1) & (sep | dm)))
         return 0;
     uint64_t nsep = ~sep;
+    uint64_t head8 = (uint64_t)ADEXP_COMPOUND << 32 | (uint64_t)u->id0 << 48;
+    n->keyword.ptr = w + 1;
+    n->keyword.len = u->k0;
+    n->value.ptr = w + a;
+    n->value.len = 0;
     n->child = n + 1;
+    n->next = NULL;
+    n->offset = d;
+    memcpy(&n->nchildren, &head8, sizeof head8);
     point_node(n + 1, w, d + a, a + 1, u->k[0], nsep, f, u->id[0], ADEXP_BASIC);
     point_node(n + 2, w, d + f, f + 1, u->k[1], nsep, e, u->id[1], ADEXP_BASIC);
     point_node(n + 3, w, d + e, e + 1, u->k[2], nsep, z, u->id[2], ADEXP_BASIC);
@@ -263,15 +272,6 @@ __attribute__((target(AVX2_TARGET), noinline)) static unsigned geo_at(const char
                                                                      adexp_field *n)
 {
     return three_at(w, d, n, &geo_three);
-}
-
-/* The usual -ESTDATA or -GEO just opened as compound c, its '-' at d:
- * the '-' after its three subfields, read whole (three_at), or 0. */
-__attribute__((target(AVX2_TARGET), noinline)) static size_t
-fused_three(const char *b, size_t d, adexp_field *c)
-{
-    unsigned z = c->dict_id == DICT_ID_GEO ? geo_at(b + d, d, c) : estdata_at(b + d, d, c);
-    return z ? d + z : 0;
 }
 
 /* What fused_points read: the last point (still open: a subfield may
@@ -304,6 +304,36 @@ fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, i
         if (!z)
             break;
         r.c->nchildren = 3;    /* closed: the next point is its sibling */
+        r.c->next = n;
+        r.c = n;
+        d += z;
+        room -= 4;
+    }
+    r.dash = d;
+    return r;
+}
+
+/* The usual -ESTDATA or -GEO just opened as compound c, its '-' at d, read
+ * whole (three_at), then, with more (in the message, where each one ends
+ * the one before), each usual one of the same kind that follows, while
+ * room (nodes after c) allows and the POINT_READ bytes from its '-' are
+ * below lim; as fused_points reads a route. Dash 0: c was no usual one. */
+__attribute__((target(AVX2_TARGET), noinline)) static point_run
+fused_three(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
+{
+    point_run r = {c, 0};
+    int geo = c->dict_id == DICT_ID_GEO;
+    unsigned z = geo ? geo_at(b + d, d, c) : estdata_at(b + d, d, c);
+    if (!z)
+        return r;
+    d += z;
+    room -= 3;
+    while (more && room >= 4 && lim >= d + POINT_READ) {
+        adexp_field *n = r.c + 4;
+        z = geo ? geo_at(b + d, d, n) : estdata_at(b + d, d, n);
+        if (!z)
+            break;
+        r.c->nchildren = 3;    /* closed: the next one is its sibling */
         r.c->next = n;
         r.c = n;
         d += z;
@@ -690,7 +720,7 @@ fused_usual_compound(fused_cursor *k, const dict_entry *e)
         pr = fused_points(k->b, k->dash, k->lim, k->c, room,
                           k->fr->kind == FR_LIST && list_holds(k->fr, e));
     else
-        pr = (point_run){k->c, fused_three(k->b, k->dash, k->c)};
+        pr = fused_three(k->b, k->dash, k->lim, k->c, room, k->fr->kind == FR_ROOT);
     if (pr.dash) {
         k->items += 1 + (uint32_t)(pr.c - k->c) / 4;
         k->c = pr.c;
