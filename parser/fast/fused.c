@@ -260,20 +260,6 @@ three_at(const char *w, size_t d, adexp_field *n, const usual_three *u)
     return z;
 }
 
-/* three_at for each compound, each with its constants folded in. */
-__attribute__((target(AVX2_TARGET), noinline)) static unsigned estdata_at(const char *w,
-                                                                         size_t d,
-                                                                         adexp_field *n)
-{
-    return three_at(w, d, n, &estdata_three);
-}
-
-__attribute__((target(AVX2_TARGET), noinline)) static unsigned geo_at(const char *w, size_t d,
-                                                                     adexp_field *n)
-{
-    return three_at(w, d, n, &geo_three);
-}
-
 /* What fused_points read: the last point (still open: a subfield may
  * follow; each point after the first is four nodes after the one before),
  * and the '-' after it. */
@@ -313,24 +299,25 @@ fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, i
     return r;
 }
 
-/* The usual -ESTDATA or -GEO just opened as compound c, its '-' at d, read
- * whole (three_at), then, with more (in the message, where each one ends
- * the one before), each usual one of the same kind that follows, while
- * room (nodes after c) allows and the POINT_READ bytes from its '-' are
- * below lim; as fused_points reads a route. Dash 0: c was no usual one. */
-__attribute__((target(AVX2_TARGET), noinline)) static point_run
-fused_three(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
+/* The usual compound u just opened as compound c, its '-' at d, read whole
+ * (three_at), then, with more (in the message, where each one ends the one
+ * before), each usual one of the same kind that follows, while room (nodes
+ * after c) allows and the POINT_READ bytes from its '-' are below lim; as
+ * fused_points reads a route. Dash 0: c was no usual one. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline point_run
+three_run(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more,
+          const usual_three *u)
 {
     point_run r = {c, 0};
-    int geo = c->dict_id == DICT_ID_GEO;
-    unsigned z = geo ? geo_at(b + d, d, c) : estdata_at(b + d, d, c);
+    unsigned z = three_at(b + d, d, c, u);
     if (!z)
         return r;
     d += z;
     room -= 3;
-    while (more && room >= 4 && lim >= d + POINT_READ) {
+    /* the next field's keyword told first: the run of them ends there */
+    while (more && room >= 4 && lim >= d + POINT_READ && keyword_is(b + d + 1, u->key0, u->k0)) {
         adexp_field *n = r.c + 4;
-        z = geo ? geo_at(b + d, d, n) : estdata_at(b + d, d, n);
+        z = three_at(b + d, d, n, u);
         if (!z)
             break;
         r.c->nchildren = 3;    /* closed: the next one is its sibling */
@@ -341,6 +328,16 @@ fused_three(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, in
     }
     r.dash = d;
     return r;
+}
+
+/* three_run for the -ESTDATA or -GEO at c, each with its constants folded
+ * in. Out of line, so that the fused loop keeps its registers. */
+__attribute__((target(AVX2_TARGET), noinline)) static point_run
+fused_three(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
+{
+    if (c->dict_id == DICT_ID_GEO)
+        return three_run(b, d, lim, c, room, more, &geo_three);
+    return three_run(b, d, lim, c, room, more, &estdata_three);
 }
 
 /* The fused loop's state, kept in fused_loop's registers (every case below
