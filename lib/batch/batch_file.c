@@ -235,25 +235,21 @@ void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,
 }
 
 /* Parse every message of in[0..len). The arena is reset after each
- * message: its chunks are kept, so steady state allocates nothing. The
- * input is looked at for NUL bytes a step ahead of the parse
- * (batch_nul_in), not in a pass of its own first: on an input larger than
- * the caches its bytes are read from memory once. */
+ * message: its chunks are kept, so steady state allocates nothing. Each
+ * message is looked at for a NUL byte just after its parse, while its bytes
+ * are in cache, rather than the whole input in a pass of its own first. */
 void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len)
 {
     uint64_t count = 0, bad = 0, shown = 0;   /* shown: messages told to progress */
     size_t shown_at = 0;
     adexp_msg m;
     lines_cursor lines = lines_cursor_of(in, len);
-    batch_nul_cursor nuls = batch_nul_cursor_of(in, len);
     adexp_parser_reset(w->parser, in, len);
     while (adexp_parser_next(w->parser, &w->arena, &m) != ADEXP_END) {
         if (w->map && batch_map_lost(w->map, in, &m))
             break;             /* batch_do_entry reports it */
         count++;
-        size_t nul = batch_nul_in(&nuls, m.offset, m.offset + m.length);
-        if (nul != SIZE_MAX)
-            batch_mark_nul_at(&w->arena, &lines, in, &m, nul);
+        batch_mark_nul(&w->arena, &lines, in, &m);
         if (m.nerrors_total) {
             bad++;
             batch_report_errors(w, path, &m, NULL);

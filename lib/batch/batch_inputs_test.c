@@ -1,7 +1,7 @@
 /* Unit tests of the batch driver's input pieces: names escaped for
  * diagnostics, lossless JSON sources, first-byte recognition of packed
  * inputs, the gzip reader's checks, the set of walked directories, a
- * directory's names in strcmp's order, the NUL probe and the NUL cursor. */
+ * directory's names in strcmp's order, the NUL probe. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,49 +225,6 @@ static void test_dirnames_order(void **state)
 
 /* batch_find_nul against memchr: every length to 600 and a few above,
  * every start alignment, a NUL at each place or none. */
-/* The first NUL of a message in [from, to), by memchr. */
-static size_t nul_by_memchr(const char *in, size_t from, size_t to)
-{
-    const char *p = memchr(in + from, 0, to - from);
-    return p ? (size_t)(p - in) : SIZE_MAX;
-}
-
-/* batch_nul_in over messages in order, with gaps between them, against
- * memchr on each: NULs in gaps, several in one message, on either side of
- * a step's end, at the input's first and last byte, and none. */
-static void test_nul_cursor(void **state)
-{
-    (void)state;
-    size_t len = 3 * BATCH_NUL_STEP + 777;
-    char *in = malloc(len);
-    assert_non_null(in);
-    unsigned seed = 7;
-    for (int round = 0; round < 40; round++) {
-        memset(in, 'x', len);
-        size_t nuls = round % 4 == 0 ? 0 : (size_t)(round * 3);
-        for (size_t k = 0; k < nuls; k++) {
-            seed = seed * 1103515245u + 12345u;
-            in[(seed >> 8) % len] = '\0';
-        }
-        if (round % 5 == 1)
-            in[0] = in[len - 1] = '\0';
-        if (round % 5 == 2)
-            in[BATCH_NUL_STEP - 1] = in[BATCH_NUL_STEP] = '\0';
-        batch_nul_cursor c = batch_nul_cursor_of(in, len);
-        size_t at = 0;
-        while (at < len) {
-            seed = seed * 1103515245u + 12345u;
-            size_t gap = round % 3 ? (seed >> 4) % 5 : 0;
-            size_t n = 1 + (seed >> 12) % (round % 2 ? 40000 : 1300);
-            size_t from = at + gap < len ? at + gap : len;
-            size_t to = len - from > n ? from + n : len;
-            assert_int_equal(batch_nul_in(&c, from, to), nul_by_memchr(in, from, to));
-            at = to;
-        }
-    }
-    free(in);
-}
-
 static void test_find_nul(void **state)
 {
     (void)state;
@@ -379,7 +336,6 @@ int main(void)
         cmocka_unit_test(test_seen_set),
         cmocka_unit_test(test_dirnames_order),
         cmocka_unit_test(test_find_nul),
-        cmocka_unit_test(test_nul_cursor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,44 +62,12 @@ const char *batch_find_nul(const char *p, size_t n)
     return memchr(p, '\0', n);
 }
 
-batch_nul_cursor batch_nul_cursor_of(const char *in, size_t len)
-{
-    batch_nul_cursor c = {in, len, 0, SIZE_MAX};
-    return c;
-}
-
-size_t batch_nul_in(batch_nul_cursor *c, size_t from, size_t to)
-{
-    for (;;) {
-        if (c->nul != SIZE_MAX) {
-            if (c->nul >= to)
-                return SIZE_MAX;
-            if (c->nul >= from)
-                return c->nul;
-            c->nul = SIZE_MAX;     /* before this message: look on past it */
-        }
-        if (c->seen >= to)
-            return SIZE_MAX;
-        size_t end = c->len - c->seen > BATCH_NUL_STEP ? c->seen + BATCH_NUL_STEP : c->len;
-        if (end < to)
-            end = to;
-        const char *nul = batch_find_nul(c->in + c->seen, end - c->seen);
-        if (nul)
-            c->nul = (size_t)(nul - c->in);
-        c->seen = nul ? c->nul + 1 : end;
-    }
-}
-
 int batch_mark_nul(adexp_arena *arena, lines_cursor *c, const char *in, adexp_msg *m)
 {
     const char *nul = batch_find_nul(in + m->offset, m->length);
-    return nul && batch_mark_nul_at(arena, c, in, m, (size_t)(nul - in));
-}
-
-int batch_mark_nul_at(adexp_arena *arena, lines_cursor *c, const char *in, adexp_msg *m,
-                      size_t off)
-{
-    size_t at = 0;
+    if (!nul)
+        return 0;
+    size_t off = (size_t)(nul - in), at = 0;
     adexp_error *v = adexp_arena_alloc(arena, (m->nerrors + 1) * sizeof *v);
     if (!v)
         return 0;
