@@ -209,6 +209,17 @@ def test_outputs(tmp):
     c = counts(err)
     check("--format summary prints no messages", rc == 0 and out == "" and c and c["messages"] == 3)
     check("summary: MB/s and messages/s", "MB/s" in err and "messages/s" in err)
+    # the summary writes nothing for a message, yet counts what --title leaves
+    # out and what --validate finds
+    g = os.path.join(tmp, "out", "mixed.adexp")
+    write(g, GOOD.format(n=1) + "-TITLE CHG -ARCID ABC0002\n" + GOOD.format(n=3) +
+          "-TITLE IFPL -ARCID ABC0004 -EOBT 2599\n")
+    rc, out, err = run("--format", "summary", "--title", "CHG", g)
+    check("summary --title: the messages left out are counted",
+          rc == 0 and out == "" and "1 messages of titles CHG written, 3 left out" in err, err)
+    rc, out, err = run("--format", "summary", "--validate", g)
+    check("summary --validate: the messages with findings are counted",
+          out == "" and "adexp-parse: 1 messages with warnings" in err, err)
     o = os.path.join(tmp, "out", "res.json")
     rc, out, _ = run("-o", o, f)
     with open(o) as fh:
