@@ -282,35 +282,64 @@ __attribute__((target(AVX2_TARGET))) static inline unsigned breaks_avx2(__m256i 
 /* Whether one of the breaks m (bits k: b[w + k]) is followed by a byte
  * that may start a signal. A value's breaks are few: each is looked at
  * alone, which costs less than a second load and test for every step. */
-static int breaks_hold(const char *b, size_t w, unsigned m)
+static int breaks_hold(const char *b, size_t w, uint64_t m)
 {
     for (; m; m &= m - 1)
-        if (may_start_signal((unsigned char)b[w + (size_t)__builtin_ctz(m) + 1]))
+        if (may_start_signal((unsigned char)b[w + (size_t)__builtin_ctzll(m) + 1]))
             return 1;
     return 0;
 }
 
-/* lexer_last_value_may_hold with AVX2: back from last, 32 bytes a step,
- * the breaks and the '-' of each step at once. */
+/* One step of last_value_avx2 over the 32 bytes at w (with the byte after
+ * them): -1 if they hold no '-' (*cand told of their breaks), else the
+ * answer, with *from at the last '-'. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline int
+last_value_step(const char *b, size_t w, int *cand, size_t *from)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + w));
+    unsigned c = breaks_avx2(x);
+    unsigned d = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')));
+    if (d) {
+        unsigned top = 31u - (unsigned)__builtin_clz(d);
+        *from = w + top;
+        return *cand || breaks_hold(b, w, c >> top << top);
+    }
+    *cand = *cand || (c && breaks_hold(b, w, c));
+    return -1;
+}
+
+/* lexer_last_value_may_hold with AVX2: back from last, a step of 32 bytes
+ * (a last value mostly ends within it), then 64 a step while they are there
+ * (two such steps at once), then 32, the breaks and the '-' of each step at
+ * once. */
 __attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, size_t start,
                                                                 size_t last, size_t *from)
 {
-    const __m256i dash = _mm256_set1_epi8('-');
-    int cand = 0;
+    int cand = 0, r;
     size_t hi = last;          /* the pairs (i, i + 1) with i < hi - 1 are left */
-    while (hi - start >= 33) {
-        size_t w = hi - 33;
+    if (hi - start >= 33) {
+        if ((r = last_value_step(b, hi - 33, &cand, from)) >= 0)
+            return r;
+        hi -= 32;              /* b[hi - 33] was looked at for a '-' */
+    }
+    for (; hi - start >= 65; hi -= 64) {
+        size_t w = hi - 65;
         __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + w));
-        unsigned c = breaks_avx2(x);
-        unsigned d = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, dash));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + w + 32));
+        const __m256i dash = _mm256_set1_epi8('-');
+        uint64_t c = breaks_avx2(x) | (uint64_t)breaks_avx2(y) << 32;
+        uint64_t d = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, dash)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(y, dash)) << 32;
         if (d) {
-            unsigned top = 31u - (unsigned)__builtin_clz(d);
+            unsigned top = 63u - (unsigned)__builtin_clzll(d);
             *from = w + top;
             return cand || breaks_hold(b, w, c >> top << top);
         }
         cand = cand || (c && breaks_hold(b, w, c));
-        hi = w + 1;            /* b[w] was looked at for a '-' */
     }
+    for (; hi - start >= 33; hi -= 32)
+        if ((r = last_value_step(b, hi - 33, &cand, from)) >= 0)
+            return r;
     for (size_t i = hi; i-- > start;) {
         if (b[i] == '-') {
             *from = i;
