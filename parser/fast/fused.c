@@ -268,56 +268,26 @@ typedef struct point_run {
     size_t dash;
 } point_run;
 
-/* The route from the -PT at c (just opened, its '-' at d): its usual
- * subfields as nodes after c (c written again, the same), then, with more
- * (a route list, whose elements -PT are), each usual point that follows
- * (closing the one before, as the fused loop would), while room (nodes
- * after c) allows and the POINT_READ bytes from its '-' are below lim.
- * Returns dash 0 (nothing changed) if the first point is not a usual one.
- * Out of line, so that the fused loop keeps its registers. */
-__attribute__((target(AVX2_TARGET), noinline)) static point_run
-fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
-{
-    point_run r = {c, 0};
-    unsigned z = point_at(b + d, d, c);
-    if (!z)
-        return r;
-    d += z;
-    room -= 3;
-    while (more && room >= 4 && lim >= d + POINT_READ) {
-        adexp_field *n = r.c + 4;
-        z = point_at(b + d, d, n);
-        if (!z)
-            break;
-        r.c->nchildren = 3;    /* closed: the next point is its sibling */
-        r.c->next = n;
-        r.c = n;
-        d += z;
-        room -= 4;
-    }
-    r.dash = d;
-    return r;
-}
-
-/* The usual compound u just opened as compound c, its '-' at d, read whole
- * (three_at), then, with more (in the message, where each one ends the one
- * before), each usual one of the same kind that follows, while room (nodes
- * after c) allows and the POINT_READ bytes from its '-' are below lim; as
- * fused_points reads a route. Dash 0: c was no usual one. */
+/* The compound at c read whole, its '-' at d, then, with more, each one
+ * of the same kind that follows (closing the one before, as the fused loop
+ * would), while room (nodes after c) allows and the POINT_READ bytes from
+ * its '-' are below lim: route points (point_at) where u is NULL, else u's
+ * compounds (three_at), the next field's keyword told first. Dash 0
+ * (nothing changed) if the first is not a usual one. */
 __attribute__((target(AVX2_TARGET), always_inline)) static inline point_run
-three_run(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more,
+whole_run(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more,
           const usual_three *u)
 {
     point_run r = {c, 0};
-    unsigned z = three_at(b + d, d, c, u);
+    unsigned z = u ? three_at(b + d, d, c, u) : point_at(b + d, d, c);
     if (!z)
         return r;
     d += z;
     room -= 3;
-    /* the next field's keyword told first: the run of them ends there */
-    while (more && room >= 4 && lim >= d + POINT_READ && keyword_is(b + d + 1, u->key0, u->k0)) {
+    while (more && room >= 4 && lim >= d + POINT_READ &&
+           (!u || keyword_is(b + d + 1, u->key0, u->k0))) {
         adexp_field *n = r.c + 4;
-        z = three_at(b + d, d, n, u);
+        z = u ? three_at(b + d, d, n, u) : point_at(b + d, d, n);
         if (!z)
             break;
         r.c->nchildren = 3;    /* closed: the next one is its sibling */
@@ -330,14 +300,25 @@ three_run(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int 
     return r;
 }
 
-/* three_run for the -ESTDATA or -GEO at c, each with its constants folded
- * in. Out of line, so that the fused loop keeps its registers. */
+/* The route from the -PT at c (just opened, its '-' at d): its usual
+ * subfields as nodes after c (c written again, the same), then, with more
+ * (a route list, whose elements -PT are), each usual point that follows.
+ * Out of line, so that the fused loop keeps its registers. */
+__attribute__((target(AVX2_TARGET), noinline)) static point_run
+fused_points(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
+{
+    return whole_run(b, d, lim, c, room, more, NULL);
+}
+
+/* The usual -ESTDATA or -GEO just opened as compound c, with more (in the
+ * message, where each one ends the one before) those of its kind after it:
+ * whole_run, its constants folded in for each kind. */
 __attribute__((target(AVX2_TARGET), noinline)) static point_run
 fused_three(const char *b, size_t d, size_t lim, adexp_field *c, size_t room, int more)
 {
     if (c->dict_id == DICT_ID_GEO)
-        return three_run(b, d, lim, c, room, more, &geo_three);
-    return three_run(b, d, lim, c, room, more, &estdata_three);
+        return whole_run(b, d, lim, c, room, more, &geo_three);
+    return whole_run(b, d, lim, c, room, more, &estdata_three);
 }
 
 /* The fused loop's state, kept in fused_loop's registers (every case below
