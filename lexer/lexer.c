@@ -663,8 +663,9 @@ paren_stops_avx2(const char *p)
 
 /* match_paren's step at the stops m (bit k: byte i + k), with *depth open:
  * 1 when it has the answer (*res, and *at where it ended). */
-static inline __attribute__((always_inline)) int paren_step(const lexer *lx, size_t i, uint64_t m, size_t quoted,
-                                    size_t *at, size_t *depth, size_t *res)
+static inline __attribute__((always_inline)) int
+paren_step(const lexer *lx, size_t i, uint64_t m, size_t quoted, size_t *at, size_t *depth,
+           size_t *res)
 {
     for (; m; m = m & (m - 1)) {
         size_t j = i + (size_t)__builtin_ctzll(m);

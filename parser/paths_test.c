@@ -808,7 +808,8 @@ static int usual_three(char *out, size_t cap, uint64_t *s)
 static void test_paths_usual_compounds(void **state)
 {
     (void)state;
-    static const char *const opens[] = {"", "-BEGIN RTEPTS", "-BEGIN ADDR", "-REFDATA -SENDER -FAC X"};
+    static const char *const opens[] = {"", "-BEGIN RTEPTS", "-BEGIN ADDR",
+                                        "-REFDATA -SENDER -FAC X"};
     static const char *const closes[] = {"", "-END RTEPTS", "-END ADDR", ""};
     static char in[1 << 13];
     uint64_t s = 91;

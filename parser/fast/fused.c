@@ -200,8 +200,8 @@ static const usual_three geo_three = {
     3, {5, 5, 6}, DICT_ID_GEO, {DICT_ID_GEOID, DICT_ID_LATTD, DICT_ID_LONGTD}};
 
 /* Whether the k bytes at p are keyword key (packed). */
-__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int keyword_is(const char *p, uint64_t key,
-                                                                    unsigned k)
+__attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE int
+keyword_is(const char *p, uint64_t key, unsigned k)
 {
     uint64_t w;
     memcpy(&w, p, 8);
@@ -235,8 +235,8 @@ three_at(const char *w, size_t d, adexp_field *n, const usual_three *u)
      * in the window), each keyword whole: a separator after it, and no
      * separator nor '-' after that */
     if (a + u->k[0] + 2 >= f || f + u->k[1] + 2 >= e || e + u->k[2] + 2 >= z ||
-        !keyword_is(w + 1, u->key0, u->k0) || !keyword_is(w + a + 1, u->key[0], u->k[0]) || !keyword_is(w + f + 1, u->key[1], u->k[1]) ||
-        !keyword_is(w + e + 1, u->key[2], u->k[2]))
+        !keyword_is(w + 1, u->key0, u->k0) || !keyword_is(w + a + 1, u->key[0], u->k[0]) ||
+        !keyword_is(w + f + 1, u->key[1], u->k[1]) || !keyword_is(w + e + 1, u->key[2], u->k[2]))
         return 0;
     uint64_t own = (uint64_t)1 << (u->k0 + 1);  /* the compound's, before a */
     uint64_t after = (uint64_t)1 << (a + 1 + u->k[0]) | (uint64_t)1 << (f + 1 + u->k[1]) |
@@ -936,8 +936,9 @@ static ALWAYS_INLINE void fused_leave(const fused_cursor *k)
  * is open (fused_subfield, fused_ends_compound, and a compound in it:
  * fused_nested), the hot basic field, the start and end of a list opened
  * here (fused_list_bracket), a plain child (fused_plain_child, and
- * fused_usual_compound for a -PT, -ESTDATA or -GEO); out of the main loop, a keyword that is
- * no hot one (fused_cold_field), a -MSGTXT group and a last value that
+ * fused_usual_compound for a -PT, -ESTDATA or -GEO); out of the main loop,
+ * a keyword that is no hot one (fused_cold_field), a -MSGTXT group and a
+ * last value that
  * runs to the input's end. Each case reads the field or leaves it,
  * unchanged, to the token path (goto scanned). The
  * input's last 32 bytes are read from a padded copy (at_tail,
