@@ -111,6 +111,16 @@ point_node(adexp_field *n, const char *w, size_t dash, unsigned kw, unsigned k,
     memcpy(&n->nchildren, &tail8, sizeof tail8);
 }
 
+/* The separators and the '-' of the 64-byte window w, as bits. */
+__attribute__((target(AVX2_TARGET), always_inline)) static inline void
+window_masks(const char *w, uint64_t *sep, uint64_t *dm)
+{
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
+    *sep = avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32;
+    *dm = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
+}
+
 /* The route point whose -PT is at bit 0 of the 64-byte window w (at
  * offset d): if it is -PT -PTID x -FL y -ETO z, each keyword whole with
  * one separator after it (so that the -PT's value is empty and -PTID's
@@ -130,10 +140,8 @@ point_at(const char *w, size_t d, adexp_field *n)
     memcpy(&head, w + 1, 8);
     if ((head | 0xff0000u) != PACK8('P', 'T', 0xff, '-', 'P', 'T', 'I', 'D'))
         return 0;
-    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
-    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
-    uint64_t sep = avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32;
-    uint64_t dm = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
+    uint64_t sep, dm;
+    window_masks(w, &sep, &dm);
     uint64_t m = dm & ~(uint64_t)0x1f;          /* but -PT's and -PTID's */
     unsigned f = (unsigned)_tzcnt_u64(m);       /* -FL; 64 if none */
     m = _blsr_u64(m);
@@ -216,10 +224,8 @@ keyword_is(const char *p, uint64_t key, unsigned k)
 __attribute__((target(AVX2_TARGET), always_inline)) static inline unsigned
 three_at(const char *w, size_t d, adexp_field *n, const usual_three *u)
 {
-    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)w);
-    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
-    uint64_t sep = avx2_sep_mask(lo) | (uint64_t)avx2_sep_mask(hi) << 32;
-    uint64_t dm = avx2_byte_mask(lo, '-') | (uint64_t)avx2_byte_mask(hi, '-') << 32;
+    uint64_t sep, dm;
+    window_masks(w, &sep, &dm);
     unsigned a = u->k0 + 2;                     /* the first subfield's '-' */
     if (!(dm >> a & 1))
         return 0;
