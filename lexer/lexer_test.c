@@ -213,7 +213,7 @@ static void test_text_group_at_every_place(void **state)
                 memcpy(buf + head + tl, ") -ADEP X", len - head - tl);
                 lexer lx;
                 lexer_init(&lx, buf, len, ADEXP_DEFAULT_MAX_KEYWORD_LEN);
-                size_t start, end, next;
+                size_t start = 1, end = 2, next = 3;   /* a refused group changes none */
                 int got = lexer_text_group(&lx, 7, &start, &end, &next);
                 size_t want = group_end_by_bytes(buf, len, 8);
                 if (want) {    /* the value goes on to the next '-', trimmed */
@@ -223,9 +223,13 @@ static void test_text_group_at_every_place(void **state)
                         e--;
                     want = e;
                 }
-                if (got != (want != 0) || (got && end != want))
-                    fail_msg("text of %zu bytes, '%s' at %zu: group %d end %zu, want end %zu",
-                             n, marks[m], at, got, got ? end : 0, want);
+                const char *d = memchr(buf + (want ? want : len), '-', want ? len - want : 0);
+                size_t want_next = d ? (size_t)(d - buf) : len;
+                if (got != (want != 0) || (got && (end != want || start != 8 || next != want_next)) ||
+                    (!got && (start != 1 || end != 2 || next != 3)))
+                    fail_msg("text of %zu bytes, '%s' at %zu: group %d at %zu to %zu, next %zu; "
+                             "want end %zu, next %zu",
+                             n, marks[m], at, got, start, end, next, want, want_next);
                 free(buf);
             }
         }
