@@ -77,8 +77,8 @@ adexp_status batch_emit(batch_worker *w, const char *path, adexp_msg *m,
         w->messages_left_out++;
         return ADEXP_OK;
     }
-    if (w->b->o.format == ADEXP_BATCH_SUMMARY && !w->b->o.validate && !base)
-        return ADEXP_OK;       /* nothing to write nor to count */
+    if (w->b->o.format == ADEXP_BATCH_SUMMARY && !base)   /* nothing to write */
+        return w->b->o.validate ? batch_validate(w, path, m, NULL) : ADEXP_OK;
     size_t from = w->res.out.len;
     adexp_status st = ADEXP_OK, out;
     /* validated before the fields' offsets move on (validation finds the

@@ -392,12 +392,22 @@ adexp_status batch_sqlite_rows(batch_worker *w, const char *path, const adexp_ms
 void batch_progress(batch_worker *w, uint64_t text, uint64_t packed, uint64_t msgs);
 #define PROGRESS_BYTES ((size_t)1 << 20)   /* told at least this often */
 
-/* batch_validate.c: validates m into w->findings (given the whole input's
- * numbers by base, as batch_emit's), writes a line per finding to
- * w->res.err and counts a warned message. Returns ADEXP_OK or
- * ADEXP_E_NOMEM. */
-adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m,
-                            const batch_base *base);
+/* batch_validate.c: the findings of m in w->findings (given the whole
+ * input's numbers by base, as batch_emit's) and st, validation's status:
+ * writes a line per finding to w->res.err and counts a warned message.
+ * Returns st. */
+adexp_status batch_report_findings(batch_worker *w, const char *path, const adexp_msg *m,
+                                   const batch_base *base, adexp_status st);
+/* Validates m into w->findings and reports them (batch_report_findings);
+ * a clean message costs no call more. Returns ADEXP_OK or ADEXP_E_NOMEM. */
+static inline adexp_status batch_validate(batch_worker *w, const char *path,
+                                          const adexp_msg *m, const batch_base *base)
+{
+    adexp_status st = adexp_validate(m, &w->arena, &w->findings);
+    if (st == ADEXP_OK && !w->findings.n)
+        return ADEXP_OK;
+    return batch_report_findings(w, path, m, base, st);
+}
 /* Appends "warnings":[...] of w->findings to the JSON line just written at
  * the end of w->res.out. Returns ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status batch_json_warnings(batch_worker *w);

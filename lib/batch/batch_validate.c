@@ -21,10 +21,9 @@ static void short_value(adexp_slice v, char *dst, size_t cap)
         memcpy(dst + cap - 4, "...", 4);
 }
 
-adexp_status batch_validate(batch_worker *w, const char *path, const adexp_msg *m,
-                            const batch_base *base)
+adexp_status batch_report_findings(batch_worker *w, const char *path, const adexp_msg *m,
+                                   const batch_base *base, adexp_status st)
 {
-    adexp_status st = adexp_validate(m, &w->arena, &w->findings);
     if (base)
         batch_rebase_findings(&w->findings, base);
     const adexp_findings *fs = &w->findings;

@@ -738,11 +738,13 @@ FAST_KINDS = ["VK_NONE", "VK_DFA", "VK_TEXT", "VK_DT12", "VK_FLEVEL",
               "VK_ALPHA", "VK_DIGIT", "VK_ALNUM", "VK_HHMM", "VK_DATE",
               "VK_DT10", "VK_DDHHMM", "VK_FIRTIME", "VK_LEVEL_PT",
               "VK_SPEED_PT", "VK_ACTYPE", "VK_IFPLID", "VK_GEONAME", "VK_SSR",
-              "VK_LAT", "VK_LONG", "VK_ATSRT", "VK_DCT", "VK_CHARS"]
+              "VK_LAT", "VK_LONG", "VK_ATSRT", "VK_DCT", "VK_CHARS",
+              "VK_ELAPSED", "VK_BYTE"]
 FAST_TREES = {
     # digits whose pairs have ranges: a time, a date, a date and time
     repr(("ref", "timehhmm")): "VK_HHMM",                      # HHMM
     repr(("ref", "date")): "VK_DATE",                          # YYMMDD
+    repr(("ref", "timehhmm_elapsed")): "VK_ELAPSED",           # HHMM, any hours
     repr(("ref", "datetime")): "VK_DT10",                      # YYMMDDHHMM
     repr(("cat", [("ref", "date"), ("ref", "timehhmm"), ("ref", "seconds")])): "VK_DT12",
     repr(("cat", [("ref", "day"), ("ref", "timehhmm")])): "VK_DDHHMM",
@@ -809,6 +811,17 @@ def dfa_run(tables, start):
     return None
 
 
+def dfa_one_byte(tables, start):
+    """Whether the DFA from start accepts only strings of one byte (a flight
+    rule, a wake turbulence category): VK_BYTE, the DFA's one step."""
+    if tables.accept[start]:
+        return False
+    row = tables.trans[start]
+    targets = {row[k] for k in range(tables.ncls) if row[k]}
+    return bool(targets) and all(
+        tables.accept[t] and not any(tables.trans[t]) for t in targets)
+
+
 # The unbounded texts whose DFA is found to be one of these classes:
 # (class, the parameter's bit for it).
 CHARS_CLASSES = [("LIM_CHAR", None), ("CHARACTER", "VR_CHARS_DASH")]
@@ -861,6 +874,8 @@ def fast_kind(rule, fp, tables):
     run = dfa_run(tables, fp[0])
     if run:
         return run[0], "VR_RUN(%d, %d)" % (run[1], run[2])
+    if dfa_one_byte(tables, fp[0]):
+        return "VK_BYTE", "%du << VR_PARAM_SHIFT" % fp[0]
     chars = dfa_chars(tables, fp[0])
     if chars:
         bits = [dict(CHARS_CLASSES)[chars[0]], "VR_TEXT_EMPTY" if chars[1] == 0 else None]

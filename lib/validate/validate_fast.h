@@ -339,6 +339,12 @@ VF_INLINE int vf_hhmm(const char *s, size_t n)
     return vf_digit_pairs(s, n, 4, p) && vf_lane(p, 0) <= 23 && vf_lane(p, 1) <= 59;
 }
 
+/* An elapsed HHMM: any hours, minutes 00-59. */
+VF_INLINE int vf_elapsed(const char *s, size_t n)
+{
+    return n == 4 && !vf_not_digit(vf_load4(s) | 0x3030303000000000ull) && s[2] <= '5';
+}
+
 /* DDHHMM: a day 01-31, then HHMM. */
 VF_INLINE int vf_ddhhmm(const char *s, size_t n)
 {

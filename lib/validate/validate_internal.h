@@ -52,7 +52,13 @@ static inline int vdfa_accepts(unsigned start, const char *s, size_t n)
         st = next[st + vdfa_class[(unsigned char)s[i + 2]]];
         st = next[st + vdfa_class[(unsigned char)s[i + 3]]];
     }
-    for (; i < n; i++)
+    /* the last one to three bytes without a loop: most values are short */
+    if (n & 2) {
+        st = next[st + vdfa_class[(unsigned char)s[i]]];
+        st = next[st + vdfa_class[(unsigned char)s[i + 1]]];
+        i += 2;
+    }
+    if (n & 1)
         st = next[st + vdfa_class[(unsigned char)s[i]]];
     return vdfa_accept[st / VDFA_STRIDE];
 }
@@ -78,7 +84,7 @@ int vwalk_chars(uint32_t wb, const char *s, size_t n);
 /* The fast path of dictionary entry id's value, wb its vwalk word: the
  * specialised matcher of its kind (validate_fast.h), else its DFA. 1:
  * valid (or not checked). */
-_Static_assert(VK_CHARS == 23 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
+_Static_assert(VK_BYTE == 25 && VR_KIND_MASK == 31, "vwalk_accepts has a case for every kind");
 
 static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsigned id,
                                                               const char *s, size_t n)
@@ -133,9 +139,14 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
         return vwalk_dct(wb, s, n);
     case VK_CHARS:
         return vwalk_chars(wb, s, n);
+    case VK_ELAPSED:
+        return vf_elapsed(s, n);
+    case VK_BYTE:                      /* the DFA's one step */
+        return n == 1 && vdfa_accept[vdfa_next[0][(wb >> VR_PARAM_SHIFT) * VDFA_STRIDE +
+                                                  vdfa_class[(unsigned char)s[0]]] /
+                                     VDFA_STRIDE];
     /* no such kind is generated: the cases cover every value of the mask,
      * so that the switch's table needs no bounds test */
-    case 24: case 25:
     case 26: case 27: case 28: case 29: case 30: case 31:
         return vrule_ref_accepts(&vrules[id], s, n);
     }

@@ -112,7 +112,9 @@ enum vkind {
     VK_LONG,
     VK_ATSRT,
     VK_DCT,
-    VK_CHARS
+    VK_CHARS,
+    VK_ELAPSED,
+    VK_BYTE
 };
 extern const uint32_t vwalk[];     /* one per dictionary entry, by id */
 /* vwalk's words of the subfields of the usual compounds' shapes (validate.c's

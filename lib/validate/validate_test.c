@@ -799,7 +799,8 @@ static void same(unsigned id, const char *s, size_t n)
  * the times and dates on every hhmm, ddhhmm, yymmdd and hhmmss (the digits
  * of a month at most 19, of a day 39, of an hour 29, of minutes and seconds
  * 69), and for the coordinates on degrees to 199 (and 900 to 999) with
- * minutes to 69, seconds at their edges and each side. */
+ * minutes to 69, seconds at their edges and each side, and for the rules
+ * of one byte on every byte. */
 static void fast_paths_agree_with_dfa(void **state)
 {
     (void)state;
@@ -861,7 +862,7 @@ static void fast_paths_agree_with_dfa(void **state)
                                 (1u << VK_SPEED_PT) | (1u << VK_ACTYPE) | (1u << VK_IFPLID) |
                                 (1u << VK_GEONAME) | (1u << VK_SSR) | (1u << VK_LAT) |
                                 (1u << VK_LONG) | (1u << VK_ATSRT) | (1u << VK_DCT) |
-                                (1u << VK_CHARS));
+                                (1u << VK_CHARS) | (1u << VK_ELAPSED) | (1u << VK_BYTE));
     char buf[16];
     for (int y = 0; y < 100; y++)                 /* ETO: yymmdd, mm < 20, dd < 40 */
         for (int md = 0; md < 2000; md++) {
@@ -876,9 +877,20 @@ static void fast_paths_agree_with_dfa(void **state)
         snprintf(buf, sizeof buf, "240229%06d", t);
         same(DICT_ID_ETO, buf, 12);
     }
-    for (int v = 0; v < 10000; v++) {             /* EOBT: every hhmm */
+    for (int v = 0; v < 10000; v++) {             /* EOBT, TTLEET: every hhmm */
         snprintf(buf, sizeof buf, "%04d", v);
         same(DICT_ID_EOBT, buf, 4);
+        same(DICT_ID_TTLEET, buf, 4);
+    }
+    for (unsigned id = 0; id < dict_count; id++) { /* VK_BYTE: every byte, none, two */
+        if (((vwalk[id] >> VR_KIND_SHIFT) & VR_KIND_MASK) != VK_BYTE)
+            continue;
+        same(id, "", 0);
+        for (int c = 0; c < 256; c++) {
+            buf[0] = buf[1] = (char)c;
+            same(id, buf, 1);
+            same(id, buf, 2);
+        }
     }
     for (int y = 0; y < 100; y++)                 /* EOBD, ORIGINDT: yymmdd as for ETO */
         for (int md = 0; md < 2000; md++) {
