@@ -63,6 +63,13 @@ static inline int vdfa_accepts(unsigned start, const char *s, size_t n)
     return vdfa_accept[st / VDFA_STRIDE];
 }
 
+/* Whether the DFA from its start accepts the one byte c. */
+static inline int vdfa_step_accepts(unsigned start, unsigned char c)
+{
+    const uint32_t *next = vdfa_next[0];   /* the rows as one array, as vdfa_accepts */
+    return vdfa_accept[next[(size_t)start * VDFA_STRIDE + vdfa_class[c]] / VDFA_STRIDE];
+}
+
 /* The reference fast path, which the specialised matchers must equal: the
  * value's DFA, or the bounds of a text. 1: valid (or not checked). */
 static inline int vrule_ref_accepts(const vrule *r, const char *s, size_t n)
@@ -142,9 +149,7 @@ static inline __attribute__((always_inline)) int vwalk_accepts(uint32_t wb, unsi
     case VK_ELAPSED:
         return vf_elapsed(s, n);
     case VK_BYTE:                      /* the DFA's one step */
-        return n == 1 && vdfa_accept[vdfa_next[0][(wb >> VR_PARAM_SHIFT) * VDFA_STRIDE +
-                                                  vdfa_class[(unsigned char)s[0]]] /
-                                     VDFA_STRIDE];
+        return n == 1 && vdfa_step_accepts(wb >> VR_PARAM_SHIFT, (unsigned char)s[0]);
     /* no such kind is generated: the cases cover every value of the mask,
      * so that the switch's table needs no bounds test */
     case 26: case 27: case 28: case 29: case 30: case 31:
