@@ -67,7 +67,7 @@ static inline int vdfa_accepts(unsigned start, const char *s, size_t n)
 static inline int vdfa_step_accepts(unsigned start, unsigned char c)
 {
     const uint32_t *next = vdfa_next[0];   /* the rows as one array, as vdfa_accepts */
-    return vdfa_accept[next[(size_t)start * VDFA_STRIDE + vdfa_class[c]] / VDFA_STRIDE];
+    return vdfa_accept[next[start * VDFA_STRIDE + vdfa_class[c]] / VDFA_STRIDE];
 }
 
 /* The reference fast path, which the specialised matchers must equal: the
