@@ -180,6 +180,41 @@ __attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const c
     }
     return i;
 }
+/* signal_candidate_avx2 with AVX-512, 64 bytes a step, the tests of
+ * candidates_xy with their results in mask registers: half the
+ * instructions a byte. The same candidates, the same i. */
+__attribute__((target(AVX512_TARGET))) static size_t signal_candidate_avx512(const char *b,
+                                                                             size_t len,
+                                                                             size_t from)
+{
+    const char o = (char)0x80;
+    const __m512i set = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1));
+    const __m512i breaks = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f', '\r', o, o));
+    size_t i = from;
+    for (; len - i > 65; i += 64) {
+        __m512i x = _mm512_loadu_si512(b + i), y = _mm512_loadu_si512(b + i + 1);
+        __mmask64 brk = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(breaks, x), x);
+        __mmask64 m = _mm512_mask_cmpeq_epi8_mask(brk, _mm512_shuffle_epi8(set, y), y);
+        if (m)
+            return i + (size_t)__builtin_ctzll(m);
+    }
+    for (; len - i > 33; i += 32) {
+        unsigned m = (unsigned)_mm256_movemask_epi8(candidates_avx2(b + i));
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    return i;
+}
+
+/* The vector search the CPU runs (the caller checked AVX2). */
+static size_t signal_candidate(const char *b, size_t len, size_t from)
+{
+    return cpu_has_avx512() ? signal_candidate_avx512(b, len, from)
+                            : signal_candidate_avx2(b, len, from);
+}
+
 /* Whether a candidate i in [from, to - 1) lies among the last 33 bytes
  * before to (to >= 33, to - from <= 33): one step over them, the bytes
  * before from masked off. */
@@ -201,7 +236,7 @@ size_t lexer_envelope_end(const char *b, size_t len, size_t from, lexer_signal *
 #if SIMD_AVX2
     if (from < len && cpu_has_avx2()) {
         for (;;) {
-            size_t i = signal_candidate_avx2(b, len, from);
+            size_t i = signal_candidate(b, len, from);
             if (len - i <= 33) {
                 from = i;
                 break;
@@ -246,7 +281,7 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 #if SIMD_AVX2
     if (to >= 33 && cpu_has_avx2()) {
         if (to - from > 33) {
-            from = signal_candidate_avx2(b, to, from);
+            from = signal_candidate(b, to, from);
             if (is_break((unsigned char)b[from]) && may_start_signal((unsigned char)b[from + 1]))
                 return 1;
         }

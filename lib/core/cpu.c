@@ -33,6 +33,17 @@ static int has_avx2_target(void)
            __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 #endif
 }
+
+/* Whether it has AVX512_TARGET's extensions too (and the OS saves the ZMM
+ * and mask registers). */
+static int has_avx512_target(void)
+{
+#ifdef GLIBC_CPU_FEATURES
+    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW);
+#else
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#endif
+}
 #endif
 
 unsigned adexp_cpu_probe(void)
@@ -40,7 +51,7 @@ unsigned adexp_cpu_probe(void)
     unsigned f = CPU_PROBED;
 #if SIMD_AVX2
     if (has_avx2_target())
-        f |= CPU_AVX2;
+        f |= CPU_AVX2 | (has_avx512_target() ? CPU_AVX512 : 0);
 #endif
     __atomic_store_n(&adexp_cpu_flags, f, __ATOMIC_RELAXED);
     return f;
@@ -48,5 +59,5 @@ unsigned adexp_cpu_probe(void)
 
 const char *adexp_vector_code(void)
 {
-    return cpu_has_avx2() ? "avx2" : SIMD_SSE2 ? "sse2" : "none";
+    return cpu_has_avx512() ? "avx2+avx512bw" : cpu_has_avx2() ? "avx2" : SIMD_SSE2 ? "sse2" : "none";
 }

@@ -4,7 +4,8 @@
  * (cpu_has_avx2, cpu.c) and the small helpers the vector loops share.
  * SSE2 is always there on x86-64; AVX2 code is compiled for AVX2_TARGET
  * with a function attribute and taken only where the CPU has every
- * extension of it. Not installed. */
+ * extension of it; the same for the AVX-512 code (AVX512_TARGET,
+ * cpu_has_avx512). Not installed. */
 #ifndef ADEXP_SIMD_H
 #define ADEXP_SIMD_H
 
@@ -39,6 +40,7 @@ static inline unsigned simd_eq16(__m128i v, char c)
 /* The CPU's extensions (CPU_*), probed once (cpu.c): 0 until then. */
 #define CPU_PROBED 1u
 #define CPU_AVX2 2u                /* every extension of AVX2_TARGET */
+#define CPU_AVX512 4u              /* and every one of AVX512_TARGET */
 extern unsigned adexp_cpu_flags;
 unsigned adexp_cpu_probe(void);
 
@@ -55,6 +57,19 @@ static inline int cpu_has_avx2(void)
     return ((f ? f : adexp_cpu_probe()) & CPU_AVX2) != 0;
 }
 
+/* The extensions of the few AVX-512 loops (64 bytes a step, the tests'
+ * results in mask registers): AVX2_TARGET's and AVX-512's byte
+ * instructions. */
+#define AVX512_TARGET AVX2_TARGET ",avx512f,avx512bw"
+
+/* Whether this CPU runs the AVX512_TARGET code (then it runs the AVX2
+ * code too). */
+static inline int cpu_has_avx512(void)
+{
+    unsigned f = __atomic_load_n(&adexp_cpu_flags, __ATOMIC_RELAXED);
+    return ((f ? f : adexp_cpu_probe()) & CPU_AVX512) != 0;
+}
+
 /* The 32 bytes at p. */
 AVX2_INLINE __m256i simd_load32(const void *p)
 {
@@ -68,6 +83,11 @@ AVX2_INLINE unsigned simd_eq32(__m256i v, char c)
 }
 #else
 static inline int cpu_has_avx2(void)
+{
+    return 0;
+}
+
+static inline int cpu_has_avx512(void)
 {
     return 0;
 }
