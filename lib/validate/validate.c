@@ -778,6 +778,38 @@ static inline __attribute__((always_inline)) int usual_text_pair(const adexp_fie
            (wb >> VR_PARAM_SHIFT) >= 8 && vf_usual_pair8(f->value.ptr, g->value.ptr);
 }
 
+/* An -ESTDATA -PTID -ETO -FL whose values are of a route point's usual
+ * forms (usual_point_values, *head its ETO's memo). */
+static inline __attribute__((always_inline)) int usual_estdata(const adexp_field *f,
+                                                              uint64_t *head)
+{
+    const adexp_field *a = f->child, *b, *c;
+    if (f->value.len || !a || !(b = a->next) || !(c = b->next) || c->next ||
+        !USUAL_IDS(a, b, c, PTID, ETO, FL))
+        return 0;
+    return usual_point_values(a, c, b, head, 0);
+}
+
+/* same_run's loops for a run of -ESTDATA and of -GEO: each one's usual
+ * shape tested for that kind alone (an -ESTDATA's values first as a route
+ * point's, its ETO's memo kept along the run), any other by the general
+ * walk. Return the last. */
+static __attribute__((noinline)) const adexp_field *estdata_run(walk *w, place *pl,
+                                                                const adexp_field *f)
+{
+    uint64_t head = 0;
+    unsigned id = DICT_ID_ESTDATA;
+    SAME_RUN(pl->f = f; if (!(VALIDATE_USUAL && usual_estdata(f, &head)) &&
+                            !usual_shape(w, pl, id)) inner_compound(w, pl, id))
+}
+
+static __attribute__((noinline)) const adexp_field *geo_run(walk *w, place *pl,
+                                                            const adexp_field *f)
+{
+    unsigned id = DICT_ID_GEO;
+    SAME_RUN(pl->f = f; if (!usual_shape(w, pl, id)) inner_compound(w, pl, id))
+}
+
 /* Out of line, one loop a kind: the kind's test is inlined there and its
  * choice made once a run. */
 static __attribute__((noinline)) const adexp_field *
@@ -785,6 +817,10 @@ same_run(walk *w, place *pl, const adexp_field *f, uint32_t wb, unsigned id)
 {
     if (id == DICT_ID_PT)
         return point_run(w, pl, f);
+    if (id == DICT_ID_ESTDATA)
+        return estdata_run(w, pl, f);
+    if (id == DICT_ID_GEO)
+        return geo_run(w, pl, f);
     if (wb & VR_STRUCTURED)
         SAME_RUN(pl->f = f; inner_compound(w, pl, id))
     switch ((wb >> VR_KIND_SHIFT) & VR_KIND_MASK) {
