@@ -792,10 +792,12 @@ ADEXP_API const adexp_field *adexp_msg_find(const adexp_msg *msg, const char *pa
 ADEXP_API const char *adexp_version(void);
 
 /* The vector code this process's parser and writers run: "avx2" (with
- * BMI1, BMI2 and POPCNT, as glibc reports them usable), "sse2" on an x86-64
- * CPU without them, "none" elsewhere. Each path gives the same results;
- * glibc's tunable GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2 turns the first
- * off, as on a CPU without it. */
+ * BMI1, BMI2 and POPCNT, as glibc reports them usable), "avx2+avx512bw"
+ * where AVX-512F and BW are usable too (a few loops then take 64 bytes a
+ * step), "sse2" on an x86-64 CPU without them, "none" elsewhere. Each path
+ * gives the same results; glibc's tunable GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2
+ * turns the vector code off, as on a CPU without it, hwcaps=-AVX512BW the
+ * AVX-512 loops alone. */
 ADEXP_API const char *adexp_vector_code(void);
 
 /* ---------------------------------------------------------------- outputs for data */

@@ -59,5 +59,7 @@ unsigned adexp_cpu_probe(void)
 
 const char *adexp_vector_code(void)
 {
-    return cpu_has_avx512() ? "avx2+avx512bw" : cpu_has_avx2() ? "avx2" : SIMD_SSE2 ? "sse2" : "none";
+    if (cpu_has_avx512())
+        return "avx2+avx512bw";
+    return cpu_has_avx2() ? "avx2" : SIMD_SSE2 ? "sse2" : "none";
 }
