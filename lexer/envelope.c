@@ -155,6 +155,20 @@ __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_avx2(const
                          _mm256_loadu_si256((const __m256i *)(const void *)(p + 1)));
 }
 
+/* The search's last steps, 32 bytes each, from i: the first candidate
+ * before len - 33, or where they stopped. */
+__attribute__((target(AVX2_TARGET))) static inline size_t signal_candidate_32(const char *b,
+                                                                              size_t len,
+                                                                              size_t i)
+{
+    for (; len - i > 33; i += 32) {
+        unsigned m = (unsigned)_mm256_movemask_epi8(candidates_avx2(b + i));
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    return i;
+}
+
 /* The first i in [from, len - 33) that is a candidate, two steps of 32
  * bytes a test (a message's text has no candidate but its end's); or
  * where the search stopped (from there on is left to the byte loop). A
@@ -173,13 +187,9 @@ __attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const c
                      (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
         return i + (size_t)__builtin_ctzll(m);
     }
-    for (; len - i > 33; i += 32) {
-        unsigned m = (unsigned)_mm256_movemask_epi8(candidates_avx2(b + i));
-        if (m)
-            return i + (size_t)__builtin_ctz(m);
-    }
-    return i;
+    return signal_candidate_32(b, len, i);
 }
+
 /* signal_candidate_avx2 with AVX-512, 64 bytes a step, the tests of
  * candidates_xy with their results in mask registers: half the
  * instructions a byte. The same candidates, the same i. */
@@ -200,12 +210,7 @@ __attribute__((target(AVX512_TARGET))) static size_t signal_candidate_avx512(con
         if (m)
             return i + (size_t)__builtin_ctzll(m);
     }
-    for (; len - i > 33; i += 32) {
-        unsigned m = (unsigned)_mm256_movemask_epi8(candidates_avx2(b + i));
-        if (m)
-            return i + (size_t)__builtin_ctz(m);
-    }
-    return i;
+    return signal_candidate_32(b, len, i);
 }
 
 /* The vector search the CPU runs (the caller checked AVX2). */
