@@ -393,6 +393,16 @@ __attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, s
 }
 #endif
 
+/* lexer_last_value_may_hold without AVX2; out of line, so that the call
+ * of last_value_avx2 saves no registers. */
+static __attribute__((noinline)) int last_value_plain(const char *b, size_t start, size_t last,
+                                                      size_t *from)
+{
+    const char *d = last > start ? memrchr(b + start, '-', last - start) : NULL;
+    *from = d ? (size_t)(d - b) : start;
+    return lexer_may_hold_envelope(b, *from, last);
+}
+
 int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *from)
 {
     if (last > start && b[last - 1] == '-') {   /* (the steps look at b[last - 1] for pairs only) */
@@ -403,9 +413,7 @@ int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *
     if (cpu_has_avx2())
         return last_value_avx2(b, start, last, from);
 #endif
-    const char *d = last > start ? memrchr(b + start, '-', last - start) : NULL;
-    *from = d ? (size_t)(d - b) : start;
-    return lexer_may_hold_envelope(b, *from, last);
+    return last_value_plain(b, start, last, from);
 }
 
 size_t lexer_text_title(const char *b, size_t len, size_t from)
