@@ -18,13 +18,23 @@ static char *put_long(char *o, long v)
 }
 
 /* Degrees of micro millionths with at most 6 decimals, trailing zeros
- * dropped: 50.5, -6. */
+ * dropped: 50.5, -6. A coordinate's degrees (at most 180) are written
+ * digit by digit, not by the general number writer. */
 static char *put_deg(char *o, long micro)
 {
     if (micro < 0)
         *o++ = '-';
     unsigned long u = micro < 0 ? 0UL - (unsigned long)micro : (unsigned long)micro;
-    o = adexp_json_u64_at(o, u / 1000000);
+    unsigned long deg = u / 1000000;
+    if (deg < 1000) {
+        if (deg >= 100)
+            *o++ = (char)('0' + deg / 100);
+        if (deg >= 10)
+            *o++ = (char)('0' + deg / 10 % 10);
+        *o++ = (char)('0' + deg % 10);
+    } else {
+        o = adexp_json_u64_at(o, deg);
+    }
     unsigned long frac = u % 1000000;
     if (frac) {
         int digits = 6;
@@ -103,6 +113,12 @@ static char *when(char *o, int type, adexp_slice v, adexp_slice eobd)
 #define NOINLINE
 #endif
 
+char *sel_deg_at(char *o, adexp_slice v)
+{
+    long micro;
+    return adexp_decode_coord_micro(v, &micro) ? put_deg(o, micro) : NULL;
+}
+
 /* The level of v as its value type writes it: SFL's with its A or B, RFL's
  * with its point, any other alone. */
 static int level_of(int type, adexp_slice v, adexp_level *l)
@@ -120,14 +136,13 @@ static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice
                                       adexp_slice eobd)
 {
     adexp_level l;
-    long micro;
     switch (suffix) {
     case SUF_FT:
         return level_of(type, v, &l) ? put_long(o, adexp_level_feet(l)) : NULL;
     case SUF_M:
         return level_of(type, v, &l) ? put_long(o, adexp_level_metres(l)) : NULL;
     case SUF_DEG:
-        return adexp_decode_coord_micro(v, &micro) ? put_deg(o, micro) : NULL;
+        return sel_deg_at(o, v);
     case SUF_UTC:
         return when(o, type, v, eobd);
     default:

@@ -1017,6 +1017,11 @@ static const char *const other_keywords[] = {
 static const char *const days[] = {"181023", "181024", "180229", "181302", "18102x"};
 static const char *const times[] = {"0746", "2359", "2400", "0760", "07a6"};
 static const char *const secs[] = {"00", "59", "60", "5x"};
+/* Coordinates of both kinds that decode or do not, and their near misses. */
+static const char *const coords[] = {
+    "490000N", "0500000W", "5030N", "00030E", "900000S", "1800000E", "1800001W", "906000N",
+    "4900N0", "490000X", "49000N", "ABCDEFN", "0000000000000000N", "\"12345N",
+};
 
 static size_t put_text(char *buf, size_t at, size_t cap, const char *fmt, const char *a,
                        const char *b)
@@ -1063,6 +1068,17 @@ static void random_message(char *buf, size_t cap, unsigned *r)
                           next_rand(r) % 2 ? "F350" : PICK(r, any_values));
         if (shape == 4)
             at = put_text(buf, at, cap, " -SFL %s%s", PICK(r, any_values), "");
+        at = put_text(buf, at, cap, "%s%s\n", "", "");
+    }
+    for (unsigned i = next_rand(r) % 4; i > 0; i--) {   /* GEO of every shape */
+        unsigned shape = next_rand(r) % 5;
+        at = put_text(buf, at, cap, "-GEO -GEOID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
+        if (shape != 1)
+            at = put_text(buf, at, cap, " -LATTD %s%s", PICK(r, coords), "");
+        if (shape != 2)
+            at = put_text(buf, at, cap, " -LONGTD %s%s", PICK(r, coords), "");
+        if (shape == 3)
+            at = put_text(buf, at, cap, " -LATTD %s%s", PICK(r, any_values), "");
         at = put_text(buf, at, cap, "%s%s\n", "", "");
     }
     if (next_rand(r) % 4 == 0)

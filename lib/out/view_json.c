@@ -813,6 +813,39 @@ static void estdata(vw *w, const adexp_view_fields *r)
     close_(w, "]");
 }
 
+/* GEO's usual item, {"geoid":..,"lattd":..,"lattd_deg":..,"longtd":..,
+ * "longtd_deg":..}, when its three subfields are there, each of at most
+ * SHORT_ITEM bytes, and both coordinates decode: written in one
+ * reservation without the members' calls, or 0 (nothing written). */
+#define GEO_FIXED (64 + 2 * SEL_TEXT_BUF)
+static int usual_geo(vw *w, const adexp_geo *g)
+{
+    if (!g->geoid.ptr || !g->lattd.ptr || !g->longtd.ptr || g->geoid.len > SHORT_ITEM ||
+        g->lattd.len > SHORT_ITEM || g->longtd.len > SHORT_ITEM)
+        return 0;
+    char *o = room(w, 3 * json_string_room(SHORT_ITEM) + GEO_FIXED);
+    if (!o)
+        return 1;
+    *o = ',';
+    o += w->comma;
+    memcpy(o, "{\"geoid\":", 9);
+    o = put_val(o + 9, g->geoid);
+    memcpy(o, ",\"lattd\":", 9);
+    o = put_val(o + 9, g->lattd);
+    memcpy(o, ",\"lattd_deg\":", 13);
+    if (!(o = sel_deg_at(o + 13, g->lattd)))
+        return 0;
+    memcpy(o, ",\"longtd\":", 10);
+    o = put_val(o + 10, g->longtd);
+    memcpy(o, ",\"longtd_deg\":", 14);
+    if (!(o = sel_deg_at(o + 14, g->longtd)))
+        return 0;
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 static void geo(vw *w, const adexp_view_fields *r)
 {
     if (!has_kind(w, r, VIEW_GEO, KW("GEO")))
@@ -823,6 +856,8 @@ static void geo(vw *w, const adexp_view_fields *r)
     for (const adexp_field *f; (f = next_of(&it));) {
         adexp_geo g;
         adexp_view_geo(&g, f);
+        if (VIEW_QUICK && usual_geo(w, &g))
+            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_GEOID, g.geoid, D_NONE);
