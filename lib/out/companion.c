@@ -17,24 +17,26 @@ static char *put_long(char *o, long v)
     return adexp_json_u64_at(o, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
 }
 
+/* Whole degrees, at most 180: digit by digit, not by the general number
+ * writer. */
+static char *put_whole_deg(char *o, unsigned d)
+{
+    if (d >= 100)
+        *o++ = (char)('0' + d / 100);
+    if (d >= 10)
+        *o++ = (char)('0' + d / 10 % 10);
+    *o++ = (char)('0' + d % 10);
+    return o;
+}
+
 /* Degrees of micro millionths with at most 6 decimals, trailing zeros
- * dropped: 50.5, -6. A coordinate's degrees (at most 180) are written
- * digit by digit, not by the general number writer. */
+ * dropped: 50.5, -6. */
 static char *put_deg(char *o, long micro)
 {
     if (micro < 0)
         *o++ = '-';
     unsigned long u = micro < 0 ? 0UL - (unsigned long)micro : (unsigned long)micro;
-    unsigned long deg = u / 1000000;
-    if (deg < 1000) {
-        if (deg >= 100)
-            *o++ = (char)('0' + deg / 100);
-        if (deg >= 10)
-            *o++ = (char)('0' + deg / 10 % 10);
-        *o++ = (char)('0' + deg % 10);
-    } else {
-        o = adexp_json_u64_at(o, deg);
-    }
+    o = put_whole_deg(o, (unsigned)(u / 1000000));
     unsigned long frac = u % 1000000;
     if (frac) {
         int digits = 6;
@@ -113,10 +115,18 @@ static char *when(char *o, int type, adexp_slice v, adexp_slice eobd)
 #define NOINLINE
 #endif
 
+/* A coordinate of whole degrees (most: 490000N) is written from its
+ * degrees, with no millionths to make. */
 char *sel_deg_at(char *o, adexp_slice v)
 {
-    long micro;
-    return adexp_decode_coord_micro(v, &micro) ? put_deg(o, micro) : NULL;
+    int d, m, sec, neg;
+    if (!dw_coord_parts(v.ptr, v.len, &d, &m, &sec, &neg))
+        return NULL;
+    if (m | sec)
+        return put_deg(o, dw_coord_micro(d, m, sec, neg));
+    if (neg && d)
+        *o++ = '-';
+    return put_whole_deg(o, (unsigned)d);
 }
 
 /* The level of v as its value type writes it: SFL's with its A or B, RFL's
