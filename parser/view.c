@@ -197,8 +197,12 @@ static void fill_geo(adexp_geo *g, const adexp_field *f)
     }
 }
 
+/* The fill_ functions below set their structure whole (from zero), so
+ * that the view's writer need not clear it before the walk. */
 static void fill_ref(adexp_ref *r, const adexp_field *f)
 {
+    static const adexp_ref none;
+    *r = none;
     for (const adexp_field *c = f->child; c; c = c->next) {
         if (c->dict_id == DICT_ID_SENDER) set_once(&r->sender_fac, *leaf_value(c));
         if (c->dict_id == DICT_ID_RECVR) set_once(&r->recvr_fac, *leaf_value(c));
@@ -208,6 +212,8 @@ static void fill_ref(adexp_ref *r, const adexp_field *f)
 
 static void fill_coordata(adexp_coordata *cd, const adexp_field *f)
 {
+    static const adexp_coordata none;
+    *cd = none;
     for (const adexp_field *c = f->child; c; c = c->next) {
         switch (c->dict_id) {
         case DICT_ID_PTID: set_once(&cd->ptid, c->value); break;
@@ -224,6 +230,8 @@ static void fill_coordata(adexp_coordata *cd, const adexp_field *f)
  * the specification's examples, E.4.3) has that level as its FL. */
 static void fill_cfl(adexp_cfl *cfl, const adexp_field *f)
 {
+    static const adexp_cfl none;
+    *cfl = none;
     if (f->value.len && !f->child) {
         cfl->fl = f->value;
         return;

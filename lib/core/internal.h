@@ -41,8 +41,10 @@ typedef struct adexp_view_fields {
     const adexp_field *rest[VIEW_REST];
 } adexp_view_fields;
 
-/* The view's single fields of the top-level list fields into v (zero on
- * entry), and its repeated fields and the rest into r: what
+/* The view's single fields of the top-level list fields into v (its
+ * slices to altnz and its has_ counts zero on entry; REFDATA's, MSGREF's,
+ * COORDATA's and CFL's parts are set whole where their counts are not
+ * zero), and its repeated fields and the rest into r: what
  * adexp_view_build fills msg->view from, and what the view's writer reads
  * without the arrays. */
 void adexp_view_walk(adexp_view *v, const adexp_field *fields, adexp_view_fields *r);

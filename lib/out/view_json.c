@@ -1477,7 +1477,7 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     scratch s = {stack, 0, SCRATCH, out->a};
     adexp_view v;              /* the walk fills its single fields, no array */
     memset(&v, 0, offsetof(adexp_view, addr));
-    memset(&v.refdata, 0, sizeof v - offsetof(adexp_view, refdata));
+    v.has_refdata = v.has_msgref = v.has_coordata = v.has_cfl = 0;   /* their parts set whole */
     adexp_view_fields r;
     adexp_view_walk(&v, msg->fields, &r);
     vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, v.eobd};
