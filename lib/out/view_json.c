@@ -578,20 +578,36 @@ static const char fl_text[32] = ",\"fl\":\"....\",\"fl_ft\":";
 static const char eto_text[32] = ",\"eto\":\"............\",\"eto_utc\":";
 _Static_assert(sizeof ",\"eto\":\"............\",\"eto_utc\":" == 33, "eto_text is full");
 
-/* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
-static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const dw_point_memo *pm)
+/* A piece of fixed text (32 bytes) at o: one move where the CPU has AVX2
+ * (copy_head_avx2), two else. */
+typedef void copy32_fn(char *o, const void *text);
+
+static ALWAYS_INLINE void copy32(char *o, const void *text)
 {
-    memcpy(o, fl_text, 32);
+    memcpy(o, text, 32);
+}
+
+/* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
+static ALWAYS_INLINE char *put_fl_with(char *o, const char *fl, const dw_point_memo *pm,
+                                       copy32_fn *copy)
+{
+    copy(o, fl_text);
     memcpy(o + 7, fl, 4);
     memcpy(o + 21, &pm->feet, 8);
     return o + 21 + pm->feet_len;
 }
 
+static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const dw_point_memo *pm)
+{
+    return put_fl_with(o, fl, pm, copy32);
+}
+
 /* ',"eto":"..","eto_utc":"' and the memo's "YYYY-MM-" of a date-time that
  * decoded: the end, where its "DDThh:mm:ssZ" goes. */
-static ALWAYS_INLINE char *put_eto_head(char *o, const char *e, const dw_point_memo *pm)
+static ALWAYS_INLINE char *put_eto_head(char *o, const char *e, const dw_point_memo *pm,
+                                        copy32_fn *copy)
 {
-    memcpy(o, eto_text, 32);
+    copy(o, eto_text);
     memcpy(o + 8, e, 12);
     o[32] = '"';
     memcpy(o + 33, &pm->iso_head, 8);
@@ -601,7 +617,7 @@ static ALWAYS_INLINE char *put_eto_head(char *o, const char *e, const dw_point_m
 /* ',"eto":"..","eto_utc":".."' of a date-time that decoded (the memo's). */
 static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const dw_point_memo *pm)
 {
-    o = dw_iso12_tail(put_eto_head(o, e, pm), e);
+    o = dw_iso12_tail(put_eto_head(o, e, pm, copy32), e);
     *o++ = '"';
     return o;
 }
@@ -651,7 +667,7 @@ AVX2_INLINE char *put_eto_avx2(char *o, const char *e, dw_point_memo *pm)
     __m128i x = dw_datetime_vec(e);
     if (!d || (d == 1 && !dw_time12_ok_avx2(x, e)))
         return NULL;
-    o = dw_iso12_tail_avx2(put_eto_head(o, e, pm), x);
+    o = dw_iso12_tail_avx2(put_eto_head(o, e, pm, copy_head_avx2), x);
     *o++ = '"';
     return o;
 }
@@ -663,7 +679,7 @@ AVX2_INLINE char *put_eto_avx2(char *o, const char *e, dw_point_memo *pm)
  * is written over by the members' path. */
 static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_field *item,
                                                           dw_point_memo *pm, ptid_fn *ptid,
-                                                          eto_fn *eto)
+                                                          copy32_fn *copy, eto_fn *eto)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
@@ -692,7 +708,7 @@ static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_fie
         *o = ',';
         o += comma;
         memcpy(o, "{\"ptid\":", 8);
-        o = put_usual_fl(ptid(o + 8, s[0]->value), s[1]->value.ptr, pm);
+        o = put_fl_with(ptid(o + 8, s[0]->value), s[1]->value.ptr, pm, copy);
         if (!(e = eto(o, s[2]->value.ptr, pm))) {
             o = at;
             break;
@@ -708,14 +724,14 @@ static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_fie
 
 static const adexp_field *usual_points_sse2(vw *w, const adexp_field *item, dw_point_memo *pm)
 {
-    return usual_points_with(w, item, pm, put_val, put_eto);
+    return usual_points_with(w, item, pm, put_val, copy32, put_eto);
 }
 
 #if JSON_AVX2
 __attribute__((target(AVX2_TARGET))) static const adexp_field *
 usual_points_avx2(vw *w, const adexp_field *item, dw_point_memo *pm)
 {
-    return usual_points_with(w, item, pm, put_words_avx2, put_eto_avx2);
+    return usual_points_with(w, item, pm, put_words_avx2, copy_head_avx2, put_eto_avx2);
 }
 #endif
 
