@@ -335,9 +335,14 @@ void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
     r->first = NULL;
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
+        if (a >= ACT_SINGLE && !met_before(&seen, a)) {
+            /* its first occurrence: the slot is still zero */
+            *(adexp_slice *)(void *)((char *)v + ((size_t)a - ACT_SINGLE) * 8) = f->value;
+            continue;
+        }
         if (a >= ACT_ARRAYS) {
             add_single(v, f, a);
-            if (!met_before(&seen, a))
+            if (a < ACT_SINGLE && !met_before(&seen, a))
                 continue;
         } else if (a != ACT_NONE) {
             r->bound[a] += 1 + (size_t)f->nchildren;
