@@ -302,6 +302,7 @@ static inline void add_repeated(view_arrays *w, const adexp_field *f, unsigned a
  * (which goes to the rest, as the view holds the first): the kinds met
  * are bits of *seen. */
 _Static_assert(SINGLE(altnz) - ACT_ARRAYS < 64, "the single kinds are bits of a word");
+_Static_assert(ACT_SINGLE - ACT_ARRAYS == VIEW_SINGLE_SHIFT, "VIEW_SINGLE_BIT is a kind's bit");
 static inline int met_before(uint64_t *seen, unsigned a)
 {
     uint64_t bit = (uint64_t)1 << (a - ACT_ARRAYS);
@@ -368,6 +369,7 @@ void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
     r->n = n;
     r->nrest = nrest;
     r->kinds = kinds;
+    r->singles = seen;
 }
 
 void adexp_view_rest(const adexp_field *fields, const adexp_field **v)

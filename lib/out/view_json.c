@@ -324,9 +324,12 @@ static int kept(const vw *w, adexp_slice kw)
 }
 
 #define NSINGLES (sizeof singles / sizeof *singles)
-static adexp_slice single_value(const adexp_view *v, const single *e)
+/* The value of single field e, if the walk met it (met: its singles). */
+static adexp_slice single_value(const adexp_view *v, uint64_t met, const single *e)
 {
-    return *(const adexp_slice *)(const void *)((const char *)v + e->off);
+    static const adexp_slice none;
+    return met & VIEW_SINGLE_BIT(e->off) ? *(const adexp_slice *)(const void *)((const char *)v + e->off)
+                                        : none;
 }
 
 /* A single field's member at o, if it is there (and kept), with the room
@@ -394,23 +397,23 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
 /* The single fields, in singles' order, each by its own single_member
  * (unrolled: an absent field costs a test), the cursor in a local; trim is
  * a constant in each of the two copies. */
-static ALWAYS_INLINE void put_singles_trim(vw *w, const adexp_view *v, int trim)
+static ALWAYS_INLINE void put_singles_trim(vw *w, const adexp_view *v, uint64_t met, int trim)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
 #pragma GCC unroll 32
     for (size_t i = 0; i < NSINGLES; i++)
-        if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i]), trim)))
+        if (!(o = single_member(w, o, &end, &singles[i], single_value(v, met, &singles[i]), trim)))
             return;
     commit(w, o);
 }
 
-static void put_singles(vw *w, const adexp_view *v)
+static void put_singles(vw *w, const adexp_view *v, uint64_t met)
 {
     if (w->trim)
-        put_singles_trim(w, v, 1);
+        put_singles_trim(w, v, met, 1);
     else
-        put_singles_trim(w, v, 0);
+        put_singles_trim(w, v, met, 0);
 }
 
 /* The subfields' keys, one table for all the view's objects. */
@@ -1492,14 +1495,16 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     const adexp_field *stack[SCRATCH];
     scratch s = {stack, 0, SCRATCH, out->a};
     adexp_view v;              /* the walk fills its single fields, no array */
-    memset(&v, 0, offsetof(adexp_view, addr));
     v.has_refdata = v.has_msgref = v.has_coordata = v.has_cfl = 0;   /* their parts set whole */
     adexp_view_fields r;
-    adexp_view_walk(&v, msg->fields, &r);
-    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, v.eobd};
+    adexp_view_walk(&v, msg->fields, &r);   /* the single fields read by r.singles */
+    static const adexp_slice none;
+    adexp_slice title = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, title)) ? v.title : none;
+    adexp_slice eobd = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, eobd)) ? v.eobd : none;
+    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, eobd};
     size_t start = out->len;
-    head(&w, msg, v.title, src, quoted);
-    put_singles(&w, &v);
+    head(&w, msg, title, src, quoted);
+    put_singles(&w, &v, r.singles);
     strings(&w, &k_addr, KW("ADDR"), &r, VIEW_ADDR);
     strings(&w, &k_eetfir, KW("EETFIR"), &r, VIEW_EETFIR);
     strings(&w, &k_speed, KW("SPEED"), &r, VIEW_SPEED);
