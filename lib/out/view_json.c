@@ -34,6 +34,7 @@ typedef struct vw {
     int trim;                  /* the selection names fields */
     const adexp_select *sel;
     adexp_slice eobd;          /* for eobt_utc */
+    int eobd_ok;               /* eobd is a date of 6 digits: checked once for both */
 } vw;
 
 /* Room for n more bytes at the end of the output: a pointer to them, or
@@ -373,7 +374,7 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
         return c ? c : o;
     }
     if (VIEW_QUICK && e->dec == D_DATE && val.len == 6) {
-        if (!dw_date_ok(val.ptr))
+        if (!(e->off == offsetof(adexp_view, eobd) ? w->eobd_ok : dw_date_ok(val.ptr)))
             return o;
         memcpy(o, utc->s, KEY_ROOM);
         char *c = o + utc->len;
@@ -382,8 +383,7 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
         *c++ = '"';
         return c;
     }
-    if (VIEW_QUICK && e->dec == D_EOBT && val.len == 4 && w->eobd.len == 6 && dw_time_ok(val.ptr) &&
-        dw_date_ok(w->eobd.ptr)) {
+    if (VIEW_QUICK && e->dec == D_EOBT && val.len == 4 && w->eobd_ok && dw_time_ok(val.ptr)) {
         memcpy(o, utc->s, KEY_ROOM);
         char *c = o + utc->len;
         *c++ = '"';
@@ -1501,7 +1501,7 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     static const adexp_slice none;
     adexp_slice title = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, title)) ? v.title : none;
     adexp_slice eobd = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, eobd)) ? v.eobd : none;
-    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, eobd};
+    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, eobd, eobd.len == 6 && dw_date_ok(eobd.ptr)};
     size_t start = out->len;
     head(&w, msg, title, src, quoted);
     put_singles(&w, &v, r.singles);
