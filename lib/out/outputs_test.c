@@ -1070,6 +1070,19 @@ static void random_message(char *buf, size_t cap, unsigned *r)
             at = put_text(buf, at, cap, " -SFL %s%s", PICK(r, any_values), "");
         at = put_text(buf, at, cap, "%s%s\n", "", "");
     }
+    for (unsigned i = next_rand(r) % 3; i > 0; i--) {   /* REFDATA and MSGREF of every shape */
+        unsigned shape = next_rand(r) % 6;
+        at = put_text(buf, at, cap, "-%s%s", next_rand(r) % 2 ? "REFDATA" : "MSGREF", "");
+        if (shape != 0)
+            at = put_text(buf, at, cap, " -SENDER -FAC %s%s", PICK(r, any_values), "");
+        if (shape != 1)
+            at = put_text(buf, at, cap, " -RECVR -FAC %s%s", PICK(r, any_values), "");
+        if (shape != 2)
+            at = put_text(buf, at, cap, " -SEQNUM %s%s", PICK(r, any_values), "");
+        if (shape == 3)
+            at = put_text(buf, at, cap, " -SEQNUM %s%s", PICK(r, any_values), "");
+        at = put_text(buf, at, cap, "%s%s\n", "", "");
+    }
     for (unsigned i = next_rand(r) % 4; i > 0; i--) {   /* GEO of every shape */
         unsigned shape = next_rand(r) % 5;
         at = put_text(buf, at, cap, "-GEO -GEOID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
