@@ -1103,14 +1103,18 @@ static void random_message(char *buf, size_t cap, unsigned *r)
             day = PICK(r, days);
         if (next_rand(r) % 3 == 0)
             fl = next_rand(r) % 2 ? PICK(r, any_values) : "F350";
-        unsigned shape = next_rand(r) % 12;
+        unsigned shape = next_rand(r) % 14;
         at = put_text(buf, at, cap, "-PT -PTID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
-        if (shape != 1)
+        if (shape != 1 && shape != 12)
             at = put_text(buf, at, cap, " -FL %s%s", fl, "");
         if (shape != 2) {
             at = put_text(buf, at, cap, " -ETO %s%s", day, PICK(r, times));
             at = put_text(buf, at, cap, "%s%s", shape == 3 ? "" : PICK(r, secs), "");
         }
+        if (shape == 12)   /* its FL after its ETO */
+            at = put_text(buf, at, cap, " -FL %s%s", fl, "");
+        if (shape == 13)   /* a subfield the view does not hold */
+            at = put_text(buf, at, cap, " -XCLR %s%s", PICK(r, any_values), "");
         if (shape == 4)
             at = put_text(buf, at, cap, " -TO %s%s", PICK(r, times), "");
         if (shape == 5)

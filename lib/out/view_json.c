@@ -771,6 +771,33 @@ static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
     return 1;
 }
 
+/* A point of a PTID of at most SHORT_ITEM bytes and of at most an FL and
+ * an ETO of the usual point's forms (4 and 12 bytes that decode), in any
+ * order and beside subfields the view does not hold, written as the usual
+ * point is (its memo's too), or 0 (nothing written). */
+static int parts_point(vw *w, const adexp_point *p, dw_point_memo *pm)
+{
+    if (!p->ptid.ptr || p->ptid.len > SHORT_ITEM || p->to.ptr || p->sfl.ptr || p->lattd.ptr ||
+        p->longtd.ptr || (p->fl.ptr && (p->fl.len != 4 || !dw_memo_level(p->fl.ptr, pm))) ||
+        (p->eto.ptr && p->eto.len != 12))
+        return 0;
+    char *o = room(w, json_string_room(SHORT_ITEM) + POINT_FIXED);
+    if (!o)
+        return 1;
+    *o = ',';
+    o += w->comma;
+    memcpy(o, "{\"ptid\":", 8);
+    o = put_val(o + 8, p->ptid);
+    if (p->fl.ptr)
+        o = put_usual_fl(o, p->fl.ptr, pm);
+    if (p->eto.ptr && !(o = put_eto(o, p->eto.ptr, pm)))
+        return 0;
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 /* The -PT items of the RTEPTS lists, each as a point (adexp_view_point). */
 static void points(vw *w, const adexp_view_fields *r)
 {
@@ -792,6 +819,8 @@ static void points(vw *w, const adexp_view_fields *r)
                 break;
             adexp_point p;
             adexp_view_point(&p, item);
+            if (VIEW_QUICK && parts_point(w, &p, &pm))
+                continue;
             sep(w);
             open_(w, "{");
             SUB(w, K_PTID, p.ptid, D_NONE);
