@@ -1014,6 +1014,10 @@ static const char *const other_keywords[] = {
     "ATSRT", "DCT", "SRC", "TTLEET", "AOARCID", "AOOPR", "SEL", "NEWCTOT", "TAXITIME",
     "REGCAUSE", "IOBT", "XYZZY", "ZZTOP", "ARCID", "RFL",
 };
+static const char *const origins[] = {
+    "-ORIGIN -NETWORKTYPE %s -FAC %s\n", "-ORIGIN -FAC %s -NETWORKTYPE %s\n",
+    "-ORIGIN -FAC %s -FAC %s\n", "-ORIGIN -XYZZY %s -FAC %s\n", "-ORIGIN -FAC %s -ADDR -FAC %s\n",
+};
 static const char *const days[] = {"181023", "181024", "180229", "181302", "18102x"};
 static const char *const times[] = {"0746", "2359", "2400", "0760", "07a6"};
 static const char *const secs[] = {"00", "59", "60", "5x"};
@@ -1044,9 +1048,8 @@ static void random_message(char *buf, size_t cap, unsigned *r)
         at = put_text(buf, at, cap, "-%s %s\n", PICK(r, single_keywords), PICK(r, any_values));
     for (unsigned i = next_rand(r) % 70; i > 0; i--) {
         unsigned k = next_rand(r) % 10;
-        if (k == 0)
-            at = put_text(buf, at, cap, "-ORIGIN -NETWORKTYPE %s -FAC %s\n", PICK(r, any_values),
-                          PICK(r, any_values));
+        if (k == 0)   /* ORIGIN's usual two, or one twice, or one unknown */
+            at = put_text(buf, at, cap, PICK(r, origins), PICK(r, any_values), PICK(r, any_values));
         else if (k == 1)
             at = put_text(buf, at, cap, "-BEGIN ADDR -FAC %s -FAC %s -END ADDR\n",
                           PICK(r, any_values), PICK(r, any_values));

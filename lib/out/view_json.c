@@ -1374,6 +1374,61 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
 _Static_assert(DICT_MAX_KEYWORD_LEN + 2 <= KW_COPY,
                "a keyword's quotes are copied from json_names at once");
 
+/* The quotes of known keyword id at o, from its json_names entry (one
+ * fixed-size copy; room: KW_COPY). */
+static ALWAYS_INLINE char *put_kw(char *o, unsigned id, size_t len)
+{
+    memcpy(o, json_names[id].text + 8, KW_COPY);
+    return o + len + 2;
+}
+
+/* small_object's compound (ORIGIN: FAC, NETWORKTYPE) as a member of
+ * "other", "KW":{...}, when its own keyword is known (id) and each
+ * subfield's keyword has its json_names entry and its value at most
+ * SHORT_ITEM bytes: in one reservation of constant room, the keys copied
+ * from json_names. Returns 0, having written nothing, for any other. */
+static int quick_object(vw *w, const adexp_field *f, unsigned id)
+{
+    const adexp_field *v[SMALL_OBJECT];
+    size_t n = 0;
+    if (f->value.len || f->kind != ADEXP_COMPOUND)
+        return 0;
+    for (const adexp_field *c = f->child; c && n < f->nchildren; c = c->next) {
+        unsigned cid = c->dict_id;
+        if (n == SMALL_OBJECT || cid >= DICT_COUNT || json_names[cid].len != c->keyword.len + 10 ||
+            c->kind == ADEXP_LIST || (c->kind == ADEXP_COMPOUND && c->child) ||
+            c->value.len > SHORT_ITEM)
+            return 0;
+        size_t j = n++;
+        for (; j > 0 && v[j - 1]->dict_id >= cid; j--)
+            if (v[j - 1]->dict_id == cid)
+                return 0;
+            else
+                v[j] = v[j - 1];
+        v[j] = c;
+    }
+    if (!n)
+        return 0;
+    char *o = room(w, KW_COPY + 4 + SMALL_OBJECT * (KW_COPY + 2 + json_string_room(SHORT_ITEM)));
+    if (!o)
+        return 1;
+    *o = ',';
+    o = put_kw(o + w->comma, id, f->keyword.len);
+    o[0] = ':';
+    o[1] = '{';
+    o += 2;
+    for (size_t i = 0; i < n; i++) {
+        *o = ',';
+        o = put_kw(o + (i > 0), v[i]->dict_id, v[i]->keyword.len);
+        *o++ = ':';
+        o = put_val(o, v[i]->value);
+    }
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
 {
     const adexp_field *v[QUICK_OTHER];
@@ -1411,6 +1466,8 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
             unsigned id = word * 64 + (unsigned)__builtin_ctzll(bits);
             size_t i = first[id];
             const adexp_field *f = v[i];
+            if (!next[i] && f->kind == ADEXP_COMPOUND && f->child && quick_object(w, f, id))
+                continue;
             if (next[i] || !one_string(f)) {   /* an array, a compound or a list */
                 const adexp_field *g[QUICK_OTHER];
                 size_t n = 0;
@@ -1427,9 +1484,7 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
                 break;
             }
             *o = ',';
-            o += w->comma;
-            memcpy(o, json_names[id].text + 8, KW_COPY);
-            o += f->keyword.len + 2;
+            o = put_kw(o + w->comma, id, f->keyword.len);
             *o++ = ':';
             commit(w, put_val(o, f->value));
             w->comma = 1;
