@@ -1004,6 +1004,10 @@ static const char *const any_values[] = {
     "181023246000", "1810230746", "0746", "2460", "181023", "181332", "EDDM", "LLS",
     "A", "AB", "A\"B", "A\\B", "x y", "a  b", "\x01", "\xc3\xa9t\xe9", "\x7f\x7f",
     "ABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOPQ", "UL508 SOVUK SIROL", "502030N", "0102030W", "",
+    /* segments of 17 to 33 bytes, plain or not anywhere */
+    "UM605 XIDIL BIBAX", "UN852  MOKIP SISMO", "M605 SFD XIDIL BIBAX ZZ\"Q", " LEADING SPACE SEG",
+    "TRAILING SPACE SEG ", "TAB\tINSIDE A SEGMENT", "HIGH \xc3\xa9 BYTES IN SEGMENT",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456", "AB CD EF GH IJ KL MN OP\\",
 };
 static const char *const single_keywords[] = {
     "ARCID", "ADEP", "ADES", "ARCTYP", "EOBT", "EOBD", "IFPLID", "SSRCODE", "FLTRUL",
