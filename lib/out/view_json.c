@@ -1464,7 +1464,9 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
 {
     const adexp_field *v[QUICK_OTHER];
     uint8_t first[DICT_COUNT], last[DICT_COUNT], next[QUICK_OTHER];   /* read where set */
-    uint64_t ids[ID_WORDS] = {0};
+    uint64_t ids[ID_WORDS];    /* read where words has its bit */
+    unsigned words = 0;        /* bit j: ids[j] holds an id */
+    _Static_assert(ID_WORDS <= 32, "the bitmap's words are bits of a word");
     size_t k = 0;
     if (r->nrest > VIEW_REST)
         return 0;
@@ -1476,6 +1478,10 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
         if (id >= DICT_COUNT || k == QUICK_OTHER || json_names[id].len != f->keyword.len + 10)
             return 0;
         uint64_t bit = (uint64_t)1 << (id & 63);
+        if (!(words >> (id >> 6) & 1)) {   /* the word's first id */
+            words |= 1u << (id >> 6);
+            ids[id >> 6] = 0;
+        }
         if (ids[id >> 6] & bit) {
             if (f->offset < v[last[id]]->offset)
                 return 0;
@@ -1492,7 +1498,8 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
         return 1;
     key(w, &k_other);
     open_(w, "{");
-    for (unsigned word = 0; word < ID_WORDS && w->ok; word++) {
+    for (; words && w->ok; words &= words - 1) {
+        unsigned word = (unsigned)__builtin_ctz(words);
         for (uint64_t bits = ids[word]; bits && w->ok; bits &= bits - 1) {
             unsigned id = word * 64 + (unsigned)__builtin_ctzll(bits);
             size_t i = first[id];
