@@ -785,7 +785,7 @@ static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
     if (!e->ptid.ptr || ((e->fl.len ^ 4) | (e->eto.len ^ 12)) || e->sfl.ptr ||
         !dw_memo_decodes(e->fl.ptr, e->eto.ptr, pm))
         return 0;
-    size_t need = json_string_room(e->ptid.len);
+    size_t need = json_string_room(e->ptid.len <= SHORT_ITEM ? SHORT_ITEM : e->ptid.len);
     char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, need + POINT_FIXED);
     if (!o) {
         w->ok = 0;
@@ -830,11 +830,11 @@ static int parts_point(vw *w, const adexp_point *p, dw_point_memo *pm)
 }
 
 /* The -PT items of the RTEPTS lists, each as a point (adexp_view_point). */
-static void points(vw *w, const adexp_view_fields *r)
+static void points(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
 {
     if (!has_kind(w, r, VIEW_RTEPTS, KW("RTEPTS")))
         return;
-    dw_point_memo pm = {0, 0, 0, 0, 0};
+    dw_point_memo pm = *memo;
     int open = 0;
     kind_iter it = kinds_of(r, VIEW_RTEPTS);
     for (const adexp_field *f; w->ok && (f = next_of(&it));) {
@@ -866,13 +866,14 @@ static void points(vw *w, const adexp_view_fields *r)
     }
     if (open)
         close_(w, "]");
+    *memo = pm;
 }
 
-static void estdata(vw *w, const adexp_view_fields *r)
+static void estdata(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
 {
     if (!has_kind(w, r, VIEW_ESTDATA, KW("ESTDATA")))
         return;
-    dw_point_memo pm = {0, 0, 0, 0, 0};
+    dw_point_memo pm = *memo;
     key(w, &k_estdata);
     open_(w, "[");
     kind_iter it = kinds_of(r, VIEW_ESTDATA);
@@ -1658,8 +1659,9 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     strings(&w, &k_eetfir, KW("EETFIR"), &r, VIEW_EETFIR);
     strings(&w, &k_speed, KW("SPEED"), &r, VIEW_SPEED);
     strings(&w, &k_regul, KW("REGUL"), &r, VIEW_REGUL);
-    points(&w, &r);
-    estdata(&w, &r);
+    dw_point_memo pm = {0, 0, 0, 0, 0};   /* ESTDATA's days and levels are mostly the points' */
+    points(&w, &r, &pm);
+    estdata(&w, &r, &pm);
     geo(&w, &r);
     ref(&w, &k_refdata, KW("REFDATA"), v.has_refdata, &v.refdata);
     ref(&w, &k_msgref, KW("MSGREF"), v.has_msgref, &v.msgref);
