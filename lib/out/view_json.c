@@ -779,11 +779,13 @@ static const adexp_field *usual_points(vw *w, const adexp_field *item, dw_point_
 }
 
 /* ESTDATA's usual item, {"ptid":..,"eto":..,"eto_utc":..,"fl":..,
- * "fl_ft":..}, as the usual point's: written, or 0 (nothing written). */
-static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
+ * "fl_ft":..}, as the usual point's, its date-time by eto and its fixed
+ * text by copy (the CPU's pieces): written, or 0 (nothing written). */
+static ALWAYS_INLINE int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm,
+                                       eto_fn *eto, copy32_fn *copy)
 {
     if (!e->ptid.ptr || ((e->fl.len ^ 4) | (e->eto.len ^ 12)) || e->sfl.ptr ||
-        !dw_memo_decodes(e->fl.ptr, e->eto.ptr, pm))
+        !dw_memo_level(e->fl.ptr, pm))
         return 0;
     size_t need = json_string_room(e->ptid.len <= SHORT_ITEM ? SHORT_ITEM : e->ptid.len);
     char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, need + POINT_FIXED);
@@ -794,8 +796,9 @@ static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
     *o = ',';
     o += w->comma;
     memcpy(o, "{\"ptid\":", 8);
-    o = put_val(o + 8, e->ptid);
-    o = put_usual_fl(put_usual_eto(o, e->eto.ptr, pm), e->fl.ptr, pm);
+    if (!(o = eto(put_val(o + 8, e->ptid), e->eto.ptr, pm)))
+        return 0;
+    o = put_fl_with(o, e->fl.ptr, pm, copy);
     *o++ = '}';
     commit(w, o);
     w->comma = 1;
@@ -869,10 +872,10 @@ static void points(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
     *memo = pm;
 }
 
-static void estdata(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
+/* The ESTDATA fields, each as an item, by the CPU's pieces. */
+static ALWAYS_INLINE void estdata_with(vw *w, const adexp_view_fields *r, dw_point_memo *memo,
+                                       eto_fn *eto, copy32_fn *copy)
 {
-    if (!has_kind(w, r, VIEW_ESTDATA, KW("ESTDATA")))
-        return;
     dw_point_memo pm = *memo;
     key(w, &k_estdata);
     open_(w, "[");
@@ -880,7 +883,7 @@ static void estdata(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
     for (const adexp_field *f; (f = next_of(&it));) {
         adexp_estdata e;
         adexp_view_estdata(&e, f);
-        if (VIEW_QUICK && usual_estdata(w, &e, &pm))
+        if (VIEW_QUICK && usual_estdata(w, &e, &pm, eto, copy))
             continue;
         sep(w);
         open_(w, "{");
@@ -891,6 +894,32 @@ static void estdata(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
         close_(w, "}");
     }
     close_(w, "]");
+}
+
+static void estdata_sse2(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
+{
+    estdata_with(w, r, memo, put_eto, copy32);
+}
+
+#if JSON_AVX2
+__attribute__((target(AVX2_TARGET))) static void
+estdata_avx2(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
+{
+    estdata_with(w, r, memo, put_eto_avx2, copy_head_avx2);
+}
+#endif
+
+static void estdata(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
+{
+    if (!has_kind(w, r, VIEW_ESTDATA, KW("ESTDATA")))
+        return;
+#if JSON_AVX2
+    if (VIEW_QUICK && cpu_has_avx2()) {
+        estdata_avx2(w, r, memo);
+        return;
+    }
+#endif
+    estdata_sse2(w, r, memo);
 }
 
 /* GEO's usual item, {"geoid":..,"lattd":..,"lattd_deg":..,"longtd":..,
