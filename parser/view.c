@@ -319,20 +319,16 @@ static inline int to_rest(uint64_t *seen, unsigned a)
 }
 
 /* One walk of the top-level fields: the single ones into the view (a
- * later occurrence into the rest too), the others into the rest, and for
- * the repeated kinds an upper bound of their items, 1 + nchildren per
- * field (a list's items are its children, some maybe of another kind; an
- * ESTDATA or GEO gets room for its children too, which costs less than a
- * branch). The repeated fields are kept in r (the first VIEW_REPEATS of
- * them), so that filling them walks only them. The counts in locals: the
- * stores to r may alias them for the compiler. */
+ * later occurrence into the rest too), the others into the rest. The
+ * repeated fields are kept in r (the first VIEW_REPEATS of them), so that
+ * sizing and filling the arrays walks only them. The counts in locals:
+ * the stores to r may alias them for the compiler. */
 void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
 {
     size_t n = 0, nrest = 0;
     unsigned kinds = 0;
     uint64_t seen = 0;
     unsigned char last[ACT_ARRAYS];   /* read where kinds has the kind */
-    memset(r->bound, 0, sizeof r->bound);
     r->first = NULL;
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
@@ -346,7 +342,6 @@ void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
             if (a < ACT_SINGLE && !met_before(&seen, a))
                 continue;
         } else if (a != ACT_NONE) {
-            r->bound[a] += 1 + (size_t)f->nchildren;
             if (n < VIEW_REPEATS) {
                 r->rep[n] = f;
                 r->next[n] = VIEW_END;
@@ -423,6 +418,26 @@ static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
     return 1;
 }
 
+/* An upper bound of each array's items, 1 + nchildren per repeated field
+ * (a list's items are its children, some maybe of another kind; an ESTDATA
+ * or GEO gets room for its children too, which costs less than a branch):
+ * of those kept in r, or when there were more, of those found again from
+ * r->first on. They add up to at most the message's nfields. */
+static void bound_arrays(const adexp_view_fields *r, size_t n[VIEW_KINDS])
+{
+    memset(n, 0, VIEW_KINDS * sizeof *n);
+    if (r->n <= VIEW_REPEATS) {
+        for (size_t i = 0; i < r->n; i++)
+            n[BY_ID(view_action, r->rep[i])] += 1 + (size_t)r->rep[i]->nchildren;
+        return;
+    }
+    for (const adexp_field *f = r->first; f; f = f->next) {
+        unsigned a = BY_ID(view_action, f);
+        if (a != ACT_NONE && a < ACT_ARRAYS)
+            n[a] += 1 + (size_t)f->nchildren;
+    }
+}
+
 /* The repeated fields into their arrays: those kept in r, or when there
  * were more, those found again from r->first on. */
 static void fill_arrays(view_arrays *w, const adexp_view_fields *r)
@@ -473,8 +488,10 @@ int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
     if (!r.n)
         return 1;
     /* the bounds add up to at most msg->nfields, so the sizes cannot wrap */
+    size_t bound[VIEW_KINDS];
+    bound_arrays(&r, bound);
     view_arrays start, cur;
-    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, r.bound, arena))
+    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, bound, arena))
         return 0;
     cur = start;
     fill_arrays(&cur, &r);

@@ -34,7 +34,6 @@ typedef struct adexp_view_fields {
     const adexp_field *first;  /* the first of them, or NULL */
     size_t n;                  /* their count */
     unsigned kinds;            /* bit k: a field of kind k is there */
-    size_t bound[VIEW_KINDS];  /* an upper bound of each array's items */
     const adexp_field *rep[VIEW_REPEATS];
     unsigned char head[VIEW_KINDS], next[VIEW_REPEATS];   /* read where kinds has k */
     size_t nrest;              /* the count of the rest */
