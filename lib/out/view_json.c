@@ -356,12 +356,12 @@ static int kept(const vw *w, adexp_slice kw)
 }
 
 #define NSINGLES (sizeof singles / sizeof *singles)
-/* The value of single field e, if the walk met it (met: its singles). */
+/* The value of single field e, if the walk met it (met: its r->singles). */
 static adexp_slice single_value(const adexp_view *v, uint64_t met, const single *e)
 {
     static const adexp_slice none;
-    return met & VIEW_SINGLE_BIT(e->off) ? *(const adexp_slice *)(const void *)((const char *)v + e->off)
-                                        : none;
+    const adexp_slice *slot = (const adexp_slice *)(const void *)((const char *)v + e->off);
+    return met & VIEW_SINGLE_BIT(e->off) ? *slot : none;
 }
 
 /* A single field's member at o, if it is there (and kept), with the room
@@ -1680,7 +1680,8 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     static const adexp_slice none;
     adexp_slice title = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, title)) ? v.title : none;
     adexp_slice eobd = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, eobd)) ? v.eobd : none;
-    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, eobd, eobd.len == 6 && dw_date_ok(eobd.ptr)};
+    int eobd_ok = eobd.len == 6 && dw_date_ok(eobd.ptr);
+    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, eobd, eobd_ok};
     size_t start = out->len;
     head(&w, msg, title, src, quoted);
     put_singles(&w, &v, r.singles);
