@@ -197,8 +197,12 @@ static void fill_geo(adexp_geo *g, const adexp_field *f)
     }
 }
 
+/* The fill_ functions below set their structure whole (from zero), so
+ * that the view's writer need not clear it before the walk. */
 static void fill_ref(adexp_ref *r, const adexp_field *f)
 {
+    static const adexp_ref none;
+    *r = none;
     for (const adexp_field *c = f->child; c; c = c->next) {
         if (c->dict_id == DICT_ID_SENDER) set_once(&r->sender_fac, *leaf_value(c));
         if (c->dict_id == DICT_ID_RECVR) set_once(&r->recvr_fac, *leaf_value(c));
@@ -208,6 +212,8 @@ static void fill_ref(adexp_ref *r, const adexp_field *f)
 
 static void fill_coordata(adexp_coordata *cd, const adexp_field *f)
 {
+    static const adexp_coordata none;
+    *cd = none;
     for (const adexp_field *c = f->child; c; c = c->next) {
         switch (c->dict_id) {
         case DICT_ID_PTID: set_once(&cd->ptid, c->value); break;
@@ -224,6 +230,8 @@ static void fill_coordata(adexp_coordata *cd, const adexp_field *f)
  * the specification's examples, E.4.3) has that level as its FL. */
 static void fill_cfl(adexp_cfl *cfl, const adexp_field *f)
 {
+    static const adexp_cfl none;
+    *cfl = none;
     if (f->value.len && !f->child) {
         cfl->fl = f->value;
         return;
@@ -294,6 +302,7 @@ static inline void add_repeated(view_arrays *w, const adexp_field *f, unsigned a
  * (which goes to the rest, as the view holds the first): the kinds met
  * are bits of *seen. */
 _Static_assert(SINGLE(altnz) - ACT_ARRAYS < 64, "the single kinds are bits of a word");
+_Static_assert(ACT_SINGLE - ACT_ARRAYS == VIEW_SINGLE_SHIFT, "VIEW_SINGLE_BIT is a kind's bit");
 static inline int met_before(uint64_t *seen, unsigned a)
 {
     uint64_t bit = (uint64_t)1 << (a - ACT_ARRAYS);
@@ -310,29 +319,29 @@ static inline int to_rest(uint64_t *seen, unsigned a)
 }
 
 /* One walk of the top-level fields: the single ones into the view (a
- * later occurrence into the rest too), the others into the rest, and for
- * the repeated kinds an upper bound of their items, 1 + nchildren per
- * field (a list's items are its children, some maybe of another kind; an
- * ESTDATA or GEO gets room for its children too, which costs less than a
- * branch). The repeated fields are kept in r (the first VIEW_REPEATS of
- * them), so that filling them walks only them. The counts in locals: the
- * stores to r may alias them for the compiler. */
+ * later occurrence into the rest too), the others into the rest. The
+ * repeated fields are kept in r (the first VIEW_REPEATS of them), so that
+ * sizing and filling the arrays walks only them. The counts in locals:
+ * the stores to r may alias them for the compiler. */
 void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
 {
     size_t n = 0, nrest = 0;
     unsigned kinds = 0;
     uint64_t seen = 0;
     unsigned char last[ACT_ARRAYS];   /* read where kinds has the kind */
-    memset(r->bound, 0, sizeof r->bound);
     r->first = NULL;
     for (; f; f = f->next) {
         unsigned a = BY_ID(view_action, f);
+        if (a >= ACT_SINGLE && !met_before(&seen, a)) {
+            /* its first occurrence: the slot is still zero */
+            *(adexp_slice *)(void *)((char *)v + ((size_t)a - ACT_SINGLE) * 8) = f->value;
+            continue;
+        }
         if (a >= ACT_ARRAYS) {
             add_single(v, f, a);
-            if (!met_before(&seen, a))
+            if (a < ACT_SINGLE && !met_before(&seen, a))
                 continue;
         } else if (a != ACT_NONE) {
-            r->bound[a] += 1 + (size_t)f->nchildren;
             if (n < VIEW_REPEATS) {
                 r->rep[n] = f;
                 r->next[n] = VIEW_END;
@@ -355,6 +364,7 @@ void adexp_view_walk(adexp_view *v, const adexp_field *f, adexp_view_fields *r)
     r->n = n;
     r->nrest = nrest;
     r->kinds = kinds;
+    r->singles = seen;
 }
 
 void adexp_view_rest(const adexp_field *fields, const adexp_field **v)
@@ -408,6 +418,26 @@ static int place_arrays(view_arrays *w, const size_t *n, adexp_arena *arena)
     return 1;
 }
 
+/* An upper bound of each array's items, 1 + nchildren per repeated field
+ * (a list's items are its children, some maybe of another kind; an ESTDATA
+ * or GEO gets room for its children too, which costs less than a branch):
+ * of those kept in r, or when there were more, of those found again from
+ * r->first on. They add up to at most the message's nfields. */
+static void bound_arrays(const adexp_view_fields *r, size_t n[VIEW_KINDS])
+{
+    memset(n, 0, VIEW_KINDS * sizeof *n);
+    if (r->n <= VIEW_REPEATS) {
+        for (size_t i = 0; i < r->n; i++)
+            n[BY_ID(view_action, r->rep[i])] += 1 + (size_t)r->rep[i]->nchildren;
+        return;
+    }
+    for (const adexp_field *f = r->first; f; f = f->next) {
+        unsigned a = BY_ID(view_action, f);
+        if (a != ACT_NONE && a < ACT_ARRAYS)
+            n[a] += 1 + (size_t)f->nchildren;
+    }
+}
+
 /* The repeated fields into their arrays: those kept in r, or when there
  * were more, those found again from r->first on. */
 static void fill_arrays(view_arrays *w, const adexp_view_fields *r)
@@ -458,8 +488,10 @@ int adexp_view_build(adexp_msg *msg, adexp_arena *arena)
     if (!r.n)
         return 1;
     /* the bounds add up to at most msg->nfields, so the sizes cannot wrap */
+    size_t bound[VIEW_KINDS];
+    bound_arrays(&r, bound);
     view_arrays start, cur;
-    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, r.bound, arena))
+    if (msg->nfields > SIZE_MAX / sizeof(adexp_point) || !place_arrays(&start, bound, arena))
         return 0;
     cur = start;
     fill_arrays(&cur, &r);

@@ -178,55 +178,22 @@ long adexp_level_metres(adexp_level l)
     return (long)((double)l.value * 100.0 * 0.3048 + 0.5);
 }
 
-/* LATTD: DDMM[SS] then N or S; LONGTD: DDDMM[SS] then E or W: its
- * degrees, minutes and seconds, and whether it is south or west. 0 if
- * it is not one, or past the pole or the antimeridian. */
-static int coord_parts(adexp_slice s, int *d, int *m, int *sec, int *neg)
-{
-    if (s.len < 5)
-        return 0;
-    char h = s.ptr[s.len - 1];
-    size_t dd = (h == 'N' || h == 'S') ? 2 : (h == 'E' || h == 'W') ? 3 : 0;
-    size_t n = s.len - 1;
-    if (dd == 0 || (n != dd + 2 && n != dd + 4))
-        return 0;
-    const char *x = s.ptr, *p = x + dd;
-    if (!dw_digits4(x) || !dw_digits4(x + n - 4))   /* all n digits: 4 <= n <= 7 */
-        return 0;
-    int top = dd == 2 ? 90 : 180;
-    *d = dd == 2 ? (x[0] - '0') * 10 + (x[1] - '0')
-                 : (x[0] - '0') * 100 + (x[1] - '0') * 10 + (x[2] - '0');
-    *m = (p[0] - '0') * 10 + (p[1] - '0');
-    *sec = n == dd + 4 ? (p[2] - '0') * 10 + (p[3] - '0') : 0;
-    if (*m > 59 || *sec > 59 || *d > top || (*d == top && (*m || *sec)))
-        return 0;
-    *neg = h == 'S' || h == 'W';
-    return 1;
-}
-
 int adexp_decode_coord(adexp_slice s, double *deg)
 {
     int d, m, sec, neg;
-    if (!coord_parts(s, &d, &m, &sec, &neg))
+    if (!dw_coord_parts(s.ptr, s.len, &d, &m, &sec, &neg))
         return 0;
     double v = d + m / 60.0 + sec / 3600.0;
     *deg = neg ? -v : v;
     return 1;
 }
 
-/* t seconds of arc are t * 2500 / 9 millionths of a degree, rounded to
- * the nearest: their fraction, a ninth, is never a half nor near enough
- * to one for the double's error, so this is adexp_decode_coord's
- * degrees rounded to millionths (outputs_test's test_coord_degrees
- * compares the two on every coordinate). */
 int adexp_decode_coord_micro(adexp_slice s, long *micro)
 {
     int d, m, sec, neg;
-    if (!coord_parts(s, &d, &m, &sec, &neg))
+    if (!dw_coord_parts(s.ptr, s.len, &d, &m, &sec, &neg))
         return 0;
-    long t = (long)d * 3600 + m * 60 + sec;
-    long u = (t * 5000 + 9) / 18;
-    *micro = neg ? -u : u;
+    *micro = dw_coord_micro(d, m, sec, neg);
     return 1;
 }
 

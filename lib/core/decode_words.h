@@ -202,6 +202,46 @@ static DW_INLINE char *dw_feet(char *o, const char *l)
     return o + n;
 }
 
+/* LATTD: DDMM[SS] then N or S; LONGTD: DDDMM[SS] then E or W (s, n
+ * bytes): its degrees, minutes and seconds, and whether it is south or
+ * west. 0 if it is not one, or past the pole or the antimeridian. */
+static DW_INLINE int dw_coord_parts(const char *s, size_t len, int *d, int *m, int *sec,
+                                    int *neg)
+{
+    if (len < 5)
+        return 0;
+    char h = s[len - 1];
+    size_t dd = (h == 'N' || h == 'S') ? 2 : (h == 'E' || h == 'W') ? 3 : 0;
+    size_t n = len - 1;
+    if (dd == 0 || (n != dd + 2 && n != dd + 4))
+        return 0;
+    const char *p = s + dd;
+    if (!dw_digits4(s) || !dw_digits4(s + n - 4))   /* all n digits: 4 <= n <= 7 */
+        return 0;
+    int top = dd == 2 ? 90 : 180;
+    *d = dd == 2 ? (s[0] - '0') * 10 + (s[1] - '0')
+                 : (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+    *m = (p[0] - '0') * 10 + (p[1] - '0');
+    *sec = n == dd + 4 ? (p[2] - '0') * 10 + (p[3] - '0') : 0;
+    if (*m > 59 || *sec > 59 || *d > top || (*d == top && (*m || *sec)))
+        return 0;
+    *neg = h == 'S' || h == 'W';
+    return 1;
+}
+
+/* The millionths of a degree of dw_coord_parts's parts: t seconds of arc
+ * are t * 2500 / 9 millionths, rounded to the nearest. Their fraction, a
+ * ninth, is never a half nor near enough to one for the double's error,
+ * so this is adexp_decode_coord's degrees rounded to millionths
+ * (outputs_test's test_coord_degrees compares the two on every
+ * coordinate). */
+static DW_INLINE long dw_coord_micro(int d, int m, int sec, int neg)
+{
+    long t = (long)d * 3600 + m * 60 + sec;
+    long u = (t * 5000 + 9) / 18;
+    return neg ? -u : u;
+}
+
 /* The last F or A level and the last day met in a message's route points,
  * which mostly share their ETO's day and often their level, so that a
  * point with the same bytes checks only its time (the view's and the rows'

@@ -34,15 +34,25 @@ typedef struct adexp_view_fields {
     const adexp_field *first;  /* the first of them, or NULL */
     size_t n;                  /* their count */
     unsigned kinds;            /* bit k: a field of kind k is there */
-    size_t bound[VIEW_KINDS];  /* an upper bound of each array's items */
     const adexp_field *rep[VIEW_REPEATS];
     unsigned char head[VIEW_KINDS], next[VIEW_REPEATS];   /* read where kinds has k */
     size_t nrest;              /* the count of the rest */
     const adexp_field *rest[VIEW_REST];
+    uint64_t singles;          /* the single fields met: VIEW_SINGLE_BIT */
 } adexp_view_fields;
 
-/* The view's single fields of the top-level list fields into v (zero on
- * entry), and its repeated fields and the rest into r: what
+/* The bit of r->singles for the view's single field at byte offset off
+ * in adexp_view (title to altnz): set where that field was met, so that
+ * its slice was written. */
+#define VIEW_SINGLE_SHIFT 4
+#define VIEW_SINGLE_BIT(off) ((uint64_t)1 << (VIEW_SINGLE_SHIFT + (off) / 8))
+
+/* The view's single fields of the top-level list fields into v, and its
+ * repeated fields and the rest into r. Of v, the walk reads its has_
+ * counts, zero on entry, and a single field's slice only once it has
+ * written it: the slices to altnz need be zero on entry only where they
+ * are read without r->singles. REFDATA's, MSGREF's, COORDATA's and CFL's
+ * parts are set whole where their counts are not zero. What
  * adexp_view_build fills msg->view from, and what the view's writer reads
  * without the arrays. */
 void adexp_view_walk(adexp_view *v, const adexp_field *fields, adexp_view_fields *r);

@@ -17,6 +17,18 @@ static char *put_long(char *o, long v)
     return adexp_json_u64_at(o, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
 }
 
+/* Whole degrees, at most 180: digit by digit, not by the general number
+ * writer. */
+static char *put_whole_deg(char *o, unsigned d)
+{
+    if (d >= 100)
+        *o++ = (char)('0' + d / 100);
+    if (d >= 10)
+        *o++ = (char)('0' + d / 10 % 10);
+    *o++ = (char)('0' + d % 10);
+    return o;
+}
+
 /* Degrees of micro millionths with at most 6 decimals, trailing zeros
  * dropped: 50.5, -6. */
 static char *put_deg(char *o, long micro)
@@ -24,7 +36,7 @@ static char *put_deg(char *o, long micro)
     if (micro < 0)
         *o++ = '-';
     unsigned long u = micro < 0 ? 0UL - (unsigned long)micro : (unsigned long)micro;
-    o = adexp_json_u64_at(o, u / 1000000);
+    o = put_whole_deg(o, (unsigned)(u / 1000000));
     unsigned long frac = u % 1000000;
     if (frac) {
         int digits = 6;
@@ -103,6 +115,20 @@ static char *when(char *o, int type, adexp_slice v, adexp_slice eobd)
 #define NOINLINE
 #endif
 
+/* A coordinate of whole degrees (most: 490000N) is written from its
+ * degrees, with no millionths to make. */
+char *sel_deg_at(char *o, adexp_slice v)
+{
+    int d, m, sec, neg;
+    if (!dw_coord_parts(v.ptr, v.len, &d, &m, &sec, &neg))
+        return NULL;
+    if (m | sec)
+        return put_deg(o, dw_coord_micro(d, m, sec, neg));
+    if (neg && d)
+        *o++ = '-';
+    return put_whole_deg(o, (unsigned)d);
+}
+
 /* The level of v as its value type writes it: SFL's with its A or B, RFL's
  * with its point, any other alone. */
 static int level_of(int type, adexp_slice v, adexp_level *l)
@@ -120,14 +146,13 @@ static NOINLINE char *other_companion(char *o, int suffix, int type, adexp_slice
                                       adexp_slice eobd)
 {
     adexp_level l;
-    long micro;
     switch (suffix) {
     case SUF_FT:
         return level_of(type, v, &l) ? put_long(o, adexp_level_feet(l)) : NULL;
     case SUF_M:
         return level_of(type, v, &l) ? put_long(o, adexp_level_metres(l)) : NULL;
     case SUF_DEG:
-        return adexp_decode_coord_micro(v, &micro) ? put_deg(o, micro) : NULL;
+        return sel_deg_at(o, v);
     case SUF_UTC:
         return when(o, type, v, eobd);
     default:

@@ -1004,6 +1004,11 @@ static const char *const any_values[] = {
     "181023246000", "1810230746", "0746", "2460", "181023", "181332", "EDDM", "LLS",
     "A", "AB", "A\"B", "A\\B", "x y", "a  b", "\x01", "\xc3\xa9t\xe9", "\x7f\x7f",
     "ABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOPQ", "UL508 SOVUK SIROL", "502030N", "0102030W", "",
+    /* segments of 17 to 33 bytes, plain or not anywhere */
+    "UM605 XIDIL BIBAX", "UN852  MOKIP SISMO", "M605 SFD XIDIL BIBAX ZZ\"Q", " LEADING SPACE SEG",
+    "TRAILING SPACE SEG ", "TAB\tINSIDE A SEGMENT", "HIGH \xc3\xa9 BYTES IN SEGMENT",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456",
+    "AB CD EF GH IJ KL MN OP\\",
 };
 static const char *const single_keywords[] = {
     "ARCID", "ADEP", "ADES", "ARCTYP", "EOBT", "EOBD", "IFPLID", "SSRCODE", "FLTRUL",
@@ -1014,9 +1019,18 @@ static const char *const other_keywords[] = {
     "ATSRT", "DCT", "SRC", "TTLEET", "AOARCID", "AOOPR", "SEL", "NEWCTOT", "TAXITIME",
     "REGCAUSE", "IOBT", "XYZZY", "ZZTOP", "ARCID", "RFL",
 };
+static const char *const origins[] = {
+    "-ORIGIN -NETWORKTYPE %s -FAC %s\n", "-ORIGIN -FAC %s -NETWORKTYPE %s\n",
+    "-ORIGIN -FAC %s -FAC %s\n", "-ORIGIN -XYZZY %s -FAC %s\n", "-ORIGIN -FAC %s -ADDR -FAC %s\n",
+};
 static const char *const days[] = {"181023", "181024", "180229", "181302", "18102x"};
 static const char *const times[] = {"0746", "2359", "2400", "0760", "07a6"};
 static const char *const secs[] = {"00", "59", "60", "5x"};
+/* Coordinates of both kinds that decode or do not, and their near misses. */
+static const char *const coords[] = {
+    "490000N", "0500000W", "5030N", "00030E", "900000S", "1800000E", "1800001W", "906000N",
+    "4900N0", "490000X", "49000N", "ABCDEFN", "0000000000000000N", "\"12345N",
+};
 
 static size_t put_text(char *buf, size_t at, size_t cap, const char *fmt, const char *a,
                        const char *b)
@@ -1039,9 +1053,8 @@ static void random_message(char *buf, size_t cap, unsigned *r)
         at = put_text(buf, at, cap, "-%s %s\n", PICK(r, single_keywords), PICK(r, any_values));
     for (unsigned i = next_rand(r) % 70; i > 0; i--) {
         unsigned k = next_rand(r) % 10;
-        if (k == 0)
-            at = put_text(buf, at, cap, "-ORIGIN -NETWORKTYPE %s -FAC %s\n", PICK(r, any_values),
-                          PICK(r, any_values));
+        if (k == 0)   /* ORIGIN's usual two, or one twice, or one unknown */
+            at = put_text(buf, at, cap, PICK(r, origins), PICK(r, any_values), PICK(r, any_values));
         else if (k == 1)
             at = put_text(buf, at, cap, "-BEGIN ADDR -FAC %s -FAC %s -END ADDR\n",
                           PICK(r, any_values), PICK(r, any_values));
@@ -1065,6 +1078,30 @@ static void random_message(char *buf, size_t cap, unsigned *r)
             at = put_text(buf, at, cap, " -SFL %s%s", PICK(r, any_values), "");
         at = put_text(buf, at, cap, "%s%s\n", "", "");
     }
+    for (unsigned i = next_rand(r) % 3; i > 0; i--) {   /* REFDATA and MSGREF of every shape */
+        unsigned shape = next_rand(r) % 6;
+        at = put_text(buf, at, cap, "-%s%s", next_rand(r) % 2 ? "REFDATA" : "MSGREF", "");
+        if (shape != 0)
+            at = put_text(buf, at, cap, " -SENDER -FAC %s%s", PICK(r, any_values), "");
+        if (shape != 1)
+            at = put_text(buf, at, cap, " -RECVR -FAC %s%s", PICK(r, any_values), "");
+        if (shape != 2)
+            at = put_text(buf, at, cap, " -SEQNUM %s%s", PICK(r, any_values), "");
+        if (shape == 3)
+            at = put_text(buf, at, cap, " -SEQNUM %s%s", PICK(r, any_values), "");
+        at = put_text(buf, at, cap, "%s%s\n", "", "");
+    }
+    for (unsigned i = next_rand(r) % 4; i > 0; i--) {   /* GEO of every shape */
+        unsigned shape = next_rand(r) % 5;
+        at = put_text(buf, at, cap, "-GEO -GEOID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
+        if (shape != 1)
+            at = put_text(buf, at, cap, " -LATTD %s%s", PICK(r, coords), "");
+        if (shape != 2)
+            at = put_text(buf, at, cap, " -LONGTD %s%s", PICK(r, coords), "");
+        if (shape == 3)
+            at = put_text(buf, at, cap, " -LATTD %s%s", PICK(r, any_values), "");
+        at = put_text(buf, at, cap, "%s%s\n", "", "");
+    }
     if (next_rand(r) % 4 == 0)
         return;
     at = put_text(buf, at, cap, "-BEGIN RTEPTS%s%s\n", "", "");
@@ -1074,14 +1111,18 @@ static void random_message(char *buf, size_t cap, unsigned *r)
             day = PICK(r, days);
         if (next_rand(r) % 3 == 0)
             fl = next_rand(r) % 2 ? PICK(r, any_values) : "F350";
-        unsigned shape = next_rand(r) % 12;
+        unsigned shape = next_rand(r) % 14;
         at = put_text(buf, at, cap, "-PT -PTID %s%s", shape == 0 ? "" : PICK(r, any_values), "");
-        if (shape != 1)
+        if (shape != 1 && shape != 12)
             at = put_text(buf, at, cap, " -FL %s%s", fl, "");
         if (shape != 2) {
             at = put_text(buf, at, cap, " -ETO %s%s", day, PICK(r, times));
             at = put_text(buf, at, cap, "%s%s", shape == 3 ? "" : PICK(r, secs), "");
         }
+        if (shape == 12)   /* its FL after its ETO */
+            at = put_text(buf, at, cap, " -FL %s%s", fl, "");
+        if (shape == 13)   /* a subfield the view does not hold */
+            at = put_text(buf, at, cap, " -XCLR %s%s", PICK(r, any_values), "");
         if (shape == 4)
             at = put_text(buf, at, cap, " -TO %s%s", PICK(r, times), "");
         if (shape == 5)

@@ -84,5 +84,7 @@ const adexp_select *sel_or_default(const adexp_select *sel);
  * message's EOBD, joined to an EOBT's time (ptr NULL: none). Returns the
  * end, or NULL when v does not decode. */
 char *sel_companion_at(char *o, int suffix, int type, adexp_slice v, adexp_slice eobd);
+/* sel_companion_at's decimal degrees of coordinate v (LATTD, LONGTD). */
+char *sel_deg_at(char *o, adexp_slice v);
 
 #endif

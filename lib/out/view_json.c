@@ -34,6 +34,7 @@ typedef struct vw {
     int trim;                  /* the selection names fields */
     const adexp_select *sel;
     adexp_slice eobd;          /* for eobt_utc */
+    int eobd_ok;               /* eobd is a date of 6 digits: checked once for both */
 } vw;
 
 /* Room for n more bytes at the end of the output: a pointer to them, or
@@ -127,6 +128,37 @@ AVX2_INLINE char *put_words_avx2(char *o, adexp_slice s)
         return o + s.len + 2;
     }
     return put_val(o, s);
+}
+
+/* Whether the string rule with fold writes p[0..n), 16 < n <= 32, as it
+ * is (plain bytes, and single spaces between plain bytes, as
+ * plain_upto16 has it), copied to o: two vectors that overlap, their
+ * lanes' tests joined in one mask of the n bytes. */
+AVX2_INLINE int plain_upto32_avx2(const unsigned char *p, size_t n, char *o)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+    _mm_storeu_si128((__m128i *)(void *)o, a);
+    _mm_storeu_si128((__m128i *)(void *)(o + n - 16), b);
+    unsigned shift = 32 - (unsigned)n;   /* b's lanes before byte 16 are a's too */
+    uint32_t np = not_plain_avx2(a) | (not_plain_avx2(b) >> shift) << 16;
+    const __m128i sp = _mm_set1_epi8(' ');
+    uint32_t spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, sp)) |
+                      ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sp)) >> shift) << 16;
+    uint32_t ends = 1u | 1u << (n - 1);
+    return !(np & ~spaces) && !(spaces & (spaces >> 1 | ends));
+}
+
+/* put_words_avx2 for the values of ATSRT and DCT (a route's segment, of
+ * three words: often 17 to 20 bytes), 17 to 32 bytes in two vectors. */
+AVX2_INLINE char *put_segment_avx2(char *o, adexp_slice s)
+{
+    if (s.len - 17 < 16 && plain_upto32_avx2((const unsigned char *)s.ptr, s.len, o + 1)) {
+        o[0] = '"';
+        o[s.len + 1] = '"';
+        return o + s.len + 2;
+    }
+    return put_words_avx2(o, s);
 }
 #endif
 
@@ -324,9 +356,12 @@ static int kept(const vw *w, adexp_slice kw)
 }
 
 #define NSINGLES (sizeof singles / sizeof *singles)
-static adexp_slice single_value(const adexp_view *v, const single *e)
+/* The value of single field e, if the walk met it (met: its r->singles). */
+static adexp_slice single_value(const adexp_view *v, uint64_t met, const single *e)
 {
-    return *(const adexp_slice *)(const void *)((const char *)v + e->off);
+    static const adexp_slice none;
+    const adexp_slice *slot = (const adexp_slice *)(const void *)((const char *)v + e->off);
+    return met & VIEW_SINGLE_BIT(e->off) ? *slot : none;
 }
 
 /* A single field's member at o, if it is there (and kept), with the room
@@ -370,7 +405,7 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
         return c ? c : o;
     }
     if (VIEW_QUICK && e->dec == D_DATE && val.len == 6) {
-        if (!dw_date_ok(val.ptr))
+        if (!(e->off == offsetof(adexp_view, eobd) ? w->eobd_ok : dw_date_ok(val.ptr)))
             return o;
         memcpy(o, utc->s, KEY_ROOM);
         char *c = o + utc->len;
@@ -379,8 +414,7 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
         *c++ = '"';
         return c;
     }
-    if (VIEW_QUICK && e->dec == D_EOBT && val.len == 4 && w->eobd.len == 6 && dw_time_ok(val.ptr) &&
-        dw_date_ok(w->eobd.ptr)) {
+    if (VIEW_QUICK && e->dec == D_EOBT && val.len == 4 && w->eobd_ok && dw_time_ok(val.ptr)) {
         memcpy(o, utc->s, KEY_ROOM);
         char *c = o + utc->len;
         *c++ = '"';
@@ -394,23 +428,23 @@ static ALWAYS_INLINE char *single_member(vw *w, char *o, char **end, const singl
 /* The single fields, in singles' order, each by its own single_member
  * (unrolled: an absent field costs a test), the cursor in a local; trim is
  * a constant in each of the two copies. */
-static ALWAYS_INLINE void put_singles_trim(vw *w, const adexp_view *v, int trim)
+static ALWAYS_INLINE void put_singles_trim(vw *w, const adexp_view *v, uint64_t met, int trim)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
 #pragma GCC unroll 32
     for (size_t i = 0; i < NSINGLES; i++)
-        if (!(o = single_member(w, o, &end, &singles[i], single_value(v, &singles[i]), trim)))
+        if (!(o = single_member(w, o, &end, &singles[i], single_value(v, met, &singles[i]), trim)))
             return;
     commit(w, o);
 }
 
-static void put_singles(vw *w, const adexp_view *v)
+static void put_singles(vw *w, const adexp_view *v, uint64_t met)
 {
     if (w->trim)
-        put_singles_trim(w, v, 1);
+        put_singles_trim(w, v, met, 1);
     else
-        put_singles_trim(w, v, 0);
+        put_singles_trim(w, v, met, 0);
 }
 
 /* The subfields' keys, one table for all the view's objects. */
@@ -578,20 +612,36 @@ static const char fl_text[32] = ",\"fl\":\"....\",\"fl_ft\":";
 static const char eto_text[32] = ",\"eto\":\"............\",\"eto_utc\":";
 _Static_assert(sizeof ",\"eto\":\"............\",\"eto_utc\":" == 33, "eto_text is full");
 
-/* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
-static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const dw_point_memo *pm)
+/* A piece of fixed text (32 bytes) at o: one move where the CPU has AVX2
+ * (copy_head_avx2), two else. */
+typedef void copy32_fn(char *o, const void *text);
+
+static ALWAYS_INLINE void copy32(char *o, const void *text)
 {
-    memcpy(o, fl_text, 32);
+    memcpy(o, text, 32);
+}
+
+/* ',"fl":"F390","fl_ft":39000' of a level that decoded (the memo's). */
+static ALWAYS_INLINE char *put_fl_with(char *o, const char *fl, const dw_point_memo *pm,
+                                       copy32_fn *copy)
+{
+    copy(o, fl_text);
     memcpy(o + 7, fl, 4);
     memcpy(o + 21, &pm->feet, 8);
     return o + 21 + pm->feet_len;
 }
 
+static ALWAYS_INLINE char *put_usual_fl(char *o, const char *fl, const dw_point_memo *pm)
+{
+    return put_fl_with(o, fl, pm, copy32);
+}
+
 /* ',"eto":"..","eto_utc":"' and the memo's "YYYY-MM-" of a date-time that
  * decoded: the end, where its "DDThh:mm:ssZ" goes. */
-static ALWAYS_INLINE char *put_eto_head(char *o, const char *e, const dw_point_memo *pm)
+static ALWAYS_INLINE char *put_eto_head(char *o, const char *e, const dw_point_memo *pm,
+                                        copy32_fn *copy)
 {
-    memcpy(o, eto_text, 32);
+    copy(o, eto_text);
     memcpy(o + 8, e, 12);
     o[32] = '"';
     memcpy(o + 33, &pm->iso_head, 8);
@@ -601,7 +651,7 @@ static ALWAYS_INLINE char *put_eto_head(char *o, const char *e, const dw_point_m
 /* ',"eto":"..","eto_utc":".."' of a date-time that decoded (the memo's). */
 static ALWAYS_INLINE char *put_usual_eto(char *o, const char *e, const dw_point_memo *pm)
 {
-    o = dw_iso12_tail(put_eto_head(o, e, pm), e);
+    o = dw_iso12_tail(put_eto_head(o, e, pm, copy32), e);
     *o++ = '"';
     return o;
 }
@@ -651,7 +701,7 @@ AVX2_INLINE char *put_eto_avx2(char *o, const char *e, dw_point_memo *pm)
     __m128i x = dw_datetime_vec(e);
     if (!d || (d == 1 && !dw_time12_ok_avx2(x, e)))
         return NULL;
-    o = dw_iso12_tail_avx2(put_eto_head(o, e, pm), x);
+    o = dw_iso12_tail_avx2(put_eto_head(o, e, pm, copy_head_avx2), x);
     *o++ = '"';
     return o;
 }
@@ -663,7 +713,7 @@ AVX2_INLINE char *put_eto_avx2(char *o, const char *e, dw_point_memo *pm)
  * is written over by the members' path. */
 static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_field *item,
                                                           dw_point_memo *pm, ptid_fn *ptid,
-                                                          eto_fn *eto)
+                                                          copy32_fn *copy, eto_fn *eto)
 {
     adexp_buf *b = w->b;
     char *o = b->data + b->len, *end = b->data + b->cap;
@@ -692,7 +742,7 @@ static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_fie
         *o = ',';
         o += comma;
         memcpy(o, "{\"ptid\":", 8);
-        o = put_usual_fl(ptid(o + 8, s[0]->value), s[1]->value.ptr, pm);
+        o = put_fl_with(ptid(o + 8, s[0]->value), s[1]->value.ptr, pm, copy);
         if (!(e = eto(o, s[2]->value.ptr, pm))) {
             o = at;
             break;
@@ -708,14 +758,14 @@ static ALWAYS_INLINE const adexp_field *usual_points_with(vw *w, const adexp_fie
 
 static const adexp_field *usual_points_sse2(vw *w, const adexp_field *item, dw_point_memo *pm)
 {
-    return usual_points_with(w, item, pm, put_val, put_eto);
+    return usual_points_with(w, item, pm, put_val, copy32, put_eto);
 }
 
 #if JSON_AVX2
 __attribute__((target(AVX2_TARGET))) static const adexp_field *
 usual_points_avx2(vw *w, const adexp_field *item, dw_point_memo *pm)
 {
-    return usual_points_with(w, item, pm, put_words_avx2, put_eto_avx2);
+    return usual_points_with(w, item, pm, put_words_avx2, copy_head_avx2, put_eto_avx2);
 }
 #endif
 
@@ -729,13 +779,15 @@ static const adexp_field *usual_points(vw *w, const adexp_field *item, dw_point_
 }
 
 /* ESTDATA's usual item, {"ptid":..,"eto":..,"eto_utc":..,"fl":..,
- * "fl_ft":..}, as the usual point's: written, or 0 (nothing written). */
-static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
+ * "fl_ft":..}, as the usual point's, its date-time by eto and its fixed
+ * text by copy (the CPU's pieces): written, or 0 (nothing written). */
+static ALWAYS_INLINE int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm,
+                                       eto_fn *eto, copy32_fn *copy)
 {
     if (!e->ptid.ptr || ((e->fl.len ^ 4) | (e->eto.len ^ 12)) || e->sfl.ptr ||
-        !dw_memo_decodes(e->fl.ptr, e->eto.ptr, pm))
+        !dw_memo_level(e->fl.ptr, pm))
         return 0;
-    size_t need = json_string_room(e->ptid.len);
+    size_t need = json_string_room(e->ptid.len <= SHORT_ITEM ? SHORT_ITEM : e->ptid.len);
     char *o = need > SIZE_MAX - POINT_FIXED ? NULL : room(w, need + POINT_FIXED);
     if (!o) {
         w->ok = 0;
@@ -744,8 +796,36 @@ static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
     *o = ',';
     o += w->comma;
     memcpy(o, "{\"ptid\":", 8);
-    o = put_val(o + 8, e->ptid);
-    o = put_usual_fl(put_usual_eto(o, e->eto.ptr, pm), e->fl.ptr, pm);
+    if (!(o = eto(put_val(o + 8, e->ptid), e->eto.ptr, pm)))
+        return 0;
+    o = put_fl_with(o, e->fl.ptr, pm, copy);
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
+/* A point of a PTID of at most SHORT_ITEM bytes and of at most an FL and
+ * an ETO of the usual point's forms (4 and 12 bytes that decode), in any
+ * order and beside subfields the view does not hold, written as the usual
+ * point is (its memo's too), or 0 (nothing written). */
+static int parts_point(vw *w, const adexp_point *p, dw_point_memo *pm)
+{
+    if (!p->ptid.ptr || p->ptid.len > SHORT_ITEM || p->to.ptr || p->sfl.ptr || p->lattd.ptr ||
+        p->longtd.ptr || (p->fl.ptr && (p->fl.len != 4 || !dw_memo_level(p->fl.ptr, pm))) ||
+        (p->eto.ptr && p->eto.len != 12))
+        return 0;
+    char *o = room(w, json_string_room(SHORT_ITEM) + POINT_FIXED);
+    if (!o)
+        return 1;
+    *o = ',';
+    o += w->comma;
+    memcpy(o, "{\"ptid\":", 8);
+    o = put_val(o + 8, p->ptid);
+    if (p->fl.ptr)
+        o = put_usual_fl(o, p->fl.ptr, pm);
+    if (p->eto.ptr && !(o = put_eto(o, p->eto.ptr, pm)))
+        return 0;
     *o++ = '}';
     commit(w, o);
     w->comma = 1;
@@ -753,11 +833,11 @@ static int usual_estdata(vw *w, const adexp_estdata *e, dw_point_memo *pm)
 }
 
 /* The -PT items of the RTEPTS lists, each as a point (adexp_view_point). */
-static void points(vw *w, const adexp_view_fields *r)
+static void points(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
 {
     if (!has_kind(w, r, VIEW_RTEPTS, KW("RTEPTS")))
         return;
-    dw_point_memo pm = {0, 0, 0, 0, 0};
+    dw_point_memo pm = *memo;
     int open = 0;
     kind_iter it = kinds_of(r, VIEW_RTEPTS);
     for (const adexp_field *f; w->ok && (f = next_of(&it));) {
@@ -773,6 +853,8 @@ static void points(vw *w, const adexp_view_fields *r)
                 break;
             adexp_point p;
             adexp_view_point(&p, item);
+            if (VIEW_QUICK && parts_point(w, &p, &pm))
+                continue;
             sep(w);
             open_(w, "{");
             SUB(w, K_PTID, p.ptid, D_NONE);
@@ -787,20 +869,21 @@ static void points(vw *w, const adexp_view_fields *r)
     }
     if (open)
         close_(w, "]");
+    *memo = pm;
 }
 
-static void estdata(vw *w, const adexp_view_fields *r)
+/* The ESTDATA fields, each as an item, by the CPU's pieces. */
+static ALWAYS_INLINE void estdata_with(vw *w, const adexp_view_fields *r, dw_point_memo *memo,
+                                       eto_fn *eto, copy32_fn *copy)
 {
-    if (!has_kind(w, r, VIEW_ESTDATA, KW("ESTDATA")))
-        return;
-    dw_point_memo pm = {0, 0, 0, 0, 0};
+    dw_point_memo pm = *memo;
     key(w, &k_estdata);
     open_(w, "[");
     kind_iter it = kinds_of(r, VIEW_ESTDATA);
     for (const adexp_field *f; (f = next_of(&it));) {
         adexp_estdata e;
         adexp_view_estdata(&e, f);
-        if (VIEW_QUICK && usual_estdata(w, &e, &pm))
+        if (VIEW_QUICK && usual_estdata(w, &e, &pm, eto, copy))
             continue;
         sep(w);
         open_(w, "{");
@@ -813,6 +896,65 @@ static void estdata(vw *w, const adexp_view_fields *r)
     close_(w, "]");
 }
 
+static void estdata_sse2(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
+{
+    estdata_with(w, r, memo, put_eto, copy32);
+}
+
+#if JSON_AVX2
+__attribute__((target(AVX2_TARGET))) static void
+estdata_avx2(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
+{
+    estdata_with(w, r, memo, put_eto_avx2, copy_head_avx2);
+}
+#endif
+
+static void estdata(vw *w, const adexp_view_fields *r, dw_point_memo *memo)
+{
+    if (!has_kind(w, r, VIEW_ESTDATA, KW("ESTDATA")))
+        return;
+#if JSON_AVX2
+    if (VIEW_QUICK && cpu_has_avx2()) {
+        estdata_avx2(w, r, memo);
+        return;
+    }
+#endif
+    estdata_sse2(w, r, memo);
+}
+
+/* GEO's usual item, {"geoid":..,"lattd":..,"lattd_deg":..,"longtd":..,
+ * "longtd_deg":..}, when its three subfields are there, each of at most
+ * SHORT_ITEM bytes, and both coordinates decode: written in one
+ * reservation without the members' calls, or 0 (nothing written). */
+#define GEO_FIXED (64 + 2 * SEL_TEXT_BUF)
+static int usual_geo(vw *w, const adexp_geo *g)
+{
+    if (!g->geoid.ptr || !g->lattd.ptr || !g->longtd.ptr || g->geoid.len > SHORT_ITEM ||
+        g->lattd.len > SHORT_ITEM || g->longtd.len > SHORT_ITEM)
+        return 0;
+    char *o = room(w, 3 * json_string_room(SHORT_ITEM) + GEO_FIXED);
+    if (!o)
+        return 1;
+    *o = ',';
+    o += w->comma;
+    memcpy(o, "{\"geoid\":", 9);
+    o = put_val(o + 9, g->geoid);
+    memcpy(o, ",\"lattd\":", 9);
+    o = put_val(o + 9, g->lattd);
+    memcpy(o, ",\"lattd_deg\":", 13);
+    if (!(o = sel_deg_at(o + 13, g->lattd)))
+        return 0;
+    memcpy(o, ",\"longtd\":", 10);
+    o = put_val(o + 10, g->longtd);
+    memcpy(o, ",\"longtd_deg\":", 14);
+    if (!(o = sel_deg_at(o + 14, g->longtd)))
+        return 0;
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 static void geo(vw *w, const adexp_view_fields *r)
 {
     if (!has_kind(w, r, VIEW_GEO, KW("GEO")))
@@ -823,6 +965,8 @@ static void geo(vw *w, const adexp_view_fields *r)
     for (const adexp_field *f; (f = next_of(&it));) {
         adexp_geo g;
         adexp_view_geo(&g, f);
+        if (VIEW_QUICK && usual_geo(w, &g))
+            continue;
         sep(w);
         open_(w, "{");
         SUB(w, K_GEOID, g.geoid, D_NONE);
@@ -833,9 +977,36 @@ static void geo(vw *w, const adexp_view_fields *r)
     close_(w, "]");
 }
 
+/* REFDATA's or MSGREF's usual object, its three parts there and each of
+ * at most SHORT_ITEM bytes, in one reservation without the members'
+ * calls: written, or 0 (nothing written). */
+#define REF_FIXED 64
+static int usual_ref(vw *w, const key_text *k, const adexp_ref *r)
+{
+    if (!r->sender_fac.ptr || !r->recvr_fac.ptr || !r->seqnum.ptr ||
+        r->sender_fac.len > SHORT_ITEM || r->recvr_fac.len > SHORT_ITEM ||
+        r->seqnum.len > SHORT_ITEM)
+        return 0;
+    char *o = room(w, KEY_ROOM + 3 * json_string_room(SHORT_ITEM) + REF_FIXED);
+    if (!o)
+        return 1;
+    o = put_key(w, o, k);
+    memcpy(o, "{\"sender_fac\":", 14);
+    o = put_val(o + 14, r->sender_fac);
+    memcpy(o, ",\"recvr_fac\":", 13);
+    o = put_val(o + 13, r->recvr_fac);
+    memcpy(o, ",\"seqnum\":", 10);
+    o = put_val(o + 10, r->seqnum);
+    *o++ = '}';
+    commit(w, o);
+    return 1;
+}
+
 static void ref(vw *w, const key_text *k, adexp_slice kw, int has, const adexp_ref *r)
 {
     if (!has || !kept(w, kw))
+        return;
+    if (VIEW_QUICK && usual_ref(w, k, r))
         return;
     key(w, k);
     open_(w, "{");
@@ -1094,7 +1265,7 @@ static int one_array_sse2(vw *w, const adexp_field *const *v, size_t n)
 __attribute__((target(AVX2_TARGET))) static int one_array_avx2(vw *w, const adexp_field *const *v,
                                                                size_t n)
 {
-    return one_array_with(w, v, n, put_words_avx2);
+    return one_array_with(w, v, n, put_segment_avx2);
 }
 #endif
 
@@ -1264,11 +1435,68 @@ static void put_value(vw *w, const adexp_field *f, scratch *s)
 _Static_assert(DICT_MAX_KEYWORD_LEN + 2 <= KW_COPY,
                "a keyword's quotes are copied from json_names at once");
 
+/* The quotes of known keyword id at o, from its json_names entry (one
+ * fixed-size copy; room: KW_COPY). */
+static ALWAYS_INLINE char *put_kw(char *o, unsigned id, size_t len)
+{
+    memcpy(o, json_names[id].text + 8, KW_COPY);
+    return o + len + 2;
+}
+
+/* small_object's compound (ORIGIN: FAC, NETWORKTYPE) as a member of
+ * "other", "KW":{...}, when its own keyword is known (id) and each
+ * subfield's keyword has its json_names entry and its value at most
+ * SHORT_ITEM bytes: in one reservation of constant room, the keys copied
+ * from json_names. Returns 0, having written nothing, for any other. */
+static int quick_object(vw *w, const adexp_field *f, unsigned id)
+{
+    const adexp_field *v[SMALL_OBJECT];
+    size_t n = 0;
+    if (f->value.len || f->kind != ADEXP_COMPOUND)
+        return 0;
+    for (const adexp_field *c = f->child; c && n < f->nchildren; c = c->next) {
+        unsigned cid = c->dict_id;
+        if (n == SMALL_OBJECT || cid >= DICT_COUNT || json_names[cid].len != c->keyword.len + 10 ||
+            c->kind == ADEXP_LIST || (c->kind == ADEXP_COMPOUND && c->child) ||
+            c->value.len > SHORT_ITEM)
+            return 0;
+        size_t j = n++;
+        for (; j > 0 && v[j - 1]->dict_id >= cid; j--)
+            if (v[j - 1]->dict_id == cid)
+                return 0;
+            else
+                v[j] = v[j - 1];
+        v[j] = c;
+    }
+    if (!n)
+        return 0;
+    char *o = room(w, KW_COPY + 4 + SMALL_OBJECT * (KW_COPY + 2 + json_string_room(SHORT_ITEM)));
+    if (!o)
+        return 1;
+    *o = ',';
+    o = put_kw(o + w->comma, id, f->keyword.len);
+    o[0] = ':';
+    o[1] = '{';
+    o += 2;
+    for (size_t i = 0; i < n; i++) {
+        *o = ',';
+        o = put_kw(o + (i > 0), v[i]->dict_id, v[i]->keyword.len);
+        *o++ = ':';
+        o = put_val(o, v[i]->value);
+    }
+    *o++ = '}';
+    commit(w, o);
+    w->comma = 1;
+    return 1;
+}
+
 static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
 {
     const adexp_field *v[QUICK_OTHER];
     uint8_t first[DICT_COUNT], last[DICT_COUNT], next[QUICK_OTHER];   /* read where set */
-    uint64_t ids[ID_WORDS] = {0};
+    uint64_t ids[ID_WORDS];    /* read where words has its bit */
+    unsigned words = 0;        /* bit j: ids[j] holds an id */
+    _Static_assert(ID_WORDS <= 32, "the bitmap's words are bits of a word");
     size_t k = 0;
     if (r->nrest > VIEW_REST)
         return 0;
@@ -1280,6 +1508,10 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
         if (id >= DICT_COUNT || k == QUICK_OTHER || json_names[id].len != f->keyword.len + 10)
             return 0;
         uint64_t bit = (uint64_t)1 << (id & 63);
+        if (!(words >> (id >> 6) & 1)) {   /* the word's first id */
+            words |= 1u << (id >> 6);
+            ids[id >> 6] = 0;
+        }
         if (ids[id >> 6] & bit) {
             if (f->offset < v[last[id]]->offset)
                 return 0;
@@ -1296,11 +1528,14 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
         return 1;
     key(w, &k_other);
     open_(w, "{");
-    for (unsigned word = 0; word < ID_WORDS && w->ok; word++) {
+    for (; words && w->ok; words &= words - 1) {
+        unsigned word = (unsigned)__builtin_ctz(words);
         for (uint64_t bits = ids[word]; bits && w->ok; bits &= bits - 1) {
             unsigned id = word * 64 + (unsigned)__builtin_ctzll(bits);
             size_t i = first[id];
             const adexp_field *f = v[i];
+            if (!next[i] && f->kind == ADEXP_COMPOUND && f->child && quick_object(w, f, id))
+                continue;
             if (next[i] || !one_string(f)) {   /* an array, a compound or a list */
                 const adexp_field *g[QUICK_OTHER];
                 size_t n = 0;
@@ -1317,9 +1552,7 @@ static int quick_other(vw *w, const adexp_view_fields *r, scratch *s)
                 break;
             }
             *o = ',';
-            o += w->comma;
-            memcpy(o, json_names[id].text + 8, KW_COPY);
-            o += f->keyword.len + 2;
+            o = put_kw(o + w->comma, id, f->keyword.len);
             *o++ = ':';
             commit(w, put_val(o, f->value));
             w->comma = 1;
@@ -1441,20 +1674,24 @@ static adexp_status write_view(adexp_buf *out, const adexp_msg *msg, adexp_slice
     const adexp_field *stack[SCRATCH];
     scratch s = {stack, 0, SCRATCH, out->a};
     adexp_view v;              /* the walk fills its single fields, no array */
-    memset(&v, 0, offsetof(adexp_view, addr));
-    memset(&v.refdata, 0, sizeof v - offsetof(adexp_view, refdata));
+    v.has_refdata = v.has_msgref = v.has_coordata = v.has_cfl = 0;   /* their parts set whole */
     adexp_view_fields r;
-    adexp_view_walk(&v, msg->fields, &r);
-    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, v.eobd};
+    adexp_view_walk(&v, msg->fields, &r);   /* the single fields read by r.singles */
+    static const adexp_slice none;
+    adexp_slice title = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, title)) ? v.title : none;
+    adexp_slice eobd = r.singles & VIEW_SINGLE_BIT(offsetof(adexp_view, eobd)) ? v.eobd : none;
+    int eobd_ok = eobd.len == 6 && dw_date_ok(eobd.ptr);
+    vw w = {out, 1, 0, adexp_select_has_fields(sel), sel, eobd, eobd_ok};
     size_t start = out->len;
-    head(&w, msg, v.title, src, quoted);
-    put_singles(&w, &v);
+    head(&w, msg, title, src, quoted);
+    put_singles(&w, &v, r.singles);
     strings(&w, &k_addr, KW("ADDR"), &r, VIEW_ADDR);
     strings(&w, &k_eetfir, KW("EETFIR"), &r, VIEW_EETFIR);
     strings(&w, &k_speed, KW("SPEED"), &r, VIEW_SPEED);
     strings(&w, &k_regul, KW("REGUL"), &r, VIEW_REGUL);
-    points(&w, &r);
-    estdata(&w, &r);
+    dw_point_memo pm = {0, 0, 0, 0, 0};   /* ESTDATA's days and levels are mostly the points' */
+    points(&w, &r, &pm);
+    estdata(&w, &r, &pm);
     geo(&w, &r);
     ref(&w, &k_refdata, KW("REFDATA"), v.has_refdata, &v.refdata);
     ref(&w, &k_msgref, KW("MSGREF"), v.has_msgref, &v.msgref);
