@@ -127,24 +127,31 @@ static int signal_kind(const char *b, size_t len, size_t i, lexer_signal *sig)
 }
 
 #if SIMD_AVX2
+/* A byte that may start a signal and a break, told by one shuffle each of
+ * these 16 bytes (every vector lane the same): y is N (0x4E), Z (0x5A),
+ * SOH or ETX when it equals the entry of signal_lane that its low 4 bits
+ * pick: those four differ in their low 4 bits, and no byte equals another
+ * entry (1) that it picks; a byte of 0x80 or more picks 0. x is a break
+ * the same way: LF, VT, FF and CR are 0x0A to 0x0D, and the other entries
+ * (0x80) equal no byte that picks them. */
+static const char signal_lane[16] = {1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1};
+static const char break_lane[16] = {'\x80', '\x80', '\x80', '\x80', '\x80', '\x80',
+                                    '\x80', '\x80', '\x80', '\x80', '\n',   '\v',
+                                    '\f',   '\r',   '\x80', '\x80'};
+
+/* A lane of 16 bytes in every lane of a vector. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i lanes_avx2(const char *lane)
+{
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lane));
+}
+
 /* The candidates among 32 bytes x (y: the 32 from the byte after x's
  * first), as a byte mask: x[k] is a line end, VT or FF and y[k] could
  * start a signal (N, Z, SOH, ETX). */
 __attribute__((target(AVX2_TARGET))) static inline __m256i candidates_xy(__m256i x, __m256i y)
 {
-    /* y is N (0x4E), Z (0x5A), SOH or ETX when it equals the entry of set
-     * that its low 4 bits pick: those four differ in their low 4 bits, and
-     * no byte equals another entry (1) that it picks; a byte of 0x80 or
-     * more picks 0. x is a break the same way: LF, VT, FF and CR are 0x0A
-     * to 0x0D, and the other entries (0x80) equal no byte that picks them */
-    const __m256i set = _mm256_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1,
-                                         1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1);
-    const char o = (char)0x80;
-    const __m256i breaks = _mm256_setr_epi8(o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f', '\r',
-                                            o, o, o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f',
-                                            '\r', o, o);
-    __m256i brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(breaks, x), x);
-    __m256i start = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(set, y), y);
+    __m256i brk = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(lanes_avx2(break_lane), x), x);
+    __m256i start = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(lanes_avx2(signal_lane), y), y);
     return _mm256_and_si256(brk, start);
 }
 
@@ -191,17 +198,14 @@ __attribute__((target(AVX2_TARGET))) static size_t signal_candidate_avx2(const c
 }
 
 /* signal_candidate_avx2 with AVX-512, 64 bytes a step, the tests of
- * candidates_xy with their results in mask registers: half the
- * instructions a byte. The same candidates, the same i. */
+ * candidates_xy (on the same lanes) with their results in mask registers:
+ * half the instructions a byte. The same candidates, the same i. */
 __attribute__((target(AVX512_TARGET))) static size_t signal_candidate_avx512(const char *b,
                                                                              size_t len,
                                                                              size_t from)
 {
-    const char o = (char)0x80;
-    const __m512i set = _mm512_broadcast_i32x4(
-        _mm_setr_epi8(1, SOH, 1, ETX, 1, 1, 1, 1, 1, 1, 'Z', 1, 1, 1, 'N', 1));
-    const __m512i breaks = _mm512_broadcast_i32x4(
-        _mm_setr_epi8(o, o, o, o, o, o, o, o, o, o, '\n', '\v', '\f', '\r', o, o));
+    const __m512i set = _mm512_broadcast_i32x4(_mm256_castsi256_si128(lanes_avx2(signal_lane)));
+    const __m512i breaks = _mm512_broadcast_i32x4(_mm256_castsi256_si128(lanes_avx2(break_lane)));
     size_t i = from;
     for (; len - i > 65; i += 64) {
         __m512i x = _mm512_loadu_si512(b + i), y = _mm512_loadu_si512(b + i + 1);
