@@ -944,10 +944,9 @@ static ALWAYS_INLINE void fused_leave(const fused_cursor *k)
  * here (fused_list_bracket), a plain child (fused_plain_child, and
  * fused_usual_compound for a -PT, -ESTDATA or -GEO); out of the main loop,
  * a keyword that is no hot one (fused_cold_field), a -MSGTXT group and a
- * last value that
- * runs to the input's end. Each case reads the field or leaves it,
- * unchanged, to the token path (goto scanned). The
- * input's last 32 bytes are read from a padded copy (at_tail,
+ * last value that runs to the input's end. Each case reads the field or
+ * leaves it, unchanged, to the token path (goto scanned). The input's last
+ * 32 bytes are read from a padded copy (at_tail,
  * run_fused_tail). At any other field, or at max_message_size, the lexer
  * resumes at its '-' (with the field as its token if the scan took it) and
  * run_loop reads on from that token, or from a list or compound this loop
