@@ -790,24 +790,23 @@ static inline __attribute__((always_inline)) int usual_estdata(const adexp_field
     return usual_point_values(a, c, b, head, 0);
 }
 
-/* same_run's loops for a run of -ESTDATA and of -GEO: each one's usual
- * shape tested for that kind alone (an -ESTDATA's values first as a route
- * point's, its ETO's memo kept along the run), any other by the general
- * walk. Return the last. */
+/* same_run's loops for a run of -ESTDATA and of -GEO: each one by
+ * inner_compound for that kind alone (its usual shape's test folded for
+ * it), an -ESTDATA's values first as a route point's, its ETO's memo kept
+ * along the run. Return the last. */
 static __attribute__((noinline)) const adexp_field *estdata_run(walk *w, place *pl,
                                                                 const adexp_field *f)
 {
     uint64_t head = 0;
     unsigned id = DICT_ID_ESTDATA;
-    SAME_RUN(pl->f = f; if (!(VALIDATE_USUAL && usual_estdata(f, &head)) &&
-                            !usual_shape(w, pl, id)) inner_compound(w, pl, id))
+    SAME_RUN(pl->f = f; if (!(VALIDATE_USUAL && usual_estdata(f, &head))) inner_compound(w, pl, id))
 }
 
 static __attribute__((noinline)) const adexp_field *geo_run(walk *w, place *pl,
                                                             const adexp_field *f)
 {
     unsigned id = DICT_ID_GEO;
-    SAME_RUN(pl->f = f; if (!usual_shape(w, pl, id)) inner_compound(w, pl, id))
+    SAME_RUN(pl->f = f; inner_compound(w, pl, id))
 }
 
 /* Out of line, one loop a kind: the kind's test is inlined there and its
