@@ -26,9 +26,13 @@ const uint8_t lexer_class[256] = {
 #undef S
 #undef A
 
-/* The most frequent keywords in real traffic (PTID, FL, ETO, PT and FAC are
- * two thirds of all keywords; these cover about 98%), each spelled out for
- * the table below: X(name, its bytes, padded with 0 to 8). No text field
+/* The most frequent keywords: first those of flight plans and of the OLDI
+ * and ATFCM messages (PTID, FL, ETO, PT and FAC are two thirds of all
+ * keywords), from RMK on those that the real messages of testdata hold
+ * most (-NUM, -FLBLOCK, -AIRROUTE, -ORGN...) and ATFCM's departure times,
+ * which would each cost a dictionary lookup out of the fused loop. Each is
+ * spelled out for the table below: X(name, its bytes, padded with 0 to 8);
+ * a longer keyword (-NETWORKTYPE) cannot be one. No text field
  * (MSGTXT...) may be one: the fast scans read every hot keyword's value as
  * basic (lexer_test checks the table against the dictionary). */
 #define HOT_KEYWORDS(X) \
@@ -109,7 +113,52 @@ const uint8_t lexer_class[256] = {
     X(IOBT, 'I', 'O', 'B', 'T', 0, 0, 0, 0) \
     X(IOBD, 'I', 'O', 'B', 'D', 0, 0, 0, 0) \
     X(AOBT, 'A', 'O', 'B', 'T', 0, 0, 0, 0) \
-    X(RMK, 'R', 'M', 'K', 0, 0, 0, 0, 0)
+    X(RMK, 'R', 'M', 'K', 0, 0, 0, 0, 0) \
+    X(NUM, 'N', 'U', 'M', 0, 0, 0, 0, 0) \
+    X(FLBLOCK, 'F', 'L', 'B', 'L', 'O', 'C', 'K', 0) \
+    X(AIRROUTE, 'A', 'I', 'R', 'R', 'O', 'U', 'T', 'E') \
+    X(ORGN, 'O', 'R', 'G', 'N', 0, 0, 0, 0) \
+    X(NBARC, 'N', 'B', 'A', 'R', 'C', 0, 0, 0) \
+    X(SECTOR, 'S', 'E', 'C', 'T', 'O', 'R', 0, 0) \
+    X(AD, 'A', 'D', 0, 0, 0, 0, 0, 0) \
+    X(ADID, 'A', 'D', 'I', 'D', 0, 0, 0, 0) \
+    X(NEWCTOT, 'N', 'E', 'W', 'C', 'T', 'O', 'T', 0) \
+    X(REASON, 'R', 'E', 'A', 'S', 'O', 'N', 0, 0) \
+    X(ADARR, 'A', 'D', 'A', 'R', 'R', 0, 0, 0) \
+    X(ATA, 'A', 'T', 'A', 0, 0, 0, 0, 0) \
+    X(ADA, 'A', 'D', 'A', 0, 0, 0, 0, 0) \
+    X(PART, 'P', 'A', 'R', 'T', 0, 0, 0, 0) \
+    X(LASTNUM, 'L', 'A', 'S', 'T', 'N', 'U', 'M', 0) \
+    X(ATD, 'A', 'T', 'D', 0, 0, 0, 0, 0) \
+    X(ADD, 'A', 'D', 'D', 0, 0, 0, 0, 0) \
+    X(POSITION, 'P', 'O', 'S', 'I', 'T', 'I', 'O', 'N') \
+    X(STAY, 'S', 'T', 'A', 'Y', 0, 0, 0, 0) \
+    X(TIME, 'T', 'I', 'M', 'E', 0, 0, 0, 0) \
+    X(ASPEED, 'A', 'S', 'P', 'E', 'E', 'D', 0, 0) \
+    X(RATE, 'R', 'A', 'T', 'E', 0, 0, 0, 0) \
+    X(IFPDSUM, 'I', 'F', 'P', 'D', 'S', 'U', 'M', 0) \
+    X(ATOT, 'A', 'T', 'O', 'T', 0, 0, 0, 0) \
+    X(AIRSPACE, 'A', 'I', 'R', 'S', 'P', 'A', 'C', 'E') \
+    X(AIRSPDES, 'A', 'I', 'R', 'S', 'P', 'D', 'E', 'S') \
+    X(RESPUNIT, 'R', 'E', 'S', 'P', 'U', 'N', 'I', 'T') \
+    X(REMARK, 'R', 'E', 'M', 'A', 'R', 'K', 0, 0) \
+    X(FURTHRTE, 'F', 'U', 'R', 'T', 'H', 'R', 'T', 'E') \
+    X(QRORGN, 'Q', 'R', 'O', 'R', 'G', 'N', 0, 0) \
+    X(NBRFPD, 'N', 'B', 'R', 'F', 'P', 'D', 0, 0) \
+    X(PTSPEED, 'P', 'T', 'S', 'P', 'E', 'E', 'D', 0) \
+    X(PTRFL, 'P', 'T', 'R', 'F', 'L', 0, 0, 0) \
+    X(DEPZ, 'D', 'E', 'P', 'Z', 0, 0, 0, 0) \
+    X(ADNAME, 'A', 'D', 'N', 'A', 'M', 'E', 0, 0) \
+    X(COP, 'C', 'O', 'P', 0, 0, 0, 0, 0) \
+    X(TTOT, 'T', 'T', 'O', 'T', 0, 0, 0, 0) \
+    X(SOBT, 'S', 'O', 'B', 'T', 0, 0, 0, 0) \
+    X(NEWEOBT, 'N', 'E', 'W', 'E', 'O', 'B', 'T', 0) \
+    X(TOBT, 'T', 'O', 'B', 'T', 0, 0, 0, 0) \
+    X(TSAT, 'T', 'S', 'A', 'T', 0, 0, 0, 0) \
+    X(RWYDEP, 'R', 'W', 'Y', 'D', 'E', 'P', 0, 0) \
+    X(PROPFL, 'P', 'R', 'O', 'P', 'F', 'L', 0, 0) \
+    X(NEWRTE, 'N', 'E', 'W', 'R', 'T', 'E', 0, 0) \
+    X(ARCIDOLD, 'A', 'R', 'C', 'I', 'D', 'O', 'L', 'D')
 
 #define HOT_INIT(name, ...)                                                    \
     [HOT_SLOT(PACK8(__VA_ARGS__))] = {PACK8(__VA_ARGS__), &dict_table[DICT_ID_##name], \
@@ -120,7 +169,7 @@ const uint8_t lexer_class[256] = {
 #elif defined(__GNUC__)
 #pragma GCC diagnostic error "-Woverride-init"
 #endif
-const hot_slot lexer_hot_table[256] = {HOT_KEYWORDS(HOT_INIT)};
+const hot_slot lexer_hot_table[HOT_SLOTS] = {HOT_KEYWORDS(HOT_INIT)};
 
 #if FAST_SCAN
 #define BYTES(c) (0x0101010101010101u * (uint64_t)(c))

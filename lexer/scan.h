@@ -47,15 +47,17 @@
      (uint64_t)(d) << 24 | (uint64_t)(e) << 32 | (uint64_t)(f) << 40 |         \
      (uint64_t)(g) << 48 | (uint64_t)(h) << 56)
 
-/* The hot keywords in a 256-slot table indexed by a multiplicative hash of
+/* The hot keywords in a 512-slot table indexed by a multiplicative hash of
  * the packed keyword: one multiply, one load and one compare, where a switch
  * on the keys took about 24 instructions (a tree of compares). HOT_MUL was
- * found by trying random odd multipliers until the 78 keys fell in distinct
- * slots (about 600,000 tries); a collision would be a duplicate designated
- * initializer, which lexer.c makes a compile error.
+ * found by trying random odd multipliers until the 123 keys fell in distinct
+ * slots (about 400,000 tries; in 256 slots so many keys would need some
+ * 10^11); a collision would be a duplicate designated initializer, which
+ * lexer.c makes a compile error.
  * Empty slots hold key 0, which no keyword (at least one byte) packs to. */
-#define HOT_MUL 0x0b3500d13fec705fu
-#define HOT_SLOT(key) ((uint8_t)(((uint64_t)(key) * HOT_MUL) >> 56))
+#define HOT_SLOTS 512
+#define HOT_MUL 0x774d67b9203fd653u
+#define HOT_SLOT(key) ((unsigned)(((uint64_t)(key) * HOT_MUL) >> 55))
 
 typedef struct hot_slot {
     uint64_t key;
@@ -64,7 +66,7 @@ typedef struct hot_slot {
     uint32_t id;               /* the entry's dict_id */
 } hot_slot;
 
-extern const hot_slot lexer_hot_table[256];
+extern const hot_slot lexer_hot_table[HOT_SLOTS];
 
 /* The hot keyword of length k (1 to 8) packed in key, or NULL. Its bytes
  * need no class test: a hot-table hit of the right length means they are a
