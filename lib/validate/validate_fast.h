@@ -165,6 +165,10 @@ VF_INLINE int vf_lim_chars(const char *s, size_t n)
     return (int)ok;
 }
 
+/* vf_lim_chars for n of more than 32, out of line (validate_match.c): the
+ * long texts, a ROUTE's, with AVX2 where the CPU has it. */
+int vwalk_long_text(const char *s, size_t n);
+
 /* Any text of LIM_CHAR of 1 (0 with VR_TEXT_EMPTY) to max bytes (VK_TEXT:
  * max is wb's parameter, up to 0xFFFF, no bound). */
 VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
@@ -173,7 +177,7 @@ VF_INLINE int vf_text(uint32_t wb, const char *s, size_t n)
         return (wb & VR_TEXT_EMPTY) != 0;
     if (n - 1 >= (wb >> VR_PARAM_SHIFT))
         return 0;
-    return vf_lim_chars(s, n);
+    return n > 32 ? vwalk_long_text(s, n) : vf_lim_chars(s, n);
 }
 
 /* Whether byte c is of LIM_CHAR or, with dash, of CHARACTER (LIM_CHAR and

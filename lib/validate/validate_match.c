@@ -353,3 +353,43 @@ int vwalk_chars(uint32_t wb, const char *s, size_t n)
 {
     return vf_chars(wb, s, n);
 }
+
+#if SIMD_AVX2
+/* vf_lim_chars for 32 bytes that are not all usual ones: by the table. */
+static __attribute__((noinline)) int lim_chars32(const char *p)
+{
+    return vf_lim_chars(p, 32);
+}
+
+/* vf_lim_chars's steps on 32 bytes, the last one's overlapping the one
+ * before: each byte moved so that A-Z (and '/' 0-9) are the lowest signed
+ * bytes, one signed compare each, as VF_IN; 32 bytes with any other than
+ * the usual ones are the table's to say. */
+__attribute__((target(AVX2_TARGET))) static int lim_chars_avx2(const char *s, size_t n)
+{
+    const __m256i to_a = _mm256_set1_epi8((char)(-128 - 'A')), az = _mm256_set1_epi8(-128 + 26);
+    const __m256i to_d = _mm256_set1_epi8((char)(-128 - '/')), dz = _mm256_set1_epi8(-128 + 11);
+    const __m256i sp = _mm256_set1_epi8(' ');
+    for (size_t i = 0;; i += 32) {
+        const char *p = i + 32 < n ? s + i : s + n - 32;
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        __m256i ok = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpgt_epi8(az, _mm256_add_epi8(x, to_a)),
+                            _mm256_cmpgt_epi8(dz, _mm256_add_epi8(x, to_d))),
+            _mm256_cmpeq_epi8(x, sp));
+        if ((unsigned)_mm256_movemask_epi8(ok) != 0xFFFFFFFFu && !lim_chars32(p))
+            return 0;
+        if (p == s + n - 32)
+            return 1;
+    }
+}
+#endif
+
+int vwalk_long_text(const char *s, size_t n)
+{
+#if SIMD_AVX2
+    if (cpu_has_avx2())
+        return lim_chars_avx2(s, n);
+#endif
+    return vf_lim_chars(s, n);
+}

@@ -619,15 +619,18 @@ static void character_set(void **state)
 }
 
 /* The text matchers (a word, a vector at a time) agree with the table of
- * the character set: texts of 1 to 40 usual bytes, each byte value at each
- * place; vf_usual_text (up to 16 bytes, by one vector) answers 1 only where
- * vf_text does. */
+ * the character set: texts of 1 to 100 usual bytes (past the AVX2 steps of
+ * 32 bytes, the last of them overlapping), each byte value at each place,
+ * each text at the end of an allocation of its size (a read past it is one
+ * past the allocation); vf_usual_text (up to 16 bytes, by one vector)
+ * answers 1 only where vf_text does. */
 static void text_fast_paths(void **state)
 {
     (void)state;
-    char text[40];
     const uint32_t fac = vwalk[DICT_ID_FAC], route = vwalk[DICT_ID_ROUTE];
-    for (size_t n = 1; n <= sizeof text; n++)
+    for (size_t n = 1; n <= 100; n++) {
+        char *text = malloc(n);
+        assert_non_null(text);
         for (size_t at = 0; at < n; at++)
             for (unsigned c = 0; c < 256; c++) {
                 for (size_t i = 0; i < n; i++)
@@ -637,6 +640,8 @@ static void text_fast_paths(void **state)
                 for (size_t i = 0; i < n; i++)
                     want &= vlim_char[(unsigned char)text[i]];
                 assert_int_equal(vf_lim_chars(text, n), want);
+                if (n > 32)       /* AVX2's steps where the CPU has it */
+                    assert_int_equal(vwalk_long_text(text, n), want);
                 assert_int_equal(vf_text(route, text, n), want);
                 assert_int_equal(vf_text(fac, text, n), want && n <= 30);
                 if (vf_usual_text(fac, text, n))
@@ -644,6 +649,8 @@ static void text_fast_paths(void **state)
                 if (vf_usual_text(route, text, n))
                     assert_true(want && n <= 16);
             }
+        free(text);
+    }
     assert_true(vf_usual_text(fac, "LFPGZQZX", 8) && vf_usual_text(route, "N0450F350 DCT/B", 15));
 }
 
