@@ -29,8 +29,9 @@ const uint8_t lexer_class[256] = {
 /* The most frequent keywords: first those of flight plans and of the OLDI
  * and ATFCM messages (PTID, FL, ETO, PT and FAC are two thirds of all
  * keywords), from RMK on those that the real messages of testdata hold
- * most (-NUM, -FLBLOCK, -AIRROUTE, -ORGN...) and ATFCM's departure times,
- * which would each cost a dictionary lookup out of the fused loop. Each is
+ * most (-NUM, -FLBLOCK, -AIRROUTE, -ORGN...), ATFCM's departure times and
+ * the names of lists (-BEGIN LACDR), which would each cost a dictionary
+ * lookup out of the fused loop (a list's name, its whole list). Each is
  * spelled out for the table below: X(name, its bytes, padded with 0 to 8);
  * a longer keyword (-NETWORKTYPE) cannot be one. No text field
  * (MSGTXT...) may be one: the fast scans read every hot keyword's value as
@@ -158,7 +159,17 @@ const uint8_t lexer_class[256] = {
     X(RWYDEP, 'R', 'W', 'Y', 'D', 'E', 'P', 0, 0) \
     X(PROPFL, 'P', 'R', 'O', 'P', 'F', 'L', 0, 0) \
     X(NEWRTE, 'N', 'E', 'W', 'R', 'T', 'E', 0, 0) \
-    X(ARCIDOLD, 'A', 'R', 'C', 'I', 'D', 'O', 'L', 'D')
+    X(ARCIDOLD, 'A', 'R', 'C', 'I', 'D', 'O', 'L', 'D') \
+    X(LACDR, 'L', 'A', 'C', 'D', 'R', 0, 0, 0) \
+    X(LATSA, 'L', 'A', 'T', 'S', 'A', 0, 0, 0) \
+    X(MSGSUM, 'M', 'S', 'G', 'S', 'U', 'M', 0, 0) \
+    X(IFPDLIST, 'I', 'F', 'P', 'D', 'L', 'I', 'S', 'T') \
+    X(LCATSRTE, 'L', 'C', 'A', 'T', 'S', 'R', 'T', 'E') \
+    X(LRCA, 'L', 'R', 'C', 'A', 0, 0, 0, 0) \
+    X(LFIR, 'L', 'F', 'I', 'R', 0, 0, 0, 0) \
+    X(LRAR, 'L', 'R', 'A', 'R', 0, 0, 0, 0) \
+    X(ASPLIST, 'A', 'S', 'P', 'L', 'I', 'S', 'T', 0) \
+    X(RWYLIST, 'R', 'W', 'Y', 'L', 'I', 'S', 'T', 0)
 
 #define HOT_INIT(name, ...)                                                    \
     [HOT_SLOT(PACK8(__VA_ARGS__))] = {PACK8(__VA_ARGS__), &dict_table[DICT_ID_##name], \

@@ -50,13 +50,13 @@
 /* The hot keywords in a 512-slot table indexed by a multiplicative hash of
  * the packed keyword: one multiply, one load and one compare, where a switch
  * on the keys took about 24 instructions (a tree of compares). HOT_MUL was
- * found by trying random odd multipliers until the 123 keys fell in distinct
- * slots (about 400,000 tries; in 256 slots so many keys would need some
- * 10^11); a collision would be a duplicate designated initializer, which
+ * found by trying random odd multipliers until the 133 keys fell in distinct
+ * slots (about 180 million tries; in 256 slots, far more than could be
+ * tried); a collision would be a duplicate designated initializer, which
  * lexer.c makes a compile error.
  * Empty slots hold key 0, which no keyword (at least one byte) packs to. */
 #define HOT_SLOTS 512
-#define HOT_MUL 0x774d67b9203fd653u
+#define HOT_MUL 0xc4978bac69ac4bfdu
 #define HOT_SLOT(key) ((unsigned)(((uint64_t)(key) * HOT_MUL) >> 55))
 
 typedef struct hot_slot {
