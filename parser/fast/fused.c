@@ -923,6 +923,19 @@ fused_nested(fused_cursor *k, field_scan *x, int in_compound, int at_tail)
     return FUSED_NEXT;
 }
 
+/* Field x, which the compound open does not end at: in a list element,
+ * a basic one that is no ELEMENT of the list is the element's local
+ * (fused_ends_compound, grammar_in_compound: -RFL after a -PT's subfields,
+ * S31 4.3.7 example 3), its node here as a subfield's; 0 for the token
+ * path (-BEGIN of a list the element keeps, a compound). */
+static ALWAYS_INLINE int fused_local(fused_cursor *k, const field_scan *x)
+{
+    if (k->fr->kind != FR_LIST || is_bracket(x->e) || !is_basic(x->e) || k->ptr == k->plim)
+        return 0;
+    fused_subfield(k, x, k->b + k->dash + 1);
+    return 1;
+}
+
 /* Whether the loop stopped where the input's last 32 bytes start, not at
  * the bound nor at a field the scan does not take: it goes on from the
  * '-' at k->dash (fs->dash) in their padded copy (run_fused_tail). */
@@ -1015,7 +1028,7 @@ again:
                 continue;
             }
             if (!fused_ends_compound(&k, &x, &tw, in_compound, at_tail))
-                goto scanned;
+                goto kept;
         }
         if (!in_compound && grammar_plain_basic(e, x.id)) {
             if (k.ptr == k.plim)
@@ -1055,6 +1068,9 @@ nested:
     default:
         break;
     }
+kept:
+    if (__builtin_expect(fused_local(&k, &x), 1))
+        goto again;
 scanned:        /* a field the run does not take as it stands: its token */
     fused_resume_at_token(&k, x);
 out:
