@@ -831,6 +831,68 @@ static void test_paths_usual_compounds(void **state)
     }
 }
 
+/* Lists of compounds that hold a compound, as the real AUP and CRAM
+ * messages write them (-BEGIN LATSA -AIRSPACE -NUM 001 -FLBLOCK -FL F100
+ * -VALPERIOD ... -END LATSA), in random shapes: the inner compound at each
+ * place of its element, repeated, empty, its subfields hot and cold, then
+ * primary, unknown and cold keywords, the list's element keyword, -BEGIN
+ * and -END of other names, a -TITLE, the input's end; which fused_nested
+ * reads in the list that the fused loop opened. */
+static void test_paths_list_compounds(void **state)
+{
+    (void)state;
+    static const char *const lists[][2] = {{"LATSA", "AIRSPACE"}, {"LACDR", "AIRROUTE"}};
+    static const char *const pieces[] = {
+        "-NUM 001", "-AIRSPDES EDTSA205", "-REFATSRTE T721 ABGAS ED ERNAS ED",
+        "-VALPERIOD 202503140800 202503141200", "-RESPUNIT EDGG", "-REMARK LIVE FIRING",
+        "-FL F100", "-ARCID ABC", "-ADEP LFPG", "-ZZZ 1", "-ZZZ", "-ORGN X", "-ATA 2",
+        "-BEGIN ADDR -FAC A -END ADDR", "-BEGIN LACDR", "-END LACDR", "-END LATSA",
+        "-END ADDR", "-BEGIN RTEPTS -PT -PTID A -END RTEPTS", "-TITLE AUP", "-MSGTXT (A-B)",
+        "-", "-PTID X", "-FLBLOCK", "-AIRSPACE", "-AIRROUTE", "-NETWORKTYPE X",
+    };
+    static const char *const inner[] = {
+        "-FL F100", "-FL F245", "-FL A025", "-FL", "-FL F100 F200", "-ZZZ 1",
+        "-VALPERIOD 1 2", "-FLBLOCK", "-NUM 7",
+    };
+    static char in[1 << 13];
+    uint64_t s = 33;
+    for (int iter = 0; iter < 500; iter++) {
+        size_t l = rnd(&s) % 2, ne = rnd(&s) % 5;
+        int n = snprintf(in, sizeof in,
+                         "-TITLE AUP -PART -NUM 001 -LASTNUM 002 -FILTIM 131510\n"
+                         "-MESVALPERIOD 202503140600 202503150600\n-BEGIN %s\n",
+                         lists[l][0]);
+        for (size_t e = 0; e < ne && n < (int)sizeof in - 512; e++) {
+            n += snprintf(in + n, sizeof in - (size_t)n, " -%s", lists[l][1]);
+            size_t np = rnd(&s) % 7;
+            for (size_t i = 0; i < np; i++) {
+                const char *sep = rnd(&s) % 4 ? " " : "\n  ";
+                if (rnd(&s) % 3 == 0) {
+                    n += snprintf(in + n, sizeof in - (size_t)n, "%s-FLBLOCK", sep);
+                    for (size_t f = rnd(&s) % 4; f > 0; f--)
+                        n += snprintf(in + n, sizeof in - (size_t)n, " %s",
+                                      rnd(&s) % 4 ? "-FL F100"
+                                                  : inner[rnd(&s) % (sizeof inner / sizeof *inner)]);
+                } else {
+                    n += snprintf(in + n, sizeof in - (size_t)n, "%s%s", sep,
+                                  rnd(&s) % 3 ? pieces[rnd(&s) % 6]
+                                              : pieces[rnd(&s) % (sizeof pieces / sizeof *pieces)]);
+                }
+            }
+            n += snprintf(in + n, sizeof in - (size_t)n, "\n");
+        }
+        if (rnd(&s) % 8)
+            n += snprintf(in + n, sizeof in - (size_t)n, "-END %s\n", lists[rnd(&s) % 8 ? l : 1 - l][0]);
+        n += snprintf(in + n, sizeof in - (size_t)n, "%s",
+                      rnd(&s) % 2 ? "-ADES EGLL -EOBD 250101 -EOBT 1200 -ARCTYP A320\n" : "");
+        assert_true(n > 0 && (size_t)n < sizeof in);
+        same_all_limits(in, (size_t)n);
+        if (iter % 10 == 0)
+            for (int cut = n > 70 ? n - 70 : 0; cut < n; cut++)
+                same_messages(in, (size_t)cut, (size_t)cut % NSETS, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     testdata = argc > 1 ? argv[1] : getenv("ADEXP_TESTDATA");
@@ -853,6 +915,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths_cold_keywords),
         cmocka_unit_test(test_paths_cold_in_compounds),
         cmocka_unit_test(test_paths_space_after_dash),
+        cmocka_unit_test(test_paths_list_compounds),
     };
     return cmocka_run_group_tests_name("paths", tests, NULL, NULL);
 }

@@ -851,15 +851,32 @@ static ALWAYS_INLINE fused_step fused_stop_in(fused_cursor *k, adexp_field *in,
     return FUSED_RESUMED;
 }
 
-/* A compound in the compound open (x, its subfield: -REFDATA -SENDER -FAC X),
- * in the message or a list: read here with its basic subfields; then the
- * loop goes on in the compound open from the field that ends it, scanned
- * again (FUSED_NEXT). Its nodes are not the open compound's own: counted
- * in fs->nested, mended where that one ends (fused_mend). */
+/* A field in a compound in the compound open (fused_nested) whose keyword
+ * is no hot one (-VALPERIOD after -FLBLOCK's subfields): scan_cold_keyword
+ * at kw (avail bytes readable), its scan in fs->cold, as fused_cold_field
+ * takes it (no bracket). Out of line, its scan in fs rather than in the
+ * loop's: the loop keeps its registers. Returns 0, or 1 + the separators
+ * before the keyword. */
+__attribute__((target(AVX2_TARGET), noinline)) static int
+nested_cold(fused_state *fs, const char *kw, size_t avail, unsigned kmax)
+{
+    int at = scan_cold_keyword(kw, avail, kmax, &fs->cold);
+    return at && !is_bracket(fs->cold.e) ? at : 0;
+}
+
+/* A compound in the compound open (x, its subfield: -REFDATA -SENDER -FAC X,
+ * or -FLBLOCK -FL F100 in a list's -AIRSPACE), in the message or a list:
+ * read here with its basic subfields, a cold one too (nested_cold); then
+ * the loop goes on in the compound open from the field that ends it,
+ * scanned again (FUSED_NEXT): in a list element, any field the inner
+ * compound does not allow ends it (it stands in a compound, not in the
+ * list: grammar_in_compound), and the element decides on that field as on
+ * any other. Its nodes are not the open compound's own: counted in
+ * fs->nested, mended where that one ends (fused_mend). */
 __attribute__((target(AVX2_TARGET))) static ALWAYS_INLINE fused_step
 fused_nested(fused_cursor *k, field_scan *x, int in_compound, int at_tail)
 {
-    if (in_compound || at_tail || !is_compound(x->e) || k->ptr == k->plim || k->list ||
+    if (in_compound || at_tail || !is_compound(x->e) || k->ptr == k->plim ||
         k->fr->depth + 1 >= k->p->opt.max_depth)
         return FUSED_SCANNED;
     fused_state *fs = k->fs;
@@ -881,6 +898,17 @@ fused_nested(fused_cursor *k, field_scan *x, int in_compound, int at_tail)
             k->dash += 1 + x->de;
             continue;
         }
+        int at;
+        if (__builtin_expect(!took && k->lim > k->dash + 32, 0) &&
+            (at = nested_cold(fs, kw, k->lim - k->dash - 1, k->p->opt.max_keyword_len))) {
+            if (!row_allows(irow, fs->cold.e))
+                break;         /* it ends here, the loop reads it again */
+            if (!is_basic(fs->cold.e) || k->ptr == k->plim)
+                return fused_stop_in(k, in, irow, 0);
+            fused_node(&k->ptr, &k->tail, kw + at - 1, &fs->cold, k->dash, ADEXP_BASIC);
+            k->dash += 1 + fs->cold.de;
+            continue;
+        }
         /* it ends at a field it does not take (its compound is no list:
          * no stray subfield stays), at -END or at -BEGIN of a list it has
          * no place for; the token path reads anything else */
@@ -888,10 +916,24 @@ fused_nested(fused_cursor *k, field_scan *x, int in_compound, int at_tail)
         if (!took || (is_bracket(x->e) && (!(le = fused_list_name(kw, x)) ||
                                            (x->id == DICT_ID_BEGIN && row_allows(irow, le)))))
             return fused_stop_in(k, in, irow, took);
-        close_compound(in, k->ptr, &k->tail);
-        fs->nested += in->nchildren;
-        return FUSED_NEXT;
+        break;
     }
+    close_compound(in, k->ptr, &k->tail);
+    fs->nested += in->nchildren;
+    return FUSED_NEXT;
+}
+
+/* Field x, which the compound open does not end at: in a list element,
+ * a basic one that is no ELEMENT of the list is the element's local
+ * (fused_ends_compound, grammar_in_compound: -RFL after a -PT's subfields,
+ * S31 4.3.7 example 3), its node here as a subfield's; 0 for the token
+ * path (-BEGIN of a list the element keeps, a compound). */
+static ALWAYS_INLINE int fused_local(fused_cursor *k, const field_scan *x)
+{
+    if (k->fr->kind != FR_LIST || is_bracket(x->e) || !is_basic(x->e) || k->ptr == k->plim)
+        return 0;
+    fused_subfield(k, x, k->b + k->dash + 1);
+    return 1;
 }
 
 /* Whether the loop stopped where the input's last 32 bytes start, not at
@@ -986,7 +1028,7 @@ again:
                 continue;
             }
             if (!fused_ends_compound(&k, &x, &tw, in_compound, at_tail))
-                goto scanned;
+                goto kept;
         }
         if (!in_compound && grammar_plain_basic(e, x.id)) {
             if (k.ptr == k.plim)
@@ -1026,6 +1068,9 @@ nested:
     default:
         break;
     }
+kept:
+    if (__builtin_expect(fused_local(&k, &x), 1))
+        goto again;
 scanned:        /* a field the run does not take as it stands: its token */
     fused_resume_at_token(&k, x);
 out:

@@ -335,6 +335,30 @@ static void run_stop_nested(adexp_parser *p, frame *f, run *r, const fused_state
     parse_body(p, &of);
     o->nchildren = of.items;
 }
+
+/* Leave the run where run_fused stopped in compounds it read in an element
+ * of the list fs->list it opened in frame f (s, f's run): the general code
+ * goes on in them (run_stop_nested, in the list's frame), then finishes the
+ * list, as run_items does where the items' run stops; f's run starts
+ * afresh. Returns 0 if the general code has taken over f (after a fatal
+ * error). */
+static int run_list_nested(adexp_parser *p, frame *f, run *s, fused_state *fs)
+{
+    frame *lf = &fs->lf;
+    adexp_field *n = fs->list;
+    run cr = *s;
+    run_more(&cr);
+    f->tail = &n->next;
+    f->items = fs->outer_items;
+    run_stop_nested(p, lf, &cr, fs);
+    parse_body(p, lf);         /* nothing after a fatal error */
+    n->nchildren = lf->items;
+    close_list(p, f, n);
+    if (p->fatal)
+        return 0;
+    run_start(p, f, s);
+    return 1;
+}
 #endif
 
 /* The run's loop for frame f, with in_compound a constant (one copy each):
@@ -370,10 +394,18 @@ static ALWAYS_INLINE int run_loop(adexp_parser *p, frame *f, run *r, int in_comp
             crow = fs.crow;
             if (!in_compound && (fs.outer || (c && fs.nested))) {
                 /* it stopped in compounds it read in c: the general code
-                 * goes on in them, as at any stop in a compound */
-                run_more(&s);
-                run_stop_nested(p, f, &s, &fs);
-                return 0;
+                 * goes on in them, as at any stop in a compound (and then
+                 * in the list it opened, if c is that list's element) */
+                if (!fs.list) {
+                    run_more(&s);
+                    run_stop_nested(p, f, &s, &fs);
+                    return 0;
+                }
+                if (!run_list_nested(p, f, &s, &fs))
+                    return 0;
+                c = NULL;
+                crow = NULL;
+                continue;
             }
             if (!in_compound && fs.list) {
                 /* it stopped in a list it opened: the list's own run goes

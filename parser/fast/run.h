@@ -42,6 +42,7 @@ typedef struct fused_state {
     const uint64_t *outer_row;
     adexp_field *nested_c;
     size_t nested;
+    field_scan cold;           /* a cold field in such a compound */
     /* A list that run_fused opened (at -BEGIN X, as run_list would) and is
      * reading: its node (NULL: none), its frame, and the frame's item count
      * before it; tail, items, lim, c and crow are then the list's. */
