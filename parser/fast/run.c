@@ -192,6 +192,21 @@ static ALWAYS_INLINE void run_stop_in(adexp_parser *p, frame *f, run *r, adexp_f
 
 static int run_frame(adexp_parser *p, frame *f, run *r, int closable);
 
+/* List n (its frame child) in frame f, once a run in it has stopped: the
+ * general code reads the rest of it, and f's run s starts afresh. Returns
+ * 0 if the general code has taken over f (after a fatal error). */
+static ALWAYS_INLINE int finish_list(adexp_parser *p, frame *f, run *s, adexp_field *n,
+                                      frame *child)
+{
+    parse_body(p, child);      /* nothing after a fatal error */
+    n->nchildren = child->items;
+    close_list(p, f, n);
+    if (p->fatal)
+        return 0;
+    run_start(p, f, s);
+    return 1;
+}
+
 /* The items of list child (node child->node) in frame f, by the run cr that
  * has read its items so far, up to its -END; s is f's run. Returns 0 if the
  * general code has taken over f (after a fatal error). */
@@ -212,13 +227,7 @@ static int run_items(adexp_parser *p, frame *f, run *s, frame *child, run *cr)
      * general code finishes the list, and f's run starts afresh */
     f->tail = s->tail;
     f->items = s->items;
-    parse_body(p, child);      /* nothing after a fatal error */
-    n->nchildren = child->items;
-    close_list(p, f, n);
-    if (p->fatal)
-        return 0;
-    run_start(p, f, s);
-    return 1;
+    return finish_list(p, f, s, n, child);
 }
 
 /* List -BEGIN X at token t (x: the entry of X, a list keyword) in frame f,
@@ -351,13 +360,7 @@ static int run_list_nested(adexp_parser *p, frame *f, run *s, fused_state *fs)
     f->tail = &n->next;
     f->items = fs->outer_items;
     run_stop_nested(p, lf, &cr, fs);
-    parse_body(p, lf);         /* nothing after a fatal error */
-    n->nchildren = lf->items;
-    close_list(p, f, n);
-    if (p->fatal)
-        return 0;
-    run_start(p, f, s);
-    return 1;
+    return finish_list(p, f, s, n, lf);
 }
 #endif
 
