@@ -139,10 +139,15 @@ static const char break_lane[16] = {'\x80', '\x80', '\x80', '\x80', '\x80', '\x8
                                     '\x80', '\x80', '\x80', '\x80', '\n',   '\v',
                                     '\f',   '\r',   '\x80', '\x80'};
 
-/* A lane of 16 bytes in every lane of a vector. */
+/* A lane of 16 bytes, and that lane in every lane of a vector. */
+static inline __m128i lane_load(const char *lane)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)lane);
+}
+
 __attribute__((target(AVX2_TARGET))) static inline __m256i lanes_avx2(const char *lane)
 {
-    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lane));
+    return _mm256_broadcastsi128_si256(lane_load(lane));
 }
 
 /* The candidates among 32 bytes x (y: the 32 from the byte after x's
@@ -204,8 +209,8 @@ __attribute__((target(AVX512_TARGET))) static size_t signal_candidate_avx512(con
                                                                              size_t len,
                                                                              size_t from)
 {
-    const __m512i set = _mm512_broadcast_i32x4(_mm256_castsi256_si128(lanes_avx2(signal_lane)));
-    const __m512i breaks = _mm512_broadcast_i32x4(_mm256_castsi256_si128(lanes_avx2(break_lane)));
+    const __m512i set = _mm512_broadcast_i32x4(lane_load(signal_lane));
+    const __m512i breaks = _mm512_broadcast_i32x4(lane_load(break_lane));
     size_t i = from;
     for (; len - i > 65; i += 64) {
         __m512i x = _mm512_loadu_si512(b + i), y = _mm512_loadu_si512(b + i + 1);

@@ -28,7 +28,7 @@ const uint8_t lexer_class[256] = {
 
 /* The most frequent keywords: first those of flight plans and of the OLDI
  * and ATFCM messages (PTID, FL, ETO, PT and FAC are two thirds of all
- * keywords), from RMK on those that the real messages of testdata hold
+ * keywords), after RMK those that the real messages of testdata hold
  * most (-NUM, -FLBLOCK, -AIRROUTE, -ORGN...), ATFCM's departure times and
  * the names of lists (-BEGIN LACDR), which would each cost a dictionary
  * lookup out of the fused loop (a list's name, its whole list). Each is
