@@ -78,16 +78,23 @@ def framed(n):
     return "".join(parts).encode()
 
 
-def test_good_feed(tmp):
-    data = framed(40)
-    path = os.path.join(tmp, "feed.adexp")
+def parsed_feed(tmp, name, data, label, ids):
+    """data written to tmp/name and parsed: exit 0, no diagnostics, and
+    every message once, its ARCIDs ids in order. (path, records)"""
+    path = os.path.join(tmp, name)
     with open(path, "wb") as f:
         f.write(data)
     rc, out, err = run(path)
     recs = records(out)
-    check("good feed: exit 0, no diagnostics", rc == 0 and err == "", err)
-    check("good feed: every message once", [r["fields"][1]["value"] for r in recs]
-          == [f"F{i:04d}" for i in range(40)])
+    check(f"{label}: exit 0, no diagnostics", rc == 0 and err == "", err)
+    check(f"{label}: every message once", [r["fields"][1]["value"] for r in recs] == ids)
+    return path, recs
+
+
+def test_good_feed(tmp):
+    data = framed(40)
+    path, recs = parsed_feed(tmp, "feed.adexp", data, "good feed",
+                             [f"F{i:04d}" for i in range(40)])
     check("good feed: no envelope text in any value",
           not any(w in v for r in recs for v in values(r)
                   for w in ("NNNN", "ZCZC", "EUCHZMFP", "\x01", "\x03")))
@@ -142,6 +149,93 @@ def test_good_feed(tmp):
           rc == 1 and "NO_TITLE" in err and "NNNN" in out and '"envelope"' not in out)
     rc, _, err = run("--envelope", "x400", path)
     check("--envelope x400: usage error", rc == 2 and "aftn or none" in err, err)
+
+
+def bare(n):
+    """n good messages after bare lines (no heading, no end), every third
+    with CR LF lines, a second line of addressees and a blank line."""
+    parts = []
+    for i in range(n):
+        lines = [f"FF LKPREPWC EUCHZMFP", f"1700{i % 60:02d} EUCHZMFP",
+                 "-TITLE CNL", f"-ARCID B{i:04d}", "-ADEP LKPR", "-ADES EGLL", "-EOBT 1330"]
+        if i % 3 == 2:
+            lines[1:1] = ["EDDFZQZX LSZHZQZX"]
+            lines[3:3] = [""]
+        end = "\r\n" if i % 3 == 1 else "\n"
+        parts.append(end.join(lines) + end)
+    return "".join(parts).encode()
+
+
+def test_bare_feed(tmp):
+    """Bare lines start a message and are its envelope, in a file, a
+    stream, a .gz and a big file cut into pieces; lines not of their form
+    stay text, as without recognition."""
+    data = bare(30)
+    path, recs = parsed_feed(tmp, "bare.adexp", data, "bare lines",
+                             [f"B{i:04d}" for i in range(30)])
+    check("bare lines: no envelope text in any value",
+          not any(w in v for r in recs for v in values(r)
+                  for w in ("LKPREPWC", "EUCHZMFP", "EDDFZQZX")))
+    check("bare lines: each envelope kept, form bare",
+          all(r["envelope"]["form"] == "bare" and r["envelope"]["transmission_id"] is None and
+              r["envelope"]["priority"] == "FF" and r["envelope"]["originator"] == "EUCHZMFP"
+              for r in recs) and
+          recs[2]["envelope"]["addressees"] == ["LKPREPWC", "EUCHZMFP", "EDDFZQZX", "LSZHZQZX"])
+    p = subprocess.Popen([EXE, "-q", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    for i in range(0, len(data), 7):
+        p.stdin.write(data[i:i + 7])
+        p.stdin.flush()
+    p.stdin.close()
+    sout = p.stdout.read().decode()
+    p.wait()
+    check("bare lines, stream in 7-byte pieces: the same records",
+          p.returncode == 0 and records(sout) == recs)
+    # a live stream that pauses right after bare lines' "-TITLE": what
+    # follows decides (-TITLEX is no title, and the lines are then text)
+    for rest in (b"X -ARCID B2\n", b" CNL -ARCID B2\n"):
+        head = b"-TITLE CNL -ARCID B1 -EOBT 1330\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE"
+        p = subprocess.Popen([EXE, "-q", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        p.stdin.write(head)
+        p.stdin.flush()
+        time.sleep(0.3)
+        p.stdin.write(rest)
+        p.stdin.close()
+        live = p.stdout.read().decode()
+        p.wait()
+        check(f"bare lines, a live stream paused after their -TITLE, then {rest[:3]!r}: "
+              "as the whole input", records(live) == records(run("-", stdin=head + rest)[1]),
+              live)
+    with open(path + ".gz", "wb") as f:
+        f.write(gzip.compress(data))
+    rc, gout, _ = run(path + ".gz")
+    check("bare lines, .gz: the same records", rc == 0 and records(gout) == recs)
+    big = os.path.join(tmp, "big-bare.adexp")
+    with open(big, "wb") as f:
+        f.write(bare(30000))
+    rc1, out1, _ = run("-j1", big)
+    rc4, out4, _ = run("-j4", big)
+    check("big file of bare lines: -j1 and -j4 byte-identical, every message once",
+          rc1 == rc4 == 0 and out1 == out4 and out1.count('"form":"bare"') == 30000)
+    rc, out, _ = run("--envelope", "none", path)
+    check("bare lines, --envelope none: read as ADEXP text (as before)",
+          '"envelope"' not in out and "LKPREPWC" in out)
+    # not of the form: a priority that is none of the five, a day 32, a '-'
+    # in the origin line, no -TITLE after them: text, as before
+    for name, lines in (("priority QQ", b"QQ LKPREPWC\n170001 EUCHZMFP\n"),
+                        ("day 32", b"FF LKPREPWC\n320001 EUCHZMFP\n"),
+                        ("an addressee of 7 letters", b"FF LKPREPW\n170001 EUCHZMFP\n"),
+                        ("a '-' in the origin line", b"FF LKPREPWC\n170001 EUCHZMFP A-B\n")):
+        rc, out, _ = run("-", stdin=b"-TITLE CNL -ARCID A1 -EOBT 1330\n" + lines +
+                         b"-TITLE CNL -ARCID A2\n")
+        recs = records(out)
+        check(f"not bare lines ({name}): two messages, no envelope, the lines kept as text",
+              len(recs) == 2 and '"envelope"' not in out and
+              "LKPREPW" in json.dumps(recs[0]["fields"]), out)
+    rc, out, _ = run("-", stdin=b"-TITLE CNL -ARCID A1\nFF LKPREPWC\n170001 EUCHZMFP\n")
+    check("bare lines with no -TITLE after them: the last value's text",
+          '"envelope"' not in out and "LKPREPWC" in out, out)
 
 
 def test_broken_feed(tmp):
@@ -208,8 +302,11 @@ def same_parts(recs):
 
 def envelopes_of(text):
     """The framed messages of a text written back, each from its ZCZC or
-    SOH to its NNNN or ETX."""
-    return re.findall(r"(?:ZCZC|\x01).*?(?:NNNN|\x03)", text, re.S)
+    SOH to its NNNN or ETX, and the bare lines (address, origin) before a
+    -TITLE that no heading line comes before, as "bare"."""
+    found = re.findall(r"(?:ZCZC|\x01).*?(?:NNNN|\x03)|(?:^|\n)[SDFGK]{2} [A-Z ]+\n"
+                       r"(?:[A-Z ]+\n)*\d{6} [A-Z]{8}[^\n]*\n-TITLE", text, re.S)
+    return [m if m.startswith(("ZCZC", "\x01")) else "bare" for m in found]
 
 
 def test_write_back(tmp):
@@ -252,7 +349,8 @@ def test_write_back(tmp):
         written = envelopes_of(p.stdout.decode())
         check(f"{name} adexp-write: each envelope in the form it came in",
               len(written) == len(forms) and
-              all(m.startswith("ZCZC" if f == "ita2" else "\x01") and
+              all(m == "bare" if f == "bare" else
+                  m.startswith("ZCZC" if f == "ita2" else "\x01") and
                   m.endswith("NNNN" if f == "ita2" else "\v\x03")
                   for f, m in zip(forms, written)), p.stdout[:2000])
         rc4, plain, _ = run("--format", "adexp", path)
@@ -271,6 +369,25 @@ def test_write_back(tmp):
                        .encode(), capture_output=True, timeout=60)
     check("adexp-write: an unknown form refused", p.returncode != 0 and
           b'"form" is not' in p.stderr, p.stderr)
+    # bare lines: written as they came, with no heading and no NNNN; parts
+    # that would not read back as bare lines are refused
+    bare_line = json.dumps({"fields": [{"name": "TITLE", "value": "CNL"}], "errors": [],
+                            "envelope": {"form": "bare", "transmission_id": None,
+                                         "priority": "GG", "addressees": ["LKPREPWC"],
+                                         "filing_time": "170001", "originator": "EUCHZMFP",
+                                         "text": ["MORE"]}})
+    p = subprocess.run([WRITE], input=bare_line.encode(), capture_output=True, timeout=60)
+    check("adexp-write: bare lines written as they came", p.returncode == 0 and
+          p.stdout == b"GG LKPREPWC\n170001 EUCHZMFP MORE\n-TITLE CNL\n", p.stdout + p.stderr)
+    for part, value in (("priority", "QQ"), ("filing_time", "171299"),
+                        ("transmission_id", "A1")):
+        d = json.loads(bare_line)
+        d["envelope"][part] = value
+        p = subprocess.run([WRITE], input=json.dumps(d).encode(), capture_output=True,
+                           timeout=60)
+        check(f"adexp-write: bare lines with {part} {value} refused",
+              p.returncode == 1 and p.stdout == b"" and b"WRITE_VALUE at envelope" in p.stderr,
+              p.stdout + p.stderr)
     rc, _, err = run("--adexp-envelope", gen)
     check("--adexp-envelope needs --format adexp", rc == 2 and "--format adexp" in err, err)
 
@@ -334,7 +451,7 @@ def test_garbled_reads_back(tmp):
 def main():
     tmp = tempfile.mkdtemp()
     try:
-        for t in (test_good_feed, test_broken_feed, test_plain_unchanged, test_signals_linear,
+        for t in (test_good_feed, test_bare_feed, test_broken_feed, test_plain_unchanged, test_signals_linear,
                   test_write_back, test_written_envelope_reads_back, test_garbled_reads_back):
             try:
                 t(tmp)

@@ -236,9 +236,8 @@ static int read_envelope(reader *r, const json_t *env, adexp_envelope *out)
     const json_t *form = json_object_get(env, "form");
     if (form && !json_is_null(form)) {
         const char *f = json_is_string(form) ? json_string_value(form) : "";
-        if (strcmp(f, "ia5") != 0 && strcmp(f, "ita2") != 0)
-            return bad(r, "\"form\" is not \"ita2\" or \"ia5\"");
-        out->form = strcmp(f, "ia5") == 0 ? ADEXP_FORM_IA5 : ADEXP_FORM_ITA2;
+        if (adexp_envelope_form_of(f, strlen(f), &out->form) != 0)
+            return bad(r, "\"form\" is not \"ita2\", \"ia5\" or \"bare\"");
     }
     static const char *const keys[] = {"transmission_id", "priority", "filing_time",
                                        "originator"};
@@ -255,6 +254,13 @@ static int read_envelope(reader *r, const json_t *env, adexp_envelope *out)
         return bad(r, "\"text\" is not an array");
     size_t n = text ? json_array_size(text) : 0;
     out->present = 1;
+    /* bare lines have no end, nor a heading line: their one piece of text
+     * is the origin line's rest */
+    if (out->form == ADEXP_FORM_BARE) {
+        if (n > 1)
+            return bad(r, "\"text\" holds more than 1 piece (bare lines)");
+        return n ? envelope_part(r, json_array_get(text, 0), "text", 0, 0, &out->text[1]) : 0;
+    }
     out->closed = 1;           /* (a line with an ENVELOPE error is not written) */
     if (!out->transmission_id.len)
         return envelope_part(r, text, "text", 1, '\n', &out->text[2]);

@@ -7,6 +7,9 @@
  *    heading read up to it, whole (64 bytes loadable) and word by word: the
  *    same parts, the same end, the same first bad byte; and read again
  *    from the shape of the input's last common heading before it, the same;
+ *  - at each start of bare lines: the -TITLE they are read up to lies
+ *    after them with no '-' between, and looked for back from that -TITLE
+ *    they start at the same place;
  *  - each message parsed with recognition on: its envelope's parts lie in
  *    its span and before its first field, so that no field holds envelope
  *    text. */
@@ -101,6 +104,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int starts = 0;
     lexer_heading_shape seen = {0};
     for (size_t i = 0; i < size && starts < 64; i++) {
+        size_t t = lexer_bare_heading(b, size, i, NULL);
+        if (t != (size_t)-1) {
+            FUZZ_CHECK(t > i && t < size && !memchr(b + i, '-', t - i));
+            if (i > 0 && (b[i - 1] == '\n' || b[i - 1] == '\r'))
+                FUZZ_CHECK(lexer_bare_before(b, size, i - 1, t) == i);
+        }
         if (lexer_envelope_at(b, size, i)) {
             check_heading(b, size, i, &seen);
             starts++;

@@ -16,8 +16,12 @@
  * that holds one whole message): the harness renames those, and a broken
  * message may contain extra -TITLE fields, which are extra messages. The
  * other is an AFTN envelope it opens (SOH, a ZCZC line): the next message
- * is then read as that envelope's text; the harness defuses those too. */
+ * is then read as that envelope's text; the harness defuses those too.
+ * Bare lines (an envelope's address and origin lines alone) that the
+ * broken message ends with are the next message's envelope: it is then
+ * expected where they start. */
 #include "fuzz_common.h"
+#include "lexer.h"
 
 static const char *const good[] = {
     "-TITLE IFPL -BEGIN ADDR -FAC CFMUTACT -FAC EGZYTTTE -END ADDR\n"
@@ -132,6 +136,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (i != broken)
             ex[i].title.ptr = in + (ex[i].title.ptr - buf);
     free(buf);
+    if (broken + 1 < NMSG) {
+        size_t t = ex[broken + 1].offset, i = bstart;
+        size_t s = lexer_bare_before(in, len, bstart ? bstart - 1 : 0, t);
+        while (bstart == 0 && i < t && is_sep((unsigned char)in[i]))
+            i++;
+        if (s == (size_t)-1 && bstart == 0 && lexer_bare_heading(in, len, i, NULL) == t)
+            s = i;
+        if (s != (size_t)-1)
+            ex[broken + 1].offset = s;
+    }
 
     adexp_parser *p = adexp_parser_new(NULL, NULL);
     FUZZ_CHECK(p != NULL);

@@ -234,8 +234,17 @@ typedef struct adexp_view {
 /* The form of an AFTN envelope, told by its heading's first byte. */
 typedef enum adexp_envelope_form {
     ADEXP_FORM_ITA2 = 0,       /* ZCZC heading ... NNNN */
-    ADEXP_FORM_IA5 = 1         /* SOH heading STX ... VT ETX */
+    ADEXP_FORM_IA5 = 1,        /* SOH heading STX ... VT ETX */
+    ADEXP_FORM_BARE = 2        /* the address and origin lines alone, with
+                                  no heading line and no end (a log that
+                                  dropped them), followed by -TITLE */
 } adexp_envelope_form;
+
+/* The form's name in the outputs: "ita2", "ia5", "bare"; NULL for a value
+ * that is no form. adexp_envelope_form_of reads one back (its n bytes):
+ * 0 and *form, or -1 when it names none. */
+ADEXP_API const char *adexp_envelope_form_name(adexp_envelope_form form);
+ADEXP_API int adexp_envelope_form_of(const char *name, size_t n, adexp_envelope_form *form);
 
 /* The AFTN envelope a message came in (ICAO Annex 10 Vol II): ITA-2's
  * ZCZC heading ... NNNN, or IA-5's SOH heading STX ... VT ETX. The slices

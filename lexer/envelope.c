@@ -86,7 +86,8 @@ static size_t find_control(const char *b, size_t from, size_t to, char c)
 
 int lexer_envelope_at(const char *b, size_t len, size_t i)
 {
-    return i < len && ((b[i] == SOH && at_line_start(b, i)) || signal_at(b, len, i, "ZCZC"));
+    return i < len && ((b[i] == SOH && at_line_start(b, i)) || signal_at(b, len, i, "ZCZC") ||
+                       lexer_bare_heading(b, len, i, NULL) != (size_t)-1);
 }
 
 size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope)
@@ -94,6 +95,10 @@ size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope)
     size_t t = lexer_next_title(b, len, from);
     if (!envelope)
         return t;
+    if (t < len) {             /* bare lines before it start the message */
+        size_t s = lexer_bare_before(b, len, from, t);
+        t = s != (size_t)-1 ? s : t;
+    }
     t = find_control(b, from, t, SOH);
     return find_signal(b, t, from, "ZCZC");
 }
@@ -286,6 +291,14 @@ static int may_start_signal(unsigned char c)
     return c == 'N' || c == 'Z' || c == SOH || c == ETX;
 }
 
+/* A byte that may start an envelope's line after a break in a message's
+ * last value: a signal's, or a digit (the origin line of bare lines, which
+ * the next -TITLE follows: lexer_bare_before). */
+static int may_start_line(unsigned char c)
+{
+    return may_start_signal(c) || is_digit(c);
+}
+
 int lexer_may_hold_envelope(const char *b, size_t from, size_t to)
 {
     /* This runs on every message's last value: with AVX2 the search for
@@ -334,7 +347,7 @@ __attribute__((target(AVX2_TARGET))) static inline unsigned breaks_avx2(__m256i 
 static int breaks_hold(const char *b, size_t w, uint64_t m)
 {
     for (; m; m &= m - 1)
-        if (may_start_signal((unsigned char)b[w + (size_t)__builtin_ctzll(m) + 1]))
+        if (may_start_line((unsigned char)b[w + (size_t)__builtin_ctzll(m) + 1]))
             return 1;
     return 0;
 }
@@ -395,7 +408,7 @@ __attribute__((target(AVX2_TARGET))) static int last_value_avx2(const char *b, s
             return cand;
         }
         cand |= i + 1 < last && is_break((unsigned char)b[i]) &&
-                may_start_signal((unsigned char)b[i + 1]);
+                may_start_line((unsigned char)b[i + 1]);
     }
     *from = start;
     return cand;
@@ -409,7 +422,10 @@ static __attribute__((noinline)) int last_value_plain(const char *b, size_t star
 {
     const char *d = last > start ? memrchr(b + start, '-', last - start) : NULL;
     *from = d ? (size_t)(d - b) : start;
-    return lexer_may_hold_envelope(b, *from, last);
+    for (size_t i = *from; i + 1 < last; i++)
+        if (is_break((unsigned char)b[i]) && may_start_line((unsigned char)b[i + 1]))
+            return 1;
+    return 0;
 }
 
 int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *from)
@@ -433,6 +449,24 @@ size_t lexer_text_title(const char *b, size_t len, size_t from)
     if (d && lexer_title_end(b, len, (size_t)(d - b)))
         return (size_t)(d - b);
     return lexer_next_title(b, len, from);
+}
+
+static const char *const form_names[] = {"ita2", "ia5", "bare"};
+
+const char *adexp_envelope_form_name(adexp_envelope_form form)
+{
+    return (unsigned)form < sizeof form_names / sizeof *form_names ? form_names[form] : NULL;
+}
+
+int adexp_envelope_form_of(const char *name, size_t n, adexp_envelope_form *form)
+{
+    for (unsigned k = 0; k < sizeof form_names / sizeof *form_names; k++) {
+        if (strlen(form_names[k]) == n && memcmp(name, form_names[k], n) == 0) {
+            *form = (adexp_envelope_form)k;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* ---------------------------------------------------------------- heading */
@@ -916,4 +950,101 @@ size_t lexer_envelope_text(const char *b, size_t end, size_t readable, size_t st
     }
     *first = lexer_text_title(b, end, start + 1);
     return lexer_envelope_heading(b, *first, readable, start, env, bad);
+}
+
+/* ------------------------------------------------------------- bare lines */
+
+/* A log may keep an envelope's address and origin lines but neither its
+ * heading nor its end (ADEXP_FORM_BARE):
+ *
+ *          FF LKPREPWC EUCHZMFP
+ *          170001 EUCHZMFP
+ *          -TITLE IFPL ...
+ *
+ * With no signal to mark them, such lines are an envelope only when they
+ * are of their form throughout and the text's -TITLE follows them (blank
+ * lines between allowed): the priority one of the five indicators (SS,
+ * DD, FF, GG, KK), each addressee 8 letters (on the address line and any
+ * lines after it), the filing time a day, hour and minute, the originator
+ * 8 letters, and no '-' in any of the lines, so that they lie in the last
+ * value of the message before them, where lexer_bare_before finds them.
+ * Any other lines are ADEXP text, as without recognition. */
+
+static int is_priority(const char *b, size_t len, size_t i)
+{
+    char c = b[i];
+    return (c == 'S' || c == 'D' || c == 'F' || c == 'G' || c == 'K') && len - i >= 3 &&
+           b[i + 1] == c && is_blank((unsigned char)b[i + 2]);
+}
+
+/* Six digits DDHHMM: a day of the month, an hour and a minute. */
+static int is_ddhhmm(const char *t)
+{
+    int d = (t[0] - '0') * 10 + t[1] - '0', h = (t[2] - '0') * 10 + t[3] - '0',
+        m = (t[4] - '0') * 10 + t[5] - '0';
+    return d >= 1 && d <= 31 && h <= 23 && m <= 59;
+}
+
+/* lexer_bare_heading past its first test: out of line, so that a start
+ * that is none (every framed message's ZCZC or SOH) costs that test. */
+static __attribute__((noinline)) size_t bare_lines(const char *b, size_t len, size_t start,
+                                                   adexp_envelope *env)
+{
+    if (!at_line_start(b, start))
+        return (size_t)-1;
+    adexp_envelope e = {0};
+    cursor c = {b, len, start, start, (size_t)-1, (size_t)-1, start, 0, 0, 0, NULL};
+    address_lines(&c, &e);
+    if (c.bad == (size_t)-1)
+        origin_line(&c, &e);
+    size_t t = c.i;            /* past the lines and the blank ones after */
+    if (c.bad != (size_t)-1 || !is_ddhhmm(e.filing_time.ptr) ||
+        memchr(b + start, '-', t - start) || t >= len || b[t] != '-' ||
+        !lexer_title_end(b, len, t))
+        return (size_t)-1;
+    if (env) {
+        e.present = 1;
+        e.form = ADEXP_FORM_BARE;
+        *env = e;
+    }
+    return t;
+}
+
+size_t lexer_bare_heading(const char *b, size_t len, size_t start, adexp_envelope *env)
+{
+    if (start >= len || !is_priority(b, len, start))
+        return (size_t)-1;
+    return bare_lines(b, len, start, env);
+}
+
+/* Whether the line [i, end) starts with the priority indicator, or is one
+ * of addressees only: its first word of 8 letters. */
+static int address_like(const char *b, size_t len, size_t i, size_t end)
+{
+    if (is_priority(b, len, i))
+        return 1;
+    return end - i >= 8 && all_upper(b, i, 8) && (end - i == 8 || is_blank((unsigned char)b[i + 8]));
+}
+
+size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title)
+{
+    /* back over the blank lines, then line by line: the origin line (it
+     * starts with a digit), then lines of addressees up to the one that
+     * starts with the priority; what is found is then read forward by the
+     * rule itself, lexer_bare_heading */
+    size_t j = title;
+    for (int n = 0;; n++) {
+        while (j > from && is_sep((unsigned char)b[j - 1]))
+            j--;
+        size_t ls = j;
+        while (ls > from && !is_line_end((unsigned char)b[ls - 1]))
+            ls--;
+        if (ls <= from || ls == j)
+            return (size_t)-1;
+        if (n == 0 ? !is_digit((unsigned char)b[ls]) : !address_like(b, len, ls, j))
+            return (size_t)-1;
+        if (n > 0 && is_priority(b, len, ls))
+            return lexer_bare_heading(b, len, ls, NULL) == title ? ls : (size_t)-1;
+        j = ls;
+    }
 }

@@ -139,7 +139,7 @@ int lexer_title_quoted(const char *buf, size_t dash);
 
 /* AFTN envelopes (lexer/envelope.c). With recognition on, a message also
  * starts where an envelope does: lexer_envelope_at(b, len, i) says whether
- * one starts at i (SOH, or ZCZC as a line of its own), and
+ * one starts at i (SOH, ZCZC as a line of its own, or bare lines), and
  * lexer_next_start returns the first message start at or after from (an
  * envelope's or a -TITLE), or len. lexer_envelope_end returns where the
  * text from `from` on ends: at the first NNNN line or ETX (*sig says
@@ -163,11 +163,22 @@ int lexer_may_hold_envelope(const char *b, size_t from, size_t to);
  * signal is such a word at a line's start. */
 int lexer_signal_word(const char *b, size_t len, size_t i, const char *w);
 /* The quick filter on a message's last value: *from is the last '-' in
- * b[start..last) (start if none), and the result lexer_may_hold_envelope's
- * on b[*from..last), both found in one pass back from last. */
+ * b[start..last) (start if none), and the result 0 when b[*from..last)
+ * holds no break followed by a signal's first byte or a digit (where
+ * bare lines' origin line starts), both found in one pass back from last. */
 int lexer_last_value_may_hold(const char *b, size_t start, size_t last, size_t *from);
 size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t start,
                               adexp_envelope *env, size_t *bad);
+/* Bare lines: an envelope's address and origin lines with no heading and
+ * no end, followed by the text's -TITLE (ADEXP_FORM_BARE; the rule is
+ * told in lexer/envelope.c). lexer_bare_heading reads those that start at
+ * `start` into env (may be NULL) and returns the offset of the -TITLE, or
+ * (size_t)-1 if none start there. lexer_bare_before returns where the
+ * bare lines that the -TITLE at `title` follows start, after `from`, or
+ * (size_t)-1: the same lines lexer_bare_heading reads from there.
+ * lexer_envelope_at and lexer_next_start take them as an envelope's start. */
+size_t lexer_bare_heading(const char *b, size_t len, size_t start, adexp_envelope *env);
+size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title);
 /* lexer_next_title for the text after a heading, whose lines hold no '-'
  * as a rule: the same offset, found for less. */
 size_t lexer_text_title(const char *b, size_t len, size_t from);

@@ -462,10 +462,23 @@ static int plain_pairs(const char *b, size_t from, size_t to)
     return 0;
 }
 
+/* The last value's filter takes a digit after a break too: bare lines'
+ * origin line. */
+static int line_pairs(const char *b, size_t from, size_t to)
+{
+    for (size_t i = from; i + 1 < to; i++) {
+        char c = b[i];
+        if ((c == '\n' || c == '\r' || c == '\v' || c == '\f') && b[i + 1] >= '0' &&
+            b[i + 1] <= '9')
+            return 1;
+    }
+    return plain_pairs(b, from, to);
+}
+
 static void test_last_value_filter(void **state)
 {
     (void)state;
-    static const char alphabet[] = "aaaaaaaa-\n\r\v\fNZ\001\003 ";
+    static const char alphabet[] = "aaaaaaaa-\n\r\v\fNZ\001\003 07";
     unsigned seed = 12345;
     for (int round = 0; round < 3000; round++) {
         size_t len = 1 + round % 300;  /* past two 64-byte steps */
@@ -482,7 +495,7 @@ static void test_last_value_filter(void **state)
             size_t want_from = d ? (size_t)(d - b) : start, from = (size_t)-1;
             int got = lexer_last_value_may_hold(b, start, len, &from);
             assert_int_equal(from, want_from);
-            assert_int_equal(got, plain_pairs(b, want_from, len));
+            assert_int_equal(got, line_pairs(b, want_from, len));
         }
         free(b);
     }
@@ -562,6 +575,91 @@ static void assert_same_parts(const adexp_envelope *a, const adexp_envelope *b)
     assert_true(same_slice(a->originator, b->originator));
     for (int k = 0; k < 3; k++)
         assert_true(same_slice(a->text[k], b->text[k]));
+}
+
+/* Bare lines: the rule on its own cases, then lexer_bare_before against
+ * it, on soups of lines that are and are not of the form: the start it
+ * finds is the one line start after `from` from which lexer_bare_heading
+ * reads up to the -TITLE, or none when there is none. */
+static void test_bare_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        int bare;
+    } cases[] = {
+        {"FF LKPREPWC EUCHZMFP\n170001 EUCHZMFP\n-TITLE IFPL", 1},
+        {"GG EDDFZQZX\r\nLSZHZQZX EBBRZQZX\r\n\r\n311259 EUCHZMFP REST\r\n\n-TITLE CNL", 1},
+        {"SS LKPREPWC\n010000 EUCHZMFP\n- TITLE CNL", 1},
+        {"KK LKPREPWC\n170001 EUCHZMFP\n-TITLE", 1},
+        {"DD LKPREPWC\n170001 EUCHZMFP\n-TITLEX A", 0},       /* no -TITLE */
+        {"QQ LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL", 0},      /* no priority */
+        {"FG LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL", 0},
+        {"FF LKPREPW\n170001 EUCHZMFP\n-TITLE CNL", 0},       /* 7 letters */
+        {"FF LKPREPWC\n320001 EUCHZMFP\n-TITLE CNL", 0},      /* day 32 */
+        {"FF LKPREPWC\n002401 EUCHZMFP\n-TITLE CNL", 0},      /* day 0 */
+        {"FF LKPREPWC\n172401 EUCHZMFP\n-TITLE CNL", 0},      /* hour 24 */
+        {"FF LKPREPWC\n170060 EUCHZMFP\n-TITLE CNL", 0},      /* minute 60 */
+        {"FF LKPREPWC\n170001 EUCHZMFP X-Y\n-TITLE CNL", 0},  /* a '-' */
+        {"FF LKPREPWC\nLKPR\n170001 EUCHZMFP\n-TITLE CNL", 0},
+        {"FF LKPREPWC\n-TITLE CNL", 0},                       /* no origin line */
+        {"FF\nLKPREPWC\n170001 EUCHZMFP\n-TITLE CNL", 0},
+        {"FF LKPREPWC\n170001 EUCHZMFP\nTEXT\n-TITLE CNL", 0},
+        {"FF LKPREPWC\n170001\n-TITLE CNL", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const char *b = cases[k].in;
+        size_t len = strlen(b), t = lexer_next_title(b, len, 0);
+        adexp_envelope env = {0};
+        size_t got = lexer_bare_heading(b, len, 0, &env);
+        assert_int_equal(got, cases[k].bare ? t : (size_t)-1);
+        assert_int_equal(lexer_envelope_at(b, len, 0), cases[k].bare);
+        if (cases[k].bare) {
+            assert_int_equal(env.form, ADEXP_FORM_BARE);
+            assert_int_equal(env.priority.len, 2);
+            assert_int_equal(env.filing_time.len, 6);
+            assert_null(env.transmission_id.ptr);
+        }
+        /* after a message's last value, found back from its -TITLE */
+        char after[200];
+        int n = snprintf(after, sizeof after, "-TITLE A -EOBT 1330\n%s", b);
+        size_t t2 = lexer_next_title(after, (size_t)n, 1);
+        assert_int_equal(lexer_bare_before(after, (size_t)n, 14, t2),
+                         cases[k].bare ? (size_t)20 : (size_t)-1);
+        assert_int_equal(lexer_next_start(after, (size_t)n, 1, 1), cases[k].bare ? 20 : t2);
+    }
+    static const char *const lines[] = {
+        "FF LKPREPWC", "GG EDDFZQZX LSZHZQZX", "QQ LKPREPWC", "EBBRZQZX", "EBBRZQZX LKPR",
+        "170001 EUCHZMFP", "170001 EUCHZMFP MORE", "991299 EUCHZMFP", "170001 EUCH-ZMFP",
+        "", " ", "-TITLE CNL", "-EOBT 1330", "TEXT", "FF", "170001"};
+    unsigned seed = 777;
+    for (int round = 0; round < 4000; round++) {
+        char b[400];
+        size_t len = 0;
+        for (int l = 0; l < 12; l++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *s = lines[(seed >> 16) % (sizeof lines / sizeof *lines)];
+            memcpy(b + len, s, strlen(s));
+            len += strlen(s);
+            memcpy(b + len, (seed >> 8) & 1 ? "\r\n" : "\n", (seed >> 8) & 1 ? 2 : 1);
+            len += (seed >> 8) & 1 ? 2 : 1;
+        }
+        char *heap = malloc(len);
+        assert_non_null(heap);
+        memcpy(heap, b, len);
+        for (size_t t = lexer_next_title(heap, len, 0); t < len;
+             t = lexer_next_title(heap, len, t + 1)) {
+            const char *d = t ? memrchr(heap, '-', t) : NULL;
+            size_t from = d ? (size_t)(d - heap) : 0;
+            size_t want = (size_t)-1;
+            for (size_t i = from + 1; i < t; i++)
+                if ((heap[i - 1] == '\n' || heap[i - 1] == '\r') &&
+                    lexer_bare_heading(heap, len, i, NULL) == t)
+                    want = i;
+            assert_int_equal(lexer_bare_before(heap, len, from, t), want);
+        }
+        free(heap);
+    }
 }
 
 static void test_heading_shapes(void **state)
@@ -657,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_basic_fields),
         cmocka_unit_test(test_text_title),
         cmocka_unit_test(test_heading_shapes),
+        cmocka_unit_test(test_bare_lines),
         cmocka_unit_test(test_envelope_filter),
         cmocka_unit_test(test_ff_vt_and_bom),
         cmocka_unit_test(test_separators_after_dash),

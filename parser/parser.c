@@ -269,9 +269,16 @@ static int not_adexp(adexp_parser *p, adexp_msg *msg, size_t from, size_t end)
 
 /* A message in an envelope that starts at the current token (text before
  * the first field): its heading, then its text lexed up to the envelope's
- * end, which the fields never pass. */
-static void parse_framed(adexp_parser *p, adexp_msg *msg)
+ * end, which the fields never pass; 1. Or bare lines (no heading, no end):
+ * those read, and the text from its -TITLE (the current token now) left to
+ * be read as a plain message's; 0. */
+static int parse_framed(adexp_parser *p, adexp_msg *msg)
 {
+    size_t title = lexer_bare_heading(p->buf, p->len, msg->offset, &msg->envelope);
+    if (title != (size_t)-1) {
+        lex_from(p, title, p->len, 0);
+        return 0;
+    }
     adexp_envelope *env = &msg->envelope;
     lexer_signal sig;   /* the end: looked for past the heading's own ZCZC or SOH */
     size_t end = lexer_envelope_end(p->buf, p->len, msg->offset + 1, &sig);
@@ -294,19 +301,20 @@ static void parse_framed(adexp_parser *p, adexp_msg *msg)
     if (text == head && not_adexp(p, msg, head, end)) {
         lex_from(p, end, end, 0);
         end_envelope(p, msg, end, sig);
-        return;
+        return 1;
     }
     lex_from(p, text, end, 0);
     parse_text(p, msg);
     if (p->tok->kind == FT_EOF) {
         end_envelope(p, msg, end, sig);
-        return;
+        return 1;
     }
     /* a -TITLE before the envelope's end: its NNNN is missing */
     size_t next = p->tok->offset;
     record_error(p, ADEXP_E_ENVELOPE, next);
     msg->length = trim_back(p, msg->offset, next) - msg->offset;
     lex_from(p, next, p->len, 0);
+    return 1;
 }
 
 /* Where text before a message's first field (the current token) holds an
@@ -336,14 +344,20 @@ static size_t signal_in_last_value(const adexp_parser *p, const adexp_msg *msg,
     if (!lexer_last_value_may_hold(p->buf, msg->offset, last, &from))
         return (size_t)-1;
     size_t at = lexer_envelope_end(p->buf, end, from, sig);
-    return at < end ? at : (size_t)-1;
+    if (at < end)
+        return at;
+    /* or the next message's bare lines, right before its -TITLE */
+    *sig = LEX_SIGNAL_NEXT;
+    return lexer_bare_before(p->buf, p->len, from, end);
 }
 
-/* A message with no envelope of its own, whose text may yet hold a
- * signal: then the message is read (again) up to it. */
+/* A message with no envelope that ends it (none, or bare lines), whose
+ * text, from the current token on, may yet hold a signal: then the message
+ * is read (again) up to it. */
 static void parse_plain(adexp_parser *p, adexp_msg *msg)
 {
     lexer_signal sig;
+    size_t text = p->tok->offset;
     size_t at = framing(p) ? signal_in_text(p, &sig) : (size_t)-1;
     if (at == (size_t)-1) {
         parse_text(p, msg);
@@ -353,7 +367,7 @@ static void parse_plain(adexp_parser *p, adexp_msg *msg)
         msg->fields = NULL;
         msg->nfields = msg->nerrors = msg->nerrors_total = 0;
     }
-    lex_from(p, msg->offset, at, 0);
+    lex_from(p, text, at, 0);
     parse_text(p, msg);
     if (sig == LEX_SIGNAL_NEXT) {  /* the next message's envelope */
         msg->length = trim_back(p, msg->offset, at) - msg->offset;
@@ -376,12 +390,11 @@ adexp_status adexp_parser_next(adexp_parser *p, adexp_arena *arena, adexp_msg *m
     msg->offset = p->tok->offset;
     prefetch_ahead(p, msg->offset);
     /* at_heading's token (text) starts an envelope: told where it was made */
-    if (p->tok->kind == FT_TEXT &&
-        (p->tok == &p->heading || (framing(p) && lexer_envelope_at(p->buf, p->len, msg->offset)))) {
-        parse_framed(p, msg);
-    } else {
+    int framed = p->tok->kind == FT_TEXT &&
+                 (p->tok == &p->heading ||
+                  (framing(p) && lexer_envelope_at(p->buf, p->len, msg->offset)));
+    if (!framed || !parse_framed(p, msg))
         parse_plain(p, msg);
-    }
     if (p->opt.view_title_only)
         adexp_view_title(msg);
     else if (!adexp_view_build(msg, arena))

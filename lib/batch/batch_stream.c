@@ -51,7 +51,8 @@ typedef struct stream {
 
 /* Whether message m is complete: ended by a message start the buffer holds
  * whole, with the byte after its keyword read too (more bytes could still
- * turn -TITLE into -TITLEX, ZCZC into ZCZCX), or by its envelope's end
+ * turn -TITLE into -TITLEX, ZCZC into ZCZCX, bare lines into text when it
+ * is their -TITLE), or by its envelope's end
  * (NNNN, ETX) with a byte after it. A quoted message's -TITLE ("-OLDMSG
  * (-TITLE IFPL ...") ended it when its text's ')' was not held: whether
  * the ')' comes before the next -TITLE is known once that one is held. */
@@ -64,8 +65,12 @@ static int complete(const stream *s, const adexp_msg *m)
     while (i < have && is_sep((unsigned char)in[i]))
         i++;
     if (s->w->b->o.parser.envelope == ADEXP_ENVELOPE_AFTN && i + 4 < have &&
-        lexer_envelope_at(in, have, i))
-        return 1;
+        lexer_envelope_at(in, have, i)) {
+        /* bare lines end it once their -TITLE is held whole, with the byte
+         * after it */
+        size_t t = lexer_bare_heading(in, have, i, NULL);
+        return t == (size_t)-1 || lexer_title_end(in, have, t) < have;
+    }
     size_t kw_end = i < have ? lexer_title_end(in, have, i) : 0;
     if (kw_end == 0 || kw_end >= have)
         return 0;

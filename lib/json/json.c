@@ -499,10 +499,14 @@ static char *put_words(writer *w, char *o, adexp_slice s)
 /* ,"envelope":{...}: the AFTN envelope the message came in (see adexp.h). */
 static char *put_envelope(writer *w, char *o, const adexp_envelope *env)
 {
+    const char *form = adexp_envelope_form_name(env->form);
+    size_t n = form ? strlen(form) : 0;
     if (!(o = room(w, o, 40)))
         return NULL;
-    o = LIT(o, ",\"envelope\":{\"form\":");
-    o = env->form == ADEXP_FORM_IA5 ? LIT(o, "\"ia5\",") : LIT(o, "\"ita2\",");
+    o = LIT(o, ",\"envelope\":{\"form\":\"");
+    if (n)
+        memcpy(o, form, n);
+    o = LIT(o + n, "\",");
     if (!(o = PART(w, o, "transmission_id", env->transmission_id)) ||
         !(o = PART(w, o, "priority", env->priority)) || !(o = room(w, o, 16)))
         return NULL;

@@ -228,7 +228,7 @@ static void field_part(cw *w, const sel_column *c, const adexp_field *f, const a
 
 /* The envelope's part of column c, folded as a value: the addressees
  * joined by one space, the text's pieces too, the form as the JSON
- * object's ("ita2", "ia5"); empty for an unframed message or a part the
+ * object's ("ita2", "ia5", "bare"); empty for an unframed message or a part the
  * envelope lacks. */
 static void envelope_cell(cw *w, const sel_column *c, const adexp_envelope *env)
 {
@@ -236,7 +236,7 @@ static void envelope_cell(cw *w, const sel_column *c, const adexp_envelope *env)
     int quote = 0, any = 0;
     cell_begin(w, 0, &start);
     const adexp_slice parts[] = {
-        env->form == ADEXP_FORM_IA5 ? (adexp_slice){"ia5", 3} : (adexp_slice){"ita2", 4},
+        {adexp_envelope_form_name(env->form), strlen(adexp_envelope_form_name(env->form))},
         env->transmission_id, env->priority, env->addressees, env->filing_time,
         env->originator};
     for (int i = 0; env->present && i < 3; i++) {

@@ -8,6 +8,10 @@
  *   ...the message...                    ...the message...
  *   NNNN                                 VT ETX
  *
+ * Bare lines (ADEXP_FORM_BARE) are the address and origin lines alone,
+ * before the message's -TITLE: no heading line, no end, no text but the
+ * origin line's rest.
+ *
  * Each part is written where the parser reads it from, so that parsing
  * the text gives the same envelope. A garbled heading is written as it
  * stands: the parser keeps its parts from the lines before the garbled
@@ -132,6 +136,10 @@ static int whole_heading(const adexp_envelope *env)
 
 const char *write_envelope_check(const adexp_envelope *env)
 {
+    if (env->form == ADEXP_FORM_BARE && env->transmission_id.len)
+        return "envelope.transmission_id";
+    if (env->form == ADEXP_FORM_BARE && (env->text[0].len || env->text[2].len))
+        return "envelope.text";
     int head = !env->transmission_id.len && starts_heading(env->text[2]);
     for (size_t i = 0; i < sizeof part_kinds / sizeof *part_kinds; i++) {
         const part_kind *k = &part_kinds[i];
@@ -171,7 +179,9 @@ adexp_status write_envelope_head(adexp_buf *out, const adexp_envelope *env, int 
      * in text[2] as it stood, when it starts there: its lines are kept,
      * folded or not (joined, they could read back as a whole heading) */
     int as_stood = !env->transmission_id.len && starts_heading(env->text[2]);
-    if (!as_stood)
+    if (env->form == ADEXP_FORM_BARE)
+        ;                      /* no heading line */
+    else if (!as_stood)
         ok = put_start(out, env, fold) && put_word(out, env->text[0], fold) &&
              adexp_buf_put(out, "\n", 1);
     else if (env->form == ADEXP_FORM_IA5)   /* its own SOH, which text[2] never holds */
@@ -297,7 +307,9 @@ adexp_status write_envelope_reread(adexp_buf *out, size_t from, const adexp_msg 
                                    const char **part)
 {
     *part = NULL;
-    if (!has_envelope_error(msg))
+    /* bare lines read back as such only when each is of its form: they
+     * are read back always */
+    if (!has_envelope_error(msg) && msg->envelope.form != ADEXP_FORM_BARE)
         return ADEXP_OK;
     adexp_arena arena;
     adexp_arena_init(&arena, &out->a);
@@ -312,7 +324,7 @@ adexp_status write_envelope_reread(adexp_buf *out, size_t from, const adexp_msg 
         st = ADEXP_OK;
     } else if (st != ADEXP_E_NOMEM) {
         *part = other_part(&msg->envelope, &back.envelope, 1);
-        if (!*part && !has_envelope_error(&back))
+        if (!*part && has_envelope_error(&back) != has_envelope_error(msg))
             *part = "envelope";
         st = ADEXP_OK;
     }

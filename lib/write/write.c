@@ -874,14 +874,18 @@ static adexp_status write_msg(adexp_buf *out, const adexp_msg *msg,
         if ((p = put_message(&w, p, msg->fields)) && (p = room(&w, p, 1))) {
             *p++ = '\n';
             out->len = (size_t)(p - out->data);
+            /* bare lines are read back before verify, so that a part not
+             * of their form is named (verify would see another tree) */
+            int bare = msg->envelope.present && msg->envelope.form == ADEXP_FORM_BARE;
             if (w.framed && msg->envelope.closed && write_envelope_tail(out, &msg->envelope) != ADEXP_OK)
                 fail(&w, ADEXP_E_NOMEM, NULL);
-            else if (w.o->verify)
-                verify(&w, msg, start);
-            else if (w.framed && write_envelope_reread(out, start, msg, &bad_part) != ADEXP_OK)
+            else if (w.framed && (!w.o->verify || bare) &&
+                     write_envelope_reread(out, start, msg, &bad_part) != ADEXP_OK)
                 fail(&w, ADEXP_E_NOMEM, NULL);
             else if (bad_part)
                 fail(&w, ADEXP_E_WRITE_VALUE, NULL);
+            else if (w.o->verify)
+                verify(&w, msg, start);
         }
     }
     if (w.code != ADEXP_OK)

@@ -22,9 +22,11 @@ adexp_status write_envelope_tail(adexp_buf *out, const adexp_envelope *env);
 int write_envelope_same(const adexp_envelope *a, const adexp_envelope *b);
 
 /* For a message with an ENVELOPE error (a garbled heading, NNNN missing),
- * which verify would refuse: whether what was written at out->data + from
- * reads back with the same envelope and an ENVELOPE error. *part: NULL, or
- * the first part that does not ("envelope" when the error is lost).
+ * which verify would refuse, or in bare lines (which read back as such
+ * only when each is of its form): whether what was written at
+ * out->data + from reads back with the same envelope and an ENVELOPE error
+ * as it had or not. *part: NULL, or the first part that does not
+ * ("envelope" when the error is lost or found).
  * ADEXP_OK or ADEXP_E_NOMEM. */
 adexp_status write_envelope_reread(adexp_buf *out, size_t from, const adexp_msg *msg,
                                    const char **part);

@@ -149,7 +149,7 @@ PyObject *pa_envelope_dict(const adexp_envelope *env)
             Py_CLEAR(text);
         Py_XDECREF(t);
     }
-    const char *form = env->form == ADEXP_FORM_IA5 ? "ia5" : "ita2";
+    const char *form = adexp_envelope_form_name(env->form);
     if (!d || set_str(d, "form", PyUnicode_FromString(form)) ||
         set_str(d, "transmission_id", part(env->transmission_id, 1)) ||
         set_str(d, "priority", part(env->priority, 1)) ||

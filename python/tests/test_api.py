@@ -43,13 +43,17 @@ def test_messages_and_fields():
 
 
 def test_envelope_form():
-    """The envelope says the form it came in: ITA-2 (ZCZC ... NNNN) or
-    IA-5 (SOH ... STX ... VT ETX); unframed messages have none."""
+    """The envelope says the form it came in: ITA-2 (ZCZC ... NNNN),
+    IA-5 (SOH ... STX ... VT ETX) or bare lines (address and origin lines
+    alone); unframed messages have none."""
     ms = adexp.parse(b"ZCZC AAA001\nFF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL -ARCID A1\nNNNN\n"
                      b"\x01AAA002\r\nFF LKPREPWC\r\n170002 EUCHZMFP\r\n\x02-TITLE CNL -ARCID A2"
-                     b"\r\n\x0b\x03-TITLE CNL -ARCID A3\n")
-    assert [m.envelope and m.envelope["form"] for m in ms] == ["ita2", "ia5", None]
+                     b"\r\n\x0b\x03-TITLE CNL -ARCID A3\n"
+                     b"GG EDDFZQZX\n170003 EUCHZMFP\n-TITLE CNL -ARCID A4\n")
+    assert [m.envelope and m.envelope["form"] for m in ms] == ["ita2", "ia5", None, "bare"]
     assert ms[1].to_dict()["envelope"]["form"] == "ia5"
+    assert ms[2].fields[-1].value == "A3"
+    assert ms[3].envelope["transmission_id"] is None and ms[3].envelope["priority"] == "GG"
     assert not any(m.errors for m in ms)
 
 
