@@ -1017,12 +1017,10 @@ size_t lexer_bare_heading(const char *b, size_t len, size_t start, adexp_envelop
     return bare_lines(b, len, start, env);
 }
 
-/* Whether the line [i, end) starts with the priority indicator, or is one
- * of addressees only: its first word of 8 letters. */
-static int address_like(const char *b, size_t len, size_t i, size_t end)
+/* Whether the line [i, end), after its blanks, is one of addressees: its
+ * first word of 8 letters. */
+static int addressee_like(const char *b, size_t i, size_t end)
 {
-    if (is_priority(b, len, i))
-        return 1;
     return end - i >= 8 && all_upper(b, i, 8) && (end - i == 8 || is_blank((unsigned char)b[i + 8]));
 }
 
@@ -1030,8 +1028,9 @@ size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title)
 {
     /* back over the blank lines, then line by line: the origin line (it
      * starts with a digit), then lines of addressees up to the one that
-     * starts with the priority; what is found is then read forward by the
-     * rule itself, lexer_bare_heading */
+     * starts with the priority (the lines after it may start with blanks,
+     * it may not); what is found is then read forward by the rule itself,
+     * lexer_bare_heading */
     size_t j = title;
     for (int n = 0;; n++) {
         while (j > from && is_sep((unsigned char)b[j - 1]))
@@ -1041,10 +1040,13 @@ size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title)
             ls--;
         if (ls <= from || ls == j)
             return (size_t)-1;
-        if (n == 0 ? !is_digit((unsigned char)b[ls]) : !address_like(b, len, ls, j))
-            return (size_t)-1;
         if (n > 0 && is_priority(b, len, ls))
             return lexer_bare_heading(b, len, ls, NULL) == title ? ls : (size_t)-1;
+        size_t w = ls;
+        while (is_sep((unsigned char)b[w]))
+            w++;               /* (j ends the line with a byte that is none) */
+        if (n == 0 ? !is_digit((unsigned char)b[w]) : !addressee_like(b, w, j))
+            return (size_t)-1;
         j = ls;
     }
 }

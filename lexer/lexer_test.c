@@ -593,6 +593,8 @@ static void test_bare_lines(void **state)
         {"SS LKPREPWC\n010000 EUCHZMFP\n- TITLE CNL", 1},
         {"KK LKPREPWC\n170001 EUCHZMFP\n-TITLE", 1},
         {"DD LKPREPWC\n170001 EUCHZMFP\n-TITLEX A", 0},       /* no -TITLE */
+        {"FF LKPREPWC\r\n EUCHZMFP\n\t170001 EUCHZMFP\n-TITLE CNL", 1},
+        {" FF LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL", 0},     /* a blank first */
         {"QQ LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL", 0},      /* no priority */
         {"FG LKPREPWC\n170001 EUCHZMFP\n-TITLE CNL", 0},
         {"FF LKPREPW\n170001 EUCHZMFP\n-TITLE CNL", 0},       /* 7 letters */
@@ -631,7 +633,8 @@ static void test_bare_lines(void **state)
     static const char *const lines[] = {
         "FF LKPREPWC", "GG EDDFZQZX LSZHZQZX", "QQ LKPREPWC", "EBBRZQZX", "EBBRZQZX LKPR",
         "170001 EUCHZMFP", "170001 EUCHZMFP MORE", "991299 EUCHZMFP", "170001 EUCH-ZMFP",
-        "", " ", "-TITLE CNL", "-EOBT 1330", "TEXT", "FF", "170001"};
+        "", " ", "-TITLE CNL", "-EOBT 1330", "TEXT", "FF", "170001", " EBBRZQZX",
+        "\t170001 EUCHZMFP", " FF LKPREPWC"};
     unsigned seed = 777;
     for (int round = 0; round < 4000; round++) {
         char b[400];
@@ -659,6 +662,33 @@ static void test_bare_lines(void **state)
             assert_int_equal(lexer_bare_before(heap, len, from, t), want);
         }
         free(heap);
+    }
+}
+
+/* lexer_next_title's vector steps against the rule read plainly (the
+ * first '-' at or after from that starts a -TITLE), on bytes rich in
+ * "TIT", at every length up to 200 and many starts. */
+static void test_next_title_steps(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "TITLE-TIT- \nTITLEX";
+    unsigned seed = 99;
+    for (int round = 0; round < 3000; round++) {
+        size_t len = 1 + round % 200;
+        char *b = malloc(len);
+        assert_non_null(b);
+        for (size_t i = 0; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            b[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+        }
+        for (size_t from = 0; from < len; from += 1 + from / 4) {
+            size_t want = len;
+            for (size_t d = from; d < len && want == len; d++)
+                if (b[d] == '-' && lexer_title_end(b, len, d))
+                    want = d;
+            assert_int_equal(lexer_next_title(b, len, from), want);
+        }
+        free(b);
     }
 }
 
@@ -756,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_text_title),
         cmocka_unit_test(test_heading_shapes),
         cmocka_unit_test(test_bare_lines),
+        cmocka_unit_test(test_next_title_steps),
         cmocka_unit_test(test_envelope_filter),
         cmocka_unit_test(test_ff_vt_and_bom),
         cmocka_unit_test(test_separators_after_dash),

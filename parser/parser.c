@@ -276,7 +276,13 @@ static int parse_framed(adexp_parser *p, adexp_msg *msg)
 {
     size_t title = lexer_bare_heading(p->buf, p->len, msg->offset, &msg->envelope);
     if (title != (size_t)-1) {
-        lex_from(p, title, p->len, 0);
+        /* a log of bare lines has them before the next message too: its
+         * -TITLE looked for ahead, the text is lexed up to its lines once,
+         * not read up to the -TITLE, then again up to the lines found in
+         * its last value (parse_plain still looks there for signals) */
+        size_t t = lexer_next_title(p->buf, p->len, title + 1);
+        size_t next = t < p->len ? lexer_bare_before(p->buf, p->len, title, t) : (size_t)-1;
+        lex_from(p, title, next != (size_t)-1 ? next : p->len, 0);
         return 0;
     }
     adexp_envelope *env = &msg->envelope;
@@ -353,7 +359,8 @@ static size_t signal_in_last_value(const adexp_parser *p, const adexp_msg *msg,
 
 /* A message with no envelope that ends it (none, or bare lines), whose
  * text, from the current token on, may yet hold a signal: then the message
- * is read (again) up to it. */
+ * is read (again) up to it. Its text is lexed up to the input's end, or up
+ * to the next message's bare lines when parse_framed found them ahead. */
 static void parse_plain(adexp_parser *p, adexp_msg *msg)
 {
     lexer_signal sig;
@@ -362,8 +369,11 @@ static void parse_plain(adexp_parser *p, adexp_msg *msg)
     if (at == (size_t)-1) {
         parse_text(p, msg);
         msg->length = trim_back(p, msg->offset, p->tok->offset) - msg->offset;
-        if (!framing(p) || (at = signal_in_last_value(p, msg, &sig)) == (size_t)-1)
+        if (!framing(p) || (at = signal_in_last_value(p, msg, &sig)) == (size_t)-1) {
+            if (__builtin_expect(p->lx.len < p->len, 0))
+                at_heading(p, p->lx.len);  /* the bare lines found ahead */
             return;
+        }
         msg->fields = NULL;
         msg->nfields = msg->nerrors = msg->nerrors_total = 0;
     }

@@ -834,7 +834,11 @@ def gen_fuzz_dict(entries):
     out += ['"-BEGIN "', '"-END "', '"("', '")"', '"\\x0D\\x0A"',
             # FF, VT and a byte order mark (separators and a start met in
             # real files), a local field, -END with text after its name
-            '"\\x0C"', '"\\x0B"', '"\\xEF\\xBB\\xBF"', '"-ISPASS Y "', '"-END RTEPTS NNNN"', ""]
+            '"\\x0C"', '"\\x0B"', '"\\xEF\\xBB\\xBF"', '"-ISPASS Y "', '"-END RTEPTS NNNN"',
+            # AFTN envelopes: a heading, the end, and bare lines
+            '"\\x0AZCZC AAA001\\x0A"', '"\\x0ANNNN\\x0A"', '"\\x0AFF LKPREPWC EUCHZMFP\\x0A"',
+            '"\\x0AGG EDDFZQZX\\x0A"', '"\\x0A170001 EUCHZMFP\\x0A"',
+            '"\\x0A311259 EUCHZMFP 1\\x0A-TITLE"', ""]
     return "\n".join(out)
 
 
