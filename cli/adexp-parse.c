@@ -52,7 +52,8 @@ static const char usage[] =
     "                          a line, list items indented, values as they are\n"
     "      --adexp-envelope    with --format adexp: a message that came in an\n"
     "                          AFTN envelope is written in it, in the form it\n"
-    "                          came in (ZCZC ... NNNN or SOH ... STX ... VT ETX),\n"
+    "                          came in (ZCZC ... NNNN, SOH ... STX ... VT ETX,\n"
+    "                          or its address and origin lines alone),\n"
     "                          or left out (exit 1) if it would not read back\n"
     "                          as itself; without it, the message alone\n"
     "      --fields LIST       csv/tsv columns, comma-separated: keywords (RFL),\n"
@@ -97,9 +98,11 @@ static const char usage_notes[] =
     "      --max-message-size N  bytes in a message (suffixes K, M, G;\n"
     "                          default 64M): SIZE_LIMIT\n"
     "      --envelope MODE     aftn (default): AFTN envelopes (ZCZC ... NNNN,\n"
-    "                          SOH ... ETX) around messages are recognised,\n"
-    "                          kept as \"envelope\" and never read as fields;\n"
-    "                          a broken one is an ENVELOPE error; none: off\n";
+    "                          SOH ... ETX, or the address and origin lines\n"
+    "                          alone before -TITLE) around messages are\n"
+    "                          recognised, kept as \"envelope\" and never read\n"
+    "                          as fields; a broken one is an ENVELOPE error;\n"
+    "                          none: off\n";
 static const char usage_checks[] =
     "      --validate          check every value against its field's syntax\n"
     "                          and ranges, and compounds' subfields: each line\n"
