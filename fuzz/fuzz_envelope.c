@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (t != (size_t)-1) {
             FUZZ_CHECK(t > i && t < size && !memchr(b + i, '-', t - i));
             if (i > 0 && (b[i - 1] == '\n' || b[i - 1] == '\r'))
-                FUZZ_CHECK(lexer_bare_before(b, size, i - 1, t) == i);
+                FUZZ_CHECK(lexer_bare_before(b, size, i - 1, t, NULL) == i);
         }
         if (lexer_envelope_at(b, size, i)) {
             check_heading(b, size, i, &seen);

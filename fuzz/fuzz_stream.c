@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(buf);
     if (broken + 1 < NMSG) {
         size_t t = ex[broken + 1].offset, i = bstart;
-        size_t s = lexer_bare_before(in, len, bstart ? bstart - 1 : 0, t);
+        size_t s = lexer_bare_before(in, len, bstart ? bstart - 1 : 0, t, NULL);
         while (bstart == 0 && i < t && is_sep((unsigned char)in[i]))
             i++;
         if (s == (size_t)-1 && bstart == 0 && lexer_bare_heading(in, len, i, NULL) == t)

@@ -96,7 +96,7 @@ size_t lexer_next_start(const char *b, size_t len, size_t from, int envelope)
     if (!envelope)
         return t;
     if (t < len) {             /* bare lines before it start the message */
-        size_t s = lexer_bare_before(b, len, from, t);
+        size_t s = lexer_bare_before(b, len, from, t, NULL);
         t = s != (size_t)-1 ? s : t;
     }
     t = find_control(b, from, t, SOH);
@@ -1024,7 +1024,8 @@ static int addressee_like(const char *b, size_t i, size_t end)
     return end - i >= 8 && all_upper(b, i, 8) && (end - i == 8 || is_blank((unsigned char)b[i + 8]));
 }
 
-size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title)
+size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title,
+                         adexp_envelope *env)
 {
     /* back over the blank lines, then line by line: the origin line (it
      * starts with a digit), then lines of addressees up to the one that
@@ -1041,7 +1042,7 @@ size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title)
         if (ls <= from || ls == j)
             return (size_t)-1;
         if (n > 0 && is_priority(b, len, ls))
-            return lexer_bare_heading(b, len, ls, NULL) == title ? ls : (size_t)-1;
+            return lexer_bare_heading(b, len, ls, env) == title ? ls : (size_t)-1;
         size_t w = ls;
         while (is_sep((unsigned char)b[w]))
             w++;               /* (j ends the line with a byte that is none) */

@@ -175,10 +175,12 @@ size_t lexer_envelope_heading(const char *b, size_t len, size_t readable, size_t
  * `start` into env (may be NULL) and returns the offset of the -TITLE, or
  * (size_t)-1 if none start there. lexer_bare_before returns where the
  * bare lines that the -TITLE at `title` follows start, after `from`, or
- * (size_t)-1: the same lines lexer_bare_heading reads from there.
+ * (size_t)-1: the same lines lexer_bare_heading reads from there, into
+ * env (may be NULL).
  * lexer_envelope_at and lexer_next_start take them as an envelope's start. */
 size_t lexer_bare_heading(const char *b, size_t len, size_t start, adexp_envelope *env);
-size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title);
+size_t lexer_bare_before(const char *b, size_t len, size_t from, size_t title,
+                         adexp_envelope *env);
 /* lexer_next_title for the text after a heading, whose lines hold no '-'
  * as a rule: the same offset, found for less. */
 size_t lexer_text_title(const char *b, size_t len, size_t from);

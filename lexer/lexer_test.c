@@ -626,7 +626,7 @@ static void test_bare_lines(void **state)
         char after[200];
         int n = snprintf(after, sizeof after, "-TITLE A -EOBT 1330\n%s", b);
         size_t t2 = lexer_next_title(after, (size_t)n, 1);
-        assert_int_equal(lexer_bare_before(after, (size_t)n, 14, t2),
+        assert_int_equal(lexer_bare_before(after, (size_t)n, 14, t2, NULL),
                          cases[k].bare ? (size_t)20 : (size_t)-1);
         assert_int_equal(lexer_next_start(after, (size_t)n, 1, 1), cases[k].bare ? 20 : t2);
     }
@@ -659,7 +659,7 @@ static void test_bare_lines(void **state)
                 if ((heap[i - 1] == '\n' || heap[i - 1] == '\r') &&
                     lexer_bare_heading(heap, len, i, NULL) == t)
                     want = i;
-            assert_int_equal(lexer_bare_before(heap, len, from, t), want);
+            assert_int_equal(lexer_bare_before(heap, len, from, t, NULL), want);
         }
         free(heap);
     }

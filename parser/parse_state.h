@@ -72,6 +72,10 @@ struct adexp_parser {
                                   follows an envelope (parser.c, at_heading) */
     lexer_heading_shape heading_seen;   /* the last common heading's
                                   (lexer_envelope_text) */
+    size_t ahead_at, ahead_title;   /* the next message's bare lines, read
+                                  ahead (parse_framed): where they start,
+                                  or (size_t)-1, and their -TITLE */
+    adexp_envelope ahead;      /* and what they hold */
     const char *buf;
     size_t len;
     adexp_arena *arena;

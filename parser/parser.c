@@ -126,6 +126,7 @@ void adexp_parser_reset(adexp_parser *p, const char *buf, size_t len)
     p->len = buf ? len : 0;
     p->index = 0;
     p->prefetched = p->len <= PREFETCH_MIN ? p->len : 0;   /* prefetch_ahead */
+    p->ahead_at = (size_t)-1;
     lexer_init(&p->lx, buf, p->len, p->opt.max_keyword_len);
     p->lc = lines_cursor_of(p->buf, p->len);           /* after a byte order mark */
     lexer_use_dictionary(&p->lx, p->opt.dictionary);
@@ -274,14 +275,25 @@ static int not_adexp(adexp_parser *p, adexp_msg *msg, size_t from, size_t end)
  * be read as a plain message's; 0. */
 static int parse_framed(adexp_parser *p, adexp_msg *msg)
 {
-    size_t title = lexer_bare_heading(p->buf, p->len, msg->offset, &msg->envelope);
+    size_t title;
+    if (msg->offset == p->ahead_at) {  /* read ahead, below */
+        msg->envelope = p->ahead;
+        title = p->ahead_title;
+    } else {
+        title = lexer_bare_heading(p->buf, p->len, msg->offset, &msg->envelope);
+    }
     if (title != (size_t)-1) {
         /* a log of bare lines has them before the next message too: its
          * -TITLE looked for ahead, the text is lexed up to its lines once,
          * not read up to the -TITLE, then again up to the lines found in
-         * its last value (parse_plain still looks there for signals) */
+         * its last value (parse_plain still looks there for signals); the
+         * lines are kept for that message, which starts there unless a
+         * signal comes first */
         size_t t = lexer_next_title(p->buf, p->len, title + 1);
-        size_t next = t < p->len ? lexer_bare_before(p->buf, p->len, title, t) : (size_t)-1;
+        size_t next =
+            t < p->len ? lexer_bare_before(p->buf, p->len, title, t, &p->ahead) : (size_t)-1;
+        p->ahead_at = next;
+        p->ahead_title = t;
         lex_from(p, title, next != (size_t)-1 ? next : p->len, 0);
         return 0;
     }
@@ -354,7 +366,7 @@ static size_t signal_in_last_value(const adexp_parser *p, const adexp_msg *msg,
         return at;
     /* or the next message's bare lines, right before its -TITLE */
     *sig = LEX_SIGNAL_NEXT;
-    return lexer_bare_before(p->buf, p->len, from, end);
+    return lexer_bare_before(p->buf, p->len, from, end, NULL);
 }
 
 /* A message with no envelope that ends it (none, or bare lines), whose
