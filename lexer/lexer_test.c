@@ -448,6 +448,20 @@ static void test_envelope_end_rule(void **state)
     }
 }
 
+/* len bytes drawn from alphabet (a string) by the seed's next numbers,
+ * on the heap, exactly sized, so that ASan sees over-reads. */
+static char *random_bytes(const char *alphabet, size_t len, unsigned *seed)
+{
+    size_t n = strlen(alphabet);
+    char *b = malloc(len);
+    assert_non_null(b);
+    for (size_t i = 0; i < len; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        b[i] = alphabet[(*seed >> 16) % n];
+    }
+    return b;
+}
+
 /* The filter on a message's last value against memrchr and the rule
  * written plainly, over random bytes rich in dashes, breaks and signal
  * starts, at every length and start up to 100. */
@@ -482,11 +496,8 @@ static void test_last_value_filter(void **state)
     unsigned seed = 12345;
     for (int round = 0; round < 3000; round++) {
         size_t len = 1 + round % 300;  /* past two 64-byte steps */
-        char *b = malloc(len);
-        assert_non_null(b);
+        char *b = random_bytes(alphabet, len, &seed);
         for (size_t i = 0; i < len; i++) {
-            seed = seed * 1103515245u + 12345u;
-            b[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
             if (round % 3 == 0 && b[i] == '-' && i != len / 3)
                 b[i] = 'a';        /* long runs with one '-' or none */
         }
@@ -512,11 +523,8 @@ static void test_envelope_filter(void **state)
     unsigned seed = 4242;
     for (int round = 0; round < 3000; round++) {
         size_t len = 1 + round % 200;
-        char *b = malloc(len);
-        assert_non_null(b);
+        char *b = random_bytes(alphabet, len, &seed);
         for (size_t i = 0; i < len; i++) {
-            seed = seed * 1103515245u + 12345u;
-            b[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
             if (round % 2 && (b[i] == 'N' || b[i] == 'Z' || b[i] == 1 || b[i] == 3))
                 b[i] = 'a';        /* few candidates, or none */
         }
@@ -675,12 +683,7 @@ static void test_next_title_steps(void **state)
     unsigned seed = 99;
     for (int round = 0; round < 3000; round++) {
         size_t len = 1 + round % 200;
-        char *b = malloc(len);
-        assert_non_null(b);
-        for (size_t i = 0; i < len; i++) {
-            seed = seed * 1103515245u + 12345u;
-            b[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
-        }
+        char *b = random_bytes(alphabet, len, &seed);
         for (size_t from = 0; from < len; from += 1 + from / 4) {
             size_t want = len;
             for (size_t d = from; d < len && want == len; d++)

@@ -64,12 +64,14 @@ static int complete(const stream *s, const adexp_msg *m)
         return i < have;
     while (i < have && is_sep((unsigned char)in[i]))
         i++;
-    if (s->w->b->o.parser.envelope == ADEXP_ENVELOPE_AFTN && i + 4 < have &&
-        lexer_envelope_at(in, have, i)) {
+    if (s->w->b->o.parser.envelope == ADEXP_ENVELOPE_AFTN && i + 4 < have) {
         /* bare lines end it once their -TITLE is held whole, with the byte
          * after it */
         size_t t = lexer_bare_heading(in, have, i, NULL);
-        return t == (size_t)-1 || lexer_title_end(in, have, t) < have;
+        if (t != (size_t)-1)
+            return lexer_title_end(in, have, t) < have;
+        if (lexer_envelope_at(in, have, i))
+            return 1;
     }
     size_t kw_end = i < have ? lexer_title_end(in, have, i) : 0;
     if (kw_end == 0 || kw_end >= have)

@@ -235,8 +235,9 @@ static void envelope_cell(cw *w, const sel_column *c, const adexp_envelope *env)
     size_t start;
     int quote = 0, any = 0;
     cell_begin(w, 0, &start);
+    const char *form = adexp_envelope_form_name(env->form);
     const adexp_slice parts[] = {
-        {adexp_envelope_form_name(env->form), strlen(adexp_envelope_form_name(env->form))},
+        {form, form ? strlen(form) : 0},
         env->transmission_id, env->priority, env->addressees, env->filing_time,
         env->originator};
     for (int i = 0; env->present && i < 3; i++) {
