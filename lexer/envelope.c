@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "lexer.h"
+#include "lines.h"
 #include "simd.h"
 
 enum { SOH = 1, STX = 2, ETX = 3 };
@@ -32,9 +33,12 @@ static int is_blank(unsigned char c) { return c == ' ' || c == '\t'; }
 static int is_line_end(unsigned char c) { return c == '\n' || c == '\r'; }
 
 /* i starts a line: the input's start, or after a line end, VT, FF or one of
- * the framing characters. */
+ * the framing characters; or right after a UTF-8 byte order mark at the
+ * input's start, as an editor saves it. */
 static int at_line_start(const char *b, size_t i)
 {
+    if (i == 3 && lines_bom(b, 3) == 3)
+        return 1;      /* right after the byte order mark the input starts with */
     unsigned char c = i ? (unsigned char)b[i - 1] : '\n';
     return is_line_end(c) || c == '\v' || c == '\f' || c == SOH || c == STX || c == ETX;
 }

@@ -973,6 +973,35 @@ static void test_envelope_after_plain(void **state)
     assert_int_equal(next(f, &m), ADEXP_END);
 }
 
+/* A file that starts with a UTF-8 byte order mark (as editors save it):
+ * its first envelope starts after the mark, in each form, as a message's
+ * first field does. */
+static void test_envelope_after_bom(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        const char *src;
+        adexp_envelope_form form;
+    } cases[] = {
+        {"\xEF\xBB\xBFZCZC A1\r\nFF LKPREPWC\r\n170001 EUCHZMFP\r\n-TITLE CNL -ARCID F1\r\nNNNN\r\n",
+         ADEXP_FORM_ITA2},
+        {"\xEF\xBB\xBF\001A1\r\nFF LKPREPWC\r\n170001 EUCHZMFP\r\n\002-TITLE CNL -ARCID F1\r\n\v\003",
+         ADEXP_FORM_IA5},
+        {"\xEF\xBB\xBF" "FF LKPREPWC\r\n170001 EUCHZMFP\r\n-TITLE CNL -ARCID F1\r\n", ADEXP_FORM_BARE},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        adexp_msg m;
+        start(f, cases[k].src, strlen(cases[k].src));
+        assert_int_equal(next(f, &m), ADEXP_OK);
+        assert_cnl(&m, "F1", "ARCID", "F1");
+        assert_true(m.envelope.present);
+        assert_int_equal(m.envelope.form, cases[k].form);
+        assert_true(adexp_slice_eq(m.envelope.priority, "FF"));
+        assert_int_equal(m.offset, 3);
+        assert_int_equal(next(f, &m), ADEXP_END);
+    }
+}
+
 /* --envelope none: the envelope's text is read as ADEXP text, as before. */
 static void test_envelope_none(void **state)
 {
@@ -1062,6 +1091,7 @@ int main(int argc, char **argv)
         T(test_envelope_broken), T(test_envelope_garbled_parts),
         T(test_envelope_not_adexp),
         T(test_envelope_after_plain),
+        T(test_envelope_after_bom),
         T(test_envelope_none),
         T(test_quoted_adexp),
         T(test_text_after_unclosed_paren),
