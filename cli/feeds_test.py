@@ -448,10 +448,67 @@ def test_garbled_reads_back(tmp):
           text == "-TITLE CNL -ARCID A2\n", text + err)
 
 
+def clean_messages():
+    """The text of every testdata message that parses as one message with
+    no errors, and its fields."""
+    out, d = [], os.path.join(ROOT, "testdata", "messages")
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".adexp"):
+            continue
+        path = os.path.join(d, name)
+        rc, text, _ = run(path)
+        recs = records(text)
+        if rc == 0 and len(recs) == 1 and not recs[0]["errors"]:
+            out.append((name, open(path, "rb").read(), recs[0]["fields"]))
+    return out
+
+
+def in_envelope(i, text):
+    """text in the i-th of six envelopes: ITA-2, IA-5 and bare lines, each
+    with LF and with CR LF lines; the text's own lines made to match."""
+    end = b"\r\n" if i % 2 else b"\n"
+    body = text.replace(b"\r\n", b"\n").rstrip(b"\n").replace(b"\n", end) + end
+    form = ("ita2", "ia5", "bare")[i // 2 % 3]
+    head = b"FF LKPREPWC EUCHZMFP" + end + b"170001 EUCHZMFP" + end
+    if form == "ita2":
+        return form, b"ZCZC A%05d 170001" % i + end + head + body + end * 4 + b"NNNN" + end
+    if form == "ia5":
+        return form, b"\x01A%05d" % i + end + head + b"\x02" + body + b"\v\x03"
+    return form, head + body
+
+
+def test_real_messages_framed(tmp):
+    """Every real message of testdata that parses clean, framed in turn in
+    each form after a byte order mark, as one feed: each found once, with
+    its envelope and the fields it has unframed, from a file and a stream."""
+    msgs = clean_messages()
+    forms, data = [], bytearray(b"\xef\xbb\xbf")
+    for i, (_, text, _) in enumerate(msgs):
+        form, framed_text = in_envelope(i, text)
+        forms.append(form)
+        data += framed_text
+    path = os.path.join(tmp, "real.adexp")
+    with open(path, "wb") as f:
+        f.write(data)
+    rc, out, err = run(path)
+    recs = records(out)
+    check(f"{len(msgs)} real messages framed: exit 0, no diagnostics", rc == 0 and err == "", err)
+    check("real messages framed: each found once, with its envelope in its form",
+          [r.get("envelope", {}).get("form") for r in recs] == forms, f"{len(recs)} records")
+    differ = [name for (name, _, fields), r in zip(msgs, recs) if r["fields"] != fields]
+    check("real messages framed: the fields they have unframed", not differ and
+          len(recs) == len(msgs), " ".join(differ[:5]))
+    check("real messages framed: no errors", not any(r["errors"] for r in recs))
+    rc, sout, err = run("-", stdin=bytes(data))
+    check("real messages framed, on standard input: the same records",
+          rc == 0 and records(sout) == recs, err)
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
         for t in (test_good_feed, test_bare_feed, test_broken_feed, test_plain_unchanged, test_signals_linear,
+                  test_real_messages_framed,
                   test_write_back, test_written_envelope_reads_back, test_garbled_reads_back):
             try:
                 t(tmp)
