@@ -37,10 +37,9 @@ static int is_line_end(unsigned char c) { return c == '\n' || c == '\r'; }
  * input's start, as an editor saves it. */
 static int at_line_start(const char *b, size_t i)
 {
-    if (i == 3 && lines_bom(b, 3) == 3)
-        return 1;      /* right after the byte order mark the input starts with */
     unsigned char c = i ? (unsigned char)b[i - 1] : '\n';
-    return is_line_end(c) || c == '\v' || c == '\f' || c == SOH || c == STX || c == ETX;
+    return is_line_end(c) || c == '\v' || c == '\f' || c == SOH || c == STX || c == ETX ||
+           (i == 3 && lines_bom(b, 3) == 3);
 }
 
 /* A field's '-' ends a signal word too: "ZCZC-L", written with its field
