@@ -60,7 +60,7 @@ def main():
                 nbytes += os.path.getsize(os.path.join(r, f))
     cmds = []
     for j in (1, 2):
-        cmds.append((f"read floor (walk + open + read)", j, [a.floor, "-j", str(j), d]))
+        cmds.append(("read floor (walk + open + read)", j, [a.floor, "-j", str(j), d]))
     for j in (1, 2):
         cmds.append(("adexp-parse --format summary", j,
                      [a.exe, "-q", "--format", "summary", "-j", str(j), d]))

@@ -7,7 +7,6 @@ medians when the machine's speed drifts). Output goes to /dev/null.
     bench/by_turns.py [-n RUNS] --vs 'COMMAND B' -- COMMAND A ...
 """
 import argparse
-import os
 import resource
 import shlex
 import statistics

@@ -9,9 +9,8 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-from checks import check, summary
+from checks import check, run_tests
 
 EXE = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
@@ -602,14 +601,14 @@ def test_std_fds(tmp):
     write(os.path.join(d, "ok.adexp"), GOOD.format(n=1))
     write(os.path.join(d, "bad.adexp"), BAD_MSG)
     o = os.path.join(tmp, "fds.ndjson")
-    p = subprocess.run(["sh", "-c", f'exec 2>&-; exec "$0" -o "$1" "$2"', EXE, o, d],
+    p = subprocess.run(["sh", "-c", 'exec 2>&-; exec "$0" -o "$1" "$2"', EXE, o, d],
                        capture_output=False, timeout=20)
     with open(o, "rb") as fh:
         data = fh.read()
     check("2>&-: diagnostics never go into the -o file",
           p.returncode == 1 and all(json.loads(l) for l in data.splitlines())
           and data.count(b"\n") == 2, data[:200])
-    p = subprocess.run(["sh", "-c", f'exec 0<&- 1>&-; exec "$0" -o "$1" "$2"', EXE, o, d],
+    p = subprocess.run(["sh", "-c", 'exec 0<&- 1>&-; exec "$0" -o "$1" "$2"', EXE, o, d],
                        capture_output=True, timeout=20)
     check("0<&- 1>&- with -o: runs, diagnostics on stderr", p.returncode == 1 and
           b"LIST_UNCLOSED" in p.stderr, p.stderr)
@@ -959,22 +958,13 @@ def test_walk_order_bytes(tmp):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="adexp-cli-")
-    try:
-        for t in (test_help_version_usage, test_walk_order, test_corpus,
-                  test_stdin_and_lists, test_bad_inputs, test_outputs, test_progress,
-                  test_include, test_streams, test_archives, test_null_lists,
-                  test_output_safety, test_std_fds, test_nul_in_message,
-                  test_symlink_fanout, test_names, test_limit_options,
-                  test_help_equals_doc, test_libarchive_missing,
-                  test_walk_order_bytes, test_validate_every_path):
-            try:
-                t(tmp)
-            except Exception as e:      # a crash or timeout is one failure
-                check(t.__name__, False, repr(e))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return summary()
+    return run_tests((test_help_version_usage, test_walk_order, test_corpus,
+        test_stdin_and_lists, test_bad_inputs, test_outputs, test_progress,
+        test_include, test_streams, test_archives, test_null_lists,
+        test_output_safety, test_std_fds, test_nul_in_message,
+        test_symlink_fanout, test_names, test_limit_options,
+        test_help_equals_doc, test_libarchive_missing,
+        test_walk_order_bytes, test_validate_every_path), "adexp-cli-")
 
 
 if __name__ == "__main__":

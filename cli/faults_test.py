@@ -14,16 +14,13 @@ import io
 import json
 import os
 import re
-import resource
-import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import zipfile
 import zlib
 
-from checks import check, summary
+from checks import check, run_tests
 
 EXE = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
@@ -297,17 +294,8 @@ def test_ordered_memory(tmp):
                   (rss / mb, digest == want[0], err == want[1]))
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="adexp-faults-")
-    try:
-        for t in (test_zip_crc, test_damaged_gzip, test_damaged_tar_gz,
-                  test_damaged_gzip_stdin, test_stream_bound, test_ordered_memory):
-            try:
-                t(tmp)
-            except Exception as e:      # a crash or timeout is one failure
-                check(t.__name__, False, repr(e))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return summary()
+    return run_tests((test_zip_crc, test_damaged_gzip, test_damaged_tar_gz,
+        test_damaged_gzip_stdin, test_stream_bound, test_ordered_memory), "adexp-faults-")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import tarfile
 import tempfile
 import time
 
-from checks import check, summary
+from checks import check, run_tests
 
 EXE = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
@@ -165,7 +165,7 @@ def bare(n):
     with CR LF lines, a second line of addressees and a blank line."""
     parts = []
     for i in range(n):
-        lines = [f"FF LKPREPWC EUCHZMFP", f"1700{i % 60:02d} EUCHZMFP",
+        lines = ["FF LKPREPWC EUCHZMFP", f"1700{i % 60:02d} EUCHZMFP",
                  "-TITLE CNL", f"-ARCID B{i:04d}", "-ADEP LKPR", "-ADES EGLL", "-EOBT 1330"]
         if i % 3 == 2:
             lines[1:1] = ["EDDFZQZX LSZHZQZX"]
@@ -508,18 +508,9 @@ def test_real_messages_framed(tmp):
 
 
 def main():
-    tmp = tempfile.mkdtemp()
-    try:
-        for t in (test_good_feed, test_bare_feed, test_broken_feed, test_plain_unchanged, test_signals_linear,
-                  test_real_messages_framed,
-                  test_write_back, test_written_envelope_reads_back, test_garbled_reads_back):
-            try:
-                t(tmp)
-            except Exception as e:      # a crash or timeout is one failure
-                check(t.__name__, False, repr(e))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return summary()
+    return run_tests((test_good_feed, test_bare_feed, test_broken_feed, test_plain_unchanged, test_signals_linear,
+        test_real_messages_framed,
+        test_write_back, test_written_envelope_reads_back, test_garbled_reads_back), "adexp-feeds-")
 
 
 if __name__ == "__main__":

@@ -12,11 +12,10 @@ import re
 import select
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-from checks import check, summary
+from checks import check, run_tests
 
 EXE = os.path.abspath(sys.argv[1])
 GOOD = ("-TITLE IFPL -ARCID ABC{n:04d} -ADEP EDDM -ADES EDDH -EOBT 0746 -RFL F350\n"
@@ -162,8 +161,8 @@ def test_severity(tmp):
     check("severity: --color takes auto, always or never", rc == 2, err)
     master, slave = pty.openpty()
     try:
-        p = subprocess.run([EXE, "-q", f], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=slave, timeout=20)
+        subprocess.run([EXE, "-q", f], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=slave, timeout=20)
         os.close(slave)
         slave = -1
         got = b""
@@ -310,11 +309,8 @@ def test_flush_idle(tmp):
 
 
 def main():
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, fn in sorted(globals().items()):
-            if name.startswith("test_") and callable(fn):
-                fn(tmp)
-    return summary()
+    return run_tests([fn for name, fn in sorted(globals().items())
+                      if name.startswith("test_") and callable(fn)], "adexp-habits-")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,8 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-from checks import check, summary
+from checks import check, run_tests
 
 PARSE = os.path.abspath(sys.argv[1])
 WRITE = os.path.abspath(sys.argv[2])
@@ -310,18 +309,9 @@ def test_edit_with_json(tmp):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="adexp-write-")
-    try:
-        for t in (test_help_and_usage, test_testdata, test_generated,
-                  test_bad_lines_and_files, test_bytes, test_output_safety,
-                  test_path_is_linear, test_edit_with_json):
-            try:
-                t(tmp)
-            except Exception as e:      # a crash or timeout is one failure
-                check(t.__name__, False, repr(e))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return summary()
+    return run_tests((test_help_and_usage, test_testdata, test_generated,
+        test_bad_lines_and_files, test_bytes, test_output_safety,
+        test_path_is_linear, test_edit_with_json), "adexp-write-")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ import os
 import random
 
 import adexp
-from conftest import adexp_files, cli_dicts
+from conftest import cli_dicts
 
 
 def parse_dicts(path):
