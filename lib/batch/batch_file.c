@@ -270,6 +270,12 @@ void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t l
         }
     }
     batch_progress(w, len - shown_at, 0, count - shown);
+    batch_input_counted(w, path, len, count, bad);
+}
+
+void batch_input_counted(batch_worker *w, const char *path, size_t len, uint64_t count,
+                         uint64_t bad)
+{
     w->messages += count;
     w->messages_failed += bad;
     w->bytes += len;

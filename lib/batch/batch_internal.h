@@ -227,6 +227,10 @@ void batch_do_entry(batch_worker *w, const batch_entry *e);
 /* Parse every message of in[0..len) into w's buffers, flushing them at
  * FLUSH_BYTES when w holds the turn; a NUL byte in a message is its error. */
 void batch_parse_all(batch_worker *w, const char *path, const char *in, size_t len);
+/* A whole input's totals: len bytes, count messages of which bad failed;
+ * the input is failed ("no ADEXP message"), failed by its messages, or ok. */
+void batch_input_counted(batch_worker *w, const char *path, size_t len, uint64_t count,
+                         uint64_t bad);
 /* Report m's errors into w->res.err; index_at: where the message's index was
  * printed, or NULL (batch_rebase.c patches it for a piece). */
 void batch_report_errors(batch_worker *w, const char *path, const adexp_msg *m,

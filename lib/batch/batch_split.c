@@ -400,13 +400,5 @@ void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t
     own(w, s, &count, &bad);
     batch_split_publish(w, NULL);
     split_free(s);
-    w->messages += count;
-    w->messages_failed += bad;
-    w->bytes += len;
-    if (count == 0)
-        batch_fail(w, path, "no ADEXP message");
-    else if (bad)
-        w->files_failed++;
-    else
-        w->files_ok++;
+    batch_input_counted(w, path, len, count, bad);
 }
