@@ -199,6 +199,16 @@ def test_bad_inputs(tmp):
     check("bad: over --max-file-size", rc == 1 and "file too large" in err, err)
     rc, _, err = run("--max-file-size", "1K", os.path.join(d, "ok.adexp"))
     check("bad: under --max-file-size 1K parses", rc == 0, err)
+    nothing = os.path.join(tmp, "nothing")
+    os.makedirs(os.path.join(nothing, "day", "hour"))
+    rc, out, err = run(nothing)
+    c = counts(err)
+    check("bad: a named directory with no file below it is told of (a note, exit 0)",
+          rc == 0 and out == "" and c and c["skipped"] == 1 and
+          f"{nothing}: note: no file in the directory or below it" in err, err)
+    rc, _, err = run("--include", "*.zzz", d)
+    check("bad: files left out by --include are counted, not told as no file",
+          "not matching --include *.zzz" in err and "no file in the directory" not in err, err)
 
 
 def test_outputs(tmp):

@@ -52,7 +52,8 @@ typedef enum adexp_batch_item_kind {
                                   file (NUL byte at offset 8)", "No such file
                                   or directory", a corrupt archive's error) */
     ADEXP_BATCH_ITEM_SKIPPED   /* why: an entry of a walk or an archive that
-                                  was passed over (hidden, not a regular file) */
+                                  was passed over (hidden, not a regular file;
+                                  a named directory with no file below it) */
 } adexp_batch_item_kind;
 
 typedef struct adexp_batch_item {

@@ -347,8 +347,13 @@ static void walk_root(adexp_batch *b, const char *path)
         return;
     }
     walk_stack stack = {0};
+    size_t n = b->n, filtered = b->filtered;
     add_entry(b, path, 1, &stack);
     free(stack.v);
+    /* only a directory's walk can queue nothing: say so, or a mistyped or
+     * empty folder would pass as a run over nothing with exit 0 */
+    if (b->n == n && b->filtered == filtered && !b->nomem)
+        batch_push(b, BATCH_SKIP, path, "no file in the directory or below it: nothing parsed");
 }
 
 void batch_walk_roots(adexp_batch *b)
