@@ -313,19 +313,16 @@ void batch_stream_parse(batch_worker *w, const char *path, batch_reader *rd, int
     int failed = (live && batch_turn(w) != 0) || read_all(&s, rd) != 0;
     if (rd->close)
         rd->close(rd);
-    w->messages += s.count;
-    w->messages_failed += s.bad;
-    w->bytes += s.total;
-    if (failed)
+    if (failed) {              /* its failure is reported; what it gave is counted */
+        w->messages += s.count;
+        w->messages_failed += s.bad;
+        w->bytes += s.total;
         return;
+    }
     if (s.total == 0)
         batch_fail(w, path, "empty file");
-    else if (s.count == 0)
-        batch_fail(w, path, "no ADEXP message");
-    else if (s.bad)
-        w->files_failed++;
     else
-        w->files_ok++;
+        batch_input_counted(w, path, s.total, s.count, s.bad);
     if (live)
         batch_write(w, &w->res);
 }
