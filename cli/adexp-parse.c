@@ -32,6 +32,7 @@ static const char usage[] =
     "FIFOs, devices, decompressed inputs and archive members are read as\n"
     "streams: each message's line is written, and the output flushed, as soon\n"
     "as the next -TITLE, its envelope's NNNN or the end of the stream is read.\n"
+    "A regular file on standard input (- < FILE) is read as FILE named would be.\n"
     "\n"
     "  -j, --jobs N            worker threads (default: online CPUs)\n"
     "  -o, --output FILE       write the output to FILE (-: stdout, the default);\n"

@@ -863,6 +863,55 @@ def test_streams(tmp):
           rc == 1 and "-:1:12: error: NUL_BYTE" in err and len(out.splitlines()) == 1, err)
 
 
+def test_stdin_file(tmp):
+    """A regular file on standard input is read as that file named: mapped
+    and cut across the workers, with the same output, and the descriptor
+    left at its end; read from elsewhere than its start, it is a stream."""
+    import gzip
+    f = os.path.join(tmp, "stdin-file.adexp")
+    text = messages_text(30000)            # 2.5 MB: over the size that is mapped
+    write(f, text)
+    z = f + ".gz"
+    with open(z, "wb") as fh:
+        fh.write(gzip.compress(text.encode(), 1))
+    for path in (f, z):
+        for fmt in ("json", "csv", "view", "adexp"):
+            named = subprocess.run([EXE, "-q", "-j", "2", "--format", fmt, path],
+                                   capture_output=True, timeout=60)
+            with open(path, "rb") as fh:
+                piped = subprocess.run([EXE, "-q", "-j", "2", "--format", fmt, "-"],
+                                       stdin=fh, capture_output=True, timeout=60)
+            check(f"stdin file: {os.path.basename(path)} --format {fmt} as the file named",
+                  piped.returncode == 0 and named.returncode == 0 and piped.stdout and
+                  piped.stdout == named.stdout.replace(path.encode(), b"-"),
+                  piped.stderr.decode()[-300:])
+    with open(f, "rb") as fh:
+        q = subprocess.run(["sh", "-c", f'"{EXE}" -q -o /dev/null -; cat | wc -c'],
+                           stdin=fh, capture_output=True, timeout=60)
+    check("stdin file: left read to its end", q.stdout.strip() == b"0", q.stdout)
+    skip = len(messages_text(29998))
+    with open(f, "rb") as fh:
+        fh.seek(skip)
+        q = subprocess.run([EXE, "-q", "-"], stdin=fh, capture_output=True, timeout=60)
+    lines = q.stdout.decode().splitlines()
+    check("stdin file: read from where its offset is",
+          q.returncode == 0 and len(lines) == 2 and
+          json.loads(lines[0])["offset"] == 0 and '"ABC29998"' in lines[0], lines[:1])
+    with open(f, "rb") as fh:
+        q = subprocess.run([EXE, "--max-file-size", "1M", "-o", os.devnull, "-"], stdin=fh,
+                           capture_output=True, timeout=60)
+    check("stdin file over --max-file-size fails as the file named",
+          q.returncode == 1 and "-: error: file too large (" in q.stderr.decode() and
+          "--max-file-size 1048576)" in q.stderr.decode(), q.stderr.decode()[-300:])
+    small = os.path.join(tmp, "stdin-small.adexp")
+    write(small, "no field here\n")
+    with open(small, "rb") as fh:
+        q = subprocess.run([EXE, "-"], stdin=fh, capture_output=True, timeout=20)
+    check("stdin file: a small one too (no '-' in it: not ADEXP, as named)",
+          q.returncode == 1 and "-: error: not ADEXP: no '-' in the file" in q.stderr.decode(),
+          q.stderr.decode())
+
+
 def test_validate_every_path(tmp):
     """--validate gives the same findings, at the whole input's lines and
     columns, and the same output, whether the input is parsed whole (-j 1),
@@ -974,7 +1023,7 @@ def main():
         test_output_safety, test_std_fds, test_nul_in_message,
         test_symlink_fanout, test_names, test_limit_options,
         test_help_equals_doc, test_libarchive_missing,
-        test_walk_order_bytes, test_validate_every_path), "adexp-cli-")
+        test_walk_order_bytes, test_validate_every_path, test_stdin_file), "adexp-cli-")
 
 
 if __name__ == "__main__":

@@ -187,8 +187,10 @@ ADEXP_API int adexp_batch_add_path(adexp_batch *b, const char *path);
 ADEXP_API int adexp_batch_add_buffer(adexp_batch *b, const char *name,
                                      const char *data, size_t len);
 /* Queue a readable descriptor (a pipe, a socket, a file), read to its end
- * as a stream, like standard input, and named name. The batch does not
- * close it. Returns 0, or -1 when out of memory. */
+ * as a stream, like standard input, and named name; a regular file at its
+ * start is read as that file named (mapped, cut across the workers), then
+ * left at its end. The batch does not close it. Returns 0, or -1 when out
+ * of memory. */
 ADEXP_API int adexp_batch_add_fd(adexp_batch *b, const char *name, int fd);
 /* Queue each line of the file list (one path per line, "-": standard
  * input). Returns 0, or an errno if the list cannot be read; EILSEQ when

@@ -157,6 +157,29 @@ static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
     return 0;
 }
 
+/* The bytes of the regular file open on fd (st its stat), from its start:
+ * mapped (*map set) or read into w->in. Returns 0 with *len set, or -1
+ * after reporting the failure. */
+static int load_fd(batch_worker *w, const char *path, int fd, const struct stat *st,
+                   size_t *len, batch_map **map)
+{
+    size_t limit = w->b->o.max_file_size, size = (size_t)st->st_size;
+    if ((uintmax_t)st->st_size > limit) {
+        char why[96];
+        snprintf(why, sizeof why, "file too large (%jd bytes, --max-file-size %zu)",
+                 (intmax_t)st->st_size, limit);
+        return batch_fail(w, path, why), -1;
+    }
+    int err = 0;
+    if (size > MAP_BYTES && (*map = batch_map_file(fd, size)) != NULL)
+        *len = size;
+    else
+        err = read_fd(w, fd, size, limit, len);
+    if (err)
+        return batch_fail(w, path, strerror(err)), -1;
+    return 0;
+}
+
 /* Open and read (or map: *map set) a regular file. O_NONBLOCK so that a
  * path that turned into a FIFO since the walk cannot block open(); S_ISREG
  * is checked before any read. Returns 0 with *len set, or -1 after
@@ -164,32 +187,19 @@ static int read_fd(batch_worker *w, int fd, size_t size_hint, size_t limit,
 static int load_file(batch_worker *w, const char *path, size_t *len,
                      batch_map **map)
 {
-    size_t limit = w->b->o.max_file_size;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return batch_fail(w, path, strerror(errno)), -1;
     struct stat st;
-    int err = fstat(fd, &st) != 0 ? errno : 0;
-    char why[96];
-    if (!err && !S_ISREG(st.st_mode)) {
-        close(fd);
-        return batch_fail(w, path, "not a regular file"), -1;
-    }
-    if (!err && (uintmax_t)st.st_size > limit) {
-        close(fd);
-        snprintf(why, sizeof why, "file too large (%jd bytes, --max-file-size %zu)",
-                 (intmax_t)st.st_size, limit);
-        return batch_fail(w, path, why), -1;
-    }
-    if (!err && (size_t)st.st_size > MAP_BYTES &&
-        (*map = batch_map_file(fd, (size_t)st.st_size)) != NULL)
-        *len = (size_t)st.st_size;
-    else if (!err)
-        err = read_fd(w, fd, (size_t)st.st_size, limit, len);
+    int rc = -1;
+    if (fstat(fd, &st) != 0)
+        batch_fail(w, path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        batch_fail(w, path, "not a regular file");
+    else
+        rc = load_fd(w, path, fd, &st, len, map);
     close(fd);
-    if (err)
-        return batch_fail(w, path, strerror(err)), -1;
-    return 0;
+    return rc;
 }
 
 /* The checks that make one clear line instead of a flood of parse errors.
@@ -356,12 +366,42 @@ static void parse_mapped(batch_worker *w, const char *path, batch_map *map, size
     batch_map_free(map);
 }
 
+/* A loaded input: mapped (map) or in w->in. */
+static void parse_loaded(batch_worker *w, const char *path, batch_map *map, size_t len)
+{
+    if (map)
+        parse_mapped(w, path, map, len);
+    else
+        parse_whole(w, path, w->in, len);
+}
+
+/* A descriptor handed in (standard input, adexp_batch_add_fd): a regular
+ * file read from its start is read as that file named (load_fd), so that a
+ * big one is mapped and cut across the pool (`adexp-parse -j 2 - < big`);
+ * the descriptor is then left at the file's end, where reading it would
+ * leave it. A pipe, a FIFO, a device or a file read from elsewhere is read
+ * as a stream. */
+static void parse_fd(batch_worker *w, const char *path, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0) {
+        batch_map *map = NULL;
+        size_t len = 0;
+        if (load_fd(w, path, fd, &st, &len, &map) == 0)
+            parse_loaded(w, path, map, len);
+        lseek(fd, st.st_size, SEEK_SET);
+        return;
+    }
+    batch_fd_reader rd;
+    batch_fd_reader_init(&rd, fd, 0);
+    batch_stream_unpack(w, path, &rd.r);
+}
+
 void batch_do_entry(batch_worker *w, const batch_entry *e)
 {
     const char *path = e->path;
     batch_map *map = NULL;
     size_t len = 0;
-    batch_fd_reader rd;
     switch (e->kind) {
     case BATCH_BUFFER:
         parse_whole(w, path, e->data, e->len);
@@ -374,23 +414,17 @@ void batch_do_entry(batch_worker *w, const batch_entry *e)
         batch_fail(w, path, e->note);
         return;
     case BATCH_STDIN:
-        batch_fd_reader_init(&rd, STDIN_FILENO, 0);
-        batch_stream_unpack(w, path, &rd.r);
+        parse_fd(w, path, STDIN_FILENO);
         return;
     case BATCH_STREAM:
         parse_named_stream(w, path);
         return;
     case BATCH_FD:
-        batch_fd_reader_init(&rd, (int)e->len, 0);
-        batch_stream_unpack(w, path, &rd.r);
+        parse_fd(w, path, (int)e->len);
         return;
     default:
-        if (load_file(w, path, &len, &map) != 0)
-            return;
-        if (map)
-            parse_mapped(w, path, map, len);
-        else
-            parse_whole(w, path, w->in, len);
+        if (load_file(w, path, &len, &map) == 0)
+            parse_loaded(w, path, map, len);
         return;
     }
 }
