@@ -97,8 +97,9 @@ def _is_path(p):
 
 def _stream_input(f):
     """A file object as the batch reads it: its descriptor from where the
-    object is (read as a stream, like standard input), or, without one,
-    its bytes."""
+    object is (read as adexp-parse reads standard input: a regular file at
+    its start as that file named, else as a stream), or, without one, its
+    bytes."""
     name = getattr(f, "name", None)
     name = name if isinstance(name, str) else "-"
     try:
@@ -148,7 +149,7 @@ def parse_files(paths, jobs=None, *, errors="raise", include=None, **limits):
     The messages of every input, as adexp-parse reads them and in its
     order: files; directories, walked as adexp-parse walks them (include:
     an fnmatch pattern for the names of the files met); globs; "-" for
-    standard input; file objects (their descriptor read as a stream, or
+    standard input; file objects (their descriptor read as standard input is, or
     their bytes); gzip, zstd, xz and bzip2 files and tar and zip archives,
     each member's messages with the source ARCHIVE:MEMBER. Read and parsed
     by libadexp's batch driver on jobs threads (None: one per CPU) with the
