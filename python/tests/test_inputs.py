@@ -103,7 +103,7 @@ def test_glob(tree):
 def test_file_objects_and_streams(joined, tmp_path):
     data = joined.read_bytes()
     want = cli_dicts(["-"], stdin=data)
-    with open(joined, "rb") as f:          # its descriptor, read as a stream
+    with open(joined, "rb") as f:          # its descriptor, read as the file named
         assert [dict(d, source="-") for d in dicts([f])] == want
     with open(joined, "rb") as f:
         f.read(1)
@@ -118,6 +118,18 @@ def test_file_objects_and_streams(joined, tmp_path):
         p.stdout.close()
         p.wait()
     assert [d["index"] for d in dicts([io.BytesIO(data)])] == list(range(len(want)))
+
+
+def test_big_file_object_across_workers(joined, tmp_path):
+    """A regular file object at its start over 1 MiB: mapped and cut across
+    the workers as its path is, the same messages; left read to its end."""
+    big = tmp_path / "big.adexp"
+    data = joined.read_bytes()
+    big.write_bytes(data * (2 * (1 << 20) // len(data) + 1))
+    want = cli_dicts([str(big)])
+    with open(big, "rb") as f:
+        assert dicts([f], jobs=2) == want
+        assert f.read() == b""
 
 
 def test_failures_in_place(tree, tmp_path):
