@@ -429,6 +429,66 @@ def test_archives(tmp):
           sources(out).count("-:one.adexp") == 3000, err)
 
 
+def test_big_members_in_place(tmp):
+    """A member over 1 MiB that lies whole in the archive's bytes (a plain
+    tar's, a zip's stored one) is read there and cut across the workers as
+    a file is: the same output as the member's bytes as a file named, for
+    plain, gzip-packed, deflated and ITA-2-framed members, at -j 1 and -j 2."""
+    import gzip
+    import io
+    import tarfile
+    import zipfile
+    d = os.path.join(tmp, "inplace")
+    os.makedirs(d)
+    text = messages_text(30000).encode()                 # 2.5 MB
+    framed = "".join("ZCZC AAA%03d\nFF EDDFZQZX\n041159 EUCHZMFP\n%sNNNN\n"
+                     % (i % 1000, GOOD.format(n=i)) for i in range(20000)).encode()
+    # a big member with no '-' fails as a file does ("not ADEXP"), where a
+    # stream's (a deflated one's) is a NO_TITLE record
+    nodash = ("nodash.txt", b"A" * (2 << 20))
+    members = (("big.adexp", text), ("framed.adexp", framed),
+               ("small.adexp", messages_text(2).encode()),
+               ("packed.adexp.gz", gzip.compress(text, 1)), nodash)
+    for name, data in members:
+        write(os.path.join(d, name), data)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tf:
+        for name, data in members:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data)
+            tf.addfile(ti, io.BytesIO(data))
+    write(os.path.join(d, "day.tar"), buf.getvalue())
+    for comp, zname in ((zipfile.ZIP_STORED, "stored.zip"), (zipfile.ZIP_DEFLATED, "deflated.zip")):
+        with zipfile.ZipFile(os.path.join(d, zname), "w", comp) as zf:
+            for name, data in members:
+                if comp == zipfile.ZIP_STORED or name != nodash[0]:
+                    zf.writestr(name, data)
+    for arch in ("day.tar", "stored.zip", "deflated.zip"):
+        a = os.path.join(d, arch)
+        inplace = arch != "deflated.zip"
+        named = members if inplace else members[:-1]
+        for j in ("1", "2"):
+            for fmt in ("json", "csv"):
+                got = subprocess.run([EXE, "-q", "-j", j, "--format", fmt, a],
+                                     capture_output=True, timeout=60)
+                want = b""
+                for name, _ in named:
+                    f = os.path.join(d, name)
+                    one = subprocess.run([EXE, "-q", "-j", j, "--format", fmt, f],
+                                         capture_output=True, timeout=60).stdout
+                    if fmt == "csv" and want:
+                        one = one.split(b"\n", 1)[1]      # one header
+                    want += one.replace(f.encode(), (a + ":" + name).encode())
+                check(f"in place: {arch} -j {j} --format {fmt} as its members named",
+                      got.returncode == (1 if inplace else 0) and got.stdout == want,
+                      got.stderr.decode()[-300:])
+            if inplace:
+                err = got.stderr.decode()
+                check(f"in place: {arch} -j {j}: a big member is checked as a file is",
+                      a + ":nodash.txt: error: not ADEXP: no '-' in the file" in err,
+                      err[-300:])
+
+
 def test_null_lists(tmp):
     d = os.path.join(tmp, "nul")
     names = ["a.adexp", "new\nline.adexp", "c d.adexp"]
@@ -1023,7 +1083,8 @@ def main():
         test_output_safety, test_std_fds, test_nul_in_message,
         test_symlink_fanout, test_names, test_limit_options,
         test_help_equals_doc, test_libarchive_missing,
-        test_walk_order_bytes, test_validate_every_path, test_stdin_file), "adexp-cli-")
+        test_walk_order_bytes, test_validate_every_path, test_stdin_file,
+        test_big_members_in_place), "adexp-cli-")
 
 
 if __name__ == "__main__":

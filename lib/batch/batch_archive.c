@@ -10,7 +10,9 @@
  * read to tell what it is, and a plain one is parsed as a stream
  * (batch_stream.c) from those bytes on, so that what is held is one
  * message, not the member. A packed member is read whole (bounded by
- * max_file_size, when one is set) and opened in memory.
+ * max_file_size, when one is set) and opened in memory. A big member whose
+ * bytes lie whole in an archive held in memory (a plain tar's, a zip's
+ * stored one) is read where it lies, as a mapped file is (in_place).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +29,8 @@
 #define PROBE 4096             /* first bytes read to tell a member's kind */
 #define AHEAD_MIN ((size_t)1 << 20)   /* decompressed on a thread of its own
                                          from this size on (batch_readahead.c) */
+#define IN_PLACE_MIN ((size_t)1 << 20)   /* a member read where it lies in memory
+                                            from this size on (in_place) */
 
 /* A tar header block: "ustar" at 257 and a checksum that adds up (the sum
  * of its bytes with the checksum field read as spaces). */
@@ -91,11 +95,15 @@ typedef struct member_reader {
     int64_t offset;            /* bytes of the member handed out so far */
     int64_t next;              /* member offset of blk (sparse members skip) */
     int fatal;                 /* failed so that the archive cannot be read on */
+    int failed;                /* failed: r.error says why, each call after */
 } member_reader;
 
-static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
+/* The member's next block in m->blk (1; or a hole before it), its end (0),
+ * or a failure (-1, r.error set). */
+static int member_fill(member_reader *m)
 {
-    member_reader *m = (member_reader *)r;
+    if (m->failed)
+        return -1;
     while (m->blk_len == 0 && m->next <= m->offset) {
         const void *blk;
         size_t size;
@@ -106,14 +114,24 @@ static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
         /* A warning is a check that failed (a zip member's CRC or size):
          * the member is damaged, but the archive can be read on. */
         if (rc != ARCHIVE_OK) {
-            snprintf(r->error, sizeof r->error,
+            snprintf(m->r.error, sizeof m->r.error,
                      "corrupt or truncated data at byte %lld of the member: %s",
                      (long long)m->offset, batch_la.error_string(m->a));
             m->fatal = rc < ARCHIVE_WARN;
+            m->failed = 1;
             return -1;
         }
         m->blk = blk, m->blk_len = size, m->next = off;
     }
+    return 1;
+}
+
+static ssize_t member_read(batch_reader *r, char *buf, size_t cap)
+{
+    member_reader *m = (member_reader *)r;
+    int f = member_fill(m);
+    if (f <= 0)
+        return f;
     size_t n;
     if (m->next > m->offset) {          /* a hole of a sparse member: zeros */
         n = (size_t)(m->next - m->offset) < cap ? (size_t)(m->next - m->offset) : cap;
@@ -384,11 +402,28 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
     return take_stream(w, name, r, mb, rc < 0, ahead);
 }
 
+/* The archive's bytes, when it was opened from memory (mem: NULL when it
+ * is read from a stream; len: how many are in memory, 0 for none). */
+typedef struct archive_mem {
+    const char *data;
+    size_t len;
+} archive_mem;
+
+/* Whether the member m of size bytes, its first block taken, lies whole in
+ * the archive's bytes in memory (a plain tar's member, a zip's stored one):
+ * then it is read there as a file mapped is (the same checks, and cut
+ * across the pool), not copied out as a stream. Only from IN_PLACE_MIN on,
+ * as only files that big are mapped. */
+static int in_place(const member_reader *m, uint64_t size, archive_mem mem)
+{
+    return mem.data && size >= IN_PLACE_MIN && m->offset == 0 && m->next == 0 && m->blk_len == size && m->blk >= mem.data &&
+           (size_t)(m->blk - mem.data) <= mem.len && size <= mem.len - (size_t)(m->blk - mem.data);
+}
+
 /* One member: skipped or parsed. Returns -1 when its data is corrupt so
- * that the archive cannot be read on (reported). mem_len: the archive's
- * bytes in memory, or 0 (read from a stream). */
+ * that the archive cannot be read on (reported). */
 static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e,
-                     const char *name, member_buf *mb, int depth, size_t mem_len)
+                     const char *name, member_buf *mb, int depth, archive_mem mem)
 {
     const char *skip = skip_reason(e);
     if (skip || batch_la.entry_filetype(e) == AE_IFDIR) {
@@ -399,13 +434,21 @@ static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e
     member_reader mr = {.r = {.read = member_read}, .a = a};
     uint64_t size = batch_la.entry_size_is_set(e) && batch_la.entry_size(e) > 0
                         ? (uint64_t)batch_la.entry_size(e) : 0;
-    take(w, name, &mr.r, mb, depth, read_ahead(w, size, mem_len));
+    if (mem.data && size >= IN_PLACE_MIN && member_fill(&mr) == 1 &&
+        in_place(&mr, size, mem)) {
+        if (batch_packed_kind(mr.blk, size) != BATCH_PLAIN && depth < MAX_NESTING)
+            unpack(w, name, mr.blk, size, depth + 1);
+        else
+            batch_parse_input(w, name, mr.blk, size);
+        return 0;
+    }
+    take(w, name, &mr.r, mb, depth, read_ahead(w, size, mem.len));
     return mr.fatal ? -1 : 0;
 }
 
-/* Every member of archive a, named after path (mem_len: as for do_member). */
+/* Every member of archive a, named after path. */
 static void walk_archive(batch_worker *w, const char *path, struct archive *a,
-                         int depth, size_t mem_len)
+                         int depth, archive_mem mem)
 {
     member_buf mb = {0};
     struct archive_entry *e;
@@ -424,7 +467,7 @@ static void walk_archive(batch_worker *w, const char *path, struct archive *a,
             break;
         }
         members += batch_la.entry_filetype(e) != AE_IFDIR;   /* a directory is a place */
-        if (do_member(w, a, e, last, &mb, depth, mem_len) != 0) {
+        if (do_member(w, a, e, last, &mb, depth, mem) != 0) {
             rc = ARCHIVE_OK;   /* reported with the member's name */
             break;
         }
@@ -459,7 +502,7 @@ static void walk_stream(batch_worker *w, const char *path, batch_reader *rd,
     } else {
         src->r = rd;
         batch_la.read_open(a, src, NULL, source_read, NULL);
-        walk_archive(w, path, a, depth, mem_len);
+        walk_archive(w, path, a, depth, (archive_mem){NULL, mem_len});
     }
     free(src);
     batch_la.read_free(a);
@@ -513,7 +556,7 @@ static void unpack(batch_worker *w, const char *path, const char *data,
     if (!a)
         return;
     batch_la.read_open_memory(a, data, len);   /* a failure shows at the first header */
-    walk_archive(w, path, a, depth, len);
+    walk_archive(w, path, a, depth, (archive_mem){data, len});
     batch_la.read_free(a);
 }
 
