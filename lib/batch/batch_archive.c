@@ -12,7 +12,7 @@
  * message, not the member. A packed member is read whole (bounded by
  * max_file_size, when one is set) and opened in memory. A big member whose
  * bytes lie whole in an archive held in memory (a plain tar's, a zip's
- * stored one) is read where it lies, as a mapped file is (in_place).
+ * stored one) is read where it lies, as a mapped file is (lies_whole_in).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@
 #define AHEAD_MIN ((size_t)1 << 20)   /* decompressed on a thread of its own
                                          from this size on (batch_readahead.c) */
 #define IN_PLACE_MIN ((size_t)1 << 20)   /* a member read where it lies in memory
-                                            from this size on (in_place) */
+                                            from this size on (lies_whole_in) */
 
 /* A tar header block: "ustar" at 257 and a checksum that adds up (the sum
  * of its bytes with the checksum field read as spaces). */
@@ -412,12 +412,12 @@ typedef struct archive_mem {
 /* Whether the member m of size bytes, its first block taken, lies whole in
  * the archive's bytes in memory (a plain tar's member, a zip's stored one):
  * then it is read there as a file mapped is (the same checks, and cut
- * across the pool), not copied out as a stream. Only from IN_PLACE_MIN on,
- * as only files that big are mapped. */
-static int in_place(const member_reader *m, uint64_t size, archive_mem mem)
+ * across the pool), not copied out as a stream. */
+static int lies_whole_in(const member_reader *m, uint64_t size, archive_mem mem)
 {
-    return mem.data && size >= IN_PLACE_MIN && m->offset == 0 && m->next == 0 && m->blk_len == size && m->blk >= mem.data &&
-           (size_t)(m->blk - mem.data) <= mem.len && size <= mem.len - (size_t)(m->blk - mem.data);
+    uintptr_t at = (uintptr_t)m->blk - (uintptr_t)mem.data;
+    return m->offset == 0 && m->next == 0 && m->blk_len == size &&
+           (uintptr_t)m->blk >= (uintptr_t)mem.data && at <= mem.len && size <= mem.len - at;
 }
 
 /* One member: skipped or parsed. Returns -1 when its data is corrupt so
@@ -434,8 +434,9 @@ static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e
     member_reader mr = {.r = {.read = member_read}, .a = a};
     uint64_t size = batch_la.entry_size_is_set(e) && batch_la.entry_size(e) > 0
                         ? (uint64_t)batch_la.entry_size(e) : 0;
+    /* only from IN_PLACE_MIN on, as only files that big are mapped */
     if (mem.data && size >= IN_PLACE_MIN && member_fill(&mr) == 1 &&
-        in_place(&mr, size, mem)) {
+        lies_whole_in(&mr, size, mem)) {
         if (batch_packed_kind(mr.blk, size) != BATCH_PLAIN && depth < MAX_NESTING)
             unpack(w, name, mr.blk, size, depth + 1);
         else
