@@ -314,12 +314,19 @@ static const char *skip_reason(struct archive_entry *e)
     }
 }
 
+/* Whether the bytes of an input found at nesting depth are opened again:
+ * packed themselves, and not nested too deep. */
+static int opened_again(const char *data, size_t len, int depth)
+{
+    return len && batch_packed_kind(data, len) != BATCH_PLAIN && depth < MAX_NESTING;
+}
+
 /* The bytes of one input: opened again if they are packed themselves (in
  * a buffer of their own: mb is reused by the caller), or parsed. */
 static void parse_or_unpack(batch_worker *w, const char *name, member_buf *mb,
                             int depth)
 {
-    if (batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN && depth < MAX_NESTING) {
+    if (opened_again(mb->data, mb->len, depth)) {
         member_buf inner = *mb;
         *mb = (member_buf){0};
         unpack(w, name, inner.data, inner.len, depth + 1);
@@ -387,8 +394,7 @@ static int take(batch_worker *w, const char *name, batch_reader *r,
 {
     mb->len = 0;
     int rc = read_upto(r, mb, SIZE_MAX, PROBE);
-    int packed = mb->len && batch_packed_kind(mb->data, mb->len) != BATCH_PLAIN &&
-                 depth < MAX_NESTING;
+    int packed = opened_again(mb->data, mb->len, depth);
     if (rc < 0 && (mb->len == 0 || packed)) {
         batch_fail(w, name, r->error);
         return -1;
@@ -437,7 +443,7 @@ static int do_member(batch_worker *w, struct archive *a, struct archive_entry *e
     /* only from IN_PLACE_MIN on, as only files that big are mapped */
     if (mem.data && size >= IN_PLACE_MIN && member_fill(&mr) == 1 &&
         lies_whole_in(&mr, size, mem)) {
-        if (batch_packed_kind(mr.blk, size) != BATCH_PLAIN && depth < MAX_NESTING)
+        if (opened_again(mr.blk, size, depth))
             unpack(w, name, mr.blk, size, depth + 1);
         else
             batch_parse_input(w, name, mr.blk, size);

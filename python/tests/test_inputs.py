@@ -121,8 +121,9 @@ def test_file_objects_and_streams(joined, tmp_path):
 
 
 def test_big_file_object_across_workers(joined, tmp_path):
-    """A regular file object at its start over 1 MiB: mapped and cut across
-    the workers as its path is, the same messages; left read to its end."""
+    """A regular file object at its start over 1 MiB, read with jobs=2 (as
+    its path is: mapped, cut across the workers): its path's messages, in
+    order, and the object left read to its end."""
     big = tmp_path / "big.adexp"
     data = joined.read_bytes()
     big.write_bytes(data * (2 * (1 << 20) // len(data) + 1))
