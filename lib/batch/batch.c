@@ -31,6 +31,7 @@
 #define PARK_BYTES ((size_t)4 << 20)
 #define CHUNK 16                /* inputs per chunk, after the first ones */
 #define MAX_JOBS 1024
+#define INLINE_PATHS 16         /* at most this many paths are walked before the parse */
 
 typedef struct slot {
     batch_result res;
@@ -628,6 +629,43 @@ static void walk_all(run *r)
     pthread_mutex_unlock(&r->mu);
 }
 
+/* One worker and no progress line: the calling thread walks the roots,
+ * then parses them itself. A worker thread would only add its start, the
+ * hand-overs between the two threads and the join: on a small run most of
+ * the time outside the parse (bench/RESULTS.md, "One worker on the calling
+ * thread"). A directory among the roots, or many paths, keeps the walker
+ * beside the worker, so that their walk is no serial phase in front of the
+ * parse; buffers and descriptors are queued without a walk. */
+static int runs_inline(const adexp_batch *b)
+{
+    if (b->o.jobs != 1 || b->o.progress_fd >= 0)
+        return 0;
+    size_t paths = 0;
+    for (size_t i = 0; i < b->nroots; i++) {
+        struct stat st;
+        const batch_root *rt = &b->roots[i];
+        if (rt->data || rt->fd >= 0)
+            continue;
+        if (++paths > INLINE_PATHS || (stat(rt->path, &st) == 0 && S_ISDIR(st.st_mode)))
+            return 0;
+    }
+    return 1;
+}
+
+static unsigned run_inline(run *r, thread_ctx *t)
+{
+    atomic_store(&r->running, 1);
+    t->r = r;
+    if (batch_worker_init(&t->w, r->b) != 0) {
+        atomic_store(&r->running, 0);
+        return 0;
+    }
+    t->w.run = r;
+    walk_all(r);
+    worker_main(t);
+    return 1;
+}
+
 int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
 {
     adexp_batch_stats local;
@@ -645,8 +683,10 @@ int adexp_batch_run(adexp_batch *b, adexp_batch_stats *stats)
     }
     if ((r.out_errno = batch_emit_header(b)) != 0 || (r.out_errno = open_sqlite(&r)) != 0)
         atomic_store(&r.stop, 1);
-    unsigned started = start_workers(&r, t, jobs);
-    if (started > 0) {
+    unsigned started;
+    if (runs_inline(b))
+        started = run_inline(&r, t);
+    else if ((started = start_workers(&r, t, jobs)) > 0) {
         walk_all(&r);
         if (b->o.progress_fd >= 0)
             watch(&r);

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,63 @@ static void test_lines_counted_as_written(void **state)
     free(err);
 }
 
+/* Where the items of a run are handed out: the thread of each call. */
+typedef struct seen_threads {
+    pthread_t caller;
+    size_t calls, on_caller, items;
+} seen_threads;
+
+static int note_thread(void *ctx, const adexp_batch_item *items, size_t n, adexp_arena *keep)
+{
+    (void)items, (void)keep;
+    seen_threads *s = ctx;
+    s->calls++;
+    s->on_caller += pthread_equal(pthread_self(), s->caller) != 0;
+    s->items += n;
+    return 0;
+}
+
+/* jobs 1 with npaths copies of dir/NAME and a buffer: the seen threads. */
+static seen_threads run_one_job(const char *name, int npaths)
+{
+    seen_threads s = {.caller = pthread_self()};
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = 1;
+    o.on_items = note_thread;
+    o.item_ctx = &s;
+    o.err_fd = -1;
+    adexp_batch *b = adexp_batch_new(&o);
+    assert_non_null(b);
+    char path[256];
+    snprintf(path, sizeof path, "%s%s%s", dir, *name ? "/" : "", name);
+    for (int i = 0; i < npaths; i++)
+        assert_int_equal(adexp_batch_add_path(b, path), 0);
+    assert_int_equal(adexp_batch_add_buffer(b, "mem", good, sizeof good - 1), 0);
+    adexp_batch_stats st;
+    adexp_batch_run(b, &st);
+    adexp_batch_free(b);
+    return s;
+}
+
+/* One worker over a few named files runs on the calling thread (no thread
+ * started, no hand-over); a directory, or many names, keeps its walk on
+ * the calling thread and the parse on a worker beside it. */
+static void test_one_job_on_calling_thread(void **state)
+{
+    (void)state;
+    seen_threads files = run_one_job("a.adexp", 3);
+    assert_true(files.calls > 0);
+    assert_int_equal(files.on_caller, files.calls);
+    assert_int_equal(files.items, 4);
+    seen_threads tree = run_one_job("", 1);
+    assert_true(tree.calls > 0);
+    assert_int_equal(tree.on_caller, 0);
+    assert_int_equal(tree.items, 9);   /* a b bin empty sub/c .hidden, two's 2, mem */
+    seen_threads many = run_one_job("a.adexp", 17);
+    assert_int_equal(many.on_caller, 0);
+    assert_int_equal(many.items, 18);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_missing_and_limit),
         cmocka_unit_test(test_buffers),
         cmocka_unit_test(test_lines_counted_as_written),
+        cmocka_unit_test(test_one_job_on_calling_thread),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
