@@ -15,6 +15,7 @@
  * phase in front of the parallel one.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -629,17 +630,43 @@ static void walk_all(run *r)
     pthread_mutex_unlock(&r->mu);
 }
 
-/* One worker and no progress line: the calling thread walks the roots,
- * then parses them itself. A worker thread would only add its start, the
- * hand-overs between the two threads and the join: on a small run most of
- * the time outside the parse (bench/RESULTS.md, "One worker on the calling
- * thread"). A directory among the roots, or many paths, keeps the walker
- * beside the worker, so that their walk is no serial phase in front of the
- * parse; buffers and descriptors are queued without a walk. */
+/* Whether the one input named is a plain regular file that no worker but
+ * the first could help with: too small to be cut into pieces, and not
+ * packed (a small .gz may hold a text big enough to be cut). Its first
+ * bytes are read to tell; the worker opens it again. */
+static int one_uncut_file(const adexp_batch *b)
+{
+    if (b->nroots != 1 || b->roots[0].data || b->roots[0].fd >= 0)
+        return 0;
+    int fd = open(b->roots[0].path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    char head[512];            /* a tar's mark lies at 257 */
+    ssize_t n = 0;
+    int uncut = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                !batch_split_pays(&b->o, (size_t)st.st_size) &&
+                (n = pread(fd, head, sizeof head, 0)) >= 0 &&
+                batch_packed_kind(head, (size_t)n) == BATCH_PLAIN;
+    close(fd);
+    return uncut;
+}
+
+/* Whether the calling thread parses the inputs itself, after walking the
+ * roots: no progress line to draw, and no second worker that could help.
+ * A worker thread would only add its start, the hand-overs between the
+ * threads and the join: on a small run most of the time outside the parse
+ * (bench/RESULTS.md, "One worker on the calling thread"). That is so with
+ * jobs 1 unless a directory is among the roots, or many paths are: their
+ * walk keeps going beside the worker, so that it is no serial phase in
+ * front of the parse (buffers and descriptors are queued without a walk);
+ * and with more jobs for one small plain file. */
 static int runs_inline(const adexp_batch *b)
 {
-    if (b->o.jobs != 1 || b->o.progress_fd >= 0)
+    if (b->o.progress_fd >= 0)
         return 0;
+    if (b->o.jobs > 1)
+        return one_uncut_file(b);
     size_t paths = 0;
     for (size_t i = 0; i < b->nroots; i++) {
         struct stat st;

@@ -273,6 +273,9 @@ void batch_maybe_flush(batch_worker *w);
 /* batch_split.c: a big input cut at top-level -TITLE into pieces that the
  * pool parses side by side; output identical to one parse of the whole. */
 typedef struct batch_split batch_split;
+/* Whether an input of len bytes in memory is cut into pieces under o (the
+ * options' part of the rule; batch_split_wanted adds the worker's). */
+int batch_split_pays(const adexp_batch_options *o, size_t len);
 int batch_split_wanted(const batch_worker *w, size_t len);
 /* Parse in[0..len) in pieces; the caller holds the turn. */
 void batch_split_parse(batch_worker *w, const char *path, const char *in, size_t len);

@@ -73,15 +73,19 @@ struct batch_split {
     pthread_cond_t cv;
 };
 
-int batch_split_wanted(const batch_worker *w, size_t len)
+int batch_split_pays(const adexp_batch_options *o, size_t len)
 {
-    const adexp_batch_options *o = &w->b->o;
     size_t piece = o->piece_size ? o->piece_size : ADEXP_BATCH_DEFAULT_PIECE_SIZE;
     /* the index patch knows where each text format puts the index
      * (mark_indexes); SQLite's rows, and inputs written unordered, are
      * parsed whole */
     return len / 2 >= piece && o->jobs > 1 && o->format != ADEXP_BATCH_SQLITE &&
-           !o->unordered && w->run;
+           !o->unordered;
+}
+
+int batch_split_wanted(const batch_worker *w, size_t len)
+{
+    return batch_split_pays(&w->b->o, len) && w->run;
 }
 
 static size_t cut_start(const batch_split *s, size_t k)

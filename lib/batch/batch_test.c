@@ -263,12 +263,14 @@ static int note_thread(void *ctx, const adexp_batch_item *items, size_t n, adexp
     return 0;
 }
 
-/* jobs 1 with npaths copies of dir/NAME and a buffer: the seen threads. */
-static seen_threads run_one_job(const char *name, int npaths)
+/* jobs workers (pieces of piece bytes; 0: the default) over npaths copies
+ * of dir/NAME, and a buffer when npaths is not 1: the threads seen. */
+static seen_threads run_jobs(unsigned jobs, const char *name, int npaths, size_t piece)
 {
     seen_threads s = {.caller = pthread_self()};
     adexp_batch_options o = adexp_batch_options_default();
-    o.jobs = 1;
+    o.jobs = jobs;
+    o.piece_size = piece;
     o.on_items = note_thread;
     o.item_ctx = &s;
     o.err_fd = -1;
@@ -278,30 +280,51 @@ static seen_threads run_one_job(const char *name, int npaths)
     snprintf(path, sizeof path, "%s%s%s", dir, *name ? "/" : "", name);
     for (int i = 0; i < npaths; i++)
         assert_int_equal(adexp_batch_add_path(b, path), 0);
-    assert_int_equal(adexp_batch_add_buffer(b, "mem", good, sizeof good - 1), 0);
+    if (npaths != 1)
+        assert_int_equal(adexp_batch_add_buffer(b, "mem", good, sizeof good - 1), 0);
     adexp_batch_stats st;
     adexp_batch_run(b, &st);
     adexp_batch_free(b);
     return s;
 }
 
-/* One worker over a few named files runs on the calling thread (no thread
- * started, no hand-over); a directory, or many names, keeps its walk on
- * the calling thread and the parse on a worker beside it. */
-static void test_one_job_on_calling_thread(void **state)
+/* The calling thread parses the inputs itself when no second worker could
+ * help: one worker over a few named files (no thread started, no
+ * hand-over), or more over one small plain file. A directory, or many
+ * names, keeps its walk on the calling thread and the parse on a worker
+ * beside it; so does a file that is cut into pieces or packed. */
+static void test_one_worker_on_calling_thread(void **state)
 {
     (void)state;
-    seen_threads files = run_one_job("a.adexp", 3);
+    seen_threads files = run_jobs(1, "a.adexp", 3, 0);
     assert_true(files.calls > 0);
     assert_int_equal(files.on_caller, files.calls);
     assert_int_equal(files.items, 4);
-    seen_threads tree = run_one_job("", 1);
+    seen_threads tree = run_jobs(1, "", 1, 0);
     assert_true(tree.calls > 0);
     assert_int_equal(tree.on_caller, 0);
-    assert_int_equal(tree.items, 9);   /* a b bin empty sub/c .hidden, two's 2, mem */
-    seen_threads many = run_one_job("a.adexp", 17);
+    assert_int_equal(tree.items, 8);   /* a b bin empty sub/c .hidden, two's 2 */
+    seen_threads many = run_jobs(1, "a.adexp", 17, 0);
     assert_int_equal(many.on_caller, 0);
     assert_int_equal(many.items, 18);
+
+    seen_threads one = run_jobs(4, "two.adexp", 1, 0);
+    assert_true(one.calls > 0);
+    assert_int_equal(one.on_caller, one.calls);
+    assert_int_equal(one.items, 2);
+    seen_threads cut = run_jobs(4, "two.adexp", 1, 16);   /* cut into pieces of 16 bytes */
+    assert_int_equal(cut.on_caller, 0);
+    assert_int_equal(cut.items, 2);
+    put("packed.gz", "\037\213\010\000\000\000\000\000", 8);   /* a gzip's head, cut short */
+    seen_threads packed = run_jobs(4, "packed.gz", 1, 0);
+    assert_true(packed.calls > 0);
+    assert_int_equal(packed.on_caller, 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/packed.gz", dir);
+    unlink(path);
+    seen_threads two = run_jobs(4, "a.adexp", 2, 0);
+    assert_int_equal(two.on_caller, 0);
+    assert_int_equal(two.items, 3);
 }
 
 int main(void)
@@ -313,7 +336,7 @@ int main(void)
         cmocka_unit_test(test_missing_and_limit),
         cmocka_unit_test(test_buffers),
         cmocka_unit_test(test_lines_counted_as_written),
-        cmocka_unit_test(test_one_job_on_calling_thread),
+        cmocka_unit_test(test_one_worker_on_calling_thread),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
