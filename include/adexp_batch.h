@@ -178,10 +178,12 @@ ADEXP_API void adexp_batch_free(adexp_batch *b);
 
 /* Queue a file, a directory or "-" (standard input). Directories are walked
  * by adexp_batch_run, in its calling thread, while the workers already parse
- * what the walk found (where no second worker could help, the calling thread
- * parses the inputs itself: jobs 1 over at most 16 paths, none a directory,
- * or one small plain file; never with progress_fd). A path that cannot be used becomes a failed input,
- * reported in its place by run. Returns 0, or -1 when out of memory. */
+ * what the walk found. Where no second worker could help and progress_fd is
+ * -1, the calling thread parses the inputs itself: jobs 1 over at most 16
+ * paths, none a directory; any jobs over one plain file too small to be cut
+ * into pieces (under twice piece_size). A path that cannot be used becomes a
+ * failed input, reported in its place by run. Returns 0, or -1 when out of
+ * memory. */
 ADEXP_API int adexp_batch_add_path(adexp_batch *b, const char *path);
 /* Queue a buffer of messages held in memory, named name in the output and
  * the diagnostics. The bytes are not copied: keep them alive until run

@@ -630,20 +630,27 @@ static void walk_all(run *r)
     pthread_mutex_unlock(&r->mu);
 }
 
-/* Whether the one input named is a plain regular file that no worker but
- * the first could help with: too small to be cut into pieces, and not
- * packed (a small .gz may hold a text big enough to be cut). Its first
- * bytes are read to tell; the worker opens it again. */
+/* A root's path when it names a file or a directory to walk; NULL for a
+ * buffer, a descriptor or "-" (standard input), which are queued as they
+ * are (batch_walk_roots). */
+static const char *walked_path(const batch_root *rt)
+{
+    return rt->data || rt->fd >= 0 || strcmp(rt->path, "-") == 0 ? NULL : rt->path;
+}
+
+/* Whether the one root is a plain regular file that no worker but the
+ * first could help with: too small to be cut into pieces, and not packed
+ * (a small .gz may hold a text big enough to be cut). Its first bytes are
+ * read to tell; the worker opens it again. */
 static int one_uncut_file(const adexp_batch *b)
 {
-    if (b->nroots != 1 || b->roots[0].data || b->roots[0].fd >= 0)
-        return 0;
-    int fd = open(b->roots[0].path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    const char *path = b->nroots == 1 ? walked_path(&b->roots[0]) : NULL;
+    int fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) : -1;
     if (fd < 0)
         return 0;
     struct stat st;
     char head[512];            /* a tar's mark lies at 257 */
-    ssize_t n = 0;
+    ssize_t n;
     int uncut = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                 !batch_split_pays(&b->o, (size_t)st.st_size) &&
                 (n = pread(fd, head, sizeof head, 0)) >= 0 &&
@@ -652,15 +659,13 @@ static int one_uncut_file(const adexp_batch *b)
     return uncut;
 }
 
-/* Whether the calling thread parses the inputs itself, after walking the
- * roots: no progress line to draw, and no second worker that could help.
- * A worker thread would only add its start, the hand-overs between the
- * threads and the join: on a small run most of the time outside the parse
- * (bench/RESULTS.md, "One worker on the calling thread"). That is so with
- * jobs 1 unless a directory is among the roots, or many paths are: their
- * walk keeps going beside the worker, so that it is no serial phase in
- * front of the parse (buffers and descriptors are queued without a walk);
- * and with more jobs for one small plain file. */
+/* Whether the calling thread walks the roots and then parses the inputs
+ * itself, as the only worker: when no progress line is drawn and no second
+ * worker could help. A worker thread would only add its start, the
+ * hand-overs and the join (bench/RESULTS.md, "One worker on the calling
+ * thread"). With jobs 1 that is so unless the walk is long enough to be
+ * worth overlapping with the parse (a directory, or many paths); with more
+ * jobs, for one small plain file. */
 static int runs_inline(const adexp_batch *b)
 {
     if (b->o.progress_fd >= 0)
@@ -670,10 +675,8 @@ static int runs_inline(const adexp_batch *b)
     size_t paths = 0;
     for (size_t i = 0; i < b->nroots; i++) {
         struct stat st;
-        const batch_root *rt = &b->roots[i];
-        if (rt->data || rt->fd >= 0)
-            continue;
-        if (++paths > INLINE_PATHS || (stat(rt->path, &st) == 0 && S_ISDIR(st.st_mode)))
+        const char *path = walked_path(&b->roots[i]);
+        if (path && (++paths > INLINE_PATHS || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))))
             return 0;
     }
     return 1;

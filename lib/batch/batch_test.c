@@ -327,6 +327,41 @@ static void test_one_worker_on_calling_thread(void **state)
     assert_int_equal(two.items, 3);
 }
 
+/* "-" is standard input, never a file of that name: with standard input a
+ * file cut into pieces, the workers share it even where the current folder
+ * holds a small file named "-". */
+static void test_stdin_is_no_file_named_dash(void **state)
+{
+    (void)state;
+    char path[256], cwd[256];
+    snprintf(path, sizeof path, "%s/two.adexp", dir);
+    int in = open(path, O_RDONLY), saved = dup(0);
+    assert_true(in >= 0 && saved >= 0 && getcwd(cwd, sizeof cwd));
+    assert_int_equal(dup2(in, 0), 0);
+    assert_int_equal(chdir(dir), 0);
+    put("-", "-TITLE X\n", 9);           /* too small to be cut */
+    seen_threads s = {.caller = pthread_self()};
+    adexp_batch_options o = adexp_batch_options_default();
+    o.jobs = 4;
+    o.piece_size = 16;                   /* two.adexp is cut */
+    o.on_items = note_thread;
+    o.item_ctx = &s;
+    o.err_fd = -1;
+    adexp_batch *b = adexp_batch_new(&o);
+    assert_int_equal(adexp_batch_add_path(b, "-"), 0);
+    adexp_batch_stats st;
+    adexp_batch_run(b, &st);
+    adexp_batch_free(b);
+    snprintf(path, sizeof path, "%s/-", dir);
+    unlink(path);
+    assert_int_equal(chdir(cwd), 0);
+    dup2(saved, 0);
+    close(saved);
+    close(in);
+    assert_int_equal(s.items, 2);        /* two.adexp's, not the file "-"'s */
+    assert_int_equal(s.on_caller, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_buffers),
         cmocka_unit_test(test_lines_counted_as_written),
         cmocka_unit_test(test_one_worker_on_calling_thread),
+        cmocka_unit_test(test_stdin_is_no_file_named_dash),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
